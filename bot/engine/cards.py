@@ -1,0 +1,93 @@
+"""Playing cards as short strings: ``"7H"``, ``"TD"`` (ten), ``"KS"``, ``"JK"`` (joker).
+
+Ranks ``A 2-9 T J Q K``, suits ``S H D C``. Each engine gives ranks its own values;
+this module only names, parses and builds decks.
+"""
+
+from __future__ import annotations
+
+import re
+
+RANKS = "A23456789TJQK"
+SUITS = "SHDC"
+JOKER = "JK"
+SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_NAME = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
+RANK_NAME = {"A": "Ace", "T": "10", "J": "Jack", "Q": "Queen", "K": "King"}
+RED = frozenset("HD")
+
+_CARD = re.compile(r"^(10|[2-9TJQKA])([SHDC♠♥♦♣])$")
+_SYMBOL_SUIT = {v: k for k, v in SUIT_SYMBOL.items()}
+
+
+def deck(jokers: int = 2) -> list[str]:
+    """A fresh deck in a fixed order (spades A..K, hearts, diamonds, clubs, then jokers)."""
+    cards = [r + s for s in SUITS for r in RANKS]
+    if jokers == 2:
+        # Two jokers must stay distinguishable for "each card in one place" checks.
+        return cards + ["JK", "JK2"]
+    return cards + ["JK"] * jokers
+
+
+def is_joker(card: str) -> bool:
+    return card.startswith("JK")
+
+
+def rank(card: str) -> str:
+    return "" if is_joker(card) else card[0]
+
+
+def suit(card: str) -> str:
+    return "" if is_joker(card) else card[1]
+
+
+def is_red(card: str) -> bool:
+    return suit(card) in RED
+
+
+def colour(card: str) -> str:
+    """``"red"``, ``"black"`` or ``""`` for a joker."""
+    s = suit(card)
+    return "" if not s else ("red" if s in RED else "black")
+
+
+def parse_card(text: str) -> str:
+    """``"10h"``, ``"T♥"``, ``"th"`` → ``"TH"``; ``"joker"`` → ``"JK"``. Raises ValueError."""
+    t = text.strip().upper().replace(" ", "")
+    if t in ("JK", "JOKER", "🃏"):
+        return "JK"
+    if t in ("JK2", "JOKER2"):
+        return "JK2"
+    m = _CARD.match(t)
+    if not m:
+        raise ValueError(f"{text!r} is not a card (write it like 7H, TD, 10♦, KS or JK).")
+    r, s = m.groups()
+    return ("T" if r == "10" else r) + _SYMBOL_SUIT.get(s, s)
+
+
+def pretty(card: str) -> str:
+    """``"TD"`` → ``"10♦"``, ``"JK"`` → ``"🃏"``."""
+    if is_joker(card):
+        return "🃏"
+    r = "10" if card[0] == "T" else card[0]
+    return r + SUIT_SYMBOL[card[1]]
+
+
+def long_name(card: str) -> str:
+    """``"QH"`` → ``"Queen of Hearts"``."""
+    if is_joker(card):
+        return "Joker"
+    return f"{RANK_NAME.get(card[0], card[0])} of {SUIT_NAME[card[1]]}"
+
+
+_TOKEN = re.compile(r"\b(10|[2-9TJQKA])([SHDC])\b|\bJK2?\b")
+
+
+def pretty_text(text: str) -> str:
+    """Replace every card code in ``text`` by its pretty form (``"9C fires"`` → ``"9♣ fires"``)."""
+
+    def sub(m: re.Match[str]) -> str:
+        tok = m.group(0)
+        return pretty(tok if tok.startswith("JK") else ("T" if m.group(1) == "10" else m.group(1)) + m.group(2))
+
+    return _TOKEN.sub(sub, text)

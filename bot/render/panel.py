@@ -1,0 +1,32 @@
+"""A discord-free description of an embed, so renders stay testable and pure."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Panel:
+    """What an embed shows. Limits (Discord's): title 256, description 4096, 25 fields,
+    field name 256, field value 1024, footer 2048 characters; use :func:`clip`."""
+
+    title: str
+    description: str = ""
+    fields: list[tuple[str, str, bool]] = field(default_factory=list)  # (name, value, inline)
+    footer: str = ""
+    colour: int = 0x2F7D4F  # card-table green
+
+    def add(self, name: str, value: str, inline: bool = False) -> "Panel":
+        self.fields.append((clip(name, 256), clip(value or "—", 1024), inline))
+        return self
+
+    def as_text(self) -> str:
+        """Everything the panel shows, as plain text (tests and the terminal)."""
+        parts = [self.title, self.description]
+        parts += [f"{n}\n{v}" for n, v, _ in self.fields]
+        parts.append(self.footer)
+        return "\n\n".join(p for p in parts if p)
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
