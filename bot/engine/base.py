@@ -83,12 +83,15 @@ class Game(abc.ABC):
     # True when some moves are secret choices (Celestial Emperor's committed cards): the
     # Discord layer then offers moves only in ephemeral messages, never on the public table.
     secret_moves: ClassVar[bool] = False
+    # Numeric table settings, written "name=value" among the options: name -> (default, min, max).
+    settings: ClassVar[dict[str, tuple[int, int, int]]] = {}
 
     players: list[str] = field(default_factory=list)
     options: list[str] = field(default_factory=list)
     seed: int = 0
     rng_calls: int = 0
     move_count: int = 0
+    forfeited: list[int] = field(default_factory=list)
 
     # ----- creation -------------------------------------------------------------------
     @classmethod
@@ -119,19 +122,40 @@ class Game(abc.ABC):
 
     @classmethod
     def check_options(cls, options: Iterable[str]) -> list[str]:
-        known = {v.name.lower(): v.name for v in cls.variants}
+        """Normalise variant names (any case, ``_``/``-`` for spaces) and ``name=value`` settings."""
+        known = {v.name.lower().replace(" ", ""): v.name for v in cls.variants}
         out: list[str] = []
         for raw in options:
-            key = raw.strip().lower().replace("_", " ").replace("-", " ")
-            match = known.get(key) or next(
-                (name for k, name in known.items() if k.replace(" ", "") == key.replace(" ", "")), None
-            )
+            if "=" in raw:
+                name, _, value = raw.partition("=")
+                name = name.strip().lower()
+                if name not in cls.settings:
+                    names = ", ".join(cls.settings) or "none"
+                    raise IllegalMove(f"{cls.title} has no setting {name!r}. Settings: {names}.")
+                _, lo, hi = cls.settings[name]
+                try:
+                    number = int(value.strip())
+                except ValueError:
+                    raise IllegalMove(f"Setting {name} needs a whole number, not {value.strip()!r}.") from None
+                if not lo <= number <= hi:
+                    raise IllegalMove(f"Setting {name} must be from {lo} to {hi}.")
+                out = [o for o in out if not o.startswith(name + "=")] + [f"{name}={number}"]
+                continue
+            key = raw.strip().lower().replace("_", "").replace("-", "").replace(" ", "")
+            match = known.get(key)
             if match is None:
                 names = ", ".join(v.name for v in cls.variants) or "none"
                 raise IllegalMove(f"{cls.title} has no variant {raw!r}. Variants: {names}.")
             if match not in out:
                 out.append(match)
         return out
+
+    def setting(self, name: str) -> int:
+        """The value of a numeric setting (its default unless the options set it)."""
+        for o in self.options:
+            if o.startswith(name + "="):
+                return int(o.split("=", 1)[1])
+        return self.settings[name][0]
 
     def has(self, option: str) -> bool:
         return option in self.options
@@ -172,6 +196,22 @@ class Game(abc.ABC):
         events = new._apply(seat, text)
         new.move_count += 1
         return new, events
+
+    def forfeit(self, seat: int) -> tuple["Game", list[Event]]:
+        """The state after ``seat`` leaves mid-game (left, removed or timed out)."""
+        if self.is_over():
+            raise IllegalMove("The game is over.")
+        if not 0 <= seat < len(self.players) or seat in self.forfeited:
+            raise IllegalMove("That player is not in the game.")
+        new = self.copy()
+        new.forfeited.append(seat)
+        events = [Event(f"{self.players[seat]} forfeits."), *new._forfeit(seat)]
+        return new, events
+
+    def _forfeit(self, seat: int) -> list[Event]:
+        """Engines override: go on without ``seat`` as the rulebook's elimination says, ending
+        the game when one player is left; a game that cannot go on ends with no winner."""
+        return []
 
     def is_text_move(self, seat: int, move: str) -> bool:
         verb = move.strip().split(" ", 1)[0].lower()
