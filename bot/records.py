@@ -1,0 +1,63 @@
+"""Game records: what PGN is to chess. A record reproduces its game exactly.
+
+A record holds the format version, the game, its options, the players (seat order),
+the seed and the moves in order as ``[seat, move]``; a forfeit is the move ``!forfeit``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from bot.engine import game_class
+from bot.engine.base import Game
+
+RECORD_FORMAT = 1
+FORFEIT = "!forfeit"
+
+
+def make_record(game: Game, moves: Sequence[Sequence[Any]], status: str = "") -> dict[str, Any]:
+    """The record of ``game`` (its current state) reached by ``moves`` from its seed."""
+    outcome = game.outcome()
+    result = None
+    if outcome is not None:
+        result = {
+            "winners": list(outcome.winners),
+            "winner_names": [game.players[s] for s in outcome.winners],
+            "score": outcome.score,
+            "summary": outcome.summary,
+        }
+    return {
+        "format": RECORD_FORMAT,
+        "game": game.game_id,
+        "title": game.title,
+        "options": list(game.options),
+        "players": list(game.players),
+        "seed": game.seed,
+        "moves": [[int(m[0]), str(m[1])] for m in moves],
+        "status": status or ("finished" if outcome is not None else "in progress"),
+        "result": result,
+    }
+
+
+def apply_logged(game: Game, seat: int, move: str) -> Game:
+    """Apply one logged move (a forfeit included)."""
+    if move == FORFEIT:
+        return game.forfeit(seat)[0]
+    return game.apply(seat, move)[0]
+
+
+def replay(record: dict[str, Any]) -> Game:
+    """Reproduce a record's game; raises ValueError on a malformed or inconsistent record."""
+    if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
+        raise ValueError(f"not a Deckhand record (format {RECORD_FORMAT} expected)")
+    try:
+        cls = game_class(record["game"])
+        game = cls.new(record["players"], record.get("options", []), seed=int(record["seed"]))
+        for i, (seat, move) in enumerate(record["moves"], start=1):
+            try:
+                game = apply_logged(game, int(seat), str(move))
+            except ValueError as e:
+                raise ValueError(f"move {i} ({move!r} by seat {seat}) is illegal: {e}") from None
+    except KeyError as e:
+        raise ValueError(f"the record lacks {e}") from None
+    return game

@@ -1,0 +1,470 @@
+"""Tables: everything about a game in a channel that is not the rules.
+
+Lobby (host, seats, join/leave/start), whose turn and since when, turn limits,
+forfeits, abandon, rematch, the move log and records. Every action takes the
+channel's lock, loads the row, computes the change, saves it in one transaction
+(checked against the revision it was computed from) and returns a :class:`Change`
+for the Discord layer (or the terminal) to show.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import random
+import secrets
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from bot.engine import auto_player, game_class
+from bot.engine.base import Event, Game, IllegalMove
+from bot.records import FORFEIT, make_record
+from bot.store import Seat, StaleRevision, Store, TableRow
+
+DEFAULT_TURN_LIMIT = 24 * 3600
+MIN_TURN_LIMIT = 60
+KEEP_EVENTS = 40
+
+
+class TableError(Exception):
+    """A refusal to show the user (ephemerally); nothing was changed."""
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is acting: a Discord user (or a terminal player)."""
+
+    user_id: int
+    name: str
+    can_manage: bool = False  # Manage Messages in the channel
+
+
+@dataclass
+class Change:
+    """What an action did: the table after it, public and private events, who to ping."""
+
+    table: TableRow
+    events: list[str] = field(default_factory=list)
+    private: dict[int, list[str]] = field(default_factory=dict)  # seat -> texts
+    pings: list[int] = field(default_factory=list)  # user ids whose turn it now is
+    notice: str = ""
+    finished: bool = False
+    record: dict[str, Any] | None = None
+
+
+def load_game(table: TableRow) -> Game:
+    if table.state is None:
+        raise TableError("The game has not started yet.")
+    return game_class(table.game).from_json(table.state)
+
+
+def acting_users(table: TableRow, game: Game | None = None) -> set[int]:
+    if table.status != "playing":
+        return set()
+    game = game or load_game(table)
+    return {table.seats[s].user_id for s in game.to_act()}
+
+
+class TableService:
+    """The table operations. One instance per bot (or terminal), sharing one store."""
+
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time):
+        self.store = store
+        self.clock = clock
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    # ----- reading -------------------------------------------------------------------
+    async def get(self, channel_id: int) -> TableRow | None:
+        return await self.store.get(channel_id)
+
+    async def require(self, channel_id: int) -> TableRow:
+        table = await self.store.get(channel_id)
+        if table is None:
+            raise TableError("There is no table in this channel. Start one with `/game new`.")
+        return table
+
+    # ----- the one write path --------------------------------------------------------
+    async def _update(self, channel_id: int, fn: Callable[[TableRow], Change], *, revision: int | None = None) -> Change:
+        async with self._locks[channel_id]:
+            table = await self.require(channel_id)
+            if revision is not None and revision != table.revision:
+                raise TableError("That table has moved on since this was posted: use the newest table "
+                                 "message (or press **Show table**).")
+            before = table.revision
+            change = fn(table)
+            change.table.revision = before + 1
+            record, result, results = None, "", []
+            if change.finished:
+                record, result, results = self._finish(change.table)
+                change.record = record
+            try:
+                await self.store.save(change.table, before, record, result, results)
+            except StaleRevision:
+                raise TableError("Someone else moved at the same moment; look at the table and try again.") from None
+            return change
+
+    def _finish(self, table: TableRow) -> tuple[dict[str, Any], str, list[tuple[int, str, str]]]:
+        game = load_game(table) if table.state is not None else None
+        moves = [m[:2] for m in table.moves]
+        if game is None:
+            return {}, "cancelled", []
+        record = make_record(game, moves, status=table.status)
+        outcome = game.outcome()
+        results: list[tuple[int, str, str]] = []
+        if outcome is None:  # abandoned
+            return record, "abandoned", []
+        solo = len(table.seats) == 1
+        for i, seat in enumerate(table.seats):
+            if i in outcome.winners:
+                res = "win"
+            elif i in game.forfeited or solo or outcome.winners:
+                res = "loss"
+            else:
+                res = "draw"
+            results.append((seat.user_id, seat.name, res))
+        return record, "finished", results
+
+    # ----- lobby ---------------------------------------------------------------------
+    async def new_table(self, channel_id: int, guild_id: int | None, actor: Actor, game_id: str,
+                        options: list[str] | None = None, seed: int | None = None) -> Change:
+        try:
+            cls = game_class(game_id)
+        except KeyError as e:
+            raise TableError(str(e.args[0])) from None
+        try:
+            opts = cls.check_options(options or [])
+        except IllegalMove as e:
+            raise TableError(str(e)) from None
+        async with self._locks[channel_id]:
+            old = await self.store.get(channel_id)
+            if old is not None and old.status in ("lobby", "playing"):
+                what = "lobby" if old.status == "lobby" else "game"
+                raise TableError(f"This channel already has a {game_class(old.game).title} {what}. "
+                                 "Finish it, or have the host use `/game abandon` first.")
+            now = self.clock()
+            table = TableRow(
+                channel_id=channel_id, guild_id=guild_id, game=game_id, status="lobby", host_id=actor.user_id,
+                seats=[Seat(actor.user_id, actor.name)], options=opts,
+                seed=secrets.randbits(63) if seed is None else seed, revision=1,
+                turn_limit=old.turn_limit if old else DEFAULT_TURN_LIMIT, created_at=now, updated_at=now,
+            )
+            change = Change(table, events=[f"{actor.name} opened a {cls.title} table."])
+            if cls.max_players == 1:
+                self._start(table, change)
+            await self.store.save(table, None)
+            return change
+
+    async def join(self, channel_id: int, actor: Actor, revision: int | None = None) -> Change:
+        def fn(t: TableRow) -> Change:
+            cls = game_class(t.game)
+            if t.status != "lobby":
+                raise TableError("This table is not taking players: the game has started or ended.")
+            if t.seat_of(actor.user_id) is not None:
+                raise TableError("You are already seated at this table.")
+            if len(t.seats) >= cls.max_players:
+                raise TableError(f"The table is full ({cls.max_players} players).")
+            t.seats.append(Seat(actor.user_id, actor.name))
+            return Change(t, events=[f"{actor.name} joined."], notice="You joined the table.")
+
+        return await self._update(channel_id, fn)
+
+    async def leave(self, channel_id: int, actor: Actor) -> Change:
+        def fn(t: TableRow) -> Change:
+            seat = t.seat_of(actor.user_id)
+            if seat is None:
+                raise TableError("You are not seated at this table.")
+            if t.status == "lobby":
+                t.seats.pop(seat)
+                change = Change(t, events=[f"{actor.name} left."], notice="You left the table.")
+                if not t.seats:
+                    t.status = "abandoned"
+                    change.events.append("The lobby is empty and closes.")
+                elif t.host_id == actor.user_id:
+                    t.host_id = t.seats[0].user_id
+                    change.events.append(f"{t.seats[0].name} is now the host.")
+                return change
+            if t.status == "playing":
+                return self._forfeit(t, seat, f"{actor.name} left the game.")
+            raise TableError("This game is over.")
+
+        return await self._update(channel_id, fn)
+
+    async def start(self, channel_id: int, actor: Actor, revision: int | None = None) -> Change:
+        def fn(t: TableRow) -> Change:
+            cls = game_class(t.game)
+            if t.status != "lobby":
+                raise TableError("This table has already started." if t.status == "playing" else "This table is closed.")
+            if actor.user_id != t.host_id:
+                raise TableError("Only the host can start the game.")
+            if len(t.seats) < cls.min_players:
+                raise TableError(f"{cls.title} needs at least {cls.min_players} players; "
+                                 f"{len(t.seats)} seated.")
+            change = Change(t)
+            self._start(t, change)
+            return change
+
+        return await self._update(channel_id, fn)
+
+    def _start(self, t: TableRow, change: Change) -> None:
+        cls = game_class(t.game)
+        try:
+            game = cls.new([s.name for s in t.seats], t.options, seed=t.seed)
+        except IllegalMove as e:
+            raise TableError(str(e)) from None
+        t.state = game.to_json()
+        t.status = "playing"
+        t.moves = []
+        t.turn_since = self.clock()
+        t.timed_out = False
+        change.events.append(f"{cls.title} begins: {', '.join(s.name for s in t.seats)}.")
+        if len(t.seats) > 1:
+            change.pings = sorted(acting_users(t, game))
+
+    async def cancel(self, channel_id: int, actor: Actor) -> Change:
+        def fn(t: TableRow) -> Change:
+            if t.status != "lobby":
+                raise TableError("Only a lobby can be cancelled; use `/game abandon` for a game.")
+            if actor.user_id != t.host_id and not actor.can_manage:
+                raise TableError("Only the host can cancel this lobby.")
+            t.status = "abandoned"
+            return Change(t, events=[f"{actor.name} cancelled the table."])
+
+        return await self._update(channel_id, fn)
+
+    async def abandon(self, channel_id: int, actor: Actor) -> Change:
+        def fn(t: TableRow) -> Change:
+            if t.status not in ("lobby", "playing"):
+                raise TableError("There is no game in progress here.")
+            if actor.user_id != t.host_id and not actor.can_manage:
+                raise TableError("Only the host (or someone with Manage Messages here) can abandon this table.")
+            was_playing = t.status == "playing"
+            t.status = "abandoned"
+            change = Change(t, events=[f"{actor.name} abandoned the table."])
+            change.finished = was_playing
+            return change
+
+        return await self._update(channel_id, fn)
+
+    async def set_turn_limit(self, channel_id: int, actor: Actor, seconds: int) -> Change:
+        def fn(t: TableRow) -> Change:
+            if actor.user_id != t.host_id:
+                raise TableError("Only the host can set the turn limit.")
+            if seconds < MIN_TURN_LIMIT:
+                raise TableError("The turn limit is at least 1 minute.")
+            t.turn_limit = int(seconds)
+            t.timed_out = False
+            return Change(t, events=[f"Turn limit set to {format_duration(seconds)}."])
+
+        return await self._update(channel_id, fn)
+
+    # ----- play ----------------------------------------------------------------------
+    async def move(self, channel_id: int, actor: Actor, move: str, revision: int | None = None) -> Change:
+        def fn(t: TableRow) -> Change:
+            if t.status == "lobby":
+                raise TableError("The game has not started yet.")
+            if t.status != "playing":
+                raise TableError("This game is over. Start a new one with `/game new`.")
+            seat = t.seat_of(actor.user_id)
+            if seat is None:
+                raise TableError("You are not playing at this table.")
+            game = load_game(t)
+            if seat in game.forfeited:
+                raise TableError("You have left this game.")
+            return self._apply(t, game, seat, move)
+
+        return await self._update(channel_id, fn, revision=revision)
+
+    def _apply(self, t: TableRow, game: Game, seat: int, move: str, *, log_move: str | None = None) -> Change:
+        before = acting_users(t, game)
+        try:
+            if move == FORFEIT:
+                new, events = game.forfeit(seat)
+            else:
+                new, events = game.apply(seat, move)
+        except IllegalMove as e:
+            raise TableError(str(e)) from None
+        t.state = new.to_json()
+        t.moves.append([seat, log_move or (move if move == FORFEIT else move.strip()), round(self.clock(), 3)])
+        return self._after(t, new, before, events)
+
+    def _after(self, t: TableRow, new: Game, before: set[int], events: list[Event]) -> Change:
+        change = Change(t)
+        for e in events:
+            if e.to is None:
+                change.events.append(e.text)
+            else:
+                for s in e.to:
+                    change.private.setdefault(s, []).append(e.text)
+        t.events = (t.events + change.events)[-KEEP_EVENTS:]
+        if new.is_over():
+            t.status = "finished"
+            t.turn_since = None
+            change.finished = True
+            outcome = new.outcome()
+            if outcome is not None and outcome.summary:
+                change.events.append(outcome.summary)
+                t.events = (t.events + [outcome.summary])[-KEEP_EVENTS:]
+            t.series = self._series_after(t, new)
+            return change
+        after = acting_users(t, new)
+        if after != before:
+            t.turn_since = self.clock()
+            t.timed_out = False
+        if len(t.seats) > 1:
+            change.pings = sorted(after - before)
+        return change
+
+    def _series_after(self, t: TableRow, game: Game) -> dict[str, Any]:
+        outcome = game.outcome()
+        series = dict(t.series)
+        series["games"] = series.get("games", 0) + 1
+        series["first"] = game.setting("first") if "first" in game.settings else None
+        series["winners"] = list(outcome.winners) if outcome else []
+        return series
+
+    def _forfeit(self, t: TableRow, seat: int, why: str) -> Change:
+        game = load_game(t)
+        change = self._apply(t, game, seat, FORFEIT)
+        change.events.insert(0, why)
+        return change
+
+    async def timed_out_seats(self, table: TableRow) -> list[int]:
+        if table.status != "playing" or not table.timed_out:
+            return []
+        return sorted(load_game(table).to_act())
+
+    async def skip(self, channel_id: int, actor: Actor, revision: int | None = None) -> Change:
+        """After a timeout: the built-in player makes the late player's move for them."""
+
+        def fn(t: TableRow) -> Change:
+            game = self._check_timeout_power(t, actor)
+            seat = min(game.to_act())
+            prompts = [p for p in game.prompts(seat) if p.skip]
+            rng = random.Random(f"skip:{t.seed}:{len(t.moves)}")
+            move = prompts[0].skip if prompts else auto_player(t.game)(game, seat, rng)
+            change = self._apply(t, game, seat, move)
+            change.events.insert(0, f"{actor.name} skipped {t.seats[seat].name}'s turn (the bot played for them).")
+            return change
+
+        return await self._update(channel_id, fn, revision=revision)
+
+    async def remove(self, channel_id: int, actor: Actor, revision: int | None = None) -> Change:
+        """After a timeout: the late player is removed (a forfeit)."""
+
+        def fn(t: TableRow) -> Change:
+            game = self._check_timeout_power(t, actor)
+            seat = min(game.to_act())
+            return self._forfeit(t, seat, f"{actor.name} removed {t.seats[seat].name} (out of time).")
+
+        return await self._update(channel_id, fn, revision=revision)
+
+    def _check_timeout_power(self, t: TableRow, actor: Actor) -> Game:
+        if t.status != "playing":
+            raise TableError("There is no game in progress here.")
+        if not t.timed_out:
+            raise TableError("Nobody has run out of time.")
+        game = load_game(t)
+        late = {t.seats[s].user_id for s in game.to_act()}
+        seat = t.seat_of(actor.user_id)
+        is_other_player = seat is not None and actor.user_id not in late and seat not in game.forfeited
+        if not (is_other_player or actor.user_id == t.host_id or actor.can_manage):
+            raise TableError("Only the other players or the host can do that.")
+        return game
+
+    async def check_timeouts(self) -> list[Change]:
+        """Mark tables whose current turn ran past the limit (each once); returns the changes."""
+        out = []
+        now = self.clock()
+        for t in await self.store.tables("playing"):
+            if t.timed_out or t.turn_since is None or t.turn_since + t.turn_limit > now:
+                continue
+
+            def fn(t: TableRow) -> Change:
+                if t.timed_out or t.status != "playing":
+                    return Change(t)
+                game = load_game(t)
+                names = " and ".join(t.seats[s].name for s in sorted(game.to_act()))
+                t.timed_out = True
+                text = f"Time is up for {names}. The other players or the host may skip or remove them."
+                t.events = (t.events + [text])[-KEEP_EVENTS:]
+                return Change(t, events=[text])
+
+            try:
+                change = await self._update(t.channel_id, fn)
+            except TableError:
+                continue
+            if change.events:
+                out.append(change)
+        return out
+
+    async def rematch(self, channel_id: int, actor: Actor) -> Change:
+        """A new game with the same seats; the first player as the rulebook says for a series."""
+        async with self._locks[channel_id]:
+            old = await self.require(channel_id)
+            if old.status not in ("finished", "abandoned") or old.state is None:
+                raise TableError("A rematch needs a finished game here.")
+            if old.seat_of(actor.user_id) is None:
+                raise TableError("Only the players of the last game can start a rematch.")
+            cls = game_class(old.game)
+            options = [o for o in old.options if not o.startswith("first=")]
+            first = self._series_first(old, cls)
+            if first is not None:
+                options.append(f"first={first}")
+            now = self.clock()
+            table = TableRow(
+                channel_id=channel_id, guild_id=old.guild_id, game=old.game, status="lobby", host_id=old.host_id,
+                seats=list(old.seats), options=options, seed=secrets.randbits(63), revision=old.revision + 1,
+                turn_limit=old.turn_limit, series=old.series, created_at=now, updated_at=now,
+            )
+            change = Change(table, events=[f"{actor.name} called a rematch."])
+            self._start(table, change)
+            await self.store.save(table, None)
+            return change
+
+    @staticmethod
+    def _series_first(old: TableRow, cls: type[Game]) -> int | None:
+        if "first" not in cls.settings or old.state is None:
+            return None
+        game = cls.from_json(old.state)
+        n = len(old.seats)
+        last_first = game.setting("first")
+        if last_first < 0:
+            last_first = game.view(None).get("first_player", 0)
+        if n == 2:
+            outcome = game.outcome()
+            if outcome and len(outcome.winners) == 1:
+                return 1 - outcome.winners[0]  # the loser starts
+            return 1 - last_first
+        return (last_first + 1) % n
+
+    # ----- stats -----------------------------------------------------------------------
+    async def stats(self, guild_id: int | None, game: str | None = None, user_id: int | None = None) -> list[dict[str, Any]]:
+        rows = await self.store.stats(guild_id, game, user_id)
+        for r in rows:
+            r["rating"] = wilson_lower_bound(r["won"], r["played"])
+        rows.sort(key=lambda r: (r["game"], -r["rating"], -r["played"], r["name"]))
+        return rows
+
+
+def wilson_lower_bound(wins: int, games: int, z: float = 1.96) -> float:
+    """A win rate that one lucky game cannot top: the 95% Wilson score lower bound."""
+    if games == 0:
+        return 0.0
+    p = wins / games
+    denom = 1 + z * z / games
+    centre = p + z * z / (2 * games)
+    spread = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games))
+    return (centre - spread) / denom
+
+
+def format_duration(seconds: float) -> str:
+    seconds = int(seconds)
+    if seconds % 86400 == 0:
+        return f"{seconds // 86400} d"
+    if seconds % 3600 == 0:
+        return f"{seconds // 3600} h"
+    if seconds % 60 == 0:
+        return f"{seconds // 60} min"
+    return f"{seconds} s"

@@ -1,0 +1,528 @@
+"""The shared table cog: ``/game …`` commands and every table button.
+
+Thin by design: parse the interaction, call the table service, answer. The public
+table goes to the channel; hands, pickers and refusals are ephemeral.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands, tasks
+
+from bot import ui
+from bot.engine import GAME_IDS, game_class
+from bot.engine.base import IllegalMove
+from bot.engine.cards import pretty_text
+from bot.records import make_record
+from bot.tables import Actor, Change, TableError, load_game
+
+if TYPE_CHECKING:
+    from bot.app import DeckhandBot
+
+log = logging.getLogger(__name__)
+
+EVERYWHERE = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
+ANY_INSTALL = app_commands.AppInstallationType(guild=True, user=True)
+NO_PINGS = discord.AllowedMentions.none()
+
+GAME_CHOICES = [app_commands.Choice(name=game_class(g).title[:100], value=g) for g in GAME_IDS]
+
+
+def actor_of(interaction: discord.Interaction) -> Actor:
+    user = interaction.user
+    perms = interaction.permissions
+    can_manage = interaction.guild_id is not None and bool(perms and perms.manage_messages)
+    return Actor(user.id, user.display_name, can_manage)
+
+
+async def refuse(interaction: discord.Interaction, message: str) -> None:
+    """Every refusal: ephemeral and plain."""
+    if interaction.response.is_done():
+        await interaction.followup.send(message, ephemeral=True, allowed_mentions=NO_PINGS)
+    else:
+        await interaction.response.send_message(message, ephemeral=True, allowed_mentions=NO_PINGS)
+
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:(?P<rev>\d+):(?P<act>[a-z]{2}):(?P<arg>.*)"):
+    """Every button Deckhand posts; the custom_id names the table revision and the action."""
+
+    def __init__(self, item: discord.ui.Button, rev: int, act: str, arg: str):
+        super().__init__(item)
+        self.rev, self.act, self.arg = rev, act, arg
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str]):
+        return cls(item, int(match["rev"]), match["act"], match["arg"])  # type: ignore[arg-type]
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog: Tables = interaction.client.get_cog("Tables")  # type: ignore[assignment]
+        await cog.on_button(interaction, self.rev, self.act, self.arg, values=None)
+
+
+class TableSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"dh:(?P<rev>\d+):pk:(?P<arg>.*)"):
+    """The move picker's select menu (when a step has more than 20 choices)."""
+
+    def __init__(self, item: discord.ui.Select, rev: int, arg: str):
+        super().__init__(item)
+        self.rev, self.arg = rev, arg
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str]):
+        return cls(item, int(match["rev"]), match["arg"])  # type: ignore[arg-type]
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog: Tables = interaction.client.get_cog("Tables")  # type: ignore[assignment]
+        await cog.on_button(interaction, self.rev, "pk", self.arg, values=list(self.item.values))
+
+
+class TextModal(discord.ui.Modal):
+    """The text box for a story line (or any free-text move)."""
+
+    def __init__(self, cog: "Tables", rev: int, verb: str, label: str, required: bool, max_len: int):
+        super().__init__(title=label[:45] or "Your line", timeout=900)
+        self.cog, self.rev, self.verb = cog, rev, verb
+        self.line = discord.ui.TextInput(label=label[:45] or "Text", style=discord.TextStyle.paragraph,
+                                         required=required, max_length=min(max_len, 4000))
+        self.add_item(self.line)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        text = str(self.line.value or "").strip()
+        await self.cog.play(interaction, f"{self.verb} {text}".strip(), revision=None, via="modal")
+
+
+class Tables(commands.Cog):
+    """Tables in channels and DMs: lobby, moves, status, records."""
+
+    game = app_commands.Group(name="game", description="Card tables: start, join and play games.",
+                              allowed_contexts=EVERYWHERE, allowed_installs=ANY_INSTALL)
+
+    def __init__(self, bot: "DeckhandBot"):
+        self.bot = bot
+        self.service = bot.service
+
+    async def cog_load(self) -> None:
+        if self.bot.run_timeouts:
+            self.timeout_loop.start()
+
+    async def cog_unload(self) -> None:
+        self.timeout_loop.cancel()
+
+    # ----- answering ---------------------------------------------------------------
+    async def send_table(self, interaction: discord.Interaction, change: Change, *, edit: bool,
+                         ephemeral_note: str | None = None) -> None:
+        """Show the table after a change: edit the clicked message or post a new one, then ping."""
+        msg = ui.table_message(change.table)
+        if edit and not interaction.response.is_done():
+            await interaction.response.edit_message(**msg.edit_kwargs())
+        elif not interaction.response.is_done():
+            await interaction.response.send_message(**msg.send_kwargs(), allowed_mentions=NO_PINGS)
+        else:
+            await interaction.followup.send(**msg.send_kwargs(), allowed_mentions=NO_PINGS)
+        await self.after_change(interaction, change, ephemeral_note)
+
+    async def after_change(self, interaction: discord.Interaction, change: Change, note: str | None = None) -> None:
+        table = change.table
+        seat = table.seat_of(interaction.user.id)
+        private = change.private.get(seat, []) if seat is not None else []
+        if note or private:
+            text = "\n".join([*(pretty_text(p) for p in private), *([note] if note else [])])
+            await interaction.followup.send(text[:2000], ephemeral=True, allowed_mentions=NO_PINGS)
+        if change.pings:
+            title = game_class(table.game).title
+            mentions = " ".join(f"<@{u}>" for u in change.pings)
+            await interaction.followup.send(
+                f"{mentions} — your turn at {title}.",
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in change.pings],
+                                                         everyone=False, roles=False),
+            )
+        if change.finished and change.record:
+            game = load_game(table)
+            story = ui.story_markdown(table, game)
+            if story:
+                await interaction.followup.send(
+                    "The story is told. Here it is, to keep:",
+                    file=discord.File(io.BytesIO(story.encode()), filename="story.md"),
+                    allowed_mentions=NO_PINGS,
+                )
+
+    # ----- /game commands -------------------------------------------------------------
+    @game.command(name="new", description="Start a table for a game in this channel (or DM).")
+    @app_commands.describe(game="Which game", variants="Variants or settings, comma-separated (see /game rules)",
+                           thread="Open the table in a new thread (servers only)")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def new(self, interaction: discord.Interaction, game: str, variants: str | None = None,
+                  thread: bool = False) -> None:
+        options = [v.strip() for v in (variants or "").split(",") if v.strip()]
+        channel_id = interaction.channel_id
+        assert channel_id is not None
+        if thread:
+            channel = interaction.channel
+            if interaction.guild_id is None or not isinstance(channel, discord.TextChannel):
+                return await refuse(interaction, "Threads can only be opened in a server's text channel.")
+            try:
+                made = await channel.create_thread(name=f"{game_class(game).title} table",
+                                                   type=discord.ChannelType.public_thread)
+            except discord.HTTPException:
+                return await refuse(interaction, "I may not open a thread here; starting the table in this channel "
+                                                 "works without one.")
+            try:
+                change = await self.service.new_table(made.id, interaction.guild_id, actor_of(interaction), game, options)
+            except TableError as e:
+                return await refuse(interaction, str(e))
+            msg = ui.table_message(change.table)
+            await made.send(**msg.send_kwargs(), allowed_mentions=NO_PINGS)
+            return await interaction.response.send_message(f"The table is open in {made.mention}.",
+                                                           ephemeral=True)
+        try:
+            change = await self.service.new_table(channel_id, interaction.guild_id, actor_of(interaction), game, options)
+        except TableError as e:
+            return await refuse(interaction, str(e))
+        await self.send_table(interaction, change, edit=False)
+
+    @new.autocomplete("variants")
+    async def new_variants(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        game_id = interaction.namespace.game
+        if game_id not in GAME_IDS:
+            return []
+        cls = game_class(game_id)
+        done, _, typing = current.rpartition(",")
+        prefix = f"{done}, " if done else ""
+        names = [v.name for v in cls.variants] + [f"{k}={d}" for k, (d, _, _) in cls.settings.items()]
+        return [app_commands.Choice(name=(prefix + n)[:100], value=(prefix + n)[:100])
+                for n in names if typing.strip().lower() in n.lower()][:25]
+
+    @game.command(name="join", description="Take a seat at this channel's table.")
+    async def join(self, interaction: discord.Interaction) -> None:
+        await self._lobby_action(interaction, "jn", edit=False)
+
+    @game.command(name="leave", description="Leave this channel's table (mid-game, that is a forfeit).")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await self._lobby_action(interaction, "lv", edit=False)
+
+    @game.command(name="start", description="Start the game (host only).")
+    async def start(self, interaction: discord.Interaction) -> None:
+        await self._lobby_action(interaction, "st", edit=False)
+
+    @game.command(name="status", description="Post the table again.")
+    async def status(self, interaction: discord.Interaction) -> None:
+        try:
+            table = await self.service.require(interaction.channel_id)
+        except TableError as e:
+            return await refuse(interaction, str(e))
+        msg = ui.table_message(table)
+        await interaction.response.send_message(**msg.send_kwargs(), allowed_mentions=NO_PINGS)
+
+    @game.command(name="hand", description="Your hand / your private view of this table (only you see it).")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        await self.show_hand(interaction)
+
+    @game.command(name="move", description="Make a move in the game's notation (autocomplete lists the legal ones).")
+    @app_commands.describe(move="The move, e.g. `place r1c2` or `draw`")
+    async def move(self, interaction: discord.Interaction, move: str) -> None:
+        await self.play(interaction, move, revision=None, via="slash")
+
+    @move.autocomplete("move")
+    async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        table = await self.service.get(interaction.channel_id)
+        if table is None or table.status != "playing":
+            return []
+        seat = table.seat_of(interaction.user.id)
+        game = load_game(table)
+        if seat is None or seat not in game.to_act():
+            return []
+        needle = current.strip().lower()
+        out = []
+        for m in game.legal_moves(seat):
+            label = pretty_text(game.describe(seat, m))
+            if needle in m.lower() or needle in label.lower():
+                name = label if label.lower().startswith(m.lower()) else f"{m} — {label}"
+                out.append(app_commands.Choice(name=name[:100], value=m[:100]))
+            if len(out) == 25:
+                break
+        return out
+
+    @game.command(name="say", description="Write your line of the story (when the game asks you for one).")
+    @app_commands.describe(text="Your line")
+    async def say(self, interaction: discord.Interaction, text: str) -> None:
+        table = await self.service.get(interaction.channel_id)
+        if table is None or table.status != "playing":
+            return await refuse(interaction, "There is no story being told here right now.")
+        seat = table.seat_of(interaction.user.id)
+        game = load_game(table)
+        prompts = game.prompts(seat) if seat is not None and seat in game.to_act() else []
+        if not prompts:
+            return await refuse(interaction, "The game is not asking you for a line right now. " + game.waiting_for())
+        await self.play(interaction, f"{prompts[0].verb} {text}", revision=None, via="slash")
+
+    @game.command(name="abandon", description="Abandon this channel's table (host or Manage Messages).")
+    async def abandon(self, interaction: discord.Interaction) -> None:
+        try:
+            change = await self.service.abandon(interaction.channel_id, actor_of(interaction))
+        except TableError as e:
+            return await refuse(interaction, str(e))
+        await self.send_table(interaction, change, edit=False)
+
+    @game.command(name="history", description="The recent moves at this table.")
+    async def history(self, interaction: discord.Interaction) -> None:
+        try:
+            table = await self.service.require(interaction.channel_id)
+        except TableError as e:
+            return await refuse(interaction, str(e))
+        lines = [pretty_text(e) for e in table.events[-20:]] or ["Nothing has happened yet."]
+        title = game_class(table.game).title
+        embed = discord.Embed(title=f"{title} — recent moves", description="\n".join(lines)[:4096],
+                              colour=0x2F7D4F)
+        embed.set_footer(text=f"{len(table.moves)} moves so far · rev {table.revision}")
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @game.command(name="export", description="The finished game's record as a JSON file (replayable).")
+    async def export(self, interaction: discord.Interaction) -> None:
+        table = await self.service.get(interaction.channel_id)
+        record = None
+        if table is not None and table.status in ("finished", "abandoned") and table.state is not None:
+            record = make_record(load_game(table), [m[:2] for m in table.moves], status=table.status)
+        elif table is not None and table.status == "playing":
+            return await refuse(interaction, "The record holds the shuffle, so it is available once the game ends.")
+        else:
+            record = await self.service.store.last_record(interaction.channel_id)
+        if not record:
+            return await refuse(interaction, "No finished game here to export.")
+        name = f"{record['game']}-{interaction.channel_id}-{len(record['moves'])}.json"
+        await interaction.response.send_message("The record (replay it with `python -m bot replay FILE`):",
+                                                file=ui.record_file(record, name), ephemeral=True)
+
+    @game.command(name="rules", description="A rules summary, with credits to the game's authors.")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+        cls = game_class(game)
+        embed = discord.Embed(title=cls.title, description=cls.summary[:4096], colour=0x2F7D4F)
+        if cls.variants:
+            embed.add_field(name="Variants (`/game new … variants:`)",
+                            value="\n".join(f"**{v.name}** — {v.summary}" for v in cls.variants)[:1024], inline=False)
+        embed.add_field(name="Players", value=f"{cls.min_players}–{cls.max_players}", inline=True)
+        embed.set_footer(text=cls.credit[:2048])
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @game.command(name="stats", description="Games played, won and lost here, and a leaderboard per game.")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def stats(self, interaction: discord.Interaction, game: str | None = None,
+                    player: discord.User | None = None) -> None:
+        rows = await self.service.stats(interaction.guild_id, game, player.id if player else None)
+        if not rows:
+            return await interaction.response.send_message("No finished games here yet.", ephemeral=True)
+        embed = discord.Embed(title="Deckhand — stats", colour=0x2F7D4F,
+                              description="Ranked by the lower bound of the win rate (95%), so one lucky game "
+                                          "does not top the board.")
+        by_game: dict[str, list[dict[str, Any]]] = {}
+        for r in rows:
+            by_game.setdefault(r["game"], []).append(r)
+        for g, rs in list(by_game.items())[:25]:
+            lines = [f"{i + 1}. **{r['name']}** — {r['played']} played, {r['won']} won, {r['lost']} lost"
+                     f"{', ' + str(r['drawn']) + ' shared' if r['drawn'] else ''}"
+                     for i, r in enumerate(rs[:10])]
+            embed.add_field(name=game_class(g).title, value="\n".join(lines)[:1024], inline=False)
+        await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS)
+
+    @game.command(name="turnlimit", description="Set the turn limit in minutes (host; at least 1).")
+    async def turnlimit(self, interaction: discord.Interaction, minutes: app_commands.Range[int, 1, 100_000]) -> None:
+        try:
+            change = await self.service.set_turn_limit(interaction.channel_id, actor_of(interaction), minutes * 60)
+        except TableError as e:
+            return await refuse(interaction, str(e))
+        await interaction.response.send_message(change.events[-1], allowed_mentions=NO_PINGS)
+
+    @game.command(name="story", description="The story told at this table so far.")
+    @app_commands.describe(page="Page of the story (long tales are split)")
+    async def story(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 1000] = 1) -> None:
+        table = await self.service.get(interaction.channel_id)
+        if table is None or table.state is None:
+            return await refuse(interaction, "There is no story at this table.")
+        game = load_game(table)
+        text = ui.story_markdown(table, game)
+        if text is None:
+            return await refuse(interaction, f"{game.title} has no story to tell.")
+        pages = paginate(text, 3800)
+        page = min(page, len(pages))
+        embed = discord.Embed(title=f"{game.title} — the story", description=pages[page - 1], colour=0x2F7D4F)
+        embed.set_footer(text=f"page {page} of {len(pages)}")
+        await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS)
+
+    # ----- buttons ----------------------------------------------------------------------
+    async def on_button(self, interaction: discord.Interaction, rev: int, act: str, arg: str,
+                        values: list[str] | None) -> None:
+        try:
+            if act in ("jn", "lv", "st", "cx"):
+                return await self._lobby_action(interaction, act, edit=True)
+            if act == "sh":
+                table = await self.service.require(interaction.channel_id)
+                msg = ui.table_message(table)
+                return await interaction.response.send_message(**msg.send_kwargs(), ephemeral=True)
+            if act == "me":
+                return await self.show_hand(interaction)
+            if act == "mv":
+                return await self.play(interaction, arg, revision=rev, via="button")
+            if act in ("pf", "pk"):
+                prefix = arg.split() + (values or [])
+                return await self.pick(interaction, rev, prefix)
+            if act == "tx":
+                return await self.open_modal(interaction, rev, arg)
+            if act in ("sk", "rv"):
+                fn = self.service.skip if act == "sk" else self.service.remove
+                change = await fn(interaction.channel_id, actor_of(interaction), revision=rev)
+                return await self.send_table(interaction, change, edit=True)
+            if act == "ng":
+                table = await self.service.require(interaction.channel_id)
+                change = await self.service.new_table(interaction.channel_id, interaction.guild_id,
+                                                      actor_of(interaction), table.game, table.options)
+                return await self.send_table(interaction, change, edit=False)
+            if act == "rm":
+                change = await self.service.rematch(interaction.channel_id, actor_of(interaction))
+                return await self.send_table(interaction, change, edit=False)
+            if act == "sf":
+                table = await self.service.require(interaction.channel_id)
+                story = ui.story_markdown(table, load_game(table)) if table.state else None
+                if not story:
+                    return await refuse(interaction, "No story here.")
+                return await interaction.response.send_message(
+                    file=discord.File(io.BytesIO(story.encode()), filename="story.md"), ephemeral=True)
+            await refuse(interaction, "That button is not one I know any more.")
+        except TableError as e:
+            await refuse(interaction, str(e))
+
+    async def _lobby_action(self, interaction: discord.Interaction, act: str, *, edit: bool) -> None:
+        actor = actor_of(interaction)
+        fn = {"jn": self.service.join, "lv": self.service.leave, "st": self.service.start,
+              "cx": self.service.cancel}[act]
+        try:
+            change = await fn(interaction.channel_id, actor)
+        except TableError as e:
+            return await refuse(interaction, str(e))
+        table = change.table
+        # Leaving mid-game changes the game's table message; a lobby message is edited in place.
+        await self.send_table(interaction, change, edit=edit and table.status in ("lobby", "playing", "abandoned"))
+
+    async def show_hand(self, interaction: discord.Interaction) -> None:
+        try:
+            table = await self.service.require(interaction.channel_id)
+        except TableError as e:
+            return await refuse(interaction, str(e))
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            return await refuse(interaction, "You are not playing at this table; the public table is all there is "
+                                             "to see (press **Show table**).")
+        if table.status != "playing":
+            return await refuse(interaction, "There is no game in progress at this table.")
+        game = load_game(table)
+        head, embed, view = ui.seat_message(table, game, seat)
+        await interaction.response.send_message(head, embed=embed, view=view, ephemeral=True,
+                                                allowed_mentions=NO_PINGS)
+
+    async def pick(self, interaction: discord.Interaction, rev: int, prefix: list[str]) -> None:
+        table = await self.service.require(interaction.channel_id)
+        if table.revision != rev:
+            raise TableError("That table has moved on since this was posted: use the newest table message "
+                             "(or press **Show table**).")
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise TableError("You are not playing at this table.")
+        game = load_game(table) if table.status == "playing" else None
+        if game is None:
+            raise TableError("This game is over.")
+        if seat not in game.to_act():
+            raise TableError(game.waiting_for())
+        text, view = ui.picker_view(game, seat, rev, prefix)
+        message = interaction.message
+        if message is not None and message.flags.ephemeral:
+            await interaction.response.edit_message(content=text, embed=None, view=view)
+        else:
+            await interaction.response.send_message(text, view=view, ephemeral=True)
+
+    async def open_modal(self, interaction: discord.Interaction, rev: int, verb: str) -> None:
+        table = await self.service.require(interaction.channel_id)
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise TableError("You are not playing at this table.")
+        if table.revision != rev or table.status != "playing":
+            raise TableError("That table has moved on since this was posted (press **Show table**).")
+        game = load_game(table)
+        prompt = next((p for p in game.prompts(seat) if p.verb == verb), None) if seat in game.to_act() else None
+        if prompt is None:
+            raise TableError("The game is not asking you for that line now. " + game.waiting_for())
+        await interaction.response.send_modal(TextModal(self, rev, verb, prompt.label, prompt.required, prompt.max_len))
+
+    async def play(self, interaction: discord.Interaction, move: str, *, revision: int | None, via: str) -> None:
+        """Apply a move and show the result. Secret games answer the mover privately."""
+        try:
+            table = await self.service.require(interaction.channel_id)
+            secret = game_class(table.game).secret_moves
+            change = await self.service.move(interaction.channel_id, actor_of(interaction), move, revision=revision)
+        except TableError as e:
+            return await refuse(interaction, str(e))
+        msg_is_ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
+        if via == "button" and not msg_is_ephemeral and not secret:
+            return await self.send_table(interaction, change, edit=True)
+        if secret or msg_is_ephemeral or via == "modal":
+            done = "Done."
+            if via == "button" and msg_is_ephemeral:
+                await interaction.response.edit_message(content=done, embed=None, view=None)
+            else:
+                await interaction.response.send_message(done, ephemeral=True)
+            return await self.send_table(interaction, change, edit=False)
+        await self.send_table(interaction, change, edit=False)
+
+    # ----- turn limits --------------------------------------------------------------------
+    @tasks.loop(seconds=30)
+    async def timeout_loop(self) -> None:
+        await self.check_timeouts()
+
+    async def check_timeouts(self) -> int:
+        """Tell each table whose turn ran out; returns how many were told."""
+        told = 0
+        for change in await self.service.check_timeouts():
+            msg = ui.table_message(change.table)
+            channel = self.bot.get_partial_messageable(change.table.channel_id)
+            try:
+                await channel.send(**msg.send_kwargs(), allowed_mentions=NO_PINGS)
+                told += 1
+            except discord.HTTPException as e:  # e.g. a user-installed app cannot post here
+                log.info("could not post a timeout to %s: %s", change.table.channel_id, e)
+        return told
+
+    @timeout_loop.before_loop
+    async def _wait_ready(self) -> None:
+        await self.bot.wait_until_ready()
+
+    async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(original, (TableError, IllegalMove)):
+            return await refuse(interaction, str(original))
+        log.exception("command failed", exc_info=error)
+        await refuse(interaction, "Something went wrong on my side; nothing was changed.")
+
+
+def paginate(text: str, size: int) -> list[str]:
+    pages, current = [], ""
+    for line in text.splitlines(keepends=True):
+        while len(line) > size:
+            pages.append(current + line[: size - len(current)])
+            line, current = line[size - len(current):], ""
+        if len(current) + len(line) > size:
+            pages.append(current)
+            current = ""
+        current += line
+    if current or not pages:
+        pages.append(current)
+    return pages
+
+
+async def setup(bot: "DeckhandBot") -> None:
+    bot.add_dynamic_items(TableButton, TableSelect)
+    await bot.add_cog(Tables(bot))
+
+
