@@ -28,6 +28,9 @@ def parser() -> argparse.ArgumentParser:
                                 epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
+    sub.add_parser("start", help="run the bot if DISCORD_TOKEN is set, else play Gridcannon in this terminal",
+                   description="The first-run command: the Discord bot when a token is configured, otherwise a "
+                               "terminal game of Gridcannon.")
     sub.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN)",
                    description="Connect to Discord and serve every table. Needs DISCORD_TOKEN.")
 
@@ -91,6 +94,14 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     bot = build(settings)
     bot.run(token, log_handler=None)
     return 0
+
+
+def cmd_start(args: argparse.Namespace, settings: Settings) -> int:
+    if settings.token:
+        return cmd_run(args, settings)
+    print("No DISCORD_TOKEN set, so here is Gridcannon in the terminal (see README: Creating the Discord "
+          "application). Type `help` for the rules, `moves` for your options.")
+    return cmd_play(parser().parse_args(["play", "gridcannon"]), settings)
 
 
 def cmd_sync(args: argparse.Namespace, settings: Settings) -> int:
@@ -167,7 +178,7 @@ def cmd_bench(args: argparse.Namespace, settings: Settings) -> int:
     return run_bench(quick=args.quick)
 
 
-COMMANDS = {"run": cmd_run, "sync": cmd_sync, "play": cmd_play, "simulate": cmd_simulate, "replay": cmd_replay,
+COMMANDS = {"start": cmd_start, "run": cmd_run, "sync": cmd_sync, "play": cmd_play, "simulate": cmd_simulate, "replay": cmd_replay,
             "bench": cmd_bench}
 
 if __name__ == "__main__":
