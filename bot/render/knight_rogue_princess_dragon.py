@@ -1,0 +1,125 @@
+"""Renders of The Knight, the Rogue, the Princess and the Dragon (views only)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.engine.cards import SUIT_NAME, SUIT_SYMBOL, pretty, pretty_text
+from bot.render.panel import Panel, clip
+
+TITLE = "The Knight, the Rogue, the Princess and the Dragon"
+ROLE_NAME = {"K": "Knight", "Q": "Princess", "J": "Rogue", "A": "Dragon"}
+BEATS_LINE = "Knight slays Dragon · Dragon captures Princess · Princess charms Rogue · Rogue deceives Knight"
+PHASE_NAME = {"flip": "Finding the starter", "tell": "Telling", "ending": "The ending", "over": "The end"}
+KIND_NAME = {"opening": "opens", "tell": "tells", "wrapup": "wraps up", "twist": "twists", "close": "closes"}
+
+
+def _cards(cards: list[str]) -> str:
+    return " ".join(pretty(c) for c in cards) or "—"
+
+
+def _character(card: str) -> str:
+    return f"the {ROLE_NAME[card[0]]} ({pretty(card)})"
+
+
+def story_line(view: dict[str, Any], entry: dict[str, Any]) -> str:
+    """One transcript entry as a line: ``Ann tells with the Princess (Q♠): …``."""
+    who = view["players"][entry["seat"]]
+    card = f" with {_character(entry['card'])}" if entry.get("card") else ""
+    return f"{who} {KIND_NAME.get(entry['kind'], entry['kind'])}{card}: {entry['text']}"
+
+
+def status(view: dict[str, Any]) -> str:
+    """Whose turn it is and what they must do, or how the story ended."""
+    if view["over"]:
+        return view["outcome"]["summary"] if view["outcome"] else "The story is over."
+    names = view["players"]
+    step = view["step"]
+    who = names[view["actor"]] if view["actor"] >= 0 else ""
+    top = view["story_pile"][-1] if view["story_pile"] else None
+    card = view["card"]
+    if step == "flip":
+        return f"{who} flips the top card of their pile (`flip`)."
+    if step == "use":
+        return f"{who} chooses a showing card to tell with (`use <card>`)."
+    if step == "tell":
+        if not view["transcript"]:
+            return f"{who} begins the story and introduces {_character(card)} (`tell <text>`)."
+        return f"{who} tells how {_character(card)} meets the story so far (`tell <text>`)."
+    if step == "pass":
+        return f"{who} hands {pretty(card)} to another player (`pass <player number>`)."
+    if step == "wrapup":
+        return f"{who} wraps the story up: how {_character(top)} gets what they want (`wrapup <text>`)."
+    if step == "priority":
+        return (f"{who} holds priority: play a received card that beats {pretty(top)}, or pass. "
+                f"Passes in a row: {view['passes']}/4.")
+    if step == "race":
+        waiting = ", ".join(names[s] for s in view["to_act"])
+        return f"Anyone may play a card that beats {pretty(top)}, or pass. Still deciding: {waiting}."
+    if step == "twist":
+        return f"{who} tells the twist: how {_character(top)} reverses the outcome (`twist <text>`)."
+    if step == "close":
+        return f"{who} gives one or two closing lines (`close <text>`)."
+    return ""
+
+
+def _player_value(view: dict[str, Any], seat: int) -> str:
+    return "\n".join([
+        f"Face-down: {view['own_count'][seat]} · rem {view['rem'][seat]}",
+        f"Showing: {_cards(view['showing'][seat])}",
+        f"Used: {_cards(view['used'][seat])}",
+        f"Received (top first): {_cards(view['received'][seat])}",
+    ])
+
+
+def _player_name(view: dict[str, Any], seat: int) -> str:
+    s = view["suits"][seat]
+    marks = []
+    if seat == view["starter"]:
+        marks.append("starter")
+    if seat in view["to_act"]:
+        marks.append("to act")
+    extra = f" ({', '.join(marks)})" if marks else ""
+    return f"P{seat + 1} {view['players'][seat]} — {SUIT_SYMBOL[s]} {SUIT_NAME[s]}{extra}"
+
+
+def _story_pile(view: dict[str, Any]) -> str:
+    if not view["story_pile"]:
+        return "—"
+    parts = [f"{pretty(c)} ({view['players'][by]})" for c, by in zip(view["story_pile"], view["story_by"], strict=False)]
+    return "bottom → top: " + " → ".join(parts)
+
+
+def panel(view: dict[str, Any]) -> Panel:
+    lines = []
+    if view["transcript"]:
+        lines.append("> " + clip(story_line(view, view["transcript"][-1]), 3000).replace("\n", "\n> "))
+    lines.append(pretty_text(status(view)))
+    p = Panel(title=TITLE, description=clip("\n".join(lines), 4096))
+    for seat in range(len(view["players"])):
+        p.add(_player_name(view, seat), _player_value(view, seat), True)
+    p.add("Story pile", _story_pile(view))
+    p.add("Beats", BEATS_LINE)
+    footer = f"{PHASE_NAME.get(view['phase'], view['phase'])} · tellings {sum(len(u) for u in view['used'])}/16"
+    if view["options"]:
+        footer += " · " + ", ".join(view["options"])
+    p.footer = clip(footer, 2048)
+    return p
+
+
+def text(view: dict[str, Any]) -> str:
+    out = [TITLE, PHASE_NAME.get(view["phase"], view["phase"]), ""]
+    for seat in range(len(view["players"])):
+        out.append(_player_name(view, seat))
+        out += ["  " + ln for ln in _player_value(view, seat).split("\n")]
+    out += ["", f"Story pile: {_story_pile(view)}", f"Beats: {BEATS_LINE}", ""]
+    if view["transcript"]:
+        out.append("The story so far:")
+        out += [f"  {i + 1}. {story_line(view, e)}" for i, e in enumerate(view["transcript"])]
+        out.append("")
+    out.append(pretty_text(status(view)))
+    return "\n".join(out)
+
+
+def picture(view: dict[str, Any]) -> bytes | None:
+    return None
