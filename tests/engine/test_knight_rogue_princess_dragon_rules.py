@@ -533,6 +533,7 @@ def test_view_is_public_and_hides_own_pile_order():
                 "received", "rem", "story_pile", "transcript", "passes", "actor", "starter"):
         assert key in v
     assert v["own_count"] == [3, 3, 3, 3] and v["rem"] == [4, 4, 3, 4]
+    assert v["teller"] == P3 and v["flipper"] is None and v["priority"] is None
     assert g.hidden_cards(None) == {c for p in g.own for c in p} == g.hidden_cards(P1)
     blob = json.dumps(v) + text(v) + panel(v).as_text()
     for c in g.hidden_cards(None):
