@@ -1,0 +1,409 @@
+"""The Discord stand-in drives a real discord.py 2.7.1 bot: slash commands, buttons, selects, modals,
+autocomplete, files, pings, sync and the gateway. The bot under test is a tiny one defined here."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+
+from tests.standin import (
+    DiscordStandIn,
+    StandInError,
+    fail_on_discord_errors,
+    logged_in,
+    running_standin,
+)
+
+PNG = (
+    b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89"
+    b"\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\x00\x00\x00\x00IEND\xaeB`\x82"
+)
+GAMES = ["gridcannon", "court wars", "celestial emperor", "knight rogue princess dragon"]
+
+
+# --------------------------------------------------------------------------------------------------
+# The tiny bot
+# --------------------------------------------------------------------------------------------------
+
+
+class Counter(discord.ui.DynamicItem[discord.ui.Button], template=r"counter:(?P<n>\d+)"):
+    """A persistent button whose custom_id carries the count; survives restarts."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(discord.ui.Button(label=f"Count {n}", style=discord.ButtonStyle.primary, custom_id=f"counter:{n}"))
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match) -> Counter:
+        return cls(int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        n = self.n + 1
+        await interaction.response.edit_message(content=f"count={n}", view=board_view(n))
+
+
+class FeedbackModal(discord.ui.Modal, title="Feedback"):
+    def __init__(self) -> None:
+        super().__init__(custom_id="feedback", timeout=None)
+        self.headline = discord.ui.TextInput(label="Headline", custom_id="headline", max_length=20)
+        self.body = discord.ui.TextInput(
+            label="Body", custom_id="body", style=discord.TextStyle.paragraph, required=False
+        )
+        self.add_item(self.headline)
+        self.add_item(discord.ui.Label(text="Details", component=self.body))
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(
+            f"thanks: {self.headline.value} / {self.body.value or '-'}", ephemeral=True
+        )
+
+
+class FeedbackButton(discord.ui.Button):
+    def __init__(self) -> None:
+        super().__init__(label="Feedback", custom_id="feedback-open", style=discord.ButtonStyle.secondary)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(FeedbackModal())
+
+
+def board_view(n: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(Counter(n))
+    view.add_item(FeedbackButton())
+    return view
+
+
+class GamePicker(discord.ui.View):
+    @discord.ui.select(custom_id="pick-game", options=[discord.SelectOption(label=g, value=g) for g in GAMES])
+    async def pick(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
+        await interaction.response.edit_message(content=f"picked {select.values[0]}", view=None)
+
+
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
+@app_commands.allowed_installs(guilds=True, users=False)
+class Demo(app_commands.Group, name="demo", description="Stand-in demo"):
+    @app_commands.command(description="A public board with buttons")
+    async def show(self, interaction: discord.Interaction) -> None:
+        embed = discord.Embed(title="Board", description="Press the buttons")
+        await interaction.response.send_message(embed=embed, view=board_view(0))
+
+    @app_commands.command(description="Something private")
+    async def secret(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("your hand: A♠ K♥", ephemeral=True)
+
+    @app_commands.command(description="Find a game")
+    @app_commands.describe(query="Game name")
+    async def find(self, interaction: discord.Interaction, query: str, seats: app_commands.Range[int, 1, 4] = 2) -> None:
+        await interaction.response.send_message(f"found {query} for {seats}")
+
+    @find.autocomplete("query")
+    async def find_query(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=g.title(), value=g) for g in GAMES if current.lower() in g]
+
+    @app_commands.command(description="Pick a game")
+    async def pick(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("pick one", view=GamePicker())
+
+    @app_commands.command(description="Ping a player")
+    async def ping(self, interaction: discord.Interaction, who: discord.User) -> None:
+        await interaction.channel.send(
+            f"{who.mention} your turn (not <@123456789012345678>)",
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=[who]),
+        )
+        await interaction.response.send_message("pinged", ephemeral=True)
+
+    @app_commands.command(description="A card image")
+    async def card(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("card", file=discord.File(io.BytesIO(PNG), filename="card.png"))
+
+    @app_commands.command(description="Think, then answer")
+    async def slow(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True, ephemeral=True)
+        await interaction.followup.send("done thinking")
+        await interaction.followup.send("a second message", ephemeral=True)
+        await interaction.edit_original_response(content="done thinking (edited)")
+
+    @app_commands.command(description="Fails")
+    async def boom(self, interaction: discord.Interaction) -> None:
+        raise RuntimeError("kaboom")
+
+
+GUILD_ID = 900000000000000001
+
+
+def make_bot(**kwargs) -> commands.Bot:
+    bot = commands.Bot(command_prefix="!", intents=discord.Intents.default(), **kwargs)
+    received: list[str] = []
+    bot.received = received  # type: ignore[attr-defined]
+
+    async def setup_hook() -> None:
+        bot.tree.add_command(Demo())
+
+        @bot.tree.command(name="admin", description="Guild-only admin command", guild=discord.Object(GUILD_ID))
+        async def admin(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("admin ok", ephemeral=True)
+
+        bot.add_dynamic_items(Counter)
+        bot.add_view(board_view(0))  # persistent: the modal button works after a restart too
+
+    bot.setup_hook = setup_hook  # type: ignore[method-assign]
+    return bot
+
+
+@pytest.fixture
+async def standin():
+    async with running_standin() as s:
+        yield s
+
+
+@pytest.fixture
+async def bot(standin):
+    async with logged_in(make_bot()) as b:
+        yield b
+
+
+# --------------------------------------------------------------------------------------------------
+# Tests
+# --------------------------------------------------------------------------------------------------
+
+
+async def test_login_hits_the_standin(standin: DiscordStandIn, bot: commands.Bot) -> None:
+    assert bot.user is not None and bot.user.id == standin.application_id
+    assert bot.application_id == standin.application_id
+    paths = [(r.method, r.path) for r in standin.requests]
+    assert ("GET", "/users/@me") in paths and ("GET", "/oauth2/applications/@me") in paths
+    assert standin.unhandled == []
+
+
+async def test_slash_in_guild_channel_public_embed_and_buttons(standin: DiscordStandIn, bot) -> None:
+    g = standin.guild()
+    alice = standin.user(name="alice")
+    res = await standin.slash(bot, "demo show", user=alice, guild=g)
+    assert res.callback_type == 4 and not res.ephemeral
+    assert res.embed["title"] == "Board"
+    assert res.buttons() == [("counter:0", "Count 0", False), ("feedback-open", "Feedback", False)]
+    msg = standin.messages[res.message_id]
+    assert msg["channel_id"] == g.channel["id"] and msg["guild_id"] == str(g.id)
+    assert standin.channel_messages(g.channel["id"]) == [msg]
+    assert res.payload["member"]["user"]["id"] == alice["id"]
+    assert res.payload["data"]["options"] == [{"name": "show", "type": 1, "options": []}]
+
+
+async def test_slash_in_dm(standin: DiscordStandIn, bot) -> None:
+    bob = standin.user(name="bob")
+    res = await standin.slash(bot, "demo show", user=bob)  # guild=None: the bot's DM with bob
+    assert res.guild_id is None and "member" not in res.payload and res.payload["user"] == bob
+    dm = standin.dm_channel(bob)
+    assert res.message["channel_id"] == dm["id"] and "guild_id" not in res.message
+    clicked = await standin.click(bot, res.message_id, "counter:0", user=bob)
+    assert clicked.content == "count=1"
+
+
+async def test_guild_commands_are_not_offered_in_dms(standin: DiscordStandIn, bot) -> None:
+    g = standin.guild(id=GUILD_ID)
+    res = await standin.slash(bot, "admin", guild=g)
+    assert res.content == "admin ok" and res.payload["data"]["guild_id"] == str(GUILD_ID)
+    with pytest.raises(StandInError, match="guild command"):
+        await standin.slash(bot, "admin")
+
+
+async def test_ephemeral_flag(standin: DiscordStandIn, bot) -> None:
+    g = standin.guild()
+    res = await standin.slash(bot, "demo secret", guild=g)
+    assert res.ephemeral and res.data["flags"] & 64 and res.content == "your hand: A♠ K♥"
+    other = standin.user(name="mallory")
+    with pytest.raises(StandInError, match="ephemeral"):
+        await standin.click(bot, res.message_id, "x", user=other)
+
+
+async def test_click_edits_the_message_and_unknown_buttons_fail(standin: DiscordStandIn, bot) -> None:
+    g = standin.guild()
+    shown = await standin.slash(bot, "demo show", guild=g)
+    mid = shown.message_id
+    res = await standin.click(bot, mid, "counter:0")
+    assert res.callback_type == 7 and res.message_id == mid
+    assert standin.messages[mid]["content"] == "count=1"
+    assert standin.messages[mid]["edited_timestamp"] is not None
+    res = await standin.click(bot, mid, label="Count 1")
+    assert res.content == "count=2" and res.find_button("Count") == "counter:2"
+    with pytest.raises(StandInError, match="no component 'counter:0'"):
+        await standin.click(bot, mid, "counter:0")
+
+
+async def test_dynamic_button_works_after_restart(standin: DiscordStandIn) -> None:
+    g = standin.guild()
+    async with logged_in(make_bot()) as first:
+        shown = await standin.slash(first, "demo show", guild=g)
+        await standin.click(first, shown.message_id, "counter:0")
+    async with logged_in(make_bot()) as second:  # a new process: only persistent items survive
+        res = await standin.click(second, shown.message_id, "counter:1")
+        assert res.callback_type == 7 and res.content == "count=2"
+        opened = await standin.click(second, shown.message_id, "feedback-open")
+        assert opened.modal["custom_id"] == "feedback"
+
+
+async def test_autocomplete_choices(standin: DiscordStandIn, bot) -> None:
+    g = standin.guild()
+    choices = await standin.autocomplete(bot, "demo find", {"query": "c"}, focused="query", guild=g)
+    assert [c["value"] for c in choices] == GAMES  # all contain a "c"
+    choices = await standin.autocomplete(bot, "demo find", {"query": "ur", "seats": 2}, focused="query", guild=g)
+    assert choices == [{"name": "Court Wars", "value": "court wars"}]
+    res = await standin.slash(bot, "demo find", {"query": "gridcannon", "seats": 3}, guild=g)
+    assert res.content == "found gridcannon for 3"
+    with pytest.raises(StandInError, match="outside"):
+        await standin.slash(bot, "demo find", {"query": "x", "seats": 9}, guild=g)
+    with pytest.raises(StandInError, match="required option"):
+        await standin.slash(bot, "demo find", {}, guild=g)
+
+
+async def test_modal_submit(standin: DiscordStandIn, bot) -> None:
+    g = standin.guild()
+    carol = standin.user(name="carol")
+    shown = await standin.slash(bot, "demo show", guild=g, user=carol)
+    opened = await standin.click(bot, shown.message_id, "feedback-open", user=carol)
+    assert opened.callback_type == 9 and opened.modal["title"] == "Feedback"
+    assert {c["custom_id"] for c in standin.modal_fields("feedback")} == {"headline", "body"}
+    with pytest.raises(StandInError, match="no modal"):
+        await standin.submit_modal(bot, "feedback", {"headline": "hi"}, user=standin.user(name="dave"))
+    with pytest.raises(StandInError, match="required"):
+        await standin.submit_modal(bot, "feedback", {"body": "no headline"}, user=carol)
+    res = await standin.submit_modal(bot, "feedback", {"headline": "great", "body": "fun game"}, user=carol)
+    assert res.ephemeral and res.content == "thanks: great / fun game"
+    # the label-wrapped input is answered in the label shape discord.py 2.7.1 parses
+    assert res.payload["data"]["components"][1]["type"] == 18
+
+
+async def test_select(standin: DiscordStandIn, bot) -> None:
+    g = standin.guild()
+    shown = await standin.slash(bot, "demo pick", guild=g)
+    assert [v for v, _ in standin.select_options(shown.message_id, "pick-game")] == GAMES
+    with pytest.raises(StandInError, match="no option"):
+        await standin.select(bot, shown.message_id, "pick-game", ["poker"])
+    res = await standin.select(bot, shown.message_id, "pick-game", ["court wars"])
+    assert res.callback_type == 7 and res.content == "picked court wars" and res.components == []
+
+
+async def test_channel_send_ping_allowed_mentions(standin: DiscordStandIn, bot) -> None:
+    g = standin.guild()
+    erin = standin.user(name="erin")
+    res = await standin.slash(bot, "demo ping", {"who": erin}, guild=g)
+    assert res.ephemeral and res.content == "pinged"
+    posted = [m for m in standin.channel_messages(g.channel["id"]) if not m["ephemeral"]]
+    assert len(posted) == 1
+    ping = posted[0]
+    assert ping["content"].startswith(f"<@{erin['id']}> your turn")
+    assert ping["allowed_mentions"]["parse"] == [] and ping["allowed_mentions"]["users"] == [int(erin["id"])]
+    assert standin.pinged_user_ids(ping) == [int(erin["id"])]
+    assert any(r.method == "POST" and r.path == f"/channels/{g.channel['id']}/messages" for r in res.requests)
+
+
+async def test_file_upload(standin: DiscordStandIn, bot) -> None:
+    g = standin.guild()
+    res = await standin.slash(bot, "demo card", guild=g)
+    assert [(f.filename, f.data) for f in res.files] == [("card.png", PNG)]
+    assert res.message["attachments"][0]["filename"] == "card.png"
+    cb = [r for r in res.requests if r.path.endswith("/callback")][0]
+    assert cb.json["data"]["attachments"] == [{"id": 0, "filename": "card.png"}]
+
+
+async def test_defer_followups_and_edit_original(standin: DiscordStandIn, bot) -> None:
+    res = await standin.slash(bot, "demo slow", guild=standin.guild())
+    assert res.callback_type == 5 and res.ephemeral
+    assert res.content == "done thinking (edited)"  # the first follow-up replaced the "thinking" message
+    assert [m["content"] for m in res.followups] == ["a second message"]
+    assert res.followups[0]["ephemeral"]
+
+
+async def test_tree_sync_is_captured(standin: DiscordStandIn, bot) -> None:
+    synced = await bot.tree.sync()
+    await bot.tree.sync(guild=discord.Object(GUILD_ID))
+    assert [c.name for c in synced] == ["demo"]
+    (gid, body), (ggid, gbody) = standin.command_puts
+    assert gid is None and ggid == GUILD_ID and [c["name"] for c in gbody] == ["admin"]
+    demo = body[0]
+    assert demo["contexts"] == [0, 1] and demo["integration_types"] == [0]
+    assert [o["name"] for o in demo["options"]] == ["show", "secret", "find", "pick", "ping", "card", "slow", "boom"]
+    find = next(o for o in demo["options"] if o["name"] == "find")
+    assert find["options"][0] == {
+        "type": 3, "name": "query", "description": "Game name", "required": True, "autocomplete": True,
+    } or find["options"][0]["autocomplete"] is True
+    assert find["options"][1]["min_value"] == 1 and find["options"][1]["max_value"] == 4
+    # commands now carry ids and the next slash uses them
+    res = await standin.slash(bot, "demo secret", guild=standin.guild())
+    assert res.payload["data"]["id"] == standin.commands[None][0]["id"]
+    assert standin.unhandled == []
+
+
+async def test_error_in_command_is_reraised_and_logged(standin: DiscordStandIn, bot) -> None:
+    with pytest.raises(RuntimeError, match="kaboom"):
+        await standin.slash(bot, "demo boom", guild=standin.guild(), expect_answer=False)
+    res = await standin.slash(bot, "demo boom", guild=standin.guild(), allow_errors=True, expect_answer=False)
+    assert not res.answered and standin.discord_errors
+
+
+def test_fail_on_discord_errors_helper() -> None:
+    with fail_on_discord_errors():
+        logging.getLogger("discord.client").warning("only a warning")
+    with pytest.raises(AssertionError, match="oops"):
+        with fail_on_discord_errors():
+            logging.getLogger("discord.app_commands.tree").error("oops")
+
+
+async def test_unhandled_routes_and_rejections_are_recorded(standin: DiscordStandIn, bot) -> None:
+    with pytest.raises(discord.NotFound):
+        await bot.http.request(discord.http.Route("GET", "/guilds/{guild_id}/audit-logs", guild_id=1))
+    assert [(r.method, r.path) for r in standin.unhandled] == [("GET", "/guilds/1/audit-logs")]
+    with pytest.raises(StandInError, match="unhandled"):
+        standin.assert_clean()
+    standin.unhandled.clear()
+    ch = standin.guild().channel
+    with pytest.raises(discord.HTTPException, match="2000"):
+        await bot.http.send_message(int(ch["id"]), params=discord.http.handle_message_parameters(content="x" * 2001))
+    assert len(standin.rejected) == 1
+    standin.rejected.clear()
+
+
+async def test_unanswered_interaction_is_flagged(standin: DiscordStandIn, bot) -> None:
+    shown = await standin.slash(bot, "demo show", guild=standin.guild())
+    # a button nobody handles: forge a message with an extra button
+    standin.messages[shown.message_id]["components"][0]["components"].append(
+        {"type": 2, "style": 2, "label": "Ghost", "custom_id": "ghost"}
+    )
+    res = await standin.click(bot, shown.message_id, label="Ghost")
+    assert not res.answered and standin.unanswered == [res]
+    standin.unanswered.clear()
+
+
+async def test_gateway_smoke(standin: DiscordStandIn) -> None:
+    g = standin.guild(id=GUILD_ID, name="Smoke")
+    frank = standin.user(name="frank")
+    g.add_member(frank)
+    bot = make_bot(guild_ready_timeout=0.05)
+    ready = asyncio.Event()
+
+    async def on_ready() -> None:
+        ready.set()
+
+    bot.add_listener(on_ready)
+    task = asyncio.create_task(bot.start("fake-token"))
+    try:
+        await asyncio.wait_for(ready.wait(), 5)
+        assert 2 in [op["op"] for op in standin.gateway_received]  # IDENTIFY
+        guild = bot.get_guild(GUILD_ID)
+        assert guild is not None and guild.name == "Smoke" and not guild.unavailable
+        assert guild.get_channel(int(g.channel["id"])).name == "general"
+        res = await standin.slash(bot, "admin", user=frank, guild=g, via_gateway=True)
+        assert res.content == "admin ok" and res.ephemeral
+        shown = await standin.slash(bot, "demo show", user=frank, guild=g, via_gateway=True)
+        clicked = await standin.click(bot, shown.message_id, "counter:0", user=frank, via_gateway=True)
+        assert clicked.content == "count=1"
+    finally:
+        await bot.close()
+        await asyncio.wait_for(task, 5)
+    assert task.exception() is None
