@@ -133,9 +133,7 @@ def _now_iso() -> str:
 
 def _json_response(data: Any, status: int = 200) -> web.Response:
     # Content-Type must be exactly "application/json" (discord.py compares the header verbatim).
-    return web.Response(
-        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
-    )
+    return web.Response(body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"})
 
 
 def _error(status: int, code: int, message: str, errors: Any = None) -> web.Response:
@@ -264,7 +262,10 @@ class FakeGuild:
         self.roles.append(role)
         return role
 
-    def add_member(self, user: dict, roles: list[dict | int] = (), nick: str | None = None) -> dict:
+    def add_member(
+        self, user: dict, roles: list[dict | int] = (), nick: str | None = None, permissions: int | None = None
+    ) -> dict:
+        """Make user a member (with roles and, optionally, the channel permissions its interactions carry)."""
         member = {
             "user": user,
             "nick": nick,
@@ -279,6 +280,8 @@ class FakeGuild:
             "pending": False,
             "communication_disabled_until": None,
         }
+        if permissions is not None:
+            member["permissions"] = str(int(permissions))
         self.members[int(user["id"])] = member
         return member
 
@@ -360,9 +363,7 @@ class InteractionResult:
         self.guild_id: int | None = int(payload["guild_id"]) if payload.get("guild_id") else None
         who = payload.get("member", {}).get("user") or payload.get("user") or {}
         self.user_id: int | None = int(who["id"]) if who else None
-        self.source_message_id: int | None = (
-            int(payload["message"]["id"]) if isinstance(payload.get("message"), dict) else None
-        )
+        self.source_message_id: int | None = int(payload["message"]["id"]) if isinstance(payload.get("message"), dict) else None
         self.callbacks: list[dict] = []  # {"type": int, "data": dict | None, "files": [UploadedFile]}
         self.original_message_id: int | None = None
         self.followup_ids: list[int] = []
@@ -657,9 +658,7 @@ class DiscordStandIn:
         if self.rejected:
             problems.append("rejected requests: " + "; ".join(f"{r.method} {r.path}: {why}" for r, why in self.rejected))
         if self.unanswered:
-            problems.append(
-                "unanswered interactions: " + ", ".join(repr(r.payload.get("data")) for r in self.unanswered)
-            )
+            problems.append("unanswered interactions: " + ", ".join(repr(r.payload.get("data")) for r in self.unanswered))
         if problems:
             raise StandInError("Discord stand-in: " + " | ".join(problems))
 
@@ -837,9 +836,7 @@ class DiscordStandIn:
                 if part.name == "payload_json":
                     body = json.loads(data)
                 else:
-                    files.append(
-                        UploadedFile(part.filename or "", bytes(data), part.headers.get("Content-Type"), part.name)
-                    )
+                    files.append(UploadedFile(part.filename or "", bytes(data), part.headers.get("Content-Type"), part.name))
         elif request.can_read_body:
             raw = await request.read()
             if raw:
@@ -1001,8 +998,9 @@ class DiscordStandIn:
         if v2 and (content or embeds):
             errs.append("a components-v2 message cannot have content or embeds")
         errs += cls._validate_components(msg.get("components") or [], v2)
-        if not (flags & LOADING) and not (content or embeds or msg.get("components") or msg.get("attachments")
-                                          or msg.get("poll") or msg.get("sticker_ids")):
+        if not (flags & LOADING) and not (
+            content or embeds or msg.get("components") or msg.get("attachments") or msg.get("poll") or msg.get("sticker_ids")
+        ):
             errs.append("Cannot send an empty message")
         return errs
 
@@ -1028,8 +1026,17 @@ class DiscordStandIn:
                 everyone = False
         users = []
         for i in dict.fromkeys(ids):
-            users.append(self.users.get(i) or {"id": str(i), "username": f"user{i}", "discriminator": "0",
-                                                "avatar": None, "global_name": None, "public_flags": 0})
+            users.append(
+                self.users.get(i)
+                or {
+                    "id": str(i),
+                    "username": f"user{i}",
+                    "discriminator": "0",
+                    "avatar": None,
+                    "global_name": None,
+                    "public_flags": 0,
+                }
+            )
         return users, role_ids, everyone
 
     def _attachments_from(self, rec: Request, body: dict, existing: list[dict]) -> list[dict] | str:
@@ -1516,8 +1523,14 @@ class DiscordStandIn:
                     await self._ws_send(
                         ws,
                         0,
-                        {"guild_id": d.get("guild_id"), "members": members, "chunk_index": 0, "chunk_count": 1,
-                         "not_found": [], "nonce": d.get("nonce")},
+                        {
+                            "guild_id": d.get("guild_id"),
+                            "members": members,
+                            "chunk_index": 0,
+                            "chunk_count": 1,
+                            "not_found": [],
+                            "nonce": d.get("nonce"),
+                        },
                         "GUILD_MEMBERS_CHUNK",
                     )
         finally:
@@ -1563,9 +1576,9 @@ class DiscordStandIn:
             if channel.get("guild_id") != str(guild.id):
                 raise StandInError(f"channel {channel['id']} is not in guild {guild.id}")
             member = dict(guild.member(user))
-            member["permissions"] = DEFAULT_MEMBER_PERMISSIONS
+            member.setdefault("permissions", DEFAULT_MEMBER_PERMISSIONS)
             ch = dict(channel)
-            ch["permissions"] = DEFAULT_MEMBER_PERMISSIONS
+            ch["permissions"] = member["permissions"]
             return {
                 "guild_id": str(guild.id),
                 "guild": guild.partial(),
@@ -1587,8 +1600,9 @@ class DiscordStandIn:
             "authorizing_integration_owners": {"0": "0"},
         }
 
-    def _payload(self, type_: int, data: dict, user: dict, guild: FakeGuild | None, channel: dict | None,
-                 locale: str = "en-US") -> dict:
+    def _payload(
+        self, type_: int, data: dict, user: dict, guild: FakeGuild | None, channel: dict | None, locale: str = "en-US"
+    ) -> dict:
         p = {
             "id": str(self.snowflake()),
             "application_id": str(self.application_id),
@@ -1626,8 +1640,11 @@ class DiscordStandIn:
         if root is None:
             root = tree.get_command(parts[0])
         if root is None:
-            elsewhere = [gid for gid in getattr(tree, "_guild_commands", {})
-                         if tree.get_command(parts[0], guild=discord.Object(gid)) is not None]
+            elsewhere = [
+                gid
+                for gid in getattr(tree, "_guild_commands", {})
+                if tree.get_command(parts[0], guild=discord.Object(gid)) is not None
+            ]
             if elsewhere:
                 where = "in DMs" if guild is None else f"in guild {guild.id}"
                 raise StandInError(f"/{parts[0]} is a guild command of {elsewhere}; Discord does not offer it {where}")
@@ -1688,8 +1705,9 @@ class DiscordStandIn:
             return value["id"]
         raise StandInError(f"option {param.display_name}: cannot build a type-{t} option from {value!r}")
 
-    def _command_data(self, bot: Any, path: str, options: dict | None, guild: FakeGuild | None,
-                      focused: str | None = None) -> dict:
+    def _command_data(
+        self, bot: Any, path: str, options: dict | None, guild: FakeGuild | None, focused: str | None = None
+    ) -> dict:
         root, cmd, cmd_guild = self._lookup_command(bot, path, guild)
         self._check_context(bot, root, cmd_guild, guild, path)
         options = dict(options or {})
@@ -1746,8 +1764,16 @@ class DiscordStandIn:
             data["resolved"] = resolved
         return data
 
-    async def interact(self, bot: Any, payload: dict, *, via_gateway: bool = False, allow_errors: bool = False,
-                       expect_answer: bool = True, timeout: float = 10.0) -> InteractionResult:
+    async def interact(
+        self,
+        bot: Any,
+        payload: dict,
+        *,
+        via_gateway: bool = False,
+        allow_errors: bool = False,
+        expect_answer: bool = True,
+        timeout: float = 10.0,
+    ) -> InteractionResult:
         """Feed any INTERACTION_CREATE payload to the bot (parser or gateway), settle, return what it answered."""
         await self.settle(bot, timeout=timeout)
         result = InteractionResult(self, payload)
@@ -1769,9 +1795,18 @@ class DiscordStandIn:
                 self.unanswered.append(result)
         return result
 
-    async def slash(self, bot: Any, command: str, options: dict | None = None, *, user: dict | None = None,
-                    guild: FakeGuild | None = None, channel: dict | None = None, locale: str = "en-US",
-                    **kw: Any) -> InteractionResult:
+    async def slash(
+        self,
+        bot: Any,
+        command: str,
+        options: dict | None = None,
+        *,
+        user: dict | None = None,
+        guild: FakeGuild | None = None,
+        channel: dict | None = None,
+        locale: str = "en-US",
+        **kw: Any,
+    ) -> InteractionResult:
         """Run /command (e.g. "game new") with typed options as `user` in guild/channel (guild=None: DM)."""
         user = user or self.default_user
         if channel is not None and guild is None and channel.get("guild_id"):
@@ -1780,9 +1815,18 @@ class DiscordStandIn:
         payload = self._payload(2, data, user, guild, channel, locale)
         return await self.interact(bot, payload, **kw)
 
-    async def autocomplete(self, bot: Any, command: str, options: dict | None = None, *, focused: str,
-                           user: dict | None = None, guild: FakeGuild | None = None, channel: dict | None = None,
-                           **kw: Any) -> list[dict]:
+    async def autocomplete(
+        self,
+        bot: Any,
+        command: str,
+        options: dict | None = None,
+        *,
+        focused: str,
+        user: dict | None = None,
+        guild: FakeGuild | None = None,
+        channel: dict | None = None,
+        **kw: Any,
+    ) -> list[dict]:
         """The choices ({name, value}) the bot offers while `user` types option `focused`."""
         user = user or self.default_user
         if channel is not None and guild is None and channel.get("guild_id"):
@@ -1806,8 +1850,16 @@ class DiscordStandIn:
         payload["message"] = _wire(msg)
         return payload
 
-    async def click(self, bot: Any, message_id: int | str, custom_id: str | None = None, *, label: str | None = None,
-                    user: dict | None = None, **kw: Any) -> InteractionResult:
+    async def click(
+        self,
+        bot: Any,
+        message_id: int | str,
+        custom_id: str | None = None,
+        *,
+        label: str | None = None,
+        user: dict | None = None,
+        **kw: Any,
+    ) -> InteractionResult:
         """Press a button (by custom_id, or by label substring) on a message the bot posted."""
         user = user or self.default_user
         msg = self._message(message_id)
@@ -1826,8 +1878,9 @@ class DiscordStandIn:
             data["id"] = comp["id"]
         return await self.interact(bot, self._component_payload(msg, data, user), **kw)
 
-    async def select(self, bot: Any, message_id: int | str, custom_id: str, values: list[str], *,
-                     user: dict | None = None, **kw: Any) -> InteractionResult:
+    async def select(
+        self, bot: Any, message_id: int | str, custom_id: str, values: list[str], *, user: dict | None = None, **kw: Any
+    ) -> InteractionResult:
         """Pick `values` in a string select the bot posted."""
         user = user or self.default_user
         msg = self._message(message_id)
@@ -1856,11 +1909,13 @@ class DiscordStandIn:
             cid = c.get("custom_id")
             ident = c.get("id", next(counter))
             if t == 1:
-                out.append({"type": 1, "id": ident, "components": self._modal_answer(c.get("components", []),
-                                                                                      values, used, counter)})
+                out.append(
+                    {"type": 1, "id": ident, "components": self._modal_answer(c.get("components", []), values, used, counter)}
+                )
             elif t == 18:
-                out.append({"type": 18, "id": ident,
-                            "component": self._modal_answer([c["component"]], values, used, counter)[0]})
+                out.append(
+                    {"type": 18, "id": ident, "component": self._modal_answer([c["component"]], values, used, counter)[0]}
+                )
             elif t == 4:
                 v = values.get(cid, c.get("value") or "")
                 used.add(cid)
@@ -1881,8 +1936,9 @@ class DiscordStandIn:
                 out.append({"type": t, "id": ident})
         return out
 
-    async def submit_modal(self, bot: Any, custom_id: str, values: dict[str, Any], *, user: dict | None = None,
-                           **kw: Any) -> InteractionResult:
+    async def submit_modal(
+        self, bot: Any, custom_id: str, values: dict[str, Any], *, user: dict | None = None, **kw: Any
+    ) -> InteractionResult:
         """Submit the modal `custom_id` the bot showed `user` (callback type 9) with {field custom_id: value}."""
         user = user or self.default_user
         for modal in reversed(self.modals):

@@ -45,23 +45,22 @@ class Counter(discord.ui.DynamicItem[discord.ui.Button], template=r"counter:(?P<
 
     async def callback(self, interaction: discord.Interaction) -> None:
         n = self.n + 1
-        await interaction.response.edit_message(content=f"count={n}", view=board_view(n))
+        if interaction.message.flags.components_v2:  # content is not allowed on a v2 message
+            await interaction.response.edit_message(view=Layout(f"count={n}", n))
+        else:
+            await interaction.response.edit_message(content=f"count={n}", view=board_view(n))
 
 
 class FeedbackModal(discord.ui.Modal, title="Feedback"):
     def __init__(self) -> None:
         super().__init__(custom_id="feedback", timeout=None)
         self.headline = discord.ui.TextInput(label="Headline", custom_id="headline", max_length=20)
-        self.body = discord.ui.TextInput(
-            label="Body", custom_id="body", style=discord.TextStyle.paragraph, required=False
-        )
+        self.body = discord.ui.TextInput(label="Body", custom_id="body", style=discord.TextStyle.paragraph, required=False)
         self.add_item(self.headline)
         self.add_item(discord.ui.Label(text="Details", component=self.body))
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(
-            f"thanks: {self.headline.value} / {self.body.value or '-'}", ephemeral=True
-        )
+        await interaction.response.send_message(f"thanks: {self.headline.value} / {self.body.value or '-'}", ephemeral=True)
 
 
 class FeedbackButton(discord.ui.Button):
@@ -83,6 +82,14 @@ class GamePicker(discord.ui.View):
     @discord.ui.select(custom_id="pick-game", options=[discord.SelectOption(label=g, value=g) for g in GAMES])
     async def pick(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
         await interaction.response.edit_message(content=f"picked {select.values[0]}", view=None)
+
+
+class Layout(discord.ui.LayoutView):
+    def __init__(self, text: str = "Your turn", n: int = 0) -> None:
+        super().__init__(timeout=None)
+        row = discord.ui.ActionRow()
+        row.add_item(Counter(n))
+        self.add_item(discord.ui.Container(discord.ui.TextDisplay(text), row))
 
 
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
@@ -129,6 +136,25 @@ class Demo(app_commands.Group, name="demo", description="Stand-in demo"):
         await interaction.followup.send("a second message", ephemeral=True)
         await interaction.edit_original_response(content="done thinking (edited)")
 
+    @app_commands.command(description="Open a table thread and DM the host")
+    async def table(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("table open")
+        msg = await interaction.original_response()
+        thread = await msg.create_thread(name="Table 1")
+        await thread.send("welcome")
+        await interaction.user.send("you host table 1")
+        assert (await interaction.channel.fetch_message(msg.id)).content == "table open"
+        assert (await interaction.client.fetch_channel(thread.id)).name == "Table 1"
+        note = await interaction.channel.send("temporary")
+        await note.edit(content="temporary (edited)")
+        await note.delete()
+        side = await interaction.channel.create_thread(name="Side", type=discord.ChannelType.private_thread)
+        await side.send("psst")
+
+    @app_commands.command(description="A components-v2 layout")
+    async def layout(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(view=Layout())
+
     @app_commands.command(description="Fails")
     async def boom(self, interaction: discord.Interaction) -> None:
         raise RuntimeError("kaboom")
@@ -139,8 +165,6 @@ GUILD_ID = 900000000000000001
 
 def make_bot(**kwargs) -> commands.Bot:
     bot = commands.Bot(command_prefix="!", intents=discord.Intents.default(), **kwargs)
-    received: list[str] = []
-    bot.received = received  # type: ignore[attr-defined]
 
     async def setup_hook() -> None:
         bot.tree.add_command(Demo())
@@ -328,11 +352,20 @@ async def test_tree_sync_is_captured(standin: DiscordStandIn, bot) -> None:
     assert gid is None and ggid == GUILD_ID and [c["name"] for c in gbody] == ["admin"]
     demo = body[0]
     assert demo["contexts"] == [0, 1] and demo["integration_types"] == [0]
-    assert [o["name"] for o in demo["options"]] == ["show", "secret", "find", "pick", "ping", "card", "slow", "boom"]
+    assert [o["name"] for o in demo["options"]] == [
+        "show",
+        "secret",
+        "find",
+        "pick",
+        "ping",
+        "card",
+        "slow",
+        "table",
+        "layout",
+        "boom",
+    ]
     find = next(o for o in demo["options"] if o["name"] == "find")
-    assert find["options"][0] == {
-        "type": 3, "name": "query", "description": "Game name", "required": True, "autocomplete": True,
-    } or find["options"][0]["autocomplete"] is True
+    assert find["options"][0]["name"] == "query" and find["options"][0]["autocomplete"] is True
     assert find["options"][1]["min_value"] == 1 and find["options"][1]["max_value"] == 4
     # commands now carry ids and the next slash uses them
     res = await standin.slash(bot, "demo secret", guild=standin.guild())
@@ -407,3 +440,33 @@ async def test_gateway_smoke(standin: DiscordStandIn) -> None:
         await bot.close()
         await asyncio.wait_for(task, 5)
     assert task.exception() is None
+
+
+async def test_threads_dms_fetch_edit_delete(standin: DiscordStandIn, bot) -> None:
+    g = standin.guild()
+    gina = standin.user(name="gina")
+    res = await standin.slash(bot, "demo table", user=gina, guild=g)
+    thread = standin.channels[res.message_id]  # a thread started from a message takes the message's id
+    assert thread["type"] == 11 and thread["parent_id"] == g.channel["id"] and thread["name"] == "Table 1"
+    assert [m["content"] for m in standin.channel_messages(thread["id"])] == ["welcome"]
+    dm = standin.dm_channel(gina)
+    assert [m["content"] for m in standin.channel_messages(dm["id"])] == ["you host table 1"]
+    assert [m["content"] for m in standin.channel_messages(g.channel["id"])] == ["table open"]
+    (deleted,) = standin.deleted_messages.values()
+    assert deleted["content"] == "temporary (edited)"
+    side = next(c for c in standin.channels.values() if c.get("name") == "Side")
+    assert side["type"] == 12 and standin.channel_messages(side["id"])[0]["content"] == "psst"
+    # commands work inside the thread too
+    inside = await standin.slash(bot, "demo show", user=gina, guild=g, channel=thread)
+    assert inside.message["channel_id"] == thread["id"]
+    clicked = await standin.click(bot, inside.message_id, "counter:0", user=gina)
+    assert clicked.content == "count=1"
+
+
+async def test_components_v2_layout(standin: DiscordStandIn, bot) -> None:
+    res = await standin.slash(bot, "demo layout", guild=standin.guild())
+    assert res.flags & (1 << 15) and res.content == "" and "Your turn" in res.text
+    assert res.buttons() == [("counter:0", "Count 0", False)]
+    clicked = await standin.click(bot, res.message_id, "counter:0")
+    assert clicked.callback_type == 7 and clicked.content == "" and "count=1" in clicked.text
+    assert clicked.buttons() == [("counter:1", "Count 1", False)]
