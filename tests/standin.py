@@ -27,6 +27,7 @@ import json
 import logging
 import re
 import time
+import zlib
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Callable, Iterator
 
@@ -1753,7 +1754,7 @@ class DiscordStandIn:
             nested = [{"name": parts[i], "type": 1 if i == len(parts) - 1 else 2, "options": nested}]
         stored = [c for c in self.commands.get(cmd_guild, []) if c["name"] == parts[0] and c.get("type", 1) == 1]
         data: dict[str, Any] = {
-            "id": stored[0]["id"] if stored else str(abs(hash((parts[0], cmd_guild))) % (1 << 60)),
+            "id": stored[0]["id"] if stored else str((1 << 59) + zlib.crc32(f"{parts[0]}:{cmd_guild}".encode())),
             "name": parts[0],
             "type": 1,
             "options": nested,
