@@ -232,7 +232,7 @@ def table_message(table: TableRow, *, with_picture: bool = True) -> TableMessage
             view.add_item(discord.ui.Button(label="New game", style=discord.ButtonStyle.success, custom_id=cid(rev, "ng")))
         elif table.status == "finished":
             view.add_item(discord.ui.Button(label="Rematch", style=discord.ButtonStyle.success, custom_id=cid(rev, "rm")))
-        if "story" in public:
+        if story_entries(public) is not None:
             view.add_item(discord.ui.Button(label="Story file", style=discord.ButtonStyle.secondary,
                                             custom_id=cid(rev, "sf")))
     return TableMessage(embed, view, files)
@@ -269,13 +269,15 @@ def seat_message(table: TableRow, game: Game, seat: int) -> tuple[str, discord.E
 def story_markdown(table: TableRow, game: Game) -> str | None:
     """The finished story as Markdown: players, their suits or clans, every line, the ending."""
     view = game.view(None)
-    story = view.get("story")
+    story = story_entries(view)
     if story is None:
         return None
     lines = [f"# {game.title}", "", "## Players", ""]
-    labels = view.get("labels") or {}
+    labels = view.get("clans") or view.get("suits") or []
     for i, name in enumerate(game.players):
-        extra = labels.get(str(i)) if isinstance(labels, dict) else None
+        extra = labels[i] if i < len(labels) else None
+        if isinstance(extra, str) and len(extra) == 1 and extra in "SHDC":
+            extra = {"S": "♠ Spades", "H": "♥ Hearts", "D": "♦ Diamonds", "C": "♣ Clubs"}[extra]
         lines.append(f"- {name}{f' — {extra}' if extra else ''}")
     lines += ["", "## The story", ""]
     for entry in story:
@@ -287,6 +289,12 @@ def story_markdown(table: TableRow, game: Game) -> str | None:
     outcome = game.outcome()
     lines += ["## How it ended", "", pretty_text(outcome.summary) if outcome else "The story was left unfinished."]
     return "\n".join(lines) + "\n"
+
+
+def story_entries(view: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """The narration of a storytelling game's view (``story`` or ``transcript``), else None."""
+    story = view.get("story", view.get("transcript"))
+    return story if isinstance(story, list) else None
 
 
 def record_file(record: dict[str, Any], name: str) -> discord.File:

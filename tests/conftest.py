@@ -46,3 +46,31 @@ async def service(store, clock):
 @pytest.fixture
 def people():
     return [Actor(100 + i, name) for i, name in enumerate(["Ana", "Ben", "Cat", "Dee", "Eve"])]
+
+
+# ----- Discord: the stand-in and bots pointed at it ---------------------------------------
+@pytest.fixture
+async def standin():
+    from tests.standin import running_standin
+
+    async with running_standin() as s:
+        yield s
+
+
+@pytest.fixture
+def make_bot(db_path):
+    """Build a fresh DeckhandBot on the test's database file (call again to 'restart')."""
+    from bot.app import DeckhandBot
+
+    def make():
+        return DeckhandBot(db_path, run_timeouts=False)
+
+    return make
+
+
+@pytest.fixture
+async def bot(standin, make_bot):
+    from tests.standin import logged_in
+
+    async with logged_in(make_bot()) as b:
+        yield b

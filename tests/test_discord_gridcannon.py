@@ -1,0 +1,147 @@
+"""Gridcannon through the Discord stand-in: DM and guild channel, buttons and slash commands,
+restarts, stale buttons, refusals, export."""
+
+from __future__ import annotations
+
+import json
+
+from bot.records import replay
+from bot.tables import load_game
+from tests.discord_helpers import auto_move_for, latest_table, press_move, table_messages
+from tests.standin import logged_in
+
+
+async def play_to_end(standin, bot, channel_id, user, *, slash_every=0, max_moves=600):
+    for i in range(max_moves):
+        table = await bot.service.get(channel_id)
+        if table.status != "playing":
+            return table
+        seat, move = await auto_move_for(bot, channel_id, i)
+        if slash_every and i % slash_every == 0:
+            choices = await standin.autocomplete(bot, "game move", {"move": move[:3]}, focused="move", user=user,
+                                                 **where(standin, channel_id))
+            assert move in [c["value"] for c in choices] or len(choices) == 25
+            res = await standin.slash(bot, "game move", {"move": move}, user=user, **where(standin, channel_id))
+        else:
+            res = await press_move(standin, bot, channel_id, move, user)
+        assert not (res.ephemeral and "moved on" in res.text), res.text
+    raise AssertionError("game did not end")
+
+
+def where(standin, channel_id):
+    guild, ch = standin._where(channel_id)
+    return {"guild": guild, "channel": ch}
+
+
+async def test_whole_game_in_a_dm(standin, bot):
+    alice = standin.user(name="alice")
+    res = await standin.slash(bot, "game new", {"game": "gridcannon"}, user=alice)
+    assert not res.ephemeral
+    assert "Gridcannon" in res.embed["title"]
+    assert [f.filename for f in res.files] == ["table.png"]
+    assert res.files[0].data[:8] == b"\x89PNG\r\n\x1a\n"
+    channel_id = int(res.message["channel_id"])
+    table = await play_to_end(standin, bot, channel_id, alice, slash_every=7)
+    assert table.status == "finished"
+    final = latest_table(standin, channel_id)
+    labels = [label for _, label, _ in standin.buttons(int(final["id"]))]
+    assert "New game" in labels
+    # The record was kept and reproduces the game.
+    record = await bot.service.store.last_record(channel_id)
+    assert replay(record).to_json() == load_game(table).to_json()
+    exp = await standin.slash(bot, "game export", user=alice)
+    assert exp.ephemeral and exp.files[0].filename.endswith(".json")
+    assert json.loads(exp.files[0].data)["moves"] == record["moves"]
+    again = await standin.click(bot, int(final["id"]), label="New game", user=alice)
+    assert not again.ephemeral and "Gridcannon" in again.embed["title"]
+
+
+async def test_whole_game_in_a_guild_channel_with_a_watcher(standin, bot):
+    g = standin.guild()
+    alice, bob = standin.user(name="alice"), standin.user(name="bob")
+    g.add_member(alice)
+    g.add_member(bob)
+    res = await standin.slash(bot, "game new", {"game": "gridcannon", "variants": "Draw Order"}, user=alice, guild=g)
+    channel_id = int(g.channel["id"])
+    msg_id = res.message_id
+    first = standin.buttons(msg_id)[0][0]
+    refused = await standin.click(bot, msg_id, first, user=bob)
+    assert refused.ephemeral and "not playing" in refused.text
+    before = await bot.service.get(channel_id)
+    assert before.revision == (await bot.service.get(channel_id)).revision
+    shown = await standin.click(bot, msg_id, label="Show table", user=bob)
+    assert shown.ephemeral and shown.embed["title"].startswith("Gridcannon")
+    table = await play_to_end(standin, bot, channel_id, alice)
+    assert table.status == "finished"
+    assert table.options == ["Draw Order"]
+
+
+async def test_restart_mid_game_old_buttons_still_work(standin, make_bot):
+    alice = standin.user(name="alice")
+    async with logged_in(make_bot()) as bot1:
+        res = await standin.slash(bot1, "game new", {"game": "gridcannon"}, user=alice)
+        channel_id = int(res.message["channel_id"])
+        for i in range(5):
+            _, move = await auto_move_for(bot1, channel_id, i)
+            await press_move(standin, bot1, channel_id, move, alice)
+        before = await bot1.service.get(channel_id)
+    async with logged_in(make_bot()) as bot2:
+        after = await bot2.service.get(channel_id)
+        assert after.state == before.state and after.revision == before.revision
+        _, move = await auto_move_for(bot2, channel_id, 99)
+        res = await press_move(standin, bot2, channel_id, move, alice)
+        assert not (res.ephemeral and "moved on" in res.text)
+        assert (await bot2.service.get(channel_id)).revision == before.revision + 1
+
+
+async def test_stale_button_refused_politely_and_changes_nothing(standin, bot):
+    alice = standin.user(name="alice")
+    res = await standin.slash(bot, "game new", {"game": "gridcannon"}, user=alice)
+    channel_id = int(res.message["channel_id"])
+    old_id = res.message_id
+    old_buttons = [cid for cid, _, _ in standin.buttons(old_id) if ":mv:" in cid]
+    await standin.slash(bot, "game status", user=alice)  # a second table message, same revision
+    _, move = await auto_move_for(bot, channel_id, 1)
+    await press_move(standin, bot, channel_id, move, alice)
+    before = await bot.service.get(channel_id)
+    stale = await standin.click(bot, old_id, old_buttons[0], user=alice)
+    assert stale.ephemeral and "moved on" in stale.text
+    after = await bot.service.get(channel_id)
+    assert (after.state, after.revision) == (before.state, before.revision)
+
+
+async def test_bad_input_is_refused_ephemerally(standin, bot):
+    alice = standin.user(name="alice")
+    none = await standin.slash(bot, "game move", {"move": "draw"}, user=alice)
+    assert none.ephemeral and "no table" in none.text.lower()
+    res = await standin.slash(bot, "game new", {"game": "gridcannon"}, user=alice)
+    channel_id = int(res.message["channel_id"])
+    before = await bot.service.get(channel_id)
+    for garbage in ["fly", "place r9c9", "royal ZZ T9", "x" * 90, "draw draw draw"]:
+        r = await standin.slash(bot, "game move", {"move": garbage}, user=alice)
+        assert r.ephemeral, garbage
+    bad_variant = await standin.slash(bot, "game new", {"game": "gridcannon", "variants": "Upside Down"}, user=alice)
+    assert bad_variant.ephemeral
+    after = await bot.service.get(channel_id)
+    assert (after.state, after.revision) == (before.state, before.revision)
+    dup = await standin.slash(bot, "game new", {"game": "gridcannon"}, user=alice)
+    assert dup.ephemeral and "already has" in dup.text
+
+
+async def test_rules_history_status_and_abandon(standin, bot):
+    alice = standin.user(name="alice")
+    rules = await standin.slash(bot, "game rules", {"game": "gridcannon"}, user=alice)
+    assert rules.ephemeral and "Tom Francis" in json.dumps(rules.embed)
+    res = await standin.slash(bot, "game new", {"game": "gridcannon"}, user=alice)
+    channel_id = int(res.message["channel_id"])
+    _, move = await auto_move_for(bot, channel_id, 1)
+    await press_move(standin, bot, channel_id, move, alice)
+    hist = await standin.slash(bot, "game history", user=alice)
+    assert hist.ephemeral and hist.embed["description"]
+    status = await standin.slash(bot, "game status", user=alice)
+    assert not status.ephemeral and len(table_messages(standin, channel_id)) >= 2
+    early = await standin.slash(bot, "game export", user=alice)
+    assert early.ephemeral and "once the game ends" in early.text
+    gone = await standin.slash(bot, "game abandon", user=alice)
+    assert not gone.ephemeral
+    assert (await bot.service.get(channel_id)).status == "abandoned"
