@@ -178,8 +178,8 @@ def cmd_bench(args: argparse.Namespace, settings: Settings) -> int:
     return run_bench(quick=args.quick)
 
 
-COMMANDS = {"start": cmd_start, "run": cmd_run, "sync": cmd_sync, "play": cmd_play, "simulate": cmd_simulate, "replay": cmd_replay,
-            "bench": cmd_bench}
+COMMANDS = {"start": cmd_start, "run": cmd_run, "sync": cmd_sync, "play": cmd_play, "simulate": cmd_simulate,
+            "replay": cmd_replay, "bench": cmd_bench}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -49,6 +49,6 @@ async def interaction_figures(moves: int = 200, tables: int = 40) -> dict[str, l
                     return (time.perf_counter() - t0) * 1000
 
                 for round_ in range(3):
-                    times = await asyncio.gather(*(one(u, ch, round_) for u, ch in zip(users, channels)))
+                    times = await asyncio.gather(*(one(u, ch, round_) for u, ch in zip(users, channels, strict=True)))
                     out[f"one move at each of {tables} tables at once"].extend(times)
     return out

@@ -152,7 +152,7 @@ class CourtWarsGame(Game):
         self.phase = "build"
         self.build_round = 1
         self.build_left = self._order_from(self.first)
-        names = ", ".join(f"{p} ({cards.SUIT_SYMBOL[s]})" for p, s in zip(self.players, self.suits))
+        names = ", ".join(f"{p} ({cards.SUIT_SYMBOL[s]})" for p, s in zip(self.players, self.suits, strict=True))
         self._note(f"Courts: {names}. {self.players[self.first]} picks first in the opening build.")
 
     # ----- helpers --------------------------------------------------------------------
