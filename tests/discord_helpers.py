@@ -66,6 +66,37 @@ async def press_move(standin, bot, channel_id: int, move: str, user: dict) -> An
     raise AssertionError(f"could not make {move!r} with buttons")
 
 
+async def write_via_modal(standin, bot, channel_id: int, move: str, user: dict) -> Any:
+    """A free-text move: press its ✍ button (on the table or the private panel), fill the modal."""
+    table = await bot.service.get(channel_id)
+    rev = table.revision
+    verb, _, text = move.partition(" ")
+    wanted = f"dh:{rev}:tx:{verb}"
+    msg = latest_table(standin, channel_id)
+    ids = {cid for cid, _, _ in standin.buttons(int(msg["id"]))}
+    if wanted in ids:
+        res = await standin.click(bot, int(msg["id"]), wanted, user=user)
+    else:
+        panel = await standin.click(bot, int(msg["id"]), f"dh:{rev}:me:", user=user)
+        assert panel.ephemeral
+        res = await standin.click(bot, panel.message_id, wanted, user=user)
+    assert res.modal is not None, f"no modal for {move!r}: {res.text}"
+    modal_id = res.modal["custom_id"]
+    field = standin.modal_fields(modal_id)[0]
+    field_id = field["custom_id"]
+    return await standin.submit_modal(bot, modal_id, {field_id: text}, user=user)
+
+
+async def make_move(standin, bot, channel_id: int, seat: int, move: str, users: list[dict]) -> Any:
+    """Make a move as the seat's player the way a player would: text through a modal, else buttons."""
+    table = await bot.service.get(channel_id)
+    game = load_game(table)
+    verb = move.split(" ", 1)[0]
+    if any(p.verb == verb for p in game.prompts(seat)):
+        return await write_via_modal(standin, bot, channel_id, move, users[seat])
+    return await press_move(standin, bot, channel_id, move, users[seat])
+
+
 async def auto_move_for(bot, channel_id: int, seed: int) -> tuple[int, str]:
     table = await bot.service.get(channel_id)
     game = load_game(table)
@@ -73,4 +104,4 @@ async def auto_move_for(bot, channel_id: int, seed: int) -> tuple[int, str]:
     return seat, auto_player(table.game)(game, seat, random.Random(seed))
 
 
-__all__ = ["END", "auto_move_for", "latest_table", "press_move", "table_messages"]
+__all__ = ["END", "auto_move_for", "latest_table", "make_move", "press_move", "table_messages", "write_via_modal"]
