@@ -15,7 +15,7 @@ from bot.tables import TableService
 
 log = logging.getLogger(__name__)
 
-COGS = ("cogs.tables",)
+COGS = ("cogs.tables", "cogs.gridcannon")
 
 
 def point_at(api_base: str | None, gateway_url: str | None) -> None:

@@ -145,3 +145,26 @@ async def test_rules_history_status_and_abandon(standin, bot):
     gone = await standin.slash(bot, "game abandon", user=alice)
     assert not gone.ephemeral
     assert (await bot.service.get(channel_id)).status == "abandoned"
+
+
+async def test_gridcannon_slash_commands_offer_only_legal_choices(standin, bot):
+    alice = standin.user(name="alice")
+    res = await standin.slash(bot, "game new", {"game": "gridcannon"}, user=alice)
+    channel_id = int(res.message["channel_id"])
+    for i in range(30):
+        table = await bot.service.get(channel_id)
+        game = load_game(table)
+        legal = game.legal_moves(0)
+        seat, move = await auto_move_for(bot, channel_id, i)
+        verb = move.split()[0]
+        if move == verb:
+            r = await standin.slash(bot, f"gridcannon {verb}", user=alice)
+        else:
+            choices = await standin.autocomplete(bot, f"gridcannon {verb}", {"choice": ""}, focused="choice", user=alice)
+            values = [c["value"] for c in choices]
+            assert values == [m for m in legal if m.split()[0] == verb][:25]
+            r = await standin.slash(bot, f"gridcannon {verb}", {"choice": move}, user=alice)
+        assert not r.ephemeral, r.text
+        assert (await bot.service.get(channel_id)).revision == table.revision + 1
+    wrong = await standin.slash(bot, "gridcannon place", {"choice": "place r9c9"}, user=alice)
+    assert wrong.ephemeral
