@@ -1,0 +1,174 @@
+"""Random and built-in playouts of Court Wars: invariants, no leaks, replay, determinism."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+from bot.engine import cards
+from bot.engine.court_wars import GAME, NO_JOKERS, SAME_VALUE, CourtWarsGame, auto_move, guard_value
+from bot.render.court_wars import panel, text
+from tests.playout import assert_no_leak, choose_random, playout
+
+PLAYERS = ["Ana", "Ben", "Cat", "Dee"]
+RENDERERS = (text, lambda v: panel(v).as_text())
+OPTION_SETS = [
+    (),
+    ("No Jokers",),
+    ("Same-Value",),
+    ("Shuffle Recycle",),
+    ("Single Ace",),
+    ("rounds=5",),
+    ("No Jokers", "Same-Value", "Shuffle Recycle", "Single Ace", "first=1"),
+]
+
+
+def invariant(g: CourtWarsGame) -> None:
+    """Every card in exactly one place; stacks well formed; counters consistent."""
+    seen = list(g.draw_pile) + list(g.discard_pile) + ([g.pending] if g.pending else [])
+    for seat, positions in enumerate(g.courts):
+        for i, p in enumerate(positions):
+            assert p["court"] == "KQJ"[i] + g.suits[seat]
+            seen.append(p["court"])
+            seen += p["guards"]
+            if p["joker"]:
+                seen.append(p["joker"])
+            assert all(guard_value(c) for c in p["guards"])
+            values = [guard_value(c) for c in p["guards"]]
+            if g.has(SAME_VALUE):
+                assert values == sorted(values, reverse=True)
+            else:
+                assert all(a > b for a, b in zip(values, values[1:], strict=False))
+            assert (p["joker"] is not None) == (p["state"] == "jokered")
+            if p["state"] == "defeated":
+                assert not p["guards"]
+        assert g.eliminated[seat] == (not g.living(seat))
+    full = cards.deck(0 if g.has(NO_JOKERS) else 2)
+    assert Counter(seen) == Counter(full), (Counter(seen) - Counter(full), Counter(full) - Counter(seen))
+    assert (g.pending is not None) == (g.phase in ("guard", "joker"))
+    if g.is_over():
+        assert g.winners and all(not g.eliminated[s] for s in g.winners)
+    else:
+        assert not g.eliminated[g.current]
+        assert sum(not e for e in g.eliminated) >= 2
+
+
+def no_resign(g, seat, rng):
+    moves = [m for m in g.legal_moves(seat) if m != "resign"]
+    return rng.choice(moves)
+
+
+def checking(chooser, every: int = 25):
+    """Invariant at every step; JSON round-trip and the leak check on a sample of steps
+    (the harness's per-step checks are too slow for hundreds of long games)."""
+    count = [0]
+
+    def choose(g, seat, rng):
+        invariant(g)
+        count[0] += 1
+        if count[0] % every == 0:
+            data = json.loads(json.dumps(g.to_json()))
+            assert CourtWarsGame.from_json(data).to_json() == g.to_json()
+            assert_no_leak(g, RENDERERS)
+        move = chooser(g, seat, rng)
+        assert move in g.legal_moves(seat)
+        return move
+
+    return choose
+
+
+def test_random_playouts_full_checks():
+    for seed in range(24):
+        n = 2 + seed % 3
+        g, _ = playout(GAME, PLAYERS[:n], seed, OPTION_SETS[seed % len(OPTION_SETS)],
+                       invariant=invariant, renderers=RENDERERS)
+        assert g.outcome() is not None
+
+
+def test_random_playouts_many():
+    for seed in range(24, 300):
+        n = 2 + seed % 3
+        g, _ = playout(GAME, PLAYERS[:n], seed, OPTION_SETS[seed % len(OPTION_SETS)],
+                       chooser=checking(choose_random), check_every_step=False)
+        invariant(g)
+
+
+def test_random_playouts_without_resigning_end_under_the_round_limit():
+    reasons = Counter()
+    for seed in range(36):
+        n = 2 + seed % 3
+        g, moves = playout(GAME, PLAYERS[:n], seed, OPTION_SETS[seed % len(OPTION_SETS)],
+                           chooser=checking(no_resign), check_every_step=False, max_moves=5000)
+        invariant(g)
+        reasons[g.end_reason] += 1
+        if g.end_reason == "stalemate":
+            assert g.quiet_rounds >= g.setting("rounds")
+    assert reasons["last_standing"] and reasons["stalemate"]
+
+
+def test_full_checks_on_some_long_games_with_recycling():
+    recycled = 0
+    for seed, n in [(1, 2), (2, 3), (3, 4)]:
+        g, _ = playout(GAME, PLAYERS[:n], seed, OPTION_SETS[seed], chooser=no_resign,
+                       invariant=invariant, renderers=RENDERERS)
+        recycled += g.recycled > 0
+    assert recycled
+
+
+def test_random_playouts_with_the_limit_off():
+    for seed in range(9):
+        n = 2 + seed % 3
+        g, _ = playout(GAME, PLAYERS[:n], seed, ("rounds=0",), chooser=checking(no_resign),
+                       check_every_step=False, max_moves=10_000)
+        assert g.end_reason == "last_standing"
+
+
+def test_auto_playouts():
+    reasons = Counter()
+    for seed in range(50):
+        n = 2 + seed % 3
+        g, _ = playout(GAME, PLAYERS[:n], seed, OPTION_SETS[seed % len(OPTION_SETS)],
+                       chooser=checking(auto_move), check_every_step=False, max_moves=3000)
+        invariant(g)
+        reasons[g.end_reason] += 1
+    assert reasons["last_standing"] > reasons["stalemate"]
+    for seed in range(3):
+        g, _ = playout(GAME, PLAYERS[: 2 + seed], seed, ("rounds=0",), chooser=checking(auto_move),
+                       check_every_step=False)
+        assert g.end_reason == "last_standing"
+    g, _ = playout(GAME, PLAYERS[:3], 99, (), chooser=auto_move, invariant=invariant, renderers=RENDERERS)
+
+
+def test_determinism_same_seed_same_game():
+    a, ma = playout(GAME, PLAYERS[:3], 1234, ("Shuffle Recycle",), chooser=no_resign, check_every_step=False)
+    b, mb = playout(GAME, PLAYERS[:3], 1234, ("Shuffle Recycle",), chooser=no_resign, check_every_step=False)
+    assert ma == mb and a.to_json() == b.to_json()
+    c, _ = playout(GAME, PLAYERS[:3], 1235, ("Shuffle Recycle",), chooser=no_resign, check_every_step=False)
+    assert c.to_json() != a.to_json()
+
+
+def test_auto_move_beats_random():
+    wins = 0
+    games = 40
+    for seed in range(games):
+        auto_seat = seed % 2
+
+        def chooser(g, seat, rng, auto_seat=auto_seat):
+            return auto_move(g, seat, rng) if seat == auto_seat else no_resign(g, seat, rng)
+
+        g, _ = playout(GAME, PLAYERS[:2], seed, (), chooser=chooser, check_every_step=False)
+        wins += auto_seat in g.outcome().winners
+    assert wins >= games * 0.75, wins
+
+
+def test_auto_move_is_deterministic_given_rng():
+    g = CourtWarsGame.new(PLAYERS[:4], seed=8)
+    rng_a, rng_b = random.Random(3), random.Random(3)
+    for _ in range(200):
+        if g.is_over():
+            break
+        seat = g.current
+        move = auto_move(g, seat, rng_a)
+        assert move == auto_move(g, seat, rng_b)
+        g, _ = g.apply(seat, move)

@@ -1,0 +1,64 @@
+"""Court Wars renders: panel, text and picture, from views only."""
+
+from __future__ import annotations
+
+import io
+import random
+
+from PIL import Image
+
+from bot.engine.court_wars import CourtWarsGame, auto_move
+from bot.render.court_wars import court_line, panel, picture, stack_text, text
+from tests.engine.test_court_wars_rules import W, position
+
+
+def test_stack_text_and_court_line():
+    v = W().view(None)
+    ana = v["seats"][0]
+    assert court_line(v, ana) == "♠ P1 Ana — K♠ [8♣ 4♦] A12 D22 · Q♠ [] A0 D10 · J♠ [7♣] A7 D17"
+    g = position([["KS[]", "QS(x)+JK[5H]", "JS(x)"], ["KH[]", "QH[]", "JH[]"]])
+    positions = g.view(None)["seats"][0]["positions"]
+    assert [stack_text(p) for p in positions] == ["K♠ [] A0 D10", "Q♠(x)+🃏 [5♥] A5 D15", "J♠(x)"]
+
+
+def test_panel_shows_courts_piles_and_turn():
+    g = W(discard=["7D", "5C"], draw=["2H"] * 3)
+    p = panel(g.view(None))
+    assert p.title == "Court Wars — Ben's turn"
+    assert "**Ben** defends" in p.description
+    names = [f[0] for f in p.fields]
+    assert names[0].startswith("♠ P1 Ana") and names[1].endswith("◀")
+    assert "`2:Q` Q♥ [7♦ 5♣] A12 D22" in p.fields[1][1]
+    piles = p.fields[-1][1]
+    assert "Discard (2): 7♦ 5♣ ← top" in piles and "Draw pile: 3" in piles
+    assert "Court Wars by Kroc Camen and Prenuntius (CC BY 3.0)" in p.footer
+    assert len(p.fields) <= 25 and all(len(v) <= 1024 for _, v, _ in p.fields)
+
+
+def test_text_and_panel_after_the_game():
+    g, _ = W().apply(1, "resign")
+    v = g.view(None)
+    assert "Ana wins" in text(v) and "game over" in panel(v).title
+    assert "eliminated" in text(v)
+
+
+def test_public_draw_order_shown_after_turnover():
+    g, _ = W(current=0, draw=[], discard=["5H", "QD", "9S"]).apply(0, "defend")
+    assert "next: Q♦ 9♠" in text(g.view(None))
+
+
+def test_picture_is_a_png_of_the_courts():
+    g = CourtWarsGame.new(["Ana", "Ben", "Cat", "Dee"], seed=5)
+    rng = random.Random(1)
+    for _ in range(60):
+        if g.is_over():
+            break
+        g, _ = g.apply(g.current, auto_move(g, g.current, rng))
+    for view in (g.view(None), W().view(None), position([["KS[]", "QS(x)+JK[5H]", "JS(x)"],
+                                                         ["KH[]", "QH[]", "JH[]"]]).view(None)):
+        png = picture(view)
+        assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) < 300_000
+        img = Image.open(io.BytesIO(png))
+        assert img.size[0] == 900 and img.size[1] > 300
+    over, _ = W().apply(1, "resign")
+    assert picture(over.view(None))[:4] == b"\x89PNG"
