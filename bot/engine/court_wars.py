@@ -17,6 +17,10 @@ a jokered position keeps its court letter):
 
 A drawn card that can only be discarded (no stack takes the guard, no place for the
 joker, no attack after an ace) is discarded automatically and announced.
+
+A player who resigns or forfeits is eliminated at once: the pending card (if it was their
+turn), then their guards (innermost first) and jokers go to the discard pile, and their
+courts lie face down where they were, so every card stays accounted for.
 """
 
 from __future__ import annotations

@@ -661,6 +661,7 @@ def test_forfeit_during_the_build():
 def test_illegal_moves_leave_the_state_unchanged():
     g = W()
     assert_illegal(g, 0, "defend", "Ben's turn")
+    assert_illegal(g, 7, "defend", "Ben's turn")  # nobody sits there
     assert_illegal(g, 1, "fly away", "not possible now")
     assert_illegal(g, 1, "defend now", "no arguments")
     assert_illegal(g, 1, "place K", "not possible now")
