@@ -123,7 +123,10 @@ class Game(abc.ABC):
     @classmethod
     def check_options(cls, options: Iterable[str]) -> list[str]:
         """Normalise variant names (any case, ``_``/``-`` for spaces) and ``name=value`` settings."""
-        known = {v.name.lower().replace(" ", ""): v.name for v in cls.variants}
+        def norm(text: str) -> str:
+            return "".join(ch for ch in text.lower() if ch.isalnum())
+
+        known = {norm(v.name): v.name for v in cls.variants}
         out: list[str] = []
         for raw in options:
             if "=" in raw:
@@ -141,8 +144,7 @@ class Game(abc.ABC):
                     raise IllegalMove(f"Setting {name} must be from {lo} to {hi}.")
                 out = [o for o in out if not o.startswith(name + "=")] + [f"{name}={number}"]
                 continue
-            key = raw.strip().lower().replace("_", "").replace("-", "").replace(" ", "")
-            match = known.get(key)
+            match = known.get(norm(raw))
             if match is None:
                 names = ", ".join(v.name for v in cls.variants) or "none"
                 raise IllegalMove(f"{cls.title} has no variant {raw!r}. Variants: {names}.")
