@@ -188,7 +188,6 @@ class GridcannonGame(Game):
     searching: bool = False
     replaced: bool = False  # the setup replacement was offered and settled
     loss_reason: str = ""
-    log: list[str] = field(default_factory=list)
     last: list[str] = field(default_factory=list)
 
     # ----- copying (same JSON as the base class, without dataclasses.asdict's overhead) -----
@@ -257,7 +256,7 @@ class GridcannonGame(Game):
             events.append("Stash: " + ", ".join(p["card"] for p in self.stash) + ".")
         self.replaced = self.classic
         events += self._advance_setup()
-        self._remember(events)
+        self.last = events
 
     def _advance_setup(self) -> list[str]:
         """Auto-place forced setup royals; move on to the replacement, then to READY."""
@@ -475,7 +474,6 @@ class GridcannonGame(Game):
             raise IllegalMove(self._not_now(verb))
         texts = handler(args)
         self.last = texts
-        self._remember(texts)
         hidden = self.hidden_cards(0)
         return [Event(_scrub(t, hidden)) for t in texts]
 
@@ -492,9 +490,6 @@ class GridcannonGame(Game):
         if verb not in known:
             return f"Unknown move {verb!r}. {self.prompt()}"
         return f"You cannot {verb} now. {self.prompt()}"
-
-    def _remember(self, texts: list[str]) -> None:
-        self.log = (self.log + texts)[-12:]
 
     def _need(self, args: list[str], n: int, usage: str) -> None:
         if len(args) != n:
@@ -921,8 +916,7 @@ class GridcannonGame(Game):
         slots = []
         for i, s in enumerate(self.slots):
             if not s["royal"]:
-                slots.append({"slot": SLOTS[i], "state": "empty", "royal": None, "base": None,
-                              "armour": [], "health": None, "attack": None})
+                slots.append({"slot": SLOTS[i], "state": "empty"})
                 continue
             slots.append({
                 "slot": SLOTS[i],
@@ -963,7 +957,6 @@ class GridcannonGame(Game):
                                                     else self.max_ploys),
             "score_so_far": self.score(),
             "events": [_scrub(t, hidden) for t in self.last],
-            "log": [_scrub(t, hidden) for t in self.log],
         }
 
     def hidden_cards(self, seat: int | None) -> set[str]:
@@ -1102,9 +1095,14 @@ def _potential_loss(game: GridcannonGame, cell: int) -> float:
 
 def auto_move(game: GridcannonGame, seat: int, rng: random.Random) -> str:
     """A built-in player: go for kills, keep ploys for emergencies, seat royals where they die."""
-    moves = game.legal_moves(seat)
     ph = game.phase
-    if game.classic and game.move_count > 1500:
+    if ph == READY:
+        return "draw"
+    if ph == PENDING_NUMBER and game.place_cells(game.pending):
+        cells = game.place_cells(game.pending)
+        return f"place {CELLS[_best_place(game, game.pending, cells)[1]]}"
+    moves = game.legal_moves(seat)
+    if game.classic and game.move_count > 600:
         # Classic resets can cycle the deck for ever; past this point play loosely so it ends.
         return rng.choice(moves)
     extracts = [m for m in moves if m.startswith("extract ")]
@@ -1124,8 +1122,6 @@ def auto_move(game: GridcannonGame, seat: int, rng: random.Random) -> str:
         return " ".join(best)
     if ph == SETUP_REPLACE:
         return "keep"
-    if ph == READY:
-        return "draw"
     if ph == PENDING_ROYAL:
         royal_moves = [m for m in moves if m.startswith("royal ")]
         return max(royal_moves, key=lambda m: (_slot_score(game, game.pending, m.split()[1]), rng.random()))
@@ -1161,8 +1157,10 @@ def auto_move(game: GridcannonGame, seat: int, rng: random.Random) -> str:
             return ranked[0]
         return rng.choice(moves)
     if ph == PENDING_PLOY:
-        best = max(range(9), key=lambda c: (100 * len(game.kills_at(c)) + len(game.grid[c])
-                                            - 10 * _potential_loss(game, c), rng.random()))
+        # Kill if possible; else clear the highest card that helps no attack (it blocks placements).
+        best = max(range(9), key=lambda c: (100 * len(game.kills_at(c)) + value(game.top(c))
+                                            - 30 * _potential_loss(game, c) + 0.1 * len(game.grid[c]),
+                                            rng.random()))
         return f"reset {CELLS[best]}"
     if ph == EXHAUSTED:
         if game.classic:

@@ -1,0 +1,123 @@
+"""Gridcannon: seeded random and built-in playouts through the shared harness, with invariants."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.engine import cards
+from bot.engine.gridcannon import LOSS, WIN, GridcannonGame, auto_move
+from bot.render.gridcannon import panel, text
+from tests.playout import choose_random, playout
+
+G = GridcannonGame
+RENDERERS = (text, lambda v: panel(v).as_text())
+VARIANTS = [v.name for v in G.variants]
+
+
+def invariant(g: G) -> None:
+    deck = cards.deck(0 if "No Jokers" in g.options else 2)
+    zone = list(g.pile) + [c for st in g.grid for c in st] + list(g.set_aside) + list(g.cycle) + list(g.shame)
+    zone += [s["royal"] for s in g.slots if s["royal"]] + [c for s in g.slots for c in s["armour"]]
+    zone += [p["card"] for p in g.stash] + ([g.pending] if g.pending else [])
+    assert sorted(zone) == sorted(deck), "each card must be in exactly one zone"
+    dead = sum(1 for s in g.slots if s["royal"] and s["dead"])
+    living = sum(1 for s in g.slots if s["royal"] and not s["dead"])
+    empty = sum(1 for s in g.slots if not s["royal"])
+    assert dead + living + empty == 12
+    assert all(not s["armour"] for s in g.slots if not s["royal"])
+    assert 0 <= g.known <= len(g.pile)
+    if g.classic:
+        assert not g.stash
+    out = g.outcome()
+    if out is not None:
+        assert out.details["kills"] == dead
+        if g.phase == WIN:
+            assert dead == 12 and out.winners == (0,)
+            if g.classic:
+                assert out.score == len(g.shame)
+            elif "Stash Only" in g.options:
+                assert out.score == sum(1 for p in g.stash if not p["spent"])
+            else:
+                assert out.score == g.max_ploys - sum(1 for p in g.stash if p["spent"])
+        else:
+            assert g.phase == LOSS and out.winners == () and out.score is None
+
+
+def checking(chooser):
+    """A chooser that also checks the invariant (for games played without per-step checks)."""
+
+    def choose(game, seat, rng):
+        invariant(game)
+        return chooser(game, seat, rng)
+
+    return choose
+
+
+def test_random_playouts_version_2_checked_every_step():
+    for seed in range(5):
+        playout(G, ["p"], seed, chooser=choose_random, invariant=invariant, renderers=RENDERERS)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_random_playout_each_variant_checked_every_step(variant):
+    # Renders are checked for the variants that change what they show (the rest share Version 2's).
+    shows = variant in ("Memory Aid", "Classic", "Stash Only", "No Jokers", "Keep Ploys")
+    playout(G, ["p"], 100, [variant], chooser=choose_random, invariant=invariant,
+            renderers=RENDERERS if shows else ())
+
+
+def test_many_random_playouts_invariants():
+    # 220 games: plain Version 2 and every variant (20 each), the invariant checked at every step.
+    for seed in range(220):
+        k = seed % (len(VARIANTS) + 1)
+        options = [VARIANTS[k - 1]] if k else []
+        game, _ = playout(G, ["p"], 1000 + seed, options, chooser=checking(choose_random), check_every_step=False)
+        invariant(game)
+
+
+def test_auto_playouts():
+    for seed in range(3):
+        playout(G, ["p"], 200 + seed, chooser=auto_move, invariant=invariant, renderers=RENDERERS)
+    for i, variant in enumerate(VARIANTS):
+        for seed in range(4):
+            game, _ = playout(G, ["p"], 300 + 10 * i + seed, [variant], chooser=checking(auto_move),
+                              check_every_step=False)
+            invariant(game)
+
+
+def test_auto_move_beats_random():
+    def run(chooser, seeds):
+        kills = wins = 0
+        for seed in seeds:
+            g, _ = playout(G, ["p"], seed, chooser=chooser, check_every_step=False)
+            out = g.outcome()
+            kills += out.details["kills"]
+            wins += bool(out.winners)
+        return kills / len(seeds), wins
+
+    seeds = range(5000, 5100)
+    auto_kills, auto_wins = run(auto_move, seeds)
+    rand_kills, rand_wins = run(choose_random, seeds)
+    assert auto_kills > rand_kills + 2, (auto_kills, rand_kills)
+    assert auto_wins >= rand_wins
+
+
+def test_determinism():
+    a, ma = playout(G, ["p"], 77, chooser=choose_random)
+    b, mb = playout(G, ["p"], 77, chooser=choose_random)
+    assert ma == mb and a.to_json() == b.to_json()
+    c = G.new(["p"], seed=77)
+    d = G.new(["p"], seed=77)
+    assert c.to_json() == d.to_json() and c.pile == d.pile
+    assert G.new(["p"], seed=78).pile != c.pile
+
+
+def test_auto_move_is_deterministic_and_legal():
+    g = G.new(["p"], seed=9)
+    while not g.is_over():
+        m1 = auto_move(g, 0, random.Random(g.move_count))
+        m2 = auto_move(g, 0, random.Random(g.move_count))
+        assert m1 == m2 and m1 in g.legal_moves(0)
+        g, _ = g.apply(0, m1)
