@@ -431,7 +431,7 @@ class TableService:
         n = len(old.seats)
         last_first = game.setting("first")
         if last_first < 0:
-            last_first = game.view(None).get("first_player", 0)
+            last_first = int(game.view(None).get("first", 0))
         if n == 2:
             outcome = game.outcome()
             if outcome and len(outcome.winners) == 1:

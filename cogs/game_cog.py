@@ -80,7 +80,9 @@ def game_cog(bot: "DeckhandBot", game_id: str, name: str, verbs: dict[str, str],
     title = game_class(game_id).title
     group = app_commands.Group(name=name, description=f"Moves in {title}"[:100],
                                allowed_contexts=EVERYWHERE, allowed_installs=ANY_INSTALL)
-    cog = GameCog.__new__(GameCog)
+    cog_class = type(GameCog)(f"{name.title().replace('-', '')}Cog", (GameCog,), {"__module__": __name__},
+                              name=f"{title} moves")
+    cog = cog_class.__new__(cog_class)
 
     def move_command(verb: str, description: str) -> app_commands.Command:
         async def callback(interaction: discord.Interaction, choice: str | None = None) -> None:
@@ -106,5 +108,5 @@ def game_cog(bot: "DeckhandBot", game_id: str, name: str, verbs: dict[str, str],
         group.add_command(move_command(verb, description))
     for verb, description in text_verbs.items():
         group.add_command(text_command(verb, description))
-    GameCog.__init__(cog, bot, game_id, group)
+    cog_class.__init__(cog, bot, game_id, group)
     return cog
