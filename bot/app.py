@@ -15,7 +15,7 @@ from bot.tables import TableService
 
 log = logging.getLogger(__name__)
 
-COGS = ("cogs.tables", "cogs.gridcannon", "cogs.court_wars")
+COGS = ("cogs.tables", "cogs.gridcannon", "cogs.court_wars", "cogs.knight_rogue_princess_dragon")
 
 
 def point_at(api_base: str | None, gateway_url: str | None) -> None:

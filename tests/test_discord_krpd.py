@@ -131,3 +131,29 @@ async def test_wrong_player_and_text_limits(standin, bot):
     assert say.ephemeral
     after = await bot.service.get(channel)
     assert after.revision == table.revision
+
+
+async def test_game_commands_for_verbs_and_lines(standin, bot):
+    g, users = seat_four(standin)
+    lobby = await open_lobby(standin, bot, g, users)
+    await standin.click(bot, lobby, label="Start", user=users[0])
+    channel = int(g.channel["id"])
+    told = 0
+    for i in range(60):
+        table = await bot.service.get(channel)
+        if table.status != "playing":
+            break
+        seat, move = await auto_move_for(bot, channel, i)
+        verb, _, rest = move.partition(" ")
+        path = f"knight-rogue-princess-dragon {verb}"
+        if verb in ("tell", "wrapup", "twist", "close"):
+            r = await standin.slash(bot, path, {"text": f"Line {i}"}, user=users[seat], guild=g)
+            told += 1
+        elif rest:
+            r = await standin.slash(bot, path, {"choice": move}, user=users[seat], guild=g)
+        else:
+            r = await standin.slash(bot, path, user=users[seat], guild=g)
+        assert not r.ephemeral, r.text
+    assert told >= 10
+    late = await standin.slash(bot, "knight-rogue-princess-dragon tell", {"text": "not now"}, user=users[4], guild=g)
+    assert late.ephemeral
