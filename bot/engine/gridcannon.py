@@ -61,7 +61,7 @@ EXACT = "Exact"
 KEEP_PLOYS = "Keep Ploys"
 DRAW_ORDER = "Draw Order"
 STASH_ONLY = "Stash Only"
-CLASSIC = "Classic"
+CLASSIC = "Classic (Old Version)"
 REVISED_OLD = "Revised Old Version"
 NO_JOKERS = "No Jokers"
 
@@ -147,7 +147,7 @@ any; lowest rank). J/Q at 21+ or K at 20+ health is a natural loss.
 **Out of cards**: use ploys or concede; with no ploy left you lose.
 **Score** on a win: 6 − ploys spent.
 Variants: Memory Aid, Lowest Health, Ploys First, Source Thresholds, Exact, Keep Ploys, \
-Draw Order, Stash Only, Classic (the Old Version), Revised Old Version, No Jokers.
+Draw Order, Stash Only, Classic (Old Version), Revised Old Version, No Jokers.
 
 Based on Gridcannon by Tom Francis"""
 
@@ -203,15 +203,14 @@ class GridcannonGame(Game):
     # ----- options --------------------------------------------------------------------
     @classmethod
     def check_options(cls, options: Iterable[str]) -> list[str]:
-        aliases = {"classic(oldversion)": CLASSIC, "oldversion": CLASSIC, "classicoldversion": CLASSIC,
-                   "revised": REVISED_OLD, "revisedoldversion": REVISED_OLD}
+        aliases = {"classic": CLASSIC, "oldversion": CLASSIC, "old": CLASSIC, "revised": REVISED_OLD}
         fixed = []
         for raw in options:
-            key = raw.strip().lower().replace("_", "").replace("-", "").replace(" ", "")
+            key = "".join(ch for ch in raw.lower() if ch.isalnum())
             fixed.append(aliases.get(key, raw))
         opts = super().check_options(fixed)
         if CLASSIC in opts and REVISED_OLD in opts:
-            raise IllegalMove("Classic and Revised Old Version are different rule sets: pick one.")
+            raise IllegalMove("Classic (Old Version) and Revised Old Version are different rule sets: pick one.")
         return opts
 
     @property

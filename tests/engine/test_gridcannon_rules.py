@@ -675,7 +675,7 @@ def test_variant_no_jokers():
 def test_variant_classic_setup_and_values():
     top = "5H KH 9C AS 2D 7S JK 3H TD QD".split()
     g = G.new(["p"], ["Classic (Old Version)"], deck=stacked(top))
-    assert g.options == ["Classic"]
+    assert g.options == ["Classic (Old Version)"]
     assert g.grid[4] == [] and g.grid[0] == ["5H"] and g.grid[2] == ["AS"] and g.grid[6] == ["JK"]
     assert [value(st[0]) for st in (g.grid[2], g.grid[6])] == [1, 0]
     assert g.set_aside == ["KH"] and g.stash == []
@@ -722,7 +722,8 @@ def test_variant_classic_empty_deck_recycles_and_score_is_shame():
 
 
 def test_options_aliases_and_conflicts():
-    assert G.check_options(["classic"]) == ["Classic"]
+    assert G.check_options(["classic"]) == ["Classic (Old Version)"]
+    assert G.check_options(["Classic (Old Version)"]) == ["Classic (Old Version)"]
     assert G.check_options(["memory_aid", "no-jokers"]) == ["Memory Aid", "No Jokers"]
     with pytest.raises(IllegalMove):
         G.check_options(["Classic", "Revised Old Version"])
@@ -737,7 +738,7 @@ def test_class_attributes():
     assert G.credit == "Based on Gridcannon by Tom Francis" and G.summary.endswith(G.credit)
     names = {v.name for v in G.variants}
     assert names == {"Memory Aid", "Lowest Health", "Ploys First", "Source Thresholds", "Exact", "Keep Ploys",
-                     "Draw Order", "Stash Only", "Classic", "Revised Old Version", "No Jokers"}
+                     "Draw Order", "Stash Only", "Classic (Old Version)", "Revised Old Version", "No Jokers"}
 
 
 def test_forfeit_is_a_loss():
