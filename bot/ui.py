@@ -221,6 +221,9 @@ def table_message(table: TableRow, *, with_picture: bool = True) -> TableMessage
             bottom.append(discord.ui.Button(label=label, style=discord.ButtonStyle.primary, custom_id=cid(rev, "me")))
         bottom.append(discord.ui.Button(label="Show table", style=discord.ButtonStyle.secondary,
                                         custom_id=cid(rev, "sh")))
+        if len(table.seats) == 1 and not any(m.split()[0] == "concede" for m in game.legal_moves(0)):
+            # The rulebook's concede is for an exhausted deck; giving up earlier is a forfeit (a loss).
+            bottom.append(discord.ui.Button(label="Concede", style=discord.ButtonStyle.danger, custom_id=cid(rev, "lv")))
         if table.timed_out:
             bottom.append(discord.ui.Button(label="Skip late player", style=discord.ButtonStyle.secondary,
                                             custom_id=cid(rev, "sk")))

@@ -168,3 +168,16 @@ async def test_gridcannon_slash_commands_offer_only_legal_choices(standin, bot):
         assert (await bot.service.get(channel_id)).revision == table.revision + 1
     wrong = await standin.slash(bot, "gridcannon place", {"choice": "place r9c9"}, user=alice)
     assert wrong.ephemeral
+
+
+async def test_concede_button_ends_the_game_as_a_loss(standin, bot):
+    alice = standin.user(name="alice")
+    res = await standin.slash(bot, "game new", {"game": "gridcannon"}, user=alice)
+    channel_id = int(res.message["channel_id"])
+    done = await standin.click(bot, res.message_id, label="Concede", user=alice)
+    assert not done.ephemeral
+    table = await bot.service.get(channel_id)
+    assert table.status == "finished"
+    assert load_game(table).outcome().winners == ()
+    stats = await bot.service.stats(None, "gridcannon", int(alice["id"]))
+    assert stats[0]["lost"] == 1
