@@ -737,7 +737,8 @@ class CelestialEmperorGame(Game):
 
     def to_json(self) -> dict[str, Any]:
         # Same result as the base (dataclasses.asdict), without its per-leaf deepcopy.
-        state = {f.name: _clone(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        state = {f.name: _clone(getattr(self, f.name)) for f in dataclasses.fields(self) if f.name != "story"}
+        state["story"] = [dict(e) for e in self.story]  # flat entries of primitives
         return {"format": self.state_version, "game": self.game_id, "state": state}
 
     # ----- labels ---------------------------------------------------------------------

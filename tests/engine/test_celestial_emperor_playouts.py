@@ -1,0 +1,211 @@
+"""Warriors of the Celestial Emperor: many seeded playouts, invariants, no leaks, determinism.
+
+The shared harness (tests.playout) searches every hidden card with its own regex over every
+view and render, which is slow for this game's long story; most games here run through
+``fast_playout`` below: the same checks, with the leak test done in one pass per seat (all
+card names found in the text, intersected with the hidden cards; same patterns as
+tests.playout.card_patterns), plus random forfeits.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+
+from bot.engine.celestial_emperor import GAME as G, LENIENT, SEAT_ORDER, STRICT, CelestialEmperorGame, auto_move
+from bot.render.celestial_emperor import hand_text, panel, text
+from tests.playout import choose_random, playout
+
+RENDERERS = [text, lambda v: panel(v).as_text(), hand_text]
+# Same matches as tests.playout.card_patterns, found in one pass: a pattern that starts with a
+# character set lets the regex engine skip ahead; the boundaries are checked by hand.
+CODE = re.compile(r"[2-9TJQKA][SHDC]")
+SUIT_SYMBOLS = re.compile(r"[♠♥♦♣]")
+SYMBOL = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+ALNUM = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+DIGITS = set("0123456789")
+
+
+def named_cards(blob: str) -> set[str]:
+    found = set()
+    for m in CODE.finditer(blob):
+        i, j = m.span()
+        if (i == 0 or blob[i - 1] not in ALNUM) and (j == len(blob) or blob[j] not in ALNUM):
+            found.add(m.group())
+    for m in SUIT_SYMBOLS.finditer(blob):
+        i = m.start()
+        if i >= 2 and blob[i - 2:i] == "10" and (i == 2 or blob[i - 3] not in DIGITS):
+            found.add("T" + SYMBOL[m.group()])
+        if i >= 1 and blob[i - 1] in "23456789JQKA" and (i == 1 or blob[i - 2] not in DIGITS):
+            found.add(blob[i - 1] + SYMBOL[m.group()])
+    return found
+
+
+_ENTRY_CACHE: dict[str, set[str]] = {}  # keyed by the entry's raw text (stricter than JSON)
+
+
+def story_cards(story: list[dict]) -> set[str]:
+    """Card names in story entries (memoised: entries never change once told)."""
+    found: set[str] = set()
+    for e in story:
+        key = f"{e['seat']}\n{e['kind']}\n{e['text']}"
+        if key not in _ENTRY_CACHE:
+            _ENTRY_CACHE[key] = named_cards(key)
+        found |= _ENTRY_CACHE[key]
+    return found
+
+
+def fast_no_leak(game: CelestialEmperorGame, events=(), seat_renders: bool = True) -> None:
+    """Renders see only the view, so they cannot show a card the view lacks: the public renders
+    are checked at every step, the seats' renders when ``seat_renders``."""
+    for seat in [None, *range(len(game.players))]:
+        hidden = game.hidden_cards(seat)
+        view = game.view(seat)
+        rest = {k: v for k, v in view.items() if k != "story"}
+        texts = [json.dumps(rest, ensure_ascii=False)]
+        if seat is None or seat_renders:
+            texts += [r(view) for r in RENDERERS]
+        texts += [e.text for e in events if e.visible_to(seat)]
+        leaked = (named_cards("\n".join(texts)) | story_cards(view["story"])) & hidden
+        assert not leaked, f"{leaked} hidden from seat {seat} but shown"
+
+
+def invariant(g: CelestialEmperorGame) -> None:
+    n = len(g.players)
+    cards = [c for h in g.hands for c in h] + [c for t in g.tricks for c in t] + g.tie_pile + g.out
+    cards += [c for c in g.committed if c] + [c for c in g.finals if c]
+    assert len(cards) == len(set(cards)) == 13 * n
+    assert set(cards) == set(g.all_cards())
+    assert len(g.tie_pile) % 2 == 0
+    for s in range(n):
+        if s in g.forfeited:
+            if g.scoring is None:  # before the scoring a leaver's cards are all out
+                assert not g.hands[s] and not g.tricks[s] and g.finals[s] is None
+            continue
+        wins2 = len(g.tricks[s]) - g.T[s]  # duels won (a duel in progress may add one card)
+        assert 0 <= wins2 <= g.T[s] + 1
+        assert g.finals[s] is None or not g.hands[s]
+        assert len(g.hands[s]) + (g.finals[s] is not None) + (g.committed[s] is not None) >= 1 or \
+            s in g.forfeited
+    # Sound secrecy, checked independently of hidden_cards' own reasoning.
+    d = g.duel
+    for seat in [None, *range(n)]:
+        hidden = g.hidden_cards(seat)
+        mine = set(g.put_in[seat]) if seat is not None else set()
+        for w in range(n):
+            assert set(g.tricks[w]) - mine <= hidden
+            if w == seat:
+                continue
+            if g.committed[w] and not (d and d["revealed"]):
+                assert g.committed[w] in hidden
+            if g.finals[w] and not g.finals_revealed:
+                assert g.finals[w] in hidden
+            received = set()
+            if d and d["exchanged"] and w not in d["trick_done"]:
+                received = {d["atk_card"] if w == d["def"] else d["def_card"]}
+            assert set(g.hands[w]) - received - mine <= hidden
+        assert set(g.out) - mine - set(g.hands[seat] if seat is not None else []) <= hidden
+
+
+def fast_playout(players, seed, options=(), chooser=choose_random, forfeits=0.0):
+    rng = random.Random(seed)
+    game = G.new(players, options, seed=seed)
+    invariant(game)
+    log: list[tuple[str, int, str]] = []
+    before = json.dumps(game.to_json(), sort_keys=True)
+    while not game.is_over():
+        assert len(log) < 2000
+        if forfeits and rng.random() < forfeits:
+            s = rng.choice([s for s in range(len(players)) if s not in game.forfeited])
+            new, events = game.forfeit(s)
+            log.append(("forfeit", s, ""))
+        else:
+            seat = rng.choice(sorted(game.to_act()))
+            move = chooser(game, seat, rng)
+            new, events = game.apply(seat, move)
+            log.append(("move", seat, move))
+        assert json.dumps(game.to_json(), sort_keys=True) == before, "apply mutated its input"
+        state = new.to_json()
+        before = json.dumps(state, sort_keys=True)
+        assert json.dumps(G.from_json(json.loads(before)).to_json(), sort_keys=True) == before
+        invariant(new)
+        fast_no_leak(new, events, seat_renders=len(log) % 4 == 0)
+        game = new
+    replay = G.new(players, options, seed=seed)
+    for kind, s, move in log:
+        replay, _ = replay.forfeit(s) if kind == "forfeit" else replay.apply(s, move)
+    assert replay.to_json() == game.to_json()
+    return game, log
+
+
+OPTION_SETS = [(), (STRICT,), (LENIENT,), (SEAT_ORDER, STRICT), (LENIENT, SEAT_ORDER)]
+
+
+@pytest.mark.parametrize("n,games", [(2, 45), (3, 35), (4, 24)])
+def test_random_playouts(n, games):
+    steps = 0
+    for seed in range(games):
+        g, log = fast_playout([f"P{i}" for i in range(n)], seed * 10 + n, OPTION_SETS[seed % 5])
+        out = g.outcome()
+        assert out is not None and len(out.winners) == 1
+        assert out.details["scoring"]["winner"] == out.winners[0]
+        steps += len(log)
+    assert steps > 3000
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_auto_move_playouts(n):
+    for seed in range(10):
+        g, _ = fast_playout([f"P{i}" for i in range(n)], 1000 + seed, OPTION_SETS[seed % 5], chooser=auto_move)
+        assert g.outcome() is not None
+
+
+def test_playouts_with_forfeits():
+    ended_by_forfeit = 0
+    for seed in range(30):
+        n = 2 + seed % 3
+        g, _ = fast_playout([f"P{i}" for i in range(n)], 5000 + seed, OPTION_SETS[seed % 5], forfeits=0.02)
+        out = g.outcome()
+        assert out is not None and len(out.winners) == 1 and out.winners[0] not in g.forfeited or \
+            g.scoring is not None
+        ended_by_forfeit += out.details["reason"] == "forfeit"
+    assert ended_by_forfeit > 0
+
+
+def test_shared_harness_playouts():
+    playout(G, ["a", "b"], 1, invariant=invariant, renderers=RENDERERS[:2])
+    playout(G, ["a", "b", "c", "d"], 4, chooser=auto_move, invariant=invariant, check_every_step=False)
+
+
+def test_determinism_same_seed_same_game():
+    a = fast_playout(["a", "b", "c"], 77)
+    b = fast_playout(["a", "b", "c"], 77)
+    assert a[1] == b[1] and a[0].to_json() == b[0].to_json()
+    c = fast_playout(["a", "b", "c"], 78)
+    assert c[1] != a[1]
+
+
+def test_auto_move_is_deterministic_and_legal():
+    g = G.new(["a", "b", "c"], seed=9)
+    for _ in range(200):
+        if g.is_over():
+            break
+        s = sorted(g.to_act())[0]
+        m1, m2 = auto_move(g, s, random.Random(4)), auto_move(g, s, random.Random(4))
+        assert m1 == m2
+        assert m1 in g.legal_moves(s) or m1.split()[0] in {p.verb for p in g.prompts(s)}
+        g, _ = g.apply(s, m1)
+    assert g.is_over()
+
+
+def test_fast_leak_checker_agrees_with_the_shared_patterns():
+    from tests.playout import card_patterns
+
+    samples = ["a 7H b", "x10♦y", "A♠", "110♣", "KA♥", "7H7H", "JK", "9C, TD.", "(QS)", "3S2"]
+    for blob in samples:
+        shared = {c for c in (r + s for r in "A23456789TJQK" for s in "SHDC")
+                  if any(p.search(blob) for p in card_patterns(c))}
+        assert named_cards(blob) == shared, blob
