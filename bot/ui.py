@@ -17,7 +17,7 @@ import discord
 
 from bot.engine import game_class
 from bot.engine.base import Game
-from bot.engine.cards import pretty_text
+from bot.engine.cards import names_any, pretty_text
 from bot.render import renderer
 from bot.render.panel import Panel, clip
 from bot.store import TableRow
@@ -196,8 +196,9 @@ def table_message(table: TableRow, *, with_picture: bool = True) -> TableMessage
     render = renderer(table.game)
     public = game.view(None)
     panel = render.panel(public)
-    if table.events:
-        recent = "\n".join(pretty_text(e) for e in table.events[-4:])
+    shown = public_events(table, game)[-4:]
+    if shown:
+        recent = "\n".join(pretty_text(e) for e in shown)
         panel.description = clip(f"{recent}\n\n{panel.description}".strip(), 4096)
     status = {"playing": "", "finished": " · game over", "abandoned": " · abandoned"}[table.status]
     panel.footer = clip(f"{panel.footer + ' · ' if panel.footer else ''}table rev {table.revision}{status}", 2048)
@@ -241,6 +242,19 @@ def table_message(table: TableRow, *, with_picture: bool = True) -> TableMessage
     return TableMessage(embed, view, files)
 
 
+def public_events(table: TableRow, game: Game | None = None) -> list[str]:
+    """The table's recent public events, less any line naming a card that is hidden now.
+
+    An event was public when it happened, but a card revealed then may be hidden again
+    later (Celestial Emperor's duel cards once they may have gone into a trick).
+    """
+    if table.state is None:
+        return list(table.events)
+    game = game or load_game(table)
+    hidden = game.hidden_cards(None)
+    return [e for e in table.events if not hidden or not names_any(e, hidden)]
+
+
 def _add_rows(view: discord.ui.View, items: list[discord.ui.Item]) -> None:
     used = len(view.children)
     free = 25 - used
@@ -257,15 +271,17 @@ def seat_message(table: TableRow, game: Game, seat: int) -> tuple[str, discord.E
     else:
         panel = render.panel(view_data)
         panel.title = f"Your view — {panel.title}"
-    panel.footer = f"Table in this channel · rev {table.revision} · press the button again any time"
+    panel.footer = (f"{game.title} in this channel, hosted by {table.seats[0].name if table.seats else '?'} · "
+                    f"rev {table.revision} · press the button or /game hand again any time")
     view = discord.ui.View(timeout=None)
+    where = f"<#{table.channel_id}>"
     if seat in game.to_act():
         for item in move_items(game, seat, table.revision):
             if len(view.children) < 25:
                 view.add_item(item)
-        head = "Your move."
+        head = f"Your hand at the {game.title} table in {where}. Your move — only you can see this."
     else:
-        head = "Not your move right now. " + game.waiting_for()
+        head = f"Your hand at the {game.title} table in {where}. Not your move right now: {game.waiting_for()}"
     return head, embed_from_panel(panel), view
 
 
@@ -277,6 +293,8 @@ def story_markdown(table: TableRow, game: Game) -> str | None:
         return None
     lines = [f"# {game.title}", "", "## Players", ""]
     labels = view.get("clans") or view.get("suits") or []
+    if not labels and all(isinstance(p, dict) for p in view.get("players", [])):
+        labels = [p.get("clan") or p.get("suit") for p in view["players"]]
     for i, name in enumerate(game.players):
         extra = labels[i] if i < len(labels) else None
         if isinstance(extra, str) and len(extra) == 1 and extra in "SHDC":

@@ -274,7 +274,7 @@ class Tables(commands.Cog):
             table = await self.service.require(interaction.channel_id)
         except TableError as e:
             return await refuse(interaction, str(e))
-        lines = [pretty_text(e) for e in table.events[-20:]] or ["Nothing has happened yet."]
+        lines = [pretty_text(e) for e in ui.public_events(table)[-20:]] or ["Nothing has happened yet."]
         title = game_class(table.game).title
         embed = discord.Embed(title=f"{title} — recent moves", description="\n".join(lines)[:4096],
                               colour=0x2F7D4F)

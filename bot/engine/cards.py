@@ -91,3 +91,15 @@ def pretty_text(text: str) -> str:
         return pretty(tok if tok.startswith("JK") else ("T" if m.group(1) == "10" else m.group(1)) + m.group(2))
 
     return _TOKEN.sub(sub, text)
+
+
+def _patterns(card: str) -> list[re.Pattern[str]]:
+    pats = [re.compile(rf"(?<![A-Za-z0-9]){re.escape(card)}(?![A-Za-z0-9])")]
+    if not is_joker(card):
+        pats.append(re.compile(rf"(?<![0-9]){re.escape(pretty(card))}"))
+    return pats
+
+
+def names_any(text: str, cards: set[str]) -> bool:
+    """Whether ``text`` names any of ``cards`` (as a code like ``7S`` or pretty like ``7♠``)."""
+    return any(p.search(text) for card in cards for p in _patterns(card))
