@@ -145,7 +145,7 @@ def play_terminal(game_id: str, players: list[str], options: list[str], seed: in
         if shown_to != seat:
             who = f" ({game.players[seat]})" if len(players) > 1 else ""
             write("")
-            write(render.text(game.view(seat if len(players) == 1 or game.secret_moves else seat)) + who)
+            write(render.text(game.view(seat)) + who)
             shown_to = seat
         prompts = game.prompts(seat)
         hint = "; ".join(f"{p.verb} <text>: {p.label}" for p in prompts)

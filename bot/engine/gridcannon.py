@@ -983,7 +983,8 @@ class GridcannonGame(Game):
                         f"(health {self.health(i) + value(self.pending)})")
             if verb == "extract":
                 cell = parse_cell(t[1])
-                return f"Ace: extract {CELLS[cell]} ({len(self.grid[cell])} cards to the bottom)"
+                n = len(self.grid[cell])
+                return f"Ace: extract {CELLS[cell]} ({n} card{'s' if n != 1 else ''} to the bottom)"
             if verb == "reassign":
                 x, y = parse_cell(t[1]), parse_cell(t[2])
                 g = [list(s) for s in self.grid]
