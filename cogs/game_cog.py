@@ -15,8 +15,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import game_class
-from bot.engine.cards import pretty_text
-from bot.tables import load_game
 
 if TYPE_CHECKING:
     from bot.app import DeckhandBot
@@ -39,24 +37,9 @@ class GameCog(commands.Cog):
         return self.bot.get_cog("Tables")  # type: ignore[return-value]
 
     async def choices(self, interaction: discord.Interaction, verb: str, current: str) -> list[app_commands.Choice[str]]:
-        table = await self.bot.service.get(interaction.channel_id)
-        if table is None or table.status != "playing" or table.game != self.game_id:
-            return []
-        seat = table.seat_of(interaction.user.id)
-        game = load_game(table)
-        if seat is None or seat not in game.to_act():
-            return []
-        needle = current.strip().lower()
-        out = []
-        for move in game.legal_moves(seat):
-            if move.split()[0] != verb:
-                continue
-            label = pretty_text(game.describe(seat, move))
-            if needle in move.lower() or needle in label.lower():
-                out.append(app_commands.Choice(name=label[:100], value=move[:100]))
-            if len(out) == 25:
-                break
-        return out
+        from cogs.tables import legal_choices
+
+        return await legal_choices(self.bot.service, interaction, current, game_id=self.game_id, verb=verb)
 
     async def run(self, interaction: discord.Interaction, verb: str, choice: str | None, text: str | None) -> None:
         from cogs.tables import refuse

@@ -229,23 +229,7 @@ class Tables(commands.Cog):
 
     @move.autocomplete("move")
     async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        table = await self.service.get(interaction.channel_id)
-        if table is None or table.status != "playing":
-            return []
-        seat = table.seat_of(interaction.user.id)
-        game = load_game(table)
-        if seat is None or seat not in game.to_act():
-            return []
-        needle = current.strip().lower()
-        out = []
-        for m in game.legal_moves(seat):
-            label = pretty_text(game.describe(seat, m))
-            if needle in m.lower() or needle in label.lower():
-                name = label if label.lower().startswith(m.lower()) else f"{m} — {label}"
-                out.append(app_commands.Choice(name=name[:100], value=m[:100]))
-            if len(out) == 25:
-                break
-        return out
+        return await legal_choices(self.service, interaction, current)
 
     @game.command(name="say", description="Write your line of the story (when the game asks you for one).")
     @app_commands.describe(text="Your line")
@@ -504,6 +488,30 @@ class Tables(commands.Cog):
             return await refuse(interaction, str(original))
         log.exception("command failed", exc_info=error)
         await refuse(interaction, "Something went wrong on my side; nothing was changed.")
+
+
+async def legal_choices(service, interaction: discord.Interaction, current: str, *, game_id: str | None = None,
+                        verb: str | None = None) -> list[app_commands.Choice[str]]:
+    """Autocomplete: the user's legal moves now (of one verb, at a table of one game), matching ``current``."""
+    table = await service.get(interaction.channel_id)
+    if table is None or table.status != "playing" or (game_id and table.game != game_id):
+        return []
+    seat = table.seat_of(interaction.user.id)
+    game = load_game(table)
+    if seat is None or seat not in game.to_act():
+        return []
+    needle = current.strip().lower()
+    out = []
+    for move in game.legal_moves(seat):
+        if verb is not None and move.split()[0] != verb:
+            continue
+        label = pretty_text(game.describe(seat, move))
+        if needle in move.lower() or needle in label.lower():
+            name = label if verb or label.lower().startswith(move.lower()) else f"{move} — {label}"
+            out.append(app_commands.Choice(name=name[:100], value=move[:100]))
+        if len(out) == 25:
+            break
+    return out
 
 
 def paginate(text: str, size: int) -> list[str]:
