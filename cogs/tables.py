@@ -6,6 +6,7 @@ table goes to the channel; hands, pickers and refusals are ephemeral.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import re
@@ -116,8 +117,11 @@ class Tables(commands.Cog):
     # ----- answering ---------------------------------------------------------------
     async def send_table(self, interaction: discord.Interaction, change: Change, *, edit: bool,
                          ephemeral_note: str | None = None) -> None:
-        """Show the table after a change: edit the clicked message or post a new one, then ping."""
-        msg = ui.table_message(change.table)
+        """Show the table after a change: edit the clicked message or post a new one, then ping.
+
+        The picture is drawn in a worker thread so other tables' clicks are not held up.
+        """
+        msg = await asyncio.to_thread(ui.table_message, change.table)
         if edit and not interaction.response.is_done():
             await interaction.response.edit_message(**msg.edit_kwargs())
         elif not interaction.response.is_done():
@@ -175,7 +179,7 @@ class Tables(commands.Cog):
                 change = await self.service.new_table(made.id, interaction.guild_id, actor_of(interaction), game, options)
             except TableError as e:
                 return await refuse(interaction, str(e))
-            msg = ui.table_message(change.table)
+            msg = await asyncio.to_thread(ui.table_message, change.table)
             await made.send(**msg.send_kwargs(), allowed_mentions=NO_PINGS)
             return await interaction.response.send_message(f"The table is open in {made.mention}.",
                                                            ephemeral=True)
@@ -215,7 +219,7 @@ class Tables(commands.Cog):
             table = await self.service.require(interaction.channel_id)
         except TableError as e:
             return await refuse(interaction, str(e))
-        msg = ui.table_message(table)
+        msg = await asyncio.to_thread(ui.table_message, table)
         await interaction.response.send_message(**msg.send_kwargs(), allowed_mentions=NO_PINGS)
 
     @game.command(name="hand", description="Your hand / your private view of this table (only you see it).")
@@ -345,7 +349,7 @@ class Tables(commands.Cog):
                 return await self._lobby_action(interaction, act, edit=True)
             if act == "sh":
                 table = await self.service.require(interaction.channel_id)
-                msg = ui.table_message(table)
+                msg = await asyncio.to_thread(ui.table_message, table)
                 return await interaction.response.send_message(**msg.send_kwargs(), ephemeral=True)
             if act == "me":
                 return await self.show_hand(interaction)
@@ -469,7 +473,7 @@ class Tables(commands.Cog):
         """Tell each table whose turn ran out; returns how many were told."""
         told = 0
         for change in await self.service.check_timeouts():
-            msg = ui.table_message(change.table)
+            msg = await asyncio.to_thread(ui.table_message, change.table)
             channel = self.bot.get_partial_messageable(change.table.channel_id)
             try:
                 await channel.send(**msg.send_kwargs(), allowed_mentions=NO_PINGS)

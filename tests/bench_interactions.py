@@ -48,7 +48,11 @@ async def interaction_figures(moves: int = 200, tables: int = 40) -> dict[str, l
                     await press_move(standin, bot, ch, move, u)
                     return (time.perf_counter() - t0) * 1000
 
+                walls = []
                 for round_ in range(3):
+                    t0 = time.perf_counter()
                     times = await asyncio.gather(*(one(u, ch, round_) for u, ch in zip(users, channels, strict=True)))
+                    walls.append(time.perf_counter() - t0)
                     out[f"one move at each of {tables} tables at once"].extend(times)
+                out["throughput at once (moves/s, per round)"] = [tables / w for w in walls]
     return out
