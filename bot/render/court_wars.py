@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import functools
 import io
 from typing import Any
 
 from bot.engine.cards import SUIT_SYMBOL, is_joker, pretty, pretty_text
 from bot.render.panel import Panel, clip
+from bot.render.drawing import font as _font, suit_shape as _suit_shape
 
 TITLE = "Court Wars"
 CREDIT = "Court Wars by Kroc Camen and Prenuntius (CC BY 3.0)"
@@ -121,34 +121,6 @@ BLACK = (20, 20, 20)
 WHITE = (250, 250, 245)
 GOLD = (240, 200, 80)
 BACK = (120, 30, 40)
-
-
-@functools.lru_cache(maxsize=16)
-def _font(size: int):
-    from PIL import ImageFont
-
-    return ImageFont.load_default(size=size)
-
-
-def _suit_shape(d, suit: str, cx: float, cy: float, r: float, fill) -> None:
-    """Draw a suit pip centred on (cx, cy) with half-size r (fonts may lack ♠♥♦♣)."""
-    if suit == "D":
-        d.polygon([(cx, cy - r), (cx + r * 0.75, cy), (cx, cy + r), (cx - r * 0.75, cy)], fill=fill)
-    elif suit == "H":
-        d.ellipse([cx - r, cy - r * 0.8, cx, cy + r * 0.1], fill=fill)
-        d.ellipse([cx, cy - r * 0.8, cx + r, cy + r * 0.1], fill=fill)
-        d.polygon([(cx - r * 0.97, cy - r * 0.2), (cx + r * 0.97, cy - r * 0.2), (cx, cy + r)], fill=fill)
-    elif suit == "S":
-        d.ellipse([cx - r, cy - r * 0.3, cx, cy + r * 0.55], fill=fill)
-        d.ellipse([cx, cy - r * 0.3, cx + r, cy + r * 0.55], fill=fill)
-        d.polygon([(cx - r * 0.97, cy + r * 0.2), (cx + r * 0.97, cy + r * 0.2), (cx, cy - r)], fill=fill)
-        d.polygon([(cx, cy + r * 0.2), (cx - r * 0.45, cy + r), (cx + r * 0.45, cy + r)], fill=fill)
-    elif suit == "C":
-        q = r * 0.48
-        d.ellipse([cx - q, cy - r, cx + q, cy - r + 2 * q], fill=fill)
-        d.ellipse([cx - r, cy - r * 0.25, cx - r + 2 * q, cy - r * 0.25 + 2 * q], fill=fill)
-        d.ellipse([cx + r - 2 * q, cy - r * 0.25, cx + r, cy - r * 0.25 + 2 * q], fill=fill)
-        d.polygon([(cx, cy - r * 0.1), (cx - r * 0.4, cy + r), (cx + r * 0.4, cy + r)], fill=fill)
 
 
 def _card(d, x: float, y: float, card: str, fonts, w: int = CARD_W, h: int = CARD_H) -> None:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import functools
 import io
 from typing import Any
 
 from bot.engine.cards import is_joker, is_red, pretty, pretty_text, suit
 from bot.render.panel import Panel, clip
+from bot.render.drawing import font as _font, suit_shape as _suit_shape
 
 CREDIT = "Based on Gridcannon by Tom Francis"
 W = 7  # width of one column of the text table
@@ -159,38 +159,6 @@ FELT = (31, 98, 56)
 FELT_DARK = (22, 72, 41)
 RED = (200, 30, 40)
 BLACK = (20, 20, 20)
-
-
-@functools.lru_cache(maxsize=8)
-def _font(size: int):
-    from PIL import ImageFont
-
-    for path in ("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", "DejaVuSans-Bold.ttf"):
-        try:
-            return ImageFont.truetype(path, size)
-        except OSError:
-            continue
-    return ImageFont.load_default(size=size)
-
-
-def _suit_shape(d, s: str, cx: float, cy: float, r: float, fill) -> None:
-    """Draw a suit symbol as shapes (no font needs the glyphs)."""
-    if s == "D":
-        d.polygon([(cx, cy - r), (cx + r * 0.75, cy), (cx, cy + r), (cx - r * 0.75, cy)], fill=fill)
-    elif s == "H":
-        d.ellipse([cx - r, cy - r * 0.8, cx, cy + r * 0.2], fill=fill)
-        d.ellipse([cx, cy - r * 0.8, cx + r, cy + r * 0.2], fill=fill)
-        d.polygon([(cx - r * 0.97, cy - r * 0.15), (cx + r * 0.97, cy - r * 0.15), (cx, cy + r)], fill=fill)
-    elif s == "S":
-        d.ellipse([cx - r, cy - r * 0.35, cx, cy + r * 0.55], fill=fill)
-        d.ellipse([cx, cy - r * 0.35, cx + r, cy + r * 0.55], fill=fill)
-        d.polygon([(cx - r * 0.97, cy + r * 0.2), (cx + r * 0.97, cy + r * 0.2), (cx, cy - r)], fill=fill)
-        d.polygon([(cx, cy + r * 0.1), (cx - r * 0.4, cy + r), (cx + r * 0.4, cy + r)], fill=fill)
-    elif s == "C":
-        q = r * 0.45
-        for dx, dy in ((0, -r * 0.5), (-r * 0.5, r * 0.05), (r * 0.5, r * 0.05)):
-            d.ellipse([cx + dx - q, cy + dy - q, cx + dx + q, cy + dy + q], fill=fill)
-        d.polygon([(cx, cy), (cx - r * 0.4, cy + r), (cx + r * 0.4, cy + r)], fill=fill)
 
 
 def _card(d, x: float, y: float, card: str, grey: bool = False) -> None:
