@@ -19,7 +19,7 @@ from bot.engine import game_class
 from bot.engine.base import Game
 from bot.engine.cards import names_any, pretty_text
 from bot.render import renderer
-from bot.render.panel import Panel, clip
+from bot.render.panel import Panel, clip, plain
 from bot.store import TableRow
 from bot.tables import format_duration, load_game
 
@@ -305,7 +305,8 @@ def story_markdown(table: TableRow, game: Game) -> str | None:
         who = game.players[entry["seat"]] if entry.get("seat") is not None else "Narrator"
         kind = entry.get("kind", "")
         card = f" ({pretty_text(entry['card'])})" if entry.get("card") else ""
-        lines.append(f"**{who}** — {kind}{card}: {entry.get('text', '')}")
+        text = entry.get("text", "")
+        lines.append(f"**{who}** — {kind}{card}: {plain(text) if entry.get('seat') is not None else text}")
         lines.append("")
     outcome = game.outcome()
     lines += ["## How it ended", "", pretty_text(outcome.summary) if outcome else "The story was left unfinished."]

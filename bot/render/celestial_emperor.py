@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engine.cards import SUIT_SYMBOL, pretty, pretty_text
-from bot.render.panel import Panel, clip
+from bot.render.panel import Panel, clip, plain
 
 TITLE = "Warriors of the Celestial Emperor"
 PHASES = {
@@ -39,12 +39,16 @@ def _who(view: dict[str, Any], seat: int | None) -> str:
     return f"{_clan(view, seat)} ({view['players'][seat]['name']})"
 
 
-def story_line(view: dict[str, Any], entry: dict[str, Any]) -> str:
-    """One story entry as a line: a player's words in quotes, the narrator's plain."""
+def story_line(view: dict[str, Any], entry: dict[str, Any], *, embed: bool = True) -> str:
+    """One story entry as a line: a player's words in quotes, the narrator's plain.
+
+    For an embed the player's words are escaped (``plain``); the terminal shows them as typed.
+    """
     if entry["seat"] is None:
         return pretty_text(entry["text"])
     label = KIND_LABEL.get(entry["kind"], entry["kind"])
-    return f"**{_clan(view, entry['seat'])}** {label}: “{entry['text']}”"
+    words = plain(entry["text"]) if embed else entry["text"]
+    return f"**{_clan(view, entry['seat'])}** {label}: “{words}”"
 
 
 def _cards(cards: list[str]) -> str:
@@ -172,7 +176,7 @@ def text(view: dict[str, Any]) -> str:
         out.append(d.replace("**", ""))
     if view["story"]:
         out.append("Story so far (latest):")
-        out += ["  " + story_line(view, e).replace("**", "") for e in view["story"][-8:]]
+        out += ["  " + story_line(view, e, embed=False).replace("**", "") for e in view["story"][-8:]]
     sc = scoring_lines(view)
     if sc:
         out.append("Scoring:")

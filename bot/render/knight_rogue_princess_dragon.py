@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engine.cards import SUIT_NAME, SUIT_SYMBOL, pretty, pretty_text
-from bot.render.panel import Panel, clip
+from bot.render.panel import Panel, clip, plain
 
 TITLE = "The Knight, the Rogue, the Princess and the Dragon"
 ROLE_NAME = {"K": "Knight", "Q": "Princess", "J": "Rogue", "A": "Dragon"}
@@ -22,11 +22,15 @@ def _character(card: str) -> str:
     return f"the {ROLE_NAME[card[0]]} ({pretty(card)})"
 
 
-def story_line(view: dict[str, Any], entry: dict[str, Any]) -> str:
-    """One transcript entry as a line: ``Ann tells with the Princess (Q♠): …``."""
+def story_line(view: dict[str, Any], entry: dict[str, Any], *, embed: bool = True) -> str:
+    """One transcript entry as a line: ``Ann tells with the Princess (Q♠): …``.
+
+    For an embed the player's words are escaped (``plain``); the terminal shows them as typed.
+    """
     who = view["players"][entry["seat"]]
     card = f" with {_character(entry['card'])}" if entry.get("card") else ""
-    return f"{who} {KIND_NAME.get(entry['kind'], entry['kind'])}{card}: {entry['text']}"
+    words = plain(entry["text"]) if embed else entry["text"]
+    return f"{who} {KIND_NAME.get(entry['kind'], entry['kind'])}{card}: {words}"
 
 
 def status(view: dict[str, Any]) -> str:
@@ -115,7 +119,7 @@ def text(view: dict[str, Any]) -> str:
     out += ["", f"Story pile: {_story_pile(view)}", f"Beats: {BEATS_LINE}", ""]
     if view["transcript"]:
         out.append("The story so far:")
-        out += [f"  {i + 1}. {story_line(view, e)}" for i, e in enumerate(view["transcript"])]
+        out += [f"  {i + 1}. {story_line(view, e, embed=False)}" for i, e in enumerate(view["transcript"])]
         out.append("")
     out.append(pretty_text(status(view)))
     return "\n".join(out)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 
@@ -30,3 +31,12 @@ class Panel:
 
 def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+_MARKDOWN = re.compile(r"([\\`*_~|>#\[\]])")
+
+
+def plain(text: str) -> str:
+    """Players' own words shown as typed: Markdown escaped, mentions defused (no pings, no
+    swallowed embed), for embeds. The terminal shows text as it is."""
+    return _MARKDOWN.sub(r"\\\1", text).replace("@", "@\u200b").replace("<#", "<\u200b#")
