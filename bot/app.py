@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import Any
 
 import discord
 import yarl
@@ -30,14 +31,16 @@ def point_at(api_base: str | None, gateway_url: str | None) -> None:
 class DeckhandBot(commands.Bot):
     """Deckhand. No privileged intents: everything happens through interactions."""
 
-    def __init__(self, database: Path | str, *, run_timeouts: bool = True, owner_ids: frozenset[int] = frozenset()):
+    def __init__(self, database: Path | str, *, run_timeouts: bool = True, owner_ids: frozenset[int] = frozenset(),
+                 **options: Any):
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          owner_ids=set(owner_ids) or None,
                          allowed_contexts=discord.app_commands.AppCommandContext(guild=True, dm_channel=True,
                                                                                   private_channel=True),
-                         allowed_installs=discord.app_commands.AppInstallationType(guild=True, user=True))
+                         allowed_installs=discord.app_commands.AppInstallationType(guild=True, user=True),
+                         **options)
         self.database = Path(database)
         self.run_timeouts = run_timeouts
         self.store: Store | None = None

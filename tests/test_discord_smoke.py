@@ -1,0 +1,41 @@
+"""The whole bot started the way `python -m bot run` starts it, with DISCORD_API_BASE and
+DISCORD_GATEWAY_URL pointing at the stand-in: HELLO, IDENTIFY, READY, GUILD_CREATE, then a
+game played over the gateway; the turn-limit loop runs too."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.app import build
+from bot.config import Settings
+
+
+async def test_full_start_over_the_gateway(standin, tmp_path):
+    settings = Settings.from_env({"DISCORD_TOKEN": "fake-token", "DECKHAND_DATABASE": str(tmp_path / "db.sqlite3"),
+                                  "DISCORD_API_BASE": standin.base_url, "DISCORD_GATEWAY_URL": standin.gateway_url})
+    g = standin.guild(name="Smoke")
+    ana = standin.user(name="ana")
+    g.add_member(ana)
+    bot = build(settings)
+    bot._connection.guild_ready_timeout = 0.05
+    ready = asyncio.Event()
+
+    async def on_ready() -> None:
+        ready.set()
+
+    bot.add_listener(on_ready)
+    task = asyncio.create_task(bot.start(settings.require_token()))
+    try:
+        await asyncio.wait_for(ready.wait(), 10)
+        assert bot.get_guild(g.id) is not None
+        res = await standin.slash(bot, "game new", {"game": "gridcannon"}, user=ana, guild=g, via_gateway=True)
+        assert not res.ephemeral and "Gridcannon" in res.embed["title"]
+        first = next(cid for cid, _, _ in standin.buttons(res.message_id) if ":mv:" in cid)
+        clicked = await standin.click(bot, res.message_id, first, user=ana, via_gateway=True)
+        assert clicked.callback_type == 7
+        assert bot.get_cog("Tables").timeout_loop.is_running()
+    finally:
+        await bot.close()
+        await asyncio.wait_for(task, 10)
+    assert task.exception() is None
+    assert settings.database.exists()
