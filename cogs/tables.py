@@ -149,8 +149,9 @@ class Tables(commands.Cog):
             game = load_game(table)
             story = ui.story_markdown(table, game)
             if story:
+                told = "The story is told" if table.status == "finished" else "The story stops here"
                 await interaction.followup.send(
-                    "The story is told. Here it is, to keep:",
+                    f"{told}. Here it is, to keep:",
                     file=discord.File(io.BytesIO(story.encode()), filename="story.md"),
                     allowed_mentions=NO_PINGS,
                 )
