@@ -39,6 +39,22 @@ def make_record(game: Game, moves: Sequence[Sequence[Any]], status: str = "") ->
     }
 
 
+def redacted(record: dict[str, Any]) -> dict[str, Any]:
+    """The record as players may have it: secret choices (committed cards, trick cards) hidden.
+
+    A redacted record cannot be replayed; the full one stays in the bot's database.
+    """
+    cls = game_class(record["game"])
+    if not cls.secret_moves:
+        return record
+    game = cls.new(record["players"], record.get("options", []), seed=int(record["seed"]))
+    out = dict(record)
+    out["moves"] = [[seat, move if move == FORFEIT else game.redact(seat, move)] for seat, move in record["moves"]]
+    out["seed"] = None  # with the seed and the public moves, a replay could not recover the hidden ones anyway
+    out["redacted"] = True
+    return out
+
+
 def apply_logged(game: Game, seat: int, move: str) -> Game:
     """Apply one logged move (a forfeit included)."""
     if move == FORFEIT:
@@ -50,6 +66,9 @@ def replay(record: dict[str, Any]) -> Game:
     """Reproduce a record's game; raises ValueError on a malformed or inconsistent record."""
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
         raise ValueError(f"not a Deckhand record (format {RECORD_FORMAT} expected)")
+    if record.get("redacted"):
+        raise ValueError("this record has its secret choices hidden (a player's copy); it shows the game but "
+                         "cannot replay it — the full record is in the bot's database")
     try:
         cls = game_class(record["game"])
         game = cls.new(record["players"], record.get("options", []), seed=int(record["seed"]))

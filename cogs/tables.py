@@ -20,7 +20,7 @@ from bot import ui
 from bot.engine import GAME_IDS, game_class
 from bot.engine.base import IllegalMove
 from bot.engine.cards import pretty_text
-from bot.records import make_record
+from bot.records import make_record, redacted
 from bot.tables import Actor, Change, TableError, load_game
 
 if TYPE_CHECKING:
@@ -283,8 +283,13 @@ class Tables(commands.Cog):
         if not record:
             return await refuse(interaction, "No finished game here to export.")
         name = f"{record['game']}-{interaction.channel_id}-{len(record['moves'])}.json"
-        await interaction.response.send_message("The record (replay it with `python -m bot replay FILE`):",
-                                                file=ui.record_file(record, name), ephemeral=True)
+        if game_class(record["game"]).secret_moves:
+            # Hidden choices (trick cards) stay hidden from everyone, even after the game.
+            record = redacted(record)
+            text = "The record, with every secret choice hidden (so it cannot be replayed):"
+        else:
+            text = "The record (replay it with `python -m bot replay FILE`):"
+        await interaction.response.send_message(text, file=ui.record_file(record, name), ephemeral=True)
 
     @game.command(name="rules", description="A rules summary, with credits to the game's authors.")
     @app_commands.choices(game=GAME_CHOICES)

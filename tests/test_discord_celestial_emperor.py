@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from bot.tables import load_game
 from tests.discord_helpers import auto_move_for, latest_table, make_move
 from tests.playout import card_patterns
@@ -140,3 +142,28 @@ async def test_slash_commit_is_private_and_checked(standin, bot):
     public = [m for m in ok.followups if not m.get("ephemeral")]
     assert public, "the public table is updated"
     assert_hidden(json.dumps([m.get("embeds") for m in public]), {commits[0].split()[1]}, "the public table")
+
+
+async def test_export_hides_secret_choices(standin, bot):
+    g, users, channel = await start_game(standin, bot, n=2)
+    secret = []
+    for i in range(12):
+        seat, move = await auto_move_for(bot, channel, i)
+        await make_move(standin, bot, channel, seat, move, users)
+        if move.startswith(("commit", "trick")):
+            secret.append(move)
+    assert secret
+    await standin.slash(bot, "game abandon", user=users[0], guild=g)
+    table = await bot.service.get(channel)
+    exp = await standin.slash(bot, "game export", user=users[1], guild=g)
+    assert exp.ephemeral
+    record = json.loads(exp.files[0].data)
+    assert record["redacted"] is True and record["seed"] is None
+    assert table.status == "abandoned"
+    moves = [m for _, m in record["moves"]]
+    assert not set(secret) & set(moves)
+    assert "commit (hidden)" in moves
+    from bot.records import replay
+
+    with pytest.raises(ValueError, match="secret choices hidden"):
+        replay(record)
