@@ -12,8 +12,6 @@ nobody), ``finals`` (locked final cards), ``tie_pile`` (face-up, out of the game
 
 from __future__ import annotations
 
-import copy as _copy
-import dataclasses
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,15 +38,6 @@ SEAT_ORDER = "Seat Order Clans"
 def value(card: str) -> int:
     """A = 1, 2–10 at face value, J = 11, Q = 12, K = 13."""
     return RANKS.index(card[0]) + 1
-
-
-def _clone(x: Any) -> Any:
-    """A deep copy of JSON-like data (lists, dicts, primitives)."""
-    if isinstance(x, list):
-        return [_clone(v) for v in x]
-    if isinstance(x, dict):
-        return {k: _clone(v) for k, v in x.items()}
-    return x
 
 
 def cap(text: str) -> str:
@@ -724,23 +713,6 @@ class CelestialEmperorGame(Game):
         return view
 
     # ----- copying and JSON (fast paths: the story grows long) -------------------------
-    def copy(self) -> "CelestialEmperorGame":
-        # Story entries and the scoring are never mutated once made, so they can be shared.
-        new = _copy.copy(self)
-        for name in ("players", "options", "forfeited", "clans", "committed", "T", "finals",
-                     "tie_pile", "out", "story", "epilogue_done"):
-            setattr(new, name, list(getattr(self, name)))
-        for name in ("hands", "tricks", "put_in"):
-            setattr(new, name, [list(x) for x in getattr(self, name)])
-        new.duel = _clone(self.duel)
-        return new
-
-    def to_json(self) -> dict[str, Any]:
-        # Same result as the base (dataclasses.asdict), without its per-leaf deepcopy.
-        state = {f.name: _clone(getattr(self, f.name)) for f in dataclasses.fields(self) if f.name != "story"}
-        state["story"] = [dict(e) for e in self.story]  # flat entries of primitives
-        return {"format": self.state_version, "game": self.game_id, "state": state}
-
     # ----- labels ---------------------------------------------------------------------
     def describe(self, seat: int, move: str) -> str:
         parts = move.split()

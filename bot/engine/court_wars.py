@@ -26,7 +26,7 @@ courts lie face down where they were, so every card stays accounted for.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine import cards
@@ -126,16 +126,6 @@ class CourtWarsGame(Game):
     winners: list[int] | None = None
     end_summary: str = ""
     end_reason: str = ""
-
-    def copy(self) -> "CourtWarsGame":
-        # Every list field holds primitives except ``courts``: copying by hand is much faster
-        # than copy.deepcopy, and apply() copies the state on every move.
-        data = {f.name: getattr(self, f.name) for f in fields(self)}
-        for name, value in data.items():
-            if isinstance(value, list):
-                data[name] = list(value)
-        data["courts"] = [[{**p, "guards": list(p["guards"])} for p in seat] for seat in self.courts]
-        return type(self)(**data)
 
     # ----- setup ----------------------------------------------------------------------
     def _setup(self, deck: list[str] | None) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
@@ -189,16 +189,6 @@ class GridcannonGame(Game):
     replaced: bool = False  # the setup replacement was offered and settled
     loss_reason: str = ""
     last: list[str] = field(default_factory=list)
-
-    # ----- copying (same JSON as the base class, without dataclasses.asdict's overhead) -----
-    def _state(self) -> dict[str, Any]:
-        return {f.name: _clone(getattr(self, f.name)) for f in fields(self)}
-
-    def copy(self) -> "GridcannonGame":
-        return type(self)(**self._state())
-
-    def to_json(self) -> dict[str, Any]:
-        return {"format": self.state_version, "game": self.game_id, "state": self._state()}
 
     # ----- options --------------------------------------------------------------------
     @classmethod
@@ -1020,14 +1010,6 @@ class GridcannonGame(Game):
         if kills:
             return " — kills " + " and ".join(cards.pretty(self.slots[i]["royal"]) for i in sorted(kills))
         return " — fires at " + " and ".join(names)
-
-
-def _clone(v: Any) -> Any:
-    if isinstance(v, list):
-        return [_clone(x) for x in v]
-    if isinstance(v, dict):
-        return {k: _clone(x) for k, x in v.items()}
-    return v
 
 
 def _scrub(text: str, hidden: set[str]) -> str:
