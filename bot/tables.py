@@ -28,6 +28,9 @@ MIN_TURN_LIMIT = 60
 KEEP_EVENTS = 40
 
 
+STALE = "That table has moved on since this was posted: use the newest table message (or press **Show table**)."
+
+
 class TableError(Exception):
     """A refusal to show the user (ephemerally); nothing was changed."""
 
@@ -49,7 +52,6 @@ class Change:
     events: list[str] = field(default_factory=list)
     private: dict[int, list[str]] = field(default_factory=dict)  # seat -> texts
     pings: list[int] = field(default_factory=list)  # user ids whose turn it now is
-    notice: str = ""
     finished: bool = False
     record: dict[str, Any] | None = None
 
@@ -90,8 +92,7 @@ class TableService:
         async with self._locks[channel_id]:
             table = await self.require(channel_id)
             if revision is not None and revision != table.revision:
-                raise TableError("That table has moved on since this was posted: use the newest table "
-                                 "message (or press **Show table**).")
+                raise TableError(STALE)
             before = table.revision
             change = fn(table)
             change.table.revision = before + 1
@@ -106,11 +107,8 @@ class TableService:
             return change
 
     def _finish(self, table: TableRow) -> tuple[dict[str, Any], str, list[tuple[int, str, str]]]:
-        game = load_game(table) if table.state is not None else None
-        moves = [m[:2] for m in table.moves]
-        if game is None:
-            return {}, "cancelled", []
-        record = make_record(game, moves, status=table.status)
+        game = load_game(table)  # only games that started finish
+        record = make_record(game, [m[:2] for m in table.moves], status=table.status)
         outcome = game.outcome()
         results: list[tuple[int, str, str]] = []
         if outcome is None:  # abandoned
@@ -166,7 +164,7 @@ class TableService:
             if len(t.seats) >= cls.max_players:
                 raise TableError(f"The table is full ({cls.max_players} players).")
             t.seats.append(Seat(actor.user_id, actor.name))
-            return Change(t, events=[f"{actor.name} joined."], notice="You joined the table.")
+            return Change(t, events=[f"{actor.name} joined."])
 
         return await self._update(channel_id, fn)
 
@@ -177,7 +175,7 @@ class TableService:
                 raise TableError("You are not seated at this table.")
             if t.status == "lobby":
                 t.seats.pop(seat)
-                change = Change(t, events=[f"{actor.name} left."], notice="You left the table.")
+                change = Change(t, events=[f"{actor.name} left."])
                 if not t.seats:
                     t.status = "abandoned"
                     change.events.append("The lobby is empty and closes.")
@@ -262,19 +260,35 @@ class TableService:
     # ----- play ----------------------------------------------------------------------
     async def move(self, channel_id: int, actor: Actor, move: str, revision: int | None = None) -> Change:
         def fn(t: TableRow) -> Change:
-            if t.status == "lobby":
-                raise TableError("The game has not started yet.")
-            if t.status != "playing":
-                raise TableError("This game is over. Start a new one with `/game new`.")
-            seat = t.seat_of(actor.user_id)
-            if seat is None:
-                raise TableError("You are not playing at this table.")
-            game = load_game(t)
-            if seat in game.forfeited:
-                raise TableError("You have left this game.")
+            game, seat = self._player(t, actor.user_id)
             return self._apply(t, game, seat, move)
 
         return await self._update(channel_id, fn, revision=revision)
+
+    async def to_move(self, channel_id: int, user_id: int, revision: int) -> tuple[TableRow, Game, int]:
+        """For offering moves (pickers, text boxes): the table, game and seat, if it is this
+        user's move at that revision; otherwise the same refusal a move would get."""
+        table = await self.require(channel_id)
+        if revision != table.revision:
+            raise TableError(STALE)
+        game, seat = self._player(table, user_id)
+        if seat not in game.to_act():
+            raise TableError(game.waiting_for())
+        return table, game, seat
+
+    @staticmethod
+    def _player(t: TableRow, user_id: int) -> tuple[Game, int]:
+        if t.status == "lobby":
+            raise TableError("The game has not started yet.")
+        if t.status != "playing":
+            raise TableError("This game is over. Start a new one with `/game new`.")
+        seat = t.seat_of(user_id)
+        if seat is None:
+            raise TableError("You are not playing at this table.")
+        game = load_game(t)
+        if seat in game.forfeited:
+            raise TableError("You have left this game.")
+        return game, seat
 
     def _apply(self, t: TableRow, game: Game, seat: int, move: str, *, log_move: str | None = None) -> Change:
         before = acting_users(t, game)
@@ -329,11 +343,6 @@ class TableService:
         change = self._apply(t, game, seat, FORFEIT)
         change.events.insert(0, why)
         return change
-
-    async def timed_out_seats(self, table: TableRow) -> list[int]:
-        if table.status != "playing" or not table.timed_out:
-            return []
-        return sorted(load_game(table).to_act())
 
     async def skip(self, channel_id: int, actor: Actor, revision: int | None = None) -> Change:
         """After a timeout: the built-in player makes the late player's move for them."""

@@ -20,7 +20,7 @@ from bot import ui
 from bot.engine import GAME_IDS, game_class
 from bot.engine.base import IllegalMove
 from bot.engine.cards import pretty_text
-from bot.records import make_record, redacted
+from bot.records import redacted
 from bot.tables import Actor, Change, TableError, load_game
 
 if TYPE_CHECKING:
@@ -115,8 +115,7 @@ class Tables(commands.Cog):
         self.timeout_loop.cancel()
 
     # ----- answering ---------------------------------------------------------------
-    async def send_table(self, interaction: discord.Interaction, change: Change, *, edit: bool,
-                         ephemeral_note: str | None = None) -> None:
+    async def send_table(self, interaction: discord.Interaction, change: Change, *, edit: bool) -> None:
         """Show the table after a change: edit the clicked message or post a new one, then ping.
 
         The picture is drawn in a worker thread so other tables' clicks are not held up.
@@ -128,14 +127,14 @@ class Tables(commands.Cog):
             await interaction.response.send_message(**msg.send_kwargs(), allowed_mentions=NO_PINGS)
         else:
             await interaction.followup.send(**msg.send_kwargs(), allowed_mentions=NO_PINGS)
-        await self.after_change(interaction, change, ephemeral_note)
+        await self.after_change(interaction, change)
 
-    async def after_change(self, interaction: discord.Interaction, change: Change, note: str | None = None) -> None:
+    async def after_change(self, interaction: discord.Interaction, change: Change) -> None:
         table = change.table
         seat = table.seat_of(interaction.user.id)
         private = change.private.get(seat, []) if seat is not None else []
-        if note or private:
-            text = "\n".join([*(pretty_text(p) for p in private), *([note] if note else [])])
+        if private:
+            text = "\n".join(pretty_text(p) for p in private)
             await interaction.followup.send(text[:2000], ephemeral=True, allowed_mentions=NO_PINGS)
         if change.pings:
             title = game_class(table.game).title
@@ -273,13 +272,9 @@ class Tables(commands.Cog):
     @game.command(name="export", description="The finished game's record as a JSON file (replayable).")
     async def export(self, interaction: discord.Interaction) -> None:
         table = await self.service.get(interaction.channel_id)
-        record = None
-        if table is not None and table.status in ("finished", "abandoned") and table.state is not None:
-            record = make_record(load_game(table), [m[:2] for m in table.moves], status=table.status)
-        elif table is not None and table.status == "playing":
+        if table is not None and table.status == "playing":
             return await refuse(interaction, "The record holds the shuffle, so it is available once the game ends.")
-        else:
-            record = await self.service.store.last_record(interaction.channel_id)
+        record = await self.service.store.last_record(interaction.channel_id)  # saved when the game ended
         if not record:
             return await refuse(interaction, "No finished game here to export.")
         name = f"{record['game']}-{interaction.channel_id}-{len(record['moves'])}.json"
@@ -418,18 +413,7 @@ class Tables(commands.Cog):
                                                 allowed_mentions=NO_PINGS)
 
     async def pick(self, interaction: discord.Interaction, rev: int, prefix: list[str]) -> None:
-        table = await self.service.require(interaction.channel_id)
-        if table.revision != rev:
-            raise TableError("That table has moved on since this was posted: use the newest table message "
-                             "(or press **Show table**).")
-        seat = table.seat_of(interaction.user.id)
-        if seat is None:
-            raise TableError("You are not playing at this table.")
-        game = load_game(table) if table.status == "playing" else None
-        if game is None:
-            raise TableError("This game is over.")
-        if seat not in game.to_act():
-            raise TableError(game.waiting_for())
+        _, game, seat = await self.service.to_move(interaction.channel_id, interaction.user.id, rev)
         text, view = ui.picker_view(game, seat, rev, prefix)
         message = interaction.message
         if message is not None and message.flags.ephemeral:
@@ -438,26 +422,19 @@ class Tables(commands.Cog):
             await interaction.response.send_message(text, view=view, ephemeral=True)
 
     async def open_modal(self, interaction: discord.Interaction, rev: int, verb: str) -> None:
-        table = await self.service.require(interaction.channel_id)
-        seat = table.seat_of(interaction.user.id)
-        if seat is None:
-            raise TableError("You are not playing at this table.")
-        if table.revision != rev or table.status != "playing":
-            raise TableError("That table has moved on since this was posted (press **Show table**).")
-        game = load_game(table)
-        prompt = next((p for p in game.prompts(seat) if p.verb == verb), None) if seat in game.to_act() else None
+        _, game, seat = await self.service.to_move(interaction.channel_id, interaction.user.id, rev)
+        prompt = next((p for p in game.prompts(seat) if p.verb == verb), None)
         if prompt is None:
-            raise TableError("The game is not asking you for that line now. " + game.waiting_for())
+            raise TableError("The game is not asking you for that line now.")
         await interaction.response.send_modal(TextModal(self, rev, verb, prompt.label, prompt.required, prompt.max_len))
 
     async def play(self, interaction: discord.Interaction, move: str, *, revision: int | None, via: str) -> None:
         """Apply a move and show the result. Secret games answer the mover privately."""
         try:
-            table = await self.service.require(interaction.channel_id)
-            secret = game_class(table.game).secret_moves
             change = await self.service.move(interaction.channel_id, actor_of(interaction), move, revision=revision)
         except TableError as e:
             return await refuse(interaction, str(e))
+        secret = game_class(change.table.game).secret_moves
         msg_is_ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
         if via == "button" and not msg_is_ephemeral and not secret:
             return await self.send_table(interaction, change, edit=True)
