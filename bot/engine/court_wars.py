@@ -513,15 +513,20 @@ class CourtWarsGame(Game):
                 self.discard_pile.append(card)
                 self._note(f"{name} draws {card}: not a guard, discarded; draw again.", events)
                 continue
-            if self.guard_spots(seat, card):
-                self.pending = card
-                self.phase = "guard"
-                self._note(f"{name} draws {card}.", events)
-            else:
-                self.discard_pile.append(card)
-                self._note(f"{name} draws {card}: no stack can take it, discarded.", events)
-                self._end_turn(events)
+            self._offer_guard(seat, card, events, "")
             return
+
+    def _offer_guard(self, seat: int, card: str, events: list[Event], why: str) -> None:
+        """A drawn guard waits for the player's choice, or is discarded if no stack can take it."""
+        name = self.players[seat]
+        if self.guard_spots(seat, card):
+            self.pending = card
+            self.phase = "guard"
+            self._note(f"{name} draws {card}.", events)
+        else:
+            self.discard_pile.append(card)
+            self._note(f"{name} draws {card}: no stack can take it, discarded{why}.", events)
+            self._end_turn(events)
 
     def _defend_draw(self, seat: int, events: list[Event], follow_up: bool) -> None:
         name = self.players[seat]
@@ -536,14 +541,7 @@ class CourtWarsGame(Game):
                 self._end_turn(events)
                 return
             if is_guard(card):
-                if self.guard_spots(seat, card):
-                    self.pending = card
-                    self.phase = "guard"
-                    self._note(f"{name} draws {card}.", events)
-                else:
-                    self.discard_pile.append(card)
-                    self._note(f"{name} draws {card}: no stack can take it, discarded (ruling 17).", events)
-                    self._end_turn(events)
+                self._offer_guard(seat, card, events, " (ruling 17)")
                 return
             if cards.is_joker(card):
                 if self.joker_spots(seat):
