@@ -19,7 +19,8 @@ from bot.engine import game_class
 from bot.engine.base import Game
 from bot.engine.cards import names_any, pretty_text
 from bot.render import renderer
-from bot.render.panel import Panel, clip, plain
+from bot.render import story
+from bot.render.panel import Panel, clip
 from bot.store import TableRow
 from bot.tables import format_duration, load_game
 
@@ -236,7 +237,7 @@ def table_message(table: TableRow, *, with_picture: bool = True) -> TableMessage
             view.add_item(discord.ui.Button(label="New game", style=discord.ButtonStyle.success, custom_id=cid(rev, "ng")))
         elif table.status == "finished":
             view.add_item(discord.ui.Button(label="Rematch", style=discord.ButtonStyle.success, custom_id=cid(rev, "rm")))
-        if story_entries(public) is not None:
+        if hasattr(render, "story"):
             view.add_item(discord.ui.Button(label="Story file", style=discord.ButtonStyle.secondary,
                                             custom_id=cid(rev, "sf")))
     return TableMessage(embed, view, files)
@@ -286,37 +287,14 @@ def seat_message(table: TableRow, game: Game, seat: int) -> tuple[str, discord.E
 
 
 def story_markdown(table: TableRow, game: Game) -> str | None:
-    """The finished story as Markdown: players, their suits or clans, every line, the ending."""
-    view = game.view(None)
-    story = story_entries(view)
-    if story is None:
+    """The story told at this table as Markdown, or None for a game without one."""
+    render = renderer(table.game)
+    if not hasattr(render, "story"):
         return None
-    lines = [f"# {game.title}", "", "## Players", ""]
-    labels = view.get("clans") or view.get("suits") or []
-    if not labels and all(isinstance(p, dict) for p in view.get("players", [])):
-        labels = [p.get("clan") or p.get("suit") for p in view["players"]]
-    for i, name in enumerate(game.players):
-        extra = labels[i] if i < len(labels) else None
-        if isinstance(extra, str) and len(extra) == 1 and extra in "SHDC":
-            extra = {"S": "♠ Spades", "H": "♥ Hearts", "D": "♦ Diamonds", "C": "♣ Clubs"}[extra]
-        lines.append(f"- {name}{f' — {extra}' if extra else ''}")
-    lines += ["", "## The story", ""]
-    for entry in story:
-        who = game.players[entry["seat"]] if entry.get("seat") is not None else "Narrator"
-        kind = entry.get("kind", "")
-        card = f" ({pretty_text(entry['card'])})" if entry.get("card") else ""
-        text = entry.get("text", "")
-        lines.append(f"**{who}** — {kind}{card}: {plain(text) if entry.get('seat') is not None else text}")
-        lines.append("")
+    cast, entries = render.story(game.view(None))
     outcome = game.outcome()
-    lines += ["## How it ended", "", pretty_text(outcome.summary) if outcome else "The story was left unfinished."]
-    return "\n".join(lines) + "\n"
-
-
-def story_entries(view: dict[str, Any]) -> list[dict[str, Any]] | None:
-    """The narration of a storytelling game's view (``story`` or ``transcript``), else None."""
-    story = view.get("story", view.get("transcript"))
-    return story if isinstance(story, list) else None
+    ending = outcome.summary if outcome else "The story was left unfinished."
+    return story.markdown(game.title, list(game.players), cast, entries, ending)
 
 
 def record_file(record: dict[str, Any], name: str) -> discord.File:

@@ -198,3 +198,8 @@ def text(view: dict[str, Any]) -> str:
 
 def picture(view: dict[str, Any]) -> bytes | None:
     return None
+
+
+def story(view: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
+    """For the story file: each seat's clan, and the narration in order."""
+    return [p["clan"] for p in view["players"]], view["story"]

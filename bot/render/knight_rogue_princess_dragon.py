@@ -127,3 +127,8 @@ def text(view: dict[str, Any]) -> str:
 
 def picture(view: dict[str, Any]) -> bytes | None:
     return None
+
+
+def story(view: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
+    """For the story file: each seat's suit, and the transcript in order."""
+    return [f"{SUIT_SYMBOL[s]} {SUIT_NAME[s]}" for s in view["suits"]], view["transcript"]
