@@ -7,7 +7,6 @@ from typing import Any
 
 from bot.engine import auto_player
 from bot.tables import load_game
-from bot.ui import END
 
 
 def table_messages(standin, channel_id: int) -> list[dict]:
@@ -104,4 +103,4 @@ async def auto_move_for(bot, channel_id: int, seed: int) -> tuple[int, str]:
     return seat, auto_player(table.game)(game, seat, random.Random(seed))
 
 
-__all__ = ["END", "auto_move_for", "latest_table", "make_move", "press_move", "table_messages", "write_via_modal"]
+__all__ = ["auto_move_for", "latest_table", "make_move", "press_move", "table_messages", "write_via_modal"]
