@@ -7,6 +7,7 @@ this module only names, parses and builds decks.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -103,3 +104,41 @@ def _patterns(card: str) -> list[re.Pattern[str]]:
 def names_any(text: str, cards: set[str]) -> bool:
     """Whether ``text`` names any of ``cards`` (as a code like ``7S`` or pretty like ``7♠``)."""
     return any(p.search(text) for card in cards for p in _patterns(card))
+
+
+# ----- card identity ------------------------------------------------------------------------
+@dataclass(frozen=True, order=True)
+class Card:
+    """A card's identity: ``(deck, rank, suit, copy)``.
+
+    ``deck`` is the seat whose own deck the card came from (``None`` for a shared deck);
+    ``copy`` tells identical cards apart (a deck's two jokers). Who controls a card belongs to
+    its zone, never to the card. ``code`` is its compact stored form: ``7H``, ``JK``, ``JK2``
+    (second joker), with ``@<deck>`` for an own-deck card (``8H@1``).
+    """
+
+    deck: int | None
+    rank: str  # A 2-9 T J Q K, or "JK" for a joker
+    suit: str  # S H D C, or "" for a joker
+    copy: int = 0
+
+    @property
+    def code(self) -> str:
+        base = "JK" + (str(self.copy + 1) if self.copy else "") if self.rank == "JK" else self.rank + self.suit
+        return base if self.deck is None else f"{base}@{self.deck}"
+
+    @classmethod
+    def of(cls, code: str) -> "Card":
+        base, _, deck = code.partition("@")
+        owner = int(deck) if deck else None
+        if base.startswith("JK"):
+            return cls(owner, "JK", "", int(base[2:]) - 1 if len(base) > 2 else 0)
+        return cls(owner, base[0], base[1])
+
+    def __str__(self) -> str:
+        return pretty(self.code.partition("@")[0])
+
+
+def base_code(code: str) -> str:
+    """The card's face without its deck: ``8H@1`` → ``8H``."""
+    return code.partition("@")[0]

@@ -1,0 +1,591 @@
+"""The v2 game contract: typed actions chosen step by step, decisions, per-recipient events,
+typed views, declared knowledge.
+
+An engine is pure: no discord, asyncio, database or global ``random``. A game's state is a
+dataclass subclassing :class:`Game`; :meth:`Game.apply` never mutates it but returns a new
+state plus events, or raises :class:`IllegalMove` and leaves everything as it was.
+
+The vocabulary (python-chess / OpenSpiel style):
+
+- :class:`Decision` — who acts now, in which named decision (``turn``, ``enforce``, ``commit``…),
+  whether its choices may be shown publicly, and what a timeout does.
+- :class:`Action` — a small frozen dataclass per kind; ``str(action)`` is the notation
+  (records, terminal, slash commands); :meth:`Game.parse` is the only parser.
+- :meth:`Game.choices` — the next step of an action being built: one token, a set, an integer
+  range or free text, each option with typed data from the seat's view; never a dead end.
+- :class:`Event` — what happened, as each recipient may read it, at the moment it happened.
+- :meth:`Game.view` — a typed view where every card the recipient may not know is
+  :data:`HIDDEN` (or a count); the recent log is inside it.
+- :meth:`Game.known` — the test oracle: the cards a seat may know the place of now.
+"""
+
+from __future__ import annotations
+
+import abc
+import dataclasses
+import marshal
+import random
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+from bot.engine.options import Options
+
+Seat = int
+PUBLIC: None = None  # the recipient "everyone watching" (no seat)
+
+
+# ----- refusals -----------------------------------------------------------------------------
+class IllegalMove(ValueError):
+    """An action the rules forbid. ``str()`` is the reason for the acting seat to read.
+
+    ``rule`` names the rule or ruling (``"R12"``, ``"turn"``, ``"parse"``); a refusal is made
+    only from what the acting seat may know, and is shown only to it.
+    """
+
+    def __init__(self, reason: str, rule: str = "", **args: Any):
+        super().__init__(reason)
+        self.reason = reason
+        self.rule = rule
+        self.args_ = args
+
+
+# ----- who acts -----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Decision:
+    """A seat that must (or may) act now, and in what.
+
+    ``public``: the decision's choices are the same from the public view, so they may appear on
+    the public table message; otherwise they are offered only privately.
+    ``default``: the notation a timeout plays (``None``: the built-in player decides).
+    """
+
+    seat: Seat
+    name: str = "turn"
+    public: bool = True
+    default: str | None = None
+    prompt: str = ""  # one sentence: what the seat is asked to do
+
+
+# ----- actions and choices ------------------------------------------------------------------
+class Action:
+    """Base of typed actions. Subclasses are frozen dataclasses with ``verb`` and ``help``;
+    ``str()`` writes the notation, sets in canonical order."""
+
+    verb: ClassVar[str] = ""
+    help: ClassVar[str] = ""
+    free_text: ClassVar[bool] = False  # the action's last argument is the player's own words
+
+    def __str__(self) -> str:  # pragma: no cover - every subclass writes its notation
+        return self.verb
+
+
+@dataclass(frozen=True)
+class TextAction(Action):
+    """A generic free-text action ``<verb> <text>`` (story lines)."""
+
+    verb_: str = ""
+    text: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.verb_} {self.text}".strip()
+
+
+@dataclass(frozen=True)
+class Option:
+    """One offered next token. ``data`` is typed, from the seat's view (a card code, a cell,
+    a number, a :class:`Hidden`…); ``label`` is plain words for it (renderers may restyle)."""
+
+    token: str
+    label: str = ""
+    data: Any = None
+    style: str = ""  # "primary" | "danger" | "" — a hint for buttons
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A typed progress note for a multi-step action: ``total`` of ``target`` (Σ 72 of 90)."""
+
+    name: str
+    total: int
+    target: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.total}" + (f" of {self.target}" if self.target is not None else "")
+
+
+SlotKind = Literal["token", "set", "range", "text"]
+
+
+@dataclass(frozen=True)
+class Choices:
+    """The next step after a prefix of tokens.
+
+    ``kind``: ``token`` (pick one option), ``set`` (pick ``lo``..``hi`` options, written as one
+    token joined by ``,`` in canonical order), ``range`` (an integer ``lo``..``hi``), ``text``
+    (free text up to ``max_len`` characters), or ``token`` with no options when the prefix is
+    complete and nothing may follow. ``complete``: the prefix itself is a legal action.
+    """
+
+    kind: SlotKind = "token"
+    options: tuple[Option, ...] = ()
+    lo: int = 0
+    hi: int = 0
+    max_len: int = 0
+    prompt: str = ""
+    complete: bool = False
+    progress: Progress | None = None
+    required: bool = True  # for text: an empty text is refused
+
+    @property
+    def empty(self) -> bool:
+        return not self.complete and not self.options and self.kind == "token"
+
+    def tokens(self) -> list[str]:
+        return [o.token for o in self.options]
+
+
+# ----- events and the log ------------------------------------------------------------------
+@dataclass(frozen=True)
+class Event:
+    """What happened, per recipient, as of the moment it happened.
+
+    ``public`` is what everyone else reads (``None``: nothing); ``private`` maps a seat to what
+    that seat reads instead (``"You add 8♥ at d3"`` while the channel reads ``"North adds a
+    card at d3"``). ``kind`` and ``data`` are a typed payload for renderers and tests.
+    """
+
+    public: str | None
+    private: Mapping[Seat, str] = field(default_factory=dict)
+    kind: str = ""
+    data: Any = None
+
+    def for_(self, seat: Seat | None) -> str | None:
+        """The text ``seat`` (``None``: the public) reads, or ``None``."""
+        if seat is not None and seat in self.private:
+            return self.private[seat]
+        return self.public
+
+    def to_json(self) -> list[Any]:
+        return [self.public, {str(k): v for k, v in self.private.items()}]
+
+    @classmethod
+    def from_json(cls, data: Sequence[Any]) -> "Event":
+        return cls(data[0], {int(k): v for k, v in (data[1] or {}).items()})
+
+
+@dataclass(frozen=True)
+class Hidden:
+    """A card the recipient may not know: shown as a card back (or counted)."""
+
+    where: str = ""
+
+    def __str__(self) -> str:
+        return "🂠"
+
+
+HIDDEN = Hidden()
+
+
+@dataclass(frozen=True)
+class View:
+    """Common part of every typed view. Games subclass it with their own fields."""
+
+    game: str
+    seat: Seat | None
+    players: tuple[str, ...]
+    deciding: tuple[Decision, ...]  # who acts now, in what (public knowledge)
+    recent: tuple[str, ...]  # the recent log as this recipient may read it, oldest first
+    over: bool = False
+    result: str = ""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of a finished game. ``winners`` are seat numbers (may be empty)."""
+
+    winners: tuple[Seat, ...]
+    score: int | None = None
+    summary: str = ""
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+# ----- the game state ----------------------------------------------------------------------
+LOG_SIZE = 12
+
+
+@dataclass(frozen=True)
+class TextPrompt:
+    """v1 compatibility: a free-text move a seat may make now (``f"{verb} {text}"``)."""
+
+    verb: str
+    label: str
+    required: bool = True
+    max_len: int = 1000
+    skip: str | None = None
+
+
+@dataclass(frozen=True)
+class Variant:
+    """v1 compatibility: a named variant as the v1 Discord layer lists it."""
+
+    name: str
+    summary: str
+
+
+class V1Compat:
+    """The v1 calls the Discord layer and terminal still make while they move onto v2.
+
+    Derived from the v2 contract only (choices, decisions, the log); removed once nothing
+    calls them. Never add rules here.
+    """
+
+    credit: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
+    variants: ClassVar[tuple[Variant, ...]] = ()
+    settings: ClassVar[dict[str, tuple[int, int, int]]] = {}
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        infos = cls.Options.infos()  # type: ignore[attr-defined]
+        cls.variants = tuple(Variant(i.name, i.help) for i in infos if i.is_variant)
+        cls.settings = {i.name: (i.default, i.lo, i.hi) for i in infos if not i.is_variant}
+
+    @property
+    def secret_moves(self) -> bool:
+        return any(not d.public for d in self.decisions())  # type: ignore[attr-defined]
+
+    def setting(self, name: str) -> int:
+        return int(getattr(self.opts, name))  # type: ignore[attr-defined]
+
+    def has(self, name: str) -> bool:
+        return name in self.options  # type: ignore[attr-defined]
+
+    def legal_moves(self, seat: int) -> list[str]:
+        return [" ".join(t) for t in walk_choices(self, seat)]  # type: ignore[arg-type]
+
+    def prompts(self, seat: int) -> list[TextPrompt]:
+        out = []
+        for o in self.choices(seat, ()).options:  # type: ignore[attr-defined]
+            c = self.choices(seat, (o.token,))  # type: ignore[attr-defined]
+            if c.kind == "text":
+                out.append(TextPrompt(o.token, o.label or c.prompt or o.token, c.required, c.max_len or 1000))
+        return out
+
+    def is_text_move(self, seat: int, move: str) -> bool:
+        verb = move.strip().split(" ", 1)[0].lower()
+        return any(p.verb == verb for p in self.prompts(seat))
+
+    def describe(self, seat: int, move: str) -> str:
+        tokens = tuple(move.split())
+        if not tokens:
+            return move
+        c = self.choices(seat, tokens[:-1])  # type: ignore[attr-defined]
+        for o in c.options:
+            if o.token == tokens[-1] and o.label:
+                return o.label
+        return move
+
+    def hidden_cards(self, seat: int | None) -> set[str]:
+        return set()
+
+
+@dataclass
+class Game(V1Compat, abc.ABC):
+    """Base class of game states: JSON-like dataclass fields, a seeded generator, a log.
+
+    Subclasses set the class attributes and implement ``_setup``, ``decisions``, ``parse``,
+    ``choices``, ``_apply``, ``outcome``, ``view`` and ``known``.
+    """
+
+    game_id: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 1
+    Options: ClassVar[type[Options]] = Options
+    state_version: ClassVar[int] = 1
+    log_size: ClassVar[int] = LOG_SIZE
+
+    players: list[str] = field(default_factory=list)
+    options: list[str] = field(default_factory=list)  # the stored form of the typed options
+    seed: int = 0
+    rng_calls: int = 0
+    move_count: int = 0
+    forfeited: list[int] = field(default_factory=list)
+    # The recent log: [public text or None, {seat: text}] per entry, newest last.
+    journal: list[list[Any]] = field(default_factory=list)
+
+    # ----- creation -------------------------------------------------------------------
+    @classmethod
+    def new(cls, players: Sequence[str], options: Iterable[str] | Options = (), seed: int | None = None,
+            deck: Sequence[str] | None = None) -> "Game":
+        """A new game for ``players`` (display names, in seat order). ``deck`` (top card first)
+        fixes the deal instead of shuffling; ``seed`` drives every other random choice."""
+        opts = options if isinstance(options, Options) else cls.Options.parse(options)
+        if not cls.min_players <= len(players) <= cls.max_players:
+            need = (f"exactly {cls.min_players}" if cls.min_players == cls.max_players
+                    else f"{cls.min_players} to {cls.max_players}")
+            raise IllegalMove(f"{cls.title} needs {need} players, not {len(players)}.", "players")
+        opts.check_players(len(players))
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
+        game = cls(players=list(players), options=opts.dump(), seed=int(seed))
+        game._setup(list(deck) if deck is not None else None)
+        return game
+
+    @classmethod
+    def check_options(cls, options: Iterable[str]) -> list[str]:
+        """Parse and normalise stored/typed option strings (raises IllegalMove)."""
+        return cls.Options.parse(options).dump()
+
+    @property
+    def opts(self) -> Options:
+        """The typed options (parsed once per state object)."""
+        cached = self.__dict__.get("_opts")
+        if cached is None:
+            cached = self.Options.parse(self.options)
+            object.__setattr__(self, "_opts", cached)
+        return cached
+
+    @abc.abstractmethod
+    def _setup(self, deck: list[str] | None) -> None:
+        """Deal the game (``deck`` top card first, or shuffled with :meth:`rng`)."""
+
+    def rng(self) -> random.Random:
+        """A fresh generator derived from the seed; each call advances the state."""
+        self.rng_calls += 1
+        return random.Random(f"{self.game_id}:{self.seed}:{self.rng_calls}")
+
+    # ----- who acts -------------------------------------------------------------------
+    @abc.abstractmethod
+    def decisions(self) -> tuple[Decision, ...]:
+        """The open decisions (several for simultaneous choices; empty when over)."""
+
+    def to_act(self) -> frozenset[int]:
+        return frozenset(d.seat for d in self.decisions())
+
+    def decision_of(self, seat: Seat) -> Decision | None:
+        for d in self.decisions():
+            if d.seat == seat:
+                return d
+        return None
+
+    def waiting_for(self) -> str:
+        names = [self.players[d.seat] for d in self.decisions()]
+        if not names:
+            return "The game is over."
+        return f"It is {' and '.join(names)}'s turn."
+
+    # ----- actions --------------------------------------------------------------------
+    @abc.abstractmethod
+    def parse(self, seat: Seat, text: str) -> Action:
+        """The typed action written ``text`` (the notation); raises IllegalMove on bad syntax."""
+
+    @abc.abstractmethod
+    def choices(self, seat: Seat, prefix: Sequence[str] = ()) -> Choices:
+        """The next step after ``prefix`` (tokens). Depends only on ``view(seat)``.
+        An unknown or illegal prefix gives an empty :class:`Choices`."""
+
+    def legal_actions(self, seat: Seat) -> Iterator[Action]:
+        """Every complete legal action, by walking :meth:`choices` (small games and tests;
+        free text and wide ranges are not walked)."""
+        for tokens in walk_choices(self, seat):
+            yield self.parse(seat, " ".join(tokens))
+
+    def apply(self, seat: Seat, action: Action | str) -> tuple["Game", list[Event]]:
+        """The state after ``seat`` plays ``action``, and what happened. Never mutates ``self``."""
+        if self.is_over():
+            raise IllegalMove("The game is over.", "over")
+        if not 0 <= seat < len(self.players):
+            raise IllegalMove("That seat is not in the game.", "seat")
+        if seat not in self.to_act():
+            raise IllegalMove(self.waiting_for(), "turn")
+        if isinstance(action, str):
+            if not action.strip():
+                raise IllegalMove("Empty move.", "parse")
+            action = self.parse(seat, action)
+        new = self.copy()
+        events = new._apply(seat, action)
+        new.move_count += 1
+        return new, events
+
+    @abc.abstractmethod
+    def _apply(self, seat: Seat, action: Action) -> list[Event]:
+        """Apply a typed action to this (already copied) state; raise IllegalMove first."""
+
+    def forfeit(self, seat: Seat) -> tuple["Game", list[Event]]:
+        """The state after ``seat`` leaves mid-game (left, removed or timed out). Closes any
+        decision the leaver holds. Not an action: nobody can send it as a move."""
+        if self.is_over():
+            raise IllegalMove("The game is over.", "over")
+        if not 0 <= seat < len(self.players) or seat in self.forfeited:
+            raise IllegalMove("That player is not in the game.", "seat")
+        new = self.copy()
+        new.forfeited.append(seat)
+        events: list[Event] = []
+        new.emit(events, f"{self.players[seat]} forfeits.")
+        events += new._forfeit(seat)
+        return new, events
+
+    def _forfeit(self, seat: Seat) -> list[Event]:
+        """Go on without ``seat`` as the rulebook's elimination says; a game that cannot go on
+        ends with no winner."""
+        return []
+
+    # ----- results --------------------------------------------------------------------
+    def is_over(self) -> bool:
+        return self.outcome() is not None
+
+    @abc.abstractmethod
+    def outcome(self) -> Outcome | None:
+        """The result once the game is finished, else ``None``."""
+
+    # ----- what each recipient sees ----------------------------------------------------
+    @abc.abstractmethod
+    def view(self, seat: Seat | None) -> View:
+        """What ``seat`` (``None``: the public) may see, every unknown card :data:`HIDDEN`."""
+
+    @abc.abstractmethod
+    def known(self, seat: Seat | None) -> frozenset[str]:
+        """The cards (codes) whose place ``seat`` may know now. A test oracle, not a filter."""
+
+    def base_view(self, seat: Seat | None) -> dict[str, Any]:
+        """The common :class:`View` fields, for subclasses' ``view``."""
+        out = self.outcome()
+        return {
+            "game": self.game_id, "seat": seat, "players": tuple(self.players),
+            "deciding": self.decisions(), "recent": self.recent(seat),
+            "over": out is not None, "result": out.summary if out else "",
+        }
+
+    # ----- events and the log ---------------------------------------------------------
+    def emit(self, events: list[Event] | None, public: str | None, private: Mapping[Seat, str] | None = None,
+             *, log: bool = True, kind: str = "", data: Any = None) -> Event:
+        """Record an event in the log (unless ``log`` is false) and in ``events``."""
+        event = Event(public, dict(private or {}), kind, data)
+        if log:
+            self.journal = (self.journal + [event.to_json()])[-self.log_size:]
+        if events is not None:
+            events.append(event)
+        return event
+
+    def recent(self, seat: Seat | None, n: int | None = None) -> tuple[str, ...]:
+        out = []
+        for entry in self.journal:
+            text = Event.from_json(entry).for_(seat)
+            if text:
+                out.append(text)
+        return tuple(out[-n:] if n else out)
+
+    def redact_log(self, names: Iterable[str], replacement: str) -> None:
+        """Knowledge was lost (a card went back face down into a pile): rewrite log entries
+        whose public text names any of ``names`` (the engine knows which ones)."""
+        names = [n for n in names if n]
+        if not names:
+            return
+        for entry in self.journal:
+            if entry[0] and any(n in entry[0] for n in names):
+                entry[0] = replacement
+
+    # ----- records --------------------------------------------------------------------
+    def redact(self, seat: Seat, action: str) -> str:
+        """``action`` as others may see it in an exported record (hide secret arguments)."""
+        return action
+
+    # ----- copying and JSON -----------------------------------------------------------
+    def _state(self) -> dict[str, Any]:
+        """A deep copy of every field (JSON-like by contract; marshal copies them exactly)."""
+        return marshal.loads(marshal.dumps({f.name: getattr(self, f.name) for f in dataclasses.fields(self)}))
+
+    def copy(self) -> "Game":
+        return type(self)(**self._state())
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": self.state_version, "game": self.game_id, "state": self._state()}
+
+    @classmethod
+    def upgrade(cls, data: dict[str, Any]) -> dict[str, Any]:
+        """Bring a stored state of an older format up to ``state_version`` (override per game)."""
+        raise ValueError(f"unsupported {cls.game_id} state format {data.get('format')!r}")
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Game":
+        if data.get("game") != cls.game_id:
+            raise ValueError(f"not a {cls.game_id} state: {data.get('game')!r}")
+        if data.get("format") != cls.state_version:
+            data = cls.upgrade(data)
+        names = {f.name for f in dataclasses.fields(cls)}
+        state = dict(data["state"])
+        unknown = set(state) - names
+        if unknown:
+            raise ValueError(f"unknown {cls.game_id} state fields: {', '.join(sorted(unknown))}")
+        return cls(**state)
+
+
+# ----- helpers for engines ------------------------------------------------------------------
+def walk_choices(game: Game, seat: Seat, prefix: tuple[str, ...] = (), limit: int = 100_000) -> Iterator[tuple[str, ...]]:
+    """Every complete action reachable through ``choices`` (token slots and small ranges and
+    sets only; free text is skipped). For small games, tests and built-in players."""
+    stack = [prefix]
+    seen = 0
+    while stack:
+        p = stack.pop()
+        c = game.choices(seat, p)
+        if c.complete and p:
+            yield p
+            seen += 1
+            if seen >= limit:
+                return
+        nxt: list[str] = []
+        if c.kind == "token":
+            nxt = c.tokens()
+        elif c.kind == "range" and c.hi - c.lo <= 64:
+            nxt = [str(i) for i in range(c.lo, c.hi + 1)]
+        elif c.kind == "set" and len(c.options) <= 10:
+            nxt = [",".join(s) for s in subsets(c.tokens(), c.lo, c.hi)]
+        for tok in reversed(nxt):
+            stack.append(p + (tok,))
+
+
+def subsets(tokens: Sequence[str], lo: int, hi: int) -> Iterator[tuple[str, ...]]:
+    from itertools import combinations
+
+    for k in range(max(lo, 0), min(hi, len(tokens)) + 1):
+        yield from combinations(tokens, k)
+
+
+def choices_from_actions(actions: Iterable[Sequence[str]], prefix: Sequence[str],
+                         describe: Any = None, prompt: str = "") -> Choices:
+    """The next step after ``prefix`` from the full token lists of every legal action — for
+    games whose legal actions are few (a prefix tree). ``describe(tokens) -> (label, data)``
+    labels the next token given the prefix extended by it."""
+    n = len(prefix)
+    prefix = tuple(prefix)
+    seen: dict[str, Option] = {}
+    complete = False
+    for tokens in actions:
+        tokens = tuple(tokens)
+        if tokens[:n] != prefix:
+            continue
+        if len(tokens) == n:
+            complete = True
+            continue
+        tok = tokens[n]
+        if tok not in seen:
+            label, data = describe(prefix + (tok,)) if describe else (tok, None)
+            seen[tok] = Option(tok, label, data)
+    return Choices("token", tuple(seen.values()), prompt=prompt, complete=complete)
+
+
+def split_tokens(text: str) -> list[str]:
+    return text.split()
+
+
+def seat_of(players: Sequence[str], name: str) -> int:
+    """The seat of a player by name or number (``1``-based), for the terminal."""
+    for i, p in enumerate(players):
+        if p.lower() == name.lower():
+            return i
+    if name.isdigit() and 1 <= int(name) <= len(players):
+        return int(name) - 1
+    raise IllegalMove(f"No player {name!r}.")

@@ -1,0 +1,104 @@
+"""Game id -> :class:`GameSpec`. Every other layer finds games here, never by importing one.
+
+A game package registers itself by exposing ``SPEC`` in ``bot.engine.<id>``; the ids listed
+in :data:`GAME_IDS` are the rulebooks' file names.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import resources
+
+from bot.engine.core import Action, Game, Outcome
+from bot.engine.options import Options
+
+GAME_IDS: tuple[str, ...] = ("gridcannon", "court_wars", "celestial_emperor", "knight_rogue_princess_dragon")
+
+BuiltInPlayer = Callable[[Game, int, random.Random], "Action | str"]
+
+
+def _no_rematch_rule(n: int, last_first: int, outcome: Outcome | None) -> int | None:
+    return None
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything outside the engine needs to know about a game.
+
+    ``rematch_first(n, last_first, outcome)`` is the rulebook's series rule (who starts the
+    next game; ``None``: at random). ``solo_concede`` offers a table **Concede** (a forfeit)
+    while the game has no concede action of its own. ``export_seed`` says whether a finished
+    game's record may carry its seed to players (no, where choices stay secret for ever).
+    """
+
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    credit: str
+    summary: str
+    state: type[Game]
+    options: type[Options]
+    player: BuiltInPlayer
+    actions: tuple[type[Action], ...]
+    command: str  # the slash-command group, e.g. "court-wars"
+    rematch_first: Callable[[int, int, Outcome | None], int | None] = _no_rematch_rule
+    solo_concede: bool = False
+    export_seed: bool = True
+    story: bool = False  # the game tells a story (a story file at the end)
+    seat_names: tuple[str, ...] = field(default_factory=tuple)
+
+    def rules_text(self) -> str:
+        """The rules as players read them, shipped beside the engine (``rules.md``)."""
+        package = f"bot.engine.{self.id}" if _is_package(self.id) else "bot.engine.rules"
+        name = "rules.md" if _is_package(self.id) else f"{self.id}.md"
+        return resources.files(package).joinpath(name).read_text(encoding="utf-8")
+
+    def rules_sections(self) -> list[tuple[str, str]]:
+        """The rules split at ``## `` headings: (heading, body) pairs, the intro first."""
+        sections: list[tuple[str, str]] = []
+        head, body = self.title, []
+        for line in self.rules_text().splitlines():
+            if line.startswith("## "):
+                sections.append((head, "\n".join(body).strip()))
+                head, body = line[3:].strip(), []
+            elif line.startswith("# ") and not sections and not body:
+                head = line[2:].strip()
+            else:
+                body.append(line)
+        sections.append((head, "\n".join(body).strip()))
+        return [(h, b) for h, b in sections if b]
+
+
+def _is_package(game_id: str) -> bool:
+    spec = importlib.util.find_spec(f"bot.engine.{game_id}")
+    return bool(spec and spec.submodule_search_locations)
+
+
+_SPECS: dict[str, GameSpec] = {}
+
+
+def spec(game_id: str) -> GameSpec:
+    """The spec of ``game_id``; KeyError with a readable message for an unknown id."""
+    found = _SPECS.get(game_id)
+    if found is not None:
+        return found
+    if game_id not in GAME_IDS:
+        shown = game_id if len(game_id) <= 40 else game_id[:39] + "…"
+        raise KeyError(f"Unknown game {shown!r}. Games: {', '.join(GAME_IDS)}.")
+    found = importlib.import_module(f"bot.engine.{game_id}").SPEC
+    _SPECS[game_id] = found
+    return found
+
+
+def specs() -> list[GameSpec]:
+    return [spec(g) for g in GAME_IDS]
+
+
+def load_state(data: dict) -> Game:
+    """A game state from its stored JSON (any registered game)."""
+    return spec(str(data.get("game"))).state.from_json(data)
