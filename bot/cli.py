@@ -52,7 +52,7 @@ def play_auto(game: Game, rng: random.Random, max_moves: int = 20_000) -> tuple[
         if len(moves) >= max_moves:
             raise RuntimeError(f"no end after {max_moves} moves")
         seat = min(game.to_act())
-        move = choose(game, seat, rng)
+        move = str(choose(game, seat, rng))
         game, _ = game.apply(seat, move)
         moves.append([seat, move])
     return game, moves
@@ -137,7 +137,7 @@ def play_terminal(game_id: str, players: list[str], options: list[str], seed: in
     while not game.is_over():
         seat = min(game.to_act())
         if auto_seats and seat in auto_seats:
-            game, events = game.apply(seat, auto_player(game_id)(game, seat, rng))
+            game, events = game.apply(seat, str(auto_player(game_id)(game, seat, rng)))
             for e in events:
                 if e.visible_to(None):
                     write(pretty_text(e.text))

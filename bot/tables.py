@@ -306,7 +306,13 @@ class TableService:
     def _after(self, t: TableRow, new: Game, before: set[int], events: list[Event]) -> Change:
         change = Change(t)
         for e in events:
-            if e.to is None:
+            private = getattr(e, "private", None)
+            if private is not None:  # a v2 event: the public text, and each seat's own text
+                if e.public:
+                    change.events.append(e.public)
+                for s, text in private.items():
+                    change.private.setdefault(s, []).append(text)
+            elif e.to is None:
                 change.events.append(e.text)
             else:
                 for s in e.to:
@@ -352,7 +358,7 @@ class TableService:
             seat = min(game.to_act())
             prompts = [p for p in game.prompts(seat) if p.skip]
             rng = random.Random(f"skip:{t.seed}:{len(t.moves)}")
-            move = prompts[0].skip if prompts else auto_player(t.game)(game, seat, rng)
+            move = prompts[0].skip if prompts else str(auto_player(t.game)(game, seat, rng))
             change = self._apply(t, game, seat, move)
             change.events.insert(0, f"{actor.name} skipped {t.seats[seat].name}'s turn (the bot played for them).")
             return change
@@ -440,7 +446,8 @@ class TableService:
         n = len(old.seats)
         last_first = game.setting("first")
         if last_first < 0:
-            last_first = int(game.view(None).get("first", 0))
+            public = game.view(None)
+            last_first = int(public.get("first", 0) if isinstance(public, dict) else getattr(public, "first", 0))
         if n == 2:
             outcome = game.outcome()
             if outcome and len(outcome.winners) == 1:

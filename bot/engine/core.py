@@ -160,6 +160,16 @@ class Event:
     kind: str = ""
     data: Any = None
 
+    @property
+    def text(self) -> str:
+        """v1 compatibility: the public text, else the first private one."""
+        return self.public if self.public is not None else next(iter(self.private.values()), "")
+
+    @property
+    def to(self) -> tuple[Seat, ...] | None:
+        """v1 compatibility: ``None`` for a public event, else the seats that read it."""
+        return None if self.public is not None else tuple(self.private)
+
     def for_(self, seat: Seat | None) -> str | None:
         """The text ``seat`` (``None``: the public) reads, or ``None``."""
         if seat is not None and seat in self.private:
@@ -251,9 +261,7 @@ class V1Compat:
         cls.variants = tuple(Variant(i.name, i.help) for i in infos if i.is_variant)
         cls.settings = {i.name: (i.default, i.lo, i.hi) for i in infos if not i.is_variant}
 
-    @property
-    def secret_moves(self) -> bool:
-        return any(not d.public for d in self.decisions())  # type: ignore[attr-defined]
+    secret_moves: ClassVar[bool] = False  # some decisions are secret choices (set by the game)
 
     def setting(self, name: str) -> int:
         return int(getattr(self.opts, name))  # type: ignore[attr-defined]
