@@ -10,6 +10,7 @@ for the Discord layer (or the terminal) to show.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import math
 import random
 import secrets
@@ -26,6 +27,9 @@ from bot.store import Seat, StaleRevision, Store, TableRow
 DEFAULT_TURN_LIMIT = 24 * 3600
 MIN_TURN_LIMIT = 60
 KEEP_EVENTS = 40
+MAX_MOVE_TEXT = 4000
+MAX_DRAFTS = 10_000
+MAX_SEEN = 10_000
 
 
 STALE = "That table has moved on since this was posted: use the newest table message (or press **Show table**)."
@@ -56,6 +60,25 @@ class Change:
     record: dict[str, Any] | None = None
 
 
+def table_key(table: TableRow) -> str:
+    """A short id naming this table (not just its channel): a new game gets a new one."""
+    tid = getattr(table, "table_id", None)
+    if tid:
+        return str(tid)
+    digest = hashlib.blake2s(f"{table.created_at!r}:{table.seed}".encode(), digest_size=5).hexdigest()
+    return digest
+
+
+def spec_policy(game_id: str, name: str, default: Any) -> Any:
+    """A table policy from the game's spec (v2 engines), else ``default``."""
+    try:
+        from bot.engine.registry import spec
+
+        return getattr(spec(game_id), name, default)
+    except (KeyError, AttributeError, ImportError):
+        return default
+
+
 def load_game(table: TableRow) -> Game:
     if table.state is None:
         raise TableError("The game has not started yet.")
@@ -76,6 +99,8 @@ class TableService:
         self.store = store
         self.clock = clock
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._drafts: dict[str, tuple[str, ...]] = {}
+        self._seen: dict[int, None] = {}
 
     # ----- reading -------------------------------------------------------------------
     async def get(self, channel_id: int) -> TableRow | None:
@@ -258,23 +283,61 @@ class TableService:
         return await self._update(channel_id, fn)
 
     # ----- play ----------------------------------------------------------------------
-    async def move(self, channel_id: int, actor: Actor, move: str, revision: int | None = None) -> Change:
+    async def move(self, channel_id: int, actor: Actor, move: str, revision: int | None = None, *,
+                   table: str | None = None, opened: int | None = None) -> Change:
+        """Play ``move`` for the actor. ``table``/``opened`` (from a button) must still name this
+        table and the point at which the actor's decision opened; ``revision`` the table's."""
+        if len(move) > MAX_MOVE_TEXT:
+            raise TableError(f"That move is too long ({len(move)} characters); nothing was changed.")
+
         def fn(t: TableRow) -> Change:
             game, seat = self._player(t, actor.user_id)
+            self._check_fresh(t, game, seat, table, opened)
             return self._apply(t, game, seat, move)
 
         return await self._update(channel_id, fn, revision=revision)
 
-    async def to_move(self, channel_id: int, user_id: int, revision: int) -> tuple[TableRow, Game, int]:
-        """For offering moves (pickers, text boxes): the table, game and seat, if it is this
-        user's move at that revision; otherwise the same refusal a move would get."""
-        table = await self.require(channel_id)
-        if revision != table.revision:
+    @staticmethod
+    def _check_fresh(t: TableRow, game: Game, seat: int, table: str | None, opened: int | None) -> None:
+        if table is not None and table != table_key(t):
             raise TableError(STALE)
-        game, seat = self._player(table, user_id)
         if seat not in game.to_act():
+            current = {game.opened_at(s) for s in game.to_act()}
+            if opened is not None and opened not in current:
+                raise TableError(STALE)  # a button of a decision that has closed
             raise TableError(game.waiting_for())
-        return table, game, seat
+        if opened is not None and opened != game.opened_at(seat):
+            raise TableError(STALE)
+
+    async def to_move(self, channel_id: int, user_id: int, table: str, opened: int) -> tuple[TableRow, Game, int]:
+        """For offering moves (pickers, text boxes): the table, game and seat, if this user's
+        decision is still the one the picker was made for; otherwise the refusal a move would get."""
+        row = await self.require(channel_id)
+        game, seat = self._player(row, user_id)
+        self._check_fresh(row, game, seat, table, opened)
+        return row, game, seat
+
+    def put_draft(self, tokens: tuple[str, ...]) -> str:
+        """Name a partial action too long for a custom_id (kept for the life of the process)."""
+        key = hashlib.blake2s(" ".join(tokens).encode(), digest_size=6).hexdigest()
+        self._drafts[key] = tokens
+        while len(self._drafts) > MAX_DRAFTS:
+            self._drafts.pop(next(iter(self._drafts)))
+        return key
+
+    def get_draft(self, key: str) -> tuple[str, ...]:
+        if key not in self._drafts:
+            raise TableError("That picker has expired. Press **My hand** to choose again.")
+        return self._drafts[key]
+
+    def first_delivery(self, interaction_id: int) -> bool:
+        """False when this interaction was already handled (Discord delivered it twice)."""
+        if interaction_id in self._seen:
+            return False
+        self._seen[interaction_id] = None
+        while len(self._seen) > MAX_SEEN:
+            self._seen.pop(next(iter(self._seen)))
+        return True
 
     @staticmethod
     def _player(t: TableRow, user_id: int) -> tuple[Game, int]:
@@ -290,17 +353,18 @@ class TableService:
             raise TableError("You have left this game.")
         return game, seat
 
-    def _apply(self, t: TableRow, game: Game, seat: int, move: str, *, log_move: str | None = None) -> Change:
+    def _apply(self, t: TableRow, game: Game, seat: int, move: str, *, forfeit: bool = False) -> Change:
+        """Apply a player's move (never a forfeit: that is ``forfeit=True``, not text anyone sends)."""
         before = acting_users(t, game)
         try:
-            if move == FORFEIT:
+            if forfeit:
                 new, events = game.forfeit(seat)
             else:
                 new, events = game.apply(seat, move)
         except IllegalMove as e:
             raise TableError(str(e)) from None
         t.state = new.to_json()
-        t.moves.append([seat, log_move or (move if move == FORFEIT else move.strip()), round(self.clock(), 3)])
+        t.moves.append([seat, FORFEIT if forfeit else move.strip(), round(self.clock(), 3)])
         return self._after(t, new, before, events)
 
     def _after(self, t: TableRow, new: Game, before: set[int], events: list[Event]) -> Change:
@@ -346,7 +410,7 @@ class TableService:
 
     def _forfeit(self, t: TableRow, seat: int, why: str) -> Change:
         game = load_game(t)
-        change = self._apply(t, game, seat, FORFEIT)
+        change = self._apply(t, game, seat, "", forfeit=True)
         change.events.insert(0, why)
         return change
 
@@ -448,6 +512,9 @@ class TableService:
         if last_first < 0:
             public = game.view(None)
             last_first = int(public.get("first", 0) if isinstance(public, dict) else getattr(public, "first", 0))
+        rule = spec_policy(old.game, "rematch_first", None)
+        if rule is not None:  # the game's own series rule (v2 engines)
+            return rule(n, last_first, game.outcome())
         if n == 2:
             outcome = game.outcome()
             if outcome and len(outcome.winners) == 1:

@@ -1,9 +1,16 @@
-"""Discord presentation: panels → embeds, table messages, move pickers.
+"""Discord presentation: views → embeds, table messages, and pickers fed by ``choices``.
 
-Buttons and selects carry everything they need in their custom_id (``dh:<revision>:
-<action>:<argument>``), so they work after a restart: the cog rebuilds the table
-from the store. Moves are offered one token at a time from the prefix tree of the
-seat's legal moves (see :func:`next_steps`).
+Every component's custom_id is ``dh2:<table>:<rev>:<kind>:<arg>``:
+
+- ``<table>`` names the table (a new game in the same channel refuses the old one's buttons);
+- ``<rev>`` is, for a move, the point at which the clicking seat's decision opened (another
+  seat's answer in a simultaneous decision leaves it good), and for a lobby or table button the
+  table's revision;
+- ``<kind>`` is the action kind (one DynamicItem each, in ``cogs/tables.py``);
+- ``<arg>`` is the action's tokens so far, or ``~<id>`` naming a stored draft when they do
+  not fit in Discord's 100 characters.
+
+Every label, option and line a recipient gets is made from that recipient's view and choices.
 """
 
 from __future__ import annotations
@@ -16,18 +23,29 @@ from typing import Any
 import discord
 
 from bot.engine import game_class
-from bot.engine.base import Game
-from bot.engine.cards import names_any, pretty_text
+from bot.engine.cards import pretty_text
 from bot.render import renderer
 from bot.render import story
 from bot.render.panel import Panel, clip
 from bot.store import TableRow
-from bot.tables import format_duration, load_game
+from bot.tables import format_duration, load_game, table_key
 
 CUSTOM_ID_MAX = 100
-MOVE_BUTTONS_MAX = 20  # 4 rows of 5; the last row is for table buttons
-BUTTON_LABEL_MAX = 80
-END = "✓"  # the picker's token meaning "this prefix is the whole move"
+LABEL_MAX = 80
+BUTTONS_PER_ROW = 5
+STEP_BUTTONS_MAX = 20  # 4 rows of 5; the last row is for paging, back and confirm
+SELECT_MAX = 25
+PUBLIC_MOVES_MAX = 5  # at most one row of moves on the public table message
+PREFIX = "dh2"
+
+# Kinds of components (one DynamicItem each).
+LOBBY_KINDS = ("jn", "lv", "st", "cx")
+TABLE_KINDS = ("me", "sh", "cc", "sk", "rv", "rm", "ng", "sf")
+STEP, SELECT, PAGE, TEXT, MODAL, CONFIRM = "s", "k", "p", "t", "m", "ok"
+
+
+def cid(tid: str, rev: int, kind: str, arg: str = "") -> str:
+    return f"{PREFIX}:{tid}:{rev}:{kind}:{arg}"
 
 
 def embed_from_panel(panel: Panel) -> discord.Embed:
@@ -40,112 +58,127 @@ def embed_from_panel(panel: Panel) -> discord.Embed:
     return embed
 
 
-def cid(rev: int, act: str, arg: str = "") -> str:
-    return f"dh:{rev}:{act}:{arg}"
-
-
-def fits(rev: int, act: str, arg: str) -> bool:
-    return len(cid(rev, act, arg)) <= CUSTOM_ID_MAX
-
-
-# ----- the prefix tree of legal moves ---------------------------------------------------
+# ----- pickers: one step of an action, from choices ----------------------------------------
 @dataclass(frozen=True)
 class Step:
-    token: str  # the next token, or END
-    move: str | None  # the whole move when this step completes one
-    count: int  # how many legal moves lie behind this step
+    """Where a seat is in building an action: the tokens so far and the page of options."""
+
+    tokens: tuple[str, ...]
+    page: int = 0
 
 
-def next_steps(legal: list[str], prefix: list[str]) -> list[Step]:
-    """The choices after ``prefix``: each next token (in first-seen order) and END if complete."""
-    steps: dict[str, list[str]] = {}
-    complete = False
-    n = len(prefix)
-    for move in legal:
-        tokens = move.split()
-        if tokens[:n] != prefix:
+def encode_tokens(tokens: tuple[str, ...]) -> str:
+    return " ".join(tokens)
+
+
+def decode_tokens(arg: str) -> tuple[str, ...]:
+    return tuple(arg.split())
+
+
+class Drafts:
+    """Partial actions too long for a custom_id, named by a short id.
+
+    ``put`` returns the arg to use (``~<id>``); the table service persists them, so a picker
+    survives a restart."""
+
+    def __init__(self, saver: Any = None):
+        self.saver = saver
+
+    def arg(self, tid: str, rev: int, kind: str, tokens: tuple[str, ...], extra: str = "") -> str:
+        arg = (extra + encode_tokens(tokens)) if not extra else f"{extra}:{encode_tokens(tokens)}"
+        if len(cid(tid, rev, kind, arg)) <= CUSTOM_ID_MAX:
+            return arg
+        if self.saver is None:
+            raise ValueError("a draft is needed but there is no draft store")
+        draft = self.saver(tokens)
+        return f"{extra}:~{draft}" if extra else f"~{draft}"
+
+
+def _button_style(option_style: str) -> discord.ButtonStyle:
+    return {"primary": discord.ButtonStyle.primary, "danger": discord.ButtonStyle.danger,
+            "success": discord.ButtonStyle.success}.get(option_style, discord.ButtonStyle.secondary)
+
+
+def so_far(game: Any, seat: int, tokens: tuple[str, ...]) -> list[str]:
+    """The labels of the tokens chosen so far (plain words from the seat's choices)."""
+    out = []
+    for i, tok in enumerate(tokens):
+        c = game.choices(seat, tokens[:i])
+        if c.kind == "text":
+            out.append(f"“{clip(tok, 60)}”")
             continue
-        if len(tokens) == n:
-            complete = True
-            continue
-        steps.setdefault(tokens[n], []).append(move)
-    out = [Step(END, " ".join(prefix), 1)] if complete else []
-    for token, moves in steps.items():
-        single = moves[0] if len(moves) == 1 else None
-        out.append(Step(token, single, len(moves)))
+        label = next((o.label for o in c.options if o.token == tok), "") or tok
+        out.append(label)
     return out
 
 
-def step_label(game: Game, seat: int, prefix: list[str], step: Step) -> str:
-    if step.move is not None:
-        label = game.describe(seat, step.move)
-    else:
-        label = " ".join([*prefix, step.token]) + " …"
-    return clip(pretty_text(label), BUTTON_LABEL_MAX)
-
-
-def move_items(game: Game, seat: int, rev: int, limit: int = MOVE_BUTTONS_MAX) -> list[discord.ui.Item]:
-    """Buttons for a seat's moves: whole moves where they fit, else a button per first token."""
-    legal = game.legal_moves(seat)
-    items: list[discord.ui.Item] = []
-    groups = next_steps(legal, [])
-    expanded: set[str] = set()
-    total = len(groups)
-    for g in groups:  # expand groups in order while everything still fits
-        if g.move is None and total - 1 + g.count <= limit and all(fits(rev, "mv", m) for m in legal
-                                                                    if m.split()[0] == g.token):
-            expanded.add(g.token)
-            total += g.count - 1
-    for g in groups:
-        if g.move is not None or g.token in expanded:
-            moves = [g.move] if g.move is not None else [m for m in legal if m.split()[0] == g.token]
-            for m in moves:
-                if not fits(rev, "mv", m):
-                    continue
-                items.append(discord.ui.Button(label=clip(pretty_text(game.describe(seat, m)), BUTTON_LABEL_MAX),
-                                               style=_style(m), custom_id=cid(rev, "mv", m)))
-        else:
-            items.append(discord.ui.Button(label=clip(f"{g.token.capitalize()} … ({g.count})", BUTTON_LABEL_MAX),
-                                           style=discord.ButtonStyle.primary, custom_id=cid(rev, "pf", g.token)))
-    for p in game.prompts(seat):
-        items.append(discord.ui.Button(label=clip(f"✍ {p.label}", BUTTON_LABEL_MAX), style=discord.ButtonStyle.success,
-                                       custom_id=cid(rev, "tx", p.verb)))
-    return items[:limit + 5]
-
-
-def _style(move: str) -> discord.ButtonStyle:
-    verb = move.split()[0]
-    if verb in ("concede", "resign", "abandon"):
-        return discord.ButtonStyle.danger
-    if verb in ("draw", "defend", "flip", "play"):
-        return discord.ButtonStyle.primary
-    return discord.ButtonStyle.secondary
-
-
-def picker_view(game: Game, seat: int, rev: int, prefix: list[str]) -> tuple[str, discord.ui.View]:
-    """An ephemeral step of the move picker: the choices after ``prefix``."""
-    steps = next_steps(game.legal_moves(seat), prefix)
+def picker(game: Any, table: TableRow, seat: int, step: Step, drafts: Drafts) -> tuple[str, discord.ui.View]:
+    """A private step of building an action: the choices after ``step.tokens``."""
+    tid, rev = table_key(table), game.opened_at(seat)
+    c = game.choices(seat, step.tokens)
     view = discord.ui.View(timeout=None)
-    if not steps:
-        return "That choice is no longer available.", view
-    base = " ".join(prefix)
-    if len(steps) <= MOVE_BUTTONS_MAX:
-        for s in steps:
-            whole = base if s.token == END else s.move
-            if whole is not None and fits(rev, "mv", whole):
-                button = discord.ui.Button(label=step_label(game, seat, prefix, s) if s.token != END
-                                           else clip(pretty_text(game.describe(seat, base)), BUTTON_LABEL_MAX),
-                                           style=discord.ButtonStyle.success, custom_id=cid(rev, "mv", whole))
-            else:
-                button = discord.ui.Button(label=step_label(game, seat, prefix, s), style=discord.ButtonStyle.primary,
-                                           custom_id=cid(rev, "pf", f"{base} {s.token}".strip()))
-            view.add_item(button)
-    else:
-        select = discord.ui.Select(custom_id=cid(rev, "pk", base), placeholder="Choose…", min_values=1, max_values=1)
-        for s in steps[:25]:
-            select.add_option(label=step_label(game, seat, prefix, s), value=s.token)
+    lines: list[str] = []
+    if step.tokens:
+        lines.append("**So far:** " + clip(pretty_text(" → ".join(so_far(game, seat, step.tokens))), 1500))
+    if c.progress is not None:
+        lines.append(f"**{c.progress}**")
+    if c.prompt:
+        lines.append(pretty_text(c.prompt))
+    if c.empty:
+        return "That choice is no longer open. Press **My hand** for your current choices.", view
+    options = list(c.options)
+    if c.kind == "token" and len(options) <= STEP_BUTTONS_MAX:
+        for o in options:
+            view.add_item(discord.ui.Button(
+                label=clip(pretty_text(o.label or o.token), LABEL_MAX), style=_button_style(o.style),
+                custom_id=cid(tid, rev, STEP, drafts.arg(tid, rev, STEP, step.tokens + (o.token,)))))
+    elif c.kind in ("token", "set", "range"):
+        if c.kind == "range":
+            options_all = [(str(i), str(i)) for i in range(c.lo, c.hi + 1)]
+        else:
+            options_all = [(o.token, o.label or o.token) for o in options]
+        pages = max(1, -(-len(options_all) // SELECT_MAX))
+        page = min(max(step.page, 0), pages - 1)
+        shown = options_all[page * SELECT_MAX:(page + 1) * SELECT_MAX]
+        lo, hi = (1, 1) if c.kind != "set" else (max(c.lo, 0), min(c.hi, len(shown)))
+        select = discord.ui.Select(custom_id=cid(tid, rev, SELECT, drafts.arg(tid, rev, SELECT, step.tokens)),
+                                   placeholder=clip(pretty_text(c.prompt or "Choose…"), 150),
+                                   min_values=lo, max_values=max(hi, 1))
+        for token, label in shown:
+            select.add_option(label=clip(pretty_text(label), 100), value=token[:100])
         view.add_item(select)
-    return f"**{pretty_text(base)}** — choose:", view
+        if pages > 1:
+            lines.append(f"Page {page + 1} of {pages}.")
+            for delta, text in ((-1, "◀ Previous"), (1, "Next ▶")):
+                target = page + delta
+                view.add_item(discord.ui.Button(
+                    label=text, style=discord.ButtonStyle.secondary, disabled=not 0 <= target < pages, row=4,
+                    custom_id=cid(tid, rev, PAGE, drafts.arg(tid, rev, PAGE, step.tokens, extra=str(max(target, 0))))))
+    elif c.kind == "text":
+        view.add_item(discord.ui.Button(
+            label=clip(f"✍ {pretty_text(c.prompt or 'Write')}", LABEL_MAX), style=discord.ButtonStyle.success,
+            custom_id=cid(tid, rev, TEXT, drafts.arg(tid, rev, TEXT, step.tokens))))
+    if c.complete and step.tokens:
+        view.add_item(discord.ui.Button(
+            label="Confirm", style=discord.ButtonStyle.success, row=4,
+            custom_id=cid(tid, rev, CONFIRM, drafts.arg(tid, rev, CONFIRM, step.tokens))))
+    if step.tokens:
+        view.add_item(discord.ui.Button(
+            label="↩ Back", style=discord.ButtonStyle.secondary, row=4,
+            custom_id=cid(tid, rev, STEP, drafts.arg(tid, rev, STEP, step.tokens[:-1]))))
+    text = "\n".join(lines) or "Choose:"
+    return clip(text, 2000), view
+
+
+def first_step_items(game: Any, table: TableRow, seat: int, drafts: Drafts, limit: int) -> list[discord.ui.Item]:
+    """The first step's options as buttons when they fit in ``limit``; else nothing."""
+    tid, rev = table_key(table), game.opened_at(seat)
+    c = game.choices(seat, ())
+    if c.kind != "token" or not c.options or len(c.options) > limit:
+        return []
+    return [discord.ui.Button(label=clip(pretty_text(o.label or o.token), LABEL_MAX), style=_button_style(o.style),
+                              custom_id=cid(tid, rev, STEP, drafts.arg(tid, rev, STEP, (o.token,))))
+            for o in c.options]
 
 
 # ----- whole table messages -------------------------------------------------------------
@@ -180,19 +213,20 @@ def lobby_message(table: TableRow) -> TableMessage:
     panel.add("Turn limit", format_duration(table.turn_limit), True)
     panel.footer = f"{cls.credit} · table rev {table.revision}"
     view = discord.ui.View(timeout=None)
-    rev = table.revision
-    view.add_item(discord.ui.Button(label="Join", style=discord.ButtonStyle.success, custom_id=cid(rev, "jn")))
-    view.add_item(discord.ui.Button(label="Leave", style=discord.ButtonStyle.secondary, custom_id=cid(rev, "lv")))
-    view.add_item(discord.ui.Button(label="Start", style=discord.ButtonStyle.primary, custom_id=cid(rev, "st"),
+    tid, rev = table_key(table), table.revision
+    view.add_item(discord.ui.Button(label="Join", style=discord.ButtonStyle.success, custom_id=cid(tid, rev, "jn")))
+    view.add_item(discord.ui.Button(label="Leave", style=discord.ButtonStyle.secondary, custom_id=cid(tid, rev, "lv")))
+    view.add_item(discord.ui.Button(label="Start", style=discord.ButtonStyle.primary, custom_id=cid(tid, rev, "st"),
                                     disabled=len(table.seats) < cls.min_players))
-    view.add_item(discord.ui.Button(label="Cancel", style=discord.ButtonStyle.danger, custom_id=cid(rev, "cx")))
+    view.add_item(discord.ui.Button(label="Cancel", style=discord.ButtonStyle.danger, custom_id=cid(tid, rev, "cx")))
     return TableMessage(embed_from_panel(panel), view, [])
 
 
-def table_message(table: TableRow, *, with_picture: bool = True) -> TableMessage:
-    """The public table: the public view's panel, its picture, and the buttons."""
+def table_message(table: TableRow, *, with_picture: bool = True, drafts: Drafts | None = None) -> TableMessage:
+    """The public table: the public view's panel and picture, and the buttons."""
     if table.status == "lobby":
         return lobby_message(table)
+    drafts = drafts or Drafts()
     game = load_game(table)
     render = renderer(table.game)
     public = game.view(None)
@@ -201,7 +235,7 @@ def table_message(table: TableRow, *, with_picture: bool = True) -> TableMessage
     if shown:
         recent = "\n".join(pretty_text(e) for e in shown)
         panel.description = clip(f"{recent}\n\n{panel.description}".strip(), 4096)
-    status = {"playing": "", "finished": " · game over", "abandoned": " · abandoned"}[table.status]
+    status = {"playing": "", "finished": " · game over", "abandoned": " · abandoned"}.get(table.status, "")
     panel.footer = clip(f"{panel.footer + ' · ' if panel.footer else ''}table rev {table.revision}{status}", 2048)
     embed = embed_from_panel(panel)
     files: list[discord.File] = []
@@ -211,60 +245,70 @@ def table_message(table: TableRow, *, with_picture: bool = True) -> TableMessage
             files.append(discord.File(io.BytesIO(png), filename="table.png"))
             embed.set_image(url="attachment://table.png")
     view = discord.ui.View(timeout=None)
-    rev = table.revision
+    tid, rev = table_key(table), table.revision
     if table.status == "playing":
-        actors = sorted(game.to_act())
-        if not game.secret_moves and len(actors) == 1:
-            for item in move_items(game, actors[0], rev):
-                view.add_item(item)
+        deciding = game.decisions()
+        moves: list[discord.ui.Item] = []
+        if len(deciding) == 1 and deciding[0].public:
+            moves = first_step_items(game, table, deciding[0].seat, drafts, PUBLIC_MOVES_MAX)
+        for item in moves:
+            view.add_item(item)
         bottom: list[discord.ui.Item] = []
-        if game.secret_moves or len(actors) > 1 or len(table.seats) > 1:
-            label = "My hand / act" if game.secret_moves else "My view"
-            bottom.append(discord.ui.Button(label=label, style=discord.ButtonStyle.primary, custom_id=cid(rev, "me")))
+        if not moves or len(table.seats) > 1 or any(not d.public for d in deciding):
+            secret = any(not d.public for d in deciding)
+            label = "My hand / act" if secret or not moves else "My view"
+            bottom.append(discord.ui.Button(label=label, style=discord.ButtonStyle.primary, custom_id=cid(tid, rev, "me")))
         bottom.append(discord.ui.Button(label="Show table", style=discord.ButtonStyle.secondary,
-                                        custom_id=cid(rev, "sh")))
-        if len(table.seats) == 1 and not any(m.split()[0] == "concede" for m in game.legal_moves(0)):
-            # The rulebook's concede is for an exhausted deck; giving up earlier is a forfeit (a loss).
-            bottom.append(discord.ui.Button(label="Concede", style=discord.ButtonStyle.danger, custom_id=cid(rev, "lv")))
+                                        custom_id=cid(tid, rev, "sh")))
+        if len(table.seats) == 1 and solo_concede_offered(table.game, game):
+            bottom.append(discord.ui.Button(label="Concede", style=discord.ButtonStyle.danger,
+                                            custom_id=cid(tid, rev, "cc")))
         if table.timed_out:
             bottom.append(discord.ui.Button(label="Skip late player", style=discord.ButtonStyle.secondary,
-                                            custom_id=cid(rev, "sk")))
+                                            custom_id=cid(tid, rev, "sk")))
             bottom.append(discord.ui.Button(label="Remove late player", style=discord.ButtonStyle.danger,
-                                            custom_id=cid(rev, "rv")))
-        _add_rows(view, bottom)
+                                            custom_id=cid(tid, rev, "rv")))
+        for item in bottom[:BUTTONS_PER_ROW]:
+            item.row = 1 if moves else 0
+            view.add_item(item)
     else:
         if len(table.seats) == 1:
-            view.add_item(discord.ui.Button(label="New game", style=discord.ButtonStyle.success, custom_id=cid(rev, "ng")))
+            view.add_item(discord.ui.Button(label="New game", style=discord.ButtonStyle.success,
+                                            custom_id=cid(tid, rev, "ng")))
         elif table.status == "finished":
-            view.add_item(discord.ui.Button(label="Rematch", style=discord.ButtonStyle.success, custom_id=cid(rev, "rm")))
+            view.add_item(discord.ui.Button(label="Rematch", style=discord.ButtonStyle.success,
+                                            custom_id=cid(tid, rev, "rm")))
         if hasattr(render, "story"):
             view.add_item(discord.ui.Button(label="Story file", style=discord.ButtonStyle.secondary,
-                                            custom_id=cid(rev, "sf")))
+                                            custom_id=cid(tid, rev, "sf")))
     return TableMessage(embed, view, files)
 
 
-def public_events(table: TableRow, game: Game | None = None) -> list[str]:
-    """The table's recent public events, less any line naming a card that is hidden now.
+def solo_concede_offered(game_id: str, game: Any) -> bool:
+    """The table's Concede (a forfeit) for a solo game, unless the game's own concede is open."""
+    from bot.tables import spec_policy
 
-    An event was public when it happened, but a card revealed then may be hidden again
-    later (Celestial Emperor's duel cards once they may have gone into a trick).
-    """
+    if not spec_policy(game_id, "solo_concede", True):
+        return False
+    return not any(o.token == "concede" for o in game.choices(0, ()).options)
+
+
+def public_events(table: TableRow, game: Any | None = None) -> list[str]:
+    """The table's recent public lines, as the public view gives them."""
     if table.state is None:
         return list(table.events)
     game = game or load_game(table)
-    hidden = game.hidden_cards(None)
+    recent = getattr(game.view(None), "recent", None)
+    if recent is not None:
+        return list(recent)
+    hidden = game.hidden_cards(None)  # a v1 engine: its stored lines, less any naming a hidden card
+    from bot.engine.cards import names_any
+
     return [e for e in table.events if not hidden or not names_any(e, hidden)]
 
 
-def _add_rows(view: discord.ui.View, items: list[discord.ui.Item]) -> None:
-    used = len(view.children)
-    free = 25 - used
-    for item in items[:free]:
-        view.add_item(item)
-
-
-def seat_message(table: TableRow, game: Game, seat: int) -> tuple[str, discord.Embed, discord.ui.View]:
-    """A seat's private message: its view (hand), and its moves when it may act."""
+def seat_message(table: TableRow, game: Any, seat: int, drafts: Drafts) -> tuple[str, discord.Embed, discord.ui.View]:
+    """A seat's private message: its view (hand), and the first step of its choices when it acts."""
     render = renderer(table.game)
     view_data = game.view(seat)
     if hasattr(render, "hand_text"):
@@ -273,20 +317,18 @@ def seat_message(table: TableRow, game: Game, seat: int) -> tuple[str, discord.E
         panel = render.panel(view_data)
         panel.title = f"Your view — {panel.title}"
     panel.footer = (f"{game.title} in this channel, hosted by {table.seats[0].name if table.seats else '?'} · "
-                    f"rev {table.revision} · press the button or /game hand again any time")
-    view = discord.ui.View(timeout=None)
+                    "press the button or /game hand again any time")
     where = f"<#{table.channel_id}>"
     if seat in game.to_act():
-        for item in move_items(game, seat, table.revision):
-            if len(view.children) < 25:
-                view.add_item(item)
-        head = f"Your hand at the {game.title} table in {where}. Your move — only you can see this."
+        text, view = picker(game, table, seat, Step(()), drafts)
+        head = f"Your hand at the {game.title} table in {where}. Your move — only you can see this.\n{text}"
     else:
+        view = discord.ui.View(timeout=None)
         head = f"Your hand at the {game.title} table in {where}. Not your move right now: {game.waiting_for()}"
-    return head, embed_from_panel(panel), view
+    return clip(head, 2000), embed_from_panel(panel), view
 
 
-def story_markdown(table: TableRow, game: Game) -> str | None:
+def story_markdown(table: TableRow, game: Any) -> str | None:
     """The story told at this table as Markdown, or None for a game without one."""
     render = renderer(table.game)
     if not hasattr(render, "story"):

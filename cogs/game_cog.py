@@ -55,7 +55,7 @@ class GameCog(commands.Cog):
             move = choice if choice.split()[0] == verb else f"{verb} {choice}"
         else:
             move = verb
-        await self.tables.play(interaction, move, revision=None, via="slash")
+        await self.tables.play(interaction, move, via="slash")
 
 
 def game_cog(bot: "DeckhandBot", game_id: str, name: str, verbs: dict[str, str], text_verbs: dict[str, str]) -> GameCog:

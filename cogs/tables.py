@@ -10,6 +10,7 @@ import asyncio
 import io
 import logging
 import re
+import types
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -20,8 +21,9 @@ from bot import ui
 from bot.engine import GAME_IDS, game_class
 from bot.engine.base import IllegalMove
 from bot.engine.cards import pretty_text
+from bot.render.panel import clip
 from bot.records import redacted
-from bot.tables import Actor, Change, TableError, load_game
+from bot.tables import STALE, Actor, Change, TableError, load_game
 
 if TYPE_CHECKING:
     from bot.app import DeckhandBot
@@ -35,66 +37,84 @@ NO_PINGS = discord.AllowedMentions.none()
 GAME_CHOICES = [app_commands.Choice(name=game_class(g).title[:100], value=g) for g in GAME_IDS]
 
 
-def actor_of(interaction: discord.Interaction) -> Actor:
+DEFER_AFTER = 2.0  # seconds; Discord allows 3 for the first answer
+
+
+def actor_of(interaction: discord.Interaction, owner_ids: Any = None) -> Actor:
+    """Who acts; the bot's owners (DECKHAND_OWNER_IDS) may manage any table."""
     user = interaction.user
     perms = interaction.permissions
     can_manage = interaction.guild_id is not None and bool(perms and perms.manage_messages)
-    return Actor(user.id, user.display_name, can_manage)
+    return Actor(user.id, user.display_name, can_manage or user.id in (owner_ids or ()))
+
+
+def _decisions(table: Any) -> tuple[Any, ...]:
+    if table.status != "playing" or table.state is None:
+        return ()
+    return load_game(table).decisions()
 
 
 async def refuse(interaction: discord.Interaction, message: str) -> None:
-    """Every refusal: ephemeral and plain."""
+    """Every refusal: ephemeral, plain and short enough for Discord."""
+    message = clip(message, 1900)
     if interaction.response.is_done():
         await interaction.followup.send(message, ephemeral=True, allowed_mentions=NO_PINGS)
     else:
         await interaction.response.send_message(message, ephemeral=True, allowed_mentions=NO_PINGS)
 
 
-class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:(?P<rev>\d+):(?P<act>[a-z]{2}):(?P<arg>.*)"):
-    """Every button Deckhand posts; the custom_id names the table revision and the action."""
-
-    def __init__(self, item: discord.ui.Button, rev: int, act: str, arg: str):
-        super().__init__(item)
-        self.rev, self.act, self.arg = rev, act, arg
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str]):
-        return cls(item, int(match["rev"]), match["act"], match["arg"])  # type: ignore[arg-type]
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        cog: Tables = interaction.client.get_cog("Tables")  # type: ignore[assignment]
-        await cog.on_button(interaction, self.rev, self.act, self.arg, values=None)
+STALE_LINK = "That table has moved on since this was posted; here is the current table."
 
 
-class TableSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"dh:(?P<rev>\d+):pk:(?P<arg>.*)"):
-    """The move picker's select menu (when a step has more than 20 choices)."""
+class _Component:
+    """Base of Deckhand's components: the custom_id names table, revision, kind and argument."""
 
-    def __init__(self, item: discord.ui.Select, rev: int, arg: str):
-        super().__init__(item)
-        self.rev, self.arg = rev, arg
+    kind = ""
+
+    def __init__(self, item: discord.ui.Item, tid: str, rev: int, arg: str):
+        super().__init__(item)  # type: ignore[call-arg]
+        self.tid, self.rev, self.arg = tid, rev, arg
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str]):
-        return cls(item, int(match["rev"]), match["arg"])  # type: ignore[arg-type]
+        return cls(item, match["tid"], int(match["rev"]), match["arg"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog: Tables = interaction.client.get_cog("Tables")  # type: ignore[assignment]
-        await cog.on_button(interaction, self.rev, "pk", self.arg, values=list(self.item.values))
+        values = list(getattr(self.item, "values", []) or [])  # type: ignore[attr-defined]
+        await cog.on_component(interaction, self.kind, self.tid, self.rev, self.arg, values)
+
+
+def _component(kind: str, select: bool = False) -> type[_Component]:
+    """One DynamicItem class per kind of action (join, concede, a step of a move…)."""
+    template = rf"{ui.PREFIX}:(?P<tid>[0-9a-z]+):(?P<rev>\d+):{kind}:(?P<arg>.*)"
+    base = discord.ui.DynamicItem[discord.ui.Select] if select else discord.ui.DynamicItem[discord.ui.Button]
+    def body(ns: dict[str, Any]) -> None:
+        ns.update(kind=kind, __module__=__name__)
+
+    return types.new_class(f"Component_{kind}", (_Component, base), {"template": template}, body)
+
+
+COMPONENTS = [_component(k) for k in (*ui.LOBBY_KINDS, *ui.TABLE_KINDS, ui.STEP, ui.PAGE, ui.TEXT, ui.CONFIRM)]
+COMPONENTS.append(_component(ui.SELECT, select=True))
 
 
 class TextModal(discord.ui.Modal):
-    """The text box for a story line (or any free-text move)."""
+    """The text box for a free-text step (a story line); its custom_id is revision-checked too."""
 
-    def __init__(self, cog: "Tables", rev: int, verb: str, label: str, required: bool, max_len: int):
-        super().__init__(title=label[:45] or "Your line", timeout=900)
-        self.cog, self.rev, self.verb = cog, rev, verb
-        self.line = discord.ui.TextInput(label=label[:45] or "Text", style=discord.TextStyle.paragraph,
-                                         required=required, max_length=min(max_len, 4000))
+    def __init__(self, tid: str, rev: int, arg: str, tokens: tuple[str, ...], label: str, required: bool, max_len: int):
+        super().__init__(title=clip(label, 45) or "Your line", timeout=900,
+                         custom_id=ui.cid(tid, rev, ui.MODAL, arg))
+        self.tid, self.rev, self.tokens = tid, rev, tokens
+        self.line = discord.ui.TextInput(label=clip(label, 45) or "Text", style=discord.TextStyle.paragraph,
+                                         required=required, max_length=max(1, min(max_len, 4000)))
         self.add_item(self.line)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
+        cog: Tables = interaction.client.get_cog("Tables")  # type: ignore[assignment]
         text = str(self.line.value or "").strip()
-        await self.cog.play(interaction, f"{self.verb} {text}".strip(), revision=None, via="modal")
+        move = " ".join((*self.tokens, text)).strip()
+        await cog.play(interaction, move, via="modal", table=self.tid, opened=self.rev)
 
 
 class Tables(commands.Cog):
@@ -106,6 +126,7 @@ class Tables(commands.Cog):
     def __init__(self, bot: "DeckhandBot"):
         self.bot = bot
         self.service = bot.service
+        self.drafts = ui.Drafts(self.service.put_draft)
 
     async def cog_load(self) -> None:
         if self.bot.run_timeouts:
@@ -120,7 +141,7 @@ class Tables(commands.Cog):
 
         The picture is drawn in a worker thread so other tables' clicks are not held up.
         """
-        msg = await asyncio.to_thread(ui.table_message, change.table)
+        msg = await asyncio.to_thread(ui.table_message, change.table, drafts=self.drafts)
         if edit and not interaction.response.is_done():
             await interaction.response.edit_message(**msg.edit_kwargs())
         elif not interaction.response.is_done():
@@ -179,7 +200,7 @@ class Tables(commands.Cog):
                 change = await self.service.new_table(made.id, interaction.guild_id, actor_of(interaction), game, options)
             except TableError as e:
                 return await refuse(interaction, str(e))
-            msg = await asyncio.to_thread(ui.table_message, change.table)
+            msg = await asyncio.to_thread(ui.table_message, change.table, drafts=self.drafts)
             await made.send(**msg.send_kwargs(), allowed_mentions=NO_PINGS)
             return await interaction.response.send_message(f"The table is open in {made.mention}.",
                                                            ephemeral=True)
@@ -203,15 +224,15 @@ class Tables(commands.Cog):
 
     @game.command(name="join", description="Take a seat at this channel's table.")
     async def join(self, interaction: discord.Interaction) -> None:
-        await self._lobby_action(interaction, "jn", edit=False)
+        await self._table_action(interaction, "jn", None, None)
 
     @game.command(name="leave", description="Leave this channel's table (mid-game, that is a forfeit).")
     async def leave(self, interaction: discord.Interaction) -> None:
-        await self._lobby_action(interaction, "lv", edit=False)
+        await self._table_action(interaction, "lv", None, None)
 
     @game.command(name="start", description="Start the game (host only).")
     async def start(self, interaction: discord.Interaction) -> None:
-        await self._lobby_action(interaction, "st", edit=False)
+        await self._table_action(interaction, "st", None, None)
 
     @game.command(name="status", description="Post the table again.")
     async def status(self, interaction: discord.Interaction) -> None:
@@ -219,7 +240,7 @@ class Tables(commands.Cog):
             table = await self.service.require(interaction.channel_id)
         except TableError as e:
             return await refuse(interaction, str(e))
-        msg = await asyncio.to_thread(ui.table_message, table)
+        msg = await asyncio.to_thread(ui.table_message, table, drafts=self.drafts)
         await interaction.response.send_message(**msg.send_kwargs(), allowed_mentions=NO_PINGS)
 
     @game.command(name="hand", description="Your hand / your private view of this table (only you see it).")
@@ -229,7 +250,7 @@ class Tables(commands.Cog):
     @game.command(name="move", description="Make a move in the game's notation (autocomplete lists the legal ones).")
     @app_commands.describe(move="The move, e.g. `place r1c2` or `draw`")
     async def move(self, interaction: discord.Interaction, move: str) -> None:
-        await self.play(interaction, move, revision=None, via="slash")
+        await self.play(interaction, move, via="slash")
 
     @move.autocomplete("move")
     async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -243,10 +264,10 @@ class Tables(commands.Cog):
             return await refuse(interaction, "There is no story being told here right now.")
         seat = table.seat_of(interaction.user.id)
         game = load_game(table)
-        prompts = game.prompts(seat) if seat is not None and seat in game.to_act() else []
-        if not prompts:
+        verbs = text_verbs(game, seat) if seat is not None and seat in game.to_act() else []
+        if not verbs:
             return await refuse(interaction, "The game is not asking you for a line right now. " + game.waiting_for())
-        await self.play(interaction, f"{prompts[0].verb} {text}", revision=None, via="slash")
+        await self.play(interaction, f"{verbs[0]} {text}", via="slash")
 
     @game.command(name="abandon", description="Abandon this channel's table (host or Manage Messages).")
     async def abandon(self, interaction: discord.Interaction) -> None:
@@ -342,59 +363,90 @@ class Tables(commands.Cog):
         embed.set_footer(text=f"page {page} of {len(pages)}")
         await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS)
 
-    # ----- buttons ----------------------------------------------------------------------
-    async def on_button(self, interaction: discord.Interaction, rev: int, act: str, arg: str,
-                        values: list[str] | None) -> None:
+    # ----- components ------------------------------------------------------------------
+    async def on_component(self, interaction: discord.Interaction, kind: str, tid: str, rev: int, arg: str,
+                           values: list[str]) -> None:
+        if not self.service.first_delivery(interaction.id):
+            return
         try:
-            if act in ("jn", "lv", "st", "cx"):
-                return await self._lobby_action(interaction, act, edit=True)
-            if act == "sh":
+            if kind in ui.LOBBY_KINDS or kind in ("cc", "sk", "rv", "rm", "ng"):
+                return await self._table_action(interaction, kind, tid, rev)
+            if kind == "sh":
                 table = await self.service.require(interaction.channel_id)
-                msg = await asyncio.to_thread(ui.table_message, table)
+                msg = await asyncio.to_thread(ui.table_message, table, drafts=self.drafts)
                 return await interaction.response.send_message(**msg.send_kwargs(), ephemeral=True)
-            if act == "me":
+            if kind == "me":
                 return await self.show_hand(interaction)
-            if act == "mv":
-                return await self.play(interaction, arg, revision=rev, via="button")
-            if act in ("pf", "pk"):
-                prefix = arg.split() + (values or [])
-                return await self.pick(interaction, rev, prefix)
-            if act == "tx":
-                return await self.open_modal(interaction, rev, arg)
-            if act in ("sk", "rv"):
-                fn = self.service.skip if act == "sk" else self.service.remove
-                change = await fn(interaction.channel_id, actor_of(interaction), revision=rev)
-                return await self.send_table(interaction, change, edit=True)
-            if act == "ng":
-                table = await self.service.require(interaction.channel_id)
-                change = await self.service.new_table(interaction.channel_id, interaction.guild_id,
-                                                      actor_of(interaction), table.game, table.options)
-                return await self.send_table(interaction, change, edit=False)
-            if act == "rm":
-                change = await self.service.rematch(interaction.channel_id, actor_of(interaction))
-                return await self.send_table(interaction, change, edit=False)
-            if act == "sf":
+            if kind == "sf":
                 table = await self.service.require(interaction.channel_id)
                 story = ui.story_markdown(table, load_game(table)) if table.state else None
                 if not story:
                     return await refuse(interaction, "No story here.")
                 return await interaction.response.send_message(
                     file=discord.File(io.BytesIO(story.encode()), filename="story.md"), ephemeral=True)
-            await refuse(interaction, "That button is not one I know any more.")
+            page = 0
+            if kind == ui.PAGE:
+                number, _, arg = arg.partition(":")
+                page = int(number) if number.isdigit() else 0
+            tokens = self._tokens(arg)
+            if kind == ui.SELECT:
+                tokens = tokens + (",".join(values),) if len(values) != 1 else tokens + (values[0],)
+            if kind == ui.CONFIRM:
+                return await self.play(interaction, " ".join(tokens), via="button", table=tid, opened=rev)
+            if kind == ui.TEXT:
+                return await self.open_modal(interaction, tid, rev, tokens)
+            return await self.step(interaction, tid, rev, tokens, page)
         except TableError as e:
+            if str(e) == STALE:
+                return await self.refuse_stale(interaction)
             await refuse(interaction, str(e))
 
-    async def _lobby_action(self, interaction: discord.Interaction, act: str, *, edit: bool) -> None:
-        actor = actor_of(interaction)
-        fn = {"jn": self.service.join, "lv": self.service.leave, "st": self.service.start,
-              "cx": self.service.cancel}[act]
+    def _tokens(self, arg: str) -> tuple[str, ...]:
+        if arg.startswith("~"):
+            return self.service.get_draft(arg[1:])
+        return ui.decode_tokens(arg)
+
+    async def refuse_stale(self, interaction: discord.Interaction) -> None:
+        """A stale component: say so, show the current table privately, change nothing."""
+        table = await self.service.get(interaction.channel_id)
+        if table is None:
+            return await refuse(interaction, "That table is gone. Start one with `/game new`.")
+        msg = await asyncio.to_thread(ui.table_message, table, drafts=self.drafts)
+        kw = msg.send_kwargs()
+        kw["content"] = STALE_LINK
+        if interaction.response.is_done():
+            await interaction.followup.send(**kw, ephemeral=True, allowed_mentions=NO_PINGS)
+        else:
+            await interaction.response.send_message(**kw, ephemeral=True, allowed_mentions=NO_PINGS)
+
+    async def _table_action(self, interaction: discord.Interaction, kind: str, tid: str | None, rev: int | None) -> None:
+        """Lobby and table buttons (and their slash commands): join, leave, start, cancel, concede,
+        skip, remove, rematch, new game. A button names its table and revision and is refused
+        when either has moved on."""
+        actor = actor_of(interaction, self.bot.owner_ids)
+        ch = interaction.channel_id
+        if tid is not None:
+            table = await self.service.require(ch)
+            if ui.table_key(table) != tid or (rev is not None and table.revision != rev):
+                return await self.refuse_stale(interaction)
+        fns = {"jn": self.service.join, "lv": self.service.leave, "st": self.service.start,
+               "cx": self.service.cancel, "cc": self.service.leave, "sk": self.service.skip,
+               "rv": self.service.remove}
         try:
-            change = await fn(interaction.channel_id, actor)
+            if kind in fns:
+                kw = {"revision": rev} if rev is not None and kind not in ("lv", "cc") else {}
+                change = await fns[kind](ch, actor, **kw)
+            elif kind == "rm":
+                change = await self.service.rematch(ch, actor)
+            else:  # "ng": a new solo game
+                table = await self.service.require(ch)
+                change = await self.service.new_table(ch, interaction.guild_id, actor, table.game, table.options)
         except TableError as e:
+            if str(e) == STALE:
+                return await self.refuse_stale(interaction)
             return await refuse(interaction, str(e))
-        table = change.table
-        # Leaving mid-game changes the game's table message; a lobby message is edited in place.
-        await self.send_table(interaction, change, edit=edit and table.status in ("lobby", "playing", "abandoned"))
+        edit = tid is not None and kind not in ("rm", "ng")
+        await self.send_table(interaction, change, edit=edit)
 
     async def show_hand(self, interaction: discord.Interaction) -> None:
         try:
@@ -408,44 +460,71 @@ class Tables(commands.Cog):
         if table.status != "playing":
             return await refuse(interaction, "There is no game in progress at this table.")
         game = load_game(table)
-        head, embed, view = ui.seat_message(table, game, seat)
+        head, embed, view = ui.seat_message(table, game, seat, self.drafts)
         await interaction.response.send_message(head, embed=embed, view=view, ephemeral=True,
                                                 allowed_mentions=NO_PINGS)
 
-    async def pick(self, interaction: discord.Interaction, rev: int, prefix: list[str]) -> None:
-        _, game, seat = await self.service.to_move(interaction.channel_id, interaction.user.id, rev)
-        text, view = ui.picker_view(game, seat, rev, prefix)
+    async def step(self, interaction: discord.Interaction, tid: str, rev: int, tokens: tuple[str, ...],
+                   page: int = 0) -> None:
+        """A step of building an action: play it when it is whole and nothing may follow,
+        else show the next choices privately (in place when already private)."""
+        table, game, seat = await self.service.to_move(interaction.channel_id, interaction.user.id, tid, rev)
+        c = game.choices(seat, tokens)
+        if tokens and c.complete and not c.options and c.kind == "token":
+            return await self.play(interaction, " ".join(tokens), via="button", table=tid, opened=rev)
+        text, view = ui.picker(game, table, seat, ui.Step(tokens, page), self.drafts)
         message = interaction.message
         if message is not None and message.flags.ephemeral:
             await interaction.response.edit_message(content=text, embed=None, view=view)
         else:
-            await interaction.response.send_message(text, view=view, ephemeral=True)
+            await interaction.response.send_message(text, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
 
-    async def open_modal(self, interaction: discord.Interaction, rev: int, verb: str) -> None:
-        _, game, seat = await self.service.to_move(interaction.channel_id, interaction.user.id, rev)
-        prompt = next((p for p in game.prompts(seat) if p.verb == verb), None)
-        if prompt is None:
+    async def open_modal(self, interaction: discord.Interaction, tid: str, rev: int, tokens: tuple[str, ...]) -> None:
+        _, game, seat = await self.service.to_move(interaction.channel_id, interaction.user.id, tid, rev)
+        c = game.choices(seat, tokens)
+        if c.kind != "text":
             raise TableError("The game is not asking you for that line now.")
-        await interaction.response.send_modal(TextModal(self, rev, verb, prompt.label, prompt.required, prompt.max_len))
+        arg = self.drafts.arg(tid, rev, ui.MODAL, tokens)
+        await interaction.response.send_modal(
+            TextModal(tid, rev, arg, tokens, c.prompt or "Your line", c.required, c.max_len or 1000))
 
-    async def play(self, interaction: discord.Interaction, move: str, *, revision: int | None, via: str) -> None:
-        """Apply a move and show the result. Secret games answer the mover privately."""
+    async def play(self, interaction: discord.Interaction, move: str, *, via: str, table: str | None = None,
+                   opened: int | None = None) -> None:
+        """Apply a move and show the result. Private steps answer the mover privately."""
+        if via != "button" and not self.service.first_delivery(interaction.id):
+            return
+        actor = actor_of(interaction, self.bot.owner_ids)
+        work = asyncio.ensure_future(self.service.move(interaction.channel_id, actor, move, table=table,
+                                                       opened=opened))
         try:
-            change = await self.service.move(interaction.channel_id, actor_of(interaction), move, revision=revision)
+            change = await self._in_time(interaction, work, ephemeral=True)
         except TableError as e:
+            if str(e) == STALE:
+                return await self.refuse_stale(interaction)
             return await refuse(interaction, str(e))
-        secret = game_class(change.table.game).secret_moves
         msg_is_ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
+        secret = any(not d.public for d in _decisions(change.table)) or game_class(change.table.game).secret_moves
         if via == "button" and not msg_is_ephemeral and not secret:
             return await self.send_table(interaction, change, edit=True)
-        if secret or msg_is_ephemeral or via == "modal":
-            done = "Done."
-            if via == "button" and msg_is_ephemeral:
-                await interaction.response.edit_message(content=done, embed=None, view=None)
-            else:
-                await interaction.response.send_message(done, ephemeral=True)
+        if not (secret or msg_is_ephemeral or via == "modal"):
             return await self.send_table(interaction, change, edit=False)
+        done = "Done: " + clip(pretty_text(move), 1800) if not secret else "Done."
+        if via == "button" and msg_is_ephemeral and not interaction.response.is_done():
+            await interaction.response.edit_message(content=done, embed=None, view=None)
+        elif not interaction.response.is_done():
+            await interaction.response.send_message(done, ephemeral=True, allowed_mentions=NO_PINGS)
+        else:
+            await interaction.followup.send(done, ephemeral=True, allowed_mentions=NO_PINGS)
         await self.send_table(interaction, change, edit=False)
+
+    async def _in_time(self, interaction: discord.Interaction, work: "asyncio.Future[Change]", *,
+                       ephemeral: bool) -> Change:
+        """Wait for the work; if it takes longer than Discord's 3 s allows, defer first so the
+        player is told what happened instead of "This interaction failed"."""
+        done, _ = await asyncio.wait({work}, timeout=DEFER_AFTER)
+        if not done and not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=ephemeral, thinking=interaction.message is None)
+        return await work
 
     # ----- turn limits --------------------------------------------------------------------
     @tasks.loop(seconds=30)
@@ -456,7 +535,7 @@ class Tables(commands.Cog):
         """Tell each table whose turn ran out; returns how many were told."""
         told = 0
         for change in await self.service.check_timeouts():
-            msg = await asyncio.to_thread(ui.table_message, change.table)
+            msg = await asyncio.to_thread(ui.table_message, change.table, drafts=self.drafts)
             channel = self.bot.get_partial_messageable(change.table.channel_id)
             try:
                 await channel.send(**msg.send_kwargs(), allowed_mentions=NO_PINGS)
@@ -477,9 +556,17 @@ class Tables(commands.Cog):
         await refuse(interaction, "Something went wrong on my side; nothing was changed.")
 
 
+def text_verbs(game: Any, seat: int) -> list[str]:
+    """The first tokens of the seat's free-text actions now (story lines)."""
+    return [o.token for o in game.choices(seat, ()).options if game.choices(seat, (o.token,)).kind == "text"]
+
+
 async def legal_choices(service, interaction: discord.Interaction, current: str, *, game_id: str | None = None,
                         verb: str | None = None) -> list[app_commands.Choice[str]]:
-    """Autocomplete: the user's legal moves now (of one verb, at a table of one game), matching ``current``."""
+    """Autocomplete from ``choices``: the next tokens after what is typed, labelled in plain words.
+
+    Typing builds the action a token at a time, exactly as the pickers do; only the seat's
+    own view is consulted, so nothing hidden leaks."""
     table = await service.get(interaction.channel_id)
     if table is None or table.status != "playing" or (game_id and table.game != game_id):
         return []
@@ -487,15 +574,29 @@ async def legal_choices(service, interaction: discord.Interaction, current: str,
     game = load_game(table)
     if seat is None or seat not in game.to_act():
         return []
-    needle = current.strip().lower()
+    typed = current[:200].split()
+    ends_with_space = current.endswith(" ")
+    done = tuple(typed if ends_with_space else typed[:-1])
+    partial = "" if ends_with_space or not typed else typed[-1].lower()
+    if verb is not None:
+        done = (verb, *done) if not done or done[0] != verb else done
+    c = game.choices(seat, done)
     out = []
-    for move in game.legal_moves(seat):
-        if verb is not None and move.split()[0] != verb:
+    head = " ".join(done)
+    if c.complete and done and not partial:
+        label = " → ".join(ui.so_far(game, seat, done))
+        out.append(app_commands.Choice(name=clip(pretty_text(label) + " ✓", 100), value=head[:100]))
+    if c.kind == "range":
+        options = [(str(i), str(i)) for i in range(c.lo, c.hi + 1)]
+    else:
+        options = [(o.token, o.label or o.token) for o in c.options]
+    for token, label in options:
+        if partial and partial not in token.lower() and partial not in label.lower():
             continue
-        label = pretty_text(game.describe(seat, move))
-        if needle in move.lower() or needle in label.lower():
-            name = label if verb or label.lower().startswith(move.lower()) else f"{move} — {label}"
-            out.append(app_commands.Choice(name=name[:100], value=move[:100]))
+        value = f"{head} {token}".strip()
+        shown = value if verb is None else value.partition(" ")[2] or value
+        name = f"{pretty_text(label)} ({shown})" if label != token else shown
+        out.append(app_commands.Choice(name=clip(name, 100), value=value[:100]))
         if len(out) == 25:
             break
     return out
@@ -517,7 +618,7 @@ def paginate(text: str, size: int) -> list[str]:
 
 
 async def setup(bot: "DeckhandBot") -> None:
-    bot.add_dynamic_items(TableButton, TableSelect)
+    bot.add_dynamic_items(*COMPONENTS)
     await bot.add_cog(Tables(bot))
 
 

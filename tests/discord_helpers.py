@@ -13,7 +13,7 @@ def table_messages(standin, channel_id: int) -> list[dict]:
     """Public messages carrying a table (an embed and Deckhand buttons), oldest first."""
     out = []
     for m in standin.channel_messages(channel_id, include_ephemeral=False):
-        if m.get("embeds") and any((cid or "").startswith("dh:") for cid, _, _ in standin.buttons(int(m["id"]))):
+        if m.get("embeds") and any((cid or "").startswith("dh2:") for cid, _, _ in standin.buttons(int(m["id"]))):
             out.append(m)
     return out
 
@@ -24,61 +24,119 @@ def latest_table(standin, channel_id: int) -> dict:
     return msgs[-1]
 
 
+def parse_cid(custom_id: str) -> tuple[str, int, str, str]:
+    """(table, revision, kind, arg) of a Deckhand custom_id."""
+    prefix, tid, rev, kind, arg = custom_id.split(":", 4)
+    assert prefix == "dh2", custom_id
+    return tid, int(rev), kind, arg
+
+
+def components(standin, message_id: int) -> list[dict]:
+    msg = standin._message(message_id)
+    out = []
+    for row in msg.get("components") or []:
+        out.extend(row.get("components") or [])
+    return out
+
+
+def step_tokens(bot, arg: str) -> tuple[str, ...]:
+    if arg.startswith("~"):
+        return bot.service.get_draft(arg[1:])
+    return tuple(arg.split())
+
+
 async def press_move(standin, bot, channel_id: int, move: str, user: dict) -> Any:
-    """Make ``move`` with buttons only: a whole-move button if the table has one, else the picker."""
-    table = await bot.service.get(channel_id)
-    rev = table.revision
+    """Make ``move`` with buttons and pickers only, the way a player would: a button on the table
+    when there is one, else the private panel (My hand), then each step's button or select."""
+    tokens = tuple(move.split())
     msg = latest_table(standin, channel_id)
-    ids = {cid for cid, _, _ in standin.buttons(int(msg["id"]))}
-    direct = f"dh:{rev}:mv:{move}"
-    if direct in ids:
-        return await standin.click(bot, int(msg["id"]), direct, user=user)
-    if f"dh:{rev}:me:" in ids and f"dh:{rev}:pf:{move.split()[0]}" not in ids:
-        # Secret or simultaneous moves: open the private panel first.
-        res = await standin.click(bot, int(msg["id"]), f"dh:{rev}:me:", user=user)
-        assert res.ephemeral
+    panel_id = int(msg["id"])
+    on_table = [c for c in components(standin, panel_id)
+                if c.get("custom_id", "").split(":")[3:4] == ["s"]
+                and step_tokens(bot, parse_cid(c["custom_id"])[3]) == tokens[:1]]
+    if not on_table:
+        me = next(c["custom_id"] for c in components(standin, panel_id) if parse_cid(c["custom_id"])[2] == "me")
+        res = await standin.click(bot, panel_id, me, user=user)
+        assert res.ephemeral, "the hand is private"
         panel_id = res.message_id
-    else:
-        panel_id = int(msg["id"])
-    tokens = move.split()
-    prefix: list[str] = []
     res = None
-    for _ in range(len(tokens) + 2):
-        ids = {cid for cid, _, _ in standin.buttons(panel_id)}
-        whole = f"dh:{rev}:mv:{move}"
-        if whole in ids:
-            return await standin.click(bot, panel_id, whole, user=user)
-        nxt = tokens[len(prefix)]
-        step = f"dh:{rev}:pf:{' '.join([*prefix, nxt])}"
-        if step in ids:
-            res = await standin.click(bot, panel_id, step, user=user)
-            assert res.ephemeral, "the picker is private"
-            panel_id = res.message_id
-            prefix.append(nxt)
+    for _ in range(4 * len(tokens) + 20):
+        comps = components(standin, panel_id)
+        kinds = {}
+        for c in comps:
+            if c.get("custom_id", "").startswith("dh2:"):
+                _, _, kind, arg = parse_cid(c["custom_id"])
+                kinds.setdefault(kind, []).append((c, arg))
+        # A whole move waiting for confirmation.
+        for c, arg in kinds.get("ok", []):
+            if step_tokens(bot, arg) == tokens:
+                return await standin.click(bot, panel_id, c["custom_id"], user=user)
+        # The next step as a button.
+        best = None
+        for c, arg in kinds.get("s", []):
+            got = step_tokens(bot, arg)
+            if len(got) >= 1 and got == tokens[:len(got)] and (best is None or len(got) > len(best[1])):
+                best = (c, got)
+        if best is not None and best[1] != tokens[:0]:
+            res = await standin.click(bot, panel_id, best[0]["custom_id"], user=user)
+            if best[1] == tokens and not res.ephemeral or res.message_id is None:
+                return res
+            if res.ephemeral and res.message_id:
+                panel_id = res.message_id
+            else:
+                return res
+            if not components(standin, panel_id) and best[1] == tokens:
+                return res
             continue
-        select = f"dh:{rev}:pk:{' '.join(prefix)}"
-        msg_components = standin.select_options(panel_id, select)
-        assert msg_components, f"no way to choose {move!r} after {prefix}: {ids}"
-        res = await standin.select(bot, panel_id, select, [nxt], user=user)
-        panel_id = res.message_id
-        prefix.append(nxt)
+        for c, arg in kinds.get("k", []):
+            done = step_tokens(bot, arg)
+            nxt = tokens[len(done)]
+            values = [o["value"] for o in c.get("options", [])]
+            if nxt in values:
+                res = await standin.select(bot, panel_id, c["custom_id"], [nxt], user=user)
+                panel_id = res.message_id or panel_id
+                break
+            pages = [p for p, a in kinds.get("p", []) if p["label"].startswith("Next") and not p.get("disabled")]
+            if pages:
+                res = await standin.click(bot, panel_id, pages[0]["custom_id"], user=user)
+                panel_id = res.message_id or panel_id
+                break
+            raise AssertionError(f"no way to choose {nxt!r} in {values}")
+        else:
+            raise AssertionError(f"could not make {move!r}: {[c.get('custom_id') for c in comps]} ({res and res.text})")
     raise AssertionError(f"could not make {move!r} with buttons")
 
 
 async def write_via_modal(standin, bot, channel_id: int, move: str, user: dict) -> Any:
     """A free-text move: press its ✍ button (on the table or the private panel), fill the modal."""
-    table = await bot.service.get(channel_id)
-    rev = table.revision
     verb, _, text = move.partition(" ")
-    wanted = f"dh:{rev}:tx:{verb}"
     msg = latest_table(standin, channel_id)
-    ids = {cid for cid, _, _ in standin.buttons(int(msg["id"]))}
-    if wanted in ids:
-        res = await standin.click(bot, int(msg["id"]), wanted, user=user)
-    else:
-        panel = await standin.click(bot, int(msg["id"]), f"dh:{rev}:me:", user=user)
+    panel_id = int(msg["id"])
+
+    def text_button(mid: int) -> str | None:
+        for c in components(standin, mid):
+            cid = c.get("custom_id", "")
+            if cid.startswith("dh2:") and parse_cid(cid)[2] == "t" and step_tokens(bot, parse_cid(cid)[3]) == (verb,):
+                return cid
+        for c in components(standin, mid):
+            cid = c.get("custom_id", "")
+            if cid.startswith("dh2:") and parse_cid(cid)[2] == "s" and step_tokens(bot, parse_cid(cid)[3]) == (verb,):
+                return cid
+        return None
+
+    wanted = text_button(panel_id)
+    if wanted is None:
+        me = next(c["custom_id"] for c in components(standin, panel_id) if parse_cid(c["custom_id"])[2] == "me")
+        panel = await standin.click(bot, panel_id, me, user=user)
         assert panel.ephemeral
-        res = await standin.click(bot, panel.message_id, wanted, user=user)
+        panel_id = panel.message_id
+        wanted = text_button(panel_id)
+        assert wanted is not None, f"no text button for {verb!r}"
+    res = await standin.click(bot, panel_id, wanted, user=user)
+    if res.modal is None and res.ephemeral and res.message_id:  # a step first, then the text button
+        wanted = text_button(res.message_id)
+        assert wanted is not None, f"no text button for {verb!r}: {res.text}"
+        res = await standin.click(bot, res.message_id, wanted, user=user)
     assert res.modal is not None, f"no modal for {move!r}: {res.text}"
     modal_id = res.modal["custom_id"]
     field = standin.modal_fields(modal_id)[0]
@@ -91,7 +149,7 @@ async def make_move(standin, bot, channel_id: int, seat: int, move: str, users: 
     table = await bot.service.get(channel_id)
     game = load_game(table)
     verb = move.split(" ", 1)[0]
-    if any(p.verb == verb for p in game.prompts(seat)):
+    if game.choices(seat, (verb,)).kind == "text":
         return await write_via_modal(standin, bot, channel_id, move, users[seat])
     return await press_move(standin, bot, channel_id, move, users[seat])
 
@@ -100,7 +158,8 @@ async def auto_move_for(bot, channel_id: int, seed: int) -> tuple[int, str]:
     table = await bot.service.get(channel_id)
     game = load_game(table)
     seat = min(game.to_act())
-    return seat, auto_player(table.game)(game, seat, random.Random(seed))
+    return seat, str(auto_player(table.game)(game, seat, random.Random(seed)))
 
 
-__all__ = ["auto_move_for", "latest_table", "make_move", "press_move", "table_messages", "write_via_modal"]
+__all__ = ["auto_move_for", "components", "latest_table", "make_move", "parse_cid", "press_move", "table_messages",
+           "write_via_modal"]

@@ -28,6 +28,10 @@ async def test_three_player_game_with_timeout_forfeit_and_win(standin, bot, cloc
     await standin.click(bot, lobby, label="Join", user=users[1])
     joined = await standin.slash(bot, "game join", user=users[2], guild=g)
     assert not joined.ephemeral
+    stale = await standin.click(bot, lobby, label="Join", user=users[3])
+    assert stale.ephemeral and "moved on" in stale.text  # the lobby changed since that message
+    assert len((await bot.service.get(channel)).seats) == 3
+    lobby = joined.message_id
     twice = await standin.click(bot, lobby, label="Join", user=users[1])
     assert twice.ephemeral and "already" in twice.text
     stranger = await standin.click(bot, lobby, label="Start", user=users[3])
@@ -50,7 +54,7 @@ async def test_three_player_game_with_timeout_forfeit_and_win(standin, bot, cloc
         seat = min(game.to_act())
         other = users[(seat + 1) % 3]
         msg = latest_table(standin, channel)
-        mv = [cid for cid, _, _ in standin.buttons(int(msg["id"])) if ":mv:" in cid or ":pf:" in cid]
+        mv = [cid for cid, _, _ in standin.buttons(int(msg["id"])) if ":s:" in cid]
         if i == 3:
             wrong = await standin.click(bot, int(msg["id"]), mv[0], user=other)
             assert wrong.ephemeral and "turn" in wrong.text
@@ -133,7 +137,8 @@ async def test_court_wars_slash_commands(standin, bot):
         seat, move = await auto_move_for(bot, channel, i)
         verb = move.split()[0]
         if move != verb:
-            choices = await standin.autocomplete(bot, f"court-wars {verb}", {"choice": ""}, focused="choice",
+            typed = " ".join(move.split()[1:-1]) + " " if len(move.split()) > 2 else ""
+            choices = await standin.autocomplete(bot, f"court-wars {verb}", {"choice": typed}, focused="choice",
                                                  user=users[seat], guild=g)
             assert move in [c["value"] for c in choices]
             r = await standin.slash(bot, f"court-wars {verb}", {"choice": move}, user=users[seat], guild=g)

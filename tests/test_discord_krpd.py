@@ -124,7 +124,7 @@ async def test_wrong_player_and_text_limits(standin, bot):
     seat = min(load_game(table).to_act())
     other = users[(seat + 1) % 4]
     msg = latest_table(standin, channel)
-    button = next(cid for cid, _, _ in standin.buttons(int(msg["id"])) if ":mv:" in cid)
+    button = next(cid for cid, _, _ in standin.buttons(int(msg["id"])) if ":s:" in cid)
     wrong = await standin.click(bot, int(msg["id"]), button, user=other)
     assert wrong.ephemeral and "turn" in wrong.text
     say = await standin.slash(bot, "game say", {"text": "hello"}, user=other, guild=g)

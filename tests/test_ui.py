@@ -1,59 +1,75 @@
-"""The move picker's prefix tree and the button layout (no network needed)."""
+"""Pickers built from ``choices``: Discord's limits and drafts (no network needed)."""
 
 from __future__ import annotations
 
 from bot import ui
+from bot.engine import game_class
+from bot.engine.core import Choices, Option
+from bot.store import Seat, TableRow
 
 
-def test_next_steps_groups_by_token():
-    legal = ["draw", "place r1c1", "place r2c2", "reassign r1c1 r2c2", "reassign r1c1 r3c3", "concede"]
-    steps = ui.next_steps(legal, [])
-    assert [(s.token, s.move, s.count) for s in steps] == [
-        ("draw", "draw", 1), ("place", None, 2), ("reassign", None, 2), ("concede", "concede", 1)]
-    steps = ui.next_steps(legal, ["reassign"])
-    assert [(s.token, s.count) for s in steps] == [("r1c1", 2)]
-    steps = ui.next_steps(legal, ["reassign", "r1c1"])
-    assert [s.move for s in steps] == ["reassign r1c1 r2c2", "reassign r1c1 r3c3"]
+class Wide:
+    """A stand-in game whose first step offers ``n`` options (pickers only read choices)."""
+
+    title = "Wide"
+
+    def __init__(self, n: int, kind: str = "token"):
+        self.n, self.kind = n, kind
+
+    def opened_at(self, seat: int) -> int:
+        return 7
+
+    def choices(self, seat, prefix=()):
+        if not prefix:
+            opts = tuple(Option(f"t{i}", f"Option {i}") for i in range(self.n))
+            return Choices(self.kind, opts, lo=1, hi=3)
+        return Choices(complete=True)
 
 
-def test_next_steps_marks_a_complete_prefix():
-    steps = ui.next_steps(["attack", "attack K 1"], ["attack"])
-    assert steps[0].token == ui.END and steps[0].move == "attack"
-    assert steps[1].token == "K"
+def row() -> TableRow:
+    return TableRow(channel_id=1, guild_id=None, game="gridcannon", status="playing", host_id=1,
+                    seats=[Seat(1, "a")], options=[], seed=5, created_at=1.0)
 
 
-def test_custom_ids_fit_discord_limit():
-    assert ui.fits(123456, "mv", "x" * 80)
-    assert not ui.fits(123456, "mv", "x" * 100)
-    assert len(ui.cid(1, "mv", "draw")) <= ui.CUSTOM_ID_MAX
+def all_components(view) -> list:
+    return list(view.children)
 
 
-def test_players_words_cannot_break_an_embed_or_ping():
-    from bot.render.panel import plain
+def test_few_choices_are_buttons_many_are_a_paged_select():
+    drafts = ui.Drafts(lambda tokens: "abc")
+    _, few = ui.picker(Wide(4), row(), 0, ui.Step(()), drafts)
+    assert [c.type.name for c in few.children] == ["button"] * 4
+    text, many = ui.picker(Wide(60), row(), 0, ui.Step((), page=1), drafts)
+    selects = [c for c in many.children if c.type.name == "select"]
+    assert len(selects) == 1 and len(selects[0].options) == 25
+    assert [o.value for o in selects[0].options][0] == "t25"
+    assert "Page 2 of 3" in text
+    pages = [c for c in many.children if c.type.name == "button"]
+    assert [p.label for p in pages] == ["◀ Previous", "Next ▶"]
+    for v in (few, many):
+        assert len(v.children) <= 25
+        assert all(len(c.custom_id) <= ui.CUSTOM_ID_MAX for c in v.children)
 
-    raw = "```js\n@everyone **bold** <@&123> # heading > quote"
-    out = plain(raw)
-    assert "```" not in out and "@everyone" not in out and "<@&" not in out
-    assert out.replace("\\", "").replace("\u200b", "") == raw
+
+def test_a_set_step_is_a_multi_select():
+    _, view = ui.picker(Wide(6, "set"), row(), 0, ui.Step(()), ui.Drafts())
+    (select,) = view.children
+    assert (select.min_values, select.max_values) == (1, 3)
 
 
-def test_story_lines_escaped_in_embeds_not_in_the_terminal():
-    import random
+def test_long_partial_actions_become_drafts():
+    saved = []
+    drafts = ui.Drafts(lambda tokens: saved.append(tokens) or "d1")
+    long_tokens = tuple(f"token{i}" for i in range(20))
+    arg = drafts.arg("tid", 3, ui.STEP, long_tokens)
+    assert arg == "~d1" and saved == [long_tokens]
+    assert drafts.arg("tid", 3, ui.STEP, ("draw",)) == "draw"
+    assert len(ui.cid("tid", 3, ui.STEP, arg)) <= ui.CUSTOM_ID_MAX
 
-    from bot.engine.knight_rogue_princess_dragon import GAME
-    from bot.render import knight_rogue_princess_dragon as render
 
-    game = GAME.new(["a", "b", "c", "d"], seed=1)
-    rng = random.Random(1)
-    from bot.engine import auto_player
-
-    while not game.view(None)["transcript"]:
-        seat = min(game.to_act())
-        move = auto_player(game.game_id)(game, seat, rng)
-        if move.startswith("tell"):
-            move = "tell ```@everyone``` **x**"
-        game, _ = game.apply(seat, move)
-    view = game.view(None)
-    assert "```" not in render.panel(view).as_text()
-    assert "@everyone" not in render.panel(view).as_text()
-    assert "```@everyone```" in render.text(view)
+def test_custom_ids_name_the_table_and_the_decision():
+    game = game_class("gridcannon").new(["a"], seed=3)
+    _, view = ui.picker(game, row(), 0, ui.Step(()), ui.Drafts())
+    for c in view.children:
+        prefix, tid, rev, kind, _ = c.custom_id.split(":", 4)
+        assert (prefix, tid, int(rev), kind) == ("dh2", ui.table_key(row()), game.opened_at(0), ui.STEP)

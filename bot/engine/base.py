@@ -19,6 +19,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Sequence
 
+from bot.engine import cards
+
 FORMAT_VERSION = 1
 
 
@@ -261,6 +263,41 @@ class Game(abc.ABC):
     def describe(self, seat: int, move: str) -> str:
         """A short human label for a legal move (autocomplete, buttons)."""
         return move
+
+    # ----- the v2 calls, derived (for the Discord layer while engines move onto v2) -----
+    def decisions(self) -> tuple[Any, ...]:
+        from bot.engine.core import Decision
+
+        return tuple(Decision(s, "turn", public=not self.secret_moves) for s in sorted(self.to_act()))
+
+    def opened_at(self, seat: int) -> int:
+        return self.move_count
+
+    def choices(self, seat: int, prefix: Sequence[str] = ()) -> Any:
+        from bot.engine.core import Choices, Option, choices_from_actions
+
+        prefix = tuple(prefix)
+        if seat not in self.to_act() or self.is_over():
+            return Choices()
+        prompts = {p.verb: p for p in self.prompts(seat)}
+        if prefix and prefix[0] in prompts:
+            p = prompts[prefix[0]]
+            if len(prefix) == 1:
+                return Choices("text", max_len=p.max_len, prompt=p.label, required=p.required)
+            return Choices(complete=len(prefix) == 2)
+        legal = [m.split() for m in self.legal_moves(seat)]
+
+        def label(tokens: tuple[str, ...]) -> tuple[str, None]:
+            whole = " ".join(tokens)
+            if any(" ".join(m) == whole for m in legal):
+                return cards.pretty_text(self.describe(seat, whole)), None
+            return cards.pretty_text(whole) + " …", None
+
+        c = choices_from_actions(legal, prefix, label)
+        if not prefix:
+            extra = tuple(Option(v, p.label) for v, p in prompts.items())
+            c = dataclasses.replace(c, options=c.options + extra)
+        return c
 
     def redact(self, seat: int, move: str) -> str:
         """The move as others may see it in a public log (hide secret choices)."""

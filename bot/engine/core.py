@@ -322,6 +322,9 @@ class Game(V1Compat, abc.ABC):
     forfeited: list[int] = field(default_factory=list)
     # The recent log: [public text or None, {seat: text}] per entry, newest last.
     journal: list[list[Any]] = field(default_factory=list)
+    # seat (as text) -> move_count at which that seat's current decision opened: a picker made
+    # then is still good; another seat's answer in a simultaneous decision does not change it.
+    opened: dict[str, int] = field(default_factory=dict)
 
     # ----- creation -------------------------------------------------------------------
     @classmethod
@@ -412,10 +415,26 @@ class Game(V1Compat, abc.ABC):
             if not action.strip():
                 raise IllegalMove("Empty move.", "parse")
             action = self.parse(seat, action)
+        before = self.decisions()
         new = self.copy()
         events = new._apply(seat, action)
         new.move_count += 1
+        new._reopen(before, seat)
         return new, events
+
+    def _reopen(self, before: tuple[Decision, ...], mover: Seat | None) -> None:
+        """Note the move at which each seat's decision opened (the mover's always reopens)."""
+        old = {d.seat: d.name for d in before}
+        now = {d.seat: d.name for d in self.decisions()}
+        opened = {k: v for k, v in self.opened.items() if int(k) in now}
+        for s, name in now.items():
+            if s == mover or old.get(s) != name or str(s) not in opened:
+                opened[str(s)] = self.move_count
+        self.opened = opened
+
+    def opened_at(self, seat: Seat) -> int:
+        """The move count at which ``seat``'s current decision opened (its pickers' revision)."""
+        return self.opened.get(str(seat), 0)
 
     @abc.abstractmethod
     def _apply(self, seat: Seat, action: Action) -> list[Event]:
@@ -431,8 +450,11 @@ class Game(V1Compat, abc.ABC):
         new = self.copy()
         new.forfeited.append(seat)
         events: list[Event] = []
+        before = self.decisions()
         new.emit(events, f"{self.players[seat]} forfeits.")
         events += new._forfeit(seat)
+        new.move_count += 1
+        new._reopen(before, seat)
         return new, events
 
     def _forfeit(self, seat: Seat) -> list[Event]:
