@@ -64,6 +64,7 @@ def parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("bench", help="print engine and interaction-handling speed figures")
     b.add_argument("--quick", action="store_true", help="fewer repetitions")
+    b.add_argument("--json", action="store_true", help='end with one JSON line: {"figures": [...]}')
     return p
 
 
@@ -175,7 +176,7 @@ def cmd_replay(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_bench(args: argparse.Namespace, settings: Settings) -> int:
     from bot.bench import run_bench
 
-    return run_bench(quick=args.quick)
+    return run_bench(quick=args.quick, as_json=args.json)
 
 
 COMMANDS = {"start": cmd_start, "run": cmd_run, "sync": cmd_sync, "play": cmd_play, "simulate": cmd_simulate,
