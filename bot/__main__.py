@@ -160,9 +160,10 @@ def cmd_replay(args: argparse.Namespace, settings: Settings) -> int:
 
     try:
         summary = replay_summary(args.record)
-    except (OSError, ValueError) as e:
-        print(f"deckhand: cannot replay {args.record}: {e}", file=sys.stderr)
-        return 1
+    except (OSError, ValueError) as e:  # json.JSONDecodeError is a ValueError
+        print(f"deckhand: cannot replay {args.record}: {str(e).splitlines()[0] if str(e) else type(e).__name__}",
+              file=sys.stderr)
+        return 2
     if args.json:
         print(json.dumps(summary))
     else:

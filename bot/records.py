@@ -62,21 +62,52 @@ def apply_logged(game: Game, seat: int, move: str) -> Game:
     return game.apply(seat, move)[0]
 
 
-def replay(record: dict[str, Any]) -> Game:
-    """Reproduce a record's game; raises ValueError on a malformed or inconsistent record."""
-    if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
+def check_record(record: Any) -> None:
+    """Raise ValueError with one readable line for anything a record must have and lacks."""
+    if not isinstance(record, dict):
+        raise ValueError("not a Deckhand record (a JSON object is expected)")
+    if record.get("format") != RECORD_FORMAT:
         raise ValueError(f"not a Deckhand record (format {RECORD_FORMAT} expected)")
     if record.get("redacted"):
         raise ValueError("this record has its secret choices hidden (a player's copy); it shows the game but "
                          "cannot replay it — the full record is in the bot's database")
+    game = record.get("game")
+    if not isinstance(game, str):
+        raise ValueError("the record names no game")
     try:
-        cls = game_class(record["game"])
-        game = cls.new(record["players"], record.get("options", []), seed=int(record["seed"]))
-        for i, (seat, move) in enumerate(record["moves"], start=1):
-            try:
-                game = apply_logged(game, int(seat), str(move))
-            except ValueError as e:
-                raise ValueError(f"move {i} ({move!r} by seat {seat}) is illegal: {e}") from None
+        game_class(game)
     except KeyError as e:
-        raise ValueError(f"the record lacks {e}") from None
+        raise ValueError(str(e.args[0])) from None
+    players = record.get("players")
+    if not isinstance(players, list) or not players or not all(isinstance(p, str) for p in players):
+        raise ValueError("the record's players must be a list of names")
+    options = record.get("options", [])
+    if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
+        raise ValueError("the record's options must be a list of texts")
+    seed = record.get("seed")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError("the record's seed must be a whole number")
+    moves = record.get("moves")
+    if not isinstance(moves, list):
+        raise ValueError("the record's moves must be a list of [seat, move] pairs")
+    for i, m in enumerate(moves, start=1):
+        if (not isinstance(m, list) or len(m) != 2 or isinstance(m[0], bool) or not isinstance(m[0], int)
+                or not isinstance(m[1], str)):
+            raise ValueError(f"move {i} must be a [seat, move] pair")
+
+
+def replay(record: dict[str, Any]) -> Game:
+    """Reproduce a record's game; raises ValueError (one readable line) on a malformed or
+    inconsistent record."""
+    check_record(record)
+    cls = game_class(record["game"])
+    try:
+        game = cls.new(record["players"], record.get("options", []), seed=int(record["seed"]))
+    except ValueError as e:
+        raise ValueError(f"the record's game cannot be set up: {e}") from None
+    for i, (seat, move) in enumerate(record["moves"], start=1):
+        try:
+            game = apply_logged(game, int(seat), str(move))
+        except ValueError as e:
+            raise ValueError(f"move {i} ({str(move)[:60]!r} by seat {seat}) is illegal: {e}") from None
     return game

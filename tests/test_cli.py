@@ -83,8 +83,25 @@ def test_simulate_is_deterministic():
 def test_replay_rejects_garbage(tmp_path, capsys):
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": 1, "game": "gridcannon", "players": ["P"], "seed": 1, "moves": [[0, "fly"]]}')
-    assert main(["replay", str(bad)]) == 1
+    assert main(["replay", str(bad)]) == 2
     assert "illegal" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("text, says", [
+    ('{"format": 1, "game": "gridcannon", "players": ["P"], "seed": 1, "moves": {"a": 1}}', "moves must be a list"),
+    ('{"format": 1, "game": "chess", "players": ["P"], "seed": 1, "moves": []}', "Unknown game 'chess'"),
+    ('{"format": 1, "game": "gridcannon", "players": ["P"], "seed": "x", "moves": []}', "seed"),
+    ('{"format": 1, "game": "gridcannon", "players": ["P"], "seed": 1, "moves": [[0]]}', "move 1"),
+    ('{"format": 1, "game": "gridcannon", "players": "P", "seed": 1, "moves": []}', "players"),
+    ('[1, 2]', "not a Deckhand record"),
+    ('{"format": 1, "gam', "cannot replay"),
+])
+def test_every_malformed_record_is_one_clear_line(tmp_path, capsys, text, says):
+    bad = tmp_path / "bad.json"
+    bad.write_text(text)
+    assert main(["replay", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert says in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
 def test_play_terminal_scripted():
