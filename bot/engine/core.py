@@ -32,6 +32,8 @@ from typing import Any, ClassVar, Literal
 from bot.engine.options import Options
 
 Seat = int
+MAX_REASON = 300  # characters of a refusal
+MAX_ACTION_TEXT = 4000  # characters of a written action (a story line and its verb fit)
 PUBLIC: None = None  # the recipient "everyone watching" (no seat)
 
 
@@ -44,6 +46,8 @@ class IllegalMove(ValueError):
     """
 
     def __init__(self, reason: str, rule: str = "", **args: Any):
+        if len(reason) > MAX_REASON:  # a reason may quote the player's text: keep it readable
+            reason = reason[: MAX_REASON - 1] + "…"
         super().__init__(reason)
         self.reason = reason
         self.rule = rule
@@ -414,6 +418,8 @@ class Game(V1Compat, abc.ABC):
         if isinstance(action, str):
             if not action.strip():
                 raise IllegalMove("Empty move.", "parse")
+            if len(action) > MAX_ACTION_TEXT:
+                raise IllegalMove(f"That move is too long ({len(action)} characters).", "parse")
             action = self.parse(seat, action)
         before = self.decisions()
         new = self.copy()
