@@ -80,12 +80,6 @@ class PostgresStore:
         """Connect (to ``schema`` if given: created if missing, and the only one the store sees)."""
         settings = {"search_path": schema} if schema else None
         try:
-            if schema:
-                conn = await asyncpg.connect(dsn)
-                try:
-                    await conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
-                finally:
-                    await conn.close()
             pool = await asyncpg.create_pool(dsn, min_size=min_size, max_size=max_size, server_settings=settings)
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
             raise StoreError(f"Cannot connect to PostgreSQL at {safe_dsn(dsn)}: {cause_of(e)} ({e}).") from None
@@ -107,7 +101,11 @@ class PostgresStore:
         """Apply the migrations not applied yet (under an advisory lock); returns the schema version."""
         try:
             async with self.pool.acquire() as c, c.transaction():
-                await c.execute("SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))", MIGRATION_LOCK)
+                # One migrator per schema at a time: a second process waits here, then finds the work done.
+                await c.execute("SELECT pg_advisory_xact_lock($1, hashtext(current_setting('search_path')))",
+                                MIGRATION_LOCK)
+                if self.schema and not await c.fetchval("SELECT TRUE FROM pg_namespace WHERE nspname = $1", self.schema):
+                    await c.execute(f'CREATE SCHEMA "{self.schema}"')
                 await c.execute("CREATE TABLE IF NOT EXISTS deckhand_schema (version INTEGER NOT NULL)")
                 version = await c.fetchval("SELECT max(version) FROM deckhand_schema") or 0
                 if version > SCHEMA_VERSION:
