@@ -79,7 +79,8 @@ class Seat:
 class TableRow:
     """A channel's table as stored. ``state`` is the engine's JSON (None in the lobby).
 
-    ``damaged`` is None for a sound table; a table that was set aside is an empty abandoned
+    ``table_id`` is empty until the table is first saved (``save(table, None)`` gives it a new
+    one); ``damaged`` is None for a sound table; a table that was set aside is an empty abandoned
     table whose ``damaged`` says why (its raw content is kept in ``set_aside``).
     """
 
@@ -101,7 +102,7 @@ class TableRow:
     series: dict[str, Any] = field(default_factory=dict)
     created_at: float = 0.0
     updated_at: float = 0.0
-    table_id: str = field(default_factory=new_table_id)
+    table_id: str = ""  # unique per table (per game, a rematch is new): the store assigns it at the first save
     damaged: str | None = None
 
     def seat_of(self, user_id: int) -> int | None:

@@ -19,7 +19,7 @@ import asyncpg
 
 from bot.store.base import (
     ROW_COLUMNS, DamagedTable, DamageLog, Draft, SchemaTooNew, StaleRevision, StoreError, TableRow, decode_row, dumps,
-    encode_row, known_games, new_draft_id,
+    encode_row, known_games, new_draft_id, new_table_id,
 )
 from bot.store.migrations import migrations
 
@@ -192,6 +192,8 @@ class PostgresStore:
                    result: str = "", results: Sequence[tuple[int, str, str]] = ()) -> None:
         """As :meth:`bot.store.sqlite.SQLiteStore.save`."""
         table.updated_at = time.time()
+        if expected_revision is None and not table.table_id:
+            table.table_id = new_table_id()
         cols = encode_row(table)
         values = list(cols.values())
         entries = [dumps(m) for m in table.moves]

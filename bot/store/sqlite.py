@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 
 from bot.store.base import (
     ROW_COLUMNS, DamagedTable, DamageLog, Draft, SchemaTooNew, StaleRevision, StoreError, TableRow, decode_row, dumps,
-    encode_row, known_games, new_draft_id,
+    encode_row, known_games, new_draft_id, new_table_id,
 )
 from bot.store.migrations import migrations, statements
 
@@ -266,6 +266,8 @@ class SQLiteStore:
         replacing whatever was there). Raises StaleRevision if it moved (or the table was replaced).
         """
         table.updated_at = time.time()
+        if expected_revision is None and not table.table_id:
+            table.table_id = new_table_id()
         cols = encode_row(table)
         entries = [dumps(m) for m in table.moves]
         names = ", ".join(ROW_COLUMNS)

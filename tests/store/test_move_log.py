@@ -57,7 +57,9 @@ async def test_finished_table_keeps_its_moves_once_in_the_record(store):
 
 async def test_a_new_game_in_the_channel_is_a_new_table(store):
     first = row(1)
+    assert first.table_id == ""  # not saved yet
     await store.save(first, None)
+    assert len(first.table_id) == 16
     rematch = row(1, rev=2, seats=[Seat(7, "Ana"), Seat(8, "Ben")])
     await store.save(rematch, None)
     got = await store.get(1)
