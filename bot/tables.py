@@ -22,7 +22,7 @@ from typing import Any, Callable
 from bot.engine import auto_player, game_class
 from bot.engine.base import Event, Game, IllegalMove
 from bot.records import FORFEIT, make_record
-from bot.store import Seat, StaleRevision, Store, TableRow
+from bot.store import Seat, StaleRevision, Store, StoreError, TableRow
 
 DEFAULT_TURN_LIMIT = 24 * 3600
 MIN_TURN_LIMIT = 60
@@ -456,12 +456,18 @@ class TableService:
         """Mark tables whose current turn ran past the limit (each once); returns the changes."""
         out = []
         now = self.clock()
-        for t in await self.store.tables("playing"):
-            if t.timed_out or t.turn_since is None or t.turn_since + t.turn_limit > now:
-                continue
+        due: list[TableRow] = []
+        after = None
+        while True:  # only the tables that are due, a page at a time (damaged ones are skipped by the store)
+            page = await self.store.due(now, 200, after)
+            due += page
+            if len(page) < 200:
+                break
+            after = (page[-1].deadline, page[-1].channel_id)
+        for t in due:
 
             def fn(t: TableRow) -> Change:
-                if t.timed_out or t.status != "playing":
+                if t.deadline is None or t.deadline > now:  # moved (or already marked) since it was due
                     return Change(t)
                 game = load_game(t)
                 names = " and ".join(t.seats[s].name for s in sorted(game.to_act()))
@@ -472,7 +478,7 @@ class TableService:
 
             try:
                 change = await self._update(t.channel_id, fn)
-            except TableError:
+            except (TableError, StoreError):  # one table's trouble never stops the sweep
                 continue
             if change.events:
                 out.append(change)

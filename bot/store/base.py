@@ -1,0 +1,273 @@
+"""What every store back end shares: the rows (:class:`TableRow`, :class:`Seat`, :class:`Draft`),
+the errors, the :class:`TableStore` Protocol and the encoding of a row's columns.
+
+Storage layout (the same on SQLite and PostgreSQL, see ``migrations/``):
+
+* ``tables``: one row per channel, the current table. ``state``, ``seats``, ``options``,
+  ``events`` and ``series`` are JSON text (kept byte for byte as written). ``deadline`` is
+  ``turn_since + turn_limit`` while the table is playing and not timed out, else NULL, and
+  indexed: the turn-limit sweep reads only rows that are due (:meth:`TableStore.due`).
+* ``moves``: the move log, one row per move ``(table_id, ply, entry)``. A save appends the moves
+  the row gained since it was loaded and bumps the revision, in one transaction; the row never
+  carries the log. ``get`` returns the moves in order.
+* ``records`` and ``results``: finished (and abandoned) games. A record already holds the moves,
+  so when a table's record is written its move-log rows are deleted and the row points at the
+  record (``record_id``): the moves are kept once. A table with a record reads its moves back from
+  the record, as ``[seat, move, None]`` (the move times are not kept after the game). The row keeps
+  the final state (rematches and the final picture need it) and the last few public events.
+* ``set_aside``: the raw content of damaged rows that were set aside (:meth:`TableStore.set_aside`).
+* ``drafts``: a picker's partial action, by (table, seat, decision revision), named by a short id.
+* ``interactions``: ids of Discord interactions already handled (a delivery twice is applied once).
+
+Damaged rows: a row whose columns cannot be decoded (a cut-off state, garbage seats, an unknown
+game, an unreadable move) makes :meth:`TableStore.get` raise :class:`DamagedTable`; listings and
+the sweep skip it and log it once per process; ``set_aside`` copies the raw row to ``set_aside``
+and leaves an empty abandoned table in the channel, so ``/game new`` works again.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+log = logging.getLogger("bot.store")
+
+STATUSES = ("lobby", "playing", "finished", "abandoned")
+
+
+class StoreError(Exception):
+    """The database failed; the message names the cause (disk full, read-only file, …)."""
+
+
+class StaleRevision(StoreError):
+    """Someone else committed to this table first."""
+
+
+class SchemaTooNew(StoreError):
+    """The database was written by a newer Deckhand than this one."""
+
+
+class DamagedTable(StoreError):
+    """A stored table cannot be read. It can be set aside with ``set_aside(channel_id)``."""
+
+    def __init__(self, channel_id: int, reason: str):
+        super().__init__(f"The table in channel {channel_id} is damaged: {reason}.")
+        self.channel_id = channel_id
+        self.reason = reason
+
+
+def new_table_id() -> str:
+    """A table's unique id: new for every game (a rematch is a new table)."""
+    return secrets.token_hex(8)
+
+
+def new_draft_id() -> str:
+    return secrets.token_urlsafe(9)  # 12 characters: fits a custom_id beside the rest
+
+
+@dataclass
+class Seat:
+    user_id: int
+    name: str
+
+
+@dataclass
+class TableRow:
+    """A channel's table as stored. ``state`` is the engine's JSON (None in the lobby).
+
+    ``table_id`` is empty until the table is first saved (``save(table, None)`` gives it a new
+    one); ``damaged`` is None for a sound table; a table that was set aside is an empty abandoned
+    table whose ``damaged`` says why (its raw content is kept in ``set_aside``).
+    """
+
+    channel_id: int
+    guild_id: int | None
+    game: str
+    status: str  # lobby | playing | finished | abandoned
+    host_id: int
+    seats: list[Seat]
+    options: list[str]
+    seed: int
+    state: dict[str, Any] | None = None
+    moves: list[list[Any]] = field(default_factory=list)  # [seat, move, unix time]
+    events: list[str] = field(default_factory=list)  # recent public events, newest last
+    revision: int = 0
+    turn_limit: int = 24 * 3600
+    turn_since: float | None = None
+    timed_out: bool = False
+    series: dict[str, Any] = field(default_factory=dict)
+    created_at: float = 0.0
+    updated_at: float = 0.0
+    table_id: str = ""  # unique per table (per game, a rematch is new): the store assigns it at the first save
+    damaged: str | None = None
+
+    def seat_of(self, user_id: int) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s.user_id == user_id:
+                return i
+        return None
+
+    @property
+    def deadline(self) -> float | None:
+        """When the current turn runs out (None if no turn clock is running)."""
+        if self.status != "playing" or self.timed_out or self.turn_since is None:
+            return None
+        return self.turn_since + self.turn_limit
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A picker's partial action: the tokens chosen so far by ``seat`` in the decision that
+    opened at ``decision_rev`` of table ``table_id``."""
+
+    id: str
+    table_id: str
+    seat: int
+    decision_rev: int
+    tokens: list[Any]
+    created_at: float
+
+
+@runtime_checkable
+class TableStore(Protocol):
+    """One store, safe for any number of concurrent tables in one event loop."""
+
+    async def close(self) -> None: ...
+
+    async def migrate(self) -> int:
+        """Apply pending migrations (guarded against a second process); returns the schema version."""
+
+    async def get(self, channel_id: int) -> TableRow | None:
+        """The channel's table; raises DamagedTable if it cannot be read."""
+
+    async def tables(self, status: str | None = None) -> list[TableRow]:
+        """Every table (of a status), damaged ones skipped and logged once."""
+
+    async def due(self, now: float, limit: int = 100, after: tuple[float, int] | None = None) -> list[TableRow]:
+        """Up to ``limit`` playing tables whose deadline is at or before ``now``, oldest deadline
+        first, after the ``(deadline, channel_id)`` key of the previous page; damaged ones skipped."""
+
+    async def save(self, table: TableRow, expected_revision: int | None, record: dict[str, Any] | None = None,
+                   result: str = "", results: Sequence[tuple[int, str, str]] = ()) -> None:
+        """Write ``table`` (appending its new moves) and a finished game's record in one
+        transaction. ``expected_revision`` None replaces whatever was there; otherwise
+        StaleRevision if the stored revision is not that one."""
+
+    async def set_aside(self, channel_id: int, reason: str | None = None) -> bool:
+        """Copy the raw row to ``set_aside`` and leave an empty abandoned table; False if none."""
+
+    async def delete(self, channel_id: int) -> None: ...
+
+    async def last_record(self, channel_id: int) -> dict[str, Any] | None: ...
+
+    async def stats(self, guild_id: int | None, game: str | None, user_id: int | None) -> list[dict[str, Any]]: ...
+
+    async def put_draft(self, table_id: str, seat: int, decision_rev: int, tokens: Sequence[Any]) -> str: ...
+
+    async def get_draft(self, draft_id: str) -> Draft | None: ...
+
+    async def seen_interaction(self, interaction_id: int | str) -> bool:
+        """Remember an interaction id; True if it was seen before (then do not handle it again)."""
+
+
+# ----- encoding, shared by both back ends -------------------------------------------------------
+def dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def encode_row(t: TableRow) -> dict[str, Any]:
+    """The ``tables`` columns of a row (without the move log)."""
+    return {
+        "channel_id": t.channel_id, "table_id": t.table_id, "guild_id": t.guild_id, "game": t.game,
+        "status": t.status, "host_id": t.host_id, "seats": dumps([[s.user_id, s.name] for s in t.seats]),
+        "options": dumps(t.options), "seed": t.seed, "state": None if t.state is None else dumps(t.state),
+        "events": dumps(t.events), "revision": t.revision, "move_count": len(t.moves), "turn_limit": t.turn_limit,
+        "turn_since": t.turn_since, "timed_out": bool(t.timed_out), "deadline": t.deadline,
+        "series": dumps(t.series), "created_at": t.created_at, "updated_at": t.updated_at,
+    }
+
+
+ROW_COLUMNS: tuple[str, ...] = tuple(encode_row(TableRow(0, None, "", "lobby", 0, [], [], 0)))
+
+
+class _Damage(Exception):
+    pass
+
+
+def _json(text: Any, what: str) -> Any:
+    if not isinstance(text, str):
+        raise _Damage(f"its {what} is missing")
+    try:
+        return json.loads(text)
+    except ValueError:
+        raise _Damage(f"its {what} is cut short or is not JSON") from None
+
+
+def decode_row(r: Mapping[str, Any], move_entries: Sequence[str], record_text: str | None,
+               games: Collection[str]) -> TableRow:
+    """A TableRow from its columns, its move-log entries and (for a table with a record) the
+    record's text; raises DamagedTable naming what is wrong."""
+    damaged = r["damaged"]
+    if damaged is not None and (r["status"] != "abandoned" or r["raw_moves"] is not None):
+        raise DamagedTable(r["channel_id"], damaged)  # flagged (by a migration), not set aside yet
+    try:
+        if damaged is None and r["game"] not in games:  # a set-aside row keeps its game name, known or not
+            raise _Damage(f"its game {str(r['game'])[:40]!r} is unknown")
+        if r["status"] not in STATUSES:
+            raise _Damage(f"its status {str(r['status'])[:20]!r} is unknown")
+        raw_seats = _json(r["seats"], "seats")
+        try:
+            seats = [Seat(int(u), str(n)) for u, n in raw_seats]
+        except (TypeError, ValueError):
+            raise _Damage("its seats are not a list of players") from None
+        options = _json(r["options"], "options")
+        state = None if r["state"] is None else _json(r["state"], "game state")
+        events = _json(r["events"], "recent events")
+        series = _json(r["series"], "series")
+        if not isinstance(options, list) or not isinstance(events, list):
+            raise _Damage("its options or recent events are not lists")
+        if state is not None and not isinstance(state, dict):
+            raise _Damage("its game state is not a game state")
+        if not isinstance(series, dict):
+            raise _Damage("its series is not a series")
+        if record_text is not None:
+            record = _json(record_text, "record")
+            moves = [[int(m[0]), str(m[1]), None] for m in record.get("moves", [])]
+        else:
+            moves = [_json(e, "move log") for e in move_entries]
+            if len(moves) != r["move_count"]:
+                raise _Damage(f"its move log has {len(moves)} moves where {r['move_count']} were saved")
+    except _Damage as e:
+        raise DamagedTable(r["channel_id"], str(e)) from None
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
+        raise DamagedTable(r["channel_id"], f"it cannot be read ({type(e).__name__})") from None
+    return TableRow(
+        channel_id=r["channel_id"], guild_id=r["guild_id"], game=r["game"], status=r["status"], host_id=r["host_id"],
+        seats=seats, options=options, seed=r["seed"], state=state, moves=moves, events=events,
+        revision=r["revision"], turn_limit=r["turn_limit"], turn_since=r["turn_since"], timed_out=bool(r["timed_out"]),
+        series=series, created_at=r["created_at"], updated_at=r["updated_at"], table_id=r["table_id"],
+        damaged=r["damaged"],
+    )
+
+
+class DamageLog:
+    """Logs each damaged table once per process (per reason)."""
+
+    def __init__(self) -> None:
+        self._seen: set[tuple[int, str]] = set()
+
+    def report(self, e: DamagedTable) -> None:
+        key = (e.channel_id, e.reason)
+        if key not in self._seen:
+            self._seen.add(key)
+            log.error("%s It is skipped; set it aside with `/game abandon` (store.set_aside).", e)
+
+
+def known_games() -> tuple[str, ...]:
+    from bot.engine.registry import GAME_IDS
+
+    return GAME_IDS

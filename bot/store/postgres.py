@@ -1,0 +1,330 @@
+"""The PostgreSQL store (asyncpg; ``pip install '.[postgres]'``), the same behaviour as SQLite.
+
+A pool of connections: each operation takes one for the length of its transaction, so any number
+of tables save at once. A save locks its row (``SELECT … FOR UPDATE`` checked against the
+expected revision), updates it and appends the new moves in one transaction; a reader gets a
+table, its record and its move log in one statement (one snapshot). Migrations run under a
+transaction-level advisory lock, so two processes never migrate at once.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Collection, Sequence
+from typing import Any
+
+import asyncpg
+
+from bot.store.base import (
+    ROW_COLUMNS, DamagedTable, DamageLog, Draft, SchemaTooNew, StaleRevision, StoreError, TableRow, decode_row, dumps,
+    encode_row, known_games, new_draft_id, new_table_id,
+)
+from bot.store.migrations import migrations
+
+MIGRATIONS = migrations("postgres")
+SCHEMA_VERSION = len(MIGRATIONS)
+MIGRATION_LOCK = 0x44454B  # "DEK": the advisory lock's first key; the second is the schema's hash
+
+_CAUSES = {
+    "53100": "the disk is full",
+    "53200": "the server is out of memory",
+    "25006": "the database is read-only",
+    "42501": "Deckhand's database user lacks the permission",
+    "57P01": "the server was shut down",
+    "57P03": "the server is starting up or shutting down",
+    "58030": "an input/output error on the server's disk",
+    "08006": "the connection to the server was lost",
+    "40P01": "a deadlock",
+}
+
+_SELECT = (
+    "SELECT t.*, r.record AS record_text, "
+    "(SELECT array_agg(m.entry ORDER BY m.ply) FROM moves m WHERE m.table_id = t.table_id AND t.record_id IS NULL) "
+    "AS entries FROM tables t LEFT JOIN records r ON r.id = t.record_id"
+)
+
+
+def safe_dsn(dsn: str) -> str:
+    """The URL without its password (for messages)."""
+    return re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", dsn)
+
+
+def cause_of(e: BaseException) -> str:
+    code = getattr(e, "sqlstate", None)
+    if code in _CAUSES:
+        return _CAUSES[code]
+    if code and code.startswith("53"):
+        return "the server ran out of a resource"
+    if code and code.startswith("08") or isinstance(e, (OSError, asyncpg.InterfaceError)):
+        return "the connection to the server failed"
+    return "a database error"
+
+
+class PostgresStore:
+    """``await PostgresStore.open("postgresql://…", schema=None)``."""
+
+    backend = "postgres"
+
+    def __init__(self, pool: asyncpg.Pool, dsn: str, schema: str | None, games: Collection[str]):
+        self.pool = pool
+        self.dsn = dsn
+        self.schema = schema
+        self.games = games
+        self.damage = DamageLog()
+
+    @classmethod
+    async def open(cls, dsn: str, *, schema: str | None = None, games: Collection[str] | None = None,
+                   min_size: int = 1, max_size: int = 10) -> "PostgresStore":
+        """Connect (to ``schema`` if given: created if missing, and the only one the store sees)."""
+        settings = {"search_path": schema} if schema else None
+        try:
+            pool = await asyncpg.create_pool(dsn, min_size=min_size, max_size=max_size, server_settings=settings)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+            raise StoreError(f"Cannot connect to PostgreSQL at {safe_dsn(dsn)}: {cause_of(e)} ({e}).") from None
+        store = cls(pool, dsn, schema, games if games is not None else known_games())
+        try:
+            await store.migrate()
+        except BaseException:
+            await store.close()
+            raise
+        return store
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+    def _error(self, e: BaseException, what: str) -> StoreError:
+        return StoreError(f"Could not {what} in PostgreSQL ({safe_dsn(self.dsn)}): {cause_of(e)} ({e}).")
+
+    async def migrate(self) -> int:
+        """Apply the migrations not applied yet (under an advisory lock); returns the schema version."""
+        try:
+            async with self.pool.acquire() as c, c.transaction():
+                # One migrator per schema at a time: a second process waits here, then finds the work done.
+                await c.execute("SELECT pg_advisory_xact_lock($1, hashtext(current_setting('search_path')))",
+                                MIGRATION_LOCK)
+                if self.schema and not await c.fetchval("SELECT TRUE FROM pg_namespace WHERE nspname = $1", self.schema):
+                    await c.execute(f'CREATE SCHEMA "{self.schema}"')
+                await c.execute("CREATE TABLE IF NOT EXISTS deckhand_schema (version INTEGER NOT NULL)")
+                version = await c.fetchval("SELECT max(version) FROM deckhand_schema") or 0
+                if version > SCHEMA_VERSION:
+                    raise SchemaTooNew(
+                        f"The PostgreSQL database at {safe_dsn(self.dsn)} has schema version {version}, but this "
+                        f"Deckhand knows versions up to {SCHEMA_VERSION}: run the newer Deckhand that wrote it."
+                    )
+                for _number, _name, sql in MIGRATIONS[version:]:
+                    await c.execute(sql)
+                await c.execute("DELETE FROM deckhand_schema")
+                await c.execute("INSERT INTO deckhand_schema (version) VALUES ($1)", SCHEMA_VERSION)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+            raise StoreError(f"Cannot prepare the PostgreSQL database at {safe_dsn(self.dsn)}: {cause_of(e)} ({e}).") \
+                from None
+        return SCHEMA_VERSION
+
+    # ----- reading tables --------------------------------------------------------------------------
+    def _decode(self, r: asyncpg.Record) -> TableRow:
+        record_text = None
+        if r["record_id"] is not None:
+            record_text = r["record_text"] if r["record_text"] is not None else "null"
+        return decode_row(r, r["entries"] or [], record_text, self.games)
+
+    def _decode_all(self, rows: Sequence[asyncpg.Record]) -> list[TableRow]:
+        out = []
+        for r in rows:
+            try:
+                out.append(self._decode(r))
+            except DamagedTable as e:
+                self.damage.report(e)
+        return out
+
+    async def _fetch(self, what: str, sql: str, *args: Any) -> list[asyncpg.Record]:
+        try:
+            return await self.pool.fetch(sql, *args)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+            raise self._error(e, what) from e
+
+    async def get(self, channel_id: int) -> TableRow | None:
+        rows = await self._fetch("load a table", f"{_SELECT} WHERE t.channel_id = $1", channel_id)
+        return self._decode(rows[0]) if rows else None
+
+    async def tables(self, status: str | None = None) -> list[TableRow]:
+        if status is None:
+            rows = await self._fetch("list tables", f"{_SELECT} ORDER BY t.channel_id")
+        else:
+            rows = await self._fetch("list tables", f"{_SELECT} WHERE t.status = $1 ORDER BY t.channel_id", status)
+        return self._decode_all(rows)
+
+    async def due(self, now: float, limit: int = 100, after: tuple[float, int] | None = None) -> list[TableRow]:
+        if after is None:
+            rows = await self._fetch("find tables whose turn ran out",
+                                     f"{_SELECT} WHERE t.deadline IS NOT NULL AND t.deadline <= $1 "
+                                     "ORDER BY t.deadline, t.channel_id LIMIT $2", now, limit)
+        else:
+            rows = await self._fetch("find tables whose turn ran out",
+                                     f"{_SELECT} WHERE t.deadline IS NOT NULL AND t.deadline <= $1 "
+                                     "AND (t.deadline, t.channel_id) > ($2, $3) ORDER BY t.deadline, t.channel_id "
+                                     "LIMIT $4", now, float(after[0]), after[1], limit)
+        out = []
+        damaged = []
+        for r in rows:
+            try:
+                out.append(self._decode(r))
+            except DamagedTable as e:
+                self.damage.report(e)
+                damaged.append(e.channel_id)
+        if damaged:  # out of the sweep's index for good: they cannot time out until set aside
+            await self._run("take damaged tables out of the sweep",
+                            lambda c: c.execute("UPDATE tables SET deadline = NULL WHERE channel_id = ANY($1::bigint[])",
+                                                damaged))
+        return out
+
+    # ----- writing ---------------------------------------------------------------------------------
+    async def _run(self, what: str, fn: Any) -> Any:
+        """``await fn(conn)`` in one transaction; database failures become StoreError."""
+        try:
+            async with self.pool.acquire() as c, c.transaction():
+                return await fn(c)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+            raise self._error(e, what) from e
+
+    async def save(self, table: TableRow, expected_revision: int | None, record: dict[str, Any] | None = None,
+                   result: str = "", results: Sequence[tuple[int, str, str]] = ()) -> None:
+        """As :meth:`bot.store.sqlite.SQLiteStore.save`."""
+        table.updated_at = time.time()
+        if expected_revision is None and not table.table_id:
+            table.table_id = new_table_id()
+        cols = encode_row(table)
+        values = list(cols.values())
+        entries = [dumps(m) for m in table.moves]
+        names = ", ".join(ROW_COLUMNS)
+        marks = ", ".join(f"${i}" for i in range(1, len(ROW_COLUMNS) + 1))
+        upsert = ", ".join(f"{c} = EXCLUDED.{c}" for c in ROW_COLUMNS[1:])
+        sets = ", ".join(f"{c} = ${i}" for i, c in enumerate(ROW_COLUMNS[2:], start=2))
+
+        async def fn(c: asyncpg.Connection) -> None:
+            if expected_revision is None:
+                old = await c.fetchval("SELECT table_id FROM tables WHERE channel_id = $1 FOR UPDATE", table.channel_id)
+                await c.execute("DELETE FROM moves WHERE table_id = ANY($1::text[])",
+                                [table.table_id] + ([old] if old else []))
+                await c.execute(f"INSERT INTO tables ({names}) VALUES ({marks}) "
+                                f"ON CONFLICT (channel_id) DO UPDATE SET {upsert}, record_id = NULL, damaged = NULL, "
+                                "raw_moves = NULL", *values)
+                base = 0
+            else:
+                base = await c.fetchval("SELECT move_count FROM tables WHERE channel_id = $1 AND table_id = $2 "
+                                        "AND revision = $3 FOR UPDATE", table.channel_id, table.table_id,
+                                        expected_revision)
+                if base is None:
+                    raise StaleRevision(table.channel_id)
+                await c.execute(f"UPDATE tables SET {sets} WHERE channel_id = $1", table.channel_id, *values[2:])
+                if len(entries) < base:
+                    await c.execute("DELETE FROM moves WHERE table_id = $1 AND ply >= $2", table.table_id, len(entries))
+            if len(entries) > base:
+                await c.execute("INSERT INTO moves (table_id, ply, entry) "
+                                "SELECT $1, p, e FROM unnest($2::int[], $3::text[]) AS n(p, e)",
+                                table.table_id, list(range(base, len(entries))), entries[base:])
+            if record is not None:
+                record_id = await c.fetchval(
+                    "INSERT INTO records (channel_id, table_id, guild_id, game, result, record, finished_at) "
+                    "VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+                    table.channel_id, table.table_id, table.guild_id, table.game, result, dumps(record), time.time())
+                if results:
+                    await c.executemany(
+                        "INSERT INTO results (record_id, guild_id, game, user_id, name, outcome) "
+                        "VALUES ($1, $2, $3, $4, $5, $6)",
+                        [(record_id, table.guild_id, table.game, u, n, o) for u, n, o in results])
+                await c.execute("UPDATE tables SET record_id = $1 WHERE channel_id = $2", record_id, table.channel_id)
+                await c.execute("DELETE FROM moves WHERE table_id = $1", table.table_id)
+
+        await self._run("save the table", fn)
+
+    async def set_aside(self, channel_id: int, reason: str | None = None) -> bool:
+        async def fn(c: asyncpg.Connection) -> bool:
+            r = await c.fetchrow(f"{_SELECT} WHERE t.channel_id = $1 FOR UPDATE OF t", channel_id)
+            if r is None:
+                return False
+            why = reason
+            if why is None:
+                try:
+                    self._decode(r)
+                    why = "set aside by hand"
+                except DamagedTable as e:
+                    why = e.reason
+            raw = {k: v for k, v in dict(r).items() if k not in ("entries", "record_text")}
+            raw["move_log"] = list(r["entries"] or [])
+            await c.execute("INSERT INTO set_aside (channel_id, table_id, reason, raw, set_at) VALUES ($1, $2, $3, $4, $5)",
+                            channel_id, r["table_id"], why, dumps(raw), time.time())
+            await c.execute("DELETE FROM moves WHERE table_id = $1", r["table_id"])
+            await c.execute(
+                "UPDATE tables SET status = 'abandoned', seats = '[]', options = '[]', state = NULL, events = '[]', "
+                "series = '{}', move_count = 0, turn_since = NULL, timed_out = FALSE, deadline = NULL, record_id = NULL, "
+                "raw_moves = NULL, damaged = $1, revision = revision + 1, updated_at = $2 WHERE channel_id = $3",
+                why, time.time(), channel_id)
+            return True
+
+        return await self._run("set the table aside", fn)
+
+    async def set_aside_rows(self, channel_id: int) -> list[dict[str, Any]]:
+        return [dict(r) for r in await self._fetch("read set-aside tables",
+                                                   "SELECT * FROM set_aside WHERE channel_id = $1 ORDER BY id",
+                                                   channel_id)]
+
+    async def delete(self, channel_id: int) -> None:
+        async def fn(c: asyncpg.Connection) -> None:
+            await c.execute("DELETE FROM moves WHERE table_id IN (SELECT table_id FROM tables WHERE channel_id = $1)",
+                            channel_id)
+            await c.execute("DELETE FROM tables WHERE channel_id = $1", channel_id)
+
+        await self._run("delete the table", fn)
+
+    # ----- records and stats -----------------------------------------------------------------------
+    async def last_record(self, channel_id: int) -> dict[str, Any] | None:
+        rows = await self._fetch("load the last record",
+                                 "SELECT record FROM records WHERE channel_id = $1 ORDER BY id DESC LIMIT 1", channel_id)
+        return json.loads(rows[0]["record"]) if rows else None
+
+    async def stats(self, guild_id: int | None, game: str | None, user_id: int | None) -> list[dict[str, Any]]:
+        where, args = ["guild_id IS NOT DISTINCT FROM $1"], [guild_id]
+        if game:
+            args.append(game)
+            where.append(f"game = ${len(args)}")
+        if user_id:
+            args.append(user_id)
+            where.append(f"user_id = ${len(args)}")
+        rows = await self._fetch(
+            "count results",
+            "SELECT game, user_id, MAX(name) AS name, COUNT(*)::int AS played, "
+            "(COUNT(*) FILTER (WHERE outcome = 'win'))::int AS won, (COUNT(*) FILTER (WHERE outcome = 'loss'))::int AS lost, "
+            "(COUNT(*) FILTER (WHERE outcome = 'draw'))::int AS drawn "
+            f"FROM results WHERE {' AND '.join(where)} GROUP BY game, user_id ORDER BY game, user_id", *args)
+        return [dict(r) for r in rows]
+
+    # ----- drafts and interactions -----------------------------------------------------------------
+    async def put_draft(self, table_id: str, seat: int, decision_rev: int, tokens: Sequence[Any]) -> str:
+        draft_id = new_draft_id()
+        await self._run("save a draft", lambda c: c.execute(
+            "INSERT INTO drafts (id, table_id, seat, decision_rev, tokens, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
+            draft_id, table_id, seat, decision_rev, dumps(list(tokens)), time.time()))
+        return draft_id
+
+    async def get_draft(self, draft_id: str) -> Draft | None:
+        rows = await self._fetch("load a draft", "SELECT * FROM drafts WHERE id = $1", draft_id)
+        if not rows:
+            return None
+        r = rows[0]
+        return Draft(r["id"], r["table_id"], r["seat"], r["decision_rev"], json.loads(r["tokens"]), r["created_at"])
+
+    async def seen_interaction(self, interaction_id: int | str) -> bool:
+        status = await self._run("remember an interaction", lambda c: c.execute(
+            "INSERT INTO interactions (id, seen_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING",
+            str(interaction_id), time.time()))
+        return status.endswith(" 0")
+
+    async def execute(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Run one statement in its own transaction (tests, operators)."""
+        return await self._run("run a statement", lambda c: _fetch_tuples(c, sql, args))
+
+
+async def _fetch_tuples(c: asyncpg.Connection, sql: str, args: Sequence[Any]) -> list[tuple[Any, ...]]:
+    return [tuple(r) for r in await c.fetch(sql, *args)]

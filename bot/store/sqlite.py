@@ -1,0 +1,414 @@
+"""The SQLite store (the default: one file, nothing to install).
+
+Each operation is one function run whole on a connection's own thread: writes on the writer
+connection (one thread, so one transaction at a time, never interleaved — any number of tables
+may save at once), reads on a reader connection in a read transaction (WAL: readers never wait
+for the writer). A write is ``BEGIN IMMEDIATE … COMMIT``; a failure rolls back only if a
+transaction is still open (SQLite ends it itself on a full disk) and is raised as a
+:class:`StoreError` naming the cause. Migrations run under ``BEGIN EXCLUSIVE``, so a second
+process opening the same file waits and then finds them applied.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Collection, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+from bot.store.base import (
+    ROW_COLUMNS, DamagedTable, DamageLog, Draft, SchemaTooNew, StaleRevision, StoreError, TableRow, decode_row, dumps,
+    encode_row, known_games, new_draft_id, new_table_id,
+)
+from bot.store.migrations import migrations, statements
+
+T = TypeVar("T")
+
+MIGRATIONS = migrations("sqlite")
+SCHEMA_VERSION = len(MIGRATIONS)
+
+_CAUSES = {
+    "SQLITE_FULL": "the disk is full (or the database reached its size limit)",
+    "SQLITE_READONLY": "the database file is read-only",
+    "SQLITE_IOERR": "an input/output error on the disk",
+    "SQLITE_CORRUPT": "the database file is corrupt",
+    "SQLITE_NOTADB": "the file is not a SQLite database",
+    "SQLITE_BUSY": "another process kept the database locked",
+    "SQLITE_LOCKED": "the database is locked",
+    "SQLITE_CANTOPEN": "the database file cannot be opened",
+    "SQLITE_CONSTRAINT": "a value broke a rule of the schema",
+}
+
+
+def cause_of(e: sqlite3.Error) -> str:
+    name = getattr(e, "sqlite_errorname", "") or ""
+    for prefix, cause in _CAUSES.items():
+        if name.startswith(prefix):
+            return cause
+    return "a database error"
+
+
+class _Thread:
+    """One sqlite3 connection living on its own thread; ``run(fn)`` calls ``fn(conn)`` there."""
+
+    def __init__(self, name: str):
+        self.pool = ThreadPoolExecutor(1, thread_name_prefix=name)
+        self.conn: sqlite3.Connection | None = None
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.pool, fn, self.conn, *args)
+
+    async def connect(self, path: str) -> None:
+        def connect(_: None) -> None:
+            conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            conn.row_factory = sqlite3.Row
+            conn.execute("PRAGMA busy_timeout=10000")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            self.conn = conn
+
+        await asyncio.get_running_loop().run_in_executor(self.pool, connect, None)
+
+    async def close(self) -> None:
+        if self.conn is not None:
+            await asyncio.get_running_loop().run_in_executor(self.pool, self.conn.close)
+            self.conn = None
+        self.pool.shutdown(wait=True)
+
+
+def _rollback(conn: sqlite3.Connection) -> None:
+    if conn.in_transaction:
+        try:
+            conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass  # the original error is the one to report
+
+
+class SQLiteStore:
+    """``await SQLiteStore.open(path)``. Safe for any number of concurrent tables in one loop."""
+
+    backend = "sqlite"
+
+    def __init__(self, path: Path, writer: _Thread, reader: _Thread, games: Collection[str]):
+        self.path = path
+        self._writer = writer
+        self._reader = reader
+        self.games = games
+        self.damage = DamageLog()
+
+    # ----- opening ---------------------------------------------------------------------------------
+    @classmethod
+    async def open(cls, path: Path | str, *, games: Collection[str] | None = None) -> "SQLiteStore":
+        memory = str(path) == ":memory:"
+        path = Path(path)
+        if not memory:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise StoreError(f"Cannot create the folder of the database {path}: {e.strerror}.") from None
+            if path.exists() and not os.access(path, os.W_OK):
+                raise StoreError(f"The database file {path} is read-only: give Deckhand write access to it.")
+            if not os.access(path.parent, os.W_OK):
+                raise StoreError(f"The folder of the database {path} is read-only: Deckhand needs to write "
+                                 "its journal files beside the database.")
+        writer = _Thread("store-writer")
+        reader = writer if memory else _Thread("store-reader")
+        store = cls(path, writer, reader, games if games is not None else known_games())
+        try:
+            await writer.connect(str(path))
+            await writer.run(lambda c: c.execute("PRAGMA journal_mode=WAL").fetchone())
+            if reader is not writer:
+                await reader.connect(str(path))
+            await store.migrate()
+        except sqlite3.Error as e:
+            await store.close()
+            raise StoreError(f"Cannot open the database {path}: {cause_of(e)} ({e}).") from None
+        except BaseException:
+            await store.close()
+            raise
+        return store
+
+    async def close(self) -> None:
+        if self._reader is not self._writer:
+            await self._reader.close()
+        await self._writer.close()
+
+    async def migrate(self) -> int:
+        """Apply the migrations not applied yet (under an exclusive lock); returns the schema version."""
+        return await self._writer.run(self._migrate)
+
+    def _migrate(self, conn: sqlite3.Connection) -> int:
+        conn.execute("BEGIN EXCLUSIVE")  # a second process waits here, then finds the work done
+        try:
+            (version,) = conn.execute("PRAGMA user_version").fetchone()
+            if version > SCHEMA_VERSION:
+                raise SchemaTooNew(
+                    f"The database {self.path} has schema version {version}, but this Deckhand knows versions up "
+                    f"to {SCHEMA_VERSION}: run the newer Deckhand that wrote it (or restore a backup)."
+                )
+            for number, _name, sql in MIGRATIONS[version:]:
+                for statement in statements(sql):
+                    conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {number}")
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")  # also proves the file is writable
+            conn.execute("COMMIT")
+        except BaseException:
+            _rollback(conn)
+            raise
+        return SCHEMA_VERSION
+
+    # ----- transactions ----------------------------------------------------------------------------
+    async def _write(self, what: str, fn: Callable[..., T], *args: Any) -> T:
+        def tx(conn: sqlite3.Connection, *args: Any) -> T:
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    out = fn(conn, *args)
+                    conn.execute("COMMIT")
+                    return out
+                except BaseException:
+                    _rollback(conn)
+                    raise
+            except sqlite3.Error as e:
+                raise StoreError(f"Could not {what} in {self.path}: {cause_of(e)} ({e}).") from e
+
+        return await self._writer.run(tx, *args)
+
+    async def _read(self, what: str, fn: Callable[..., T], *args: Any) -> T:
+        def tx(conn: sqlite3.Connection, *args: Any) -> T:
+            try:
+                conn.execute("BEGIN")
+                try:
+                    return fn(conn, *args)
+                finally:
+                    _rollback(conn)
+            except sqlite3.Error as e:
+                raise StoreError(f"Could not {what} from {self.path}: {cause_of(e)} ({e}).") from e
+
+        return await self._reader.run(tx, *args)
+
+    # ----- reading tables --------------------------------------------------------------------------
+    def _decode(self, conn: sqlite3.Connection, r: sqlite3.Row) -> TableRow:
+        record_text = None
+        entries: list[str] = []
+        if r["record_id"] is not None:
+            found = conn.execute("SELECT record FROM records WHERE id = ?", (r["record_id"],)).fetchone()
+            record_text = found[0] if found else "null"
+        elif r["move_count"]:
+            entries = [e for (e,) in conn.execute("SELECT entry FROM moves WHERE table_id = ? ORDER BY ply",
+                                                  (r["table_id"],))]
+        return decode_row(r, entries, record_text, self.games)
+
+    def _decode_all(self, conn: sqlite3.Connection, rows: Sequence[sqlite3.Row]) -> tuple[list[TableRow],
+                                                                                       list[DamagedTable]]:
+        out, damaged = [], []
+        for r in rows:
+            try:
+                out.append(self._decode(conn, r))
+            except DamagedTable as e:
+                damaged.append(e)
+        return out, damaged
+
+    async def get(self, channel_id: int) -> TableRow | None:
+        """The channel's table (None if there is none); raises DamagedTable if it cannot be read."""
+
+        def fn(conn: sqlite3.Connection) -> TableRow | None:
+            r = conn.execute("SELECT * FROM tables WHERE channel_id = ?", (channel_id,)).fetchone()
+            return None if r is None else self._decode(conn, r)
+
+        return await self._read("load a table", fn)
+
+    async def tables(self, status: str | None = None) -> list[TableRow]:
+        def fn(conn: sqlite3.Connection) -> tuple[list[TableRow], list[DamagedTable]]:
+            if status is None:
+                rows = conn.execute("SELECT * FROM tables ORDER BY channel_id").fetchall()
+            else:
+                rows = conn.execute("SELECT * FROM tables WHERE status = ? ORDER BY channel_id", (status,)).fetchall()
+            return self._decode_all(conn, rows)
+
+        out, damaged = await self._read("list tables", fn)
+        for e in damaged:
+            self.damage.report(e)
+        return out
+
+    async def due(self, now: float, limit: int = 100, after: tuple[float, int] | None = None) -> list[TableRow]:
+        def fn(conn: sqlite3.Connection) -> tuple[list[TableRow], list[DamagedTable]]:
+            if after is None:
+                rows = conn.execute("SELECT * FROM tables WHERE deadline IS NOT NULL AND deadline <= ? "
+                                    "ORDER BY deadline, channel_id LIMIT ?", (now, limit)).fetchall()
+            else:
+                rows = conn.execute("SELECT * FROM tables WHERE deadline IS NOT NULL AND deadline <= ? "
+                                    "AND (deadline, channel_id) > (?, ?) ORDER BY deadline, channel_id LIMIT ?",
+                                    (now, after[0], after[1], limit)).fetchall()
+            return self._decode_all(conn, rows)
+
+        out, damaged = await self._read("find tables whose turn ran out", fn)
+        for e in damaged:
+            self.damage.report(e)
+        if damaged:  # out of the sweep's index for good: they cannot time out until set aside
+            ids = [(e.channel_id,) for e in damaged]
+            await self._write("take damaged tables out of the sweep",
+                              lambda c: c.executemany("UPDATE tables SET deadline = NULL WHERE channel_id = ?", ids))
+        return out
+
+    # ----- writing tables --------------------------------------------------------------------------
+    async def save(self, table: TableRow, expected_revision: int | None, record: dict[str, Any] | None = None,
+                   result: str = "", results: Sequence[tuple[int, str, str]] = ()) -> None:
+        """Write ``table`` and a finished game's record in one transaction: the row, plus the
+        moves it gained since ``expected_revision`` appended to the move log.
+
+        ``expected_revision`` is the revision the change was computed from (None for a new table
+        replacing whatever was there). Raises StaleRevision if it moved (or the table was replaced).
+        """
+        table.updated_at = time.time()
+        if expected_revision is None and not table.table_id:
+            table.table_id = new_table_id()
+        cols = encode_row(table)
+        entries = [dumps(m) for m in table.moves]
+        names = ", ".join(ROW_COLUMNS)
+        marks = ", ".join("?" for _ in ROW_COLUMNS)
+        sets = ", ".join(f"{c} = ?" for c in ROW_COLUMNS[2:])
+
+        def fn(conn: sqlite3.Connection) -> None:
+            if expected_revision is None:
+                old = conn.execute("SELECT table_id FROM tables WHERE channel_id = ?", (table.channel_id,)).fetchone()
+                if old is not None:
+                    conn.execute("DELETE FROM moves WHERE table_id = ?", (old[0],))
+                    conn.execute("DELETE FROM tables WHERE channel_id = ?", (table.channel_id,))
+                conn.execute("DELETE FROM moves WHERE table_id = ?", (table.table_id,))
+                conn.execute(f"INSERT INTO tables ({names}) VALUES ({marks})", tuple(cols.values()))
+                base = 0
+            else:
+                found = conn.execute("SELECT move_count FROM tables WHERE channel_id = ? AND table_id = ? "
+                                     "AND revision = ?", (table.channel_id, table.table_id, expected_revision)).fetchone()
+                if found is None:
+                    raise StaleRevision(table.channel_id)
+                base = found[0]
+                conn.execute(f"UPDATE tables SET {sets} WHERE channel_id = ?",
+                             (*list(cols.values())[2:], table.channel_id))
+                if len(entries) < base:
+                    conn.execute("DELETE FROM moves WHERE table_id = ? AND ply >= ?", (table.table_id, len(entries)))
+            if len(entries) > base:
+                conn.executemany("INSERT INTO moves (table_id, ply, entry) VALUES (?, ?, ?)",
+                                 [(table.table_id, i, entries[i]) for i in range(base, len(entries))])
+            if record is not None:
+                cur = conn.execute(
+                    "INSERT INTO records (channel_id, table_id, guild_id, game, result, record, finished_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (table.channel_id, table.table_id, table.guild_id, table.game, result, dumps(record), time.time()),
+                )
+                record_id = cur.lastrowid
+                conn.executemany(
+                    "INSERT INTO results (record_id, guild_id, game, user_id, name, outcome) VALUES (?, ?, ?, ?, ?, ?)",
+                    [(record_id, table.guild_id, table.game, u, n, o) for u, n, o in results],
+                )
+                # The record holds the moves: the log's copy goes (kept once).
+                conn.execute("UPDATE tables SET record_id = ? WHERE channel_id = ?", (record_id, table.channel_id))
+                conn.execute("DELETE FROM moves WHERE table_id = ?", (table.table_id,))
+
+        await self._write("save the table", fn)
+
+    async def set_aside(self, channel_id: int, reason: str | None = None) -> bool:
+        """Keep a (damaged) table's raw row in ``set_aside`` and leave an empty abandoned table."""
+
+        def fn(conn: sqlite3.Connection) -> bool:
+            r = conn.execute("SELECT * FROM tables WHERE channel_id = ?", (channel_id,)).fetchone()
+            if r is None:
+                return False
+            why = reason
+            if why is None:
+                try:
+                    self._decode(conn, r)
+                    why = "set aside by hand"
+                except DamagedTable as e:
+                    why = e.reason
+            raw = dict(r)
+            raw["move_log"] = [e for (e,) in conn.execute("SELECT entry FROM moves WHERE table_id = ? ORDER BY ply",
+                                                          (r["table_id"],))]
+            conn.execute("INSERT INTO set_aside (channel_id, table_id, reason, raw, set_at) VALUES (?, ?, ?, ?, ?)",
+                         (channel_id, r["table_id"], why, dumps(raw), time.time()))
+            conn.execute("DELETE FROM moves WHERE table_id = ?", (r["table_id"],))
+            conn.execute(
+                "UPDATE tables SET status = 'abandoned', seats = '[]', options = '[]', state = NULL, events = '[]', "
+                "series = '{}', move_count = 0, turn_since = NULL, timed_out = 0, deadline = NULL, record_id = NULL, "
+                "raw_moves = NULL, damaged = ?, revision = revision + 1, updated_at = ? WHERE channel_id = ?",
+                (why, time.time(), channel_id),
+            )
+            return True
+
+        return await self._write("set the table aside", fn)
+
+    async def set_aside_rows(self, channel_id: int) -> list[dict[str, Any]]:
+        """The raw rows set aside for a channel, oldest first (for an operator)."""
+
+        def fn(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+            return [dict(r) for r in conn.execute("SELECT * FROM set_aside WHERE channel_id = ? ORDER BY id",
+                                                  (channel_id,))]
+
+        return await self._read("read set-aside tables", fn)
+
+    async def delete(self, channel_id: int) -> None:
+        def fn(conn: sqlite3.Connection) -> None:
+            conn.execute("DELETE FROM moves WHERE table_id IN (SELECT table_id FROM tables WHERE channel_id = ?)",
+                         (channel_id,))
+            conn.execute("DELETE FROM tables WHERE channel_id = ?", (channel_id,))
+
+        await self._write("delete the table", fn)
+
+    # ----- records and stats -----------------------------------------------------------------------
+    async def last_record(self, channel_id: int) -> dict[str, Any] | None:
+        def fn(conn: sqlite3.Connection) -> str | None:
+            r = conn.execute("SELECT record FROM records WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+                             (channel_id,)).fetchone()
+            return None if r is None else r[0]
+
+        text = await self._read("load the last record", fn)
+        return None if text is None else json.loads(text)
+
+    async def stats(self, guild_id: int | None, game: str | None, user_id: int | None) -> list[dict[str, Any]]:
+        """Per player and game: played, won, lost, drawn (shared or no-winner games)."""
+        where, args = ["guild_id IS ?"], [guild_id]
+        if game:
+            where.append("game = ?")
+            args.append(game)
+        if user_id:
+            where.append("user_id = ?")
+            args.append(user_id)
+
+        def fn(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+            return [dict(r) for r in conn.execute(
+                "SELECT game, user_id, MAX(name) AS name, COUNT(*) AS played, "
+                "SUM(outcome = 'win') AS won, SUM(outcome = 'loss') AS lost, SUM(outcome = 'draw') AS drawn "
+                f"FROM results WHERE {' AND '.join(where)} GROUP BY game, user_id ORDER BY game, user_id", args)]
+
+        return await self._read("count results", fn)
+
+    # ----- drafts and interactions -----------------------------------------------------------------
+    async def put_draft(self, table_id: str, seat: int, decision_rev: int, tokens: Sequence[Any]) -> str:
+        draft_id = new_draft_id()
+        await self._write("save a draft", lambda c: c.execute(
+            "INSERT INTO drafts (id, table_id, seat, decision_rev, tokens, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            (draft_id, table_id, seat, decision_rev, dumps(list(tokens)), time.time())))
+        return draft_id
+
+    async def get_draft(self, draft_id: str) -> Draft | None:
+        r = await self._read("load a draft", lambda c: c.execute("SELECT * FROM drafts WHERE id = ?",
+                                                                  (draft_id,)).fetchone())
+        if r is None:
+            return None
+        return Draft(r["id"], r["table_id"], r["seat"], r["decision_rev"], json.loads(r["tokens"]), r["created_at"])
+
+    async def seen_interaction(self, interaction_id: int | str) -> bool:
+        cur = await self._write("remember an interaction", lambda c: c.execute(
+            "INSERT OR IGNORE INTO interactions (id, seen_at) VALUES (?, ?)", (str(interaction_id), time.time())))
+        return cur.rowcount == 0
+
+    # ----- for tests and operators -----------------------------------------------------------------
+    async def execute(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Run one statement on the writer connection in its own transaction (tests, operators)."""
+        return await self._write("run a statement", lambda c: [tuple(r) for r in c.execute(sql, args).fetchall()])

@@ -1,0 +1,80 @@
+"""Migrating today's database (schema 1, made with the store of commit 91d7c08 by
+``fixtures/make_schema1.py``): every table loads, byte for byte, and stays playable; two
+processes opening a database at once migrate it once."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import shutil
+import sqlite3
+from pathlib import Path
+
+from bot.engine import auto_player, game_class
+from bot.store import SQLiteStore
+from bot.store.sqlite import SCHEMA_VERSION
+from tests.store.helpers import playing
+
+FIXTURE = Path(__file__).parent / "fixtures" / "schema1.sqlite"
+
+
+def old_rows(path: Path) -> dict[int, dict]:
+    db = sqlite3.connect(path)
+    db.row_factory = sqlite3.Row
+    rows = {r["channel_id"]: dict(r) for r in db.execute("SELECT * FROM tables")}
+    db.close()
+    return rows
+
+
+async def test_schema_1_database_migrates_with_every_table_intact(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    shutil.copy(FIXTURE, path)
+    before = old_rows(path)
+    assert sorted((r["game"], r["status"]) for r in before.values()) == sorted([
+        ("court_wars", "lobby"), ("gridcannon", "playing"), ("court_wars", "playing"),
+        ("celestial_emperor", "playing"), ("knight_rogue_princess_dragon", "playing"), ("court_wars", "finished")])
+    store = await SQLiteStore.open(path)
+    assert await store.execute("PRAGMA user_version") == [(SCHEMA_VERSION,)]
+    raw_states = dict(await store.execute("SELECT channel_id, state FROM tables"))
+    ids = set()
+    for channel, old in before.items():
+        t = await store.get(channel)
+        assert raw_states[channel] == old["state"]  # the stored state, byte for byte
+        assert t.state == (None if old["state"] is None else json.loads(old["state"]))
+        assert t.moves == json.loads(old["moves"])
+        assert [[x.user_id, x.name] for x in t.seats] == json.loads(old["seats"])
+        assert t.options == json.loads(old["options"])
+        assert (t.revision, t.events, t.series, t.turn_since) == (
+            old["revision"], json.loads(old["events"]), json.loads(old["series"]), old["turn_since"])
+        assert t.deadline == (old["turn_since"] + old["turn_limit"] if old["status"] == "playing" else None)
+        ids.add(t.table_id)
+    assert len(ids) == len(before)  # a table id each
+    assert (await store.last_record(6))["status"] == "finished"
+    assert [(r["user_id"], r["won"], r["lost"]) for r in await store.stats(555, "court_wars", None)] == [
+        (100, 1, 0), (101, 0, 1)]
+    due = await store.due(2e9, limit=10)
+    assert sorted(t.channel_id for t in due) == [2, 3, 4, 5]
+    # Every game in play takes its next move and saves it.
+    rng = random.Random(1)
+    for t in await store.tables("playing"):
+        game = game_class(t.game).from_json(t.state)
+        seat = min(game.to_act())
+        new, _events = game.apply(seat, str(auto_player(t.game)(game, seat, rng)))
+        t.state = new.to_json()
+        t.moves.append([seat, "next", 1.0])
+        t.revision += 1
+        await store.save(t, t.revision - 1)
+        again = await store.get(t.channel_id)
+        assert (again.state, len(again.moves)) == (t.state, len(json.loads(before[t.channel_id]["moves"])) + 1)
+    await store.close()
+
+
+async def test_two_openers_at_once_migrate_once(backend):
+    stores = await asyncio.gather(*(backend.open() for _ in range(4)))  # each migrates as it opens
+    versions = {await s.migrate() for s in stores}
+    await stores[0].save(playing(1), None)
+    seen = [(await s.get(1)).table_id for s in stores]
+    for s in stores:
+        await s.close()
+    assert len(versions) == 1 and len(set(seen)) == 1
