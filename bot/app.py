@@ -11,7 +11,7 @@ import yarl
 from discord.ext import commands
 
 from bot.config import Settings
-from bot.store import Store
+from bot.store import Store, open_store
 from bot.tables import TableService
 
 log = logging.getLogger(__name__)
@@ -32,7 +32,7 @@ class DeckhandBot(commands.Bot):
     """Deckhand. No privileged intents: everything happens through interactions."""
 
     def __init__(self, database: Path | str, *, run_timeouts: bool = True, owner_ids: frozenset[int] = frozenset(),
-                 **options: Any):
+                 database_url: str | None = None, **options: Any):
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
@@ -42,12 +42,13 @@ class DeckhandBot(commands.Bot):
                          allowed_installs=discord.app_commands.AppInstallationType(guild=True, user=True),
                          **options)
         self.database = Path(database)
+        self.database_url = database_url
         self.run_timeouts = run_timeouts
         self.store: Store | None = None
         self.service: TableService
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.database)
+        self.store = await open_store(self.database_url or self.database)
         self.service = TableService(self.store)
         for cog in COGS:
             await self.load_extension(cog)
@@ -61,7 +62,8 @@ class DeckhandBot(commands.Bot):
 
 def build(settings: Settings, *, run_timeouts: bool = True) -> DeckhandBot:
     point_at(settings.api_base, settings.gateway_url)
-    return DeckhandBot(settings.database, run_timeouts=run_timeouts, owner_ids=settings.owner_ids)
+    return DeckhandBot(settings.database, run_timeouts=run_timeouts, owner_ids=settings.owner_ids,
+                       database_url=settings.database_url)
 
 
 async def sync_commands(bot: DeckhandBot, guild_id: int | None) -> int:

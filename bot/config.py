@@ -22,6 +22,7 @@ class Settings:
     log_level: str
     dev_guild: int | None
     owner_ids: frozenset[int]
+    database_url: str | None = None  # postgresql://… to use PostgreSQL instead of the SQLite file
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, *, load_dotenv: bool = True) -> "Settings":
@@ -49,6 +50,7 @@ class Settings:
             log_level=level,
             dev_guild=dev_guild,
             owner_ids=owner_ids,
+            database_url=env.get("DATABASE_URL", "").strip() or None,
         )
 
     def require_token(self) -> str:

@@ -28,8 +28,6 @@ DEFAULT_TURN_LIMIT = 24 * 3600
 MIN_TURN_LIMIT = 60
 KEEP_EVENTS = 40
 MAX_MOVE_TEXT = 4000
-MAX_DRAFTS = 10_000
-MAX_SEEN = 10_000
 
 
 STALE = "That table has moved on since this was posted: use the newest table message (or press **Show table**)."
@@ -99,8 +97,6 @@ class TableService:
         self.store = store
         self.clock = clock
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._drafts: dict[str, tuple[str, ...]] = {}
-        self._seen: dict[int, None] = {}
 
     # ----- reading -------------------------------------------------------------------
     async def get(self, channel_id: int) -> TableRow | None:
@@ -317,27 +313,22 @@ class TableService:
         self._check_fresh(row, game, seat, table, opened)
         return row, game, seat
 
-    def put_draft(self, tokens: tuple[str, ...]) -> str:
-        """Name a partial action too long for a custom_id (kept for the life of the process)."""
-        key = hashlib.blake2s(" ".join(tokens).encode(), digest_size=6).hexdigest()
-        self._drafts[key] = tokens
-        while len(self._drafts) > MAX_DRAFTS:
-            self._drafts.pop(next(iter(self._drafts)))
-        return key
+    async def save_drafts(self, drafts: Any, table: TableRow, seat: int, opened: int) -> None:
+        """Store the partial actions a picker names by id (see ``ui.Drafts``)."""
+        for key, tokens in getattr(drafts, "pending", {}).items():
+            await self.store.put_draft(table_key(table), seat, opened, list(tokens), draft_id=key)
+        if hasattr(drafts, "pending"):
+            drafts.pending.clear()
 
-    def get_draft(self, key: str) -> tuple[str, ...]:
-        if key not in self._drafts:
+    async def get_draft(self, key: str) -> tuple[str, ...]:
+        draft = await self.store.get_draft(key)
+        if draft is None:
             raise TableError("That picker has expired. Press **My hand** to choose again.")
-        return self._drafts[key]
+        return tuple(str(t) for t in draft.tokens)
 
-    def first_delivery(self, interaction_id: int) -> bool:
+    async def first_delivery(self, interaction_id: int) -> bool:
         """False when this interaction was already handled (Discord delivered it twice)."""
-        if interaction_id in self._seen:
-            return False
-        self._seen[interaction_id] = None
-        while len(self._seen) > MAX_SEEN:
-            self._seen.pop(next(iter(self._seen)))
-        return True
+        return not await self.store.seen_interaction(interaction_id)
 
     @staticmethod
     def _player(t: TableRow, user_id: int) -> tuple[Game, int]:

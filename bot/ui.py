@@ -28,6 +28,7 @@ from bot.render import renderer
 from bot.render import story
 from bot.render.panel import Panel, clip
 from bot.store import TableRow
+from bot.store.base import new_draft_id
 from bot.tables import format_duration, load_game, table_key
 
 CUSTOM_ID_MAX = 100
@@ -76,22 +77,21 @@ def decode_tokens(arg: str) -> tuple[str, ...]:
 
 
 class Drafts:
-    """Partial actions too long for a custom_id, named by a short id.
+    """Partial actions too long for a custom_id, named by a short id (``~<id>``).
 
-    ``put`` returns the arg to use (``~<id>``); the table service persists them, so a picker
-    survives a restart."""
+    Building a message collects them in ``pending``; the caller stores them (the table
+    service's ``save_drafts``) before sending, so a picker survives a restart."""
 
-    def __init__(self, saver: Any = None):
-        self.saver = saver
+    def __init__(self) -> None:
+        self.pending: dict[str, tuple[str, ...]] = {}
 
     def arg(self, tid: str, rev: int, kind: str, tokens: tuple[str, ...], extra: str = "") -> str:
         arg = (extra + encode_tokens(tokens)) if not extra else f"{extra}:{encode_tokens(tokens)}"
         if len(cid(tid, rev, kind, arg)) <= CUSTOM_ID_MAX:
             return arg
-        if self.saver is None:
-            raise ValueError("a draft is needed but there is no draft store")
-        draft = self.saver(tokens)
-        return f"{extra}:~{draft}" if extra else f"~{draft}"
+        key = next((k for k, v in self.pending.items() if v == tokens), None) or new_draft_id()
+        self.pending[key] = tokens
+        return f"{extra}:~{key}" if extra else f"~{key}"
 
 
 def _button_style(option_style: str) -> discord.ButtonStyle:
@@ -226,7 +226,7 @@ def table_message(table: TableRow, *, with_picture: bool = True, drafts: Drafts 
     """The public table: the public view's panel and picture, and the buttons."""
     if table.status == "lobby":
         return lobby_message(table)
-    drafts = drafts or Drafts()
+    drafts = drafts if drafts is not None else Drafts()
     game = load_game(table)
     render = renderer(table.game)
     public = game.view(None)

@@ -126,7 +126,6 @@ class Tables(commands.Cog):
     def __init__(self, bot: "DeckhandBot"):
         self.bot = bot
         self.service = bot.service
-        self.drafts = ui.Drafts(self.service.put_draft)
 
     async def cog_load(self) -> None:
         if self.bot.run_timeouts:
@@ -141,7 +140,7 @@ class Tables(commands.Cog):
 
         The picture is drawn in a worker thread so other tables' clicks are not held up.
         """
-        msg = await asyncio.to_thread(ui.table_message, change.table, drafts=self.drafts)
+        msg = await asyncio.to_thread(ui.table_message, change.table)
         if edit and not interaction.response.is_done():
             await interaction.response.edit_message(**msg.edit_kwargs())
         elif not interaction.response.is_done():
@@ -200,7 +199,7 @@ class Tables(commands.Cog):
                 change = await self.service.new_table(made.id, interaction.guild_id, actor_of(interaction), game, options)
             except TableError as e:
                 return await refuse(interaction, str(e))
-            msg = await asyncio.to_thread(ui.table_message, change.table, drafts=self.drafts)
+            msg = await asyncio.to_thread(ui.table_message, change.table)
             await made.send(**msg.send_kwargs(), allowed_mentions=NO_PINGS)
             return await interaction.response.send_message(f"The table is open in {made.mention}.",
                                                            ephemeral=True)
@@ -240,7 +239,7 @@ class Tables(commands.Cog):
             table = await self.service.require(interaction.channel_id)
         except TableError as e:
             return await refuse(interaction, str(e))
-        msg = await asyncio.to_thread(ui.table_message, table, drafts=self.drafts)
+        msg = await asyncio.to_thread(ui.table_message, table)
         await interaction.response.send_message(**msg.send_kwargs(), allowed_mentions=NO_PINGS)
 
     @game.command(name="hand", description="Your hand / your private view of this table (only you see it).")
@@ -366,14 +365,14 @@ class Tables(commands.Cog):
     # ----- components ------------------------------------------------------------------
     async def on_component(self, interaction: discord.Interaction, kind: str, tid: str, rev: int, arg: str,
                            values: list[str]) -> None:
-        if not self.service.first_delivery(interaction.id):
+        if not await self.service.first_delivery(interaction.id):
             return
         try:
             if kind in ui.LOBBY_KINDS or kind in ("cc", "sk", "rv", "rm", "ng"):
                 return await self._table_action(interaction, kind, tid, rev)
             if kind == "sh":
                 table = await self.service.require(interaction.channel_id)
-                msg = await asyncio.to_thread(ui.table_message, table, drafts=self.drafts)
+                msg = await asyncio.to_thread(ui.table_message, table)
                 return await interaction.response.send_message(**msg.send_kwargs(), ephemeral=True)
             if kind == "me":
                 return await self.show_hand(interaction)
@@ -388,7 +387,7 @@ class Tables(commands.Cog):
             if kind == ui.PAGE:
                 number, _, arg = arg.partition(":")
                 page = int(number) if number.isdigit() else 0
-            tokens = self._tokens(arg)
+            tokens = await self._tokens(arg)
             if kind == ui.SELECT:
                 tokens = tokens + (",".join(values),) if len(values) != 1 else tokens + (values[0],)
             if kind == ui.CONFIRM:
@@ -401,9 +400,9 @@ class Tables(commands.Cog):
                 return await self.refuse_stale(interaction)
             await refuse(interaction, str(e))
 
-    def _tokens(self, arg: str) -> tuple[str, ...]:
+    async def _tokens(self, arg: str) -> tuple[str, ...]:
         if arg.startswith("~"):
-            return self.service.get_draft(arg[1:])
+            return await self.service.get_draft(arg[1:])
         return ui.decode_tokens(arg)
 
     async def refuse_stale(self, interaction: discord.Interaction) -> None:
@@ -411,7 +410,7 @@ class Tables(commands.Cog):
         table = await self.service.get(interaction.channel_id)
         if table is None:
             return await refuse(interaction, "That table is gone. Start one with `/game new`.")
-        msg = await asyncio.to_thread(ui.table_message, table, drafts=self.drafts)
+        msg = await asyncio.to_thread(ui.table_message, table)
         kw = msg.send_kwargs()
         kw["content"] = STALE_LINK
         if interaction.response.is_done():
@@ -460,7 +459,9 @@ class Tables(commands.Cog):
         if table.status != "playing":
             return await refuse(interaction, "There is no game in progress at this table.")
         game = load_game(table)
-        head, embed, view = ui.seat_message(table, game, seat, self.drafts)
+        drafts = ui.Drafts()
+        head, embed, view = ui.seat_message(table, game, seat, drafts)
+        await self.service.save_drafts(drafts, table, seat, game.opened_at(seat))
         await interaction.response.send_message(head, embed=embed, view=view, ephemeral=True,
                                                 allowed_mentions=NO_PINGS)
 
@@ -472,7 +473,9 @@ class Tables(commands.Cog):
         c = game.choices(seat, tokens)
         if tokens and c.complete and not c.options and c.kind == "token":
             return await self.play(interaction, " ".join(tokens), via="button", table=tid, opened=rev)
-        text, view = ui.picker(game, table, seat, ui.Step(tokens, page), self.drafts)
+        drafts = ui.Drafts()
+        text, view = ui.picker(game, table, seat, ui.Step(tokens, page), drafts)
+        await self.service.save_drafts(drafts, table, seat, rev)
         message = interaction.message
         if message is not None and message.flags.ephemeral:
             await interaction.response.edit_message(content=text, embed=None, view=view)
@@ -480,18 +483,20 @@ class Tables(commands.Cog):
             await interaction.response.send_message(text, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
 
     async def open_modal(self, interaction: discord.Interaction, tid: str, rev: int, tokens: tuple[str, ...]) -> None:
-        _, game, seat = await self.service.to_move(interaction.channel_id, interaction.user.id, tid, rev)
+        table, game, seat = await self.service.to_move(interaction.channel_id, interaction.user.id, tid, rev)
         c = game.choices(seat, tokens)
         if c.kind != "text":
             raise TableError("The game is not asking you for that line now.")
-        arg = self.drafts.arg(tid, rev, ui.MODAL, tokens)
+        drafts = ui.Drafts()
+        arg = drafts.arg(tid, rev, ui.MODAL, tokens)
+        await self.service.save_drafts(drafts, table, seat, rev)
         await interaction.response.send_modal(
             TextModal(tid, rev, arg, tokens, c.prompt or "Your line", c.required, c.max_len or 1000))
 
     async def play(self, interaction: discord.Interaction, move: str, *, via: str, table: str | None = None,
                    opened: int | None = None) -> None:
         """Apply a move and show the result. Private steps answer the mover privately."""
-        if via != "button" and not self.service.first_delivery(interaction.id):
+        if via != "button" and not await self.service.first_delivery(interaction.id):
             return
         actor = actor_of(interaction, self.bot.owner_ids)
         work = asyncio.ensure_future(self.service.move(interaction.channel_id, actor, move, table=table,
@@ -535,7 +540,7 @@ class Tables(commands.Cog):
         """Tell each table whose turn ran out; returns how many were told."""
         told = 0
         for change in await self.service.check_timeouts():
-            msg = await asyncio.to_thread(ui.table_message, change.table, drafts=self.drafts)
+            msg = await asyncio.to_thread(ui.table_message, change.table)
             channel = self.bot.get_partial_messageable(change.table.channel_id)
             try:
                 await channel.send(**msg.send_kwargs(), allowed_mentions=NO_PINGS)

@@ -66,7 +66,7 @@ def new_table_id() -> str:
 
 
 def new_draft_id() -> str:
-    return secrets.token_urlsafe(9)  # 12 characters: fits a custom_id beside the rest
+    return secrets.token_hex(6)  # 12 characters [0-9a-f]: fits a custom_id beside the rest
 
 
 @dataclass
@@ -166,7 +166,8 @@ class TableStore(Protocol):
 
     async def stats(self, guild_id: int | None, game: str | None, user_id: int | None) -> list[dict[str, Any]]: ...
 
-    async def put_draft(self, table_id: str, seat: int, decision_rev: int, tokens: Sequence[Any]) -> str: ...
+    async def put_draft(self, table_id: str, seat: int, decision_rev: int, tokens: Sequence[Any],
+                        draft_id: str | None = None) -> str: ...
 
     async def get_draft(self, draft_id: str) -> Draft | None: ...
 

@@ -301,8 +301,9 @@ class PostgresStore:
         return [dict(r) for r in rows]
 
     # ----- drafts and interactions -----------------------------------------------------------------
-    async def put_draft(self, table_id: str, seat: int, decision_rev: int, tokens: Sequence[Any]) -> str:
-        draft_id = new_draft_id()
+    async def put_draft(self, table_id: str, seat: int, decision_rev: int, tokens: Sequence[Any],
+                        draft_id: str | None = None) -> str:
+        draft_id = draft_id or new_draft_id()
         await self._run("save a draft", lambda c: c.execute(
             "INSERT INTO drafts (id, table_id, seat, decision_rev, tokens, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
             draft_id, table_id, seat, decision_rev, dumps(list(tokens)), time.time()))

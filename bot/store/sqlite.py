@@ -389,8 +389,9 @@ class SQLiteStore:
         return await self._read("count results", fn)
 
     # ----- drafts and interactions -----------------------------------------------------------------
-    async def put_draft(self, table_id: str, seat: int, decision_rev: int, tokens: Sequence[Any]) -> str:
-        draft_id = new_draft_id()
+    async def put_draft(self, table_id: str, seat: int, decision_rev: int, tokens: Sequence[Any],
+                        draft_id: str | None = None) -> str:
+        draft_id = draft_id or new_draft_id()
         await self._write("save a draft", lambda c: c.execute(
             "INSERT INTO drafts (id, table_id, seat, decision_rev, tokens, created_at) VALUES (?, ?, ?, ?, ?, ?)",
             (draft_id, table_id, seat, decision_rev, dumps(list(tokens)), time.time())))
