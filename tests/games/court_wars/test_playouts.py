@@ -71,7 +71,7 @@ def checking(chooser, every: int = 25):
             data = json.loads(json.dumps(g.to_json()))
             assert CourtWarsGame.from_json(data).to_json() == g.to_json()
             assert_no_leak(g, RENDERERS)
-        move = chooser(g, seat, rng)
+        move = str(chooser(g, seat, rng))
         assert move in g.legal_moves(seat)
         return move
 
