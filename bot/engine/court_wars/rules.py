@@ -182,13 +182,17 @@ class CourtWarsGame(Game):
     @classmethod
     def upgrade(cls, data: dict[str, Any]) -> dict[str, Any]:
         """v1 (the one-module engine) → v2: the text ``log`` becomes the ``journal`` (public
-        entries, cards written with suit symbols as v2 writes them); options are normalised."""
+        entries, cards written with suit symbols as v2 writes them); options are normalised; a
+        forfeit now counts as a move; the seat to act opened its decision at the last move."""
         if data.get("format") != 1:
             return super().upgrade(data)
         state = dict(data["state"])
         log = state.pop("log", [])
         state["journal"] = [[cards.pretty_text(line), {}] for line in log][-LOG_SIZE:]
         state["options"] = CourtWarsOptions.parse(state.get("options", [])).dump()
+        state["move_count"] = int(state.get("move_count", 0)) + len(state.get("forfeited", []))
+        over = state.get("winners") is not None
+        state["opened"] = {str(state["current"]): state["move_count"]} if state["move_count"] and not over else {}
         return {**data, "format": 2, "state": state}
 
     # ----- helpers --------------------------------------------------------------------
