@@ -48,7 +48,7 @@ async def test_rematch_two_players_the_loser_starts(standin, bot):
     await standin.click(bot, int(final["id"]), label="Rematch", user=ana)
     again = load_game(await bot.service.get(channel))
     assert again.setting("first") == loser
-    assert again.view(None)["first"] == loser
+    assert again.view(None).first == loser
 
 
 async def test_rematch_three_players_first_seat_moves_on(service, people):
@@ -56,8 +56,8 @@ async def test_rematch_three_players_first_seat_moves_on(service, people):
     for p in people[1:3]:
         await service.join(7, p)
     await service.start(7, people[0])
-    first = load_game(await service.get(7)).view(None)["first"]
+    first = load_game(await service.get(7)).view(None).first
     await service.abandon(7, people[0])
     await service.rematch(7, people[1])
     again = load_game(await service.get(7))
-    assert again.view(None)["first"] == (first + 1) % 3
+    assert again.view(None).first == (first + 1) % 3

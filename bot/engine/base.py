@@ -21,11 +21,11 @@ from typing import Any, ClassVar, Iterable, Sequence
 
 from bot.engine import cards
 
+# One refusal class for v1 and v2 engines: tables, cogs and the terminal catch this name and v2
+# engines (bot.engine.core) raise it, so both kinds of game are refused the same way.
+from bot.engine.core import IllegalMove
+
 FORMAT_VERSION = 1
-
-
-class IllegalMove(ValueError):
-    """A move the rules forbid; the message is for the player to read."""
 
 
 @dataclass(frozen=True)

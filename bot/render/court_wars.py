@@ -1,13 +1,17 @@
-"""Renders of Court Wars (views only): embed panel, terminal text and a picture of the courts."""
+"""Renders of Court Wars (from its typed view only): embed panel, terminal text and a picture."""
 
 from __future__ import annotations
 
 import io
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from bot.engine.cards import SUIT_SYMBOL, is_joker, pretty, pretty_text
+from bot.engine.cards import SUIT_SYMBOL, is_joker, pretty
 from bot.render.panel import Panel, clip
 from bot.render.drawing import font as _font, suit_shape as _suit_shape
+
+if TYPE_CHECKING:  # the renderer reads the typed view only
+    from bot.engine.court_wars.view import CourtWarsView, PositionView, SeatView
 
 TITLE = "Court Wars"
 CREDIT = "Court Wars by Kroc Camen and Prenuntius (CC BY 3.0)"
@@ -18,92 +22,101 @@ PHASE_HINT = {
     "turn": "defends (`defend`) or attacks (`attack SOURCE M SEAT:POS R`)",
     "ace": "drew an ace: attacks (`attack …`) or skips (`skip`), then draws again",
 }
+STAGE_WORDS = {  # the picture's plain-words hint
+    "build": "to pick",
+    "guard": "to place or discard the drawn guard",
+    "joker": "to place or discard the joker",
+    "turn": "to defend or attack",
+    "ace": "drew an ace: to attack or skip",
+}
 
 
-def _cards(cs: list[str]) -> str:
+def _cards(cs: Sequence[str]) -> str:
     return " ".join(pretty(c) for c in cs)
 
 
-def stack_text(pos: dict[str, Any]) -> str:
+def stack_text(pos: PositionView) -> str:
     """``K♠ [8♣ 4♦] A12 D22``, ``Q♠+🃏 [5♥] A5 D15`` or ``J♠(x)``."""
-    court = pretty(pos["court"])
-    if pos["state"] == "defeated":
+    court = pretty(pos.court)
+    if pos.state == "defeated":
         return f"{court}(x)"
-    if pos["state"] == "jokered":
-        court = f"{court}(x)+{pretty(pos['joker'] or 'JK')}"
-    return f"{court} [{_cards(pos['guards'])}] A{pos['attack']} D{pos['defence']}"
+    if pos.state == "jokered":
+        court = f"{court}(x)+{pretty(pos.joker or 'JK')}"
+    return f"{court} [{_cards(pos.guards)}] A{pos.attack} D{pos.defence}"
 
 
-def court_line(view: dict[str, Any], s: dict[str, Any]) -> str:
+def court_line(view: CourtWarsView, s: SeatView) -> str:
     """One player's court on a line: ``♠ Ana — K♠ [8♣ 4♦] A12 D22 · Q♠ [] A0 D10 · J♠(x)``."""
-    flag = " (eliminated)" if s["eliminated"] else ""
-    stacks = " · ".join(stack_text(p) for p in s["positions"])
-    return f"{SUIT_SYMBOL[s['suit']]} P{s['seat'] + 1} {s['name']}{flag} — {stacks}"
+    flag = " (eliminated)" if s.eliminated else ""
+    stacks = " · ".join(stack_text(p) for p in s.positions)
+    return f"{SUIT_SYMBOL[s.suit]} P{s.seat + 1} {s.name}{flag} — {stacks}"
 
 
-def status(view: dict[str, Any]) -> str:
+def _current_name(view: CourtWarsView) -> str:
+    return view.players[view.current] if view.current is not None else ""
+
+
+def status(view: CourtWarsView) -> str:
     """Whose turn it is and what they must do, or how the game ended."""
-    if view["over"]:
-        return view["outcome"]["summary"] if view["outcome"] else "The game is over."
-    who = view["players"][view["current"]]
-    hint = PHASE_HINT.get(view["phase"], view["phase"]).format(card=pretty(view["pending"] or "") if
-                                                                view["pending"] else "")
-    stage = f"Opening build, round {view['build_round']} of 3. " if view["build_round"] else ""
-    return f"{stage}**{who}** {hint}."
+    if view.over:
+        return view.result or "The game is over."
+    hint = PHASE_HINT.get(view.stage, "").format(card=pretty(view.pending) if view.pending else "")
+    stage = f"Opening build, round {view.build_round} of 3. " if view.build_round else ""
+    return f"{stage}**{_current_name(view)}** {hint}."
 
 
-def piles_text(view: dict[str, Any], top: int = 6) -> str:
-    discard = view["discard"]
+def piles_text(view: CourtWarsView, top: int = 6) -> str:
+    discard = view.discard
     shown = _cards(discard[-top:]) if discard else "empty"
     more = "… " if len(discard) > top else ""
-    line = f"Discard ({view['discard_size']}): {more}{shown}{' ← top' if discard else ''}"
-    draw = f"Draw pile: {view['draw_size']}"
-    if view.get("draw_pile"):
-        nxt = view["draw_pile"][:top]
-        draw += f" (order public, next: {_cards(nxt)}{' …' if len(view['draw_pile']) > top else ''})"
+    line = f"Discard ({view.discard_size}): {more}{shown}{' ← top' if discard else ''}"
+    draw = f"Draw pile: {view.draw_size}"
+    if view.draw_pile:
+        nxt = view.draw_pile[:top]
+        draw += f" (order public, next: {_cards(nxt)}{' …' if len(view.draw_pile) > top else ''})"
     return f"{line}\n{draw}"
 
 
-def footer(view: dict[str, Any]) -> str:
+def footer(view: CourtWarsView) -> str:
     parts = []
-    limit = view["rounds_limit"]
+    limit = view.rounds_limit
     if limit:
-        parts.append(f"Rounds without a defeat: {view['quiet_rounds']}/{limit}")
-    variants = [o for o in view["options"] if "=" not in o]
+        parts.append(f"Rounds without a defeat: {view.quiet_rounds}/{limit}")
+    variants = [o for o in view.options if "=" not in o]
     if variants:
         parts.append("Variants: " + ", ".join(variants))
     parts.append(CREDIT)
     return " · ".join(parts)
 
 
-def panel(view: dict[str, Any]) -> Panel:
-    if view["over"]:
+def panel(view: CourtWarsView) -> Panel:
+    if view.over:
         title = f"{TITLE} — game over"
-    elif view["build_round"]:
-        title = f"{TITLE} — opening build, round {view['build_round']}"
+    elif view.build_round:
+        title = f"{TITLE} — opening build, round {view.build_round}"
     else:
-        title = f"{TITLE} — {view['players'][view['current']]}'s turn"
-    recent = [pretty_text(e) for e in view["log"][-4:]]
+        title = f"{TITLE} — {_current_name(view)}'s turn"
+    recent = list(view.recent[-4:])
     desc = "\n".join(recent + ["", status(view)]) if recent else status(view)
     p = Panel(title=clip(title, 256), description=clip(desc, 4096), footer=clip(footer(view), 2048))
-    for s in view["seats"]:
-        marker = " ◀" if not view["over"] and s["seat"] == view["current"] else ""
-        flag = " — eliminated" if s["eliminated"] else ""
-        name = f"{SUIT_SYMBOL[s['suit']]} P{s['seat'] + 1} {s['name']}{flag}{marker}"
-        value = "\n".join(f"`{p_['ref']}` {stack_text(p_)}" for p_ in s["positions"])
+    for s in view.seats:
+        marker = " ◀" if not view.over and s.seat == view.current else ""
+        flag = " — eliminated" if s.eliminated else ""
+        name = f"{SUIT_SYMBOL[s.suit]} P{s.seat + 1} {s.name}{flag}{marker}"
+        value = "\n".join(f"`{p_.ref}` {stack_text(p_)}" for p_ in s.positions)
         p.add(name, value)
     p.add("Piles", piles_text(view))
     return p
 
 
-def text(view: dict[str, Any]) -> str:
+def text(view: CourtWarsView) -> str:
     lines = [f"== {TITLE} =="]
-    for s in view["seats"]:
-        marker = "> " if not view["over"] and s["seat"] == view["current"] else "  "
+    for s in view.seats:
+        marker = "> " if not view.over and s.seat == view.current else "  "
         lines.append(marker + court_line(view, s))
     lines.append(piles_text(view))
-    if view["log"]:
-        lines.append("Recent: " + " | ".join(pretty_text(e) for e in view["log"][-3:]))
+    if view.recent:
+        lines.append("Recent: " + " | ".join(view.recent[-3:]))
     lines.append(status(view).replace("**", ""))
     lines.append(footer(view))
     return "\n".join(lines)
@@ -146,10 +159,10 @@ def _back(d, x: float, y: float, w: int = CARD_W, h: int = CARD_H) -> None:
     d.rounded_rectangle([x + 6, y + 6, x + w - 6, y + h - 6], radius=4, outline=(220, 170, 170), width=1)
 
 
-def picture(view: dict[str, Any]) -> bytes | None:
+def picture(view: CourtWarsView) -> bytes | None:
     from PIL import Image, ImageDraw
 
-    seats = view["seats"]
+    seats = view.seats
     height = HEADER + ROW * len(seats) + 8
     img = Image.new("RGB", (W, height), FELT)
     d = ImageDraw.Draw(img)
@@ -157,67 +170,67 @@ def picture(view: dict[str, Any]) -> bytes | None:
 
     # Header: title, whose turn, the piles.
     d.text((16, 12), TITLE, fill=WHITE, font=fonts["title"])
-    if view["over"]:
-        line = (view["outcome"] or {}).get("summary", "Game over")
-    elif view["build_round"]:
-        line = f"Opening build, round {view['build_round']} — {view['players'][view['current']]} to pick"
+    if view.over:
+        line = view.result or "Game over"
+    elif view.build_round:
+        line = f"Opening build, round {view.build_round} — {_current_name(view)} to pick"
     else:
-        line = f"{view['players'][view['current']]} to play ({view['phase']})"
+        line = f"{_current_name(view)} {STAGE_WORDS.get(view.stage, 'to play')}"
     d.text((16, 44), line[:80], fill=GOLD, font=fonts["small"])
-    if view["rounds_limit"]:
-        d.text((16, 60), f"Rounds without a defeat: {view['quiet_rounds']}/{view['rounds_limit']}",
+    if view.rounds_limit:
+        d.text((16, 60), f"Rounds without a defeat: {view.quiet_rounds}/{view.rounds_limit}",
                fill=WHITE, font=fonts["small"])
     sw, sh = 44, 62
     px = W - 250
-    if view["discard"]:
-        _card(d, px, 8, view["discard"][-1], fonts, sw, sh)
+    if view.discard:
+        _card(d, px, 8, view.discard[-1], fonts, sw, sh)
     else:
         d.rounded_rectangle([px, 8, px + sw, 8 + sh], radius=5, outline=WHITE, width=1)
-    d.text((px + sw + 8, 24), f"Discard\n{view['discard_size']}", fill=WHITE, font=fonts["small"])
+    d.text((px + sw + 8, 24), f"Discard\n{view.discard_size}", fill=WHITE, font=fonts["small"])
     px += 120
-    if view["draw_size"]:
+    if view.draw_size:
         _back(d, px, 8, sw, sh)
     else:
         d.rounded_rectangle([px, 8, px + sw, 8 + sh], radius=5, outline=WHITE, width=1)
-    d.text((px + sw + 8, 24), f"Draw\n{view['draw_size']}", fill=WHITE, font=fonts["small"])
-    if view.get("pending"):
-        _card(d, W - 320, 8, view["pending"], fonts, sw, sh)
+    d.text((px + sw + 8, 24), f"Draw\n{view.draw_size}", fill=WHITE, font=fonts["small"])
+    if view.pending:
+        _card(d, W - 320, 8, view.pending, fonts, sw, sh)
         d.text((W - 320 + sw / 2, 8 + sh + 2), "drawn", fill=GOLD, font=fonts["small"], anchor="mt")
 
     for row, s in enumerate(seats):
         y = HEADER + row * ROW
         band = FELT_DARK if row % 2 == 0 else FELT
         d.rectangle([0, y, W, y + ROW - 4], fill=band)
-        acting = not view["over"] and s["seat"] == view["current"]
-        colour = RED if s["suit"] in "HD" else BLACK
+        acting = not view.over and s.seat == view.current
+        colour = RED if s.suit in "HD" else BLACK
         d.ellipse([12, y + 5, 32, y + 25], fill=WHITE)
-        _suit_shape(d, s["suit"], 22, y + 15, 7, colour)
-        name = f"P{s['seat'] + 1} {s['name']}"
-        if s["eliminated"]:
+        _suit_shape(d, s.suit, 22, y + 15, 7, colour)
+        name = f"P{s.seat + 1} {s.name}"
+        if s.eliminated:
             name += " (eliminated)"
         if acting:
             name += "  (to act)"
         d.text((40, y + 6), name[:60], fill=GOLD if acting else WHITE, font=fonts["name"])
-        for i, pos in enumerate(s["positions"]):
+        for i, pos in enumerate(s.positions):
             x = 16 + i * 294
             cy = y + 32
             start = x + CARD_W + 6
-            if pos["state"] == "alive":
-                _card(d, x, cy, pos["court"], fonts)
+            if pos.state == "alive":
+                _card(d, x, cy, pos.court, fonts)
             else:
                 _back(d, x, cy)
-                if pos["state"] == "jokered":
-                    _card(d, x + 12, cy + 6, pos["joker"] or "JK", fonts)
+                if pos.state == "jokered":
+                    _card(d, x + 12, cy + 6, pos.joker or "JK", fonts)
                     start += 18
-            guards = pos["guards"]
+            guards = pos.guards
             if guards:
                 step = min(24.0, (x + 286 - CARD_W - start) / max(1, len(guards) - 1))
                 for k, g in enumerate(guards):
                     _card(d, start + k * step, cy, g, fonts)
-            if pos["state"] == "defeated":
-                label = f"{pos['court'][0]}  defeated"
+            if pos.state == "defeated":
+                label = f"{pos.letter}  defeated"
             else:
-                label = f"{pos['court'][0]}  Attack {pos['attack']}  Defence {pos['defence']}"
+                label = f"{pos.letter}  Attack {pos.attack}  Defence {pos.defence}"
             d.text((x, cy + CARD_H + 6), label, fill=WHITE, font=fonts["small"])
     buf = io.BytesIO()
     img.save(buf, format="PNG", optimize=False)

@@ -9,15 +9,15 @@ from PIL import Image
 
 from bot.engine.court_wars import CourtWarsGame, auto_move
 from bot.render.court_wars import court_line, panel, picture, stack_text, text
-from tests.engine.test_court_wars_rules import W, position
+from tests.games.court_wars.test_rules import W, position
 
 
 def test_stack_text_and_court_line():
     v = W().view(None)
-    ana = v["seats"][0]
+    ana = v.seats[0]
     assert court_line(v, ana) == "♠ P1 Ana — K♠ [8♣ 4♦] A12 D22 · Q♠ [] A0 D10 · J♠ [7♣] A7 D17"
     g = position([["KS[]", "QS(x)+JK[5H]", "JS(x)"], ["KH[]", "QH[]", "JH[]"]])
-    positions = g.view(None)["seats"][0]["positions"]
+    positions = g.view(None).seats[0].positions
     assert [stack_text(p) for p in positions] == ["K♠ [] A0 D10", "Q♠(x)+🃏 [5♥] A5 D15", "J♠(x)"]
 
 

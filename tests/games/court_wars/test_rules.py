@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
 
 import pytest
 
-from bot.engine.base import IllegalMove
-from bot.engine.court_wars import CourtWarsGame, auto_move
+from bot.engine import cards
+from bot.engine.core import IllegalMove
+from bot.engine.court_wars import CourtWarsGame, CourtWarsView, auto_move
+
+P = cards.pretty_text  # events and refusals write cards with suit symbols
 
 NAMES = ["Ana", "Ben", "Cat", "Dee"]
 STACK = re.compile(r"^([KQJ][SHDC])(\(x\))?(?:\+(JK2?))?(?:\[(.*)\])?$")
@@ -38,7 +42,7 @@ def position(seats: list[list[str]], current: int = 0, phase: str = "turn", draw
     game.eliminated = [not game.living(s) for s in range(len(seats))]
     game.draw_pile = list(draw)
     game.discard_pile = list(discard)
-    game.log = []
+    game.journal = []
     return game
 
 
@@ -111,12 +115,12 @@ def test_settings_checked():
 
 def test_every_drawn_card_is_announced_and_draw_order_hidden():
     g = CourtWarsGame.new(NAMES[:2], ["first=0"], seed=11)
-    hidden = g.hidden_cards(None)
+    hidden = set(g.draw_pile) - g.known(None)
     assert hidden == set(g.draw_pile)
     g2, events = g.apply(0, "draw")
     drawn = [c for c in g.draw_pile if c not in g2.draw_pile]
-    assert drawn and all(c in texts(events) for c in drawn)
-    assert "draw_pile" in g.view(None) and g.view(None)["draw_pile"] is None
+    assert drawn and all(cards.pretty(c) in texts(events) for c in drawn)
+    assert hasattr(g.view(None), "draw_pile") and g.view(None).draw_pile is None
 
 
 # ----- the opening build (rulings 1 and 2) ----------------------------------------------
@@ -127,7 +131,7 @@ def test_ruling_01_opening_build_round_robin_specials_redrawn_discard_uses_pick(
     assert g.legal_moves(1) == []
     g, ev = g.apply(0, "draw")
     assert g.pending == "9H" and g.phase == "guard" and g.discard_pile == ["AS"]
-    assert "AS" in texts(ev)
+    assert P("AS") in texts(ev)
     g, _ = g.apply(0, "place K")
     assert guards(g, 0, "K") == ["9H"] and g.current == 1 and g.phase == "build"
     g, _ = g.apply(1, "draw")  # JD and the joker are passed over, face up
@@ -211,7 +215,7 @@ def test_ruling_05_one_source_one_target():
 def test_ruling_06_stopping_partway_is_legal():
     g, ev = W().apply(1, "attack Q 1 1:K 1")
     assert state(g, 0, "K") == "alive" and guards(g, 0, "K") == ["8C"]
-    assert "removes 4D from Ana's KS" in texts(ev)
+    assert P("removes 4D from Ana's KS") in texts(ev)
 
 
 def test_ruling_07_overspending_is_allowed_and_the_excess_lost():
@@ -227,7 +231,7 @@ def test_ruling_08_defeat_costs_all_guards_plus_ten():
     g = position([["KS[]", "QS[6C]", "JS(x)"], ["KH[9D,8D]", "QH[]", "JH[]"]], current=1)
     g2, ev = g.apply(1, "attack K 2 1:Q 2")  # 17 ≥ 6 + 10
     assert state(g2, 0, "Q") == "defeated" and guards(g2, 0, "Q") == []
-    assert "defeats Ana's QS" in texts(ev)
+    assert P("defeats Ana's QS") in texts(ev)
 
 
 def test_ruling_09_stacks_without_guards_cannot_attack():
@@ -288,8 +292,8 @@ def test_ruling_11_jokers():
     g, _ = g.apply(0, "joker Q")
     q = g.courts[0][1]
     assert q["state"] == "jokered" and q["joker"] == "JK"
-    v = g.view(None)["seats"][0]["positions"][1]
-    assert v["defence"] == 10 and v["attack"] == 0
+    v = g.view(None).seats[0].positions[1]
+    assert v.defence == 10 and v.attack == 0
     # P2 defends with a court, then P1 draws the second joker: only J can take it now
     g.draw_pile.insert(0, "QD")
     g, _ = g.apply(1, "defend")
@@ -307,7 +311,7 @@ def test_ruling_11_jokers():
     g, ev = g.apply(1, "attack K 2 1:Q 2")  # 17 ≥ 4 + 10: the joker is discarded
     q = g.courts[0][1]
     assert q["state"] == "defeated" and q["joker"] is None and g.discard_pile[-1] == "JK"
-    assert "defeats Ana's joker on QS" in texts(ev)
+    assert P("defeats Ana's joker on QS") in texts(ev)
     g.draw_pile = ["JK"]
     g.discard_pile.remove("JK")
     g, _ = g.apply(0, "defend")
@@ -327,7 +331,7 @@ def test_ruling_13_drawn_court_is_discarded_and_ends_the_turn():
     g = W(current=0, draw=["JD", "5H"])
     g, ev = g.apply(0, "defend")
     assert g.discard_pile == ["JD"] and g.current == 1 and g.phase == "turn"
-    assert "JD" in texts(ev) and "court card" in texts(ev)
+    assert P("JD") in texts(ev) and "court card" in texts(ev)
 
 
 def test_ruling_14_discard_pile_turned_over_without_shuffling():
@@ -335,9 +339,9 @@ def test_ruling_14_discard_pile_turned_over_without_shuffling():
     g, ev = g.apply(0, "defend")
     assert g.pending == "5H" and g.draw_pile == ["QD", "9S"] and g.discard_pile == []
     assert "turned over (3 cards)" in texts(ev)
-    assert g.hidden_cards(None) == set()  # the new order is public
+    assert set(g.draw_pile) - g.known(None) == set()  # the new order is public
     v = g.view(None)
-    assert v["draw_order_public"] and v["draw_pile"] == ["QD", "9S"]
+    assert v.draw_order_public and list(v.draw_pile) == ["QD", "9S"]
 
 
 def test_ruling_15_any_living_opponent_may_be_attacked_and_last_standing_wins():
@@ -353,7 +357,7 @@ def test_ruling_15_any_living_opponent_may_be_attacked_and_last_standing_wins():
     g, _ = g.apply(2, "defend")
     g, ev = g.apply(0, "attack J 1 3:K 1")
     assert g.is_over() and g.outcome().winners == (0,) and "last player standing" in texts(ev)
-    assert g.to_act() == frozenset() and g.view(None)["over"]
+    assert g.to_act() == frozenset() and g.view(None).over
 
 
 def test_ruling_16_guards_only_on_own_living_stacks():
@@ -436,7 +440,7 @@ def test_ruling_18_resign():
 # ----- §3.2 / §3.3 / §3.5 ------------------------------------------------------------------
 def test_guard_placement_strictly_lower():
     g = position([["KS[8C,4D]", "QS[]", "JS[7C]"], ["KH[]", "QH[]", "JH[]"]], pending="4S", phase="guard")
-    assert_illegal(g, 0, "place K", "strictly lower", "4D")
+    assert_illegal(g, 0, "place K", "strictly lower", P("4D"))
     g2, ev = g.apply(0, "place J")
     assert guards(g2, 0, "J") == ["7C", "4S"] and "Attack 11, Defence 21" in texts(ev)
 
@@ -471,24 +475,24 @@ def test_elimination_mid_ace_sequence_continues_the_draw():
 # ----- the worked examples -------------------------------------------------------------
 def test_position_w_stats():
     v = W().view(None)
-    ana, ben = v["seats"]
-    assert [(p["attack"], p["defence"]) for p in ana["positions"]] == [(12, 22), (0, 10), (7, 17)]
-    assert [(p["attack"], p["defence"]) for p in ben["positions"]] == [(9, 19), (12, 22), (9, 19)]
-    assert v["current"] == 1
+    ana, ben = v.seats
+    assert [(p.attack, p.defence) for p in ana.positions] == [(12, 22), (0, 10), (7, 17)]
+    assert [(p.attack, p.defence) for p in ben.positions] == [(9, 19), (12, 22), (9, 19)]
+    assert v.current == 1
 
 
 def test_example_01_defeat_qs():
     g, ev = W().apply(1, "attack Q 2 1:Q 1")
     assert state(g, 0, "Q") == "defeated" and guards(g, 1, "Q") == []
     assert g.discard_pile == ["7D", "5C"] and not g.eliminated[0]
-    assert "Ben spends 7D 5C (12) from QH and defeats Ana's QS" in texts(ev)
+    assert P("Ben spends 7D 5C (12) from QH and defeats Ana's QS") in texts(ev)
 
 
 def test_example_03_remove_the_4():
     g, _ = W().apply(1, "attack Q 1 1:K 1")
     assert guards(g, 0, "K") == ["8C"] and guards(g, 1, "Q") == ["7D"]
     v = g.view(None)
-    assert (v["seats"][0]["positions"][0]["attack"], v["seats"][0]["positions"][0]["defence"]) == (8, 18)
+    assert (v.seats[0].positions[0].attack, v.seats[0].positions[0].defence) == (8, 18)
 
 
 def test_example_05_strip_ks():
@@ -587,7 +591,7 @@ def test_variant_shuffle_recycle():
     assert sorted(g.draw_pile + [g.pending]) == sorted(discard)
     assert [g.pending] + g.draw_pile != discard  # shuffled (fixed seed)
     v = g.view(None)
-    assert v["draw_pile"] is None and not v["draw_order_public"] and v["draw_size"] == 11
+    assert v.draw_pile is None and not v.draw_order_public and v.draw_size == 11
 
 
 def test_variant_single_ace():
@@ -661,7 +665,7 @@ def test_forfeit_during_the_build():
 def test_illegal_moves_leave_the_state_unchanged():
     g = W()
     assert_illegal(g, 0, "defend", "Ben's turn")
-    assert_illegal(g, 7, "defend", "Ben's turn")  # nobody sits there
+    assert_illegal(g, 7, "defend", "not in the game")  # nobody sits there (core.Game.apply says so)
     assert_illegal(g, 1, "fly away", "not possible now")
     assert_illegal(g, 1, "defend now", "no arguments")
     assert_illegal(g, 1, "place K", "not possible now")
@@ -675,14 +679,16 @@ def test_illegal_moves_leave_the_state_unchanged():
 
 
 # ----- views, describe, the built-in player ------------------------------------------------
-def test_view_keys_and_json():
+def test_view_fields_and_json():
     g = W()
     v = g.view(None)
-    for key in ["game", "players", "to_act", "over", "outcome", "seats", "discard", "discard_size", "draw_size",
-                "current", "phase", "build_round", "pending", "quiet_rounds", "rounds_limit", "log"]:
-        assert key in v
-    assert json.loads(json.dumps(v)) == v
-    assert g.view(0) == v
+    assert isinstance(v, CourtWarsView)
+    for key in ["game", "players", "deciding", "over", "result", "seats", "discard", "discard_size", "draw_size",
+                "current", "stage", "build_round", "pending", "quiet_rounds", "rounds_limit", "recent"]:
+        assert hasattr(v, key)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        v.current = 0  # type: ignore[misc]
+    assert dataclasses.replace(g.view(0), seat=None) == v  # nothing is hidden from a seat
     assert CourtWarsGame.from_json(json.loads(json.dumps(g.to_json()))).to_json() == g.to_json()
 
 
@@ -698,11 +704,11 @@ def test_describe_moves():
 
 def test_auto_move_prefers_elimination_and_snug_guards():
     g = position([["KS[TC,9C]", "QS[]", "JS[]"], ["KH[]", "QH(x)", "JH(x)"], ["KD[]", "QD[]", "JD[]"]])
-    assert auto_move(g, 0, random.Random(1)) in ("attack K 1 2:K 1", "attack K 2 2:K 1")
-    assert auto_move(g, 0, random.Random(1)).endswith("2:K 1")
+    assert str(auto_move(g, 0, random.Random(1))) in ("attack K 1 2:K 1", "attack K 2 2:K 1")
+    assert str(auto_move(g, 0, random.Random(1))).endswith("2:K 1")
     g = position([["KS[9C]", "QS[5C]", "JS[]"], ["KH[]", "QH[]", "JH[]"]], pending="4H", phase="guard")
-    assert auto_move(g, 0, random.Random(1)) == "place Q"
+    assert str(auto_move(g, 0, random.Random(1))) == "place Q"
     g = position([["KS[]", "QS(x)", "JS[]"], ["KH[]", "QH[]", "JH[]"]], pending="JK", phase="joker")
-    assert auto_move(g, 0, random.Random(1)) == "joker Q"
+    assert str(auto_move(g, 0, random.Random(1))) == "joker Q"
     g = position([["KS[]", "QS[]", "JS[]"], ["KH[]", "QH[]", "JH[]"]])
-    assert auto_move(g, 0, random.Random(1)) == "defend"
+    assert str(auto_move(g, 0, random.Random(1))) == "defend"

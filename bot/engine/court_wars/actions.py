@@ -1,0 +1,191 @@
+"""Court Wars actions: one frozen dataclass per kind; ``str()`` is the notation, :func:`parse` the
+only parser.
+
+Notation (``<seat+1>:<letter>`` names a player's position, e.g. ``2:Q`` is P2's queen; a jokered
+position keeps its court letter):
+
+- ``draw``                     opening build: draw until a guard turns up
+- ``defend``                   draw a card (DEFEND)
+- ``attack K 2 2:Q 1``         spend the outermost 2 guards of your K stack, remove 1 card
+                               (guards, then the court itself) from P2's queen stack
+- ``skip``                     during an Ace sequence: no attack, draw again
+- ``place K`` / ``discard``    a drawn guard: onto your K stack, or to the discard pile
+- ``joker Q`` / ``discard``    a drawn joker: onto your defeated Q position, or discard it
+- ``resign``                   leave the game (you are eliminated)
+
+The parser accepts what the v1 engine accepted (any case, extra spaces, ``place KS`` with your
+own suit, ``attack KH 1 2:QS 1``), so records written then replay unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from bot.engine.core import Action, IllegalMove
+
+LETTERS = "KQJ"
+SUIT_ORDER = "SHDC"
+
+
+@dataclass(frozen=True)
+class Draw(Action):
+    verb: ClassVar[str] = "draw"
+    help: ClassVar[str] = "Opening build: draw until a guard turns up, then place it or discard it."
+
+    def __str__(self) -> str:
+        return self.verb
+
+
+@dataclass(frozen=True)
+class Defend(Action):
+    verb: ClassVar[str] = "defend"
+    help: ClassVar[str] = "Defend: draw a card and deal with it."
+
+    def __str__(self) -> str:
+        return self.verb
+
+
+@dataclass(frozen=True)
+class Skip(Action):
+    verb: ClassVar[str] = "skip"
+    help: ClassVar[str] = "After an ace: make no attack and draw again."
+
+    def __str__(self) -> str:
+        return self.verb
+
+
+@dataclass(frozen=True)
+class Discard(Action):
+    verb: ClassVar[str] = "discard"
+    help: ClassVar[str] = "Discard the drawn guard or joker."
+
+    def __str__(self) -> str:
+        return self.verb
+
+
+@dataclass(frozen=True)
+class Resign(Action):
+    verb: ClassVar[str] = "resign"
+    help: ClassVar[str] = "Resign: you are eliminated at once."
+
+    def __str__(self) -> str:
+        return self.verb
+
+
+@dataclass(frozen=True)
+class Place(Action):
+    """Put the drawn guard on your stack ``letter`` (K, Q or J)."""
+
+    verb: ClassVar[str] = "place"
+    help: ClassVar[str] = "Place the drawn guard on one of your living stacks (K, Q or J)."
+    letter: str = "K"
+
+    @property
+    def index(self) -> int:
+        return LETTERS.index(self.letter)
+
+    def __str__(self) -> str:
+        return f"{self.verb} {self.letter}"
+
+
+@dataclass(frozen=True)
+class PlaceJoker(Action):
+    """Put the drawn joker on your defeated position ``letter``."""
+
+    verb: ClassVar[str] = "joker"
+    help: ClassVar[str] = "Put the drawn joker on one of your defeated positions (K, Q or J)."
+    letter: str = "K"
+
+    @property
+    def index(self) -> int:
+        return LETTERS.index(self.letter)
+
+    def __str__(self) -> str:
+        return f"{self.verb} {self.letter}"
+
+
+@dataclass(frozen=True)
+class Attack(Action):
+    """Spend the outermost ``spend`` guards of your stack ``source`` to remove the outermost
+    ``remove`` cards of seat ``target_seat``'s stack ``target`` (``remove`` = guards + 1 defeats it)."""
+
+    verb: ClassVar[str] = "attack"
+    help: ClassVar[str] = "Attack: your stack, how many guards to spend, the target and how many cards to remove."
+    source: str = "K"
+    spend: int = 1
+    target_seat: int = 0  # 0-based; written 1-based
+    target: str = "K"
+    remove: int = 1
+
+    @property
+    def source_index(self) -> int:
+        return LETTERS.index(self.source)
+
+    @property
+    def target_index(self) -> int:
+        return LETTERS.index(self.target)
+
+    @property
+    def target_ref(self) -> str:
+        return f"{self.target_seat + 1}:{self.target}"
+
+    def __str__(self) -> str:
+        return f"{self.verb} {self.source} {self.spend} {self.target_ref} {self.remove}"
+
+
+ACTIONS: tuple[type[Action], ...] = (Draw, Defend, Attack, Skip, Place, PlaceJoker, Discard, Resign)
+_BARE = {a.verb: a for a in (Draw, Defend, Skip, Discard, Resign)}
+VERBS = frozenset(a.verb for a in ACTIONS)
+
+
+def letter(token: str) -> str:
+    """``K``, ``q``, ``KS`` → the position letter; IllegalMove otherwise."""
+    t = token.strip().upper()
+    if len(t) >= 1 and t[0] in LETTERS and (len(t) == 1 or len(t) == 2 and t[1] in SUIT_ORDER):
+        return t[0]
+    raise IllegalMove(f"{token!r} is not a position: write K, Q or J.", "parse")
+
+
+def parse(seat: int, text: str, suits: Sequence[str]) -> Action:
+    """The typed action written ``text`` by ``seat`` (``suits``: each seat's suit). Checks the
+    syntax only; the rules check the rest. An unknown verb is refused with rule ``"verb"`` so the
+    caller can say what is expected now."""
+    tokens = text.split()
+    if not tokens:
+        raise IllegalMove("Empty move.", "parse")
+    verb = tokens[0].lower()
+    if verb not in VERBS:
+        raise IllegalMove(f"{' '.join(tokens)!r} is not a move.", "verb")
+    if verb in _BARE:
+        if len(tokens) != 1:
+            raise IllegalMove(f"{tokens[0]} takes no arguments.", "parse")
+        return _BARE[verb]()
+    if verb in ("place", "joker"):
+        if len(tokens) != 2:
+            raise IllegalMove(f"Write {verb} K, {verb} Q or {verb} J.", "parse")
+        which = letter(tokens[1])
+        if len(tokens[1]) == 2 and tokens[1].upper()[1] != suits[seat]:
+            raise IllegalMove(f"{tokens[1].upper()} is not one of your courts.", "parse")
+        return Place(which) if verb == "place" else PlaceJoker(which)
+    # attack
+    if len(tokens) != 5:
+        raise IllegalMove("Write attack SOURCE M SEAT:POSITION R, e.g. attack K 2 2:Q 1.", "parse")
+    source = letter(tokens[1])
+    try:
+        spend = int(tokens[2])
+    except ValueError:
+        raise IllegalMove(f"{tokens[2]!r} is not a number of guards to spend.", "parse") from None
+    target = tokens[3].split(":")
+    if len(target) != 2 or not target[0].isdigit():
+        raise IllegalMove(f"{tokens[3]!r} is not a target: write SEAT:POSITION, e.g. 2:Q.", "parse")
+    opp = int(target[0]) - 1
+    if not 0 <= opp < len(suits):
+        raise IllegalMove(f"There is no player {target[0]}.", "parse")
+    which = letter(target[1])
+    try:
+        remove = int(tokens[4])
+    except ValueError:
+        raise IllegalMove(f"{tokens[4]!r} is not a number of cards to remove.", "parse") from None
+    return Attack(source, spend, opp, which, remove)

@@ -1,0 +1,864 @@
+"""Court Wars (Kroc Camen and Prenuntius): guard your court, tear down the others'.
+
+The state machine. Everything is public except the order of the draw pile as first shuffled;
+every drawn card is announced. Actions and their notation: :mod:`.actions`; views: :mod:`.view`.
+
+A drawn card that can only be discarded (no stack takes the guard, no place for the joker, no
+attack after an ace) is discarded automatically and announced.
+
+A player who resigns or forfeits is eliminated at once: the pending card (if it was their turn),
+then their guards (innermost first) and jokers go to the discard pile, and their courts lie face
+down where they were, so every card stays accounted for.
+
+No knowledge is ever lost: a card seen on the discard pile stays known when the pile is turned
+over (its order public, or under Shuffle Recycle at least its place in the draw pile), so the
+journal is never redacted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from bot.engine import cards
+from bot.engine.core import (
+    Action, Choices, Decision, Event, Game, IllegalMove, Outcome, choices_from_actions,
+)
+from bot.engine.options import Options, setting, variant
+
+from .actions import LETTERS, SUIT_ORDER, Attack, Defend, Discard, Draw, Place, PlaceJoker, Resign, Skip, parse
+from .view import CourtWarsView, PositionView, SeatView
+
+GUARD_RANKS = "23456789T"
+NO_JOKERS = "No Jokers"
+SAME_VALUE = "Same-Value"
+SHUFFLE_RECYCLE = "Shuffle Recycle"
+SINGLE_ACE = "Single Ace"
+LOG_SIZE = 12
+
+CREDIT = "Court Wars by Kroc Camen and Prenuntius (CC BY 3.0)"
+SUMMARY = (
+    "**Court Wars** — 2–4 players, everything on the table is public.\n"
+    "- Each player guards a court: the K, Q and J of their suit (S, H, D, C in seat order).\n"
+    "- **Guards** are number cards 2–10. A stack's **Attack** is the sum of its guards, its "
+    "**Defence** 10 + that sum. Each new guard must be *lower* than the stack's outermost guard.\n"
+    "- **Opening build:** three rounds; each pick draws until a guard turns up (A, J, Q, K and "
+    "jokers are discarded), then places it or discards it.\n"
+    "- **Your turn:** DEFEND or ATTACK.\n"
+    "  - *Defend:* draw a card. J/Q/K: discarded. Guard: place it or discard it. Joker: put it on one "
+    "of your defeated positions (a new stack, Defence 10) or discard it. Ace: discard it, you may "
+    "attack, then draw again (aces chain).\n"
+    "  - *Attack:* spend the outermost m guards of one of your stacks (power P) to remove the "
+    "outermost r cards of one opponent stack: guards cost their value, the court itself costs "
+    "all its guards + 10. Legal when P ≥ cost; extra power is lost.\n"
+    "- A defeated court lies face down; a defeated joker is discarded. A player with no living "
+    "stack is eliminated; the last player standing wins.\n"
+    "- The draw pile is refilled by turning the discard pile over (not shuffled).\n"
+    "- If a table's round limit (default 20) passes with no position defeated, the most living "
+    "stacks wins, then the highest total Defence.\n"
+    "- Variants: No Jokers, Same-Value, Shuffle Recycle, Single Ace.\n\n"
+    f"_{CREDIT}_"
+)
+
+
+def guard_value(card: str) -> int:
+    """2..10 for a guard, 0 for anything else."""
+    r = cards.rank(card)
+    return GUARD_RANKS.index(r) + 2 if r and r in GUARD_RANKS else 0
+
+
+def is_guard(card: str) -> bool:
+    return guard_value(card) > 0
+
+
+def is_court(card: str) -> bool:
+    return cards.rank(card) in ("J", "Q", "K")
+
+
+def is_ace(card: str) -> bool:
+    return cards.rank(card) == "A"
+
+
+def pretty_cards(cs: Sequence[str]) -> str:
+    """``7♦ 5♣``: cards in plain sight, in the order given."""
+    return " ".join(cards.pretty(c) for c in cs)
+
+
+# ----- options ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class CourtWarsOptions(Options):
+    title: ClassVar[str] = "Court Wars"
+
+    no_jokers: bool = variant(NO_JOKERS, "Play with 52 cards: no jokers.")
+    same_value: bool = variant(SAME_VALUE, "A guard equal in value to the outermost guard may also be "
+                                           "placed (8, 8, 4).")
+    shuffle_recycle: bool = variant(SHUFFLE_RECYCLE, "Shuffle the discard pile before turning it over into "
+                                                     "a new draw pile.")
+    single_ace: bool = variant(SINGLE_ACE, "An ace drawn as the follow-up draw of an Ace sequence is simply "
+                                           "discarded and the turn ends.")
+    rounds: int = setting(20, 0, 1000, "Full rounds without a defeated position before the game ends and "
+                                       "the most living stacks win (ruling 18); 0 turns the limit off.")
+    first: int = setting(-1, -1, 3, "The seat that starts (0 is the first seat); -1 picks at random. "
+                                    "A rematch sets it by the series rule.")
+
+    def check_players(self, n: int) -> None:
+        if self.first >= n:
+            raise IllegalMove(f"Setting first must be a seat from 0 to {n - 1} (or -1 for random).", "options")
+
+
+# ----- the state ----------------------------------------------------------------------------
+STAGE_DECISION = {"build": "pick", "guard": "guard", "joker": "joker", "turn": "turn", "ace": "ace"}
+
+
+@dataclass
+class CourtWarsGame(Game):
+    game_id = "court_wars"
+    title = "Court Wars"
+    min_players = 2
+    max_players = 4
+    Options = CourtWarsOptions
+    state_version = 2
+    log_size = LOG_SIZE
+    credit = CREDIT
+    summary = SUMMARY
+
+    suits: list[str] = field(default_factory=list)
+    # courts[seat][i]: {"court": "KS", "state": "alive"|"defeated"|"jokered", "joker": str|None,
+    # "guards": [innermost ... outermost]}; i indexes LETTERS (K, Q, J).
+    courts: list[list[dict[str, Any]]] = field(default_factory=list)
+    eliminated: list[bool] = field(default_factory=list)
+    draw_pile: list[str] = field(default_factory=list)  # top first
+    discard_pile: list[str] = field(default_factory=list)  # bottom first, top last
+    recycled: int = 0  # times the discard pile was turned over (the draw order is then public)
+    first: int = 0
+    current: int = 0
+    phase: str = "build"  # build | guard | joker | turn | ace | over
+    build_round: int = 1  # 1..3 during the opening build, 0 afterwards
+    build_left: list[int] = field(default_factory=list)  # seats still to pick this build round
+    pending: str | None = None  # the drawn guard or joker waiting for a decision
+    turnovers_this_turn: int = 0
+    turn_had_defeat: bool = False
+    quiet_rounds: int = 0
+    round_seen: list[int] = field(default_factory=list)
+    winners: list[int] | None = None
+    end_summary: str = ""
+    end_reason: str = ""
+
+    @property
+    def opts(self) -> CourtWarsOptions:  # typed for the checker
+        return super().opts  # type: ignore[return-value]
+
+    # ----- setup ----------------------------------------------------------------------
+    def _setup(self, deck: list[str] | None) -> None:
+        n = len(self.players)
+        first = self.opts.first
+        self.suits = [SUIT_ORDER[i] for i in range(n)]
+        court_cards = {L + s for s in self.suits for L in LETTERS}
+        self.courts = [
+            [{"court": L + s, "state": "alive", "joker": None, "guards": []} for L in LETTERS]
+            for s in self.suits
+        ]
+        self.eliminated = [False] * n
+        if deck is None:
+            pile = [c for c in cards.deck(0 if self.opts.no_jokers else 2) if c not in court_cards]
+            self.rng().shuffle(pile)
+        else:
+            pile = []
+            for c in deck:
+                code = c if c.upper() in ("JK", "JK2") else cards.parse_card(c)
+                if code.upper() not in court_cards:
+                    pile.append(code.upper())
+        self.draw_pile = pile
+        self.discard_pile = []
+        self.first = first if first >= 0 else self.rng().randrange(n)
+        self.current = self.first
+        self.phase = "build"
+        self.build_round = 1
+        self.build_left = self._order_from(self.first)
+        names = ", ".join(f"{p} ({cards.SUIT_SYMBOL[s]})" for p, s in zip(self.players, self.suits, strict=True))
+        self._note(f"Courts: {names}. {self.players[self.first]} picks first in the opening build.")
+
+    @classmethod
+    def upgrade(cls, data: dict[str, Any]) -> dict[str, Any]:
+        """v1 (the one-module engine) → v2: the text ``log`` becomes the ``journal`` (public
+        entries, cards written with suit symbols as v2 writes them); options are normalised; a
+        forfeit now counts as a move; the seat to act opened its decision at the last move."""
+        if data.get("format") != 1:
+            return super().upgrade(data)
+        state = dict(data["state"])
+        log = state.pop("log", [])
+        state["journal"] = [[cards.pretty_text(line), {}] for line in log][-LOG_SIZE:]
+        state["options"] = CourtWarsOptions.parse(state.get("options", [])).dump()
+        state["move_count"] = int(state.get("move_count", 0)) + len(state.get("forfeited", []))
+        over = state.get("winners") is not None
+        state["opened"] = {str(state["current"]): state["move_count"]} if state["move_count"] and not over else {}
+        return {**data, "format": 2, "state": state}
+
+    # ----- helpers --------------------------------------------------------------------
+    def _note(self, text: str, events: list[Event] | None = None) -> None:
+        """A public event, logged in the journal (every Court Wars event is public)."""
+        self.emit(events, text)
+
+    def active(self) -> list[int]:
+        return [s for s in range(len(self.players)) if not self.eliminated[s]]
+
+    def _order_from(self, start: int) -> list[int]:
+        n = len(self.players)
+        return [(start + i) % n for i in range(n) if not self.eliminated[(start + i) % n]]
+
+    def _next_active(self, seat: int) -> int:
+        n = len(self.players)
+        for i in range(1, n + 1):
+            s = (seat + i) % n
+            if not self.eliminated[s]:
+                return s
+        return seat
+
+    @staticmethod
+    def is_living(pos: dict[str, Any]) -> bool:
+        return pos["state"] in ("alive", "jokered")
+
+    def living(self, seat: int) -> list[int]:
+        return [i for i, p in enumerate(self.courts[seat]) if self.is_living(p)]
+
+    def attack_of(self, seat: int, i: int) -> int:
+        return sum(guard_value(g) for g in self.courts[seat][i]["guards"])
+
+    def defence_of(self, seat: int, i: int) -> int:
+        return 10 + self.attack_of(seat, i) if self.is_living(self.courts[seat][i]) else 0
+
+    def total_defence(self, seat: int) -> int:
+        return sum(self.defence_of(seat, i) for i in self.living(seat))
+
+    def stack_name(self, seat: int, i: int) -> str:
+        """``K♠`` or ``joker on Q♠``."""
+        pos = self.courts[seat][i]
+        court = cards.pretty(pos["court"])
+        return f"joker on {court}" if pos["state"] == "jokered" else court
+
+    def can_place(self, seat: int, i: int, card: str) -> bool:
+        """§3.2: onto one of your living stacks, strictly lower than the outermost guard."""
+        pos = self.courts[seat][i]
+        if not self.is_living(pos):
+            return False
+        if not pos["guards"]:
+            return True
+        v, outer = guard_value(card), guard_value(pos["guards"][-1])
+        return v < outer or (self.opts.same_value and v == outer)
+
+    def guard_spots(self, seat: int, card: str) -> list[int]:
+        return [i for i in range(3) if self.can_place(seat, i, card)]
+
+    def joker_spots(self, seat: int) -> list[int]:
+        return [i for i, p in enumerate(self.courts[seat]) if p["state"] == "defeated"]
+
+    def attacks(self, seat: int, source: int | None = None, spend: int | None = None,
+                opp_only: int | None = None, target: int | None = None) -> Iterator[tuple[int, int, int, int, int, int]]:
+        """Every legal attack (§3.4's move generator), optionally narrowed to a source stack,
+        a spend count, a target seat and stack: (source, m, target seat, target position, r, cost)."""
+        for src in self.living(seat):
+            if source is not None and src != source:
+                continue
+            mine = self.courts[seat][src]["guards"]
+            for m in range(1, len(mine) + 1):
+                if spend is not None and m != spend:
+                    continue
+                power = sum(guard_value(g) for g in mine[-m:])
+                for opp in self._order_from(seat):
+                    if opp == seat or (opp_only is not None and opp != opp_only):
+                        continue
+                    for t in self.living(opp):
+                        if target is not None and t != target:
+                            continue
+                        theirs = self.courts[opp][t]["guards"]
+                        for r in range(1, len(theirs) + 2):
+                            cost = self.cost(theirs, r)
+                            if power >= cost:
+                                yield src, m, opp, t, r, cost
+
+    @staticmethod
+    def cost(guards: list[str], r: int) -> int:
+        """Removing the outermost r cards: guards cost their value, the court all guards + 10."""
+        if r > len(guards):
+            return sum(guard_value(g) for g in guards) + 10
+        return sum(guard_value(g) for g in guards[-r:])
+
+    # ----- who acts -------------------------------------------------------------------
+    def decisions(self) -> tuple[Decision, ...]:
+        if self.winners is not None:
+            return ()
+        return (Decision(self.current, STAGE_DECISION[self.phase], public=True, prompt=self._asked()),)
+
+    def _asked(self) -> str:
+        pending = cards.pretty(self.pending) if self.pending else ""
+        return {
+            "build": "Draw for the opening build.",
+            "guard": f"Place the drawn guard {pending} on one of your stacks, or discard it.",
+            "joker": "Put the joker on one of your defeated positions, or discard it.",
+            "turn": "Defend (draw a card) or attack.",
+            "ace": "You drew an ace: attack, or skip the attack; then draw again.",
+        }.get(self.phase, "")
+
+    def _expecting(self) -> str:
+        name = self.players[self.current]
+        pending = cards.pretty(self.pending) if self.pending else ""
+        return {
+            "build": f"{name} must draw for the opening build (draw).",
+            "guard": f"{name} must place the drawn guard {pending} (place K/Q/J) or discard it.",
+            "joker": f"{name} must put the joker on a defeated position (joker K/Q/J) or discard it.",
+            "turn": f"{name} must defend (defend) or attack (attack SOURCE M SEAT:POSITION R).",
+            "ace": f"{name} drew an ace: attack (attack SOURCE M SEAT:POSITION R) or skip.",
+        }[self.phase]
+
+    # ----- actions and choices --------------------------------------------------------
+    def parse(self, seat: int, text: str) -> Action:
+        try:
+            return parse(seat, text, self.suits)
+        except IllegalMove as e:
+            if e.rule == "verb" and self.winners is None:
+                raise IllegalMove(f"{' '.join(text.split())!r} is not possible now: {self._expecting()}",
+                                  "turn") from None
+            raise
+
+    def _token_lists(self, seat: int, prefix: Sequence[str]) -> Iterator[tuple[str, ...]]:
+        """The token lists of every legal action that start with ``prefix`` (lazily, narrowed by
+        the prefix so a picker step costs little). Reads only public state."""
+        if self.winners is not None or seat != self.current:
+            return
+        head = prefix[0] if prefix else None
+        if self.phase == "build":
+            yield ("draw",)
+        elif self.phase == "guard":
+            assert self.pending is not None
+            for i in self.guard_spots(seat, self.pending):
+                yield ("place", LETTERS[i])
+            yield ("discard",)
+        elif self.phase == "joker":
+            for i in self.joker_spots(seat):
+                yield ("joker", LETTERS[i])
+            yield ("discard",)
+        else:
+            if self.phase == "turn":
+                yield ("defend",)
+            if head is None:  # one attack is enough to offer the verb
+                for a in self.attacks(seat):
+                    yield self._attack_tokens(a)
+                    break
+            elif head == "attack":
+                narrow = self._narrow(prefix[1:])
+                if narrow is not None:
+                    for a in self.attacks(seat, *narrow):
+                        yield self._attack_tokens(a)
+            if self.phase == "ace":
+                yield ("skip",)
+        yield ("resign",)
+
+    @staticmethod
+    def _attack_tokens(a: tuple[int, int, int, int, int, int]) -> tuple[str, ...]:
+        src, m, opp, t, r, _ = a
+        return ("attack", LETTERS[src], str(m), f"{opp + 1}:{LETTERS[t]}", str(r))
+
+    def _narrow(self, args: Sequence[str]) -> tuple[int | None, int | None, int | None, int | None] | None:
+        """Attack arguments given so far (canonical tokens) as generator filters; None if malformed."""
+        out: list[int | None] = [None, None, None, None]
+        try:
+            if len(args) > 0:
+                out[0] = LETTERS.index(args[0])
+            if len(args) > 1:
+                out[1] = int(args[1])
+            if len(args) > 2:
+                s, _, t = args[2].partition(":")
+                out[2], out[3] = int(s) - 1, LETTERS.index(t)
+        except ValueError:
+            return None
+        return out[0], out[1], out[2], out[3]
+
+    def choices(self, seat: int, prefix: Sequence[str] = ()) -> Choices:
+        prefix = tuple(prefix)
+        prompt = self._step_prompt(prefix)
+        return choices_from_actions(self._token_lists(seat, prefix), prefix,
+                                    lambda tokens: (self._label(seat, tokens), self._data(tokens)), prompt)
+
+    @staticmethod
+    def _step_prompt(prefix: tuple[str, ...]) -> str:
+        if prefix[:1] == ("attack",):
+            return ("Attack with which stack?", "Spend how many guards (outermost first)?", "Attack which stack?",
+                    "Remove how many cards (the last one is the court itself)?", "")[min(len(prefix) - 1, 4)]
+        if prefix[:1] in (("place",), ("joker",)):
+            return "On which position?"
+        return "" if prefix else "Choose your move."
+
+    @staticmethod
+    def _data(tokens: tuple[str, ...]) -> Any:
+        """Typed data for an offered token: a position letter, a number or a target reference."""
+        tok = tokens[-1]
+        return int(tok) if tok.isdigit() else tok
+
+    def _label(self, seat: int, tokens: tuple[str, ...]) -> str:
+        """Plain words for the action (or step) ``tokens``, cards with suit symbols."""
+        verb = tokens[0]
+        if verb == "attack":
+            src = LETTERS.index(tokens[1]) if len(tokens) > 1 else 0
+            mine = self.courts[seat][src]["guards"]
+            if len(tokens) == 1:
+                return "Attack: spend guards to cut down an opponent's stack"
+            if len(tokens) == 2:
+                return f"From {self.stack_name(seat, src)} [{pretty_cards(mine)}] (Attack {self.attack_of(seat, src)})"
+            m = int(tokens[2])
+            spent = mine[-m:]
+            power = sum(guard_value(g) for g in spent)
+            if len(tokens) == 3:
+                return f"Spend {pretty_cards(spent)} ({power})"
+            s, _, t_letter = tokens[3].partition(":")
+            opp, t = int(s) - 1, LETTERS.index(t_letter)
+            whose = f"{self.players[opp]}'s {self.stack_name(opp, t)}"
+            theirs = self.courts[opp][t]["guards"]
+            if len(tokens) == 4:
+                return f"Against {whose} [{pretty_cards(theirs)}] (Defence {self.defence_of(opp, t)})"
+            r = int(tokens[4])
+            cost = self.cost(theirs, r)
+            what = f"defeat {whose}" if r > len(theirs) else f"remove {pretty_cards(theirs[-r:])} from {whose}"
+            return f"Spend {pretty_cards(spent)} ({power}) from {self.stack_name(seat, src)} → {what} (cost {cost})"
+        if verb == "place" and self.pending:
+            if len(tokens) == 1:
+                return f"Place {cards.pretty(self.pending)} on one of your stacks"
+            i = LETTERS.index(tokens[1])
+            a = self.attack_of(seat, i) + guard_value(self.pending)
+            return f"Place {cards.pretty(self.pending)} on {self.stack_name(seat, i)} → Attack {a}, Defence {a + 10}"
+        if verb == "joker":
+            if len(tokens) == 1:
+                return "Put the joker on one of your defeated positions"
+            i = LETTERS.index(tokens[1])
+            return f"Put the joker on {cards.pretty(self.courts[seat][i]['court'])} (Defence 10)"
+        if verb == "discard" and self.pending:
+            return f"Discard {cards.pretty(self.pending)}"
+        return {
+            "draw": "Draw for the opening build",
+            "defend": "Defend: draw a card",
+            "skip": "Skip the attack and draw again",
+            "resign": "Resign (you are eliminated)",
+        }.get(verb, " ".join(tokens))
+
+    # ----- applying -------------------------------------------------------------------
+    ALLOWED: ClassVar[dict[str, tuple[type[Action], ...]]] = {
+        "build": (Draw, Resign),
+        "guard": (Place, Discard, Resign),
+        "joker": (PlaceJoker, Discard, Resign),
+        "turn": (Defend, Attack, Resign),
+        "ace": (Attack, Skip, Resign),
+    }
+
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        events: list[Event] = []
+        name = self.players[seat]
+        if not isinstance(action, self.ALLOWED[self.phase]):
+            raise IllegalMove(f"{str(action)!r} is not possible now: {self._expecting()}", "turn")
+        if isinstance(action, Resign):
+            self._note(f"{name} resigns.", events)
+            events += self._eliminate(seat, "resigned")
+        elif isinstance(action, Draw):
+            self._build_draw(seat, events)
+        elif isinstance(action, Defend):
+            self._defend_draw(seat, events, follow_up=False)
+        elif isinstance(action, Skip):
+            self._note(f"{name} skips the attack.", events)
+            self._defend_draw(seat, events, follow_up=True)
+        elif isinstance(action, Discard):
+            card = self.pending
+            assert card is not None
+            self.pending = None
+            self.discard_pile.append(card)
+            self._note(f"{name} discards {cards.pretty(card)}.", events)
+            self._end_turn(events)
+        elif isinstance(action, Place):
+            self._place(seat, action, events)
+        elif isinstance(action, PlaceJoker):
+            self._place_joker(seat, action, events)
+        elif isinstance(action, Attack):
+            self._check_attack(seat, action)
+            self._attack(seat, action, events)
+            if self.winners is None:
+                if self.phase == "ace":
+                    self._defend_draw(seat, events, follow_up=True)
+                else:
+                    self._end_turn(events)
+        return events
+
+    def _place(self, seat: int, action: Place, events: list[Event]) -> None:
+        card = self.pending
+        assert card is not None
+        i = action.index
+        pos = self.courts[seat][i]
+        if not self.is_living(pos):
+            raise IllegalMove(f"{cards.pretty(pos['court'])} is defeated: a guard may go only onto one of your "
+                              "living stacks (ruling 16).", "R16")
+        if not self.can_place(seat, i, card):
+            rule = "lower than or equal to" if self.opts.same_value else "strictly lower than"
+            raise IllegalMove(f"{cards.pretty(card)} cannot go on {self.stack_name(seat, i)}: a new guard must be "
+                              f"{rule} the outermost guard {cards.pretty(pos['guards'][-1])} (§3.2).", "3.2")
+        self.pending = None
+        pos["guards"].append(card)
+        self._note(f"{self.players[seat]} places {cards.pretty(card)} on {self.stack_name(seat, i)} "
+                   f"(Attack {self.attack_of(seat, i)}, Defence {self.defence_of(seat, i)}).", events)
+        self._end_turn(events)
+
+    def _place_joker(self, seat: int, action: PlaceJoker, events: list[Event]) -> None:
+        card = self.pending
+        assert card is not None
+        pos = self.courts[seat][action.index]
+        if pos["state"] != "defeated":
+            why = "already has a joker" if pos["state"] == "jokered" else "is not defeated"
+            raise IllegalMove(f"{cards.pretty(pos['court'])} {why}: a joker may go only onto one of your defeated "
+                              "positions without a joker (ruling 11).", "R11")
+        self.pending = None
+        pos["state"] = "jokered"
+        pos["joker"] = card
+        self._note(f"{self.players[seat]} puts the joker on {cards.pretty(pos['court'])}: a new stack "
+                   "(Defence 10).", events)
+        self._end_turn(events)
+
+    def _check_attack(self, seat: int, a: Attack) -> None:
+        """§3.4 and rulings 3–9, 15: refuse an attack the rules forbid, in plain words."""
+        src = a.source_index
+        mine = self.courts[seat][src]
+        if not self.is_living(mine):
+            raise IllegalMove(f"Your {cards.pretty(mine['court'])} is defeated and cannot attack.", "3.4")
+        if not mine["guards"]:
+            raise IllegalMove(f"Your {self.stack_name(seat, src)} has no guards: a stack without guards "
+                              "has Attack 0 and cannot attack (ruling 9).", "R9")
+        k = len(mine["guards"])
+        if not 1 <= a.spend <= k:
+            raise IllegalMove(f"Spend from 1 to {k} guards of {self.stack_name(seat, src)}, not {a.spend} "
+                              "(you spend the outermost guards, ruling 3).", "R3")
+        opp = a.target_seat
+        if opp == seat:
+            raise IllegalMove("You cannot attack your own stacks (§3.4).", "3.4")
+        if self.eliminated[opp]:
+            raise IllegalMove(f"{self.players[opp]} is eliminated and cannot be targeted (§2).", "2")
+        t = a.target_index
+        theirs = self.courts[opp][t]
+        if not self.is_living(theirs):
+            raise IllegalMove(f"{self.players[opp]}'s {cards.pretty(theirs['court'])} is already defeated.", "3.4")
+        j = len(theirs["guards"])
+        if not 1 <= a.remove <= j + 1:
+            raise IllegalMove(f"Remove from 1 to {j + 1} cards of {self.players[opp]}'s "
+                              f"{self.stack_name(opp, t)} ({j} guards + the court), not {a.remove}.", "R4")
+        spent = mine["guards"][-a.spend:]
+        power = sum(guard_value(g) for g in spent)
+        cost = self.cost(theirs["guards"], a.remove)
+        if power < cost:
+            raise IllegalMove(f"Power {power} from {pretty_cards(spent)} is less than the cost {cost} "
+                              f"of {self._what(opp, t, a.remove)}: an attack needs power ≥ cost (§3.4).", "3.4")
+
+    def _what(self, opp: int, t: int, r: int) -> str:
+        theirs = self.courts[opp][t]["guards"]
+        whose = f"{self.players[opp]}'s {self.stack_name(opp, t)}"
+        if r > len(theirs):
+            return f"defeating {whose}"
+        return f"removing {pretty_cards(theirs[-r:])} from {whose}"
+
+    def _attack(self, seat: int, a: Attack, events: list[Event]) -> None:
+        mine = self.courts[seat][a.source_index]
+        opp, t = a.target_seat, a.target_index
+        theirs = self.courts[opp][t]
+        spent = mine["guards"][-a.spend:]
+        power = sum(guard_value(g) for g in spent)
+        defeat = a.remove > len(theirs["guards"])
+        removed = theirs["guards"][:] if defeat else theirs["guards"][-a.remove:]
+        what = self.stack_name(opp, t)
+        del mine["guards"][-a.spend:]
+        del theirs["guards"][len(theirs["guards"]) - len(removed):]
+        # Discard order (§2): spent guards, removed guards, a defeated joker; innermost first.
+        self.discard_pile += spent + removed
+        head = (f"{self.players[seat]} spends {pretty_cards(spent)} ({power}) from "
+                f"{self.stack_name(seat, a.source_index)}")
+        if defeat:
+            if theirs["state"] == "jokered":
+                self.discard_pile.append(theirs["joker"])
+                theirs["joker"] = None
+            theirs["state"] = "defeated"
+            self.turn_had_defeat = True
+            extra = f", removing {pretty_cards(removed)}" if removed else ""
+            self._note(f"{head} and defeats {self.players[opp]}'s {what}{extra}.", events)
+            if not self.living(opp):
+                self._note(f"{self.players[opp]} is eliminated.", events)
+                self.eliminated[opp] = True
+                self.build_left = [s for s in self.build_left if s != opp]
+                self._check_victory(events)
+        else:
+            self._note(f"{head} and removes {pretty_cards(removed)} from {self.players[opp]}'s {what}.", events)
+
+    def _check_victory(self, events: list[Event]) -> bool:
+        left = self.active()
+        if len(left) == 1:
+            self.winners = left
+            self.phase = "over"
+            self.pending = None
+            self.end_reason = "last_standing"
+            self.end_summary = f"{self.players[left[0]]} wins: the last player standing."
+            self._note(self.end_summary, events)
+            return True
+        return False
+
+    def _draw(self, events: list[Event]) -> str | None:
+        """One card from the draw pile, turning the discard pile over if needed (ruling 14).
+
+        ``None`` when nothing can be drawn: both piles empty, or the loop guard (§3.3).
+        """
+        if not self.draw_pile:
+            if not self.discard_pile:
+                self._note("There is no card left to draw.", events)
+                return None
+            if self.turnovers_this_turn >= 1:
+                self._note("The discard pile would be turned over a second time this turn: "
+                           "the turn ends (loop guard).", events)
+                return None
+            pile = self.discard_pile
+            self.discard_pile = []
+            how = "turned over"
+            if self.opts.shuffle_recycle:
+                self.rng().shuffle(pile)
+                how = "shuffled and turned over"
+            self.draw_pile = pile  # the card discarded earliest is now on top
+            self.recycled += 1
+            self.turnovers_this_turn += 1
+            self._note(f"The discard pile is {how} ({len(pile)} cards).", events)
+        return self.draw_pile.pop(0)
+
+    def _build_draw(self, seat: int, events: list[Event]) -> None:
+        name = self.players[seat]
+        while True:
+            card = self._draw(events)
+            if card is None:
+                self._end_turn(events)
+                return
+            if not is_guard(card):
+                self.discard_pile.append(card)
+                self._note(f"{name} draws {cards.pretty(card)}: not a guard, discarded; draw again.", events)
+                continue
+            self._offer_guard(seat, card, events, "")
+            return
+
+    def _offer_guard(self, seat: int, card: str, events: list[Event], why: str) -> None:
+        """A drawn guard waits for the player's choice, or is discarded if no stack can take it."""
+        name = self.players[seat]
+        if self.guard_spots(seat, card):
+            self.pending = card
+            self.phase = "guard"
+            self._note(f"{name} draws {cards.pretty(card)}.", events)
+        else:
+            self.discard_pile.append(card)
+            self._note(f"{name} draws {cards.pretty(card)}: no stack can take it, discarded{why}.", events)
+            self._end_turn(events)
+
+    def _defend_draw(self, seat: int, events: list[Event], follow_up: bool) -> None:
+        name = self.players[seat]
+        while True:
+            card = self._draw(events)
+            if card is None:
+                self._end_turn(events)
+                return
+            shown = cards.pretty(card)
+            if is_court(card):
+                self.discard_pile.append(card)
+                self._note(f"{name} draws {shown}: a court card, discarded; the turn ends.", events)
+                self._end_turn(events)
+                return
+            if is_guard(card):
+                self._offer_guard(seat, card, events, " (ruling 17)")
+                return
+            if cards.is_joker(card):
+                if self.joker_spots(seat):
+                    self.pending = card
+                    self.phase = "joker"
+                    self._note(f"{name} draws a joker.", events)
+                else:
+                    self.discard_pile.append(card)
+                    self._note(f"{name} draws a joker: no defeated position to take it, discarded "
+                               "(ruling 12).", events)
+                    self._end_turn(events)
+                return
+            # an ace
+            self.discard_pile.append(card)
+            if follow_up and self.opts.single_ace:
+                self._note(f"{name} draws {shown}: a follow-up ace is discarded and the turn ends "
+                           "(Single Ace).", events)
+                self._end_turn(events)
+                return
+            if next(self.attacks(seat), None) is not None:
+                self.phase = "ace"
+                self._note(f"{name} draws {shown}: an Ace — attack, then draw again.", events)
+                return
+            self._note(f"{name} draws {shown}: an Ace, but no attack is possible; draw again.", events)
+            follow_up = True
+
+    def _end_turn(self, events: list[Event]) -> None:
+        if self.winners is not None:
+            return
+        seat = self.current
+        self.pending = None
+        self.turnovers_this_turn = 0
+        if self.build_round:
+            self.build_left = [s for s in self.build_left if s != seat and not self.eliminated[s]]
+            if not self.build_left:
+                self.build_round += 1
+                start = self.first if not self.eliminated[self.first] else self._next_active(self.first)
+                if self.build_round > 3:
+                    self.build_round = 0
+                    self.current = start
+                    self.phase = "turn"
+                    self._note(f"The opening build is over. {self.players[start]} takes the first turn.", events)
+                else:
+                    self.build_left = self._order_from(start)
+            if self.build_round:
+                self.current = self.build_left[0]
+                self.phase = "build"
+            return
+        if self.turn_had_defeat:
+            self.quiet_rounds = 0
+            self.round_seen = []
+        elif not self.eliminated[seat] and seat not in self.round_seen:
+            self.round_seen.append(seat)
+        self.turn_had_defeat = False
+        if self._round_check(events):
+            return
+        self.current = self._next_active(seat)
+        self.phase = "turn"
+
+    def _round_check(self, events: list[Event]) -> bool:
+        """Count a full quiet round when every player still in has had a turn; end at the limit."""
+        left = self.active()
+        if self.round_seen and all(s in self.round_seen for s in left):
+            self.quiet_rounds += 1
+            self.round_seen = []
+        limit = self.opts.rounds
+        if limit and self.quiet_rounds >= limit:
+            self._stalemate(limit, events)
+            return True
+        return False
+
+    def _stalemate(self, limit: int, events: list[Event]) -> None:
+        left = self.active()
+        best_living = max(len(self.living(s)) for s in left)
+        top = [s for s in left if len(self.living(s)) == best_living]
+        best_def = max(self.total_defence(s) for s in top)
+        top = [s for s in top if self.total_defence(s) == best_def]
+        self.winners = top
+        self.phase = "over"
+        self.pending = None
+        self.end_reason = "stalemate"
+        who = " and ".join(self.players[s] for s in top)
+        verb = "share the win" if len(top) > 1 else "wins"
+        self.end_summary = (f"No position defeated in {limit} rounds: {who} {verb} with {best_living} "
+                            f"living stacks (total Defence {best_def}).")
+        self._note(self.end_summary, events)
+
+    def _eliminate(self, seat: int, why: str) -> list[Event]:
+        """Take ``seat`` out at once: guards and jokers to the discard pile, courts face down."""
+        events: list[Event] = []
+        was_current = seat == self.current and self.winners is None
+        if was_current and self.pending is not None:
+            self.discard_pile.append(self.pending)
+            self.pending = None
+        for pos in self.courts[seat]:
+            self.discard_pile += pos["guards"]
+            pos["guards"] = []
+            if pos["joker"]:
+                self.discard_pile.append(pos["joker"])
+                pos["joker"] = None
+            pos["state"] = "defeated"
+        self.eliminated[seat] = True
+        self.round_seen = [s for s in self.round_seen if s != seat]
+        self._note(f"{self.players[seat]} is eliminated ({why}).", events)
+        if self._check_victory(events):
+            return events
+        if self.build_round:
+            if was_current:
+                self._end_turn(events)
+            else:
+                self.build_left = [s for s in self.build_left if s != seat]
+            return events
+        if was_current:
+            self.turn_had_defeat = False
+            self.turnovers_this_turn = 0
+            if self._round_check(events):
+                return events
+            self.current = self._next_active(seat)
+            self.phase = "turn"
+        else:
+            self._round_check(events)
+        return events
+
+    def _forfeit(self, seat: int) -> list[Event]:
+        if self.eliminated[seat]:
+            return []
+        return self._eliminate(seat, "forfeit")
+
+    # ----- results, views, knowledge --------------------------------------------------
+    def outcome(self) -> Outcome | None:
+        if self.winners is None:
+            return None
+        details = {
+            "reason": self.end_reason,
+            "living_stacks": {self.players[s]: len(self.living(s)) for s in range(len(self.players))},
+            "total_defence": {self.players[s]: self.total_defence(s) for s in range(len(self.players))},
+        }
+        score = len(self.living(self.winners[0])) if self.winners else None
+        return Outcome(winners=tuple(self.winners), score=score, summary=self.end_summary, details=details)
+
+    def draw_order_public(self) -> bool:
+        return bool(self.recycled) and not self.opts.shuffle_recycle
+
+    def view(self, seat: int | None) -> CourtWarsView:
+        seats = []
+        for s, name in enumerate(self.players):
+            positions = []
+            for i, pos in enumerate(self.courts[s]):
+                living = self.is_living(pos)
+                positions.append(PositionView(
+                    letter=LETTERS[i], ref=f"{s + 1}:{LETTERS[i]}", court=pos["court"], state=pos["state"],
+                    joker=pos["joker"], guards=tuple(pos["guards"]),
+                    attack=self.attack_of(s, i) if living else 0, defence=self.defence_of(s, i),
+                ))
+            seats.append(SeatView(seat=s, name=name, suit=self.suits[s], eliminated=self.eliminated[s],
+                                  positions=tuple(positions), living=len(self.living(s)),
+                                  total_defence=self.total_defence(s)))
+        over = self.winners is not None
+        return CourtWarsView(
+            **self.base_view(seat),
+            options=tuple(self.options),
+            seats=tuple(seats),
+            current=None if over else self.current,
+            stage=self.phase,  # type: ignore[arg-type]
+            build_round=self.build_round,
+            pending=self.pending,
+            first=self.first,
+            discard=tuple(self.discard_pile),
+            draw_size=len(self.draw_pile),
+            draw_pile=tuple(self.draw_pile) if self.draw_order_public() else None,
+            quiet_rounds=self.quiet_rounds,
+            rounds_limit=self.opts.rounds,
+            winners=tuple(self.winners or ()),
+            end_reason=self.end_reason,
+        )
+
+    def known(self, seat: int | None) -> frozenset[str]:
+        """Every card on the table, the discard pile and a drawn card; the draw pile once it was
+        made from the discard pile (every card in it was seen there). Before the first turnover
+        the draw pile is the unseen shuffle."""
+        out: set[str] = set(self.discard_pile)
+        if self.pending:
+            out.add(self.pending)
+        for positions in self.courts:
+            for pos in positions:
+                out.add(pos["court"])
+                out.update(pos["guards"])
+                if pos["joker"]:
+                    out.add(pos["joker"])
+        if self.recycled:
+            out.update(self.draw_pile)
+        return frozenset(out)
+
+
+GAME = CourtWarsGame
