@@ -47,9 +47,9 @@ def test_story_lines_escaped_in_embeds_not_in_the_terminal():
     rng = random.Random(1)
     from bot.engine import auto_player
 
-    while not game.view(None)["transcript"]:
+    while not game.view(None).transcript:
         seat = min(game.to_act())
-        move = auto_player(game.game_id)(game, seat, rng)
+        move = str(auto_player(game.game_id)(game, seat, rng))
         if move.startswith("tell"):
             move = "tell ```@everyone``` **x**"
         game, _ = game.apply(seat, move)
