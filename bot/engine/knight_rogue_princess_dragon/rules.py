@@ -681,7 +681,6 @@ class KnightRoguePrincessDragonGame(Game):
         state = dict(data["state"])
         state.pop("phase", None)
         state.setdefault("journal", [])
-        state.setdefault("opened", {})
         state["options"] = cls.Options.parse(state.get("options", [])).dump()
         return {**data, "format": 2, "state": state}
 
