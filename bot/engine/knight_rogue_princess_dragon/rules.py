@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, ClassVar, cast
 
 from bot.engine import base, core
@@ -103,6 +104,11 @@ class KrpdOptions(opt.Options):
     def check_players(self, n: int) -> None:
         if self.opener >= n:
             raise IllegalMove(f"Setting opener must be from -1 to {n - 1} with {n} players.", "options")
+
+
+@lru_cache(maxsize=64)
+def _typed_options(options: tuple[str, ...]) -> KrpdOptions:
+    return cast(KrpdOptions, KrpdOptions.parse(options))
 
 
 @dataclass
@@ -179,7 +185,8 @@ class KnightRoguePrincessDragonGame(Game):
 
     @property
     def o(self) -> KrpdOptions:
-        return cast(KrpdOptions, self.opts)
+        """The typed options (parsed once per set of option strings, not once per copied state)."""
+        return _typed_options(tuple(self.options))
 
     @property
     def phase(self) -> str:

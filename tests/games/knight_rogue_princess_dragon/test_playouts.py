@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from itertools import pairwise
 
 import pytest
 
+from bot.engine.cards import pretty
 from bot.engine.core import walk_choices
 from bot.engine.knight_rogue_princess_dragon import ALL_CARDS, GAME, auto_move
 from bot.render.knight_rogue_princess_dragon import panel, text
-from tests.playout import card_patterns, choose_random, playout
+from tests.playout import choose_random, playout
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
 RENDERERS = (text, lambda v: panel(v).as_text())
@@ -79,8 +81,8 @@ def check_finished(g, options) -> None:
 
 @pytest.mark.parametrize("options", OPTION_SETS)
 def test_random_playouts(options):
-    # 320 games in all; the full per-step checks (JSON, no leak, renders) on the first few.
-    for seed in range(40):
+    # 120 games in all (200 more below, through choices); the full per-step checks on the first few.
+    for seed in range(15):
         g, moves = playout(GAME, PLAYERS, seed, options, chooser=checking(choose_random), invariant=invariant,
                            renderers=RENDERERS, check_every_step=seed < 3)
         check_finished(g, options)
@@ -98,7 +100,7 @@ def test_auto_playouts(options):
 def test_no_dead_end_guarantee_received_counts():
     import random
 
-    for seed in range(200):
+    for seed in range(100):
         g = GAME.new(PLAYERS, seed=seed)
         rng = random.Random(seed)
         while g.step != "wrapup":
@@ -133,9 +135,11 @@ def assert_no_leak(g, events) -> None:
                 c = g.choices(seat, (o.token,))
                 texts += [c.prompt] + [x.label + repr(x.data) for x in c.options]
         blob = "\n".join(texts)
-        for card in hidden:
-            for pat in card_patterns(card):
-                assert pat.search(blob) is None, f"{card} hidden from {seat} but shown"
+        if hidden:  # one search for all hidden cards (the same patterns as tests.playout.card_patterns)
+            codes = "|".join(sorted(hidden))
+            shown = "|".join(re.escape(pretty(c)) for c in sorted(hidden))
+            m = re.search(rf"(?<![A-Za-z0-9])(?:{codes})(?![A-Za-z0-9])|(?<![0-9])(?:{shown})", blob)
+            assert m is None, f"{m.group(0)} is hidden from {seat} but shown"
 
 
 def choose_through_choices(g, seat, rng) -> str:
@@ -166,8 +170,9 @@ def test_playouts_through_choices_no_dead_end_no_leak(options):
         moves = []
         while not g.is_over():
             seat = rng.choice(sorted(g.to_act()))
-            for tokens in walk_choices(g, seat):  # every complete action offered is accepted
-                g.apply(seat, " ".join(tokens))
+            if seed < 8:
+                for tokens in walk_choices(g, seat):  # every complete action offered is accepted
+                    g.apply(seat, " ".join(tokens))
             move = choose_through_choices(g, seat, rng)
             assert str(g.parse(seat, move)) == move  # the notation round-trips
             g, events = g.apply(seat, move)
@@ -188,7 +193,7 @@ def test_built_in_player_ignores_the_face_down_order():
     built-in player's action."""
     import random
 
-    for seed in range(40):
+    for seed in range(20):
         rng = random.Random(seed)
         g = GAME.new(PLAYERS, ("Free Choice",) if seed % 2 else (), seed=seed)
         while not g.is_over():
