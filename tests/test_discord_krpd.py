@@ -68,6 +68,7 @@ async def test_whole_story_with_modals_and_story_file(standin, bot):
         if table.status != "playing":
             break
         seat, move = await auto_move_for(bot, channel, i)
+        move = str(move)
         if move.startswith(("tell", "twist", "wrapup", "close")):
             move = move.split(" ", 1)[0] + f" Line {i}: @everyone <@&1> **bold** by seat {seat}."
         before = len(standin.channel_messages(channel, include_ephemeral=False))
@@ -107,10 +108,12 @@ async def test_restart_mid_lobby_and_mid_game(standin, make_bot):
         assert started.callback_type == 7
         for i in range(5):
             seat, move = await auto_move_for(bot2, channel, i)
+            move = str(move)
             await make_move(standin, bot2, channel, seat, move, users)
         before = await bot2.service.get(channel)
     async with logged_in(make_bot()) as bot3:
         seat, move = await auto_move_for(bot3, channel, 77)
+        move = str(move)
         await make_move(standin, bot3, channel, seat, move, users)
         assert (await bot3.service.get(channel)).revision == before.revision + 1
 
@@ -144,6 +147,7 @@ async def test_game_commands_for_verbs_and_lines(standin, bot):
         if table.status != "playing":
             break
         seat, move = await auto_move_for(bot, channel, i)
+        move = str(move)
         verb, _, rest = move.partition(" ")
         path = f"knight-rogue-princess-dragon {verb}"
         if verb in ("tell", "wrapup", "twist", "close"):

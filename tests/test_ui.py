@@ -72,3 +72,34 @@ def test_custom_ids_name_the_table_and_the_decision():
     for c in view.children:
         prefix, tid, rev, kind, _ = c.custom_id.split(":", 4)
         assert (prefix, tid, int(rev), kind) == ("dh2", ui.table_key(row()), game.opened_at(0), ui.STEP)
+
+
+def test_players_words_cannot_break_an_embed_or_ping():
+    from bot.render.panel import plain
+
+    raw = "```js\n@everyone **bold** <@&123> # heading > quote"
+    out = plain(raw)
+    assert "```" not in out and "@everyone" not in out and "<@&" not in out
+    assert out.replace("\\", "").replace("\u200b", "") == raw
+
+
+def test_story_lines_escaped_in_embeds_not_in_the_terminal():
+    import random
+
+    from bot.engine.knight_rogue_princess_dragon import GAME
+    from bot.render import knight_rogue_princess_dragon as render
+
+    game = GAME.new(["a", "b", "c", "d"], seed=1)
+    rng = random.Random(1)
+    from bot.engine import auto_player
+
+    while not game.view(None).transcript:
+        seat = min(game.to_act())
+        move = str(auto_player(game.game_id)(game, seat, rng))
+        if move.startswith("tell"):
+            move = "tell ```@everyone``` **x**"
+        game, _ = game.apply(seat, move)
+    view = game.view(None)
+    assert "```" not in render.panel(view).as_text()
+    assert "@everyone" not in render.panel(view).as_text()
+    assert "```@everyone```" in render.text(view)

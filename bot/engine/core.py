@@ -555,7 +555,10 @@ class Game(V1Compat, abc.ABC):
         unknown = set(state) - names
         if unknown:
             raise ValueError(f"unknown {cls.game_id} state fields: {', '.join(sorted(unknown))}")
-        return cls(**state)
+        game = cls(**state)
+        if "opened" not in state:  # an upgraded older state: every open decision opened now
+            game.opened = {str(d.seat): game.move_count for d in game.decisions()}
+        return game
 
 
 # ----- helpers for engines ------------------------------------------------------------------

@@ -1,134 +1,132 @@
-"""Renders of The Knight, the Rogue, the Princess and the Dragon (views only)."""
+"""Renders of The Knight, the Rogue, the Princess and the Dragon (from the typed view only)."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from bot.engine.cards import SUIT_NAME, SUIT_SYMBOL, pretty, pretty_text
+from bot.engine.knight_rogue_princess_dragon import BEATS_LINE, TITLE, KrpdView, StoryEntry, character
 from bot.render.panel import Panel, clip, plain
 
-TITLE = "The Knight, the Rogue, the Princess and the Dragon"
-ROLE_NAME = {"K": "Knight", "Q": "Princess", "J": "Rogue", "A": "Dragon"}
-BEATS_LINE = "Knight slays Dragon · Dragon captures Princess · Princess charms Rogue · Rogue deceives Knight"
 PHASE_NAME = {"flip": "Finding the starter", "tell": "Telling", "ending": "The ending", "over": "The end"}
 KIND_NAME = {"opening": "opens", "tell": "tells", "wrapup": "wraps up", "twist": "twists", "close": "closes"}
 
 
-def _cards(cards: list[str]) -> str:
+def _cards(cards: tuple[str, ...]) -> str:
     return " ".join(pretty(c) for c in cards) or "—"
 
 
-def _character(card: str) -> str:
-    return f"the {ROLE_NAME[card[0]]} ({pretty(card)})"
-
-
-def story_line(view: dict[str, Any], entry: dict[str, Any], *, embed: bool = True) -> str:
+def story_line(view: KrpdView, entry: StoryEntry, *, embed: bool = True) -> str:
     """One transcript entry as a line: ``Ann tells with the Princess (Q♠): …``.
 
     For an embed the player's words are escaped (``plain``); the terminal shows them as typed.
     """
-    who = view["players"][entry["seat"]]
-    card = f" with {_character(entry['card'])}" if entry.get("card") else ""
-    words = plain(entry["text"]) if embed else entry["text"]
-    return f"{who} {KIND_NAME.get(entry['kind'], entry['kind'])}{card}: {words}"
+    who = view.players[entry.seat]
+    card = f" with {character(entry.card)}" if entry.card else ""
+    words = plain(entry.text) if embed else entry.text
+    return f"{who} {KIND_NAME.get(entry.kind, entry.kind)}{card}: {words}"
 
 
-def status(view: dict[str, Any]) -> str:
+def status(view: KrpdView) -> str:
     """Whose turn it is and what they must do, or how the story ended."""
-    if view["over"]:
-        return view["outcome"]["summary"] if view["outcome"] else "The story is over."
-    names = view["players"]
-    step = view["step"]
-    who = names[view["actor"]] if view["actor"] >= 0 else ""
-    top = view["story_pile"][-1] if view["story_pile"] else None
-    card = view["card"]
+    if view.over:
+        return view.result or "The story is over."
+    names = view.players
+    who = names[view.actor] if view.actor >= 0 else ""
+    top = view.story_pile[-1] if view.story_pile else None
+    card = view.card
+    step = view.step
     if step == "flip":
         return f"{who} flips the top card of their pile (`flip`)."
     if step == "use":
         return f"{who} chooses a showing card to tell with (`use <card>`)."
-    if step == "tell":
-        if not view["transcript"]:
-            return f"{who} begins the story and introduces {_character(card)} (`tell <text>`)."
-        return f"{who} tells how {_character(card)} meets the story so far (`tell <text>`)."
-    if step == "pass":
+    if step == "tell" and card:
+        if not view.transcript:
+            return f"{who} begins the story and introduces {character(card)} (`tell <text>`)."
+        return f"{who} tells how {character(card)} meets the story so far (`tell <text>`)."
+    if step == "pass" and card:
         return f"{who} hands {pretty(card)} to another player (`pass <player number>`)."
+    if top is None:
+        return ""
     if step == "wrapup":
-        return f"{who} wraps the story up: how {_character(top)} gets what they want (`wrapup <text>`)."
+        return f"{who} wraps the story up: how {character(top)} gets what they want (`wrapup <text>`)."
     if step == "priority":
         return (f"{who} holds priority: play a received card that beats {pretty(top)}, or pass. "
-                f"Passes in a row: {view['passes']}/4.")
+                f"Passes in a row: {view.passes}/4.")
     if step == "race":
-        waiting = ", ".join(names[s] for s in view["to_act"])
-        return f"Anyone may play a card that beats {pretty(top)}, or pass. Still deciding: {waiting}."
+        waiting = ", ".join(names[s] for s in view.to_act)
+        clock = f" The ending comes after {view.race_seconds} seconds with no play." if view.race_seconds else ""
+        return f"Anyone may play a card that beats {pretty(top)}, or pass. Still deciding: {waiting}.{clock}"
     if step == "twist":
-        return f"{who} tells the twist: how {_character(top)} reverses the outcome (`twist <text>`)."
+        return f"{who} tells the twist: how {character(top)} reverses the outcome (`twist <text>`)."
     if step == "close":
         return f"{who} gives one or two closing lines (`close <text>`)."
     return ""
 
 
-def _player_value(view: dict[str, Any], seat: int) -> str:
+def _player_value(view: KrpdView, seat: int) -> str:
     return "\n".join([
-        f"Face-down: {view['own_count'][seat]} · rem {view['rem'][seat]}",
-        f"Showing: {_cards(view['showing'][seat])}",
-        f"Used: {_cards(view['used'][seat])}",
-        f"Received (top first): {_cards(view['received'][seat])}",
+        f"Face-down: {view.own_count[seat]} · rem {view.rem[seat]}",
+        f"Showing: {_cards(view.showing[seat])}",
+        f"Used: {_cards(view.used[seat])}",
+        f"Received (top first): {_cards(view.received[seat])}",
     ])
 
 
-def _player_name(view: dict[str, Any], seat: int) -> str:
-    s = view["suits"][seat]
+def _player_name(view: KrpdView, seat: int) -> str:
+    s = view.suits[seat]
     marks = []
-    if seat == view["starter"]:
+    if seat == view.starter:
         marks.append("starter")
-    if seat in view["to_act"]:
+    if seat in view.to_act:
         marks.append("to act")
     extra = f" ({', '.join(marks)})" if marks else ""
-    return f"P{seat + 1} {view['players'][seat]} — {SUIT_SYMBOL[s]} {SUIT_NAME[s]}{extra}"
+    return f"P{seat + 1} {view.players[seat]} — {SUIT_SYMBOL[s]} {SUIT_NAME[s]}{extra}"
 
 
-def _story_pile(view: dict[str, Any]) -> str:
-    if not view["story_pile"]:
+def _story_pile(view: KrpdView) -> str:
+    if not view.story_pile:
         return "—"
-    parts = [f"{pretty(c)} ({view['players'][by]})" for c, by in zip(view["story_pile"], view["story_by"], strict=False)]
+    parts = [f"{pretty(c)} ({view.players[by]})" for c, by in zip(view.story_pile, view.story_by, strict=False)]
     return "bottom → top: " + " → ".join(parts)
 
 
-def panel(view: dict[str, Any]) -> Panel:
+def panel(view: KrpdView) -> Panel:
     lines = []
-    if view["transcript"]:
-        lines.append("> " + clip(story_line(view, view["transcript"][-1]), 3000).replace("\n", "\n> "))
+    if view.transcript:
+        lines.append("> " + clip(story_line(view, view.transcript[-1]), 3000).replace("\n", "\n> "))
     lines.append(pretty_text(status(view)))
     p = Panel(title=TITLE, description=clip("\n".join(lines), 4096))
-    for seat in range(len(view["players"])):
+    for seat in range(len(view.players)):
         p.add(_player_name(view, seat), _player_value(view, seat), True)
     p.add("Story pile", _story_pile(view))
     p.add("Beats", BEATS_LINE)
-    footer = f"{PHASE_NAME.get(view['phase'], view['phase'])} · tellings {sum(len(u) for u in view['used'])}/16"
-    if view["options"]:
-        footer += " · " + ", ".join(view["options"])
+    footer = f"{PHASE_NAME.get(view.phase, view.phase)} · tellings {sum(len(u) for u in view.used)}/16"
+    if view.options:
+        footer += " · " + ", ".join(view.options)
     p.footer = clip(footer, 2048)
     return p
 
 
-def text(view: dict[str, Any]) -> str:
-    out = [TITLE, PHASE_NAME.get(view["phase"], view["phase"]), ""]
-    for seat in range(len(view["players"])):
+def text(view: KrpdView) -> str:
+    out = [TITLE, PHASE_NAME.get(view.phase, view.phase), ""]
+    for seat in range(len(view.players)):
         out.append(_player_name(view, seat))
         out += ["  " + ln for ln in _player_value(view, seat).split("\n")]
     out += ["", f"Story pile: {_story_pile(view)}", f"Beats: {BEATS_LINE}", ""]
-    if view["transcript"]:
+    if view.transcript:
         out.append("The story so far:")
-        out += [f"  {i + 1}. {story_line(view, e, embed=False)}" for i, e in enumerate(view["transcript"])]
+        out += [f"  {i + 1}. {story_line(view, e, embed=False)}" for i, e in enumerate(view.transcript)]
         out.append("")
     out.append(pretty_text(status(view)))
     return "\n".join(out)
 
 
-def picture(view: dict[str, Any]) -> bytes | None:
+def picture(view: KrpdView) -> bytes | None:
     return None
 
 
-def story(view: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
+def story(view: KrpdView) -> tuple[list[str], list[dict[str, Any]]]:
     """For the story file: each seat's suit, and the transcript in order."""
-    return [f"{SUIT_SYMBOL[s]} {SUIT_NAME[s]}" for s in view["suits"]], view["transcript"]
+    return [f"{SUIT_SYMBOL[s]} {SUIT_NAME[s]}" for s in view.suits], [asdict(e) for e in view.transcript]

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from itertools import pairwise
 
 import pytest
 
-from bot.engine.base import IllegalMove
+from bot.engine.core import IllegalMove, walk_choices
 from bot.engine.knight_rogue_princess_dragon import (
     ALL_CARDS,
     BEATS_LINE,
@@ -34,6 +35,22 @@ def new(deck=None, opener=0, options=(), seed=1) -> KnightRoguePrincessDragonGam
 
 def do(game, seat, move):
     return game.apply(seat, move)
+
+
+def legal(game, seat):
+    """The seat's complete actions, walked through ``choices`` (story lines excluded)."""
+    return [" ".join(t) for t in walk_choices(game, seat)]
+
+
+def text_verbs(game, seat):
+    """The story lines the seat is asked for now (verbs whose next step is free text)."""
+    return [o.token for o in game.choices(seat, ()).options if game.choices(seat, (o.token,)).kind == "text"]
+
+
+def label(game, seat, move):
+    """The plain-words label ``choices`` gives the last token of ``move``."""
+    tokens = move.split()
+    return next(o.label for o in game.choices(seat, tokens[:-1]).options if o.token == tokens[-1])
 
 
 def play_all(game, moves):
@@ -62,7 +79,7 @@ def telling_state(rem, teller=P1, card=None, options=()):
     """A Phase 2 position: ``teller`` has just told with ``card`` and must pass; ``rem`` per seat."""
     g = new(EXAMPLE_1_DECK, options=options)
     card = card or "KS"
-    g.phase, g.step, g.actor, g.starter, g.card = "tell", "pass", teller, teller, card
+    g.step, g.actor, g.starter, g.card = "pass", teller, teller, card
     for s, suit in enumerate("SHDC"):
         mine = [r + suit for r in "KQJA" if r + suit != card]
         g.own[s] = mine[: rem[s]]
@@ -81,7 +98,7 @@ def ending_state(story, by, received, options=(), step="wrapup", actor=None):
     g.received = [list(r) for r in received]
     g.story_pile = list(story)
     g.story_by = list(by)
-    g.phase, g.step = "ending", step
+    g.step = step
     g.actor = by[-1] if actor is None else actor
     g.last_teller = by[0]
     g.transcript = [{"seat": by[0], "kind": "tell", "card": story[0], "text": "Long ago."}]
@@ -116,7 +133,7 @@ def test_rule_random_setup_shuffles_each_own_pile():
 
 def test_rule_phase1_flip_is_a_move_of_the_current_flipper():
     g = new(EXAMPLE_1_DECK)
-    assert g.to_act() == {P1} and g.legal_moves(P1) == ["flip"]
+    assert g.to_act() == {P1} and legal(g, P1) == ["flip"]
     g, ev = do(g, P1, "flip")
     assert [e.text for e in ev] == ["Ann flips QS."]
     assert g.to_act() == {P2} and g.showing[P1] == ["QS"]
@@ -174,8 +191,8 @@ def test_rule_no_dead_end_test_matches_exhaustive_search():
 def test_rule_opening_starter_tells_with_their_knight():
     g, _ = example_1()
     assert g.to_act() == {P3} and g.step == "tell" and g.card == "KD"
-    assert g.legal_moves(P3) == [] and [p.verb for p in g.prompts(P3)] == ["tell"]
-    assert "Knight" in g.prompts(P3)[0].label
+    assert legal(g, P3) == [] and text_verbs(g, P3) == ["tell"]
+    assert "Knight" in g.choices(P3, ("tell",)).prompt
     g, ev = do(g, P3, "tell Once upon a time, there was a proud Knight.")
     assert g.transcript == [{"seat": P3, "kind": "opening", "card": "KD",
                              "text": "Once upon a time, there was a proud Knight."}]
@@ -233,7 +250,7 @@ def test_ruling_03_teller_chooses_among_showing_cards_and_flips_only_when_empty(
     g, _ = play_all(g, [(P4, "tell A Knight."), (P4, "pass 1")])
     assert g.step == "use" and g.to_act() == {P1}
     assert g.own[P1] == ["KS"]  # no flip: P1 already had cards showing
-    assert sorted(g.legal_moves(P1)) == ["use AS", "use JS", "use QS"]
+    assert sorted(legal(g, P1)) == ["use AS", "use JS", "use QS"]
     assert_illegal(g, P1, "use KS", match="not in your showing area")
     g, _ = do(g, P1, "use js")
     assert g.card == "JS" and g.showing[P1] == ["QS", "AS"] and g.step == "tell"
@@ -265,7 +282,7 @@ def test_ruling_04_variant_newest_on_top():
 def test_ruling_05_no_dead_end_recipients():
     # X (P1) has told with their last card; P2 has 3, P3 1, P4 1: only P2 is legal.
     g = telling_state([0, 3, 1, 1], teller=P1, card="AS")
-    assert g.legal_moves(P1) == ["pass 2"]
+    assert legal(g, P1) == ["pass 2"]
     msg = assert_illegal(g, P1, "pass 3", match="dead end")
     assert "Ben" in msg
     assert_illegal(g, P1, "pass 4", match="dead end")
@@ -275,11 +292,11 @@ def test_ruling_05_no_dead_end_recipients():
 
 def test_ruling_05_variant_loose_passing():
     g = telling_state([0, 3, 1, 1], teller=P1, card="AS", options=["Loose Passing"])
-    assert g.legal_moves(P1) == ["pass 2", "pass 3", "pass 4"]
+    assert legal(g, P1) == ["pass 2", "pass 3", "pass 4"]
     # Passing to P3 jams: eventually someone with cards has nobody to pass to and keeps the card.
     g, _ = do(g, P1, "pass 3")
     g, _ = do(g, P3, "tell One more.")
-    assert g.legal_moves(P3) == ["pass 2", "pass 4"]
+    assert legal(g, P3) == ["pass 2", "pass 4"]
 
 
 def test_ruling_05_variant_loose_passing_teller_keeps_card_and_tells_again():
@@ -296,7 +313,7 @@ def test_ruling_05_variant_loose_passing_teller_keeps_card_and_tells_again():
 def test_ruling_06_passing_back_is_allowed():
     g, _ = example_1()
     g, _ = play_all(g, [(P3, "tell K."), (P3, "pass 1"), (P1, "tell Q.")])
-    assert "pass 3" in g.legal_moves(P1)
+    assert "pass 3" in legal(g, P1)
     g, _ = do(g, P1, "pass 3")
     assert g.received[P3] == ["QS"]
 
@@ -319,7 +336,7 @@ def test_ruling_08_priority_round_in_seat_order_everyone_takes_part():
     # P3 goes first: KD does not beat QH -> automatic pass; P4 QC neither; P1 JD neither; P2 AS does.
     assert [e.text for e in ev][-3:] == ["Cat cannot play and passes.", "Dan cannot play and passes.",
                                          "Ann cannot play and passes."]
-    assert g.to_act() == {P2} and g.passes == 3 and g.legal_moves(P2) == ["play", "pass"]
+    assert g.to_act() == {P2} and g.passes == 3 and legal(g, P2) == ["play", "pass"]
     assert_illegal(g, P3, "pass", match="turn")
 
 
@@ -342,13 +359,13 @@ def test_ruling_09_only_the_top_received_card():
     g = ending_state(["AH"], [P2], [[], [], ["QD", "KH"], []], step="priority", actor=P3)
     assert g.playable(P3) == []
     g = ending_state(["QH"], [P2], [[], [], ["QD", "KH"], []], step="priority", actor=P3)
-    assert g.legal_moves(P3) == ["pass"]
+    assert legal(g, P3) == ["pass"]
 
 
 def test_ruling_09_variant_free_choice():
     g = ending_state(["AH"], [P2], [[], [], ["QD", "KH", "KC"], []], options=["Free Choice"])
     g, _ = do(g, P2, "wrapup Done.")
-    assert g.to_act() == {P3} and g.legal_moves(P3) == ["play KH", "play KC", "pass"]
+    assert g.to_act() == {P3} and legal(g, P3) == ["play KH", "play KC", "pass"]
     assert_illegal(g, P3, "play QD", match="does not beat")
     assert_illegal(g, P3, "play", match="Say which")
     g, _ = do(g, P3, "play kc")
@@ -440,13 +457,13 @@ def test_example_03_opening_handoff():
 
 def test_example_05_recipient_with_all_cards_used_is_illegal():
     g = telling_state([2, 0, 2, 1], teller=P1, card="KS")
-    assert "pass 2" not in g.legal_moves(P1)
+    assert "pass 2" not in legal(g, P1)
     assert_illegal(g, P1, "pass 2", match="used all four")
 
 
 def test_example_07_two_legal_recipients():
     g = telling_state([2, 2, 1, 0], teller=P1, card="KS")
-    assert g.legal_moves(P1) == ["pass 2", "pass 3"]
+    assert legal(g, P1) == ["pass 2", "pass 3"]
     assert_illegal(g, P1, "pass 4", match="used all four")
 
 
@@ -470,7 +487,7 @@ def test_example_11_a_full_ending():
     g, ev = play_all(g, [(P1, "play"), (P1, "twist The Rogue tricks him.")])
     assert "Ann plays JH on KH: Rogue deceives Knight." in ev
     assert ev[-2:] == ["Ben cannot play and passes.", "Cat cannot play and passes."]
-    assert g.to_act() == {P4} and g.passes == 2 and g.legal_moves(P4) == ["play", "pass"]
+    assert g.to_act() == {P4} and g.passes == 2 and legal(g, P4) == ["play", "pass"]
     g, ev = do(g, P4, "pass")
     assert [e.text for e in ev][1] == "Ann cannot play and passes."
     assert g.step == "close" and g.to_act() == {P1} and g.passes == 4
@@ -484,7 +501,7 @@ def test_example_13_same_player_plays_again():
     g, ev = play_all(g, [(P1, "play"), (P1, "twist The Knight rides.")])
     assert ev[-3:] == ["Ben cannot play and passes.", "Cat cannot play and passes.",
                        "Dan cannot play and passes."]
-    assert g.to_act() == {P1} and g.passes == 3 and g.legal_moves(P1) == ["play", "pass"]
+    assert g.to_act() == {P1} and g.passes == 3 and legal(g, P1) == ["play", "pass"]
     g, ev = do(g, P1, "play")
     assert "Rogue deceives Knight" in ev[0].text
 
@@ -529,17 +546,18 @@ def test_forfeit_ends_the_story_with_no_winner():
 def test_view_is_public_and_hides_own_pile_order():
     g, _ = example_1()
     v = g.view(None)
-    for key in ("game", "players", "to_act", "over", "outcome", "phase", "own_count", "showing", "used",
+    for key in ("game", "players", "to_act", "over", "result", "phase", "own_count", "showing", "used",
                 "received", "rem", "story_pile", "transcript", "passes", "actor", "starter"):
-        assert key in v
-    assert v["own_count"] == [3, 3, 3, 3] and v["rem"] == [4, 4, 3, 4]
-    assert v["teller"] == P3 and v["flipper"] is None and v["priority"] is None
-    assert g.hidden_cards(None) == {c for p in g.own for c in p} == g.hidden_cards(P1)
-    blob = json.dumps(v) + text(v) + panel(v).as_text()
-    for c in g.hidden_cards(None):
+        assert hasattr(v, key)
+    assert v.own_count == (3, 3, 3, 3) and v.rem == (4, 4, 3, 4)
+    assert v.teller == P3 and v.flipper is None and v.priority is None
+    hidden = set(ALL_CARDS) - g.known(None)
+    assert hidden == {c for p in g.own for c in p} == set(ALL_CARDS) - g.known(P1)
+    blob = repr(v) + text(v) + panel(v).as_text()
+    for c in hidden:
         assert c not in blob
-    assert "seed" not in v and "own" not in v
-    assert g.view(P1) == v
+    assert not hasattr(v, "seed") and not hasattr(v, "own")
+    assert g.view(P1) == dataclasses.replace(v, seat=P1)
 
 
 def test_render_panel_and_text():
@@ -558,12 +576,13 @@ def test_render_panel_and_text():
 
 def test_describe_and_prompts():
     g, _ = example_1()
-    assert g.prompts(P1) == []
+    assert text_verbs(g, P1) == []
     g, _ = do(g, P3, "tell Once.")
-    assert g.describe(P3, "pass 1") == "Pass K♦ to Ann (P1)"
+    assert label(g, P3, "pass 1") == "Pass K♦ to Ann (P1)"
     e = ending_state(["AH"], [P2], [[], [], ["KH"], []], step="priority", actor=P3)
-    assert e.describe(P3, "play") == "Play K♥ on A♥ — Knight slays Dragon"
-    assert all(len(p.label) <= 45 for p in e.prompts(P3))
+    assert label(e, P3, "play") == "Play K♥ on A♥ — Knight slays Dragon"
+    e, _ = do(e, P3, "play")
+    assert all(len(e.choices(P3, (v,)).prompt) <= 45 for v in text_verbs(e, P3))
 
 
 def test_summary_and_credit():

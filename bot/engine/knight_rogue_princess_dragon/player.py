@@ -1,0 +1,30 @@
+"""The built-in teller: it reads only its own view and its choices."""
+
+from __future__ import annotations
+
+import random
+
+from bot.engine.core import Action, Game, walk_choices
+from bot.engine.knight_rogue_princess_dragon.roles import role
+
+_LINES = {
+    "tell": "The {role} enters the tale.",
+    "wrapup": "And so the {role} gets what they wanted.",
+    "twist": "But the {role} turns the tables!",
+    "close": "And that is how the tale was told.",
+}
+
+
+def auto_move(game: Game, seat: int, rng: random.Random) -> Action:
+    """Flips, picks a showing card, writes a placeholder line, passes on, and in the ending plays
+    a legal card two times out of three."""
+    view = game.view(seat)
+    for option in game.choices(seat, ()).options:
+        if game.choices(seat, (option.token,)).kind == "text":
+            card = view.card or (view.story_pile[-1] if view.story_pile else "KS")  # type: ignore[attr-defined]
+            return game.parse(seat, f"{option.token} " + _LINES[option.token].format(role=role(card)))
+    moves = [" ".join(t) for t in walk_choices(game, seat)]
+    plays = [m for m in moves if m.startswith("play")]
+    if plays:
+        return game.parse(seat, rng.choice(plays) if rng.random() < 2 / 3 else "pass")
+    return game.parse(seat, rng.choice(moves))

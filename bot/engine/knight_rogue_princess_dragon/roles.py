@@ -1,0 +1,56 @@
+"""The four roles, who beats whom, and the no-dead-end test (pure functions, no state)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.engine.cards import pretty
+
+TITLE = "The Knight, the Rogue, the Princess and the Dragon"
+SUITS = "SHDC"  # seat i owns suit SUITS[i]
+ROLES = "KQJA"
+ROLE_NAME = {"K": "Knight", "Q": "Princess", "J": "Rogue", "A": "Dragon"}
+BEATS = {"K": "A", "A": "Q", "Q": "J", "J": "K"}
+VERB = {"K": "slays", "A": "captures", "Q": "charms", "J": "deceives"}
+BEATS_LINE = "Knight slays Dragon · Dragon captures Princess · Princess charms Rogue · Rogue deceives Knight"
+ALL_CARDS = [r + s for s in SUITS for r in ROLES]
+
+# The rulebook's variant names (stored option strings).
+NEWEST_ON_TOP = "Newest on Top"
+LOOSE_PASSING = "Loose Passing"
+OPEN_RACE = "Open Race"
+FREE_CHOICE = "Free Choice"
+LAST_WORD = "Last Word"
+
+# Ruling 8, Open Race: the ending comes after this many seconds with no play.
+RACE_SECONDS = 60
+TEXT_MAX = 1000  # a telling, wrap-up or twist
+CLOSE_MAX = 500  # the closing lines
+
+
+def role(card: str) -> str:
+    """``"QS"`` → ``"Princess"``."""
+    return ROLE_NAME[card[0]]
+
+
+def character(card: str) -> str:
+    """``"QS"`` → ``"the Princess (Q♠)"``."""
+    return f"the {role(card)} ({pretty(card)})"
+
+
+def beats(card: str, other: str) -> bool:
+    """True when ``card`` beats ``other`` (Knight slays Dragon, ...)."""
+    return BEATS[card[0]] == other[0]
+
+
+def beats_phrase(card: str, other: str) -> str:
+    """``("KH", "AS")`` → ``"Knight slays Dragon"``."""
+    return f"{role(card)} {VERB[card[0]]} {role(other)}"
+
+
+def no_dead_end(rem: Sequence[int], teller: int, to: int) -> bool:
+    """The §3 test: the remaining tellings can start with ``to`` and never repeat a teller."""
+    total = sum(rem)
+    if to == teller or rem[to] < 1 or rem[to] > (total + 1) // 2:
+        return False
+    return all(rem[z] <= total // 2 for z in range(len(rem)) if z != to)

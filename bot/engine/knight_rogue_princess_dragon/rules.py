@@ -1,0 +1,660 @@
+"""The Knight, the Rogue, the Princess and the Dragon (Game Poem 24): a cooperative story for 4.
+
+The engine referees who tells when and where each card goes; the story itself is free text,
+kept in the state as the transcript (it is part of the game record).
+
+State machine (``step``):
+
+- ``flip``: Phase 1. The flipper plays ``flip``; a Knight makes them the starter, then the
+  catch-up flips happen automatically (events), in seat order from the player after the starter.
+- ``use`` / ``tell`` / ``pass``: Phase 2. ``use QS`` chooses the showing card (asked only when
+  two or more are showing; a single showing card is chosen automatically), ``tell <text>``
+  narrates, ``pass 3`` hands the card to player 3 (only legal recipients are offered). A
+  recipient with an empty showing area flips automatically on receiving.
+- ``wrapup``: the last teller lays the card on the story pile and narrates (``wrapup <text>``).
+- ``priority``: the priority round. The holder plays ``play`` (Free Choice: ``play QS``) or
+  ``pass``; a holder with no legal play passes automatically; four passes in a row end it.
+  After a play, ``twist <text>`` is required from the player who played.
+- ``race`` (variant Open Race): every player who has not passed since the last play may
+  ``play`` or ``pass`` in any order; the ending comes when all four have passed since the
+  last play (a pass stands until the next play; players with no legal play pass automatically).
+  The rulebook's 60 seconds with no play is each racer's decision clock
+  (:class:`TimedDecision`, ``deadline_seconds``): when it runs out the table plays the
+  decision's default, ``pass``; all four passed is the ending.
+- ``close``: the player who laid the top card of the story pile gives the closing lines
+  (``close <text>``, one or two lines). Then the game is over.
+
+Deck order (``deck=``): the 16 cards K, Q, J, A of each suit, in any order (other cards are
+ignored); each seat's own pile is the cards of its suit (P1 S, P2 H, P3 D, P4 C) in the order
+they appear in the deck, top first.
+
+Forfeit: the game needs exactly four players, so a player leaving ends it with no winner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, ClassVar, cast
+
+from bot.engine import core
+from bot.engine import options as opt
+from bot.engine.cards import parse_card, pretty
+from bot.engine.core import Action, Choices, Decision, Event, Game, Outcome, Seat, choices_from_actions
+from bot.engine.knight_rogue_princess_dragon.actions import LINES, Close, Flip, Give, Line, Pass, Play, Tell, Use
+from bot.engine.knight_rogue_princess_dragon.roles import (
+    ALL_CARDS,
+    BEATS_LINE,
+    CLOSE_MAX,
+    RACE_SECONDS,
+    ROLES,
+    SUITS,
+    TEXT_MAX,
+    TITLE,
+    beats,
+    beats_phrase,
+    character,
+    no_dead_end,
+    role,
+)
+from bot.engine.knight_rogue_princess_dragon.view import PHASE_OF, KrpdView, StoryEntry, TimedDecision
+
+TEXT_STEPS = ("tell", "wrapup", "twist", "close")
+
+
+IllegalMove = core.IllegalMove  # one refusal class for every layer
+
+
+@dataclass(frozen=True)
+class KrpdOptions(opt.Options):
+    """Every variant of the rulebook, and who flips first."""
+
+    title: ClassVar[str] = TITLE
+
+    newest_on_top: bool = opt.variant(
+        "Newest on Top", "A received card goes on top of the received pile, not underneath (ruling 4).")
+    loose_passing: bool = opt.variant(
+        "Loose Passing", "Only the source's two passing conditions (no dead-end test); a teller with nobody "
+        "to pass to keeps the card and tells again (ruling 5).")
+    open_race: bool = opt.variant(
+        "Open Race", "In the ending anyone may play at any time; it ends when everyone has passed since the "
+        "last play, or after 60 seconds with no play (ruling 8).")
+    free_choice: bool = opt.variant(
+        "Free Choice", "In the ending, play any card of your received pile, not only the top one (ruling 9).")
+    last_word: bool = opt.variant("Last Word", "The closing narrator scores 1 point (ruling 13).")
+    opener: int = opt.setting(
+        -1, -1, 3, "Who flips first, counted from 0 (0 = P1 … 3 = P4); -1 = chosen at random (ruling 2).")
+
+    def check_players(self, n: int) -> None:
+        if self.opener >= n:
+            raise IllegalMove(f"Setting opener must be from -1 to {n - 1} with {n} players.", "options")
+
+
+@lru_cache(maxsize=64)
+def _typed_options(options: tuple[str, ...]) -> KrpdOptions:
+    return cast(KrpdOptions, KrpdOptions.parse(options))
+
+
+@dataclass
+class KnightRoguePrincessDragonGame(Game):
+    game_id: ClassVar[str] = "knight_rogue_princess_dragon"
+    title: ClassVar[str] = TITLE
+    min_players: ClassVar[int] = 4
+    max_players: ClassVar[int] = 4
+    Options: ClassVar[type[opt.Options]] = KrpdOptions
+    state_version: ClassVar[int] = 2
+    race_seconds: ClassVar[int] = RACE_SECONDS
+    credit: ClassVar[str] = ("The Knight, the Rogue, the Princess and the Dragon — Game Poem 24, "
+                             "from the Game Poems series (2010)")
+    summary: ClassVar[str] = (
+        "**A cooperative storytelling game for exactly 4 players.** Nobody wins: you tell a tale together.\n"
+        "Each player owns the K (Knight), Q (Princess), J (Rogue) and A (Dragon) of one suit "
+        "(P1 ♠, P2 ♥, P3 ♦, P4 ♣), shuffled face-down.\n"
+        "**1. Finding the starter.** From the opening flipper (setting `opener`, else random), players "
+        "`flip` their top card in turn until someone turns up their Knight: the starter. Everyone still "
+        "without a face-up card then flips one.\n"
+        "**2. Telling.** The starter introduces the Knight (`tell <text>`), then hands it on "
+        "(`pass <player>`). The receiver puts it under their received pile, flips a card if none is "
+        "showing, chooses a showing card (`use QD`), tells how that character meets the story, and "
+        "passes that card on. A card may go only to another player with unused cards, and never so "
+        "that someone would be left with cards and nobody to tell between (the bot offers only the "
+        "legal players). Every card is told: 16 tellings, 4 each.\n"
+        "**3. The ending.** The last teller lays their card as the story pile and wraps up "
+        "(`wrapup <text>`). Then, in seat order, each player may `play` the top card of their "
+        "received pile if it beats the top of the story pile, adding a twist (`twist <text>`), or "
+        "`pass`. Four passes in a row end it; whoever laid the top card gives the closing lines "
+        "(`close <text>`).\n"
+        f"Beats: {BEATS_LINE}.\n"
+        "Variants: Newest on Top, Loose Passing, Open Race, Free Choice, Last Word.\n\n"
+        "*The Knight, the Rogue, the Princess and the Dragon — Game Poem 24, "
+        "from the Game Poems series (2010)*"
+    )
+
+    own: list[list[str]] = field(default_factory=list)  # face-down, top first
+    showing: list[list[str]] = field(default_factory=list)  # in the order flipped
+    used: list[list[str]] = field(default_factory=list)  # own cards told with, in order
+    received: list[list[str]] = field(default_factory=list)  # top first
+    story_pile: list[str] = field(default_factory=list)  # bottom to top
+    story_by: list[int] = field(default_factory=list)  # who laid each story card
+    transcript: list[dict[str, Any]] = field(default_factory=list)  # {seat, kind, card, text}
+    step: str = "flip"  # flip | use | tell | pass | wrapup | priority | race | twist | close | over
+    actor: int = -1  # flipper, teller, priority holder, twister or closing narrator
+    opener: int = -1
+    starter: int = -1
+    last_teller: int = -1
+    card: str | None = None  # the card being told or handed on
+    passes: int = 0  # passes in a row (priority round)
+    passed: list[int] = field(default_factory=list)  # Open Race: seats passed since the last play
+    ended_early: int | None = None
+
+    @property
+    def o(self) -> KrpdOptions:
+        """The typed options (parsed once per set of option strings, not once per copied state)."""
+        return _typed_options(tuple(self.options))
+
+    @property
+    def phase(self) -> str:
+        """flip | tell | ending | over (derived from the step)."""
+        return "over" if self.ended_early is not None else PHASE_OF[self.step]
+
+    # ----- setup ----------------------------------------------------------------------
+    def _setup(self, deck: list[str] | None) -> None:
+        if deck is None:
+            rng = self.rng()
+            piles = []
+            for s in SUITS:
+                pile = [r + s for r in ROLES]
+                rng.shuffle(pile)
+                piles.append(pile)
+        else:
+            cards: list[str] = []
+            for raw in deck:
+                try:
+                    c = parse_card(raw)
+                except ValueError:
+                    continue
+                if c in ALL_CARDS and c not in cards:
+                    cards.append(c)
+            missing = [c for c in ALL_CARDS if c not in cards]
+            if missing:
+                raise IllegalMove(f"The deck lacks {', '.join(missing)}: it needs the K, Q, J and A of every suit.",
+                                  "deck")
+            piles = [[c for c in cards if c[1] == s] for s in SUITS]
+        self.own = piles
+        self.showing = [[] for _ in SUITS]
+        self.used = [[] for _ in SUITS]
+        self.received = [[] for _ in SUITS]
+        opener = self.o.opener
+        if opener < 0:
+            opener = self.rng().randrange(4)
+        self.opener = opener
+        self.actor = opener
+        self.step = "flip"
+
+    # ----- helpers --------------------------------------------------------------------
+    def name(self, seat: int) -> str:
+        return self.players[seat]
+
+    def rem(self) -> list[int]:
+        return [len(self.own[s]) + len(self.showing[s]) for s in range(4)]
+
+    def recipients(self, teller: int) -> list[int]:
+        """Legal recipients for the card ``teller`` has just told with."""
+        rem = self.rem()
+        if self.o.loose_passing:
+            return [y for y in range(4) if y != teller and rem[y] >= 1]
+        return [y for y in range(4) if no_dead_end(rem, teller, y)]
+
+    def playable(self, seat: int) -> list[str]:
+        """Cards ``seat`` may play onto the story pile now."""
+        if not self.story_pile or not self.received[seat]:
+            return []
+        top = self.story_pile[-1]
+        pool = self.received[seat] if self.o.free_choice else self.received[seat][:1]
+        return [c for c in pool if beats(c, top)]
+
+    def _receive(self, seat: int, card: str) -> None:
+        if self.o.newest_on_top:
+            self.received[seat].insert(0, card)
+        else:
+            self.received[seat].append(card)
+
+    def _flip(self, seat: int) -> str:
+        card = self.own[seat].pop(0)
+        self.showing[seat].append(card)
+        return card
+
+    def _begin_turn(self, seat: int, events: list[Event]) -> None:
+        """``seat`` becomes the teller: flip if nothing is showing, choose the card if only one."""
+        self.actor = seat
+        if not self.showing[seat]:
+            card = self._flip(seat)
+            self.emit(events, f"{self.name(seat)} flips {card}.", kind="flip", data=card)
+        if len(self.showing[seat]) == 1:
+            self._use(seat, self.showing[seat][0])
+            self.step = "tell"
+        else:
+            self.step = "use"
+
+    def _use(self, seat: int, card: str) -> None:
+        self.showing[seat].remove(card)
+        self.used[seat].append(card)
+        self.card = card
+
+    def _after_tell(self, events: list[Event]) -> None:
+        teller = self.actor
+        card = self.card
+        assert card is not None
+        if sum(self.rem()) == 0:
+            self.last_teller = teller
+            self.story_pile = [card]
+            self.story_by = [teller]
+            self.emit(events, f"{self.name(teller)} is the last teller and lays {card} on the story pile.",
+                      kind="story_pile", data=card)
+            self.card = None
+            self.step = "wrapup"
+            return
+        if self.recipients(teller):
+            self.step = "pass"
+            return
+        # Only under Loose Passing: the teller still has cards and nobody can take this one.
+        self._receive(teller, card)
+        self.card = None
+        self.emit(events, f"{self.name(teller)} has nobody to pass {card} to, keeps it in their received pile "
+                  "and tells again.", kind="keep", data=card)
+        self._begin_turn(teller, events)
+
+    def _start_round(self, after: int, events: list[Event]) -> None:
+        """Priority (or the open race) starts with the player after ``after``."""
+        if self.o.open_race:
+            self.step = "race"
+            self.actor = -1
+            self.passed = []
+            for i in range(1, 5):
+                s = (after + i) % 4
+                if not self.playable(s):
+                    self.passed.append(s)
+                    self.emit(events, f"{self.name(s)} cannot play and passes.", kind="pass", data=s)
+            self.passes = len(self.passed)
+            if len(self.passed) == 4:
+                self._to_close(events)
+            return
+        self.step = "priority"
+        self.passes = 0
+        self.actor = (after + 1) % 4
+        self._auto_pass(events)
+
+    def _auto_pass(self, events: list[Event]) -> None:
+        while self.passes < 4 and not self.playable(self.actor):
+            self.emit(events, f"{self.name(self.actor)} cannot play and passes.", kind="pass", data=self.actor)
+            self.passes += 1
+            self.actor = (self.actor + 1) % 4
+        if self.passes >= 4:
+            self._to_close(events)
+
+    def _to_close(self, events: list[Event]) -> None:
+        self.step = "close"
+        self.actor = self.story_by[-1]
+        self.emit(events, f"The ending stands with {self.story_pile[-1]} on top. "
+                  f"{self.name(self.actor)} gives the closing lines.", kind="ending", data=self.story_pile[-1])
+
+    def _say(self, seat: int, kind: str, card: str | None, text: str) -> None:
+        self.transcript.append({"seat": seat, "kind": kind, "card": card, "text": text})
+
+    def _seat_token(self, token: str) -> int:
+        if token.isdigit() and 1 <= int(token) <= 4:
+            return int(token) - 1
+        for i, p in enumerate(self.players):
+            if p.lower() == token.lower():
+                return i
+        raise IllegalMove(f"{token!r} is not a player: write the player's number, 1 to 4.", "parse")
+
+    def _card(self, token: str) -> str:
+        try:
+            return parse_card(token)
+        except ValueError as exc:
+            raise IllegalMove(str(exc), "parse") from None
+
+    def _line_label(self) -> str:
+        """What the seat to act is asked to write now (a short title: modals allow 45 characters)."""
+        if self.step == "tell":
+            assert self.card is not None
+            if not self.transcript:
+                return f"Introduce your Knight ({pretty(self.card)})"
+            return f"Tell with the {role(self.card)} ({pretty(self.card)})"
+        top = self.story_pile[-1]
+        if self.step == "wrapup":
+            return f"Wrap up: the {role(top)} ({pretty(top)}) gets its wish"
+        if self.step == "twist":
+            return f"Twist: the {role(top)} ({pretty(top)}) turns it"
+        return "Closing lines (one or two)"
+
+    # ----- who acts -------------------------------------------------------------------
+    def decisions(self) -> tuple[Decision, ...]:
+        if self.step == "over" or self.ended_early is not None:
+            return ()
+        if self.step == "race":
+            top = pretty(self.story_pile[-1])
+            return tuple(
+                TimedDecision(s, "race", True, "pass", f"Play a received card that beats {top}, or pass.",
+                              deadline_seconds=self.race_seconds)
+                for s in range(4) if s not in self.passed)
+        prompt = {
+            "flip": "Flip the top card of your own pile.",
+            "use": "Choose one of your showing cards to tell with.",
+            "pass": "Hand the card you told with to another player.",
+            "priority": "Play a received card that beats the top of the story pile, or pass.",
+        }.get(self.step) or self._line_label() + "."
+        return (Decision(self.actor, self.step, True, None, prompt),)
+
+    # ----- actions --------------------------------------------------------------------
+    def parse(self, seat: Seat, text: str) -> Action:
+        """The typed action written ``text`` for the current step; a verb of another step, or
+        a malformed argument, is refused with what is expected now."""
+        parts = text.strip().split(None, 1)
+        if not parts:
+            raise IllegalMove("Empty move.", "parse")
+        verb = parts[0].lower()
+        rest = parts[1].strip() if len(parts) > 1 else ""
+        step = self.step
+        if step in TEXT_STEPS:
+            if verb != step:
+                raise IllegalMove(self._expecting(), "turn")
+            return LINES[verb](text=rest)
+        args = rest.split()
+        if step == "flip" and verb == "flip" and not args:
+            return Flip()
+        if step == "use" and verb == "use" and args:
+            return Use(self._card(" ".join(args)))
+        if step == "pass" and verb == "pass" and len(args) == 1:
+            return Give(self._seat_token(args[0]))
+        if step in ("priority", "race"):
+            if verb == "pass" and not args:
+                return Pass()
+            if verb == "play":
+                return Play(self._card(" ".join(args)) if args else None)
+        raise IllegalMove(self._expecting(), "turn")
+
+    def _legal_tokens(self, seat: Seat) -> list[tuple[str, ...]]:
+        """Every legal action of ``seat`` now as tokens (a text line as its verb alone)."""
+        if seat not in self.to_act():
+            return []
+        step = self.step
+        if step in TEXT_STEPS:
+            return [(step,)]
+        if step == "flip":
+            return [("flip",)]
+        if step == "use":
+            return [("use", c) for c in self.showing[seat]]
+        if step == "pass":
+            return [("pass", str(y + 1)) for y in self.recipients(seat)]
+        if step in ("priority", "race"):
+            cards = self.playable(seat)
+            plays = [("play", c) for c in cards] if self.o.free_choice else ([("play",)] if cards else [])
+            return [*plays, ("pass",)]
+        return []
+
+    def _label(self, seat: Seat, tokens: tuple[str, ...]) -> tuple[str, Any]:
+        """Plain words and typed data for the last of ``tokens``."""
+        verb = tokens[0]
+        arg = tokens[1] if len(tokens) > 1 else None
+        if verb in TEXT_STEPS:
+            return self._line_label(), None
+        if verb == "flip":
+            return "Flip the top card of your pile", None
+        if verb == "use":
+            if arg is None:
+                return "Choose a showing card to tell with", None
+            return f"Tell with {character(arg)}", arg
+        if verb == "pass" and self.step == "pass":
+            assert self.card is not None
+            if arg is None:
+                return f"Pass {pretty(self.card)} to another player", None
+            to = int(arg) - 1
+            return f"Pass {pretty(self.card)} to {self.name(to)} (P{to + 1})", to
+        if verb == "pass":
+            return "Pass (let the ending stand)", None
+        top = self.story_pile[-1]
+        if arg is None and self.o.free_choice:
+            return f"Play a received card that beats {pretty(top)}", None
+        card = arg or self.received[seat][0]
+        return f"Play {pretty(card)} on {pretty(top)} — {beats_phrase(card, top)}", card
+
+    def choices(self, seat: Seat, prefix: Sequence[str] = ()) -> Choices:
+        prefix = tuple(prefix)
+        legal = self._legal_tokens(seat)
+        if prefix and self.step in TEXT_STEPS and (self.step,) in legal and prefix[0].lower() == self.step:
+            if len(prefix) == 1:
+                limit = CLOSE_MAX if self.step == "close" else TEXT_MAX
+                return Choices("text", max_len=limit, prompt=self._line_label(), required=True)
+            return Choices(complete=True)
+        return choices_from_actions(legal, prefix, lambda t: self._label(seat, t))
+
+    def _apply(self, seat: Seat, action: Action) -> list[Event]:
+        step = self.step
+        events: list[Event] = []
+        if isinstance(action, Line) and action.verb == step:
+            return self._apply_line(seat, action)
+        if isinstance(action, Flip) and step == "flip":
+            card = self._flip(seat)
+            self.emit(events, f"{self.name(seat)} flips {card}.", kind="flip", data=card)
+            if card[0] == "K":
+                self.starter = seat
+                self.emit(events, f"{self.name(seat)} turns up their Knight and starts the story.",
+                          kind="starter", data=seat)
+                for i in range(1, 4):
+                    s = (seat + i) % 4
+                    if not self.showing[s]:
+                        c = self._flip(s)
+                        self.emit(events, f"{self.name(s)} flips {c} (catch-up flip).", kind="flip", data=c)
+                self._use(seat, card)
+                self.step = "tell"
+            else:
+                self.actor = (seat + 1) % 4
+            return events
+        if isinstance(action, Use) and step == "use":
+            if action.card not in self.showing[seat]:
+                showing = ", ".join(pretty(c) for c in self.showing[seat])
+                raise IllegalMove(f"{pretty(action.card)} is not in your showing area ({showing}): you tell with "
+                                  "one of your face-up cards (ruling 3).", "6.3")
+            self._use(seat, action.card)
+            self.step = "tell"
+            return events
+        if isinstance(action, Give) and step == "pass":
+            self._check_recipient(seat, action.to)
+            card = self.card
+            assert card is not None
+            self.card = None
+            self._receive(action.to, card)
+            self.emit(events, f"{self.name(seat)} passes {card} to {self.name(action.to)}.", kind="give",
+                      data=(card, action.to))
+            self._begin_turn(action.to, events)
+            return events
+        if isinstance(action, Pass) and step == "race":
+            self.passed.append(seat)
+            self.passes = len(self.passed)
+            self.emit(events, f"{self.name(seat)} passes.", kind="pass", data=seat)
+            if len(self.passed) == 4:
+                self._to_close(events)
+            return events
+        if isinstance(action, Pass) and step == "priority":
+            self.passes += 1
+            self.emit(events, f"{self.name(seat)} passes.", kind="pass", data=seat)
+            self.actor = (seat + 1) % 4
+            self._auto_pass(events)
+            return events
+        if isinstance(action, Play) and step in ("priority", "race"):
+            card = self._check_play(seat, action)
+            top = self.story_pile[-1]
+            self.received[seat].remove(card)
+            self.story_pile.append(card)
+            self.story_by.append(seat)
+            self.emit(events, f"{self.name(seat)} plays {card} on {top}: {beats_phrase(card, top)}.", kind="play",
+                      data=(card, top))
+            self.step = "twist"
+            self.actor = seat
+            self.passes = 0
+            self.passed = []
+            return events
+        raise IllegalMove(self._expecting(), "turn")
+
+    def _apply_line(self, seat: Seat, line: Line) -> list[Event]:
+        label = self._line_label()
+        text = line.text.strip()
+        limit = CLOSE_MAX if line.verb == "close" else TEXT_MAX
+        if not text:
+            raise IllegalMove(f"{label}: some text is required.", "5")
+        if len(text) > limit:
+            raise IllegalMove(f"{label}: at most {limit} characters (got {len(text)}).", "5")
+        events: list[Event] = []
+        if isinstance(line, Tell):
+            kind = "opening" if not self.transcript else "tell"
+            self._say(seat, kind, self.card, text)
+            self.emit(events, f"{self.name(seat)} tells with {self.card}: {text}", kind=kind, data=self.card)
+            self._after_tell(events)
+        elif isinstance(line, Close):
+            lines = [ln for ln in text.splitlines() if ln.strip()]
+            if len(lines) > 2:
+                raise IllegalMove(f"Closing lines: one or two lines, not {len(lines)}.", "4.3")
+            self._say(seat, "close", self.story_pile[-1], text)
+            self.emit(events, f"{self.name(seat)} closes the story: {text}", kind="close", data=self.story_pile[-1])
+            self.step = "over"
+            self.actor = -1
+            out = self.outcome()
+            assert out is not None
+            self.emit(events, out.summary, kind="over")
+        else:
+            top = self.story_pile[-1]
+            self._say(seat, line.verb, top, text)
+            said = (f"{self.name(seat)} wraps up with {top}" if line.verb == "wrapup"
+                    else f"{self.name(seat)}'s twist with {top}")
+            self.emit(events, f"{said}: {text}", kind=line.verb, data=top)
+            self._start_round(seat, events)
+        return events
+
+    def _check_recipient(self, seat: int, to: int) -> None:
+        card = pretty(self.card or "")
+        if to == seat:
+            raise IllegalMove(f"You cannot pass {card} to yourself: it goes to another player (§3).", "3.2")
+        rem = self.rem()
+        if rem[to] < 1:
+            raise IllegalMove(f"{self.name(to)} has used all four cards: {card} may only go to a player "
+                              "with unused cards (ruling 5).", "6.5")
+        if to not in self.recipients(seat):
+            total = sum(rem)
+            raise IllegalMove(
+                f"Passing {card} to {self.name(to)} would leave a dead end (ruling 5): with {total} cards "
+                f"left to tell, the receiver may hold at most {(total + 1) // 2} and every other player at "
+                f"most {total // 2}. Legal: " + ", ".join(self.name(y) for y in self.recipients(seat)) + ".",
+                "6.5")
+
+    def _check_play(self, seat: int, action: Play) -> str:
+        pile = self.received[seat]
+        top = self.story_pile[-1]
+        if not pile:
+            raise IllegalMove("Your received pile is empty: you can only pass.", "4.2")
+        if self.o.free_choice:
+            if not action.card:
+                raise IllegalMove("Say which received card to play, e.g. `play QS` (Free Choice).", "6.9")
+            card = action.card
+            if card not in pile:
+                raise IllegalMove(f"{pretty(card)} is not in your received pile "
+                                  f"({', '.join(pretty(c) for c in pile)}).", "6.9")
+        else:
+            card = pile[0]
+            if action.card and action.card != card:
+                raise IllegalMove(f"Only the top card of your received pile, {pretty(card)}, may be played "
+                                  "(ruling 9).", "6.9")
+        if not beats(card, top):
+            raise IllegalMove(f"{pretty(card)} ({role(card)}) does not beat {pretty(top)} ({role(top)}) on the "
+                              f"story pile: only {BEATS_LINE} (ruling 10).", "6.10")
+        return card
+
+    def _expecting(self) -> str:
+        who = self.name(self.actor) if self.actor >= 0 else "Everyone"
+        card = pretty(self.card) if self.card else ""
+        return {
+            "flip": f"{who} must flip: `flip`.",
+            "use": f"{who} must choose a showing card to tell with: `use <card>`.",
+            "tell": f"{who} must tell with {card}: `tell <text>`.",
+            "pass": f"{who} must pass {card} to another player: `pass <player number>`.",
+            "wrapup": f"{who} must wrap the story up: `wrapup <text>`.",
+            "priority": f"{who} holds priority: `play` or `pass`.",
+            "race": "Play a card that beats the story pile's top (`play`) or `pass`.",
+            "twist": f"{who} must tell the twist: `twist <text>`.",
+            "close": f"{who} must give the closing lines: `close <text>`.",
+        }.get(self.step, "The game is over.")
+
+    def _forfeit(self, seat: int) -> list[Event]:
+        # The story needs exactly four tellers: it ends here, with no winner.
+        self.ended_early = seat
+        self.step = "over"
+        self.actor = -1
+        events: list[Event] = []
+        self.emit(events, f"The story ended early because {self.name(seat)} left.", kind="over")
+        return events
+
+    # ----- results --------------------------------------------------------------------
+    def outcome(self) -> Outcome | None:
+        details: dict[str, Any] = {"story": [dict(e) for e in self.transcript], "story_pile": list(self.story_pile)}
+        if self.ended_early is not None:
+            return Outcome((), None, f"The story ended early because {self.name(self.ended_early)} left.",
+                           {**details, "ended_early": self.ended_early})
+        if self.step != "over":
+            return None
+        top, by = self.story_pile[-1], self.story_by[-1]
+        summary = f"The story ends with the {role(top)} ({pretty(top)}) on top, laid by {self.name(by)}."
+        details.update(top_card=top, top_by=by, narrator=by)
+        if self.o.last_word:
+            return Outcome((by,), 1, summary + f" {self.name(by)} has the last word (1 point).", details)
+        return Outcome((), None, summary, details)
+
+    # ----- what each recipient sees ----------------------------------------------------
+    def view(self, seat: Seat | None) -> KrpdView:
+        out = self.outcome()
+        return KrpdView(
+            **self.base_view(seat),
+            suits=tuple(SUITS),
+            options=tuple(self.options),
+            step=self.step if self.ended_early is None else "over",  # type: ignore[arg-type]
+            actor=self.actor,
+            opener=self.opener,
+            starter=self.starter,
+            last_teller=self.last_teller,
+            card=self.card,
+            own_count=tuple(len(p) for p in self.own),
+            showing=tuple(tuple(p) for p in self.showing),
+            used=tuple(tuple(p) for p in self.used),
+            received=tuple(tuple(p) for p in self.received),
+            rem=tuple(self.rem()),
+            story_pile=tuple(self.story_pile),
+            story_by=tuple(self.story_by),
+            passes=self.passes,
+            passed=tuple(self.passed),
+            transcript=tuple(StoryEntry(e["seat"], e["kind"], e["card"], e["text"]) for e in self.transcript),
+            ended_early=self.ended_early,
+            race_seconds=self.race_seconds if self.o.open_race else None,
+            winners=out.winners if out else (),
+        )
+
+    def known(self, seat: Seat | None) -> frozenset[str]:
+        """Every card but the face-down own piles (their order is unknown to all, owner included)."""
+        face_down = {c for pile in self.own for c in pile}
+        return frozenset(c for c in ALL_CARDS if c not in face_down)
+
+    # ----- stored states --------------------------------------------------------------
+    @classmethod
+    def upgrade(cls, data: dict[str, Any]) -> dict[str, Any]:
+        """v1 → v2: ``phase`` is derived from the step; the log is the core journal (v1 kept
+        none in the state); options in their typed written form."""
+        if data.get("format") != 1:
+            return super().upgrade(data)
+        state = dict(data["state"])
+        state.pop("phase", None)
+        state.setdefault("journal", [])
+        state["options"] = cls.Options.parse(state.get("options", [])).dump()
+        return {**data, "format": 2, "state": state}
+
+
+GAME = KnightRoguePrincessDragonGame
