@@ -17,7 +17,6 @@ import re
 import pytest
 
 from bot.engine.celestial_emperor import GAME as G, LENIENT, SEAT_ORDER, STRICT, CelestialEmperorGame, auto_move
-from bot.engine.core import walk_choices
 from bot.render.celestial_emperor import hand_text, panel, text
 
 RENDERERS = [text, lambda v: panel(v).as_text(), hand_text]
