@@ -99,7 +99,7 @@ def test_decisions_are_named_private_where_secret_with_skip_defaults():
 
 def test_simultaneous_trick_one_answer_changes_nothing_the_other_is_offered():
     g = trick_phase()
-    d, s = seat(g, "D"), seat(g, "S")
+    s = seat(g, "S")
     before = {p: g.choices(s, p) for p in [(), ("trick",)]}
     opened = g.opened_at(s)
     g2 = step(g, "D", "trick 2D")
@@ -166,7 +166,7 @@ def redeal(g, secret: set[str], rng: random.Random):
     cards = sorted(secret)
     shuffled = cards[:]
     rng.shuffle(shuffled)
-    m = dict(zip(cards, shuffled))
+    m = dict(zip(cards, shuffled, strict=True))
 
     def f(c):
         return m.get(c, c) if c else c
