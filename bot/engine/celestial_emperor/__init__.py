@@ -9,7 +9,7 @@ from __future__ import annotations
 from bot.engine.registry import GameSpec
 
 from .actions import (
-    ACTIONS, CLAN, CLAN_WORD, CYCLE, MAX_TEXT, WORD_CLAN, Commit, Describe, Keep, Line, Nullify, Parry, Return,
+    ACTIONS, CLAN, CLAN_WORD, CYCLE, MAX_TEXT, WORD_CLAN, Commit, Describe, IllegalMove, Keep, Line, Nullify, Parry, Return,
     Setting, Skip, Strike, Target, Trick, Victory, Withdraw, parse,
 )
 from .player import PLACEHOLDER, auto_move
@@ -38,7 +38,7 @@ SPEC = GameSpec(
 __all__ = [
     "ACTIONS", "CLAN", "CLAN_WORD", "CYCLE", "GAME", "LENIENT", "MAX_TEXT", "NARRATORS", "PLACEHOLDER", "PRIORITY",
     "SEAT_ORDER", "SPEC", "STRICT", "WORD_CLAN", "CelestialEmperorGame", "CelestialOptions", "CelestialView",
-    "Commit", "Describe", "DuelInfo", "FinalCard", "Keep", "Line", "Nullify", "Parry", "PlayerInfo", "Return",
+    "Commit", "Describe", "DuelInfo", "FinalCard", "IllegalMove", "Keep", "Line", "Nullify", "Parry", "PlayerInfo", "Return",
     "ScoreRow", "Scoring", "Setting", "Skip", "StoryEntry", "Strike", "Target", "Trick", "Victory", "Withdraw",
     "auto_move", "parse", "score", "sort_cards", "value",
 ]

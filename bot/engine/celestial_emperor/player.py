@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import random
 
-from bot.engine.core import Action, Game, IllegalMove
+from bot.engine.core import Action, Game
 
-from .actions import LINE_BY_VERB, Commit, Keep, Target, Trick
+from .actions import LINE_BY_VERB, Commit, IllegalMove, Keep, Target, Trick
 from .rules import CelestialEmperorGame, value
 
 PLACEHOLDER = {

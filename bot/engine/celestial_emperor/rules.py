@@ -24,14 +24,13 @@ from typing import Any
 
 from bot.engine.cards import RANKS, parse_card, pretty, pretty_text
 from bot.engine.core import (
-    HIDDEN, Action, Choices, Decision, Event, Game, IllegalMove, Option, Outcome, Seat, TextPrompt,
-    choices_from_actions,
+    HIDDEN, Action, Choices, Decision, Event, Game, Option, Outcome, Seat, TextPrompt, choices_from_actions,
 )
 from bot.engine.options import Options, variant
 
 from .actions import (
-    CLAN, CLAN_WORD, CYCLE, MAX_TEXT, CardAction, Commit, Describe, Keep, Line, Nullify, Parry, Return,
-    Setting, Skip, Strike, Target, Trick, Victory, Withdraw, parse,
+    CLAN, CLAN_WORD, CYCLE, MAX_TEXT, CardAction, Commit, Describe, IllegalMove, Keep, Line, Nullify, Parry,
+    Return, Setting, Skip, Strike, Target, Trick, Victory, Withdraw, parse,
 )
 from .view import CelestialView, DuelInfo, FinalCard, PlayerInfo, ScoreRow, Scoring, StoryEntry
 
