@@ -124,6 +124,14 @@ def replay_summary(path: Path) -> dict[str, Any]:
     }
 
 
+def _event_text(event: Any, seat: int | None) -> str | None:
+    """What ``seat`` (``None``: the public) reads of an event: a v2 event's own text for that
+    recipient, or a v1 event's text when it may see it."""
+    if hasattr(event, "for_"):
+        return event.for_(seat)
+    return event.text if event.visible_to(None) or event.visible_to(seat) else None
+
+
 def play_terminal(game_id: str, players: list[str], options: list[str], seed: int | None,
                   read: Callable[[str], str] = input, write: Callable[[str], None] = print,
                   auto_seats: set[int] | None = None) -> Game:
@@ -139,8 +147,9 @@ def play_terminal(game_id: str, players: list[str], options: list[str], seed: in
         if auto_seats and seat in auto_seats:
             game, events = game.apply(seat, str(auto_player(game_id)(game, seat, rng)))
             for e in events:
-                if e.visible_to(None):
-                    write(pretty_text(e.text))
+                shown = _event_text(e, None)
+                if shown:
+                    write(pretty_text(shown))
             continue
         if shown_to != seat:
             who = f" ({game.players[seat]})" if len(players) > 1 else ""
@@ -178,8 +187,9 @@ def play_terminal(game_id: str, players: list[str], options: list[str], seed: in
             continue
         shown_to = -1
         for e in events:
-            if e.visible_to(seat) or e.visible_to(None):
-                write(pretty_text(e.text))
+            shown = _event_text(e, seat)
+            if shown:
+                write(pretty_text(shown))
     write("")
     write(render.text(game.view(None)))
     outcome = game.outcome()
