@@ -44,7 +44,7 @@ async def test_whole_game_hidden_choices_and_story(standin, bot):
     table = await bot.service.get(channel)
     msg = latest_table(standin, channel)
     labels = [label for _, label, _ in standin.buttons(int(msg["id"]))]
-    assert "My hand / act" in labels
+    assert "My view" in labels  # the narrator's setting line is public; a secret choice opens "My hand / act"
     assert not [cid for cid, _, _ in standin.buttons(int(msg["id"])) if ":mv:" in cid], \
         "no card choice ever sits on the public table"
     hand = await standin.slash(bot, "game hand", user=users[1], guild=g)
@@ -65,10 +65,12 @@ async def test_whole_game_hidden_choices_and_story(standin, bot):
         game = load_game(await bot.service.get(channel))
         new = standin.channel_messages(channel, include_ephemeral=False)[seen:]
         seen += len(new)
-        assert_hidden(public_text(standin, new), game.hidden_cards(None), f"public messages after {move!r}")
-        if verb == "commit" and not committed_checked and game.view(None)["duel"].get("committed"):
+        unknown = set(game.all_cards()) - game.known(None)
+        assert_hidden(public_text(standin, new), unknown, f"public messages after {move!r}")
+        if verb == "commit" and not committed_checked and game.view(None).duel and game.view(None).duel.committed:
             shown = latest_table(standin, channel)
             assert "committed" in json.dumps(shown["embeds"]).lower()
+            assert "My hand / act" in [label for _, label, _ in standin.buttons(int(shown["id"]))]
             committed_checked = True
     table = await bot.service.get(channel)
     assert table.status == "finished"
@@ -90,8 +92,8 @@ async def test_restart_mid_duel_loses_and_reveals_nothing(standin, make_bot):
         # Play until the attacker has committed and the defender has not.
         for i in range(40):
             game = load_game(await bot1.service.get(channel))
-            duel = game.view(None).get("duel") or {}
-            if duel.get("committed") and len(duel["committed"]) == 1:
+            duel = game.view(None).duel
+            if duel and len(duel.committed) == 1:
                 break
             seat, move = await auto_move_for(bot1, channel, i)
             await make_move(standin, bot1, channel, seat, move, users)
@@ -118,7 +120,7 @@ async def test_restart_mid_duel_loses_and_reveals_nothing(standin, make_bot):
             where = res.message_id or where
         assert res.ephemeral and "moved on" not in res.text
         game2 = load_game(await bot2.service.get(channel))
-        assert game2.view(None)["duel"].get("revealed"), "both cards in: revealed together"
+        assert game2.view(None).duel.revealed, "both cards in: revealed together"
 
 
 async def test_slash_commit_is_private_and_checked(standin, bot):

@@ -8,7 +8,6 @@ import random
 
 import pytest
 
-from bot.engine.base import IllegalMove
 from bot.engine.celestial_emperor import (
     GAME as G,
     CLAN_WORD,
@@ -20,6 +19,7 @@ from bot.engine.celestial_emperor import (
     score,
     value,
 )
+from bot.engine.core import HIDDEN, IllegalMove
 from bot.render.celestial_emperor import hand_text, panel, picture, text
 
 LINE = "A line of the tale."
@@ -32,6 +32,43 @@ def new(suits: str = "DSC", options=(), names=None) -> CelestialEmperorGame:
     g = G.new(names, options, seed=7, deck=["A" + s for s in suits])
     assert isinstance(g, CelestialEmperorGame)
     return g
+
+
+def moves(g, s) -> list[str]:
+    """Every complete token action of seat ``s`` (story lines aside), through ``choices``."""
+    return [str(a) for a in g.legal_actions(s)]
+
+
+def lines(g, s) -> list[tuple[str, bool]]:
+    """The story lines seat ``s`` may tell now: (verb, required)."""
+    out = []
+    for o in g.choices(s, ()).options:
+        c = g.choices(s, (o.token,))
+        if c.kind == "text":
+            out.append((o.token, c.required))
+    return out
+
+
+def verbs(g, s) -> list[str]:
+    return [v for v, _ in lines(g, s)]
+
+
+def hidden(g, who) -> set[str]:
+    """The cards ``who`` may not know the place of now."""
+    return set(g.all_cards()) - g.known(who)
+
+
+def dump(view) -> str:
+    return json.dumps(dataclasses.asdict(view), sort_keys=True, default=str, ensure_ascii=False)
+
+
+def said(events, who) -> list[str]:
+    """What ``who`` (None: the public) reads of ``events``."""
+    return [t for t in (e.for_(who) for e in events) if t]
+
+
+def public(events) -> list[str]:
+    return [e.public for e in events if e.public is not None]
 
 
 def seat(g: CelestialEmperorGame, who) -> int:
@@ -147,12 +184,12 @@ def test_rule_1_unused_suits_and_jokers_are_not_in_play():
 def test_rule_2_setting_narrator_posts_first_and_setting_is_required():
     g = new("DHS")
     assert g.to_act() == {seat(g, "S")} and g.phase == "setting"
-    assert [p.verb for p in g.prompts(seat(g, "S"))] == ["setting"]
+    assert verbs(g, seat(g, "S")) == ["setting"]
     with pytest.raises(IllegalMove, match="required"):
         step(g, "S", "setting   ")
     g2, ev = step_ev(g, "S", "setting The Jade Palace roof.")
     assert g2.story[0] == {"seat": seat(g, "S"), "kind": "setting", "text": "The Jade Palace roof."}
-    assert any("Jade Palace" in e.text for e in ev)
+    assert any("Jade Palace" in t for t in public(ev))
     assert g2.phase == "declare" and attacker(g2) == "D"
 
 
@@ -172,7 +209,7 @@ def test_rule_2_state_hands_checked_only_at_clean_up():
     g = step(g, "S", "commit 3S")
     g = step(g, "D", f"strike {LINE}")
     g = step(g, "S", f"withdraw {LINE}")
-    assert sorted(g.legal_moves(seat(g, "D"))) == ["trick 2D", "trick 3S"]
+    assert sorted(moves(g, seat(g, "D"))) == ["trick 2D", "trick 3S"]
     g = step(g, "D", "trick 3S")
     g = step(g, "S", "trick 4S")
     assert g.finals[seat(g, "D")] == "2D" and g.hands[seat(g, "D")] == []
@@ -181,11 +218,11 @@ def test_rule_2_state_hands_checked_only_at_clean_up():
 def test_visibility_hands_are_private_hand_sizes_public():
     g = started("DS")
     pub = g.view(None)
-    assert "hand" not in pub
-    assert [p["hand_size"] for p in pub["players"]] == [13, 13]
-    assert g.view(0)["hand"] == sorted(g.hands[0], key=value)
-    assert g.hidden_cards(0) == set(g.hands[1])
-    assert g.hidden_cards(None) == set(g.all_cards())
+    assert pub.hand is None
+    assert [p.hand_size for p in pub.seats] == [13, 13]
+    assert list(g.view(0).hand) == sorted(g.hands[0], key=value)
+    assert hidden(g, 0) == set(g.hands[1])
+    assert hidden(g, None) == set(g.all_cards())
 
 
 def test_visibility_trick_contents_known_to_nobody_but_the_card_one_put_in():
@@ -193,12 +230,12 @@ def test_visibility_trick_contents_known_to_nobody_but_the_card_one_put_in():
     g = duel(g, "D", "S", "9D", "3S", atk_trick="2D", def_trick="4S")
     d, s = seat(g, "D"), seat(g, "S")
     assert sorted(g.tricks[d]) == ["2D", "4S"]
-    assert "4S" in g.hidden_cards(None) and "2D" in g.hidden_cards(None)
-    assert "4S" in g.hidden_cards(d) and "2D" not in g.hidden_cards(d)
-    assert "2D" in g.hidden_cards(s) and "4S" not in g.hidden_cards(s)
-    assert g.view(d)["put_in_tricks"] == ["2D"]
-    assert "2D" not in json.dumps(g.view(None)) and "4S" not in json.dumps(g.view(d))
-    assert g.view(None)["players"][d]["tricks"] == 1
+    assert "4S" in hidden(g, None) and "2D" in hidden(g, None)
+    assert "4S" in hidden(g, d) and "2D" not in hidden(g, d)
+    assert "2D" in hidden(g, s) and "4S" not in hidden(g, s)
+    assert list(g.view(d).put_in_tricks) == ["2D"]
+    assert "2D" not in dump(g.view(None)) and "4S" not in dump(g.view(d))
+    assert g.view(None).seats[d].tricks == 1
 
 
 def test_visibility_revealed_cards_public_until_the_receiver_chooses_a_trick_card():
@@ -208,37 +245,37 @@ def test_visibility_revealed_cards_public_until_the_receiver_chooses_a_trick_car
     g = step(g, "D", "describe Strike.")
     g = step(g, "D", "commit 9D")
     g = step(g, "S", "commit 3S")
-    pub = g.view(None)["duel"]
-    assert pub["attacker_card"] == "9D" and pub["defender_card"] == "3S"
+    pub = g.view(None).duel
+    assert pub.attacker_card == "9D" and pub.defender_card == "3S"
     g = step(g, "D", f"strike {LINE}")
     g, ev = step_ev(g, "S", f"withdraw {LINE}")
-    assert any("9D goes to" in e.text and e.to is None for e in ev)  # the exchange is public
+    assert any("9♦ goes to" in t for t in public(ev))  # the exchange is public
     assert "9D" in g.hands[s] and "3S" in g.hands[d]
-    assert not ({"9D", "3S"} & g.hidden_cards(None))
+    assert not ({"9D", "3S"} & hidden(g, None))
     g = step(g, "S", "trick 2S")  # the Tiger chose: 9D may be in the trick now
-    assert "9D" in g.hidden_cards(None) and "9D" in g.hidden_cards(d)
-    assert "3S" not in g.hidden_cards(None)
-    assert g.view(None)["duel"]["attacker_card"] is None
-    assert g.view(s)["duel"]["attacker_card"] == "9D"  # still in the Tiger's own hand
+    assert "9D" in hidden(g, None) and "9D" in hidden(g, d)
+    assert "3S" not in hidden(g, None)
+    assert g.view(None).duel.attacker_card is HIDDEN
+    assert g.view(s).duel.attacker_card == "9D"  # still in the Tiger's own hand
 
 
 # ----- §3 the duel ------------------------------------------------------------------
 def test_rule_R1_order_target_then_description_then_commit():
     g = started("DS")
     d = seat(g, "D")
-    assert g.legal_moves(d) == ["target tiger"] and g.prompts(d) == []
+    assert moves(g, d) == ["target tiger"] and lines(g, d) == []
     with pytest.raises(IllegalMove):
         step(g, "D", "commit 5D")
     with pytest.raises(IllegalMove):
         step(g, "D", "describe Too early.")
     g = step(g, "D", "target tiger")
-    assert g.legal_moves(d) == [] and [p.verb for p in g.prompts(d)] == ["describe"]
+    assert moves(g, d) == [] and verbs(g, d) == ["describe"]
     with pytest.raises(IllegalMove):
         step(g, "D", "commit 5D")
     with pytest.raises(IllegalMove):
         step(g, "D", "target tiger")
     g = step(g, "D", "describe The dragon coils.")
-    assert g.legal_moves(d) == [f"commit {r}D" for r in "A23456789TJQK"]
+    assert moves(g, d) == [f"commit {r}D" for r in "A23456789TJQK"]
     assert g.story[-1] == {"seat": d, "kind": "attack", "text": "The dragon coils."}
 
 
@@ -254,10 +291,11 @@ def test_rule_R1_attack_description_must_be_non_empty():
 
 def test_variant_lenient_descriptions_makes_the_attack_text_optional():
     g = step(started("DS", [LENIENT]), "D", "target tiger")
-    (p,) = g.prompts(seat(g, "D"))
-    assert not p.required and p.skip == "skip" and "skip" in g.legal_moves(seat(g, "D"))
+    ((verb, required),) = lines(g, seat(g, "D"))
+    assert verb == "describe" and not required and g.decision_of(seat(g, "D")).default == "skip"
+    assert "skip" in moves(g, seat(g, "D"))
     g2 = step(g, "D", "skip")
-    assert g2.duel["described"] and g2.legal_moves(seat(g, "D"))[0].startswith("commit")
+    assert g2.duel["described"] and moves(g2, seat(g, "D"))[0].startswith("commit")
     g3 = step(g, "D", "describe")
     assert g3.duel["described"] and g3.story[-1]["kind"] == "duel"
 
@@ -270,10 +308,10 @@ def test_rule_R2_to_R6_winner_loser_texts_exchange_and_trick():
     g = step(g, "D", "commit 5D")
     assert g.to_act() == {s} and g.phase == "defend"
     g = step(g, "S", "commit 8S")
-    assert g.to_act() == {s} and [p.verb for p in g.prompts(s)] == ["parry"]
-    assert g.prompts(s)[0].required
+    assert g.to_act() == {s} and verbs(g, s) == ["parry"]
+    assert lines(g, s)[0][1]
     g = step(g, "S", f"parry {LINE}")
-    assert g.to_act() == {d} and [p.verb for p in g.prompts(d)] == ["withdraw"]
+    assert g.to_act() == {d} and verbs(g, d) == ["withdraw"]
     with pytest.raises(IllegalMove):
         step(g, "D", "withdraw ")
     g = step(g, "D", f"withdraw {LINE}")
@@ -294,7 +332,7 @@ def test_attacker_wins_writes_a_strike():
     g = step(g, "D", "describe Strike.")
     g = step(g, "D", "commit KD")
     g = step(g, "S", "commit 8S")
-    assert [p.verb for p in g.prompts(seat(g, "D"))] == ["strike"]
+    assert verbs(g, seat(g, "D")) == ["strike"]
 
 
 # ----- rulings ------------------------------------------------------------------------
@@ -351,21 +389,21 @@ def test_ruling_05_tie_cards_go_face_up_out_no_exchange_no_trick_turn_passes():
     g = step(g, "D", "commit 7D")
     g, ev = step_ev(g, "S", "commit 7S")
     assert g.tie_pile == ["7D", "7S"] and g.phase == "tie_text"
-    (p,) = g.prompts(seat(g, "S"))
-    assert p.verb == "nullify" and not p.required and p.skip == "skip"
-    assert g.legal_moves(seat(g, "S")) == ["skip"]
+    ((verb, required),) = lines(g, seat(g, "S"))
+    assert verb == "nullify" and not required and g.decision_of(seat(g, "S")).default == "skip"
+    assert moves(g, seat(g, "S")) == ["skip"]
     assert "7D" not in g.hands[seat(g, "S")] and "7S" not in g.hands[seat(g, "D")]
     g2 = step(g, "S", "nullify The blades meet and shatter.")
     assert g2.story[-1]["kind"] == "nullify" and g2.T == [0, 0] and attacker(g2) == "S"
     g3 = step(g, "S", "skip")
     assert g3.story[-1]["kind"] == "tie" and attacker(g3) == "S"
-    assert "7D" in g3.view(None)["tie_pile"] and not (g3.hidden_cards(None) & {"7D", "7S"})
+    assert "7D" in g3.view(None).tie_pile and not (hidden(g3, None) & {"7D", "7S"})
 
 
 def test_ruling_06_attacking_is_mandatory():
     g = started("DHS")
     d = seat(g, "D")
-    assert g.legal_moves(d) == ["target phoenix", "target tiger"]
+    assert moves(g, d) == ["target phoenix", "target tiger"]
     for move in ("pass", "skip", "target dragon"):
         with pytest.raises(IllegalMove):
             step(g, "D", move)
@@ -389,12 +427,12 @@ def test_ruling_08_one_card_players_locked_at_clean_up_and_out_of_the_fight():
     g = duel(g, "D", "H", "9D", "3H", atk_trick="2D")
     d = seat(g, "D")
     assert g.finals[d] == "3H" and g.hands[d] == [] and g.T[d] == 1  # the final card is not a trick
-    assert g.view(d)["final"] == "3H" and "3H" in g.hidden_cards(None)
-    assert g.view(None)["players"][d]["locked"] and "3H" not in json.dumps(g.view(None))
+    assert g.view(d).final == "3H" and "3H" in hidden(g, None)
+    assert g.view(None).seats[d].locked and "3H" not in dump(g.view(None))
     # It cannot attack (skipped) and cannot be attacked.
     assert attacker(g) == "H"
     h = seat(g, "H")
-    assert g.legal_moves(h) == ["target tiger"]
+    assert moves(g, h) == ["target tiger"]
     with pytest.raises(IllegalMove, match="out of the fight"):
         step(g, "H", "target dragon")
     # Once locked it can never change: the Dragon has no move for the rest of the battle.
@@ -431,13 +469,13 @@ def test_ruling_10_any_card_in_hand_may_go_into_the_trick_privately():
     g = step(g, "S", "commit 3S")
     g = step(g, "D", f"strike {LINE}")
     g = step(g, "S", f"withdraw {LINE}")
-    assert "trick 3S" in g.legal_moves(seat(g, "D"))  # the card just received
-    assert "trick 9D" in g.legal_moves(seat(g, "S"))
-    assert "trick KD" not in g.legal_moves(seat(g, "S"))
+    assert "trick 3S" in moves(g, seat(g, "D"))  # the card just received
+    assert "trick 9D" in moves(g, seat(g, "S"))
+    assert "trick KD" not in moves(g, seat(g, "S"))
     g2, ev = step_ev(g, "S", "trick 9D")
-    public = [e.text for e in ev if e.to is None]
-    assert public and not any("9D" in t for t in public)
-    assert any("9D" in e.text for e in ev if e.to == (seat(g, "S"),))
+    shown = public(ev)
+    assert shown and not any("9♦" in t or "9D" in t for t in shown)
+    assert any("9♦" in t for t in said(ev, seat(g, "S")))
     assert g2.redact(seat(g, "S"), "trick 9D") == "trick (hidden)"
 
 
@@ -460,7 +498,7 @@ def test_ruling_11_three_players_the_one_left_with_cards_discards_down():
                  pointer="D")
     g = duel(g, "D", "H", "KD", "3H", atk_trick="2D", def_trick="4H")
     assert g.phase == "keep" and g.to_act() == {seat(g, "S")}
-    assert g.legal_moves(seat(g, "S")) == ["keep 5S", "keep 6S", "keep 7S", "keep 8S"]
+    assert moves(g, seat(g, "S")) == ["keep 5S", "keep 6S", "keep 7S", "keep 8S"]
     g, ev = step_ev(g, "S", "keep 7S")
     s = seat(g, "S")
     assert g.T[s] == 3 and sorted(g.tricks[s]) == ["5S", "6S", "8S"] and g.finals[s] == "7S"
@@ -471,35 +509,35 @@ def test_ruling_11_three_players_the_one_left_with_cards_discards_down():
 def test_ruling_12_hidden_commitment_defender_sees_nothing_of_the_attackers_card():
     base = step(step(started("DHS"), "D", "target tiger"), "D", "describe The dragon dives.")
     s = seat(base, "S")
-    views, moves, prompts, publics = set(), set(), set(), set()
+    views, offered, prompts, publics = set(), set(), set(), set()
     for card in base.hands[seat(base, "D")]:
         g, ev = step_ev(base, "D", f"commit {card}")
-        views.add(json.dumps(g.view(s), sort_keys=True))
-        publics.add(json.dumps(g.view(None), sort_keys=True))
-        moves.add(tuple(g.legal_moves(s)))
-        prompts.add(tuple(g.prompts(s)))
-        assert [e.text for e in ev if e.visible_to(s)] == ["The Dragon (P0) has committed a card."]
-        assert card in g.hidden_cards(s) and card in g.hidden_cards(None)
-        assert g.view(seat(g, "D"))["committed"] == card
+        views.add(dump(g.view(s)))
+        publics.add(dump(g.view(None)))
+        offered.add(tuple(moves(g, s)))
+        prompts.add(tuple(lines(g, s)))
+        assert said(ev, s) == ["The Dragon (P0) has committed a card."]
+        assert card in hidden(g, s) and card in hidden(g, None)
+        assert g.view(seat(g, "D")).committed == card
         assert g.redact(seat(g, "D"), f"commit {card}") == "commit (hidden)"
-    assert len(views) == len(moves) == len(prompts) == len(publics) == 1
-    pub = json.loads(publics.pop())
-    assert pub["duel"]["committed"] == [seat(base, "D")] and pub["duel"]["attacker_card"] is None
+    assert len(views) == len(offered) == len(prompts) == len(publics) == 1
+    pub = g.view(None)
+    assert pub.duel.committed == (seat(base, "D"),) and pub.duel.attacker_card is HIDDEN
 
 
 def test_ruling_12_both_cards_revealed_together():
     g = step(step(started("DS"), "D", "target tiger"), "D", "describe x")
     g = step(g, "D", "commit 6D")
     g, ev = step_ev(g, "S", "commit TS")
-    reveal = [e.text for e in ev if e.to is None and "Reveal" in e.text]
-    assert reveal and "6D" in reveal[0] and "TS" in reveal[0]
+    reveal = [t for t in public(ev) if "Reveal" in t]
+    assert reveal and "6♦" in reveal[0] and "10♠" in reveal[0]
 
 
 def test_ruling_13_the_same_opponent_may_be_attacked_again_and_again():
     g = started("DHS")
     g = duel(g, "D", "S", "5D", "6S")
     g = duel(g, "H", "S", "5H", "7S")
-    assert "target tiger" in g.legal_moves(seat(g, "S")) or attacker(g) == "S"
+    assert "target tiger" in moves(g, seat(g, "S")) or attacker(g) == "S"
     g = duel(g, "S", "H", "8S", "2H")
     g = duel(g, "D", "S", "9D", "3S")
     assert g.T[seat(g, "S")] == 3
@@ -614,13 +652,13 @@ def test_scoring_step_by_step_and_epilogue():
         ("Dragon", 6, 6, True), ("Phoenix", 2, 2, True), ("White Tiger", 4, 4, True)]
     assert sc["winner"] == d and sc["method"] == "highest qualifying card"
     assert len(sc["steps"]) == 5 and "Dragon" in sc["steps"][-1]
-    assert any("6D" in e.text and e.to is None for e in ev)
+    assert any("6♦" in t for t in public(ev))
     pub = g.view(None)
-    assert {f["card"] for f in pub["finals"]} == {"6D", "2H", "4S"}
-    assert pub["scoring"]["winner"] == d and not pub["over"]
+    assert {f.card for f in pub.finals} == {"6D", "2H", "4S"}
+    assert pub.scoring.winner == d and not pub.over
     assert g.to_act() == {d, h, s}
-    assert [p.verb for p in g.prompts(d)] == ["victory"] and [p.verb for p in g.prompts(h)] == ["return"]
-    assert all(not p.required and p.skip == "skip" for x in (d, h, s) for p in g.prompts(x))
+    assert verbs(g, d) == ["victory"] and verbs(g, h) == ["return"]
+    assert all(not required and g.decision_of(x).default == "skip" for x in (d, h, s) for _, required in lines(g, x))
     g = step(g, "D", "victory The dragon soars.")
     g = step(g, "H", "skip")
     assert g.outcome() is None
@@ -631,7 +669,7 @@ def test_scoring_step_by_step_and_epilogue():
     story = out.details["story"]
     assert story[-2] == {"seat": d, "kind": "victory", "text": "The dragon soars."}
     assert story[-1]["kind"] == "return" and story[0]["kind"] == "setting"
-    assert g.view(None)["over"] and g.to_act() == frozenset()
+    assert g.view(None).over and g.to_act() == frozenset()
     with pytest.raises(IllegalMove, match="over"):
         step(g, "D", "skip")
 
@@ -667,7 +705,7 @@ def test_forfeit_of_the_defender_after_commit_returns_the_attackers_card_and_att
     g, ev = g.forfeit(seat(g, "S"))
     d = seat(g, "D")
     assert "9D" in g.hands[d] and len(g.hands[d]) == 13 and g.committed[d] is None
-    assert attacker(g) == "D" and g.legal_moves(d) == ["target phoenix"]
+    assert attacker(g) == "D" and moves(g, d) == ["target phoenix"]
     check_cards(g)
 
 
@@ -680,7 +718,7 @@ def test_forfeit_of_the_attacker_returns_the_defenders_card_turn_passes():
     g = step(g, "D", f"strike {LINE}")
     g, _ = g.forfeit(seat(g, "D"))
     assert len(g.hands[seat(g, "S")]) == 13 and attacker(g) == "H"
-    assert g.legal_moves(seat(g, "H")) == ["target tiger"]  # the Dragon is never targeted again
+    assert moves(g, seat(g, "H")) == ["target tiger"]  # the Dragon is never targeted again
     check_cards(g)
 
 
@@ -769,19 +807,31 @@ def test_legal_moves_are_exactly_what_apply_accepts():
         if g.is_over():
             break
         for s in range(4):
-            for m in g.legal_moves(s):
+            for m in moves(g, s):
                 g.apply(s, m)  # must not raise
-            assert len({m.split()[1] for m in g.legal_moves(s) if len(m.split()) > 1}) <= 25
+            assert len({m.split()[1] for m in moves(g, s) if len(m.split()) > 1}) <= 25
         s = sorted(g.to_act())[0]
         g = step(g, s, auto_move(g, s, rng))
 
 
+def label(g, s, move: str) -> str:
+    """The label ``choices`` gives the last token of ``move``, and its typed data."""
+    *prefix, last = move.split()
+    option = next(o for o in g.choices(s, tuple(prefix)).options if o.token == last)
+    return option.label
+
+
 def test_describe_labels():
     g = started("DS")
-    assert g.describe(0, "target tiger") == "Attack the White Tiger (P1)"
-    assert g.describe(0, "commit TD") == "Commit 10♦ face-down"
-    assert g.describe(0, "trick 2D") == "Put 2♦ into the trick"
-    assert g.describe(0, "keep 5D") == "Keep 5♦ as the final card"
+    assert label(g, 0, "target tiger") == "Attack the White Tiger (P1)"
+    assert g.choices(0, ("target",)).options[0].data == 1  # the target's seat
+    g = step(step(g, "D", "target tiger"), "D", "describe x")
+    assert label(g, 0, "commit TD") == "Commit 10♦ face-down"
+    g = step(step(step(step(g, "D", "commit 9D"), "S", "commit 3S"), "D", f"strike {LINE}"), "S", f"withdraw {LINE}")
+    assert label(g, 0, "trick 2D") == "Put 2♦ into the trick"
+    g = endgame_position()
+    assert label(g, 0, "keep 5D") == "Keep 5♦ as the final card"
+    assert g.choices(0, ("keep",)).options[0].data == "5D"
 
 
 def test_to_json_matches_dataclasses_asdict_and_round_trips():

@@ -1,0 +1,947 @@
+"""Warriors of the Celestial Emperor (Game Poem 35): a storytelling duel game for 2–4 players.
+
+Each player is a clan holding the 13 cards of its suit. Duels are fought with face-down
+cards committed in turn (the defender never sees the attacker's card), the winner collects
+a trick, and at the end the best final card not above one's trick count wins.
+
+Zones (every card is in exactly one): ``hands``, ``committed`` (a duel card, face-down
+until both are in, then face-up until the exchange), ``tricks`` (face-down, seen by
+nobody), ``finals`` (locked final cards), ``tie_pile`` (face-up, out of the game) and
+``out`` (the cards of players who forfeited; never shown).
+
+Knowledge is lost when a revealed duel card may lie in a trick (its receiver has chosen a
+trick card) or when a called-off duel takes the revealed cards off the table: the journal
+entries that named it are rewritten for every recipient who may not know it any more
+(:meth:`CelestialEmperorGame._forget`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.engine.cards import RANKS, parse_card, pretty, pretty_text
+from bot.engine.core import (
+    HIDDEN, Action, Choices, Decision, Event, Game, Option, Outcome, Seat, TextPrompt, choices_from_actions,
+)
+from bot.engine.options import Options, variant
+
+from .actions import (
+    CLAN, CLAN_WORD, CYCLE, MAX_TEXT, CardAction, Commit, Describe, IllegalMove, Keep, Line, Nullify, Parry,
+    Return, Setting, Skip, Strike, Target, Trick, Victory, Withdraw, parse,
+)
+from .view import CelestialView, DuelInfo, FinalCard, PlayerInfo, ScoreRow, Scoring, StoryEntry
+
+PRIORITY = {"C": 3, "S": 2, "H": 1, "D": 0}  # tie-break: Tortoise > White Tiger > Phoenix > Dragon
+NARRATORS = "CSHD"  # the setting is narrated by the Tortoise, else the Tiger, else the Phoenix
+
+STRICT = "Strict"
+LENIENT = "Lenient Descriptions"
+SEAT_ORDER = "Seat Order Clans"
+TITLE = "Warriors of the Celestial Emperor"
+CREDIT = "Warriors of the Celestial Emperor — Game Poem 35, from the Game Poems series (2010)"
+SUMMARY = (
+    "**Warriors of the Celestial Emperor** — a storytelling duel game for 2–4 players.\n"
+    "- Each player is a clan and holds the 13 cards of its suit: Dragon ♦, Phoenix ♥, "
+    "White Tiger ♠, Tortoise ♣. A = 1 … K = 13. Play goes Dragon → Phoenix → Tiger → Tortoise.\n"
+    "- The Tortoise (else the Tiger, else the Phoenix) describes where the fight takes place.\n"
+    "- On your turn you must attack: pick a target who holds 2+ cards, describe the attack, "
+    "commit a card face-down. The defender commits a card without seeing yours.\n"
+    "- Both cards are revealed. Equal values: both go to the face-up tie pile (the defender may "
+    "tell how the attack came to nothing). Otherwise the higher card wins: the winner tells the "
+    "strike or parry, the loser tells how they withdraw.\n"
+    "- The two cards are exchanged; then each duellist secretly puts any one card from hand "
+    "face-down into the winner's trick pile. The winner's trick count T goes up by 1.\n"
+    "- A player left with 1 card locks it as their final card and is out of the fight.\n"
+    "- When fewer than two players hold 2+ cards, the battle ends: the one player still holding "
+    "several keeps one as final card and discards the rest onto their tricks (+1 T each).\n"
+    "- Final cards are revealed. A player qualifies if v ≤ T (*Strict*: v < T). The qualifying "
+    "player with the highest v wins; if nobody qualifies, the lowest v wins. Ties: highest T, "
+    "then Tortoise > White Tiger > Phoenix > Dragon.\n"
+    "- The winner may tell of the victory, the others of returning to fight again.\n\n"
+    f"*{CREDIT}*"
+)
+
+# What each text verb asks, as the player reads it.
+LINE_LABEL = {
+    "setting": "Where does the fight take place?",
+    "describe": "Describe your attack",
+    "nullify": "How did the attack come to nothing?",
+    "strike": "Describe your strike",
+    "parry": "Describe your parry",
+    "withdraw": "Describe moving away or changing the scene",
+    "victory": "Describe your victory",
+    "return": "Tell of returning to fight again",
+}
+DUEL_STAGES = ("declare", "defend", "tie_text", "winner_text", "loser_text", "trick")
+
+
+@dataclass(frozen=True)
+class CelestialOptions(Options):
+    """The rulebook's variants (no numeric settings)."""
+
+    title = TITLE
+    strict: bool = variant(STRICT, "A player qualifies only if their final card is strictly lower than their "
+                                    "tricks (v < T).")
+    lenient: bool = variant(LENIENT, "The attack description is optional (the attacker may skip it).")
+    seat_order: bool = variant(SEAT_ORDER, "Clans go to seats in order (Dragon, Phoenix, White Tiger, Tortoise) "
+                                           "instead of at random: sit where your clan is.")
+
+
+def value(card: str) -> int:
+    """A = 1, 2–10 at face value, J = 11, Q = 12, K = 13."""
+    return RANKS.index(card[0]) + 1
+
+
+def cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def sort_cards(cards: Sequence[str]) -> list[str]:
+    return sorted(cards, key=lambda c: (CYCLE.index(c[1]), value(c)))
+
+
+@dataclass
+class CelestialEmperorGame(Game):
+    game_id = "celestial_emperor"
+    title = TITLE
+    min_players = 2
+    max_players = 4
+    Options = CelestialOptions
+    state_version = 2
+    secret_moves = True
+    credit = CREDIT
+    summary = SUMMARY
+
+    clans: list[str] = field(default_factory=list)  # suit letter per seat
+    hands: list[list[str]] = field(default_factory=list)
+    committed: list[str | None] = field(default_factory=list)
+    tricks: list[list[str]] = field(default_factory=list)
+    T: list[int] = field(default_factory=list)
+    finals: list[str | None] = field(default_factory=list)
+    put_in: list[list[str]] = field(default_factory=list)  # cards each seat put into trick piles
+    tie_pile: list[str] = field(default_factory=list)
+    out: list[str] = field(default_factory=list)
+    phase: str = "setting"
+    narrator: int = 0
+    duel: dict[str, Any] | None = None
+    duel_number: int = 0
+    story: list[dict[str, Any]] = field(default_factory=list)
+    keeper: int | None = None
+    finals_revealed: bool = False
+    scoring: dict[str, Any] | None = None
+    winner: int | None = None
+    epilogue_done: list[int] = field(default_factory=list)
+    end_reason: str = ""
+
+    @property
+    def opts(self) -> CelestialOptions:
+        opts = super().opts
+        assert isinstance(opts, CelestialOptions)
+        return opts
+
+    # ----- setup ----------------------------------------------------------------------
+    def _setup(self, deck: list[str] | None) -> None:
+        n = len(self.players)
+        if deck is not None:
+            # A stacked deck fixes the clans: seat i takes the i-th distinct suit, top first.
+            suits: list[str] = []
+            for c in deck:
+                s = parse_card(c)
+                if not s.startswith("JK") and s[1] not in suits:
+                    suits.append(s[1])
+            if len(suits) < n:
+                raise IllegalMove(f"The deck names only {len(suits)} suits for {n} players.", "setup")
+            self.clans = suits[:n]
+        elif self.opts.seat_order:
+            self.clans = list(CYCLE[:n])
+        else:
+            self.clans = self.rng().sample(list(CYCLE), n)
+        self.hands = [[r + s for r in RANKS] for s in self.clans]
+        self.committed = [None] * n
+        self.tricks = [[] for _ in range(n)]
+        self.T = [0] * n
+        self.finals = [None] * n
+        self.put_in = [[] for _ in range(n)]
+        self.narrator = self._pick_narrator()
+        self.phase = "setting"
+
+    # ----- helpers --------------------------------------------------------------------
+    def seat_of_clan(self, suit: str) -> int | None:
+        return self.clans.index(suit) if suit in self.clans else None
+
+    def who(self, seat: int) -> str:
+        return f"the {CLAN[self.clans[seat]]} ({self.players[seat]})"
+
+    def clan_name(self, seat: int) -> str:
+        return CLAN[self.clans[seat]]
+
+    def in_game(self, seat: int) -> bool:
+        return seat not in self.forfeited
+
+    def is_active(self, seat: int) -> bool:
+        """Still in the fight: not forfeited, no locked final card, at least 2 cards in hand."""
+        return self.in_game(seat) and self.finals[seat] is None and len(self.hands[seat]) >= 2
+
+    def cycle_seats(self) -> list[int]:
+        return sorted(range(len(self.players)), key=lambda s: CYCLE.index(self.clans[s]))
+
+    def _pick_narrator(self) -> int:
+        for suit in NARRATORS:
+            s = self.seat_of_clan(suit)
+            if s is not None and self.in_game(s):
+                return s
+        return 0
+
+    def _say(self, seat: int | None, kind: str, text: str) -> None:
+        self.story.append({"seat": seat, "kind": kind, "text": text})
+
+    def _remaining(self) -> list[int]:
+        return [s for s in range(len(self.players)) if self.in_game(s)]
+
+    def _targets(self, atk: int) -> list[int]:
+        return [s for s in self.cycle_seats() if s != atk and self.is_active(s)]
+
+    # ----- who acts -------------------------------------------------------------------
+    def _acting(self) -> list[int]:
+        ph, d = self.phase, self.duel
+        if ph == "setting":
+            return [self.narrator]
+        if ph == "declare" and d:
+            return [d["atk"]]
+        if ph in ("defend", "tie_text") and d:
+            return [d["def"]]
+        if ph == "winner_text" and d:
+            return [d["winner"]]
+        if ph == "loser_text" and d:
+            return [d["loser"]]
+        if ph == "trick" and d:
+            return sorted(s for s in (d["atk"], d["def"]) if s not in d["trick_done"])
+        if ph == "keep" and self.keeper is not None:
+            return [self.keeper]
+        if ph == "epilogue":
+            return [s for s in self._remaining() if s not in self.epilogue_done]
+        return []
+
+    def decisions(self) -> tuple[Decision, ...]:
+        return tuple(self._decision(s) for s in self._acting())
+
+    def _decision(self, seat: int) -> Decision:
+        ph, d = self.phase, self.duel
+        prompt = cap(self._task(seat)) + "."
+        if ph == "declare" and d and d["def"] is None:
+            return Decision(seat, "turn", True, None, prompt)
+        if ph in ("declare", "defend") and (ph == "defend" or (d and d["described"])):
+            return Decision(seat, "commit", False, None, prompt)
+        if ph == "trick":
+            return Decision(seat, "trick", False, None, prompt)
+        if ph == "keep":
+            return Decision(seat, "keep", False, None, prompt)
+        optional = ph in ("tie_text", "epilogue") or (ph == "declare" and self.opts.lenient)
+        return Decision(seat, "tell", True, "skip" if optional else None, prompt)
+
+    def waiting_for(self) -> str:
+        actors = self._acting()
+        if not actors:
+            return "The game is over."
+        names = " and ".join(f"{self.players[s]} ({self.clan_name(s)})" for s in actors)
+        return f"Waiting for {names} to {self._task()}."
+
+    def _task(self, seat: int | None = None) -> str:
+        ph, d = self.phase, self.duel
+        if ph == "setting":
+            return "describe where the fight takes place (setting <text>)"
+        if ph == "declare" and d:
+            if d["def"] is None:
+                return "choose a target (target <clan>)"
+            if not d["described"]:
+                return "describe the attack (describe <text>)"
+            return "commit a card face-down (commit <card>)"
+        if ph == "defend":
+            return "commit a card face-down to defend (commit <card>)"
+        if ph == "tie_text":
+            return "tell how the attack came to nothing (nullify <text>, or skip)"
+        if ph == "winner_text" and d:
+            verb = "strike" if d["winner"] == d["atk"] else "parry"
+            return f"describe the {verb} ({verb} <text>)"
+        if ph == "loser_text":
+            return "describe moving away or changing the scene (withdraw <text>)"
+        if ph == "trick":
+            return "put one card from hand face-down into the trick (trick <card>)"
+        if ph == "keep":
+            return "choose the final card to keep; the others go onto the trick pile (keep <card>)"
+        if ph == "epilogue":
+            if seat is not None and seat != self.winner:
+                return "tell of returning to fight again (return <text>, or skip)"
+            if seat is not None:
+                return "tell of the victory (victory <text>, or skip)"
+            return "tell the epilogue (victory/return <text>, or skip)"
+        return "wait"
+
+    # ----- what a seat may do: token actions and story lines --------------------------
+    def _token_actions(self, seat: int) -> list[tuple[str, ...]]:
+        """Every legal action of ``seat`` that is not free text, as tokens (in v1's order)."""
+        if seat not in self._acting():
+            return []
+        ph, d = self.phase, self.duel
+        hand = sort_cards(self.hands[seat])
+        if ph == "declare" and d:
+            if d["def"] is None:
+                return [("target", CLAN_WORD[self.clans[s]]) for s in self._targets(seat)]
+            if not d["described"]:
+                return [("skip",)] if self.opts.lenient else []
+            return [("commit", c) for c in hand]
+        if ph == "defend":
+            return [("commit", c) for c in hand]
+        if ph == "trick":
+            return [("trick", c) for c in hand]
+        if ph == "keep":
+            return [("keep", c) for c in hand]
+        if ph in ("tie_text", "epilogue"):
+            return [("skip",)]
+        return []
+
+    def _line(self, seat: int) -> tuple[str, bool] | None:
+        """The story line ``seat`` may tell now: (verb, required), or None."""
+        if seat not in self._acting():
+            return None
+        ph, d = self.phase, self.duel
+        if ph == "setting":
+            return "setting", True
+        if ph == "declare" and d and d["def"] is not None and not d["described"]:
+            return "describe", not self.opts.lenient
+        if ph == "tie_text":
+            return "nullify", False
+        if ph == "winner_text" and d:
+            return ("strike" if d["winner"] == d["atk"] else "parry"), True
+        if ph == "loser_text":
+            return "withdraw", True
+        if ph == "epilogue":
+            return ("victory" if seat == self.winner else "return"), False
+        return None
+
+    def parse(self, seat: Seat, text: str) -> Action:
+        task = self._task(seat) if 0 <= seat < len(self.players) else ""
+        return parse(text, task)
+
+    def choices(self, seat: Seat, prefix: Sequence[str] = ()) -> Choices:
+        prefix = tuple(prefix)
+        if self.is_over() or not 0 <= seat < len(self.players) or seat not in self._acting():
+            return Choices()
+        line = self._line(seat)
+        if line and prefix and prefix[0] == line[0]:
+            verb, required = line
+            if len(prefix) == 1:
+                return Choices("text", max_len=MAX_TEXT, prompt=LINE_LABEL[verb], required=required)
+            text = " ".join(prefix[1:]).strip()
+            return Choices(complete=(bool(text) or not required) and len(text) <= MAX_TEXT)
+        prompt = cap(self._task(seat)) + "."
+        c = choices_from_actions(self._token_actions(seat), prefix, lambda t: self._label(seat, t), prompt)
+        if not prefix and line:
+            c = Choices("token", c.options + (Option(line[0], LINE_LABEL[line[0]]),), prompt=prompt)
+        return c
+
+    def _label(self, seat: int, tokens: tuple[str, ...]) -> tuple[str, Any]:
+        """A plain-words label and typed data for the last of ``tokens``."""
+        verb = tokens[0]
+        if len(tokens) == 1:
+            first = {"target": "Choose whom to attack", "commit": "Commit a card face-down",
+                     "trick": "Put a card into the trick", "keep": "Keep a final card", "skip": "Skip the text"}
+            return first.get(verb, verb), None
+        if verb == "target":
+            s = self.seat_of_clan(next(k for k, w in CLAN_WORD.items() if w == tokens[1]))
+            assert s is not None
+            return f"Attack the {self.clan_name(s)} ({self.players[s]})", s
+        card = tokens[1]
+        words = {"commit": f"Commit {pretty(card)} face-down", "trick": f"Put {pretty(card)} into the trick",
+                 "keep": f"Keep {pretty(card)} as the final card"}
+        return words[verb], card
+
+    # ----- moves ----------------------------------------------------------------------
+    def _card_in_hand(self, seat: int, card: str, what: str) -> str:
+        if card not in self.hands[seat]:
+            raise IllegalMove(f"You do not hold {pretty(card)}: you can only {what} a card from your own hand.",
+                              "R1")
+        return card
+
+    def _apply(self, seat: Seat, action: Action) -> list[Event]:
+        if isinstance(action, Line):
+            events = self._tell(seat, action)
+        elif isinstance(action, Skip):
+            if ("skip",) not in self._token_actions(seat):
+                raise IllegalMove(f"You cannot skip now: {self._task(seat)}.", "R5")
+            events = self._text(seat, "skip", "")
+        elif isinstance(action, Target):
+            events = self._target(seat, action.clan)
+        elif isinstance(action, Commit):
+            events = self._commit(seat, action.card)
+        elif isinstance(action, Trick):
+            events = self._trick(seat, action.card)
+        elif isinstance(action, Keep):
+            events = self._keep(seat, action.card)
+        else:
+            raise IllegalMove(f"That is not a move of this game: {self._task(seat)}.", "parse")
+        self._forget()
+        return events
+
+    def _tell(self, seat: int, action: Line) -> list[Event]:
+        line = self._line(seat)
+        if line is None or line[0] != action.verb:
+            raise IllegalMove(f"No {action.verb} text is expected from you now: {self._task(seat)}.", "turn")
+        verb, required = line
+        label = LINE_LABEL[verb]
+        if required and not action.text:
+            raise IllegalMove(f"{label}: some text is required.", "R1")
+        if len(action.text) > MAX_TEXT:
+            raise IllegalMove(f"{label}: at most {MAX_TEXT} characters (got {len(action.text)}).", "text")
+        return self._text(seat, verb, action.text)
+
+    def _target(self, seat: int, clan: str) -> list[Event]:
+        d = self.duel
+        if self.phase != "declare" or not d or d["def"] is not None:
+            raise IllegalMove(f"You cannot choose a target now: {self._task(seat)}.", "R1")
+        target = self.seat_of_clan(clan)
+        if target is None:
+            raise IllegalMove(f"There is no {CLAN[clan]} in this game.", "R1")
+        if target == seat:
+            raise IllegalMove("You cannot attack yourself (rule R1: the target must not be the attacker).", "R1")
+        if not self.is_active(target):
+            raise IllegalMove(f"{cap(self.who(target))} is out of the fight and cannot be attacked "
+                              "(rule R1: the target must hold 2 or more cards; ruling 8).", "ruling 8")
+        d["def"] = target
+        self._say(None, "duel", f"The {self.clan_name(seat)} attacks the {self.clan_name(target)}.")
+        events: list[Event] = []
+        self.emit(events, cap(f"{self.who(seat)} attacks {self.who(target)}."))
+        return events
+
+    def _commit(self, seat: int, card: str) -> list[Event]:
+        d = self.duel
+        if not d or not (
+            (self.phase == "declare" and seat == d["atk"] and d["def"] is not None and d["described"])
+            or (self.phase == "defend" and seat == d["def"])
+        ):
+            raise IllegalMove(f"You cannot commit a card now: {self._task(seat)}.", "R1")
+        self._card_in_hand(seat, card, "commit")
+        self.hands[seat].remove(card)
+        self.committed[seat] = card
+        events: list[Event] = []
+        self._emit_naming(events, f"{cap(self.who(seat))} has committed a card.",
+                          {seat: f"You committed {pretty(card)} face-down."},
+                          private_cards={seat: [card]}, private_alt={seat: "You committed a card face-down."})
+        if self.phase == "declare":
+            self.phase = "defend"
+            return events
+        return events + self._reveal()
+
+    def _reveal(self) -> list[Event]:
+        d = self.duel
+        assert d is not None
+        atk, dfn = d["atk"], d["def"]
+        a, b = self.committed[atk], self.committed[dfn]
+        assert a is not None and b is not None
+        d["atk_card"], d["def_card"] = a, b
+        d["revealed"] = True
+        va, vb = value(a), value(b)
+        head = f"Reveal: {self.who(atk)} played {pretty(a)}, {self.who(dfn)} played {pretty(b)}"
+        events: list[Event] = []
+        if va == vb:
+            d["tied"] = True
+            self.tie_pile += [a, b]
+            self.committed[atk] = self.committed[dfn] = None
+            self._say(None, "tie", f"{a} and {b} tie: both go to the tie pile. There is no exchange and no trick.")
+            self.phase = "tie_text"
+            self.emit(events, f"{head}: a tie ({va} against {vb}). Both cards go to the face-up tie pile; "
+                              f"no exchange, no trick. {self.players[dfn]} may tell how the attack came to nothing.")
+            return events
+        w, lo = (atk, dfn) if va > vb else (dfn, atk)
+        d["winner"], d["loser"] = w, lo
+        hi_v, lo_v = max(va, vb), min(va, vb)
+        self._say(None, "result", f"The {self.clan_name(w)} wins, {hi_v} against {lo_v}.")
+        self.phase = "winner_text"
+        verb = "strike" if w == atk else "parry"
+        tail = f"{self.who(w)} wins ({hi_v} against {lo_v}). {self.players[w]} describes the {verb}."
+        self._emit_naming(events, f"{head}: {tail}", cards=[a, b],
+                          alt=f"Reveal: {self.who(atk)} and {self.who(dfn)} showed their cards: {tail}")
+        return events
+
+    def _text(self, seat: int, verb: str, text: str) -> list[Event]:
+        ph, d = self.phase, self.duel
+        events: list[Event] = []
+        if text and verb != "skip":
+            self._say(seat, verb if verb != "describe" else "attack", text)
+            self.emit(events, f"{self.players[seat]} ({self.clan_name(seat)}): {text}")
+        if ph == "setting":
+            self.phase = "declare"
+            return events + self._start_turn(self.cycle_seats()[0])
+        if ph == "declare" and d:
+            d["described"] = True
+            return events
+        if ph == "tie_text":
+            return events + self._clean_up()
+        if ph == "winner_text":
+            self.phase = "loser_text"
+            return events
+        if ph == "loser_text" and d:
+            return events + self._exchange()
+        if ph == "epilogue":
+            self.epilogue_done.append(seat)
+            if not self._acting():
+                self.phase = "over"
+                self.emit(events, "The tale is told.")
+            return events
+        raise IllegalMove(f"No text is expected now: {self._task(seat)}.", "turn")  # pragma: no cover
+
+    def _exchange(self) -> list[Event]:
+        """R4: the duel cards change hands (public)."""
+        d = self.duel
+        assert d is not None
+        atk, dfn = d["atk"], d["def"]
+        a, b = self.committed[atk], self.committed[dfn]
+        assert a is not None and b is not None
+        self.hands[dfn].append(a)
+        self.hands[atk].append(b)
+        self.committed[atk] = self.committed[dfn] = None
+        d["exchanged"] = True
+        self.phase = "trick"
+        tail = f"Both duellists now put one card face-down into the trick of {self.who(d['winner'])}."
+        events: list[Event] = []
+        self._emit_naming(events, f"Exchange: {pretty(a)} goes to {self.who(dfn)}, {pretty(b)} goes to "
+                                  f"{self.who(atk)}. {tail}", cards=[a, b],
+                          alt=f"Exchange: the duel cards change hands. {tail}")
+        return events
+
+    def _trick(self, seat: int, card: str) -> list[Event]:
+        d = self.duel
+        if self.phase != "trick" or not d or seat in d["trick_done"] or seat not in (d["atk"], d["def"]):
+            raise IllegalMove(f"You cannot put a card into a trick now: {self._task(seat)}.", "R5")
+        self._card_in_hand(seat, card, "put into the trick")
+        w = d["winner"]
+        self.hands[seat].remove(card)
+        self.tricks[w].append(card)
+        self.put_in[seat].append(card)
+        d["trick_done"].append(seat)
+        d["trick_cards"][str(seat)] = card
+        events: list[Event] = []
+        self.emit(events, f"{cap(self.who(seat))} has put a card face-down into the trick.",
+                  {seat: f"You put {pretty(card)} into the trick of {self.who(w)}."})
+        if len(d["trick_done"]) < 2:
+            return events
+        self.T[w] += 1
+        self._say(None, "trick", f"T {self.T[w]} for the {self.clan_name(w)}.")
+        self.emit(events, f"The {self.clan_name(w)} takes the trick: T = {self.T[w]}.")
+        return events + self._clean_up()
+
+    def _clean_up(self) -> list[Event]:
+        """R6: lock the final card of a duellist left with 1 card; the turn passes on."""
+        d = self.duel
+        assert d is not None
+        events = self._lock([d["atk"], d["def"]])
+        self.duel = None
+        return events + self._start_turn(self._after(d["atk"]))
+
+    def _lock(self, seats: list[int]) -> list[Event]:
+        events: list[Event] = []
+        for s in seats:
+            if s is not None and self.in_game(s) and self.finals[s] is None and len(self.hands[s]) == 1:
+                card = self.hands[s].pop()
+                self.finals[s] = card
+                self._say(None, "lock", f"The {self.clan_name(s)} locks a final card.")
+                self.emit(events, f"The {self.clan_name(s)} holds a single card and locks it as the final card.",
+                          {s: f"You hold a single card and lock it: your final card is {pretty(card)}."})
+        return events
+
+    def _after(self, seat: int) -> int:
+        order = self.cycle_seats()
+        return order[(order.index(seat) + 1) % len(order)]
+
+    def _start_turn(self, seat: int) -> list[Event]:
+        """R0: the endgame when fewer than two are active, else the next active clan attacks."""
+        if len([s for s in range(len(self.players)) if self.is_active(s)]) < 2:
+            return self._endgame()
+        order = self.cycle_seats()
+        i = order.index(seat)
+        for k in range(len(order)):
+            s = order[(i + k) % len(order)]
+            if self.is_active(s):
+                self.duel_number += 1
+                self.duel = {
+                    "number": self.duel_number, "atk": s, "def": None, "described": False,
+                    "revealed": False, "tied": False, "atk_card": None, "def_card": None,
+                    "winner": None, "loser": None, "exchanged": False, "trick_done": [],
+                    "trick_cards": {},
+                }
+                self.phase = "declare"
+                events: list[Event] = []
+                self.emit(events, f"Duel {self.duel_number}: {self.who(s)} must attack.")
+                return events
+        return self._endgame()  # pragma: no cover - two active seats exist
+
+    def _endgame(self) -> list[Event]:
+        self.duel = None
+        events: list[Event] = []
+        self.emit(events, "Fewer than two warriors can still fight: the battle ends.")
+        self._say(None, "end", "The battle ends.")
+        events += self._lock(self._remaining())
+        many = [s for s in self._remaining() if len(self.hands[s]) > 1]
+        if many:
+            self.keeper = many[0]
+            self.phase = "keep"
+            self.emit(events, f"{cap(self.who(self.keeper))} still holds "
+                              f"{len(self.hands[self.keeper])} cards and chooses one to keep.")
+            return events
+        return events + self._final_reveal()
+
+    def _keep(self, seat: int, card: str) -> list[Event]:
+        if self.phase != "keep" or seat != self.keeper:
+            raise IllegalMove(f"You cannot keep a card now: {self._task(seat)}.", "E1")
+        self._card_in_hand(seat, card, "keep")
+        others = [c for c in self.hands[seat] if c != card]
+        self.hands[seat] = []
+        self.finals[seat] = card
+        self.tricks[seat] += others
+        self.put_in[seat] += others
+        self.T[seat] += len(others)
+        self.keeper = None
+        line = (f"The {self.clan_name(seat)} keeps a final card and discards {len(others)} "
+                f"onto the trick pile: T = {self.T[seat]}.")
+        self._say(None, "keep", line)
+        events: list[Event] = []
+        self.emit(events, line, {seat: f"You keep {pretty(card)} as your final card and discard {len(others)} "
+                                       f"onto your trick pile: T = {self.T[seat]}."})
+        return events + self._final_reveal()
+
+    def _final_reveal(self) -> list[Event]:
+        """E2–E4: reveal every final card and pick the one winner."""
+        self.finals_revealed = True
+        self.scoring = score(
+            [(s, self.clans[s], self.finals[s], self.T[s]) for s in self._remaining() if self.finals[s]],
+            strict=self.opts.strict,
+            names=self.players,
+        )
+        self.winner = self.scoring["winner"]
+        self._say(None, "score", f"The {self.clan_name(self.winner)} wins the battle.")
+        self.phase = "epilogue"
+        events: list[Event] = []
+        self.emit(events, "Final cards revealed.\n" + "\n".join(pretty_text(s) for s in self.scoring["steps"]))
+        return events
+
+    # ----- forfeits -------------------------------------------------------------------
+    def _forfeit(self, seat: int) -> list[Event]:
+        events = self._leave(seat)
+        self._forget()
+        return events
+
+    def _leave(self, seat: int) -> list[Event]:
+        """The seat leaves the fight: its cards leave the game (the hidden ``out`` zone), a duel it
+        is in is called off, it is never targeted again; one player left wins."""
+        events: list[Event] = []
+        if self.phase == "epilogue":
+            # The scoring stands and the final cards stay revealed; only the line is skipped.
+            if seat not in self.epilogue_done:
+                self.epilogue_done.append(seat)
+            if not self._acting():
+                self.phase = "over"
+            return events
+        d = self.duel
+        resume: int | None = None  # the seat whose turn begins after a called-off duel
+        if self.phase in DUEL_STAGES and d and seat in (d["atk"], d["def"]):
+            other = d["def"] if seat == d["atk"] else d["atk"]
+            if d["tied"]:
+                # The tie is already settled; only the defender's optional text was pending.
+                events += self._lock([other])
+                resume = self._after(d["atk"])
+            else:
+                self.emit(events, "The duel is called off.")
+                if other is not None:
+                    events += self._call_off(other)
+                resume = self._after(seat) if seat == d["atk"] else d["atk"]
+            self.duel = None
+        # The seat's cards leave the game.
+        self.out += self.hands[seat] + self.tricks[seat]
+        self.hands[seat], self.tricks[seat] = [], []
+        for zone in (self.committed, self.finals):
+            if zone[seat] is not None:
+                self.out.append(zone[seat])
+                zone[seat] = None
+        left = self._remaining()
+        if len(left) == 1:
+            self.winner = left[0]
+            self.phase = "over"
+            self.duel = None
+            self.keeper = None
+            self.end_reason = "forfeit"
+            line = f"Only {self.who(left[0])} remains and wins the battle."
+            self._say(None, "end", line)
+            self.emit(events, cap(line))
+            return events
+        if self.phase == "setting":
+            self.narrator = self._pick_narrator()
+            return events
+        if self.phase == "keep" and seat == self.keeper:
+            self.keeper = None
+            return events + self._final_reveal()
+        if resume is not None:
+            return events + self._start_turn(resume)
+        if d and self.phase == "declare" and d["def"] is None and len([s for s in left if self.is_active(s)]) < 2:
+            self.duel = None
+            return events + self._endgame()
+        return events
+
+    def _call_off(self, seat: int) -> list[Event]:
+        """Undo the duel for the remaining duellist ``seat``: hand back to its size at R1."""
+        d = self.duel
+        assert d is not None
+        if self.committed[seat] is not None:
+            self.hands[seat].append(self.committed[seat])
+            self.committed[seat] = None
+        mine = d["trick_cards"].get(str(seat))
+        if mine is not None:
+            self.tricks[d["winner"]].remove(mine)
+            self.put_in[seat].remove(mine)
+            self.hands[seat].append(mine)
+        theirs = [c for s, c in d["trick_cards"].items() if int(s) != seat]
+        for c in theirs:  # the leaver's trick card leaves with them
+            self.tricks[d["winner"]].remove(c)
+            self.out.append(c)
+        return self._lock([seat])
+
+    # ----- results --------------------------------------------------------------------
+    def outcome(self) -> Outcome | None:
+        if self.phase != "over" or self.winner is None:
+            return None
+        w = self.winner
+        if self.scoring is not None:
+            row = next(r for r in self.scoring["rows"] if r["seat"] == w)
+            summary = (f"{self.players[w]} ({self.clan_name(w)}) wins with {pretty(row['card'])} "
+                       f"(v {row['v']}, T {row['T']}).")
+        else:
+            summary = f"{self.players[w]} ({self.clan_name(w)}) wins: everyone else left."
+        return Outcome(
+            winners=(w,),
+            score=None,
+            summary=summary,
+            details={"scoring": self.scoring, "story": list(self.story), "clans": list(self.clans),
+                     "reason": self.end_reason or "scoring"},
+        )
+
+    # ----- knowledge ------------------------------------------------------------------
+    def all_cards(self) -> list[str]:
+        return [r + s for s in self.clans for r in RANKS]
+
+    def _known_publicly(self) -> set[str]:
+        known = set(self.tie_pile)
+        d = self.duel
+        if d and d["revealed"] and not d["tied"]:
+            for holder, card in ((d["def"], d["atk_card"]), (d["atk"], d["def_card"])):
+                # Face-up until the exchange, then known in the receiver's hand until they
+                # choose their trick card (it might be the one they put in).
+                if not d["exchanged"] or holder not in d["trick_done"]:
+                    known.add(card)
+        if self.finals_revealed:
+            known |= {c for c in self.finals if c}
+        return known
+
+    def _own(self, seat: int | None) -> set[str]:
+        if seat is None or not 0 <= seat < len(self.players):
+            return set()
+        own = set(self.hands[seat]) | set(self.put_in[seat])
+        own |= {c for c in (self.committed[seat], self.finals[seat]) if c}
+        return own
+
+    def known(self, seat: Seat | None) -> frozenset[str]:
+        """The tie pile, the revealed duel cards until they may lie in a trick, the revealed
+        final cards, and the seat's own cards (hand, committed, final, put into tricks)."""
+        return frozenset(self._known_publicly() | self._own(seat))
+
+    # ----- the journal: naming cards, and forgetting them -----------------------------
+    def _emit_naming(self, events: list[Event], public: str | None, private: dict[int, str] | None = None, *,
+                     cards: Sequence[str] = (), alt: str | None = None,
+                     private_cards: dict[int, list[str]] | None = None,
+                     private_alt: dict[int, str] | None = None) -> None:
+        """Emit an event whose texts name cards that may later be hidden again, noting in its
+        journal entry which cards each text names and how it reads without them."""
+        self.emit(events, public, private)
+        tag: dict[str, Any] = {"cards": {}, "alt": {}}
+        if cards:
+            tag["cards"][""], tag["alt"][""] = list(cards), alt
+        for s, cs in (private_cards or {}).items():
+            tag["cards"][str(s)], tag["alt"][str(s)] = list(cs), (private_alt or {})[s]
+        self.journal[-1].append(tag)
+
+    def _forget(self) -> None:
+        """Rewrite the journal entries naming a card a recipient may not know any more.
+
+        An entry's public text is replaced for everyone once the public loses a card it names;
+        a seat that still knows every card it names keeps the original as its own text.
+        """
+        tagged = [e for e in self.journal if len(e) > 2]
+        if not tagged:
+            return
+        seats = range(len(self.players))
+        known = {None: self.known(None), **{s: self.known(s) for s in seats}}
+        for entry in tagged:
+            cards, alt, private = entry[2]["cards"], entry[2]["alt"], entry[1]
+            named = cards.get("")
+            if named and not set(named) <= known[None]:
+                for s in seats:
+                    if str(s) not in private and set(named) <= known[s]:
+                        private[str(s)], cards[str(s)], alt[str(s)] = entry[0], named, alt[""]
+                entry[0] = alt.pop("")
+                del cards[""]
+            for key in [k for k in cards if k]:
+                if not set(cards[key]) <= known[int(key)]:
+                    private[key] = alt.pop(key)
+                    del cards[key]
+            if not cards:
+                del entry[2:]
+
+    # ----- what each seat sees --------------------------------------------------------
+    def view(self, seat: Seat | None) -> CelestialView:
+        if seat is not None and not 0 <= seat < len(self.players):
+            seat = None
+        known = self.known(seat)
+
+        def show(card: str | None) -> str | Any:
+            if card is None:
+                return None
+            return card if card in known else HIDDEN
+
+        acting = set(self._acting())
+        seats = tuple(PlayerInfo(
+            seat=s, name=self.players[s], clan=self.clan_name(s), suit=self.clans[s],
+            hand_size=len(self.hands[s]), tricks=self.T[s], locked=self.finals[s] is not None,
+            active=self.is_active(s), forfeited=s in self.forfeited, committed=self.committed[s] is not None,
+            narrator=s == self.narrator, to_act=s in acting,
+        ) for s in range(len(self.players)))
+        duel = None
+        d = self.duel
+        if d:
+            dfn = d["def"]
+            duel = DuelInfo(
+                number=d["number"], attacker=d["atk"], defender=dfn, described=d["described"],
+                committed=tuple(s for s in (d["atk"], dfn) if s is not None and self.committed[s]),
+                revealed=d["revealed"],
+                attacker_card=show(d["atk_card"] if d["revealed"] else self.committed[d["atk"]]),
+                defender_card=show(d["def_card"] if d["revealed"] else
+                                   (self.committed[dfn] if dfn is not None else None)),
+                result="" if not d["revealed"] else ("tie" if d["tied"] else "win"),
+                winner=d["winner"], loser=d["loser"], exchanged=d["exchanged"],
+                trick_done=tuple(d["trick_done"]),
+            )
+        sc = self.scoring
+        scoring = None if sc is None else Scoring(
+            rule=sc["rule"], rows=tuple(ScoreRow(**r) for r in sc["rows"]), method=sc["method"],
+            tie_breaks=tuple(sc["tie_breaks"]), winner=sc["winner"], steps=tuple(sc["steps"]),
+        )
+        own = seat is not None
+        return CelestialView(
+            **self.base_view(seat),
+            title=self.title,
+            options=tuple(self.options),
+            seats=seats,
+            stage=self.phase,
+            waiting=self.waiting_for(),
+            duel=duel,
+            duels_fought=self.duel_number - (1 if d else 0),
+            tie_pile=tuple(self.tie_pile),
+            story=tuple(StoryEntry(e["seat"], e["kind"], e["text"]) for e in self.story),
+            finals=(tuple(FinalCard(s, c) for s, c in enumerate(self.finals) if c)
+                    if self.finals_revealed else None),
+            scoring=scoring,
+            winner=self.winner,
+            hand=tuple(sort_cards(self.hands[seat])) if own else None,
+            committed=self.committed[seat] if own else None,
+            final=self.finals[seat] if own else None,
+            put_in_tricks=tuple(self.put_in[seat]) if own else (),
+            your_move=(self._task(seat) if own and seat in acting else None),
+        )
+
+    def prompts(self, seat: int) -> list[TextPrompt]:
+        """v1 compatibility: the text prompts, with the decision's timeout default as the skip
+        (the table's skip still reads ``prompts``; an optional line times out as a skip)."""
+        d = self.decision_of(seat)
+        skip = d.default if d else None
+        return [dataclasses.replace(p, skip=skip) for p in super().prompts(seat)]
+
+    # ----- records and stored states --------------------------------------------------
+    def redact(self, seat: Seat, action: str) -> str:
+        verb = action.split()[0].lower() if action.split() else ""
+        if verb in ("commit", "trick", "keep"):
+            return f"{verb} (hidden)"
+        return action
+
+    @classmethod
+    def upgrade(cls, data: dict[str, Any]) -> dict[str, Any]:
+        """A v1 state (no journal; options in the order typed; forfeits not counted as moves)
+        as a v2 state. The v1 game kept no log, so the journal starts empty."""
+        if data.get("format") != 1:
+            return super().upgrade(data)
+        state = dict(data["state"])
+        state["options"] = cls.Options.parse(state.get("options", [])).dump()
+        state["move_count"] = int(state.get("move_count", 0)) + len(state.get("forfeited", []))
+        state["journal"] = []
+        state["opened"] = {}
+        game = cls(**state)
+        opened = {}
+        for s in game._acting():
+            back = 0
+            d = game.duel
+            if game.phase == "trick" and d:
+                back = len(d["trick_done"])  # the trick choices opened together
+            elif game.phase == "epilogue":
+                back = len(game.epilogue_done)
+            opened[str(s)] = game.move_count - back
+        state["opened"] = opened
+        return {"format": cls.state_version, "game": cls.game_id, "state": state}
+
+
+def score(rows_in: list[tuple[int, str, str, int]], strict: bool = False,
+          names: Sequence[str] | None = None) -> dict[str, Any]:
+    """E2–E4 for ``(seat, suit, final card, T)`` rows: the scoring, step by step, and the winner."""
+    sign = "<" if strict else "≤"
+    rows = []
+    steps = []
+    for seat, suit, card, t in rows_in:
+        v = value(card)
+        q = v < t if strict else v <= t
+        rows.append({"seat": seat, "clan": CLAN[suit], "suit": suit, "card": card, "v": v, "T": t,
+                     "qualifies": q})
+        who = CLAN[suit] + (f" ({names[seat]})" if names else "")
+        steps.append(f"{who}: final card {card} (v {v}), T {t}: "
+                     f"{'qualifies' if q else 'does not qualify'} ({v} {sign if q else ('≥' if strict else '>')} {t}).")
+    qual = [r for r in rows if r["qualifies"]]
+    if qual:
+        pool, best = qual, max(r["v"] for r in qual)
+        method = "highest qualifying card"
+        steps.append(f"Qualifying (v {sign} T): {', '.join(r['clan'] for r in qual)}; the highest v is {best}.")
+    else:
+        pool, best = rows, min(r["v"] for r in rows)
+        method = "lowest card (nobody qualifies)"
+        steps.append(f"Nobody qualifies (v {sign} T): the lowest v wins, {best}.")
+    cands = [r for r in pool if r["v"] == best]
+    tie_breaks: list[str] = []
+    if len(cands) > 1:
+        tie_breaks.append("tricks")
+        top_t = max(r["T"] for r in cands)
+        steps.append(f"Tied on v {best}: {', '.join(r['clan'] for r in cands)}; the highest T is {top_t}.")
+        cands = [r for r in cands if r["T"] == top_t]
+        if len(cands) > 1:
+            tie_breaks.append("priority")
+            cands = sorted(cands, key=lambda r: -PRIORITY[r["suit"]])
+            steps.append(f"Still tied: {', '.join(r['clan'] for r in cands)}; clan priority "
+                         "(Tortoise > White Tiger > Phoenix > Dragon) decides.")
+    win = cands[0]
+    steps.append(f"The {win['clan']}" + (f" ({names[win['seat']]})" if names else "") + " wins.")
+    return {"rule": f"v {sign} T", "rows": rows, "method": method, "tie_breaks": tie_breaks,
+            "winner": win["seat"], "steps": steps}
+
+
+GAME = CelestialEmperorGame
+
+__all__ = [
+    "GAME", "CelestialEmperorGame", "CelestialOptions", "score", "value", "sort_cards", "STRICT", "LENIENT",
+    "SEAT_ORDER", "PRIORITY", "NARRATORS", "Commit", "Describe", "Keep", "Nullify", "Parry", "Return", "Setting",
+    "Strike", "Target", "Trick", "Victory", "Withdraw", "CardAction",
+]
