@@ -1,7 +1,7 @@
 """Typed actions of Cardchess2 and their notation. ``str()`` writes the notation; :func:`parse`
 is its only parser.
 
-    order 7H TS 2C 9D KS 3H 5C     home row, files a to g
+    order 7H TS 2C 9D KS 3H 5C     home row, files a to g ("order" alone keeps the dealt order)
     move b2 b3
     add 8H d2
     attack d6 d2 c1 >c2            target, then attackers; ">cell" is the step of the one before
@@ -163,7 +163,7 @@ def parse(text: str) -> Action:
         raise IllegalMove("Empty move.", "parse")
     verb, args = tokens[0].lower(), tokens[1:]
     if verb == "order":
-        if len(args) != 7:
+        if args and len(args) != 7:
             raise IllegalMove("Name seven cards for your home row, files a to g.", "parse")
         return Order(tuple(card(a) for a in args))
     if verb == "move":

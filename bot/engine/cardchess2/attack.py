@@ -3,16 +3,16 @@ keeps the attack builder free of dead ends.
 
 Everything here reads only what the attacking seat may know: which cells are occupied (public),
 its own cards, and the target's card only when it is face up. Face-up cards and aces never
-step, so the search branches only on the seat's face-down non-aces; a memo over (cards used,
-where they stand) keeps it small.
+step, so the search branches only on the seat's cards that can reach the target; a memo over
+the set of (card, attacking cell) pairs keeps it small (the board after the steps depends on
+that set only, whatever their order).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .geometry import ATTACK, Rules, best_value, covers, moves, reach, value
+from .geometry import ATTACK, Rules, best_value, move_cells, reach, value
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,10 @@ class Own:
     @property
     def steps(self) -> bool:
         """Whether it steps before attacking (ruling 6: face-down non-aces)."""
-        return self.face_down and self.rank != "A"
+        return self.face_down and self.code[0] != "A"
+
+
+Spot = tuple[int, tuple[int, ...], int]  # (attacking cell, cells that must be empty, value)
 
 
 @dataclass
@@ -51,15 +54,16 @@ class Plan:
     chosen: list[tuple[Own, int]] = field(default_factory=list)  # (card, where it attacks from)
     sigma: int = 0
     memo: dict = field(default_factory=dict)
+    spots: dict = field(default_factory=dict)  # Own -> its useful spots (shared, static)
 
     # ----- declaring ----------------------------------------------------------------------
     def where(self, own: Own) -> list[int]:
-        """Where ``own`` may attack from if it joins now (its step destinations, or its cell)."""
+        """Where ``own`` may attack from if it joins now (its legal step destinations, or its cell)."""
         out = []
         if not own.steps or self.rules.optional_step:
             out.append(own.cell)
         if own.steps:
-            out += moves(self.occ, own.cell, own.rank, self.side, self.rules)
+            out += [y for y in move_cells(own.cell, own.rank, self.side, self.rules) if not self.occ[y]]
         return out
 
     def join(self, own: Own, at: int) -> None:
@@ -67,7 +71,7 @@ class Plan:
         if at != own.cell:
             self.occ[own.cell] = False
             self.occ[at] = True
-        self.cands = [c for c in self.cands if c is not own]
+        self.cands = [c for c in self.cands if c != own]
         self.chosen.append((own, at))
         if self.target_card is not None:
             self.sigma += value(own.code, at, self.target_card, self.target, self.rules)
@@ -78,7 +82,8 @@ class Plan:
     def fails(self) -> tuple[Own, int] | None:
         """The first striker that does not cover the target now (A3), or ``None``."""
         for own, at in self.chosen:
-            if not covers(self.occ, at, own.rank, self.target, self.rules):
+            between = reach(at, own.rank, self.target, self.rules)
+            if between is None or any(self.occ[c] for c in between):
                 return own, at
         return None
 
@@ -86,42 +91,66 @@ class Plan:
         return len(self.chosen) >= self.min_count and self.fails() is None and self.sigma >= self.need
 
     # ----- the exact search ---------------------------------------------------------------
+    def _spots(self, own: Own) -> list[Spot]:
+        """Every cell ``own`` could attack the target from (its own, or a step), with the cells
+        that must then be empty and its value; occupancy is checked later."""
+        got = self.spots.get(own)
+        if got is None:
+            got = []
+            rules, t = self.rules, self.target
+            cells = ([own.cell] if not own.steps or rules.optional_step else []) + (
+                list(move_cells(own.cell, own.rank, self.side, rules)) if own.steps else [])
+            for at in cells:
+                between = reach(at, own.rank, t, rules)
+                if between is not None:
+                    v = value(own.code, at, self.target_card, t, rules) if self.target_card else 0
+                    got.append((at, between, v))
+            self.spots[own] = got
+        return got
+
     def feasible(self) -> bool:
         """Whether some continuation (more strikers, each with a legal step) is a legal attack."""
-        pos = [c.cell for c in self.cands]
-        checks = [(own.rank, at) for own, at in self.chosen]
+        checks = []
+        for own, at in self.chosen:
+            between = reach(at, own.rank, self.target, self.rules)
+            if between is None:
+                return False
+            checks.append(between)
+        cands = [c for c in self.cands if self._spots(c)]
+        if self.target_card is not None and self.need > self.sigma:
+            if self.sigma + sum(best_value(c.code, self.target_card, self.rules) for c in cands) < self.need:
+                return False
         key = frozenset((own.cell, at) for own, at in self.chosen)
-        return self._dfs(list(self.occ), pos, 0, checks, self.sigma, len(self.chosen), key)
+        return self._dfs(list(self.occ), cands, 0, checks, self.sigma, len(self.chosen), key)
 
     def feasible_with(self, own: Own, at: int) -> bool:
         """Whether joining ``own`` attacking from ``at`` keeps the attack completable."""
         if reach(at, own.rank, self.target, self.rules) is None:
             return False
-        trial = Plan(list(self.occ), self.side, self.rules, self.target, self.target_card, self.need,
-                     list(self.cands), self.min_count, self.cap, list(self.chosen), self.sigma, self.memo)
-        trial.join(own, at)
-        if self.cap is not None and len(trial.chosen) > self.cap:
+        if self.cap is not None and len(self.chosen) + 1 > self.cap:
             return False
+        trial = Plan(list(self.occ), self.side, self.rules, self.target, self.target_card, self.need,
+                     list(self.cands), self.min_count, self.cap, list(self.chosen), self.sigma, self.memo, self.spots)
+        trial.join(own, at)
         return trial.feasible()
 
-    def _dfs(self, occ: list[bool], pos: list[int], used: int, checks: list[tuple[str, int]], sigma: int,
+    def _dfs(self, occ: list[bool], cands: list[Own], used: int, checks: list[tuple[int, ...]], sigma: int,
              count: int, key: frozenset) -> bool:
-        rules, t = self.rules, self.target
-        if count >= self.min_count and sigma >= self.need and all(covers(occ, at, r, t, rules) for r, at in checks):
+        if count >= self.min_count and sigma >= self.need and not any(occ[c] for b in checks for c in b):
             return True
-        if key in self.memo:
-            return self.memo[key]
-        self.memo[key] = False
+        memo = self.memo
+        if key in memo:
+            return memo[key]
+        memo[key] = False
         if self.cap is not None and count >= self.cap:
             return False
-        cands = self.cands
-        movable = {pos[i] for i, c in enumerate(cands) if not used >> i & 1 and c.steps}
-        for r, at in checks:  # a line blocked by a card that can never step away
-            between = reach(at, r, t, rules)
-            if between and any(occ[c] and c not in movable for c in between):
-                return False
+        movable = {c.cell for i, c in enumerate(cands) if not used >> i & 1 and c.steps}
+        for b in checks:  # a line blocked by a card that can never step away
+            for c in b:
+                if occ[c] and c not in movable:
+                    return False
         if self.need > sigma:
-            bound = sorted((best_value(c.code, self.target_card, rules) for i, c in enumerate(cands)
+            bound = sorted((best_value(c.code, self.target_card, self.rules) for i, c in enumerate(cands)
                             if not used >> i & 1), reverse=True) if self.target_card else []
             if self.cap is not None:
                 bound = bound[: self.cap - count]
@@ -130,32 +159,20 @@ class Plan:
         for i, c in enumerate(cands):
             if used >> i & 1:
                 continue
-            here = pos[i]
-            spots = []
-            if not c.steps or rules.optional_step:
-                spots.append(here)
-            if c.steps:
-                spots += moves(occ, here, c.rank, self.side, rules)
-            for at in spots:
-                if reach(at, c.rank, t, rules) is None:
-                    continue
-                gain = value(c.code, at, self.target_card, t, rules) if self.target_card else 0
+            here = c.cell
+            for at, between, gain in self._spots(c):
                 if at != here:
+                    if occ[at]:
+                        continue
                     occ[here], occ[at] = False, True
-                pos[i] = at
-                ok = self._dfs(occ, pos, used | 1 << i, checks + [(c.rank, at)], sigma + gain, count + 1,
-                               key | {(c.cell, at)})
-                pos[i] = here
+                ok = self._dfs(occ, cands, used | 1 << i, checks + [between], sigma + gain, count + 1,
+                               key | {(here, at)})
                 if at != here:
                     occ[here], occ[at] = True, False
                 if ok:
-                    self.memo[key] = True
+                    memo[key] = True
                     return True
         return False
-
-
-def upper_bound(cands: Sequence[Own], target_card: str, rules: Rules) -> int:
-    return sum(best_value(c.code, target_card, rules) for c in cands)
 
 
 def enforcement_bonus(code: str) -> int:

@@ -6,9 +6,9 @@ Cells are indices ``rank * 7 + file`` (a1 = 0, g7 = 48) inside the engine and na
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 SIZE = 7
 FILES = "abcdefg"
@@ -32,9 +32,8 @@ PATTERN = {"A": ORTH, "2": ORTH, "4": ORTH, "8": ORTH, "T": ORTH, "3": DIAG, "9"
 PATTERN_NAME = {ORTH: "orthogonal", DIAG: "diagonal", ORTH + DIAG: "orthogonal and diagonal", KNIGHT: "knight"}
 
 
-@dataclass(frozen=True)
-class Rules:
-    """The option flags the geometry and values depend on."""
+class Rules(NamedTuple):
+    """The option flags the geometry and values depend on (a tuple: cheap to hash for caches)."""
 
     short_range: bool = False  # V2
     pawn_march: bool = False  # V3
@@ -99,6 +98,7 @@ def adjacent_for_power(rank: str, x: int, y: int, rules: Rules) -> bool:
     return y in (ORTH1[x] if rank == "2" else DIAG1[x])
 
 
+@functools.lru_cache(maxsize=None)
 def reach(x: int, rank: str, y: int, rules: Rules) -> tuple[int, ...] | None:
     """The cells that must be empty for the card at ``x`` to cover ``y``, or ``None`` if its
     pattern never reaches ``y`` from ``x`` (whatever stands between)."""
@@ -128,6 +128,13 @@ def forward(side: int) -> int:
 
 def moves(occ: Sequence[Any], x: int, rank: str, side: int, rules: Rules) -> list[int]:
     """M(X): the empty cells the card of ``rank`` at ``x`` can MOVE to (§2.1, rulings 4 and 8)."""
+    return [y for y in move_cells(x, rank, side, rules) if not occ[y]]
+
+
+@functools.lru_cache(maxsize=None)
+def move_cells(x: int, rank: str, side: int, rules: Rules) -> tuple[int, ...]:
+    """The cells a card of ``rank`` at ``x`` moves to on an empty board (only the destination
+    must be empty: line moves are one cell, knights and the 4's jump are never blocked)."""
     out: set[int] = set()
     pattern = PATTERN[rank]
     if rules.pawn_march:
@@ -145,7 +152,7 @@ def moves(occ: Sequence[Any], x: int, rank: str, side: int, rules: Rules) -> lis
         out |= JUMP2[x]
     elif rank == "5":
         out |= ORTH1[x]
-    return sorted(y for y in out if not occ[y])
+    return tuple(sorted(out))
 
 
 def value(attacker: str, x: int, target: str, y: int, rules: Rules) -> int:

@@ -7,6 +7,7 @@ A7) and ``over``. See rules.md beside this file for the rules as players read th
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ from bot.engine.core import (HIDDEN, Action, Choices, Decision, Event, Game, Ill
 
 from .actions import Add, Attack, Enforce, Move, Order, Pass, Reinforce, Striker, parse
 from .attack import Own, Plan, enforcement_bonus
-from .geometry import CELLS, INDEX, SIZE, Rules, covers, defence, moves, value
+from .geometry import CELLS, INDEX, SIZE, Rules, covers, defence, move_cells, moves, reach, value
 from .settings import Cardchess2Options
 from .view import SIDES, AttackView, BoardCard, Cardchess2View, Enforcing, Pick, Striking
 
@@ -103,9 +104,12 @@ class Cardchess2(Game):
 
     # ----- small helpers --------------------------------------------------------------------
     @property
+    def opts(self) -> Cardchess2Options:
+        return _options(tuple(self.options))
+
+    @property
     def rules(self) -> Rules:
-        o = self.opts
-        return Rules(o.short_range, o.pawn_march, o.optional_step, o.special_first, o.wide_powers)
+        return _rules(tuple(self.options))
 
     def side(self, seat: int) -> int:
         return 0 if seat == self.south else 1
@@ -153,7 +157,7 @@ class Cardchess2(Game):
         if self.phase == "over" or self.forfeited:
             return ()
         if self.phase == "setup":
-            return tuple(Decision(s, "order-home-row", False, str(Order(tuple(self.dealt[s]))),
+            return tuple(Decision(s, "order-home-row", False, "order",
                                   "Order your seven home-row cards, files a to g (no answer keeps the dealt order).")
                          for s in (0, 1) if not self.ordered[s])
         if self.phase == "enforce":
@@ -196,6 +200,11 @@ class Cardchess2(Game):
         if prefix[0] != "order":
             return Choices()
         left = list(self.dealt[seat])
+        if len(prefix) == 1:  # "order" alone keeps the dealt order
+            row = HOME_ROWS[self.side(seat)]
+            return Choices(options=tuple(Option(c, f"{show(c)} on {CELLS[row[0]]}", Pick(CELLS[row[0]], c))
+                                         for c in sorted(set(left), key=_hand_key)),
+                           complete=True, prompt=f"Which card goes on {CELLS[row[0]]}? (or keep the dealt order)")
         for tok in prefix[1:]:
             if tok not in left:
                 return Choices()
@@ -205,7 +214,8 @@ class Cardchess2(Game):
             return Choices(complete=True)
         row = HOME_ROWS[self.side(seat)]
         where = CELLS[row[k]]
-        return Choices(options=tuple(Option(c, f"{show(c)} on {where}", Pick(where, c)) for c in sorted(set(left))),
+        return Choices(options=tuple(Option(c, f"{show(c)} on {where}", Pick(where, c))
+                                     for c in sorted(set(left), key=_hand_key)),
                        prompt=f"Which card goes on {where}?")
 
     def move_sources(self, seat: int) -> dict[str, list[int]]:
@@ -225,24 +235,80 @@ class Cardchess2(Game):
     def add_cells(self, seat: int) -> list[int]:
         return sorted({y for m in self.move_sources(seat).values() for y in m})
 
-    def plan(self, seat: int, target: str) -> Plan:
-        """A fresh attack plan on ``target`` from ``seat``'s knowledge."""
-        t = self.board[target]
-        tcard = t[1] if t[2] else None
-        memo = self._cache().setdefault(("plan", seat, target), {})
-        occ = [v is not None for v in self.occ()]
-        return Plan(occ, self.side(seat), self.rules, INDEX[target], tcard, defence(tcard) if tcard else 0,
-                    self.own(seat), memo=memo)
-
-    def targets(self, seat: int) -> list[str]:
-        key = ("targets", seat)
+    def _occ_bits(self) -> list[bool]:
         cache = self._cache()
+        if "occ" not in cache:
+            cache["occ"] = [v is not None for v in self.occ()]
+        return list(cache["occ"])
+
+    def _own_cached(self, seat: int) -> list[Own]:
+        cache = self._cache()
+        key = ("own", seat)
         if key not in cache:
-            cache[key] = [c for c in self.cells_of(1 - seat) if self.plan(seat, c).feasible()]
+            cache[key] = self.own(seat)
         return cache[key]
 
+    def _reaching(self, seat: int, target: str) -> list[Own]:
+        """The seat's cards that could attack ``target`` from their cell or a step (ignoring what
+        stands between): only they can ever join an attack on it."""
+        cache = self._cache()
+        key = ("reaching", seat, target)
+        if key not in cache:
+            t, side, rules = INDEX[target], self.side(seat), self.rules
+            out = []
+            for o in self._own_cached(seat):
+                cells = ([o.cell] if not o.steps or rules.optional_step else []) + (
+                    list(move_cells(o.cell, o.rank, side, rules)) if o.steps else [])
+                if any(reach(at, o.rank, t, rules) is not None for at in cells):
+                    out.append(o)
+            cache[key] = out
+        return cache[key]
+
+    def plan(self, seat: int, target: str, every: bool = False) -> Plan:
+        """A fresh attack plan on ``target`` from ``seat``'s knowledge (``every``: with all the
+        seat's cards as candidates, for checking typed notation)."""
+        t = self.board[target]
+        tcard = t[1] if t[2] else None
+        cache = self._cache()
+        memo = cache.setdefault(("plan", seat, target), {})
+        spots = cache.setdefault(("spots", seat, target), {})
+        cands = self.own(seat) if every else list(self._reaching(seat, target))
+        return Plan(self._occ_bits(), self.side(seat), self.rules, INDEX[target], tcard,
+                    defence(tcard) if tcard else 0, cands, memo=memo, spots=spots)
+
+    def can_attack(self, seat: int, target: str) -> bool:
+        """Whether ``seat`` has a legal attack on ``target`` now (exactly)."""
+        cache = self._cache()
+        key = ("can", seat, target)
+        if key not in cache:
+            cache[key] = self._attackable(seat, target)
+        return cache[key]
+
+    def targets(self, seat: int) -> list[str]:
+        """The opponent's cards this seat can attack legally now."""
+        return [c for c in self.cells_of(1 - seat) if self.can_attack(seat, c)]
+
+    def has_target(self, seat: int) -> bool:
+        return any(self.can_attack(seat, c) for c in self.cells_of(1 - seat))
+
+    def _attackable(self, seat: int, target: str) -> bool:
+        cands = self._reaching(seat, target)
+        if not cands:
+            return False
+        if not self.board[target][2]:  # face down: any Σ; one attacker whose line is clear suffices
+            occ, t, rules = self._occ_bits(), INDEX[target], self.rules
+            side = self.side(seat)
+            for o in cands:
+                cells = ([o.cell] if not o.steps or rules.optional_step else []) + (
+                    [y for y in move_cells(o.cell, o.rank, side, rules) if not occ[y]] if o.steps else [])
+                for at in cells:
+                    between = reach(at, o.rank, t, rules)
+                    if between is not None and all(not occ[c] or c == o.cell for c in between):
+                        return True
+        return self.plan(seat, target).feasible()
+
     def can_act(self, seat: int) -> bool:
-        return bool(self.move_sources(seat)) or bool(self.targets(seat))
+        return bool(self.move_sources(seat)) or self.has_target(seat)
 
     def _turn_choices(self, seat: int, prefix: tuple[str, ...]) -> Choices:
         if not prefix:
@@ -251,7 +317,7 @@ class Cardchess2(Game):
                 opts.append(Option("move", "Move a card"))
                 if self.hands[seat]:
                     opts.append(Option("add", "Add a card from your hand"))
-            if self.targets(seat):
+            if self.has_target(seat):
                 opts.append(Option("attack", "Attack", style="danger"))
             if not opts:
                 opts.append(Option("pass", "Pass (nothing else is legal)"))
@@ -292,7 +358,7 @@ class Cardchess2(Game):
             if not rest:
                 return Choices(options=tuple(Option(c, self._name_cell(seat, c), Pick(c, self._card_for(seat, c)))
                                              for c in self.targets(seat)), prompt="Which card do you attack?")
-            if rest[0] not in self.targets(seat):
+            if rest[0] not in self.board or self.board[rest[0]][0] == seat or not self.can_attack(seat, rest[0]):
                 return Choices()
             plan = self.plan(seat, rest[0])
             return self._builder(seat, plan, rest[1:], base=0, target=None)
@@ -413,6 +479,12 @@ class Cardchess2(Game):
     # ----- applying -------------------------------------------------------------------------
     def _apply(self, seat: int, action: Action) -> list[Event]:
         self.__dict__.pop("_memo", None)
+        try:
+            return self._act(seat, action)
+        finally:
+            self.__dict__.pop("_memo", None)  # what was cached mid-action is stale now
+
+    def _act(self, seat: int, action: Action) -> list[Event]:
         events: list[Event] = []
         phase = self.phase
         if phase == "setup":
@@ -445,6 +517,8 @@ class Cardchess2(Game):
         return events
 
     def _order(self, seat: int, action: Order, events: list[Event]) -> None:
+        if not action.cards:
+            action = Order(tuple(self.dealt[seat]))
         if sorted(action.cards) != sorted(self.dealt[seat]):
             raise IllegalMove("Order exactly the seven cards you were dealt for your home row.", "setup")
         row = HOME_ROWS[self.side(seat)]
@@ -527,7 +601,7 @@ class Cardchess2(Game):
             raise IllegalMove(f"There is no card of your opponent's at {action.target} to attack (ruling 22).", "R22")
         if not action.strikers:
             raise IllegalMove("Name at least one attacker.", "A1")
-        plan = self.plan(seat, action.target)
+        plan = self.plan(seat, action.target, every=True)
         self._declare(seat, plan, action.strikers, "A1")
         if plan.target_card is not None and plan.sigma < plan.need:
             raise IllegalMove(f"Σ {plan.sigma} is less than the defence {plan.need} of {show(t[1])}: an attack on a "
@@ -592,6 +666,7 @@ class Cardchess2(Game):
         if any(c.face_down for c in plan.cands):
             return True
         plan.min_count = 1
+        plan.memo = {}
         return plan.feasible()
 
     def _reinforce(self, seat: int, action: Reinforce, events: list[Event]) -> None:
@@ -785,6 +860,19 @@ class Cardchess2(Game):
 
     def hidden_cards(self, seat: int | None) -> set[str]:
         return set(self.all_cards()) - set(self.known(seat))
+
+
+@functools.lru_cache(maxsize=64)
+def _options(stored: tuple[str, ...]) -> Cardchess2Options:
+    opts = Cardchess2Options.parse(stored)
+    assert isinstance(opts, Cardchess2Options)
+    return opts
+
+
+@functools.lru_cache(maxsize=64)
+def _rules(stored: tuple[str, ...]) -> Rules:
+    o = _options(stored)
+    return Rules(o.short_range, o.pawn_march, o.optional_step, o.special_first, o.wide_powers)
 
 
 def _hand_key(code: str) -> tuple[int, str]:
