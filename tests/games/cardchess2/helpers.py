@@ -211,9 +211,9 @@ def play(seed: int, options: Sequence[str] = (), chooser=None, checks: bool = Tr
         if checks:
             assert g.to_json() == before, "apply mutated its input"
             check_step(g, new, seat, move, events)
-            for _prefix, c in trail:
-                for o in c.options:
-                    assert not leaks(f"{o.label} {o.token} {o.data}", g, seat), o
+            offered = "\n".join(f"{o.label} {o.token} {o.data!r} {c.prompt} {c.progress}"
+                                 for _prefix, c in trail for o in c.options)
+            assert not leaks(offered, g, seat), offered
             if step % redeal_every == 0:
                 other = redeal(g, seat, random.Random(seed * 31 + step))
                 assert other.view(seat) == g.view(seat)
