@@ -115,6 +115,12 @@ def reach(x: int, rank: str, y: int, rules: Rules) -> tuple[int, ...] | None:
     return ln[1]
 
 
+@functools.lru_cache(maxsize=None)
+def reach_set(x: int, rank: str, rules: Rules) -> tuple[int, ...]:
+    """Every cell the card of ``rank`` at ``x`` could cover on some board."""
+    return tuple(y for y in range(SIZE * SIZE) if y != x and reach(x, rank, y, rules) is not None)
+
+
 def covers(occ: Sequence[Any], x: int, rank: str, y: int, rules: Rules) -> bool:
     """covers(X, Y): the card (of ``rank``) at ``x`` can attack cell ``y`` (§2.1)."""
     between = reach(x, rank, y, rules)

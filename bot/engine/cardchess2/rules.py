@@ -19,7 +19,7 @@ from bot.engine.core import (HIDDEN, Action, Choices, Decision, Event, Game, Ill
 
 from .actions import Add, Attack, Enforce, Move, Order, Pass, Reinforce, Striker, parse
 from .attack import Own, Plan, enforcement_bonus
-from .geometry import CELLS, INDEX, SIZE, Rules, covers, defence, move_cells, moves, reach, value
+from .geometry import CELLS, INDEX, SIZE, Rules, covers, defence, move_cells, moves, reach, reach_set, value
 from .settings import Cardchess2Options
 from .view import SIDES, AttackView, BoardCard, Cardchess2View, Enforcing, Pick, Striking
 
@@ -252,17 +252,21 @@ class Cardchess2(Game):
         """The seat's cards that could attack ``target`` from their cell or a step (ignoring what
         stands between): only they can ever join an attack on it."""
         cache = self._cache()
-        key = ("reaching", seat, target)
+        key = ("reaching", seat)
         if key not in cache:
-            t, side, rules = INDEX[target], self.side(seat), self.rules
-            out = []
+            side, rules = self.side(seat), self.rules
+            by_target: dict[int, list[Own]] = {}
             for o in self._own_cached(seat):
-                cells = ([o.cell] if not o.steps or rules.optional_step else []) + (
-                    list(move_cells(o.cell, o.rank, side, rules)) if o.steps else [])
-                if any(reach(at, o.rank, t, rules) is not None for at in cells):
-                    out.append(o)
-            cache[key] = out
-        return cache[key]
+                ys: set[int] = set()
+                if not o.steps or rules.optional_step:
+                    ys.update(reach_set(o.cell, o.rank, rules))
+                if o.steps:
+                    for at in move_cells(o.cell, o.rank, side, rules):
+                        ys.update(reach_set(at, o.rank, rules))
+                for y in ys:
+                    by_target.setdefault(y, []).append(o)
+            cache[key] = by_target
+        return cache[key].get(INDEX[target], [])
 
     def plan(self, seat: int, target: str, every: bool = False) -> Plan:
         """A fresh attack plan on ``target`` from ``seat``'s knowledge (``every``: with all the

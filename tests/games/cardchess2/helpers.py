@@ -106,8 +106,13 @@ def named(text: str) -> set[str]:
 
 def leaks(text: str, g: Cardchess2, seat: int | None, also_known: frozenset[str] = frozenset()) -> list[str]:
     """The cards ``text`` names that ``seat`` may not place (own-deck twins count as known)."""
-    known = {cards.base_code(c) for c in g.known(seat) | also_known}
-    return sorted(named(text) - known)
+    names = named(text)
+    if not names:
+        return []
+    known = g.known(seat) | also_known
+    if g.opts.own_decks:
+        known = frozenset(cards.base_code(c) for c in known)
+    return sorted(names - known)
 
 
 def redeal(g: Cardchess2, seat: int, rng: random.Random) -> Cardchess2:
@@ -189,7 +194,7 @@ def check_step(g: Cardchess2, new: Cardchess2, seat: int, action: str, events) -
         assert not found, f"{found} leak to {r} in the events: {text[:2000]}"
 
 
-def play(seed: int, options: Sequence[str] = (), chooser=None, checks: bool = True, redeal_every: int = 7,
+def play(seed: int, options: Sequence[str] = (), chooser=None, checks: bool = True, redeal_every: int = 20,
          max_moves: int = 5000) -> tuple[Cardchess2, list[tuple[int, str]]]:
     """A seeded playout through ``choices`` with the contract checked at every step."""
     rng = random.Random(seed)
