@@ -735,13 +735,13 @@ class Cardchess2(Game):
 
     def _end_turn(self, seat: int, events: list[Event], passed: bool = False) -> None:
         """REPETITION, END CHECKS, then the other player's DRAW."""
-        if not passed:
+        digest = self._digest()
+        if not passed and digest in self.history:
+            self._penalty(seat, events)
+            if self.phase == "over":
+                return
             digest = self._digest()
-            if digest in self.history:
-                self._penalty(seat, events)
-                if self.phase == "over":
-                    return
-        self.history.append(self._digest())
+        self.history.append(digest)
         if self._eliminated(events):
             return
         other = 1 - seat
@@ -846,7 +846,8 @@ class Cardchess2(Game):
         return frozenset(out)
 
     def view(self, seat: int | None) -> Cardchess2View:
-        board = tuple(BoardCard(c, v[0], self.side_name(v[0]), v[1] if v[2] or v[0] == seat else HIDDEN, bool(v[2]))
+        names = (SIDES[self.side(0)], SIDES[self.side(1)])
+        board = tuple(BoardCard(c, v[0], names[v[0]], v[1] if v[2] or v[0] == seat else HIDDEN, bool(v[2]))
                       for c, v in sorted(self.board.items(), key=lambda kv: INDEX[kv[0]]))
         a = self.attack
         attack = None
