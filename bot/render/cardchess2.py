@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import textwrap
 
 from bot.engine.cards import base_code, pretty
 from bot.engine.core import Hidden
@@ -128,6 +129,7 @@ def picture(view) -> bytes:
         info_lines.append(hand_text(view))
     if view.recent:
         info_lines.append("Last: " + view.recent[-1])
+    info_lines = [part for line in info_lines for part in textwrap.wrap(line, 54)]
     height = top + cell * 7 + margin + 22 * len(info_lines) + 30
     img = Image.new("RGB", (width, height), (47, 125, 79))
     d = ImageDraw.Draw(img)
@@ -172,7 +174,7 @@ def picture(view) -> bytes:
             suit_shape(d, code[1], x0 + cell - 22, y0 + cell - 22, 9, ink)
     y = top + 7 * cell + 26
     for line in info_lines:
-        d.text((margin - 16, y), line[:64], fill="white", font=small)
+        d.text((margin - 16, y), line, fill="white", font=small)
         y += 22
     buf = io.BytesIO()
     img.save(buf, "PNG")

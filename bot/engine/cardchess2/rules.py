@@ -824,6 +824,19 @@ class Cardchess2(Game):
                     else:
                         entry[1][str(r)] = line
 
+    # ----- records ----------------------------------------------------------------------------
+    def redact(self, seat: int, action: str) -> str:
+        """``action`` as the others saw it: a home-row order and an added card stay secret."""
+        try:
+            typed = parse(action)
+        except IllegalMove:
+            return action
+        if isinstance(typed, Order):
+            return "order (hidden)"
+        if isinstance(typed, Add):
+            return f"add (hidden) {typed.dst}"
+        return action
+
     # ----- forfeits and results ---------------------------------------------------------------
     def _forfeit(self, seat: int) -> list[Event]:
         events: list[Event] = []

@@ -482,3 +482,9 @@ def test_progress_shows_sigma_against_defence():
     assert (c.progress.total, c.progress.target) == (80, 90) and not c.complete
     c2 = g.choices(S, ("attack", "d5", "a5", "e5"))
     assert c2.complete and str(c2.progress) == "Σ 100 of 90"
+
+
+def test_exported_records_hide_orders_and_added_cards():
+    g = t7()
+    assert g.redact(S, "add 8H d2") == "add (hidden) d2" and g.redact(S, "order") == "order (hidden)"
+    assert g.redact(S, "move d1 d2") == "move d1 d2" and g.redact(S, "attack d5 a5 e5") == "attack d5 a5 e5"
