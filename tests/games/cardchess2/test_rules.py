@@ -488,3 +488,16 @@ def test_exported_records_hide_orders_and_added_cards():
     g = t7()
     assert g.redact(S, "add 8H d2") == "add (hidden) d2" and g.redact(S, "order") == "order (hidden)"
     assert g.redact(S, "move d1 d2") == "move d1 d2" and g.redact(S, "attack d5 a5 e5") == "attack d5 a5 e5"
+
+
+def test_a_restart_mid_window_loses_nothing():
+    import json
+
+    g, _ = act(t7(), S, "attack d5 a5 e5")
+    stored = json.loads(json.dumps(g.to_json()))
+    back = GAME.from_json(stored)
+    assert back.decisions() == g.decisions() and back.choices(N, ("enforce",)) == g.choices(N, ("enforce",))
+    back, _ = act(back, N, "enforce c3")
+    back = GAME.from_json(json.loads(json.dumps(back.to_json())))
+    back, _ = act(back, S, "reinforce d1 >d2")
+    assert "d5" not in back.board
