@@ -1,0 +1,221 @@
+"""The built-in player: chooses from its own view and ``choices`` only (no peeking).
+
+It removes an opponent's card that sits on its home row (that card would win), takes face-up
+cards its numbers beat, steps onto the goal row when it can, attacks face-down cards when its
+strength makes success likely, and otherwise advances toward the goal row or adds cards there.
+In the windows it enforces just enough to save its card, and reinforces only when that wins.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from bot.engine.core import HIDDEN, Action, Choices, Game, Hidden
+
+from .geometry import ATTACK, DEF_RANK, INDEX, SIZE
+
+AVERAGE_DEFENCE = 70  # of an unknown card
+AVERAGE_MULT = 3.75  # of an unknown suit pairing
+
+
+def _rank(cell: str) -> int:
+    return INDEX[cell] // SIZE
+
+
+def _goal_rank(view, seat: int) -> int:
+    return SIZE - 1 if view.side(seat) == "South" else 0
+
+
+def _home_rank(view, seat: int) -> int:
+    return 0 if view.side(seat) == "South" else SIZE - 1
+
+
+def _progress(view, seat: int, cell: str) -> int:
+    """How many ranks ``cell`` is from the seat's home row."""
+    return abs(_rank(cell) - _home_rank(view, seat))
+
+
+def _build(game: Game, seat: int, prefix: Sequence[str], need: int | None) -> tuple[tuple[str, ...], int, bool]:
+    """Greedily add strikers through ``choices``, best value first (face-up ones before the
+    face-down ones they would reveal), until Σ reaches ``need`` (``None``: take every striker).
+    Returns the tokens, Σ and whether the tokens are a complete action."""
+    tokens = tuple(prefix)
+    while True:
+        c = game.choices(seat, tokens)
+        total = c.progress.total if c.progress else 0
+        if c.complete and need is not None and total >= need:
+            return tokens, total, True
+        if not c.options:
+            return tokens, total, c.complete
+        best, best_score, best_step = None, -1e9, None
+        for o in c.options:
+            v = o.data.value if o.data is not None else None
+            step = None
+            if v is None:  # a face-down attacker: look at its steps
+                steps = game.choices(seat, tokens + (o.token,))
+                if not steps.options:
+                    continue
+                vals = [(s.data.value if s.data is not None and s.data.value is not None else 0, s.token)
+                        for s in steps.options]
+                v, step = max(vals)
+                score = v - 6
+            else:
+                score = v
+            if score > best_score:
+                best, best_score, best_step = o, score, step
+        if best is None:
+            return tokens, total, c.complete
+        tokens = tokens + (best.token,) + ((best_step,) if best_step else ())
+        if need is None and game.choices(seat, tokens).complete and len(tokens) > 8:
+            return tokens, game.choices(seat, tokens).progress.total if game.choices(seat, tokens).progress else 0, True
+
+
+def _finish(game: Game, seat: int, tokens: Sequence[str]) -> Action:
+    return game.parse(seat, " ".join(tokens))
+
+
+def _walk_any(game: Game, seat: int, tokens: tuple[str, ...], rng: random.Random) -> tuple[str, ...] | None:
+    """Any complete continuation of ``tokens`` (first options first)."""
+    for _ in range(40):
+        c = game.choices(seat, tokens)
+        if c.complete:
+            return tokens
+        if not c.options:
+            return None
+        tokens = tokens + (c.options[0].token,)
+    return None
+
+
+def auto_move(game: Game, seat: int, rng: random.Random) -> Action:
+    view = game.view(seat)
+    d = game.decision_of(seat)
+    if d is None:
+        raise ValueError("not this seat's decision")
+    if d.name == "order-home-row":
+        return _order(game, seat, view)
+    if d.name == "enforce":
+        return _enforce(game, seat, view)
+    if d.name == "reinforce":
+        a = view.attack
+        tokens, total, ok = _build(game, seat, ("reinforce",), a.defence + a.enforcement)
+        if ok and total >= a.defence + a.enforcement:
+            return _finish(game, seat, tokens)
+        return game.parse(seat, "reinforce")
+    return _turn(game, seat, view, rng)
+
+
+def _order(game: Game, seat: int, view) -> Action:
+    """Strong attackers in the middle files, where they reach most."""
+    row = sorted((b for b in view.board if b.owner == seat and _rank(b.cell) == _home_rank(view, seat)),
+                 key=lambda b: b.cell)
+    codes = sorted((b.card for b in row if isinstance(b.card, str)), key=lambda c: ATTACK[c[0]])
+    files = [0, 6, 1, 5, 2, 4, 3]  # weakest on the edges
+    placed: list[str] = [""] * 7
+    for f, code in zip(files, codes, strict=False):
+        placed[f] = code
+    tokens = ("order", *placed)
+    if "" in placed or not game.choices(seat, tokens).complete:
+        return game.parse(seat, "order")
+    return _finish(game, seat, tokens)
+
+
+def _enforce(game: Game, seat: int, view) -> Action:
+    a = view.attack
+    c = game.choices(seat, ("enforce",))
+    if c.kind != "set" or not c.options:
+        return game.parse(seat, "enforce")
+    opts = sorted(c.options, key=lambda o: -(o.data.value or 0))
+    if a.defence + sum(o.data.value or 0 for o in opts) <= a.sigma:
+        return game.parse(seat, "enforce")  # cannot save it: keep the cards hidden
+    chosen, total = [], a.defence
+    for o in opts:
+        if total > a.sigma + 20:
+            break
+        chosen.append(o.token)
+        total += o.data.value or 0
+    order = [o.token for o in c.options]
+    return game.parse(seat, "enforce " + ",".join(sorted(chosen, key=order.index)))
+
+
+def _turn(game: Game, seat: int, view, rng: random.Random) -> Action:
+    top = game.choices(seat, ())
+    verbs = top.tokens()
+    if verbs == ["pass"]:
+        return game.parse(seat, "pass")
+    best: tuple[float, tuple[str, ...]] | None = None
+
+    def consider(score: float, tokens: tuple[str, ...]) -> None:
+        nonlocal best
+        score += rng.random() * 0.5
+        if best is None or score > best[0]:
+            best = (score, tokens)
+
+    mine = [b for b in view.board if b.owner == seat]
+    theirs = [b for b in view.board if b.owner != seat]
+    home = _home_rank(view, seat)
+    goal = _goal_rank(view, seat)
+    if "attack" in verbs:
+        for t in game.choices(seat, ("attack",)).options:
+            card = t.data.card if t.data is not None else HIDDEN
+            threat = 6 - abs(_rank(t.token) - home)  # close to my home row: dangerous
+            urgent = _rank(t.token) == home
+            last = len(theirs) == 1
+            if isinstance(card, Hidden):
+                tokens, total, ok = _build(game, seat, ("attack", t.token), None)
+                if not ok:
+                    continue
+                strength = _strength(view, tokens)
+                chance = min(1.0, strength / AVERAGE_DEFENCE / 1.3)
+                score = 10 + 40 * chance + 4 * threat + (400 if urgent else 0) + (200 * chance if last else 0)
+                if chance < 0.5 and not urgent:
+                    score -= 30
+                consider(score, tokens)
+            else:
+                need = 10 * DEF_RANK[card[0]]
+                tokens, total, ok = _build(game, seat, ("attack", t.token), need)
+                if ok and total >= need:
+                    score = 60 + need / 4 + 5 * threat + (500 if urgent else 0) + (500 if last else 0)
+                    consider(score, tokens)
+    if "move" in verbs:
+        for src in game.choices(seat, ("move",)).options:
+            here = _progress(view, seat, src.token)
+            for dst in game.choices(seat, ("move", src.token)).options:
+                there = _progress(view, seat, dst.token)
+                score = 5 + 6 * (there - here)
+                if _rank(dst.token) == goal:
+                    score += 150
+                if _rank(src.token) == home and there > here:
+                    score += 2
+                consider(score, ("move", src.token, dst.token))
+    if "add" in verbs:
+        hand = game.choices(seat, ("add",)).options
+        if hand:
+            card = max(hand, key=lambda o: ATTACK[o.token[0]])
+            for dst in game.choices(seat, ("add", card.token)).options:
+                score = 6 + 3 * _progress(view, seat, dst.token) - len(mine) * 0.2
+                if _rank(dst.token) == goal:
+                    score += 150
+                consider(score, ("add", card.token, dst.token))
+    if best is None:
+        for v in verbs:
+            tokens = _walk_any(game, seat, (v,), rng)
+            if tokens:
+                return _finish(game, seat, tokens)
+        return game.parse(seat, "pass")
+    return _finish(game, seat, best[1])
+
+
+def _strength(view, tokens: Sequence[str]) -> float:
+    """An estimate of Σ against a face-down card (its suit unknown)."""
+    total = 0.0
+    for tok in tokens[2:]:
+        if tok.startswith(">") or tok == "stay":
+            continue
+        b = view.at(tok)
+        if b is not None and isinstance(b.card, str):
+            total += ATTACK[b.card[0]] * AVERAGE_MULT
+    return total
+
+
+__all__ = ["auto_move", "Choices"]

@@ -1,0 +1,503 @@
+"""Cardchess2: a test per ruling (R1–R25), per variant (V1–V9) and per setting, and the
+rulebook's worked examples (T1–T15). Seat 0 (Sam) is South, seat 1 (Nia) North."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.engine.cardchess2 import GAME, SPEC, auto_move
+from bot.engine.cardchess2.geometry import MULT, Rules, value
+from bot.engine.cardchess2.rules import Cardchess2
+from bot.engine.core import HIDDEN, IllegalMove
+
+from .helpers import PLAYERS, leaks, position
+
+S, N = 0, 1
+
+
+def act(g: Cardchess2, seat: int, text: str) -> tuple[Cardchess2, list]:
+    new, events = g.apply(seat, text)
+    assert isinstance(new, Cardchess2)
+    return new, events
+
+
+def refused(g: Cardchess2, seat: int, text: str, rule: str | None = None) -> IllegalMove:
+    before = g.to_json()
+    with pytest.raises(IllegalMove) as info:
+        g.apply(seat, text)
+    assert g.to_json() == before
+    if rule is not None:
+        assert info.value.rule == rule, info.value.reason
+    return info.value
+
+
+def texts(events, seat=None) -> str:
+    return "\n".join(t for e in events if (t := e.for_(seat)))
+
+
+# ----- worked examples ----------------------------------------------------------------------
+def test_T1_exactly_enough():
+    g = position("TH d2", "8S d6 2C g7")
+    g, ev = act(g, S, "attack d6 d2")
+    assert "d6" not in g.board and "8S" in g.out and g.phase == "turn" and g.current == N
+    assert "Σ 80" in texts(ev) and "defence 80" in texts(ev)
+
+
+def test_T3_combined_attack_against_an_ace():
+    g = position("3S a3 2S c2", "AH c5 2C g7")
+    refused(g, S, "attack c5 a3", "R9")
+    g, ev = act(g, S, "attack c5 a3 c2")
+    assert "c5" not in g.board and "Σ 10" in texts(ev)
+
+
+@pytest.mark.parametrize("target,legal", [("AH", True), ("4D", False), ("2D", True)])
+def test_T5_the_3_takes_the_better_value(target, legal):
+    g = position("3C c3", f"{target} d4 2C g7")
+    if legal:
+        g, _ = act(g, S, "attack d4 c3")
+        assert "d4" not in g.board
+    else:
+        refused(g, S, "attack d4 c3", "R9")
+    assert value("3C", 16, "AH", 24, Rules()) == 15 and value("3C", 16, "4D", 24, Rules()) == 24
+
+
+def t7() -> Cardchess2:
+    return position("TH a5 2H e5 QD* d1", "9S d5 5C* c3 2C g7")
+
+
+def test_T7_enforcement_and_reinforcement():
+    g, ev = act(t7(), S, "attack d5 a5 e5")
+    assert "Σ 100" in texts(ev) and g.phase == "enforce" and g.decisions()[0].seat == N
+    g, ev = act(g, N, "enforce c3")
+    assert g.phase == "reinforce" and "140" in texts(ev) and g.board["c3"][2]
+    g, ev = act(g, S, "reinforce d1 >d2")
+    assert "d5" not in g.board and "9S" in g.out and "Σ 148" in texts(ev)
+    assert g.board["d2"] == [S, "QD", True]
+
+
+def test_T7_without_reinforcement_the_target_survives_face_up():
+    g, _ = act(t7(), S, "attack d5 a5 e5")
+    g, _ = act(g, N, "enforce c3")
+    g, ev = act(g, S, "reinforce")
+    assert g.board["d5"] == [N, "9S", True] and "survives" in texts(ev)
+    assert all(g.board[c][2] for c in ("a5", "e5", "c3"))
+
+
+def test_T9_blocked_lines():
+    g = position("TS d1 4H d3", "6C d6 2C g7")
+    assert "d6" not in g.choices(S, ("attack",)).tokens()
+    refused(g, S, "attack d6 d1", "A3")
+    refused(g, S, "attack d6 d3", "R9")
+
+
+def test_T11_add():
+    g = position("9C* c1 2S* e1", "2C g7", hands=(["8H"], []))
+    assert sorted(g.choices(S, ("add", "8H")).tokens()) == ["b2", "d1", "d2", "e2", "f1"]
+    refused(g, S, "add 8H c2", "R5")
+    g, ev = act(g, S, "add 8H d2")
+    assert g.board["d2"] == [S, "8H", False]
+    assert texts(ev) .startswith("Sam adds a card face down at d2") and "8♥" in texts(ev, S)
+    assert "8♥" not in texts(ev, N)
+
+
+def test_T13_elimination():
+    g = position("QS g3 KS f5", "KC g7", hands=([], ["2H", "3H", "4H", "5H"]))
+    g, ev = act(g, S, "attack g7 g3 f5")
+    assert "Σ 200" in texts(ev) and g.is_over() and g.outcome().winners == (S,)
+
+
+def test_T15_card_draws():
+    g = GAME.new(PLAYERS, [], seed=3)
+    g, _ = act(g, 0, "order")
+    g, _ = act(g, 1, "order")
+    south, north = g.south, 1 - g.south
+    assert len(g.hands[south]) == 5 and g.current == south
+    g = act(g, south, str(auto_move(g, south, random.Random(1))))[0]
+    assert len(g.hands[north]) == 6 and g.current == north
+    g.decks[0].clear()
+    g.__dict__.pop("_memo", None)
+    before = len(g.hands[south])
+    g = act(g, north, str(auto_move(g, north, random.Random(1))))[0]
+    assert len(g.hands[south]) == before and g.current == south and not g.is_over()
+
+
+# ----- rulings ------------------------------------------------------------------------------
+def test_ruling_1_color_means_suit():
+    for row in MULT.values():
+        assert sorted(row.values()) == [1, 2, 4, 8]
+    for d in "HSCD":
+        assert sorted(MULT[a][d] for a in "HSCD") == [1, 2, 4, 8]
+    cycle = "HSCDH"
+    assert all(MULT[a][b] == 8 and MULT[b][a] == 2 for a, b in zip(cycle, cycle[1:], strict=False))
+    assert MULT["H"]["C"] == MULT["C"]["H"] == MULT["S"]["D"] == MULT["D"]["S"] == 4
+
+
+def test_ruling_2_ace_attacks_14_defends_10_enforces_140():
+    g = position("AD* a1", "9H a6 4C* b6 2C g7")
+    assert "stay" not in str(g.choices(S, ("attack", "a6", "a1")))  # a face-down ace does not step
+    g, ev = act(g, S, "attack a6 a1")  # 14 × 8 = 112 ≥ 90
+    assert "(112)" in texts(ev) and g.phase == "enforce"
+    assert g.choices(N, ("enforce",)).tokens() == ["b6"]  # 4C covers a6 from b6
+    h = position("TH a4", "AS a6 AD* b6 2C g7")
+    h, ev = act(h, S, "attack a6 a4")  # 10 × 8 = 80 ≥ defence 10
+    h, ev = act(h, N, "enforce b6")
+    assert "+140" in texts(ev) and h.board["a6"] == [N, "AS", True]  # 80 < 150: survives
+
+
+def test_ruling_3_lines_reach_any_distance_until_blocked():
+    g = position("TH a1", "8S a7 2C g6")
+    assert "a7" in g.choices(S, ("attack",)).tokens()
+    g2 = position("TH a1 2D a4", "8S a7 2C g6")
+    assert "a7" not in g2.choices(S, ("attack",)).tokens()
+
+
+def test_ruling_4_moves_follow_the_attack_directions():
+    g = position("9H d4 KC b2 TS f2", "2C g7")
+    assert sorted(g.choices(S, ("move", "d4")).tokens()) == ["c3", "c5", "e3", "e5"]
+    assert sorted(g.choices(S, ("move", "b2")).tokens()) == ["a4", "c4", "d1", "d3"]
+    assert sorted(g.choices(S, ("move", "f2")).tokens()) == ["e2", "f1", "f3", "g2"]
+
+
+def test_ruling_5_add_where_a_card_could_move_face_down():
+    g = position("8H d4", "2C g7", hands=(["KS"], []))
+    assert sorted(g.choices(S, ("add", "KS")).tokens()) == ["c4", "d3", "d5", "e4"]
+    g, _ = act(g, S, "add KS d5")
+    assert g.board["d5"] == [S, "KS", False]
+
+
+def test_ruling_6_face_down_attackers_must_step_and_range_is_checked_after_all_steps():
+    g = position("8H* d1", "9C* d5 2C g7")
+    refused(g, S, "attack d5 d1", "R6")
+    assert g.choices(S, ("attack", "d5", "d1")).tokens() == [">d2"]
+    g2, ev = act(g, S, "attack d5 d1 >d2")
+    assert g2.board["d2"] == [S, "8H", True] and "d1→d2" in texts(ev)
+    # TS a5 covers d5 only while b5, c5 stay empty: 6H b4 stepping to c5 breaks it (A3)
+    h = position("TS a5 6H* b4", "9C* d5 2C g7")
+    refused(h, S, "attack d5 a5 b4 >c5", "A3")
+    assert ">c5" not in h.choices(S, ("attack", "d5", "a5", "b4")).tokens()
+    refused(position("TS a5", "9C* d5 2C g7"), S, "attack d5 a5 >b5", "R6")  # face up: no step
+
+
+def test_ruling_7_specials_are_final_values_taking_the_better():
+    assert value("2H", 3 * 7 + 2, "9S", 4 * 7 + 2, Rules()) == 20  # adjacent 2: 20 (normal 16)
+    assert value("2C", 3 * 7 + 2, "9S", 5 * 7 + 2, Rules()) == 4  # not adjacent: normal
+    assert value("3C", 0, "9D", 8, Rules()) == 24  # 8× beats 15
+    assert value("3S", 0, "9H", 8, Rules()) == 15
+
+
+def test_ruling_8_jump_and_step_are_movement_only():
+    g = position("4H d1 5S b1", "9C d3 2C g7 KD b3")
+    assert "d3" not in g.choices(S, ("move", "d1")).tokens()  # the jump lands only on empty cells
+    assert sorted(g.choices(S, ("move", "d1")).tokens()) == ["c1", "d2", "e1", "f1"]
+    assert "b2" in g.choices(S, ("move", "b1")).tokens()
+    refused(position("4H d1 2S d2", "9C d3 2C g7"), S, "attack d3 d1", "A3")
+
+
+def test_ruling_9_weak_attack_on_a_face_up_card_is_refused_privately():
+    g = position("2H a1", "KS a6 2C g7")
+    err = refused(g, S, "attack a6 a1", "R9")
+    assert "less than the defence 130" in err.reason
+
+
+def test_ruling_10_face_down_target_any_total_revealed_and_stays_up():
+    g = position("2H a1", "KS* a6 2C g7")
+    c = g.choices(S, ("attack", "a6"))
+    assert c.options[0].data.value is None and c.progress is None  # no values shown
+    g, ev = act(g, S, "attack a6 a1")
+    assert g.board["a6"] == [N, "KS", True] and "survives" in texts(ev) and g.phase == "turn"
+
+
+def test_ruling_11_enforcers_must_cover_and_the_window_needs_enough():
+    g, _ = act(position("TH a5 2H e5", "9S d5 5C* c3 7D* a1 2C g7"), S, "attack d5 a5 e5")
+    assert g.choices(N, ("enforce",)).tokens() == ["c3"]
+    refused(g, N, "enforce a1", "R11")
+    weak = position("2H a1", "KS* a6 7D* b4 2C g7")
+    weak, _ = act(weak, S, "attack a6 a1")
+    assert weak.phase == "turn"  # Σ below the defence: no window
+
+
+def test_ruling_12_any_number_of_reinforcements_in_one_window():
+    g = position("TH a5 2H e5 QD* d1 KS* g2", "9S d5 5C* c3 2C g7")
+    g, _ = act(g, S, "attack d5 a5 e5")
+    g, _ = act(g, N, "enforce c3")
+    g, ev = act(g, S, "reinforce d1 >d2 g2 >e3")
+    assert "d5" not in g.board and g.phase == "turn" and "reinforces" in texts(ev)
+
+
+def test_ruling_13_enforcement_adds_to_the_defence():
+    g, _ = act(t7(), S, "attack d5 a5 e5")
+    g, _ = act(g, N, "enforce c3")
+    assert g.attack["def"] + g.attack["enforcement"] == 140 and g.view(None).attack.enforcement == 50
+
+
+def test_ruling_14_goal_row_card_must_survive_a_whole_opposing_turn():
+    g = position("8H b6 2D* d3", "9C e7 3S a5", hands=([], []))
+    g, ev = act(g, S, "move b6 b7")
+    assert not g.is_over() and g.current == N
+    g, ev = act(g, N, "move a5 b4")
+    assert g.is_over() and g.outcome().winners == (S,) and "goal row" in texts(ev)
+
+
+def test_ruling_15_home_rows_are_ordered_privately_before_play():
+    g = GAME.new(PLAYERS, [], seed=5)
+    assert {d.name for d in g.decisions()} == {"order-home-row"} and all(not d.public for d in g.decisions())
+    south = g.south
+    row = sorted(g.dealt[south], key=lambda c: c[1] + c[0])
+    g2, ev = act(g, south, "order " + " ".join(row))
+    assert [g2.board[f + ("1" if True else "")][1] for f in "abcdefg"] == row
+    assert all(b.card is HIDDEN for b in g2.view(1 - south).board if b.owner == south)
+    assert not leaks(texts(ev, 1 - south), g2, 1 - south) and g2.phase == "setup"
+    g3, _ = act(g2, 1 - south, "order")
+    assert g3.phase == "turn" and [g3.board[f + "7"][1] for f in "abcdefg"] == g.dealt[1 - south]
+
+
+def test_ruling_16_out_of_play_cards():
+    g = GAME.new(PLAYERS, [], seed=1)
+    assert len(g.out) == 5 and len(g.decks[0]) == 23 and not g.out_shown
+    g14 = GAME.new(PLAYERS, ["out_of_play=14"], seed=1)
+    assert len(g14.out) == 14 and len(g14.decks[0]) == 14
+    assert g.view(None).out_size == 5
+
+
+def test_ruling_17_no_jokers_and_own_decks():
+    g = GAME.new(PLAYERS, [], seed=1)
+    assert len(g.all_cards()) == 52 and not any(c.startswith("JK") for c in g.all_cards())
+    v1 = GAME.new(PLAYERS, ["Own decks"], seed=1)
+    assert len(v1.decks) == 2 and all(len(d) == 35 for d in v1.decks) and len(v1.out) == 10
+    assert all(c.endswith(f"@{s}") for s in (0, 1) for c in v1.dealt[s] + v1.hands[s])
+
+
+def test_ruling_18_draw_before_acting_no_hand_limit():
+    g = position("8H d4", "9C e6 2C g7", hands=(["2S"] * 0, ["3S", "4S", "5S", "6S", "7S", "8S", "9S"]))
+    top = g.decks[0][0]
+    g, ev = act(g, S, "move d4 d3")
+    assert g.hands[N][-1] == top and len(g.hands[N]) == 8 and "You draw" in texts(ev, N)
+    assert "draw" not in (texts(ev, None) or "")
+
+
+def test_ruling_19_repetition_penalty_draws_from_the_out_of_play_pile():
+    out = ["2H", "3H", "4H", "5H", "6H", "7H"]
+    g = position("8H d3", "9C e6 KC g7", out=out)
+    g, _ = act(g, S, "move d3 d4")
+    g, _ = act(g, N, "move e6 f5")
+    g, _ = act(g, S, "move d4 d3")
+    g, ev = act(g, N, "move f5 e6")  # the board is back to the start
+    assert len(g.out) == 0 and len(g.hands[N]) == 2 + 3 and len(g.hands[S]) == 1 + 3 + 1  # and S's next draw
+    assert "Repetition" in texts(ev) and "You draw" in texts(ev, N) and not leaks(texts(ev), g, None)
+
+
+def test_ruling_19_repetition_kill_when_the_pile_is_small():
+    g = position("8H d3", "9C e6 KC g7", out=["2H"])
+    g, _ = act(g, S, "move d3 d4")
+    g, _ = act(g, N, "move e6 f5")
+    g, _ = act(g, S, "move d4 d3")
+    g, ev = act(g, N, "move f5 e6")
+    kill = [e for e in ev if e.kind == "kill"]
+    assert kill and kill[0].data in g.out_shown and "random kill" in texts(ev)
+
+
+def test_ruling_20_elimination_by_a_kill():
+    g = position("8H d3", "9C e6", out=[])
+    g.decks = [[]]  # no draws: the kill takes one of the two board cards
+    g, _ = act(g, S, "move d3 d4")
+    g, _ = act(g, N, "move e6 f5")
+    g, _ = act(g, S, "move d4 d3")
+    g, ev = act(g, N, "move f5 e6")
+    assert g.is_over() and len(g.board) == 1 and "no card left" in texts(ev)
+
+
+def pinned() -> Cardchess2:
+    return position("9S d4", "KS c3 KH e3 KD c5 KC e5")
+
+
+def test_ruling_21_pass_only_when_stuck_and_two_passes_draw():
+    g = pinned()
+    assert g.choices(S, ()).tokens() == ["pass"]
+    g.passes = 1
+    g, ev = act(g, S, "pass")
+    assert g.is_over() and g.outcome().winners == () and "draw" in texts(ev)
+    refused(position("9S d4", "KS c2 2C g7"), S, "pass", "R21")
+
+
+def test_ruling_21_turn_cap_draws():
+    g = position("8H d3", "9C e6 2C g7", options=["turn_cap=7"], turns=6)
+    g, ev = act(g, S, "move d3 d4")
+    assert g.is_over() and g.outcome().winners == () and "7 turns" in texts(ev)
+
+
+def test_ruling_22_never_attack_your_own_cards():
+    g = position("TH d2 8S d6", "2C g7")
+    refused(g, S, "attack d6 d2", "R22")
+    g2, _ = act(position("TH d2", "8S d6 2C g7"), S, "attack d6 d2")
+    assert g2.board.get("d2") == [S, "TH", True] and "d6" not in g2.board
+
+
+def test_ruling_23_reinforcers_step_and_cover_originals_not_rechecked():
+    g = position("TH a5 2H e5 6H* b4", "9S d5 5C* c3 2C g7")
+    g, _ = act(g, S, "attack d5 a5 e5")
+    g, _ = act(g, N, "enforce c3")
+    refused(g, S, "reinforce b4", "R6")
+    g, ev = act(g, S, "reinforce b4 >c5")  # blocks TH's line: not rechecked, 80 still counts
+    assert "d5" not in g.board and "Σ 148" in texts(ev)
+
+
+def test_ruling_24_window_opens_whatever_covers_the_target():
+    g, _ = act(position("TH a5 2H e5", "9S d5 5C* g1 2C g7"), S, "attack d5 a5 e5")
+    assert g.phase == "enforce"  # 5C at g1 does not cover d5, but the window opens
+    c = g.choices(N, ("enforce",))
+    assert c.complete and not c.options
+    g, ev = act(g, N, "enforce")
+    assert "d5" not in g.board and "does not enforce" in texts(ev)
+    no_window, _ = act(position("TH a5 2H e5", "9S d5 2C g7"), S, "attack d5 a5 e5")
+    assert no_window.phase == "turn"
+
+
+def test_ruling_25_defaults_and_leaving():
+    g = GAME.new(PLAYERS, [], seed=2)
+    assert all(d.default == "order" for d in g.decisions())
+    g, _ = act(t7(), S, "attack d5 a5 e5")
+    assert g.decisions()[0].default == "enforce"
+    g2, _ = act(g, N, g.decisions()[0].default)
+    assert "d5" not in g2.board
+    g3, _ = act(g, N, "enforce c3")
+    assert g3.decisions()[0].name == "reinforce" and g3.decisions()[0].default == "reinforce"
+    left, _ = g3.forfeit(S)
+    assert left.is_over() and left.outcome().winners == (N,) and not left.decisions()
+
+
+# ----- variants and settings ----------------------------------------------------------------
+def test_variant_V1_own_decks_identity_includes_the_deck():
+    g = GAME.new(PLAYERS, ["V1"], seed=4)
+    assert g.opts.own_decks and len(set(g.all_cards())) == 104
+    g, _ = act(g, 0, "order")
+    g, _ = act(g, 1, "order")
+    assert all(c.endswith(f"@{g.board[cell][0]}") for cell in g.board for c in [g.board[cell][1]])
+
+
+def test_variant_V2_short_range():
+    g = position("TH a5 2H e5", "9S d5 2C g7", options=["Short range"])
+    refused(g, S, "attack d5 a5 e5", "A3")
+    near, _ = act(position("TH c5", "8S d5 2C g7", options=["Short range"]), S, "attack d5 c5")
+    assert "d5" not in near.board
+
+
+def test_variant_V3_pawn_march():
+    g = position("9H d4 4S b1 5C f1", "2C g7", options=["Pawn march"])
+    assert g.choices(S, ("move", "d4")).tokens() == ["d5"]
+    assert sorted(g.choices(S, ("move", "b1")).tokens()) == ["b2", "b3", "d1"]
+    assert sorted(g.choices(S, ("move", "f1")).tokens()) == ["e1", "f2", "g1"]
+
+
+def test_variant_V4_optional_step():
+    g = position("8H* d1", "9C* d5 2C g7", options=["Optional step"])
+    assert "stay" in g.choices(S, ("attack", "d5", "d1")).tokens()
+    g, _ = act(g, S, "attack d5 d1")
+    assert g.board["d1"] == [S, "8H", True]
+
+
+def test_variant_V5_powers_before_suits():
+    assert value("2H", 3 * 7 + 2, "9S", 4 * 7 + 2, Rules(special_first=True)) == 160
+    g = position("2H c4", "9S c5 2C g7", options=["Powers before suits"])
+    g, ev = act(g, S, "attack c5 c4")
+    assert "(160)" in texts(ev) and "c5" not in g.board
+
+
+def test_variant_V6_wide_powers():
+    g = position("2H c4", "9S d5 2C g7")
+    assert "d5" not in g.choices(S, ("attack",)).tokens()
+    g = position("2H c4", "9S* d5 2C g7", options=["Wide powers"])
+    g, ev = act(g, S, "attack d5 c4")
+    assert "(20)" in texts(ev)
+
+
+def test_variant_V7_remote_enforcement():
+    g, _ = act(position("TH a5 2H e5", "9S d5 5C* g1 2C g7", options=["Remote enforcement"]), S, "attack d5 a5 e5")
+    assert g.choices(N, ("enforce",)).tokens() == ["g1"]
+    g, ev = act(g, N, "enforce g1")
+    assert "+50" in texts(ev)
+
+
+def test_variant_V8_matched_reinforcement():
+    g = position("TH a5 2H e5 QD* d1 KS* g2", "9S d5 5C* c3 2C g7", options=["Matched reinforcement"])
+    g, _ = act(g, S, "attack d5 a5 e5")
+    g, _ = act(g, N, "enforce c3")
+    refused(g, S, "reinforce d1 >d2 g2 >e3", "V8")
+    assert g.choices(S, ("reinforce", "d1", ">d2")).options == ()
+
+
+def test_variant_V9_sudden_goal():
+    g = position("8H b6 2D* d3", "9C e7 3S a5", options=["Sudden goal"])
+    g, ev = act(g, S, "move b6 b7")
+    assert g.is_over() and g.outcome().winners == (S,) and "Sudden goal" in texts(ev)
+
+
+def test_setting_out_of_play_must_be_5_or_14():
+    with pytest.raises(IllegalMove):
+        GAME.new(PLAYERS, ["out_of_play=7"], seed=1)
+    assert GAME.new(PLAYERS, ["out_of_play=14"], seed=1).opts.out_of_play == 14
+
+
+def test_setting_turn_cap():
+    g = position("8H d3", "9C e6 2C g7", options=["turn_cap=300"], turns=298)
+    g, _ = act(g, S, "move d3 d4")
+    assert not g.is_over()
+    g, ev = act(g, N, "move e6 f5")
+    assert g.is_over() and "300 turns" in texts(ev)
+
+
+# ----- contract details ---------------------------------------------------------------------
+def test_wrong_player_and_wrong_window_are_refused():
+    g = t7()
+    refused(g, N, "move d5 d6", "turn")
+    refused(g, S, "enforce", "turn")
+    g2, _ = act(g, S, "attack d5 a5 e5")
+    refused(g2, S, "move a5 a6", "turn")
+    refused(g2, N, "move d5 d6", "A6")
+    refused(g2, N, "garbage here", "parse")
+
+
+def test_every_decision_is_private_and_named():
+    g = GAME.new(PLAYERS, [], seed=1)
+    assert all(not d.public for d in g.decisions())
+    g2, _ = act(t7(), S, "attack d5 a5 e5")
+    assert [(d.name, d.public) for d in g2.decisions()] == [("enforce", False)]
+    assert [(d.name, d.public) for d in t7().decisions()] == [("turn", False)]
+
+
+def test_notation_round_trip_and_spec():
+    g = t7()
+    for text in ("attack d5 a5 e5", "move a5 a4", "add 8H d2", "enforce c3,e4", "reinforce d1 >d2", "pass",
+                 "order 2H 3H 4H 5H 6H 7H 8H", "enforce", "reinforce"):
+        assert str(g.parse(S, text)) == text
+    assert str(g.parse(S, "attack d5 d1>d2")) == "attack d5 d1 >d2"
+    assert SPEC.id == "cardchess2" and SPEC.credit == "Cardchess2 (an anonymous forum post)"
+    assert [h for h, _ in SPEC.rules_sections()][1:4] == ["Setup", "Cards", "Reach and movement"]
+
+
+def test_progress_shows_sigma_against_defence():
+    g = t7()
+    c = g.choices(S, ("attack", "d5", "a5"))
+    assert (c.progress.total, c.progress.target) == (80, 90) and not c.complete
+    c2 = g.choices(S, ("attack", "d5", "a5", "e5"))
+    assert c2.complete and str(c2.progress) == "Σ 100 of 90"
+
+
+def test_exported_records_hide_orders_and_added_cards():
+    g = t7()
+    assert g.redact(S, "add 8H d2") == "add (hidden) d2" and g.redact(S, "order") == "order (hidden)"
+    assert g.redact(S, "move d1 d2") == "move d1 d2" and g.redact(S, "attack d5 a5 e5") == "attack d5 a5 e5"
+
+
+def test_a_restart_mid_window_loses_nothing():
+    import json
+
+    g, _ = act(t7(), S, "attack d5 a5 e5")
+    stored = json.loads(json.dumps(g.to_json()))
+    back = GAME.from_json(stored)
+    assert back.decisions() == g.decisions() and back.choices(N, ("enforce",)) == g.choices(N, ("enforce",))
+    back, _ = act(back, N, "enforce c3")
+    back = GAME.from_json(json.loads(json.dumps(back.to_json())))
+    back, _ = act(back, S, "reinforce d1 >d2")
+    assert "d5" not in back.board
