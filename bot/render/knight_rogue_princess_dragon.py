@@ -6,7 +6,8 @@ from dataclasses import asdict
 from typing import Any
 
 from bot.engine.cards import SUIT_NAME, SUIT_SYMBOL, pretty, pretty_text
-from bot.engine.knight_rogue_princess_dragon import BEATS_LINE, TITLE, KrpdView, StoryEntry, character
+from bot.engine.knight_rogue_princess_dragon.roles import BEATS_LINE, TITLE, character
+from bot.engine.knight_rogue_princess_dragon.view import KrpdView, StoryEntry
 from bot.render.panel import Panel, clip, plain
 
 PHASE_NAME = {"flip": "Finding the starter", "tell": "Telling", "ending": "The ending", "over": "The end"}
