@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from bot.engine.core import HIDDEN, Hidden, View
 
+from .battle import initiative
 from .model import ACE_LIFE, unit_armor, unit_attack, unit_class, unit_life
 
 if TYPE_CHECKING:
@@ -119,11 +120,10 @@ def unit_view(u: dict) -> UnitView:
 def board_view(g: "MaginotLine", s: int, seat: int | None) -> BoardView:
     b = g.boards[s]
     mine = seat == s
-    base = tuple(AceView(i + 1, a["ace"] if mine or a["shown"] else HIDDEN, a["wounds"], ACE_LIFE - a["wounds"])
-                 for i, a in enumerate(b["base"]))
-    from .battle import initiative
     from .turn import team_of
 
+    base = tuple(AceView(i + 1, a["ace"] if mine or a["shown"] else HIDDEN, a["wounds"], ACE_LIFE - a["wounds"])
+                 for i, a in enumerate(b["base"]))
     return BoardView(
         seat=s, name=g.players[s], out=b["out"], team=team_of(g, s), aces_ordered=b["ordered"], base=base,
         base_tapped=b["base_tapped"], fallen=tuple(b["fallen"]),
