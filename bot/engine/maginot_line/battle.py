@@ -231,9 +231,11 @@ def apply_engage(g: "MaginotLine", seat: int, action: Engage, events: list[Event
     if len(set(gs)) != len(gs):
         raise IllegalMove("Each of your units engages at most one attacker.", "B1")
     for gid, aid in action.pairs:
-        if gid not in table:
+        gu = g.unit(seat, gid)
+        speed = gu is not None and not gu["tapped"] and gu["zone"] == "guardian"
+        if gid not in table and not speed:
             raise IllegalMove("Engage with your untapped guardians only.", "4")
-        if aid not in table[gid]:
+        if aid not in table.get(gid, ()):
             raise IllegalMove(f"{unit_text(g.unit(seat, gid))} may not engage that attacker "
                               "(a guardian engages its own class or a slower one).", "3")
     listed = [u["h"] for u in g.boards[seat]["units"]]
