@@ -21,6 +21,7 @@ def begin(n: int = 2, options=(), seed: int = 1, aces: dict[int, str] | None = N
         b["deck"] += b["hand"]
         b["hand"] = []
         b["deck"].sort()
+    g.journal = []  # the deal it reports is undone above
     g.order = list(range(n))
     g.current = first
     g.round_start = first
