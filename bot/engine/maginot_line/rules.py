@@ -7,14 +7,14 @@ act on this state; this module dispatches to them and holds what they share.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Sequence
+from typing import ClassVar, Sequence
 
 from bot.engine.core import Action, Choices, Decision, Event, Game, IllegalMove, Option, Outcome
 
 from . import battle, construction, consolidation, free, opening, turn
 from .actions import (AttachQueen, Boost, Commit, Declare, Done, EndTurn, Engage, Fund, Heal, Move, OrderAces,
                       PlayResource, Revive, Rush, Seize, Start, TapBase, TapResource, Assemble, parse)
-from .model import GAME_ID, TITLE, CREDIT, SUMMARY, MaginotOptions, owner
+from .model import CREDIT, GAME_ID, SUMMARY, TITLE, MaginotOptions
 from .view import MaginotView, view
 
 CONSTRUCTION_MOVES = (PlayResource, TapResource, TapBase, Start, Fund, Rush)
@@ -226,7 +226,7 @@ class MaginotLine(Game):
         out: set[str] = set()
         for s, b in enumerate(self.boards):
             mine = seat == s
-            out.update(b["discard"], b["fallen"], b["finished"], b["gone"])
+            out.update(b["discard"], b["fallen"], b["finished"])
             out.update(a["ace"] for a in b["base"] if mine or a["shown"])
             for r in b["resources"]:
                 out.add(r["card"])
@@ -262,4 +262,4 @@ class MaginotLine(Game):
 
 
 GAME = MaginotLine
-__all__ = ["MaginotLine", "GAME", "MaginotView", "owner", "Any"]
+__all__ = ["MaginotLine", "GAME", "MaginotView"]
