@@ -1,0 +1,19 @@
+"""The Maginot Line ("Complicated Free Card Game", Hysong and Wright): 2–6 players, own decks,
+construction, battles with hidden commits. Rules for players: ``rules.md`` beside this file."""
+
+from __future__ import annotations
+
+from bot.engine.registry import GameSpec
+
+from .actions import ACTIONS
+from .model import CREDIT, GAME_ID, SUMMARY, TITLE, MaginotOptions
+from .player import auto_move
+from .rules import GAME, MaginotLine
+
+SPEC = GameSpec(
+    id=GAME_ID, title=TITLE, min_players=2, max_players=6, credit=CREDIT, summary=SUMMARY, state=MaginotLine,
+    options=MaginotOptions, player=auto_move, actions=ACTIONS, command="maginot-line",
+    export_seed=False,
+)
+
+__all__ = ["SPEC", "GAME", "MaginotLine", "auto_move"]

@@ -1,0 +1,181 @@
+"""CONSTRUCTION (§2.2): resources, taps, the marker pool, START/FUND/RUSH (rulings 14, 18)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.engine.core import Choices, Event, IllegalMove, Option, Progress
+
+from .actions import Fund, PlayResource, Rush, Start, TapBase, TapResource
+from .model import face, is_component, is_resource, nice, suit, value
+
+if TYPE_CHECKING:
+    from .rules import MaginotLine
+
+
+def _complete(g: "MaginotLine", seat: int, code: str, events: list[Event], how: str) -> None:
+    b = g.boards[seat]
+    b["finished"].append(code)
+    g.emit(events, f"{g.players[seat]} {how} {nice(code)}: finished.")
+
+
+def tap_yield(res: dict, jack: bool) -> int:
+    return 1 + (2 if res["queen"] else 0) + (3 if jack else 0)
+
+
+def can_tap_base(g: "MaginotLine", seat: int) -> bool:
+    b = g.boards[seat]
+    return bool(b["base"]) and not b["base_tapped"] and face(b["base"][0]["ace"]) == "AD"
+
+
+def apply(g: "MaginotLine", seat: int, action, events: list[Event]) -> None:
+    b = g.boards[seat]
+    if isinstance(action, PlayResource):
+        if action.card not in b["hand"] or not is_resource(action.card):
+            raise IllegalMove("Play a numbered diamond from your hand.", "2.2")
+        b["hand"].remove(action.card)
+        b["resources"].append({"card": action.card, "tapped": False, "queen": None})
+        g.emit(events, f"{g.players[seat]} plays {nice(action.card)} as a resource.")
+    elif isinstance(action, TapResource):
+        res = next((r for r in b["resources"] if r["card"] == action.card), None)
+        if res is None or res["tapped"]:
+            raise IllegalMove("Tap one of your untapped resource cards.", "2.2")
+        if action.jack is not None and (face(action.jack) != "JD" or action.jack not in b["hand"]):
+            raise IllegalMove("Only J♦ from your hand adds to a tap.", "2.2")
+        res["tapped"] = True
+        got = tap_yield(res, action.jack is not None)
+        if action.jack:
+            b["hand"].remove(action.jack)
+            b["discard"].append(action.jack)
+        g.pool += got
+        extra = " with J♦" if action.jack else ""
+        g.emit(events, f"{g.players[seat]} taps {nice(action.card)}{extra}: +{got} markers (pool {g.pool}).")
+    elif isinstance(action, TapBase):
+        if not can_tap_base(g, seat):
+            raise IllegalMove("Your base must be untapped with A♦ as Ace #1.", "17")
+        b["base_tapped"] = True
+        g.pool += 2
+        g.emit(events, f"{g.players[seat]} taps their base (A♦): +2 markers (pool {g.pool}).")
+    elif isinstance(action, Start):
+        if action.card not in b["hand"] or not is_component(action.card):
+            raise IllegalMove("Start a numbered heart, spade or club from your hand.", "2.2")
+        if not 1 <= action.markers <= g.pool:
+            raise IllegalMove(f"Put from 1 to {g.pool} markers on it (your pool).", "18") if g.pool else \
+                IllegalMove("Your pool is empty: a card starts with at least 1 marker.", "18")
+        b["hand"].remove(action.card)
+        if action.markers >= value(action.card):
+            g.pool -= action.markers
+            _complete(g, seat, action.card, events, f"starts and completes with {action.markers} markers")
+        else:
+            b["building"].append({"card": action.card, "markers": action.markers})
+            g.pool -= action.markers
+            g.emit(events, f"{g.players[seat]} starts a card face down with {action.markers} "
+                           f"marker{'s' if action.markers > 1 else ''} (pool {g.pool}).",
+                   {seat: f"You start {nice(action.card)} with {action.markers} "
+                          f"marker{'s' if action.markers > 1 else ''} (pool {g.pool})."})
+    elif isinstance(action, Fund):
+        rec = next((c for c in b["building"] if c["card"] == action.card), None)
+        if rec is None:
+            raise IllegalMove("Fund one of your cards being built.", "2.2")
+        if not 1 <= action.markers <= g.pool:
+            raise IllegalMove(f"Put from 1 to {g.pool} markers on it (your pool)." if g.pool
+                              else "Your pool is empty.", "2.2")
+        g.pool -= action.markers
+        rec["markers"] += action.markers
+        idx = b["building"].index(rec) + 1
+        if rec["markers"] >= value(rec["card"]):
+            b["building"].remove(rec)
+            _complete(g, seat, rec["card"], events, f"funds card {idx} being built with {action.markers} and turns up")
+        else:
+            g.emit(events, f"{g.players[seat]} puts {action.markers} more on card {idx} being built "
+                           f"({rec['markers']} markers, pool {g.pool}).",
+                   {seat: f"You put {action.markers} more on {nice(rec['card'])} ({rec['markers']} of "
+                          f"{value(rec['card'])}, pool {g.pool})."})
+    elif isinstance(action, Rush):
+        kd = f"KD@{seat}"
+        if kd not in b["hand"]:
+            raise IllegalMove("Rushing needs K♦ in your hand.", "2.2")
+        rec = next((c for c in b["building"] if c["card"] == action.card), None)
+        if rec is None and not (action.card in b["hand"] and is_component(action.card)):
+            raise IllegalMove("Rush a card being built or a numbered heart, spade or club from your hand.", "2.2")
+        b["hand"].remove(kd)
+        b["discard"].append(kd)
+        if rec is not None:
+            b["building"].remove(rec)
+        else:
+            b["hand"].remove(action.card)
+        _complete(g, seat, action.card, events, "discards K♦ to rush")
+    else:  # pragma: no cover - dispatch guards this
+        raise IllegalMove("That is not a construction move.", "2.2")
+
+
+def root_options(g: "MaginotLine", seat: int) -> list[Option]:
+    b = g.boards[seat]
+    out = []
+    if any(is_resource(c) for c in b["hand"]):
+        out.append(Option("resource", "Play a resource"))
+    if any(not r["tapped"] for r in b["resources"]):
+        out.append(Option("tap", "Tap a resource"))
+    if can_tap_base(g, seat):
+        out.append(Option("tapbase", "Tap your base (A♦): +2 markers"))
+    if g.pool and any(is_component(c) for c in b["hand"]):
+        out.append(Option("start", "Start building a card"))
+    if g.pool and b["building"]:
+        out.append(Option("fund", "Fund a card being built"))
+    if f"KD@{seat}" in b["hand"] and (b["building"] or any(is_component(c) for c in b["hand"])):
+        out.append(Option("rush", "Rush a card with K♦"))
+    return out
+
+
+def choices(g: "MaginotLine", seat: int, prefix: tuple[str, ...]) -> Choices:
+    b = g.boards[seat]
+    verb, rest = prefix[0], prefix[1:]
+    if verb == "resource":
+        cs = [c for c in b["hand"] if is_resource(c)]
+        if not rest:
+            return Choices("token", tuple(Option(c, f"Play {nice(c)}", c) for c in cs), prompt="Which diamond?")
+        return Choices(complete=True) if len(rest) == 1 and rest[0] in cs else Choices()
+    if verb == "tap":
+        rs = {r["card"]: r for r in b["resources"] if not r["tapped"]}
+        if not rest:
+            return Choices("token", tuple(Option(c, f"Tap {nice(c)} (+{tap_yield(r, False)})", c)
+                                          for c, r in rs.items()), prompt="Tap which resource?")
+        if rest[0] not in rs:
+            return Choices()
+        jd = f"JD@{seat}"
+        if len(rest) == 1:
+            opts = (Option(jd, f"With J♦ (+{tap_yield(rs[rest[0]], True)})", jd),) if jd in b["hand"] else ()
+            return Choices("token", opts, complete=True, prompt="Add J♦ to this tap?")
+        return Choices(complete=True) if len(rest) == 2 and rest[1] == jd and jd in b["hand"] else Choices()
+    if verb == "tapbase":
+        return Choices(complete=True) if not rest and can_tap_base(g, seat) else Choices()
+    if verb in ("start", "fund"):
+        if verb == "start":
+            cs = {c: 0 for c in b["hand"] if is_component(c)} if g.pool else {}
+        else:
+            cs = {c["card"]: c["markers"] for c in b["building"]} if g.pool else {}
+        if not rest:
+            def label(c: str) -> str:
+                if verb == "start":
+                    return f"Start {nice(c)} (needs {value(c)})"
+                return f"{nice(c)} ({cs[c]} of {value(c)})"
+            return Choices("token", tuple(Option(c, label(c), c) for c in cs), prompt="Which card?")
+        if rest[0] not in cs:
+            return Choices()
+        need = value(rest[0]) - cs[rest[0]]
+        if len(rest) == 1:
+            return Choices("range", lo=1, hi=g.pool, prompt=f"How many markers? ({need} finish it; surplus is lost)",
+                           progress=Progress("Markers", cs[rest[0]], value(rest[0])))
+        ok = len(rest) == 2 and rest[1].isdigit() and 1 <= int(rest[1]) <= g.pool
+        return Choices(complete=True) if ok else Choices()
+    if verb == "rush":
+        if f"KD@{seat}" not in b["hand"]:
+            return Choices()
+        cs = [c["card"] for c in b["building"]] + [c for c in b["hand"] if is_component(c)]
+        if not rest:
+            return Choices("token", tuple(Option(c, f"Rush {nice(c)}", c) for c in cs), prompt="Rush which card?")
+        return Choices(complete=True) if len(rest) == 1 and rest[0] in cs else Choices()
+    return Choices()
+
+
+__all__ = ["apply", "choices", "root_options", "can_tap_base", "suit"]

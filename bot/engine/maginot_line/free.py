@@ -1,0 +1,133 @@
+"""Free actions on your own turn outside battles (HEAL with K♥, REVIVE with a joker) and queens
+(§2.6, ruling 15: only in your own CONSTRUCTION or CONSOLIDATION)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.engine.core import Choices, Event, IllegalMove, Option
+
+from .actions import AttachQueen, Heal, Revive
+from .model import ace_token, nice, parse_ace_token, rank, suit, unit_text
+
+if TYPE_CHECKING:
+    from .rules import MaginotLine
+
+
+def own(seat: int, face: str) -> str:
+    return f"{face}@{seat}"
+
+
+def heal_targets(g: "MaginotLine", seat: int) -> list[tuple[str, str]]:
+    """(token, label) of own units and Aces that carry wounds."""
+    b = g.boards[seat]
+    out = [(u["h"], f"Heal {unit_text(u)}") for u in b["units"] if u["wounds"]]
+    out += [(ace_token(i + 1, seat), f"Heal your Ace #{i + 1}") for i, a in enumerate(b["base"]) if a["wounds"]]
+    return out
+
+
+def wounded(g: "MaginotLine", seat: int, tok: str) -> dict | None:
+    """The unit or Ace record ``tok`` names among ``seat``'s own (any wounds or not)."""
+    b = g.boards[seat]
+    pos = parse_ace_token(tok)
+    if pos:
+        p, s = pos
+        return b["base"][p - 1] if s == seat and 1 <= p <= len(b["base"]) else None
+    return g.unit(seat, tok)
+
+
+def apply_heal(g: "MaginotLine", seat: int, action: Heal, events: list[Event]) -> None:
+    b = g.boards[seat]
+    kh = own(seat, "KH")
+    if kh not in b["hand"]:
+        raise IllegalMove("Healing needs K♥ in your hand.", "2")
+    rec = wounded(g, seat, action.target)
+    if rec is None:
+        raise IllegalMove("Heal one of your own units or Aces.", "2")
+    b["hand"].remove(kh)
+    b["discard"].append(kh)
+    rec["wounds"] = 0
+    what = unit_text(rec) if "h" in rec else f"Ace #{parse_ace_token(action.target)[0]}"
+    g.emit(events, f"{g.players[seat]} discards K♥ to heal {what}.")
+
+
+def apply_revive(g: "MaginotLine", seat: int, action: Revive, events: list[Event]) -> None:
+    b = g.boards[seat]
+    joker = next((c for c in b["hand"] if c.startswith("JK")), None)
+    if joker is None:
+        raise IllegalMove("Reviving needs a joker in your hand.", "19")
+    if action.ace not in b["fallen"]:
+        raise IllegalMove("Name one of your fallen Aces.", "19")
+    b["hand"].remove(joker)
+    b["discard"].append(joker)
+    b["fallen"].remove(action.ace)
+    b["base"].append({"ace": action.ace, "wounds": 0, "shown": True})
+    g.emit(events, f"{g.players[seat]} discards a joker to revive {nice(action.ace)} at the bottom of "
+                   f"their base (#{len(b['base'])}).")
+
+
+def queen_targets(g: "MaginotLine", seat: int, q: str) -> list[tuple[str, str]]:
+    b = g.boards[seat]
+    if suit(q) == "D":
+        return [(r["card"], f"on {nice(r['card'])}") for r in b["resources"] if not r["queen"]]
+    return [(u["h"], f"on {unit_text(u)}") for u in b["units"] if not u["queen"]]
+
+
+def apply_queen(g: "MaginotLine", seat: int, action: AttachQueen, events: list[Event]) -> None:
+    b = g.boards[seat]
+    q = action.card
+    if rank(q) != "Q" or q not in b["hand"]:
+        raise IllegalMove("Attach a queen from your hand.", "15")
+    if action.target not in [t for t, _ in queen_targets(g, seat, q)]:
+        raise IllegalMove("Q♦ goes on your resource card without a queen; other queens on your unit "
+                          "without a queen." if suit(q) == "D" else
+                          "That queen goes on one of your units without a queen.", "15")
+    b["hand"].remove(q)
+    if suit(q) == "D":
+        rec = next(r for r in b["resources"] if r["card"] == action.target)
+        rec["queen"] = q
+        g.emit(events, f"{g.players[seat]} attaches Q♦ to {nice(action.target)}: +2 markers per tap.")
+    else:
+        u = g.unit(seat, action.target)
+        u["queen"] = q
+        word = {"C": "Attack", "S": "Armor", "H": "Life"}[suit(q)]
+        g.emit(events, f"{g.players[seat]} attaches {nice(q)} to {unit_text(u)}: +2 {word}.")
+
+
+def root_options(g: "MaginotLine", seat: int, queens: bool) -> list[Option]:
+    b = g.boards[seat]
+    out = []
+    if queens and any(rank(c) == "Q" and queen_targets(g, seat, c) for c in b["hand"]):
+        out.append(Option("queen", "Attach a queen"))
+    if own(seat, "KH") in b["hand"] and heal_targets(g, seat):
+        out.append(Option("heal", "Heal with K♥"))
+    if b["fallen"] and any(c.startswith("JK") for c in b["hand"]):
+        out.append(Option("revive", "Revive an Ace with a joker"))
+    return out
+
+
+def choices(g: "MaginotLine", seat: int, prefix: tuple[str, ...]) -> Choices:
+    b = g.boards[seat]
+    verb, rest = prefix[0], prefix[1:]
+    if verb == "heal":
+        targets = heal_targets(g, seat) if own(seat, "KH") in b["hand"] else []
+        if not rest:
+            return Choices("token", tuple(Option(t, lab, t) for t, lab in targets), prompt="Heal what?")
+        return Choices(complete=True) if len(rest) == 1 and rest[0] in dict(targets) else Choices()
+    if verb == "revive":
+        ok = any(c.startswith("JK") for c in b["hand"])
+        if not rest:
+            return Choices("token", tuple(Option(a, f"Revive {nice(a)}", a) for a in b["fallen"] if ok),
+                           prompt="Revive which Ace?")
+        return Choices(complete=True) if len(rest) == 1 and rest[0] in b["fallen"] and ok else Choices()
+    if verb == "queen":
+        qs = [c for c in b["hand"] if rank(c) == "Q" and queen_targets(g, seat, c)]
+        if not rest:
+            return Choices("token", tuple(Option(q, f"Attach {nice(q)}", q) for q in qs), prompt="Which queen?")
+        if rest[0] not in qs:
+            return Choices()
+        targets = dict(queen_targets(g, seat, rest[0]))
+        if len(rest) == 1:
+            return Choices("token", tuple(Option(t, lab, t) for t, lab in targets.items()), prompt="On what?")
+        return Choices(complete=True) if len(rest) == 2 and rest[1] in targets else Choices()
+    return Choices()

@@ -1,0 +1,265 @@
+"""The Maginot Line state machine: who acts, the choices, applying an action, knowledge.
+
+The phases live in their own modules (opening, construction, battle, consolidation, turn) and
+act on this state; this module dispatches to them and holds what they share.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar, Sequence
+
+from bot.engine.core import Action, Choices, Decision, Event, Game, IllegalMove, Option, Outcome
+
+from . import battle, construction, consolidation, free, opening, turn
+from .actions import (AttachQueen, Boost, Commit, Declare, Done, EndTurn, Engage, Fund, Heal, Move, OrderAces,
+                      PlayResource, Revive, Rush, Seize, Start, TapBase, TapResource, Assemble, parse)
+from .model import CREDIT, GAME_ID, SUMMARY, TITLE, MaginotOptions
+from .view import MaginotView, view
+
+CONSTRUCTION_MOVES = (PlayResource, TapResource, TapBase, Start, Fund, Rush)
+PROMPT = {
+    "construction": "Construction: resources, taps and building, then finish construction.",
+    "battle": "Battles: declare a battle, or finish battles.",
+    "consolidation": "Consolidation: move and assemble units, then end your turn.",
+}
+
+
+@dataclass
+class MaginotLine(Game):
+    game_id: ClassVar[str] = GAME_ID
+    title: ClassVar[str] = TITLE
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 6
+    Options: ClassVar[type[MaginotOptions]] = MaginotOptions
+    credit: ClassVar[str] = CREDIT
+    summary: ClassVar[str] = SUMMARY
+    secret_moves: ClassVar[bool] = True
+    log_size: ClassVar[int] = 16
+
+    boards: list[dict] = field(default_factory=list)
+    order: list[int] = field(default_factory=list)  # seats clockwise
+    current: int = -1
+    phase: str = "aces"
+    pool: int = 0
+    assembled: bool = False
+    battle: dict | None = None
+    turn_count: int = 0
+    rounds_done: int = 0
+    round_start: int = 0
+    winners: list[int] | None = None
+    summary_text: str = ""
+
+    # ----- setup ----------------------------------------------------------------------
+    def _setup(self, deck: list[str] | None) -> None:
+        self.boards = [opening.new_board(s) for s in range(len(self.players))]
+        self.order = list(range(len(self.players)))
+
+    # ----- shared helpers -------------------------------------------------------------
+    def unit(self, seat: int, uid: str) -> dict | None:
+        for u in self.boards[seat]["units"]:
+            if u["h"] == uid:
+                return u
+        return None
+
+    def draw(self, seat: int, n: int, events: list[Event]) -> None:
+        turn.draw(self, seat, n, events)
+
+    def start_turn(self, seat: int, events: list[Event]) -> None:
+        turn.start_turn(self, seat, events)
+
+    # ----- who acts -------------------------------------------------------------------
+    def decisions(self) -> tuple[Decision, ...]:
+        if self.phase == "over":
+            return ()
+        if self.phase == "aces":
+            return tuple(Decision(s, "order-aces", False, "aces random", "Put your four Aces in order, #1 first.")
+                         for s, b in enumerate(self.boards) if not b["ordered"] and not b["out"])
+        bt = self.battle
+        if bt is not None:
+            if bt["step"] == "engage":
+                return (Decision(bt["defender"], "engage", False, "engage",
+                                 f"{self.players[bt['attacker']]} attacks you: engage attackers with your guardians."),)
+            seat = battle.committing(self)
+            return (Decision(seat, "commit", False, battle.default_commit(self, seat),
+                             "Your commit for this battle: battle cards, base tap"
+                             + (", the split of your attack." if battle.needs_split(self, seat) else ".")),)
+        default = "end" if self.phase == "consolidation" else "done"
+        return (Decision(self.current, "turn", False, default, PROMPT[self.phase]),)
+
+    # ----- actions --------------------------------------------------------------------
+    def parse(self, seat: int, text: str) -> Action:
+        return parse(seat, text)
+
+    def choices(self, seat: int, prefix: Sequence[str] = ()) -> Choices:
+        prefix = tuple(prefix)
+        d = self.decision_of(seat)
+        if d is None:
+            return Choices()
+        if d.name == "order-aces":
+            return opening.choices(self, seat, prefix)
+        if d.name == "engage":
+            if not prefix:
+                return Choices("token", (Option("engage", "Engage"),), prompt=d.prompt)
+            return battle.engage_choices(self, seat, prefix[1:]) if prefix[0] == "engage" else Choices()
+        if d.name == "commit":
+            root = battle.commit_root(self, seat)
+            if not prefix:
+                return Choices("token", tuple(root), prompt=d.prompt)
+            if prefix[0] in ("seize", "boost") and prefix[0] in {o.token for o in root}:
+                return Choices(complete=True) if len(prefix) == 1 else Choices()
+            return battle.commit_choices(self, seat, prefix[1:]) if prefix[0] == "commit" else Choices()
+        return self._turn_choices(seat, prefix)
+
+    def _turn_choices(self, seat: int, prefix: tuple[str, ...]) -> Choices:
+        phase = self.phase
+        roots: list[Option] = []
+        if phase == "construction":
+            roots += construction.root_options(self, seat)
+        elif phase == "battle":
+            if battle.ready_patrols(self, seat) and battle.defenders(self, seat):
+                roots.append(Option("attack", "Declare a battle"))
+        else:
+            roots += consolidation.root_options(self, seat)
+        roots += free.root_options(self, seat, queens=phase != "battle")
+        if phase == "construction":
+            roots.append(Option("done", "Finish construction", style="primary"))
+        elif phase == "battle":
+            roots.append(Option("done", "Finish battles", style="primary"))
+        else:
+            roots.append(Option("end", "End your turn", style="primary"))
+        if not prefix:
+            return Choices("token", tuple(roots), prompt=PROMPT[phase])
+        verb = prefix[0]
+        if verb not in {o.token for o in roots}:
+            return Choices()
+        if verb == "done":
+            return Choices(complete=True) if len(prefix) == 1 else Choices()
+        if verb == "end":
+            return turn.choices(self, seat, prefix)
+        if verb == "attack":
+            return battle.declare_choices(self, seat, prefix[1:])
+        if verb in ("heal", "revive", "queen"):
+            return free.choices(self, seat, prefix)
+        if phase == "construction":
+            return construction.choices(self, seat, prefix)
+        return consolidation.choices(self, seat, prefix)
+
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        events: list[Event] = []
+        d = self.decision_of(seat)
+        assert d is not None
+        name = d.name
+        if isinstance(action, OrderAces):
+            self._need(name == "order-aces", "Your Aces are already in order.")
+            opening.apply(self, seat, action, events)
+        elif isinstance(action, Engage):
+            self._need(name == "engage", "You are not being attacked now.")
+            battle.apply_engage(self, seat, action, events)
+        elif isinstance(action, (Seize, Boost)):
+            self._need(name == "commit", "You can take the initiative only in a battle, before the first commit.")
+            battle.apply_seize(self, seat, action, events)
+        elif isinstance(action, Commit):
+            self._need(name == "commit", "There is no commit to make now.")
+            battle.apply_commit(self, seat, action, events)
+        else:
+            self._need(name == "turn", "Wait for the battle to finish." if self.battle else
+                       "That is not something you can do now.")
+            self._apply_turn(seat, action, events)
+        return events
+
+    def _need(self, ok: bool, reason: str) -> None:
+        if not ok:
+            raise IllegalMove(reason, "turn")
+
+    def _apply_turn(self, seat: int, action: Action, events: list[Event]) -> None:
+        phase = self.phase
+        if isinstance(action, Heal):
+            free.apply_heal(self, seat, action, events)
+        elif isinstance(action, Revive):
+            free.apply_revive(self, seat, action, events)
+        elif isinstance(action, AttachQueen):
+            self._need(phase != "battle", "Queens are played in your construction or consolidation.")
+            free.apply_queen(self, seat, action, events)
+        elif isinstance(action, CONSTRUCTION_MOVES):
+            self._need(phase == "construction", "That is a construction move, and your construction is over.")
+            construction.apply(self, seat, action, events)
+        elif isinstance(action, Declare):
+            self._need(phase == "battle", "Battles come after construction, before consolidation.")
+            battle.apply_declare(self, seat, action, events)
+        elif isinstance(action, (Move, Assemble)):
+            self._need(phase == "consolidation", "Moving and assembling come in your consolidation.")
+            consolidation.apply(self, seat, action, events)
+        elif isinstance(action, Done):
+            self._need(phase in ("construction", "battle"), "End your turn with 'end'.")
+            if phase == "construction":
+                lost = self.pool
+                self.pool = 0
+                self.phase = "battle"
+                self.emit(events, f"{self.players[seat]} finishes construction"
+                          + (f" ({lost} unused markers lost)." if lost else "."))
+            else:
+                self.phase = "consolidation"
+                self.emit(events, f"{self.players[seat]} finishes battles.")
+        elif isinstance(action, EndTurn):
+            turn.apply(self, seat, action, events)
+        else:  # pragma: no cover
+            raise IllegalMove("That is not something you can do now.", "turn")
+
+    def _forfeit(self, seat: int) -> list[Event]:
+        events: list[Event] = []
+        turn.forfeit(self, seat, events)
+        return events
+
+    # ----- results --------------------------------------------------------------------
+    def outcome(self) -> Outcome | None:
+        if self.winners is None:
+            return None
+        return Outcome(tuple(self.winners), None, self.summary_text,
+                       {"rounds": self.rounds_done, "turns": self.turn_count})
+
+    # ----- what each recipient sees ----------------------------------------------------
+    def view(self, seat: int | None) -> MaginotView:
+        return view(self, seat)
+
+    def known(self, seat: int | None) -> frozenset[str]:
+        out: set[str] = set()
+        for s, b in enumerate(self.boards):
+            mine = seat == s
+            out.update(b["discard"], b["fallen"], b["finished"])
+            out.update(a["ace"] for a in b["base"] if mine or a["shown"])
+            for r in b["resources"]:
+                out.add(r["card"])
+                if r["queen"]:
+                    out.add(r["queen"])
+            for u in b["units"]:
+                out.update(x for x in (u["h"], u["s"], u["c"], u["queen"]) if x)
+            if mine:
+                out.update(b["hand"])
+                out.update(c["card"] for c in b["building"])
+        if self.battle:
+            out.update(self.battle["played"])
+        return frozenset(out)
+
+    def all_cards(self) -> list[str]:
+        """Every card's place, for the invariant: each card of every deck exactly once."""
+        out: list[str] = []
+        for b in self.boards:
+            out += b["deck"] + b["hand"] + b["discard"] + b["fallen"] + b["gone"] + b["finished"]
+            out += [a["ace"] for a in b["base"]]
+            out += [r["card"] for r in b["resources"]] + [r["queen"] for r in b["resources"] if r["queen"]]
+            out += [c["card"] for c in b["building"]]
+            for u in b["units"]:
+                out += [u["h"], u["s"], u["c"]] + ([u["queen"]] if u["queen"] else [])
+        if self.battle:
+            out += self.battle["played"]
+        return out
+
+    def redact(self, seat: int, action: str) -> str:
+        if action.startswith("aces ") and action != "aces random":
+            return "aces …"
+        return action
+
+
+GAME = MaginotLine
+__all__ = ["MaginotLine", "GAME", "MaginotView"]

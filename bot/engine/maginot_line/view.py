@@ -1,0 +1,151 @@
+"""Typed views of The Maginot Line: every card the recipient may not know is ``HIDDEN``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bot.engine.core import HIDDEN, Hidden, View
+
+from .battle import initiative
+from .model import ACE_LIFE, unit_armor, unit_attack, unit_class, unit_life
+
+if TYPE_CHECKING:
+    from .rules import MaginotLine
+
+Card = "str | Hidden"
+
+
+@dataclass(frozen=True)
+class UnitView:
+    id: str  # the heart component's code names the unit
+    h: str
+    s: str
+    c: str
+    queen: str | None
+    cls: int  # 1 Light, 2 Medium, 3 Heavy
+    life: int
+    armor: int
+    attack: int
+    wounds: int
+    tapped: bool
+    zone: str  # "patrol" | "guardian"
+    new: bool  # assembled this turn
+
+
+@dataclass(frozen=True)
+class AceView:
+    position: int
+    card: str | Hidden
+    wounds: int
+    life: int
+
+
+@dataclass(frozen=True)
+class ResourceView:
+    card: str
+    tapped: bool
+    queen: str | None
+
+
+@dataclass(frozen=True)
+class BuildingView:
+    card: str | Hidden
+    markers: int
+
+
+@dataclass(frozen=True)
+class BoardView:
+    seat: int
+    name: str
+    out: bool
+    team: int
+    aces_ordered: bool
+    base: tuple[AceView, ...]
+    base_tapped: bool
+    fallen: tuple[str, ...]
+    resources: tuple[ResourceView, ...]
+    initiative: int
+    building: tuple[BuildingView, ...]
+    finished: tuple[str, ...]
+    units: tuple[UnitView, ...]
+    hand: tuple[str | Hidden, ...]
+    hand_size: int
+    deck_size: int
+    discard: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CommitView:
+    seat: int
+    plays: tuple[tuple[str, str], ...]
+    tap: str | None
+    split: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class BattleView:
+    attacker: int
+    defender: int
+    attacks: tuple[tuple[str, str], ...]  # (unit, ace token)
+    step: str  # "engage" | "commit"
+    engaged: tuple[tuple[str, str], ...]  # (guardian, attacker)
+    initiative: tuple[int, int]
+    holder: int
+    seized: bool
+    commits: tuple[CommitView, ...]
+    played: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MaginotView(View):
+    order: tuple[int, ...] = ()  # seats clockwise
+    current: int | None = None
+    phase: str = ""  # "aces" | "construction" | "battle" | "consolidation" | "over"
+    pool: int = 0
+    assembled: bool = False
+    rounds_done: int = 0
+    rounds_limit: int = 0
+    options: tuple[str, ...] = ()
+    boards: tuple[BoardView, ...] = ()
+    battle: BattleView | None = None
+    winners: tuple[int, ...] = ()
+
+
+def unit_view(u: dict) -> UnitView:
+    return UnitView(u["h"], u["h"], u["s"], u["c"], u["queen"], unit_class(u), unit_life(u), unit_armor(u),
+                    unit_attack(u), u["wounds"], u["tapped"], u["zone"], u["new"])
+
+
+def board_view(g: "MaginotLine", s: int, seat: int | None) -> BoardView:
+    b = g.boards[s]
+    mine = seat == s
+    from .turn import team_of
+
+    base = tuple(AceView(i + 1, a["ace"] if mine or a["shown"] else HIDDEN, a["wounds"], ACE_LIFE - a["wounds"])
+                 for i, a in enumerate(b["base"]))
+    return BoardView(
+        seat=s, name=g.players[s], out=b["out"], team=team_of(g, s), aces_ordered=b["ordered"], base=base,
+        base_tapped=b["base_tapped"], fallen=tuple(b["fallen"]),
+        resources=tuple(ResourceView(r["card"], r["tapped"], r["queen"]) for r in b["resources"]),
+        initiative=initiative(g, s),
+        building=tuple(BuildingView(c["card"] if mine else HIDDEN, c["markers"]) for c in b["building"]),
+        finished=tuple(b["finished"]), units=tuple(unit_view(u) for u in b["units"]),
+        hand=tuple(b["hand"]) if mine else tuple(HIDDEN for _ in b["hand"]), hand_size=len(b["hand"]),
+        deck_size=len(b["deck"]), discard=tuple(b["discard"]))
+
+
+def view(g: "MaginotLine", seat: int | None) -> MaginotView:
+    bt = g.battle
+    battle = None
+    if bt is not None:
+        battle = BattleView(
+            bt["attacker"], bt["defender"], tuple(tuple(p) for p in bt["attacks"]), bt["step"],
+            tuple(tuple(p) for p in bt["engaged"]), tuple(bt["init"]), bt["holder"], bt["seized"],
+            tuple(CommitView(c["seat"], tuple(tuple(p) for p in c["plays"]), c["tap"], tuple(c["split"]))
+                  for c in bt["commits"]), tuple(bt["played"]))
+    return MaginotView(
+        **g.base_view(seat), order=tuple(g.order), current=g.current if g.current >= 0 else None, phase=g.phase,
+        pool=g.pool, assembled=g.assembled, rounds_done=g.rounds_done, rounds_limit=g.opts.rounds,
+        options=tuple(g.options), boards=tuple(board_view(g, s, seat) for s in range(len(g.players))),
+        battle=battle, winners=tuple(g.winners or ()))

@@ -1,0 +1,592 @@
+"""A test per ruling of the rulebook (§3, 1–27), per variant (V1–V5), and the turn's edges."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.engine.core import HIDDEN, IllegalMove
+
+from .helpers import act, begin, check_cards, finished, hand, public, resource, unit
+
+
+def fight(g, decl: str, seat: int = 0):
+    g.phase = "battle"
+    g.current = seat
+    return act(g, seat, decl)
+
+
+def test_ruling_01_component_worth_its_number():
+    g = begin()
+    u = unit(g, 0, "6H", "5S", "6C")
+    v = g.view(None).boards[0].units[0]
+    assert u == "6H@0" and (v.life, v.armor, v.attack) == (6, 5, 6)
+
+
+def test_ruling_02_slow_means_heavy_any_guardian_engages_it():
+    g = begin()
+    h = unit(g, 0, "8H", "9S", "TC")
+    gl = unit(g, 1, "2H", "2S", "2C", zone="guardian")
+    gm = unit(g, 1, "5H", "5S", "5C", zone="guardian")
+    gh = unit(g, 1, "8H", "8S", "8C", zone="guardian")
+    g, _ = fight(g, f"attack @1 {h} #1@1")
+    assert g.choices(1, ("engage",)).tokens() == [gl, gm, gh]
+    g.apply(1, f"engage {gl} {h} {gm} {h} {gh} {h}")
+
+
+def test_ruling_03_guardian_engages_own_class_or_slower():
+    g = begin()
+    light = unit(g, 0, "2H", "3S", "4C")
+    gm = unit(g, 1, "5H", "5S", "5C", zone="guardian")
+    gl = unit(g, 1, "3H", "3S", "3C", zone="guardian")
+    g, _ = fight(g, f"attack @1 {light} #1@1")
+    assert g.choices(1, ("engage",)).tokens() == [gl]
+    with pytest.raises(IllegalMove, match="own class or a slower one"):
+        g.apply(1, f"engage {gm} {light}")
+
+
+def test_ruling_04_only_patrols_attack_only_guardians_engage():
+    g = begin()
+    guard = unit(g, 0, "5H", "5S", "5C", zone="guardian")
+    pat = unit(g, 0, "6H", "6S", "6C")
+    unit(g, 1, "7H", "7S", "7C", zone="patrol")
+    g.phase = "battle"
+    with pytest.raises(IllegalMove, match="Patrol"):
+        g.apply(0, f"attack @1 {guard} #1@1")
+    assert g.choices(0, ("attack", "@1")).tokens() == [pat]
+    g, ev = act(g, 0, f"attack @1 {pat} #1@1")
+    assert "no unit that may engage" in public(ev) and g.battle is None
+    assert g.boards[1]["base"][0]["wounds"] == 6
+
+
+def test_variant_v1_mobile_defence():
+    g = begin(options=["Mobile defence"])
+    light = unit(g, 0, "2H", "3S", "4C")
+    gh = unit(g, 1, "8H", "8S", "8C", zone="guardian")  # ignores the speed table
+    pl = unit(g, 1, "3H", "3S", "3C", zone="patrol")  # untapped patrol may engage
+    pm = unit(g, 1, "5H", "5S", "5C", zone="patrol")  # but follows the table
+    g, _ = fight(g, f"attack @1 {light} #1@1")
+    assert g.choices(1, ("engage",)).tokens() == [gh, pl]
+    g.apply(1, f"engage {gh} {light} {pl} {light}")
+    with pytest.raises(IllegalMove):
+        g.apply(1, f"engage {pm} {light}")
+
+
+def test_ruling_05_declaring_taps_engaging_does_not():
+    g = begin()
+    a = unit(g, 0, "5H", "5S", "5C")
+    gd = unit(g, 1, "6H", "7S", "5C", zone="guardian")
+    g, _ = fight(g, f"attack @1 {a} #1@1")
+    assert g.boards[0]["units"][0]["tapped"]
+    g, _ = act(g, 1, f"engage {gd} {a}")
+    assert not g.unit(1, gd)["tapped"]
+    assert "attack" not in g.choices(0).tokens()  # the tapped unit cannot attack again
+    with pytest.raises(IllegalMove, match="untapped Patrol"):
+        g.apply(0, f"attack @1 {a} #1@1")
+
+
+def test_ruling_05_tapped_guardian_cannot_engage():
+    g = begin()
+    a = unit(g, 0, "5H", "5S", "5C")
+    unit(g, 1, "6H", "7S", "5C", zone="guardian", tapped=True)
+    g, ev = fight(g, f"attack @1 {a} #1@1")
+    assert "no unit that may engage" in public(ev)
+
+
+def test_ruling_06_several_battles_each_unit_once_empty_base_untargetable():
+    g = begin(3)
+    a = unit(g, 0, "5H", "5S", "5C")
+    b = unit(g, 0, "6H", "6S", "6C")
+    g, _ = fight(g, f"attack @1 {a} #1@1")
+    g, _ = act(g, 0, f"attack @2 {b} #2@2")
+    assert g.boards[1]["base"][0]["wounds"] == 5 and g.boards[2]["base"][1]["wounds"] == 6
+    h = begin(3)
+    unit(h, 0, "5H", "5S", "5C")
+    h.boards[2]["fallen"] = [x["ace"] for x in h.boards[2]["base"]]
+    h.boards[2]["base"] = []
+    h.phase = "battle"
+    assert h.choices(0, ("attack",)).tokens() == ["@1"]
+    with pytest.raises(IllegalMove, match="at least one Ace"):
+        h.apply(0, "attack @2 5H@0 #1@2")
+
+
+def test_ruling_07_armor_once_per_battle_wounds_stay():
+    g = begin()
+    a = unit(g, 0, "5H", "5S", "7C")
+    gd = unit(g, 1, "7H", "4S", "5C", zone="guardian")
+    g, _ = fight(g, f"attack @1 {a} #1@1")
+    g, _ = act(g, 1, f"engage {gd} {a}")
+    assert g.unit(1, gd)["wounds"] == 3  # 7 − 4 once
+    assert g.unit(0, a)["wounds"] == 0  # 5 − 5
+    g = g.copy()
+    g.current = 0
+    g.unit(0, a)["tapped"] = False
+    g, _ = act(g, 0, f"attack @1 {a} #1@1")
+    g, _ = act(g, 1, f"engage {gd} {a}")
+    assert g.unit(1, gd)["wounds"] == 6  # armor applies again; 3 + 3 = 6 < 7
+
+
+def test_ruling_08_destroyed_at_wounds_equal_life():
+    g = begin()
+    a = unit(g, 0, "5H", "5S", "7C")
+    gd = unit(g, 1, "3H", "4S", "4C", zone="guardian")
+    g, ev = fight(g, f"attack @1 {a} #1@1")
+    g, ev = act(g, 1, f"engage {gd} {a}")
+    assert g.unit(1, gd) is None and "(3 of 3): destroyed" in public(ev)
+
+
+def test_ruling_09_position_named_suits_hidden_no_carry_over():
+    g = begin(aces={1: "ASAHACAD"})
+    a = unit(g, 0, "8H", "8S", "TC")
+    v = g.view(0).boards[1]
+    assert v.base[0].card == "AS@1" and v.base[1].card is HIDDEN
+    g.boards[1]["base"][2]["wounds"] = 12
+    g, ev = fight(g, f"attack @1 {a} #3@1")
+    assert [x["ace"] for x in g.boards[1]["base"]] == ["AS@1", "AH@1", "AD@1"]
+    assert g.boards[1]["fallen"] == ["AC@1"]
+    assert all(x["wounds"] == 0 for x in g.boards[1]["base"])  # the 6 surplus goes nowhere
+
+
+def test_variant_v2_top_only_surplus_passes_on():
+    g = begin(options=["Top only"], aces={1: "ASAHACAD"})
+    a = unit(g, 0, "8H", "8S", "TC")
+    b = unit(g, 0, "9H", "9S", "9C")
+    g.boards[1]["base"][0]["wounds"] = 12
+    g.phase = "battle"
+    assert g.choices(0, ("attack", "@1", a)).tokens() == ["#1@1"]
+    with pytest.raises(IllegalMove, match="Top only"):
+        g.apply(0, f"attack @1 {a} #2@1")
+    g, _ = act(g, 0, f"attack @1 {a} #1@1 {b} #1@1")
+    assert g.boards[1]["fallen"] == ["AS@1"]
+    assert g.boards[1]["base"][0]["ace"] == "AH@1" and g.boards[1]["base"][0]["wounds"] == 19 - 4
+
+
+def test_ruling_10_attacker_splits_in_whole_numbers():
+    g = begin()
+    a = unit(g, 0, "6H", "5S", "7C")
+    g1 = unit(g, 1, "4H", "3S", "4C", zone="guardian")
+    g2 = unit(g, 1, "3H", "2S", "3C", zone="guardian")
+    g, _ = fight(g, f"attack @1 {a} #1@1")
+    g, _ = act(g, 1, f"engage {g1} {a} {g2} {a}")
+    with pytest.raises(IllegalMove, match="add up to its Attack, 7"):
+        g.apply(0, "commit split 3 3")
+    g, _ = act(g, 0, "commit split 7 0")
+    assert g.unit(1, g1) is None and g.unit(1, g2)["wounds"] == 0
+
+
+def test_ruling_11_only_the_player_without_initiative_seizes_once():
+    g = begin()
+    resource(g, 1, "9D")
+    a = unit(g, 0, "5H", "5S", "5C")
+    hand(g, 0, "KD", "2C")
+    hand(g, 1, "KD", "3C")
+    g, ev = fight(g, f"attack @1 {a} #1@1")
+    assert [(d.seat, d.name) for d in g.decisions()] == [(0, "commit")]
+    assert g.choices(0).tokens() == ["commit", "seize"]
+    g, ev = act(g, 0, "seize")
+    assert g.battle["holder"] == 0 and "KD@0" in g.boards[0]["discard"]
+    assert [(d.seat, d.name) for d in g.decisions()] == [(1, "commit")]
+    assert g.choices(1).tokens() == ["commit"]  # no KD for initiative again
+    with pytest.raises(IllegalMove, match="already seized"):
+        g.apply(1, "seize")
+
+
+def test_ruling_12_lower_initiative_commits_first_and_is_revealed():
+    g = begin()
+    resource(g, 0, "9D")
+    resource(g, 1, "2D", tapped=True)
+    a = unit(g, 0, "5H", "5S", "5C")
+    hand(g, 0, "JC")
+    hand(g, 1, "JK")
+    g, ev = fight(g, f"attack @1 {a} #1@1")
+    assert "Initiative: Ana 9, Ben 2; Ana holds it." in public(ev)
+    assert g.decisions()[0].seat == 1
+    g, ev = act(g, 1, "commit")
+    assert "Ben's first commit: nothing." in public(ev) and g.decisions()[0].seat == 0
+    g, ev = act(g, 0, f"commit JC@0 {a}")
+    assert "second commit: J♣" in public(ev) and g.boards[1]["base"][0]["wounds"] == 8
+
+
+def test_ruling_12_tie_goes_to_the_attacker():
+    g = begin()
+    resource(g, 0, "5D")
+    resource(g, 1, "5D")
+    a = unit(g, 0, "5H", "5S", "5C")
+    hand(g, 1, "2C")
+    g, ev = fight(g, f"attack @1 {a} #1@1")
+    assert g.battle["holder"] == 0 and g.decisions()[0].seat == 1
+
+
+def test_ruling_13_jacks_last_one_battle_jh_is_temporary_life():
+    g = begin()
+    a = unit(g, 0, "5H", "5S", "5C")
+    b = unit(g, 0, "6H", "6S", "6C")
+    gd = unit(g, 1, "7H", "2S", "7C", zone="guardian")
+    hand(g, 1, "JH", "JS")
+    g, _ = fight(g, f"attack @1 {a} #1@1")
+    g, _ = act(g, 1, f"engage {gd} {a}")
+    g, _ = act(g, 1, f"commit JH@1 {gd} JS@1 {gd}")
+    assert g.unit(1, gd)["wounds"] == 0  # 5 − (2+3) = 0
+    g, _ = act(g, 0, f"attack @1 {b} #1@1")
+    g, _ = act(g, 1, f"engage {gd} {b}")
+    assert g.unit(1, gd)["wounds"] == 4  # no bonus carries: 6 − 2
+    # JH absorbs wounds, so nothing dies when it wears off
+    h = begin()
+    a = unit(h, 0, "5H", "5S", "7C")
+    gd = unit(h, 1, "3H", "2S", "4C", zone="guardian")
+    hand(h, 1, "JH")
+    h, _ = fight(h, f"attack @1 {a} #1@1")
+    h, _ = act(h, 1, f"engage {gd} {a}")
+    h, _ = act(h, 1, f"commit JH@1 {gd}")
+    assert h.unit(1, gd)["wounds"] == 2  # net 5, 3 absorbed
+
+
+def test_ruling_13_jd_adds_three_markers_to_one_tap():
+    g = begin()
+    resource(g, 0, "5D")
+    hand(g, 0, "JD")
+    g, _ = act(g, 0, "tap 5D JD")
+    assert g.pool == 4 and "JD@0" in g.boards[0]["discard"]
+
+
+def test_variant_v3_jd_for_initiative():
+    g = begin(options=["Diamond initiative"])
+    resource(g, 1, "4D")
+    resource(g, 0, "2D")
+    a = unit(g, 0, "5H", "5S", "5C")
+    hand(g, 0, "JD", "2C")
+    hand(g, 1, "3C")
+    g, _ = fight(g, f"attack @1 {a} #1@1")
+    assert g.choices(0).tokens() == ["commit", "boost"]
+    g, ev = act(g, 0, "boost")
+    assert g.battle["init"] == [5, 4] and g.battle["holder"] == 0 and g.decisions()[0].seat == 1
+    h = begin()
+    resource(h, 1, "4D")
+    hand(h, 0, "JD")
+    b = unit(h, 0, "5H", "5S", "5C")
+    h, _ = fight(h, f"attack @1 {b} #1@1")
+    with pytest.raises(IllegalMove, match="Diamond initiative"):
+        h.apply(0, "boost")
+
+
+def test_ruling_14_diamond_number_only_initiative_tap_when_played():
+    g = begin()
+    hand(g, 0, "9D")
+    g, _ = act(g, 0, "resource 9D")
+    g, _ = act(g, 0, "tap 9D")
+    assert g.pool == 1
+    assert g.view(None).boards[0].initiative == 9
+
+
+def test_ruling_15_queens_own_phases_one_each_class_unchanged():
+    g = begin()
+    u = unit(g, 0, "4H", "4S", "4C")
+    hand(g, 0, "QC", "QS")
+    g, _ = act(g, 0, f"queen QC {u}")
+    v = g.view(None).boards[0].units[0]
+    assert v.attack == 6 and v.cls == 1
+    assert "queen" not in g.choices(0).tokens()  # the only unit already has a queen
+    with pytest.raises(IllegalMove, match="without a queen"):
+        g.apply(0, f"queen QS {u}")
+    g = g.copy()
+    g.phase = "battle"
+    with pytest.raises(IllegalMove, match="construction or consolidation"):
+        g.apply(0, f"queen QS {u}")
+
+
+def test_ruling_16_kings():
+    # KS: no wounds; KC: Armor 0 over every bonus; KH heals before damage
+    g = begin(aces={0: "ASACADAH"})
+    a = unit(g, 0, "5H", "5S", "7C", wounds=4)
+    gd = unit(g, 1, "5H", "7S", "6C", zone="guardian")
+    hand(g, 0, "KS", "KC", "KH")
+    hand(g, 1, "JS")
+    g, _ = fight(g, f"attack @1 {a} #1@1")
+    g, _ = act(g, 1, f"engage {gd} {a}")
+    g, _ = act(g, 1, f"commit JS@1 {gd}")
+    g, ev = act(g, 0, f"commit KC@0 {gd} KH@0 {a} tap {a}")
+    assert g.unit(1, gd) is None  # 7 ≥ 5 with Armor 0
+    assert g.unit(0, a)["wounds"] == 0  # healed first, then 6 − (5+2) = 0
+    h = begin()
+    a = unit(h, 0, "5H", "5S", "5C")
+    gd = unit(h, 1, "5H", "2S", "6C", zone="guardian")
+    hand(h, 1, "KS")
+    h, _ = fight(h, f"attack @1 {a} #1@1")
+    h, _ = act(h, 1, f"engage {gd} {a}")
+    h, ev = act(h, 1, f"commit KS@1 {gd}")
+    assert h.unit(1, gd)["wounds"] == 0 and "K♠: no wounds" in public(ev)
+
+
+def test_ruling_16_kd_rushes_a_card():
+    g = begin()
+    hand(g, 0, "KD", "9H")
+    g, ev = act(g, 0, "rush 9H")
+    assert g.boards[0]["finished"] == ["9H@0"] and "KD@0" in g.boards[0]["discard"]
+
+
+def test_ruling_17_base_tap_by_suit():
+    for ace, field, word in (("AC", "attack", "+2 Attack"), ("AH", "temp", "+2 temporary life")):
+        g = begin(aces={0: ace + "".join(x for x in ("AS", "AD", "AH", "AC") if x != ace)})
+        a = unit(g, 0, "5H", "5S", "5C")
+        gd = unit(g, 1, "7H", "3S", "7C", zone="guardian")
+        hand(g, 0, "2C")
+        g, _ = fight(g, f"attack @1 {a} #1@1")
+        g, _ = act(g, 1, f"engage {gd} {a}")
+        g, ev = act(g, 0, f"commit tap {a}")
+        assert word in public(ev) and g.boards[0]["base_tapped"]
+        if field == "attack":
+            assert g.unit(1, gd)["wounds"] == 4
+        else:
+            assert g.unit(0, a)["wounds"] == 0  # 7 − 5 = 2, absorbed
+    g = begin(aces={0: "ADACASAH"})
+    g, _ = act(g, 0, "tapbase")
+    assert g.pool == 2
+    with pytest.raises(IllegalMove, match="untapped"):
+        g.apply(0, "tapbase")
+
+
+def test_ruling_18_start_needs_a_marker_surplus_lost():
+    g = begin()
+    hand(g, 0, "5H", "3S")
+    with pytest.raises(IllegalMove, match="at least 1 marker"):
+        g.apply(0, "start 5H 0")
+    assert "start" not in g.choices(0).tokens()
+    resource(g, 0, "5D", queen="QD")
+    resource(g, 0, "6D")
+    g, _ = act(g, 0, "tap 5D")
+    g, _ = act(g, 0, "tap 6D")
+    g, ev = act(g, 0, "start 3S 4")
+    assert g.boards[0]["finished"] == ["3S@0"] and g.pool == 0
+    g, ev = act(g, 0, "done")
+    assert g.phase == "battle"
+
+
+def test_ruling_19_joker_revives_to_the_bottom_not_in_a_commit():
+    g = begin()
+    g.boards[0]["fallen"].append(g.boards[0]["base"].pop(0)["ace"])
+    g.boards[0]["base"][0]["shown"] = True
+    hand(g, 0, "JK")
+    g, ev = act(g, 0, "revive AD@0")
+    assert [x["ace"] for x in g.boards[0]["base"]][-1] == "AD@0" and g.boards[0]["base"][-1]["wounds"] == 0
+    assert g.view(1).boards[0].base[-1].card == "AD@0"  # its suit was public
+    with pytest.raises(IllegalMove):
+        g.apply(0, "commit JK@0 5H@0")
+
+
+def test_ruling_19_revive_into_an_empty_base_makes_ace_one():
+    g = begin()
+    g.boards[0]["fallen"] = [x["ace"] for x in g.boards[0]["base"]]
+    g.boards[0]["base"] = []
+    hand(g, 0, "JK2")
+    g, _ = act(g, 0, "revive AS@0")
+    assert g.view(1).boards[0].base[0].card == "AS@0"
+
+
+def test_ruling_20_elimination_only_at_own_end_turn():
+    g = begin(3)
+    a = unit(g, 0, "8H", "8S", "TC")
+    g.boards[1]["fallen"] = [x["ace"] for x in g.boards[1]["base"][1:]]
+    g.boards[1]["base"] = g.boards[1]["base"][:1]
+    g.boards[1]["base"][0]["wounds"] = 10
+    g, _ = fight(g, f"attack @1 {a} #1@1")
+    assert g.boards[1]["base"] == [] and not g.boards[1]["out"]
+    g, _ = act(g, 0, "done")
+    g, _ = act(g, 0, "end")
+    assert g.current == 1 and not g.boards[1]["out"]  # keeps playing until its own END_TURN
+    g, _ = act(g, 1, "done")
+    g, _ = act(g, 1, "done")
+    g, ev = act(g, 1, "end")
+    assert g.boards[1]["out"] and "eliminated" in public(ev) and g.current == 2
+    check_cards(g)
+
+
+def test_ruling_20_winner_may_have_an_empty_base():
+    g = begin()
+    a = unit(g, 0, "8H", "8S", "TC")
+    g.boards[0]["fallen"] = [x["ace"] for x in g.boards[0]["base"]]
+    g.boards[0]["base"] = []
+    g.boards[1]["fallen"] = [x["ace"] for x in g.boards[1]["base"][1:]]
+    g.boards[1]["base"] = g.boards[1]["base"][:1]
+    g.boards[1]["base"][0]["wounds"] = 10
+    g, _ = fight(g, f"attack @1 {a} #1@1")
+    assert g.boards[1]["base"] == [] and not g.is_over()
+    g, _ = act(g, 0, "done")
+    g, ev = act(g, 0, "end")  # Ana is eliminated at her END_TURN; Ben remains
+    assert g.outcome().winners == (1,) and g.boards[1]["base"] == []
+
+
+def test_variant_v5_teams():
+    with pytest.raises(IllegalMove, match="4 or 6"):
+        begin(3, options=["Teams"])
+    g = begin(4, options=["Teams"])
+    unit(g, 0, "5H", "5S", "5C")
+    g.phase = "battle"
+    assert "@1" not in g.choices(0, ("attack",)).tokens()
+    with pytest.raises(IllegalMove, match="teammate"):
+        g.apply(0, "attack @1 5H@0 #1@1")
+    for s in (2, 3):
+        g.boards[s]["fallen"] = [x["ace"] for x in g.boards[s]["base"]]
+        g.boards[s]["base"] = []
+        g.boards[s]["out"] = True
+    g.phase = "consolidation"
+    g, ev = act(g, 0, "end")
+    assert g.outcome().winners == (0, 1)
+
+
+def test_ruling_21_every_player_for_themselves():
+    g = begin(3)
+    unit(g, 0, "5H", "5S", "5C")
+    g.phase = "battle"
+    assert g.choices(0, ("attack",)).tokens() == ["@1", "@2"]
+
+
+def test_ruling_22_no_hand_limit():
+    g = begin(phase="consolidation")
+    hand(g, 0, *"2C 3C 4C 5C 6C 7C 8C 9C TC".split())
+    g, _ = act(g, 0, "end")
+    assert len(g.boards[0]["hand"]) == 9
+
+
+def test_variant_v4_hand_limit():
+    g = begin(options=["Hand limit"], phase="consolidation")
+    hand(g, 0, *"2C 3C 4C 5C 6C 7C 8C 9C TC".split())
+    c = g.choices(0, ("end",))
+    assert c.complete and str(c.progress) == "Discarded 0 of 2"
+    with pytest.raises(IllegalMove, match="exactly 2"):
+        g.apply(0, "end 2C")
+    g2, ev = act(g, 0, "end 2C 3C")
+    assert sorted(g2.boards[0]["discard"]) == ["2C@0", "3C@0"] and len(g2.boards[0]["hand"]) == 7
+    g3, _ = act(g, 0, "end")  # left to chance (the turn limit's default)
+    assert len(g3.boards[0]["hand"]) == 7 and len(g3.boards[0]["discard"]) == 2
+
+
+def test_ruling_23_untap_is_automatic_and_draws_two():
+    g = begin(phase="consolidation")
+    unit(g, 1, "5H", "5S", "5C", tapped=True)
+    resource(g, 1, "3D", tapped=True)
+    g.boards[1]["base_tapped"] = True
+    g, ev = act(g, 0, "end")
+    b = g.boards[1]
+    assert not b["base_tapped"] and not b["units"][0]["tapped"] and not b["resources"][0]["tapped"]
+    assert len(b["hand"]) == 2 and g.phase == "construction" and g.current == 1
+
+
+def test_ruling_23_tapped_units_may_move_new_units_may_not():
+    g = begin(phase="consolidation")
+    u = unit(g, 0, "5H", "5S", "5C", tapped=True)
+    g, _ = act(g, 0, f"move {u}")
+    assert g.unit(0, u)["zone"] == "guardian" and g.unit(0, u)["tapped"]
+    finished(g, 0, "2H", "2S", "2C")
+    g, _ = act(g, 0, "assemble 2H 2S 2C")
+    assert "move" not in g.choices(0).tokens()
+
+
+def test_ruling_23_defender_without_guardians_still_commits():
+    g = begin()
+    a = unit(g, 0, "5H", "5S", "7C")
+    hand(g, 1, "JS")
+    g, _ = fight(g, f"attack @1 {a} #1@1")
+    assert [(d.seat, d.name) for d in g.decisions()] == [(1, "commit")]
+    assert g.choices(1, ("commit", "JS@1")).tokens() == ["#1@1"]
+    g, _ = act(g, 1, "commit JS@1 #1@1")
+    assert g.boards[1]["base"][0]["wounds"] == 4
+
+
+def test_ruling_24_round_limit_safeguard():
+    g = begin(options=["rounds=1"], phase="consolidation")
+    g.boards[1]["base"][0]["wounds"] = 3
+    g, _ = act(g, 0, "end")
+    assert not g.is_over()
+    for m in ("done", "done", "end"):
+        g, ev = act(g, 1, m)
+    assert g.outcome().winners == (0,) and "round limit" in public(ev)
+    h = begin(options=["rounds=1"], phase="consolidation")
+    h, _ = act(h, 0, "end")
+    for m in ("done", "done", "end"):
+        h, _ = act(h, 1, m)
+    assert h.outcome().winners == (0, 1)  # tied players share the win
+
+
+def test_ruling_25_defaults_when_no_answer_comes():
+    from bot.engine.maginot_line import GAME
+
+    g = GAME.new(["Ana", "Ben"], seed=5)
+    assert [(d.name, d.default, d.public) for d in g.decisions()] == [("order-aces", "aces random", False)] * 2
+    g, _ = g.apply(0, "aces random")
+    assert sorted(x["ace"] for x in g.boards[0]["base"]) == ["AC@0", "AD@0", "AH@0", "AS@0"]
+    h = begin()
+    a = unit(h, 0, "6H", "5S", "7C")
+    g1 = unit(h, 1, "4H", "3S", "4C", zone="guardian")
+    g2 = unit(h, 1, "3H", "2S", "3C", zone="guardian")
+    hand(h, 1, "2C")
+    h, _ = fight(h, f"attack @1 {a} #1@1")
+    assert h.decisions()[0].default == "engage"
+    h, _ = act(h, 1, f"engage {g2} {a} {g1} {a}")
+    assert h.decisions()[0].default == "commit"  # the defender: no cards, no tap
+    h, _ = act(h, 1, h.decisions()[0].default)
+    assert h.decisions()[0].default == "commit split 4 3"  # 7 split evenly, the extra 1 to the first listed
+
+
+def test_ruling_26_targets_of_each_side():
+    g = begin()
+    a = unit(g, 0, "5H", "5S", "5C")
+    gd = unit(g, 1, "5H", "6S", "5C", zone="guardian")
+    unit(g, 1, "2H", "2S", "2C", zone="guardian")
+    hand(g, 0, "JS", "KC")
+    hand(g, 1, "JS", "KC")
+    g, _ = fight(g, f"attack @1 {a} #2@1")
+    g, _ = act(g, 1, "engage")
+    assert g.choices(1, ("commit", "JS@1")).tokens() == ["#2@1"]  # D: own units in battle or targeted Aces
+    assert g.choices(1, ("commit", "KC@1")).tokens() == [a]
+    g, _ = act(g, 1, "commit")
+    assert g.choices(0, ("commit", "JS@0")).tokens() == [a]  # P: only own units in battle
+    assert g.choices(0, ("commit", "KC@0")).tokens() == ["#2@1"]
+    with pytest.raises(IllegalMove, match="cannot go on"):
+        g.apply(0, "commit JS@0 #2@1")
+    assert gd
+
+
+def test_ruling_27_leaving_mid_battle():
+    g = begin(3)
+    a = unit(g, 0, "5H", "5S", "7C")
+    gd = unit(g, 1, "5H", "5S", "5C", zone="guardian")
+    hand(g, 0, "JC")
+    hand(g, 1, "KC")
+    g, _ = fight(g, f"attack @1 {a} #1@1")
+    g, _ = act(g, 1, f"engage {gd} {a}")
+    g, _ = act(g, 1, f"commit KC@1 {a}")
+    g, ev = g.forfeit(1)
+    assert g.boards[1]["out"] and g.battle is None and "no outcome" in public(ev)
+    assert g.unit(0, a)["tapped"] and g.unit(0, a)["wounds"] == 0
+    assert [(d.seat, d.name) for d in g.decisions()] == [(0, "turn")]
+    check_cards(g)
+    # the active player leaves: the next player takes a turn
+    h = begin(3)
+    h, ev = h.forfeit(0)
+    assert h.current == 1 and h.phase == "construction" and h.boards[0]["out"]
+    h, ev = h.forfeit(2)
+    assert h.outcome().winners == (1,)
+
+
+def test_wrong_player_and_wrong_window():
+    g = begin()
+    with pytest.raises(IllegalMove, match="Ana's turn"):
+        g.apply(1, "done")
+    with pytest.raises(IllegalMove, match="not being attacked"):
+        g.apply(0, "engage")
+    with pytest.raises(IllegalMove, match="consolidation"):
+        g.apply(0, "move 5H")
+    with pytest.raises(IllegalMove, match="not a card"):
+        g.apply(0, "resource ZZ")
+    assert g.choices(1) .empty and g.choices(0, ("bogus",)).empty
+
+
+def test_private_things_stay_private():
+    g = begin(aces={0: "ASAHACAD"})
+    hand(g, 0, "7H")
+    resource(g, 0, "5D")
+    g, _ = act(g, 0, "tap 5D")
+    g, ev = act(g, 0, "start 7H 1")
+    assert "7♥" in ev[-1].for_(0) and "7♥" not in ev[-1].for_(None)
+    v1 = g.view(1).boards[0]
+    assert v1.building[0].card is HIDDEN and v1.hand == () and v1.base[1].card is HIDDEN
+    assert g.view(0).boards[0].building[0].card == "7H@0"
