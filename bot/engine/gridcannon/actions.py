@@ -199,7 +199,8 @@ def parse(text: str, *, setup: bool = False) -> Action:
         raise Refusal(f"Unknown move {verb[:20]!r}.", "parse")
     if kind is PlaceRoyal:
         if len(args) == 2:
-            return PlaceRoyal(parse_slot(args[1]), parse_card(args[0]))
+            royal = parse_card(args[0])
+            return PlaceRoyal(parse_slot(args[1]), royal)
         _need(args, 1, SETUP_ROYAL_USAGE if setup else ROYAL_USAGE)
         return PlaceRoyal(parse_slot(args[0]))
     if kind is Reassign:
