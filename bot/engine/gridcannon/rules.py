@@ -148,20 +148,20 @@ class GridcannonGame(Game):
 
     # ----- options ------------------------------------------------------------------------
     @property
-    def o(self) -> GridcannonOptions:
+    def variant(self) -> GridcannonOptions:
         """The typed options (parsed once per distinct option list, not once per state copy)."""
         return _options(tuple(self.options))
 
     @property
     def classic(self) -> bool:
-        return self.o.classic
+        return self.variant.classic
 
     @property
     def max_ploys(self) -> int:
-        return 4 if self.o.no_jokers else 6
+        return 4 if self.variant.no_jokers else 6
 
     def full_deck(self) -> list[str]:
-        return cards.deck(0 if self.o.no_jokers else 2)
+        return cards.deck(0 if self.variant.no_jokers else 2)
 
     # ----- events -------------------------------------------------------------------------
     def _say(self, events: list[Event] | None, text: str) -> None:
@@ -176,7 +176,7 @@ class GridcannonGame(Game):
         self._forget(stack)
 
     def _forget(self, lost: Sequence[str]) -> None:
-        if self.o.memory_aid or not lost:
+        if self.variant.memory_aid or not lost:
             return
         # Both jokers read 🃏: forgetting one forgets every 🃏 (never names a card it should not).
         names = sorted({cards.pretty(c) for c in lost}, key=len, reverse=True)
@@ -243,7 +243,7 @@ class GridcannonGame(Game):
             self._say(events, f"{p(royal)} placed at {slot} (its only legal slot).")
 
     def _setup_pairs(self) -> list[tuple[str, str]]:
-        royals = self.set_aside[:1] if self.o.draw_order else self.set_aside
+        royals = self.set_aside[:1] if self.variant.draw_order else self.set_aside
         return [(r, s) for r in royals for s in self.legal_slots(r)]
 
     # ----- table queries ------------------------------------------------------------
@@ -317,7 +317,7 @@ class GridcannonGame(Game):
         for test in tiers:
             tier = [i for i in live if test(self.slots[i]["royal"])]
             if tier:
-                if self.o.lowest_health:
+                if self.variant.lowest_health:
                     key = {i: self.health(i) for i in tier}
                 else:
                     key = {i: BASE[self.slots[i]["royal"][0]] for i in tier}
@@ -351,7 +351,7 @@ class GridcannonGame(Game):
         """The natural-loss test of §7 (and the Source Thresholds / Exact variants)."""
         royal = self.slots[i]["royal"]
         h = self.health(i)
-        if self.o.exact:
+        if self.variant.exact:
             locked = {c for s in self.slots for c in s["armour"]} | set(self.shame)
             vals = sorted(
                 (value(c) for c in self.full_deck()
@@ -360,13 +360,13 @@ class GridcannonGame(Game):
                 reverse=True,
             )
             return sum(vals[:2]) < h
-        if self.o.source_thresholds:
+        if self.variant.source_thresholds:
             return h >= (19 if royal[0] == "K" else 20)
         return h >= (20 if royal[0] == "K" else 21)
 
     def hidden_pile(self) -> list[str]:
         """Pile cards the player does not see listed (all of them without Memory Aid)."""
-        if self.o.memory_aid:
+        if self.variant.memory_aid:
             return self.pile[: len(self.pile) - self.known_bottom]
         return list(self.pile)
 
@@ -374,7 +374,7 @@ class GridcannonGame(Game):
         return self.pile[len(self.pile) - self.known_bottom:] if self.known_bottom else []
 
     def _may_armour(self) -> bool:
-        return not (self.o.ploys_first and not self.classic and self.unspent())
+        return not (self.variant.ploys_first and not self.classic and self.unspent())
 
     # ----- who acts -----------------------------------------------------------------
     def decisions(self) -> tuple[Decision, ...]:
@@ -565,7 +565,7 @@ class GridcannonGame(Game):
             royal, slot = a.royal, a.slot
             if royal not in self.set_aside:
                 raise Refusal(f"{p(royal)} is not among the set-aside royals ({listing(self.set_aside)}).", "setup")
-            if self.o.draw_order and royal != self.set_aside[0]:
+            if self.variant.draw_order and royal != self.set_aside[0]:
                 raise Refusal(f"Draw Order: place {p(self.set_aside[0])} first (royals go in the order drawn).",
                               "R17")
             legal = self.legal_slots(royal)
@@ -591,7 +591,7 @@ class GridcannonGame(Game):
             self.searching = False
             if self.cycle:
                 n = len(self.cycle)
-                listed = listing(self.cycle, " ") if self.o.memory_aid else plural(n)
+                listed = listing(self.cycle, " ") if self.variant.memory_aid else plural(n)
                 back, self.cycle = self.cycle, []
                 self._to_bottom(back)
                 self._say(ev, f"The cycle pile ({listed}) goes to the bottom of the draw pile.")
@@ -607,7 +607,7 @@ class GridcannonGame(Game):
             raise Refusal(f"{CELLS[cell]} is empty: pick a cell with a card.", "setup")
         old = self.grid[cell].pop()
         self._to_bottom([old])
-        what = p(old) if self.o.memory_aid else "The card"
+        what = p(old) if self.variant.memory_aid else "The card"
         self._say(ev, f"{what} from {CELLS[cell]} goes to the bottom of the draw pile.")
         met = []
         while self.pile:
@@ -679,7 +679,7 @@ class GridcannonGame(Game):
                     self._say(ev, f"Kept in the stash: {listing(kept, ' ')}.")
                 self._say(ev, f"Found {p(card)}: place it at " + " or ".join(self.legal_slots(card)) + ".")
                 return
-            if is_ploy(card) and self.o.keep_ploys and not self.classic:
+            if is_ploy(card) and self.variant.keep_ploys and not self.classic:
                 self.stash.append({"card": card, "spent": False})
                 kept.append(card)
             else:
@@ -766,7 +766,7 @@ class GridcannonGame(Game):
         ace = self._spend("A")
         stack = self.grid[cell]
         self.grid[cell] = []
-        listed = listing(stack, " ") if self.o.memory_aid else plural(len(stack))
+        listed = listing(stack, " ") if self.variant.memory_aid else plural(len(stack))
         self._to_bottom(stack)
         self._say(ev, f"{p(ace)} extracts {CELLS[cell]}: {listed} to the bottom of the draw pile.")
         self._after_ploy(ev)
@@ -797,7 +797,7 @@ class GridcannonGame(Game):
         cell, card = a.cell, self.pending
         stack = self.grid[cell]
         if stack:
-            listed = listing(stack, " ") if self.o.memory_aid else plural(len(stack))
+            listed = listing(stack, " ") if self.variant.memory_aid else plural(len(stack))
             self._to_bottom(stack)
             self._say(ev, f"Reset {CELLS[cell]}: {listed} to the bottom of the deck.")
         self.grid[cell] = [card]
@@ -816,7 +816,7 @@ class GridcannonGame(Game):
         self.pending = None
         stack = self.grid[cell]
         self.grid[cell] = []
-        listed = listing(stack, " ") if self.o.memory_aid else plural(len(stack))
+        listed = listing(stack, " ") if self.variant.memory_aid else plural(len(stack))
         self._to_bottom(stack)
         self.phase = READY
         self._say(ev, f"{p(card)} goes to the shame pile; hard reset of {CELLS[cell]}: {listed} to the bottom "
@@ -890,10 +890,10 @@ class GridcannonGame(Game):
             self.phase = EXHAUSTED
             self._say(ev, "The deck is empty: choose a stack to become the new deck.")
             return
-        usable = self.unspent("A") if self.o.revised_old else self.unspent()
+        usable = self.unspent("A") if self.variant.revised_old else self.unspent()
         if not usable:
             self.phase = LOSS
-            what = "unspent ace" if self.o.revised_old else "unspent ploy"
+            what = "unspent ace" if self.variant.revised_old else "unspent ploy"
             self.loss_reason = f"the draw pile ran out with no {what}"
             self._say(ev, f"The draw pile is empty and you have no {what}: you lose.")
             return
@@ -912,7 +912,7 @@ class GridcannonGame(Game):
     def score(self) -> int:
         if self.classic:
             return len(self.shame)
-        if self.o.stash_only:
+        if self.variant.stash_only:
             return len(self.unspent())
         return self.max_ploys - self.spent_count()
 
@@ -942,7 +942,7 @@ class GridcannonGame(Game):
         ph, c = self.phase, self.pending
         ploys = " or use a ploy" if (not self.classic and self.unspent()) else ""
         if ph == SETUP_ROYALS:
-            if self.o.draw_order:
+            if self.variant.draw_order:
                 return f"Place {p(self.set_aside[0])} (setup)."
             return f"Place a set-aside royal (setup): {listing(self.set_aside)}."
         if ph == SETUP_REPLACE:
@@ -996,13 +996,13 @@ class GridcannonGame(Game):
             pending=self.pending,
             searching=self.searching,
             deck=len(self.pile),
-            memory=tuple(self.memory()) if self.o.memory_aid else None,
+            memory=tuple(self.memory()) if self.variant.memory_aid else None,
             shame=tuple(self.shame) if self.classic else None,
             kills=self.dead_count(),
             living=len(self.living()),
             ploys_spent=self.spent_count(),
             unspent_in_stash=len(self.unspent()),
-            max_score=None if self.classic else (len(self.stash) if self.o.stash_only else self.max_ploys),
+            max_score=None if self.classic else (len(self.stash) if self.variant.stash_only else self.max_ploys),
             score_so_far=self.score(),
             won=bool(out and out.winners),
             score=out.score if out else None,
