@@ -1028,6 +1028,7 @@ class GridcannonGame(Game):
         state["last_lines"] = min(len(last), cls.log_size)
         game = cls(**state)
         game._forget(game.hidden_pile())  # v1 showed these lines with the hidden pile's cards unnamed
+        game.opened = {str(d.seat): game.move_count for d in game.decisions()}  # opened at the latest move
         return {"format": cls.state_version, "game": cls.game_id, "state": game._state()}
 
 
