@@ -448,6 +448,15 @@ class GridcannonGame(Game):
                         if y != x and (not self.grid[y] or value(self.top(y)) <= v):
                             yield ("reassign", CELLS[x], CELLS[y])
 
+    def legal_actions(self, seat: int) -> Iterator[Action]:
+        """Every legal action (what walking :meth:`choices` gives, without the labels)."""
+        if seat == 0 and not self.is_over():
+            for tokens in self._token_lists():
+                yield self.parse(seat, " ".join(tokens))
+
+    def legal_moves(self, seat: int) -> list[str]:
+        return [str(a) for a in self.legal_actions(seat)]
+
     def choices(self, seat: int, prefix: Sequence[str] = ()) -> Choices:
         if seat != 0 or self.is_over():
             return Choices()

@@ -189,7 +189,7 @@ def test_playouts_through_choices_no_dead_ends_no_leaks(options):
             assert len(moves) < 3000
             if len(moves) % 7 == 0:
                 legal = list(g.legal_actions(0))
-                assert [str(a) for a in legal] == g.legal_moves(0)
+                assert [str(a) for a in legal] == g.legal_moves(0) == [" ".join(t) for t in core.walk_choices(g, 0)]
                 for a in legal:
                     g.apply(0, a)  # every complete action offered is accepted
                     assert _no_codes(g.describe(0, str(a))), g.describe(0, str(a))
