@@ -44,7 +44,6 @@ from .board import (
     SLOTS,
     TRIGGERS,
     WIN,
-    Refusal,
     is_number,
     is_ploy,
     is_royal,
@@ -96,7 +95,7 @@ __all__ = [
     "PENDING_ROYAL", "PERIMETER", "PLOYS_FIRST", "READY", "REVISED_OLD", "SETUP_REPLACE", "SETUP_ROYALS",
     "SLOTS", "SLOT_INDEX", "SOURCE_THRESHOLDS", "SPEC", "STASH_ONLY", "SUMMARY", "TRIGGERS", "WIN", "Armour",
     "CellView", "Concede", "Continue", "Draw", "Extract", "GridcannonGame", "GridcannonOptions",
-    "GridcannonView", "HardReset", "Keep", "Place", "PlaceRoyal", "PloyView", "Reassign", "Recycle", "Refusal",
+    "GridcannonView", "HardReset", "Keep", "Place", "PlaceRoyal", "PloyView", "Reassign", "Recycle",
     "Replace", "Reset", "SlotView", "auto_move", "is_number", "is_ploy", "is_royal", "parse", "parse_cell",
     "parse_slot", "qualifies", "value",
 ]

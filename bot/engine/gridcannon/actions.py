@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from bot.engine.core import Action
+from bot.engine.core import Action, IllegalMove
 
-from .board import CELLS, Refusal, parse_card, parse_cell, parse_slot
+from .board import CELLS, parse_card, parse_cell, parse_slot
 
 
 @dataclass(frozen=True)
@@ -184,19 +184,19 @@ ROYAL_USAGE = "royal T1 (the slot)"
 
 def _need(args: list[str], n: int, usage: str) -> None:
     if len(args) != n:
-        raise Refusal(f"Write it as: {usage}.", "parse")
+        raise IllegalMove(f"Write it as: {usage}.", "parse")
 
 
 def parse(text: str, *, setup: bool = False) -> Action:
     """The action written ``text`` (any case). ``setup``: a royal names the set-aside royal
-    too (only the usage hint depends on it). Raises :class:`Refusal` on bad syntax."""
+    too (only the usage hint depends on it). Raises :class:`IllegalMove` on bad syntax."""
     tokens = text.split()
     if not tokens:
-        raise Refusal("Empty move.", "parse")
+        raise IllegalMove("Empty move.", "parse")
     verb, args = tokens[0].lower(), tokens[1:]
     kind = BY_VERB.get(verb)
     if kind is None:
-        raise Refusal(f"Unknown move {verb[:20]!r}.", "parse")
+        raise IllegalMove(f"Unknown move {verb[:20]!r}.", "parse")
     if kind is PlaceRoyal:
         if len(args) == 2:
             royal = parse_card(args[0])

@@ -8,24 +8,6 @@ from __future__ import annotations
 from bot.engine import cards
 from bot.engine.core import IllegalMove
 
-try:  # the v1 tables and cogs still catch the v1 refusal class (see Refusal)
-    from bot.engine.base import IllegalMove as _V1IllegalMove
-except ImportError:  # pragma: no cover - once the v1 base is gone
-    _V1IllegalMove = IllegalMove  # type: ignore[misc,assignment]
-
-
-class Refusal(IllegalMove, _V1IllegalMove):  # type: ignore[misc]
-    """A Gridcannon refusal: a v2 :class:`IllegalMove` the v1 table layer also catches.
-
-    Transition shim: ``bot/tables.py`` and ``cogs/tables.py`` still catch
-    ``bot.engine.base.IllegalMove`` only; drop the second base once they catch the v2 class.
-    """
-
-    @classmethod
-    def of(cls, error: IllegalMove) -> "Refusal":
-        return error if isinstance(error, Refusal) else cls(error.reason, error.rule, **error.args_)
-
-
 CELLS = [f"r{r}c{c}" for r in (1, 2, 3) for c in (1, 2, 3)]
 CENTRE = 4
 PERIMETER = [i for i in range(9) if i != CENTRE]
@@ -116,21 +98,21 @@ def parse_cell(token: str) -> int:
         return CELLS.index(t)
     if t in ("centre", "center"):
         return CENTRE
-    raise Refusal(f"{token[:20]!r} is not a cell: write r1c1 … r3c3 (row, then column).", "parse")
+    raise IllegalMove(f"{token[:20]!r} is not a cell: write r1c1 … r3c3 (row, then column).", "parse")
 
 
 def parse_slot(token: str) -> str:
     t = token.strip().upper()
     if t in SLOTS:
         return t
-    raise Refusal(f"{token[:20]!r} is not a royal slot: write T1-T3, B1-B3, L1-L3 or R1-R3.", "parse")
+    raise IllegalMove(f"{token[:20]!r} is not a royal slot: write T1-T3, B1-B3, L1-L3 or R1-R3.", "parse")
 
 
 def parse_card(token: str) -> str:
     try:
         return cards.parse_card(token)
     except ValueError as e:
-        raise Refusal(str(e), "parse") from None
+        raise IllegalMove(str(e), "parse") from None
 
 
 def p(card: str | None) -> str:

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import ClassVar
 
 from bot.engine.core import IllegalMove
 from bot.engine.options import Options, variant
-
-from .board import Refusal
 
 MEMORY_AID = "Memory Aid"
 LOWEST_HEALTH = "Lowest Health"
@@ -43,14 +40,7 @@ class GridcannonOptions(Options):
                                 aliases=("revised",))
     no_jokers: bool = variant(NO_JOKERS, "52 cards, no jokers; the maximum score is 4.")
 
-    @classmethod
-    def parse(cls, options: Iterable[str]) -> "GridcannonOptions":
-        try:
-            return super().parse(options)  # type: ignore[return-value]
-        except IllegalMove as e:
-            raise Refusal.of(e) from None
-
     def validate(self) -> None:
         if self.classic and self.revised_old:
-            raise Refusal("Classic (Old Version) and Revised Old Version are different rule sets: pick one.",
+            raise IllegalMove("Classic (Old Version) and Revised Old Version are different rule sets: pick one.",
                           "options")

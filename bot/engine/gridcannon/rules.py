@@ -45,7 +45,6 @@ from .board import (
     SLOTS,
     TRIGGERS,
     WIN,
-    Refusal,
     is_number,
     is_ploy,
     is_royal,
@@ -125,27 +124,6 @@ class GridcannonGame(Game):
     loss_reason: str = ""
     last_lines: int = 0  # journal entries the latest move wrote
 
-    # ----- the v1 layer still catches only its own refusal class (see board.Refusal) -------
-    @classmethod
-    def new(cls, players: Sequence[str], options: Any = (), seed: int | None = None,
-            deck: Sequence[str] | None = None) -> "GridcannonGame":
-        try:
-            return super().new(players, options, seed, deck)  # type: ignore[return-value]
-        except IllegalMove as e:
-            raise Refusal.of(e) from None
-
-    def apply(self, seat: int, action: Action | str) -> tuple["GridcannonGame", list[Event]]:
-        try:
-            return super().apply(seat, action)  # type: ignore[return-value]
-        except IllegalMove as e:
-            raise Refusal.of(e) from None
-
-    def forfeit(self, seat: int) -> tuple["GridcannonGame", list[Event]]:
-        try:
-            return super().forfeit(seat)  # type: ignore[return-value]
-        except IllegalMove as e:
-            raise Refusal.of(e) from None
-
     # ----- options ------------------------------------------------------------------------
     @property
     def variant(self) -> GridcannonOptions:
@@ -198,7 +176,7 @@ class GridcannonGame(Game):
         else:
             deck = [parse_card(c) if not c.startswith("JK") else c for c in deck]
             if sorted(deck) != sorted(full):
-                raise Refusal(f"The deck must hold exactly the {len(full)} cards of this game.", "deck")
+                raise IllegalMove(f"The deck must hold exactly the {len(full)} cards of this game.", "deck")
         self.pile = list(deck)
         self.grid = [[] for _ in range(9)]
         self.slots = [{"royal": None, "armour": [], "dead": False} for _ in SLOTS]
@@ -543,9 +521,9 @@ class GridcannonGame(Game):
     def parse(self, seat: int, text: str) -> Action:
         try:
             return A.parse(text, setup=self.phase == SETUP_ROYALS)
-        except Refusal as e:
+        except IllegalMove as e:
             if e.reason.startswith("Unknown move"):
-                raise Refusal(f"{e.reason} {self.prompt()}", "parse") from None
+                raise IllegalMove(f"{e.reason} {self.prompt()}", "parse") from None
             raise
 
     # ----- apply ------------------------------------------------------------------------
@@ -553,7 +531,7 @@ class GridcannonGame(Game):
         verb = action.verb
         if not (self.phase == PENDING_NUMBER and verb in ("place", "armour", "continue")) and \
                 next(self._token_lists(verb), None) is None:
-            raise Refusal(self._not_now(verb), "now")
+            raise IllegalMove(self._not_now(verb), "now")
         events: list[Event] = []
         self.last_lines = 0
         handler = _HANDLERS[type(action)]
@@ -570,16 +548,16 @@ class GridcannonGame(Game):
     def _do_royal(self, a: A.PlaceRoyal, ev: list[Event]) -> None:
         if self.phase == SETUP_ROYALS:
             if a.royal is None:
-                raise Refusal(f"Write it as: {A.SETUP_ROYAL_USAGE}.", "parse")
+                raise IllegalMove(f"Write it as: {A.SETUP_ROYAL_USAGE}.", "parse")
             royal, slot = a.royal, a.slot
             if royal not in self.set_aside:
-                raise Refusal(f"{p(royal)} is not among the set-aside royals ({listing(self.set_aside)}).", "setup")
+                raise IllegalMove(f"{p(royal)} is not among the set-aside royals ({listing(self.set_aside)}).", "setup")
             if self.variant.draw_order and royal != self.set_aside[0]:
-                raise Refusal(f"Draw Order: place {p(self.set_aside[0])} first (royals go in the order drawn).",
+                raise IllegalMove(f"Draw Order: place {p(self.set_aside[0])} first (royals go in the order drawn).",
                               "R17")
             legal = self.legal_slots(royal)
             if slot not in legal:
-                raise Refusal(f"{p(royal)} cannot go to {slot}: by the placement rule it may go to "
+                raise IllegalMove(f"{p(royal)} cannot go to {slot}: by the placement rule it may go to "
                               f"{', '.join(legal)}.", "placement")
             self.set_aside.remove(royal)
             self._seat(royal, slot)
@@ -587,11 +565,11 @@ class GridcannonGame(Game):
             self._advance_setup(ev)
             return
         if a.royal is not None:
-            raise Refusal(f"Write it as: {A.ROYAL_USAGE}.", "parse")
+            raise IllegalMove(f"Write it as: {A.ROYAL_USAGE}.", "parse")
         royal, slot = self.pending, a.slot
         legal = self.legal_slots(royal)
         if slot not in legal:
-            raise Refusal(f"{p(royal)} cannot go to {slot}: by the placement rule it may go to "
+            raise IllegalMove(f"{p(royal)} cannot go to {slot}: by the placement rule it may go to "
                           f"{', '.join(legal)}.", "placement")
         self._seat(royal, slot)
         self.pending = None
@@ -613,7 +591,7 @@ class GridcannonGame(Game):
     def _do_replace(self, a: A.Replace, ev: list[Event]) -> None:
         cell = a.cell
         if not self.grid[cell]:
-            raise Refusal(f"{CELLS[cell]} is empty: pick a cell with a card.", "setup")
+            raise IllegalMove(f"{CELLS[cell]} is empty: pick a cell with a card.", "setup")
         old = self.grid[cell].pop()
         self._to_bottom([old])
         what = p(old) if self.variant.memory_aid else "The card"
@@ -704,10 +682,10 @@ class GridcannonGame(Game):
 
     def _do_place(self, a: A.Place, ev: list[Event]) -> None:
         if self.phase != PENDING_NUMBER:
-            raise Refusal(self._not_now("place"), "now")
+            raise IllegalMove(self._not_now("place"), "now")
         cell, card = a.cell, self.pending
         if not self.can_place(card, cell):
-            raise Refusal(f"{p(card)} cannot go on {CELLS[cell]}: its top card {p(self.top(cell))} is higher "
+            raise IllegalMove(f"{p(card)} cannot go on {CELLS[cell]}: its top card {p(self.top(cell))} is higher "
                           f"(a card goes on an equal or lower card, or an empty cell).", "placement")
         self.grid[cell].append(card)
         self.pending = None
@@ -718,20 +696,20 @@ class GridcannonGame(Game):
 
     def _do_armour(self, a: A.Armour, ev: list[Event]) -> None:
         if self.phase != PENDING_NUMBER:
-            raise Refusal(self._not_now("armour"), "now")
+            raise IllegalMove(self._not_now("armour"), "now")
         card = self.pending
         places = self.place_cells(card)
         if places:
-            raise Refusal(f"{p(card)} can be placed (on {', '.join(CELLS[c] for c in places)}), so it cannot "
+            raise IllegalMove(f"{p(card)} can be placed (on {', '.join(CELLS[c] for c in places)}), so it cannot "
                           "be armour: armour is only for a card with no legal cell.", "armour")
         if not self.living():
-            raise Refusal("No royal is living, so there is nothing to armour: use a ploy or continue.", "armour")
+            raise IllegalMove("No royal is living, so there is nothing to armour: use a ploy or continue.", "armour")
         if not self._may_armour():
-            raise Refusal("Ploys First: you must spend your unspent ploys before adding armour.", "R10")
+            raise IllegalMove("Ploys First: you must spend your unspent ploys before adding armour.", "R10")
         targets = self.armour_targets(card)
         names = [self.slots[i]["royal"] for i in targets]
         if a.royal not in names:
-            raise Refusal(f"{p(card)} cannot armour {p(a.royal)}: by the armour rule it goes to "
+            raise IllegalMove(f"{p(card)} cannot armour {p(a.royal)}: by the armour rule it goes to "
                           f"{' or '.join(p(n) for n in names)}.", "R9")
         target = targets[names.index(a.royal)]
         slot = self.slots[target]
@@ -750,7 +728,7 @@ class GridcannonGame(Game):
     def _do_continue(self, a: A.Continue, ev: list[Event]) -> None:
         card = self.pending
         if self.phase != PENDING_NUMBER or self.living() or self.place_cells(card):
-            raise Refusal("You can continue only when the pending card has no legal cell and no royal "
+            raise IllegalMove("You can continue only when the pending card has no legal cell and no royal "
                           "is living.", "continue")
         self.cycle.append(card)
         self.pending = None
@@ -771,7 +749,7 @@ class GridcannonGame(Game):
     def _do_extract(self, a: A.Extract, ev: list[Event]) -> None:
         cell = a.cell
         if not self.grid[cell]:
-            raise Refusal(f"{CELLS[cell]} is empty: an Extraction needs a stack to pick up.", "R14")
+            raise IllegalMove(f"{CELLS[cell]} is empty: an Extraction needs a stack to pick up.", "R14")
         ace = self._spend("A")
         stack = self.grid[cell]
         self.grid[cell] = []
@@ -783,12 +761,12 @@ class GridcannonGame(Game):
     def _do_reassign(self, a: A.Reassign, ev: list[Event]) -> None:
         x, y = a.source, a.target
         if not self.grid[x]:
-            raise Refusal(f"{CELLS[x]} is empty: a Reassignment moves a top card.", "R13")
+            raise IllegalMove(f"{CELLS[x]} is empty: a Reassignment moves a top card.", "R13")
         if x == y:
-            raise Refusal("A Reassignment moves the card to a different cell.", "R13")
+            raise IllegalMove("A Reassignment moves the card to a different cell.", "R13")
         card = self.top(x)
         if not self.can_place(card, y):
-            raise Refusal(f"{p(card)} cannot go on {CELLS[y]}: its top card {p(self.top(y))} is higher.", "R13")
+            raise IllegalMove(f"{p(card)} cannot go on {CELLS[y]}: its top card {p(self.top(y))} is higher.", "R13")
         joker = self._spend("JK")
         self.grid[x].pop()
         self.grid[y].append(card)
@@ -819,7 +797,7 @@ class GridcannonGame(Game):
     def _do_hardreset(self, a: A.HardReset, ev: list[Event]) -> None:
         cell = a.cell
         if not self.grid[cell]:
-            raise Refusal(f"{CELLS[cell]} is empty: a Hard Reset picks up a stack.", "classic")
+            raise IllegalMove(f"{CELLS[cell]} is empty: a Hard Reset picks up a stack.", "classic")
         card = self.pending
         self.shame.append(card)
         self.pending = None
@@ -835,7 +813,7 @@ class GridcannonGame(Game):
     def _do_recycle(self, a: A.Recycle, ev: list[Event]) -> None:
         cell = a.cell
         if not self.grid[cell]:
-            raise Refusal(f"{CELLS[cell]} is empty: pick a stack with cards.", "classic")
+            raise IllegalMove(f"{CELLS[cell]} is empty: pick a stack with cards.", "classic")
         stack = self.grid[cell]
         self.grid[cell] = []
         top = stack.pop()
