@@ -64,7 +64,7 @@ def test_text_and_grid_block():
 def test_panel_outcome_and_prompt():
     g = _midgame(seed=2, moves=10_000)
     v = g.view(0)
-    assert v["outcome"]["summary"] in panel(v).description
+    assert v.result in panel(v).description
     fresh = GridcannonGame.new(["p"], seed=1)
     desc = panel(fresh.view(0)).description
     assert "Place" in desc or "Replace" in desc or "Draw" in desc

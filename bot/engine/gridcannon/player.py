@@ -1,0 +1,151 @@
+"""Gridcannon's built-in player: go for kills, keep ploys for emergencies, seat royals where
+they die. It reads only what the table shows (grid, slots, stash, the pending card) and the
+legal actions; never the order of the draw pile."""
+
+from __future__ import annotations
+
+import random
+
+from bot.engine.core import Action
+
+from . import actions as A
+from .board import (
+    BASE,
+    CENTRE,
+    EXHAUSTED,
+    LINE,
+    PENDING_NUMBER,
+    PENDING_PLOY,
+    PENDING_ROYAL,
+    READY,
+    SETUP_REPLACE,
+    SETUP_ROYALS,
+    qualifies,
+    value,
+)
+from .rules import GridcannonGame
+
+
+def _potential(game: GridcannonGame, grid: list[list[str]]) -> float:
+    """How close the living royals are to dying on this grid (0..1 each)."""
+    total = 0.0
+    for i in game.living():
+        total += min(game.attack(i, grid) / game.health(i), 1.0)
+    return total
+
+
+def _slot_score(game: GridcannonGame, royal: str, slot: str) -> float:
+    """How easy a royal would be to kill in ``slot`` (higher is easier)."""
+    a, b, _ = LINE[slot]
+    atk = sum(value(game.top(c)) for c in (a, b) if qualifies(game.top(c), royal))
+    return atk / BASE[royal[0]]
+
+
+def _best_place(game: GridcannonGame, card: str, cells: list[int]) -> tuple[float, int]:
+    before = _potential(game, game.grid)
+    best: tuple[float, int] | None = None
+    for c in cells:
+        kills = game.kills_at(c)
+        g = [list(s) for s in game.grid]
+        g[c].append(card)
+        after = _potential(game, g)
+        waste = value(card) - value(game.top(c))
+        score = 100 * len(kills) + 5 * (after - before) - 0.3 * waste
+        if c == CENTRE:
+            score += 0.2
+        if best is None or score > best[0]:
+            best = (score, c)
+    assert best is not None
+    return best
+
+
+def _reassign_kills(game: GridcannonGame, move: A.Reassign) -> int:
+    g = [list(s) for s in game.grid]
+    g[move.target].append(g[move.source].pop())
+    return len(game.kills_at(move.target, g))
+
+
+def _best_killing_reassign(game: GridcannonGame, moves: list[Action]) -> Action | None:
+    scored = [(_reassign_kills(game, m), i) for i, m in enumerate(moves) if isinstance(m, A.Reassign)]
+    best = max(scored, default=None)
+    return moves[best[1]] if best and best[0] > 0 else None
+
+
+def _potential_loss(game: GridcannonGame, cell: int) -> float:
+    g = [list(s) for s in game.grid]
+    g[cell] = []
+    return _potential(game, game.grid) - _potential(game, g)
+
+
+def auto_move(game: GridcannonGame, seat: int, rng: random.Random) -> Action:
+    """The built-in player's action for ``seat`` now."""
+    ph = game.phase
+    if ph == READY:
+        return A.Draw()
+    if ph == PENDING_NUMBER and game.place_cells(game.pending):
+        cells = game.place_cells(game.pending)
+        return A.Place(_best_place(game, game.pending, cells)[1])
+    moves = list(game.legal_actions(seat))
+    if game.classic and game.move_count > 600:
+        # Classic resets can cycle the deck for ever; past this point play loosely so it ends.
+        return rng.choice(moves)
+    extracts = [m for m in moves if isinstance(m, A.Extract)]
+    has_reassign = any(isinstance(m, A.Reassign) for m in moves)
+
+    def cheapest_extract() -> Action:
+        # Give up the stack that helps the attacks least; a bigger stack refills the deck more.
+        return min(extracts, key=lambda m: (_potential_loss(game, m.cell), -len(game.grid[m.cell]), rng.random()))
+
+    if ph == SETUP_ROYALS:
+        royals = [m for m in moves if isinstance(m, A.PlaceRoyal)]
+        return max(royals, key=lambda m: (_slot_score(game, m.royal, m.slot), rng.random()))
+    if ph == SETUP_REPLACE:
+        return A.Keep()
+    if ph == PENDING_ROYAL:
+        royals = [m for m in moves if isinstance(m, A.PlaceRoyal)]
+        return max(royals, key=lambda m: (_slot_score(game, game.pending, m.slot), rng.random()))
+    if ph == PENDING_NUMBER:
+        card = game.pending
+        if any(isinstance(m, A.Continue) for m in moves):
+            return A.Continue()
+        armours = [m for m in moves if isinstance(m, A.Armour)]
+        hard = [m for m in moves if isinstance(m, A.HardReset)]
+
+        def after(m: A.Armour) -> tuple[bool, int]:
+            i = [s["royal"] for s in game.slots].index(m.royal)
+            trial = game.copy()
+            trial.slots[i]["armour"].append(card)
+            return trial.is_invincible(i), trial.health(i)
+
+        ranked = sorted(armours, key=after)
+        if ranked:
+            lose, h = after(ranked[0])
+            if not lose and (h <= 17 or not (extracts or has_reassign or hard)):
+                return ranked[0]
+        kill = _best_killing_reassign(game, moves) if has_reassign else None
+        if kill:
+            return kill
+        if extracts:
+            return cheapest_extract()
+        if hard:
+            return min(hard, key=lambda m: (_potential_loss(game, m.cell), -len(game.grid[m.cell])))
+        if ranked:
+            return ranked[0]
+        return rng.choice(moves)
+    if ph == PENDING_PLOY:
+        # Kill if possible; else clear the highest card that helps no attack (it blocks placements).
+        best = max(range(9), key=lambda c: (100 * len(game.kills_at(c)) + value(game.top(c))
+                                            - 30 * _potential_loss(game, c) + 0.1 * len(game.grid[c]),
+                                            rng.random()))
+        return A.Reset(best)
+    if ph == EXHAUSTED:
+        if game.classic:
+            rec = [m for m in moves if isinstance(m, A.Recycle)]
+            return max(rec, key=lambda m: len(game.grid[m.cell]))
+        kill = _best_killing_reassign(game, moves) if has_reassign else None
+        if kill:
+            return kill
+        if extracts:
+            return max(extracts, key=lambda m: (len(game.grid[m.cell]), -_potential_loss(game, m.cell)))
+        return A.Concede()
+    return rng.choice(moves)

@@ -1,0 +1,1042 @@
+"""Gridcannon (solo): kill the twelve royals around a 3x3 grid of number cards.
+
+The state machine of the rulebook (``rules.md`` beside this module): Version 2 by default,
+every ruling and every named variant as an option. The draw pile is ``pile`` (top card first).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from bot.engine import cards
+from bot.engine.core import (
+    Action,
+    Choices,
+    Decision,
+    Event,
+    Game,
+    IllegalMove,
+    Option,
+    Outcome,
+    choices_from_actions,
+)
+
+from . import actions as A
+from .board import (
+    BASE,
+    CELL_SLOTS,
+    CELLS,
+    EXHAUSTED,
+    LINE,
+    LOSS,
+    PENDING_NUMBER,
+    PENDING_PLOY,
+    PENDING_ROYAL,
+    PERIMETER,
+    PLOY_PHASES,
+    READY,
+    SETUP_REPLACE,
+    SETUP_ROYALS,
+    SLOT_INDEX,
+    SLOTS,
+    TRIGGERS,
+    WIN,
+    is_number,
+    is_ploy,
+    is_royal,
+    listing,
+    p,
+    parse_card,
+    plural,
+    qualifies,
+    value,
+)
+from .options import GridcannonOptions
+from .view import CellView, GridcannonView, PloyView, SlotView
+
+CREDIT = "Based on Gridcannon by Tom Francis"
+
+SUMMARY = """\
+**Goal**: find and kill all 12 royals (J, Q, K) around a 3×3 grid of number cards.
+**Setup**: deal number cards into the grid (royals set aside, aces and jokers to your stash), \
+place the royals, then you may swap one grid card once.
+**Royal placement**: next to the perimeter card most like it (same suit, highest; else same \
+colour; else highest), in a free slot; ties and corners give you a choice.
+**Draw**: a number card must go on a cell whose top card is equal or lower (or empty). A royal \
+is placed; an ace or joker goes to your stash.
+**Attack**: a card landing on the far end of a royal's line fires the two cards between at it. \
+Jacks (11) count any card, Queens (12) same colour, Kings (13) same suit. Attack ≥ health kills \
+(the royal turns face down and blocks its slot for good).
+**Armour**: a card you cannot place arms the most similar living royal (suit, then colour, then \
+any; lowest rank). J/Q at 21+ or K at 20+ health is a natural loss.
+**Ploys** (any time in play): an ace *extracts* a stack to the bottom of the deck; a joker \
+*reassigns* a top card to another legal cell, which can fire.
+**No living royal**: draws become a search; the passed cards go back under the deck.
+**Out of cards**: use ploys or concede; with no ploy left you lose.
+**Score** on a win: 6 − ploys spent.
+Variants: Memory Aid, Lowest Health, Ploys First, Source Thresholds, Exact, Keep Ploys, \
+Draw Order, Stash Only, Classic (Old Version), Revised Old Version, No Jokers.
+
+Based on Gridcannon by Tom Francis"""
+
+# Where the game is, in plain words (the view's ``stage``), and the decision's name.
+STAGES = {
+    SETUP_ROYALS: ("setup: royals", "setup-royal"),
+    SETUP_REPLACE: ("setup: swap", "setup-replace"),
+    READY: ("draw", "turn"),
+    PENDING_ROYAL: ("place royal", "place-royal"),
+    PENDING_NUMBER: ("place card", "place-card"),
+    PENDING_PLOY: ("reset a stack", "reset"),
+    EXHAUSTED: ("out of cards", "out-of-cards"),
+    WIN: ("won", ""),
+    LOSS: ("lost", ""),
+}
+
+
+@dataclass
+class GridcannonGame(Game):
+    game_id: ClassVar[str] = "gridcannon"
+    title: ClassVar[str] = "Gridcannon"
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 1
+    Options: ClassVar[type[GridcannonOptions]] = GridcannonOptions
+    state_version: ClassVar[int] = 2
+    credit: ClassVar[str] = CREDIT
+    summary: ClassVar[str] = SUMMARY
+    secret_moves: ClassVar[bool] = False
+
+    pile: list[str] = field(default_factory=list)  # draw pile, top card first
+    known_bottom: int = 0  # how many bottom cards of the pile the player knowingly sent there
+    grid: list[list[str]] = field(default_factory=list)  # 9 stacks, bottom -> top
+    slots: list[dict[str, Any]] = field(default_factory=list)  # {"royal", "armour", "dead"}
+    stash: list[dict[str, Any]] = field(default_factory=list)  # {"card", "spent"}
+    set_aside: list[str] = field(default_factory=list)
+    cycle: list[str] = field(default_factory=list)
+    shame: list[str] = field(default_factory=list)
+    pending: str | None = None
+    phase: str = SETUP_ROYALS
+    searching: bool = False
+    replaced: bool = False  # the setup replacement was offered and settled
+    loss_reason: str = ""
+    last_lines: int = 0  # journal entries the latest move wrote
+
+    # ----- options ------------------------------------------------------------------------
+    @property
+    def variant(self) -> GridcannonOptions:
+        """The typed options (parsed once per distinct option list, not once per state copy)."""
+        return _options(tuple(self.options))
+
+    @property
+    def classic(self) -> bool:
+        return self.variant.classic
+
+    @property
+    def max_ploys(self) -> int:
+        return 4 if self.variant.no_jokers else 6
+
+    def full_deck(self) -> list[str]:
+        return cards.deck(0 if self.variant.no_jokers else 2)
+
+    # ----- events -------------------------------------------------------------------------
+    def _say(self, events: list[Event] | None, text: str) -> None:
+        self.emit(events, text)
+        self.last_lines = min(self.last_lines + 1, self.log_size)
+
+    def _to_bottom(self, stack: list[str]) -> None:
+        """Cards go to the bottom of the draw pile, in order. Without Memory Aid the player is
+        not assumed to remember them: the journal stops naming them (knowledge lost)."""
+        self.pile += stack
+        self.known_bottom += len(stack)
+        self._forget(stack)
+
+    def _forget(self, lost: Sequence[str]) -> None:
+        if self.variant.memory_aid or not lost:
+            return
+        # Both jokers read 🃏: forgetting one forgets every 🃏 (never names a card it should not).
+        names = sorted({cards.pretty(c) for c in lost}, key=len, reverse=True)
+        pattern = re.compile("|".join(rf"(?<![0-9]){re.escape(n)}" for n in names))
+
+        def rewrite(text: str) -> str:
+            return pattern.sub(lambda m: "A card" if m.start() == 0 else "a card", text)
+
+        for entry in self.journal:
+            if entry[0]:
+                entry[0] = rewrite(entry[0])
+
+    # ----- setup ------------------------------------------------------------------------
+    def _setup(self, deck: list[str] | None) -> None:
+        full = self.full_deck()
+        if deck is None:
+            deck = list(full)
+            self.rng().shuffle(deck)
+        else:
+            deck = [parse_card(c) if not c.startswith("JK") else c for c in deck]
+            if sorted(deck) != sorted(full):
+                raise IllegalMove(f"The deck must hold exactly the {len(full)} cards of this game.", "deck")
+        self.pile = list(deck)
+        self.grid = [[] for _ in range(9)]
+        self.slots = [{"royal": None, "armour": [], "dead": False} for _ in SLOTS]
+        self.phase = SETUP_ROYALS
+        targets = PERIMETER if self.classic else list(range(9))
+        drawn: list[str] = []
+        for cell in targets:
+            while True:
+                card = self.pile.pop(0)
+                drawn.append(card)
+                if is_royal(card):
+                    self.set_aside.append(card)
+                elif is_ploy(card) and not self.classic:
+                    self.stash.append({"card": card, "spent": False})
+                else:
+                    self.grid[cell].append(card)
+                    break
+        self._say(None, f"Dealt {len(drawn)} cards.")
+        if self.set_aside:
+            self._say(None, f"Set aside {listing(self.set_aside)}.")
+        if self.stash:
+            self._say(None, f"Stash: {listing([s['card'] for s in self.stash])}.")
+        self.replaced = self.classic
+        self._advance_setup(None)
+
+    def _advance_setup(self, events: list[Event] | None) -> None:
+        """Auto-place forced setup royals; move on to the replacement, then to READY."""
+        while self.phase == SETUP_ROYALS:
+            if not self.set_aside:
+                if self.replaced:
+                    self.phase = READY
+                    self._settle(events)
+                else:
+                    self.phase = SETUP_REPLACE
+                break
+            pairs = self._setup_pairs()
+            if len(pairs) != 1:
+                break
+            royal, slot = pairs[0]
+            self.set_aside.remove(royal)
+            self._seat(royal, slot)
+            self._say(events, f"{p(royal)} placed at {slot} (its only legal slot).")
+
+    def _setup_pairs(self) -> list[tuple[str, str]]:
+        royals = self.set_aside[:1] if self.variant.draw_order else self.set_aside
+        return [(r, s) for r in royals for s in self.legal_slots(r)]
+
+    # ----- table queries ------------------------------------------------------------
+    def top(self, cell: int) -> str | None:
+        stack = self.grid[cell]
+        return stack[-1] if stack else None
+
+    def living(self) -> list[int]:
+        return [i for i, s in enumerate(self.slots) if s["royal"] and not s["dead"]]
+
+    def dead_count(self) -> int:
+        return sum(1 for s in self.slots if s["dead"])
+
+    def health(self, i: int) -> int:
+        s = self.slots[i]
+        return BASE[s["royal"][0]] + sum(value(c) for c in s["armour"])
+
+    def unspent(self, kind: str | None = None) -> list[int]:
+        """Stash indexes of unspent ploys (``kind`` "A" aces, "JK" jokers, None both)."""
+        out = []
+        for i, ploy in enumerate(self.stash):
+            if ploy["spent"]:
+                continue
+            if kind == "A" and cards.is_joker(ploy["card"]):
+                continue
+            if kind == "JK" and not cards.is_joker(ploy["card"]):
+                continue
+            out.append(i)
+        return out
+
+    def spent_count(self) -> int:
+        return sum(1 for ploy in self.stash if ploy["spent"])
+
+    def legal_slots(self, royal: str) -> list[str]:
+        """Slots ``royal`` may take now (§4 with rulings 1-3)."""
+        free = {s for i, s in enumerate(SLOTS) if self.slots[i]["royal"] is None}
+        eligible = [c for c in PERIMETER if any(s in free for s in CELL_SLOTS[c])]
+        with_card = [c for c in eligible if self.grid[c]]
+        if not with_card:
+            cands = eligible
+        else:
+            cands = []
+            tiers = (
+                lambda t: cards.suit(t) == cards.suit(royal),
+                lambda t: cards.colour(t) == cards.colour(royal),
+                lambda t: True,
+            )
+            for test in tiers:
+                tier = [c for c in with_card if test(self.top(c))]
+                if tier:
+                    best = max(value(self.top(c)) for c in tier)
+                    cands = [c for c in tier if value(self.top(c)) == best]
+                    break
+        ok = {s for c in cands for s in CELL_SLOTS[c] if s in free}
+        return [s for s in SLOTS if s in ok]
+
+    def can_place(self, card: str, cell: int) -> bool:
+        return self.top(cell) is None or value(self.top(cell)) <= value(card)
+
+    def place_cells(self, card: str) -> list[int]:
+        return [c for c in range(9) if self.can_place(card, c)]
+
+    def armour_targets(self, card: str) -> list[int]:
+        """Slot indexes of the royals ``card`` may armour (§7; ties give several)."""
+        live = self.living()
+        tiers = (
+            lambda r: cards.suit(r) == cards.suit(card),
+            lambda r: cards.colour(r) == cards.colour(card),
+            lambda r: True,
+        )
+        for test in tiers:
+            tier = [i for i in live if test(self.slots[i]["royal"])]
+            if tier:
+                if self.variant.lowest_health:
+                    key = {i: self.health(i) for i in tier}
+                else:
+                    key = {i: BASE[self.slots[i]["royal"][0]] for i in tier}
+                low = min(key.values())
+                return [i for i in tier if key[i] == low]
+        return []
+
+    def attack(self, slot: int, grid: list[list[str]] | None = None) -> int:
+        """The attack the slot's two attacker cells make on its royal now."""
+        g = self.grid if grid is None else grid
+        royal = self.slots[slot]["royal"]
+        a, b, _ = LINE[SLOTS[slot]]
+        total = 0
+        for cell in (a, b):
+            top = g[cell][-1] if g[cell] else None
+            if qualifies(top, royal):
+                total += value(top)
+        return total
+
+    def kills_at(self, cell: int, grid: list[list[str]] | None = None) -> list[int]:
+        """Living royals a landing on ``cell`` would kill (the landing card never counts)."""
+        out = []
+        for s in TRIGGERS[cell]:
+            i = SLOT_INDEX[s]
+            slot = self.slots[i]
+            if slot["royal"] and not slot["dead"] and self.attack(i, grid) >= self.health(i):
+                out.append(i)
+        return out
+
+    def is_invincible(self, i: int) -> bool:
+        """The natural-loss test of §7 (and the Source Thresholds / Exact variants)."""
+        royal = self.slots[i]["royal"]
+        h = self.health(i)
+        if self.variant.exact:
+            locked = {c for s in self.slots for c in s["armour"]} | set(self.shame)
+            vals = sorted(
+                (value(c) for c in self.full_deck()
+                 if c not in locked and qualifies(c, royal)
+                 and (is_number(c) or (self.classic and c[0] == "A"))),
+                reverse=True,
+            )
+            return sum(vals[:2]) < h
+        if self.variant.source_thresholds:
+            return h >= (19 if royal[0] == "K" else 20)
+        return h >= (20 if royal[0] == "K" else 21)
+
+    def hidden_pile(self) -> list[str]:
+        """Pile cards the player does not see listed (all of them without Memory Aid)."""
+        if self.variant.memory_aid:
+            return self.pile[: len(self.pile) - self.known_bottom]
+        return list(self.pile)
+
+    def memory(self) -> list[str]:
+        return self.pile[len(self.pile) - self.known_bottom:] if self.known_bottom else []
+
+    def _may_armour(self) -> bool:
+        return not (self.variant.ploys_first and not self.classic and self.unspent())
+
+    # ----- who acts -----------------------------------------------------------------
+    def decisions(self) -> tuple[Decision, ...]:
+        if self.phase in (WIN, LOSS):
+            return ()
+        return (Decision(0, STAGES[self.phase][1], public=True, default=None, prompt=self.prompt()),)
+
+    # ----- actions: the legal token lists, choices, parse ---------------------------------
+    def _token_lists(self, verb: str | None = None, source: str | None = None) -> Iterator[tuple[str, ...]]:
+        """Every legal action as tokens, in the order the table lists them (only ``verb``'s;
+        for a reassignment, only those from ``source``)."""
+        ph, pend = self.phase, self.pending
+
+        def want(v: str) -> bool:
+            return verb is None or verb == v
+
+        if ph == SETUP_ROYALS and want("royal"):
+            for r, s in self._setup_pairs():
+                yield ("royal", r, s)
+        elif ph == SETUP_REPLACE:
+            if want("replace"):
+                for c in range(9):
+                    if self.grid[c]:
+                        yield ("replace", CELLS[c])
+            if want("keep"):
+                yield ("keep",)
+        elif ph == READY and want("draw"):
+            yield ("draw",)
+        elif ph == PENDING_ROYAL and want("royal"):
+            for s in self.legal_slots(pend):
+                yield ("royal", s)
+        elif ph == PENDING_NUMBER and verb not in ("extract", "reassign"):
+            places = self.place_cells(pend)
+            if want("place"):
+                for c in places:
+                    yield ("place", CELLS[c])
+            if places:
+                pass
+            elif self.living():
+                if want("armour") and self._may_armour():
+                    for i in self.armour_targets(pend):
+                        yield ("armour", self.slots[i]["royal"])
+                if want("hardreset") and self.classic:
+                    for c in range(9):
+                        if self.grid[c]:
+                            yield ("hardreset", CELLS[c])
+            elif want("continue"):
+                yield ("continue",)
+        elif ph == PENDING_PLOY and want("reset"):
+            for c in range(9):
+                yield ("reset", CELLS[c])
+        elif ph == EXHAUSTED:
+            if self.classic:
+                if want("recycle"):
+                    for c in range(9):
+                        if self.grid[c]:
+                            yield ("recycle", CELLS[c])
+            elif want("concede"):
+                yield ("concede",)
+        if ph in PLOY_PHASES and not self.classic:
+            if want("extract") and self.unspent("A"):
+                for c in range(9):
+                    if self.grid[c]:
+                        yield ("extract", CELLS[c])
+            if want("reassign") and self.unspent("JK"):
+                for x in (range(9) if source is None else [c for c in range(9) if CELLS[c] == source]):
+                    if not self.grid[x]:
+                        continue
+                    v = value(self.top(x))
+                    for y in range(9):
+                        if y != x and (not self.grid[y] or value(self.top(y)) <= v):
+                            yield ("reassign", CELLS[x], CELLS[y])
+
+    def legal_actions(self, seat: int) -> Iterator[Action]:
+        """Every legal action (what walking :meth:`choices` gives, without the labels)."""
+        if seat == 0 and not self.is_over():
+            for tokens in self._token_lists():
+                yield self.parse(seat, " ".join(tokens))
+
+    def legal_moves(self, seat: int) -> list[str]:
+        return [str(a) for a in self.legal_actions(seat)]
+
+    def choices(self, seat: int, prefix: Sequence[str] = ()) -> Choices:
+        if seat != 0 or self.is_over():
+            return Choices()
+        prefix = tuple(prefix)
+        lists = self._token_lists(prefix[0] if prefix else None, prefix[1] if len(prefix) > 1 else None)
+        c = choices_from_actions(lists, prefix, self._label, prompt="" if prefix else self.prompt())
+        styled = tuple(Option(o.token, o.label, o.data, _STYLE.get(o.token, "")) if not prefix else o
+                       for o in c.options)
+        return Choices(c.kind, styled, prompt=c.prompt, complete=c.complete)
+
+    def _label(self, t: tuple[str, ...]) -> tuple[str, Any]:
+        """Plain words (and typed data) for the last token of ``t``; a whole action's label
+        is the one its last token gets."""
+        verb, n = t[0], len(t)
+        pend = self.pending
+        cell = CELLS.index(t[-1]) if n > 1 and t[-1] in CELLS else None
+        if verb == "draw":
+            return ("Search for a royal" if not self.living() else "Draw a card"), None
+        if verb == "place":
+            if n == 1:
+                return f"Place {p(pend)}", pend
+            return f"Place {p(pend)} on {t[1]}" + self._fire_note(cell, self.grid), t[1]
+        if verb == "royal":
+            if n == 1:
+                return ("Place a set-aside royal" if self.phase == SETUP_ROYALS else f"Place {p(pend)}"), None
+            if self.phase == SETUP_ROYALS:
+                if n == 2:
+                    return f"Place {p(t[1])}", t[1]
+                return f"Place {p(t[1])} at {t[2]}", t[2]
+            return f"Place {p(pend)} at {t[1]}", t[1]
+        if verb == "armour":
+            if n == 1:
+                return f"Armour a royal with {p(pend)}", pend
+            i = [s["royal"] for s in self.slots].index(t[1])
+            return (f"Armour {p(t[1])} with {p(pend)} (health {self.health(i) + value(pend)})"), t[1]
+        if verb == "extract":
+            if n == 1:
+                return "Ace: extract a stack", None
+            k = len(self.grid[cell])
+            return f"Ace: extract {t[1]} ({plural(k)} to the bottom)", t[1]
+        if verb == "reassign":
+            if n == 1:
+                return "Joker: move a top card", None
+            x = CELLS.index(t[1])
+            if n == 2:
+                return f"Joker: move {p(self.top(x))} from {t[1]}", t[1]
+            g = [list(s) for s in self.grid]
+            g[cell].append(g[x].pop())
+            return f"Joker: move {p(self.top(x))} from {t[1]} to {t[2]}" + self._fire_note(cell, g), t[2]
+        if verb == "replace":
+            if n == 1:
+                return "Replace one grid card", None
+            return f"Replace {p(self.top(cell))} on {t[1]}", t[1]
+        if verb == "keep":
+            return "Keep the grid", None
+        if verb == "continue":
+            return f"Cycle {p(pend)} and search on", pend
+        if verb == "concede":
+            return "Concede the game", None
+        if verb == "reset":
+            if n == 1:
+                return f"Play {p(pend)} on a cell", pend
+            return f"Reset {t[1]} with {p(pend)}" + self._fire_note(cell, self.grid), t[1]
+        if verb == "hardreset":
+            if n == 1:
+                return f"Shame {p(pend)} and hard reset a stack", pend
+            return f"Shame {p(pend)}, hard reset {t[1]}", t[1]
+        if verb == "recycle":
+            if n == 1:
+                return "Make a stack the new deck", None
+            return f"Make {t[1]} the new deck", t[1]
+        return " ".join(t), None  # pragma: no cover - every verb is labelled above
+
+    def _fire_note(self, cell: int, grid: list[list[str]]) -> str:
+        live = [SLOT_INDEX[s] for s in TRIGGERS[cell]
+                if self.slots[SLOT_INDEX[s]]["royal"] and not self.slots[SLOT_INDEX[s]]["dead"]]
+        if not live:
+            return ""
+        kills = set(self.kills_at(cell, grid))
+        if kills:
+            return " — kills " + " and ".join(p(self.slots[i]["royal"]) for i in sorted(kills))
+        return " — fires at " + " and ".join(p(self.slots[i]["royal"]) for i in live)
+
+    def parse(self, seat: int, text: str) -> Action:
+        try:
+            return A.parse(text, setup=self.phase == SETUP_ROYALS)
+        except IllegalMove as e:
+            if e.reason.startswith("Unknown move"):
+                raise IllegalMove(f"{e.reason} {self.prompt()}", "parse") from None
+            raise
+
+    # ----- apply ------------------------------------------------------------------------
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        verb = action.verb
+        if not (self.phase == PENDING_NUMBER and verb in ("place", "armour", "continue")) and \
+                next(self._token_lists(verb), None) is None:
+            raise IllegalMove(self._not_now(verb), "now")
+        events: list[Event] = []
+        self.last_lines = 0
+        handler = _HANDLERS[type(action)]
+        handler(self, action, events)
+        return events
+
+    def _not_now(self, verb: str) -> str:
+        if verb in ("extract", "reassign") and self.phase in PLOY_PHASES and not self.classic:
+            kind = "ace" if verb == "extract" else "joker"
+            return f"You have no unspent {kind} (or no stack to use it on). {self.prompt()}"
+        return f"You cannot {verb} now. {self.prompt()}"
+
+    # ----- moves ---------------------------------------------------------------------
+    def _do_royal(self, a: A.PlaceRoyal, ev: list[Event]) -> None:
+        if self.phase == SETUP_ROYALS:
+            if a.royal is None:
+                raise IllegalMove(f"Write it as: {A.SETUP_ROYAL_USAGE}.", "parse")
+            royal, slot = a.royal, a.slot
+            if royal not in self.set_aside:
+                raise IllegalMove(f"{p(royal)} is not among the set-aside royals ({listing(self.set_aside)}).", "setup")
+            if self.variant.draw_order and royal != self.set_aside[0]:
+                raise IllegalMove(f"Draw Order: place {p(self.set_aside[0])} first (royals go in the order drawn).",
+                              "R17")
+            legal = self.legal_slots(royal)
+            if slot not in legal:
+                raise IllegalMove(f"{p(royal)} cannot go to {slot}: by the placement rule it may go to "
+                              f"{', '.join(legal)}.", "placement")
+            self.set_aside.remove(royal)
+            self._seat(royal, slot)
+            self._say(ev, f"{p(royal)} placed at {slot}.")
+            self._advance_setup(ev)
+            return
+        if a.royal is not None:
+            raise IllegalMove(f"Write it as: {A.ROYAL_USAGE}.", "parse")
+        royal, slot = self.pending, a.slot
+        legal = self.legal_slots(royal)
+        if slot not in legal:
+            raise IllegalMove(f"{p(royal)} cannot go to {slot}: by the placement rule it may go to "
+                          f"{', '.join(legal)}.", "placement")
+        self._seat(royal, slot)
+        self.pending = None
+        self._say(ev, f"{p(royal)} placed at {slot}.")
+        if self.searching:
+            self.searching = False
+            if self.cycle:
+                n = len(self.cycle)
+                listed = listing(self.cycle, " ") if self.variant.memory_aid else plural(n)
+                back, self.cycle = self.cycle, []
+                self._to_bottom(back)
+                self._say(ev, f"The cycle pile ({listed}) goes to the bottom of the draw pile.")
+        self.phase = READY
+        self._settle(ev)
+
+    def _seat(self, royal: str, slot: str) -> None:
+        self.slots[SLOT_INDEX[slot]] = {"royal": royal, "armour": [], "dead": False}
+
+    def _do_replace(self, a: A.Replace, ev: list[Event]) -> None:
+        cell = a.cell
+        if not self.grid[cell]:
+            raise IllegalMove(f"{CELLS[cell]} is empty: pick a cell with a card.", "setup")
+        old = self.grid[cell].pop()
+        self._to_bottom([old])
+        what = p(old) if self.variant.memory_aid else "The card"
+        self._say(ev, f"{what} from {CELLS[cell]} goes to the bottom of the draw pile.")
+        met = []
+        while self.pile:
+            card = self._draw_one()
+            if is_royal(card):
+                self.set_aside.append(card)
+                met.append(f"{p(card)} set aside")
+            elif is_ploy(card):
+                self.stash.append({"card": card, "spent": False})
+                met.append(f"{p(card)} to the stash")
+            else:
+                self.grid[cell].append(card)
+                met.append(f"{p(card)} fills {CELLS[cell]}")
+                break
+        self._say(ev, "Drew: " + "; ".join(met) + ".")
+        self.replaced = True
+        self.phase = SETUP_ROYALS
+        self._advance_setup(ev)
+
+    def _do_keep(self, a: A.Keep, ev: list[Event]) -> None:
+        self.replaced = True
+        self.phase = SETUP_ROYALS
+        self._say(ev, "You keep the grid as dealt.")
+        self._advance_setup(ev)
+
+    def _draw_one(self) -> str:
+        card = self.pile.pop(0)
+        self.known_bottom = min(self.known_bottom, len(self.pile))
+        return card
+
+    def _do_draw(self, a: A.Draw, ev: list[Event]) -> None:
+        if not self.living():
+            self._search(ev)
+            return
+        card = self._draw_one()
+        if is_royal(card):
+            self.pending = card
+            self.phase = PENDING_ROYAL
+            self._say(ev, f"Drew {p(card)}: place it at " + " or ".join(self.legal_slots(card)) + ".")
+            return
+        if is_ploy(card):
+            if self.classic:
+                self.pending = card
+                self.phase = PENDING_PLOY
+                self._say(ev, f"Drew {p(card)}: it resets a stack of your choice and takes its place.")
+                return
+            self.stash.append({"card": card, "spent": False})
+            self._say(ev, f"Drew {p(card)}: it goes to your stash.")
+            self._settle(ev)
+            return
+        self.pending = card
+        self.phase = PENDING_NUMBER
+        self._say(ev, f"Drew {p(card)}.")
+
+    def _search(self, ev: list[Event]) -> None:
+        """§8: draw until a royal turns up; the rest goes on the cycle pile."""
+        passed: list[str] = []
+        kept: list[str] = []
+        while self.pile:
+            card = self._draw_one()
+            if is_royal(card):
+                self.pending = card
+                self.phase = PENDING_ROYAL
+                self.searching = True
+                self._say(ev, "No living royal: searching.")
+                if passed:
+                    self._say(ev, f"Cycled {listing(passed, ' ')}.")
+                if kept:
+                    self._say(ev, f"Kept in the stash: {listing(kept, ' ')}.")
+                self._say(ev, f"Found {p(card)}: place it at " + " or ".join(self.legal_slots(card)) + ".")
+                return
+            if is_ploy(card) and self.variant.keep_ploys and not self.classic:
+                self.stash.append({"card": card, "spent": False})
+                kept.append(card)
+            else:
+                self.cycle.append(card)
+                passed.append(card)
+        # Unreachable while the rules hold (every unplaced royal is in the pile); stay safe.
+        self.pile, self.cycle = self.cycle, []
+        self.known_bottom = len(self.pile)
+        self._forget(self.pile)
+        self.phase = READY
+        self._say(ev, "The search found no royal.")
+        self._settle(ev)
+
+    def _do_place(self, a: A.Place, ev: list[Event]) -> None:
+        if self.phase != PENDING_NUMBER:
+            raise IllegalMove(self._not_now("place"), "now")
+        cell, card = a.cell, self.pending
+        if not self.can_place(card, cell):
+            raise IllegalMove(f"{p(card)} cannot go on {CELLS[cell]}: its top card {p(self.top(cell))} is higher "
+                          f"(a card goes on an equal or lower card, or an empty cell).", "placement")
+        self.grid[cell].append(card)
+        self.pending = None
+        self.phase = READY
+        self._say(ev, f"{p(card)} placed on {CELLS[cell]}.")
+        self._fire(cell, ev)
+        self._settle(ev)
+
+    def _do_armour(self, a: A.Armour, ev: list[Event]) -> None:
+        if self.phase != PENDING_NUMBER:
+            raise IllegalMove(self._not_now("armour"), "now")
+        card = self.pending
+        places = self.place_cells(card)
+        if places:
+            raise IllegalMove(f"{p(card)} can be placed (on {', '.join(CELLS[c] for c in places)}), so it cannot "
+                          "be armour: armour is only for a card with no legal cell.", "armour")
+        if not self.living():
+            raise IllegalMove("No royal is living, so there is nothing to armour: use a ploy or continue.", "armour")
+        if not self._may_armour():
+            raise IllegalMove("Ploys First: you must spend your unspent ploys before adding armour.", "R10")
+        targets = self.armour_targets(card)
+        names = [self.slots[i]["royal"] for i in targets]
+        if a.royal not in names:
+            raise IllegalMove(f"{p(card)} cannot armour {p(a.royal)}: by the armour rule it goes to "
+                          f"{' or '.join(p(n) for n in names)}.", "R9")
+        target = targets[names.index(a.royal)]
+        slot = self.slots[target]
+        slot["armour"].append(card)
+        self.pending = None
+        h = self.health(target)
+        self._say(ev, f"{p(card)} armours {p(slot['royal'])} (health {h}).")
+        if self.is_invincible(target):
+            self.phase = LOSS
+            self.loss_reason = f"{p(slot['royal'])} reached health {h} (natural loss)"
+            self._say(ev, f"{p(slot['royal'])} can no longer be killed: natural loss.")
+            return
+        self.phase = READY
+        self._settle(ev)
+
+    def _do_continue(self, a: A.Continue, ev: list[Event]) -> None:
+        card = self.pending
+        if self.phase != PENDING_NUMBER or self.living() or self.place_cells(card):
+            raise IllegalMove("You can continue only when the pending card has no legal cell and no royal "
+                          "is living.", "continue")
+        self.cycle.append(card)
+        self.pending = None
+        self.phase = READY
+        self._say(ev, f"{p(card)} goes to the cycle pile.")
+        self._search(ev)
+
+    def _do_concede(self, a: A.Concede, ev: list[Event]) -> None:
+        self.phase = LOSS
+        self.loss_reason = "conceded"
+        self._say(ev, "You concede.")
+
+    def _spend(self, kind: str) -> str:
+        i = self.unspent(kind)[0]
+        self.stash[i]["spent"] = True
+        return self.stash[i]["card"]
+
+    def _do_extract(self, a: A.Extract, ev: list[Event]) -> None:
+        cell = a.cell
+        if not self.grid[cell]:
+            raise IllegalMove(f"{CELLS[cell]} is empty: an Extraction needs a stack to pick up.", "R14")
+        ace = self._spend("A")
+        stack = self.grid[cell]
+        self.grid[cell] = []
+        listed = listing(stack, " ") if self.variant.memory_aid else plural(len(stack))
+        self._to_bottom(stack)
+        self._say(ev, f"{p(ace)} extracts {CELLS[cell]}: {listed} to the bottom of the draw pile.")
+        self._after_ploy(ev)
+
+    def _do_reassign(self, a: A.Reassign, ev: list[Event]) -> None:
+        x, y = a.source, a.target
+        if not self.grid[x]:
+            raise IllegalMove(f"{CELLS[x]} is empty: a Reassignment moves a top card.", "R13")
+        if x == y:
+            raise IllegalMove("A Reassignment moves the card to a different cell.", "R13")
+        card = self.top(x)
+        if not self.can_place(card, y):
+            raise IllegalMove(f"{p(card)} cannot go on {CELLS[y]}: its top card {p(self.top(y))} is higher.", "R13")
+        joker = self._spend("JK")
+        self.grid[x].pop()
+        self.grid[y].append(card)
+        self._say(ev, f"{p(joker)} reassigns {p(card)} from {CELLS[x]} to {CELLS[y]}.")
+        self._fire(y, ev)
+        self._after_ploy(ev)
+
+    def _after_ploy(self, ev: list[Event]) -> None:
+        if self.phase in (READY, EXHAUSTED):
+            self.phase = READY
+            self._settle(ev)
+
+    # Classic (Old Version) moves.
+    def _do_reset(self, a: A.Reset, ev: list[Event]) -> None:
+        cell, card = a.cell, self.pending
+        stack = self.grid[cell]
+        if stack:
+            listed = listing(stack, " ") if self.variant.memory_aid else plural(len(stack))
+            self._to_bottom(stack)
+            self._say(ev, f"Reset {CELLS[cell]}: {listed} to the bottom of the deck.")
+        self.grid[cell] = [card]
+        self.pending = None
+        self.phase = READY
+        self._say(ev, f"{p(card)} placed on {CELLS[cell]}.")
+        self._fire(cell, ev)
+        self._settle(ev)
+
+    def _do_hardreset(self, a: A.HardReset, ev: list[Event]) -> None:
+        cell = a.cell
+        if not self.grid[cell]:
+            raise IllegalMove(f"{CELLS[cell]} is empty: a Hard Reset picks up a stack.", "classic")
+        card = self.pending
+        self.shame.append(card)
+        self.pending = None
+        stack = self.grid[cell]
+        self.grid[cell] = []
+        listed = listing(stack, " ") if self.variant.memory_aid else plural(len(stack))
+        self._to_bottom(stack)
+        self.phase = READY
+        self._say(ev, f"{p(card)} goes to the shame pile; hard reset of {CELLS[cell]}: {listed} to the bottom "
+                      "of the deck.")
+        self._settle(ev)
+
+    def _do_recycle(self, a: A.Recycle, ev: list[Event]) -> None:
+        cell = a.cell
+        if not self.grid[cell]:
+            raise IllegalMove(f"{CELLS[cell]} is empty: pick a stack with cards.", "classic")
+        stack = self.grid[cell]
+        self.grid[cell] = []
+        top = stack.pop()
+        self.shame.append(top)
+        self.pile = stack + self.pile
+        self.known_bottom = len(self.pile)
+        self._forget(stack)
+        self.phase = READY
+        self._say(ev, f"Out of cards: {p(top)} from {CELLS[cell]} goes to the shame pile and the other "
+                      f"{plural(len(stack))} become the deck.")
+        self._settle(ev)
+
+    # ----- resolution ------------------------------------------------------------------
+    def _fire(self, cell: int, ev: list[Event]) -> None:
+        """Resolve the attacks a landing on ``cell`` triggers (§6), then the win check."""
+        for s in TRIGGERS[cell]:
+            i = SLOT_INDEX[s]
+            slot = self.slots[i]
+            if not slot["royal"] or slot["dead"]:
+                continue
+            royal = slot["royal"]
+            a, b, _ = LINE[s]
+            parts = []
+            for c in (a, b):
+                top = self.top(c)
+                if top is None:
+                    parts.append(f"empty {CELLS[c]}")
+                elif qualifies(top, royal):
+                    parts.append(p(top))
+                else:
+                    parts.append(f"{p(top)} (does not count)")
+            atk, h = self.attack(i), self.health(i)
+            killed = atk >= h
+            if killed:
+                slot["dead"] = True
+            verdict = "killed" if killed else "survives"
+            self._say(ev, f"{parts[0]} and {parts[1]} fire at {p(royal)} at {s} ({h}): {atk}, {verdict}.")
+        if self.dead_count() == 12:
+            self.phase = WIN
+            self._say(ev, "All 12 royals are dead: you win!")
+
+    def _settle(self, ev: list[Event] | None) -> None:
+        """The READY checks of §3: win, then an empty pile (EXHAUSTED or a loss)."""
+        if self.phase in (WIN, LOSS):
+            return
+        if self.dead_count() == 12:
+            self.phase = WIN
+            self._say(ev, "All 12 royals are dead: you win!")
+            return
+        if self.phase not in (READY, EXHAUSTED):
+            return
+        if self.pile:
+            self.phase = READY
+            return
+        if self.classic:
+            if not any(self.grid):
+                self.phase = LOSS
+                self.loss_reason = "the deck and every cell are empty"
+                self._say(ev, "The deck and the grid are empty: you lose.")
+                return
+            self.phase = EXHAUSTED
+            self._say(ev, "The deck is empty: choose a stack to become the new deck.")
+            return
+        usable = self.unspent("A") if self.variant.revised_old else self.unspent()
+        if not usable:
+            self.phase = LOSS
+            what = "unspent ace" if self.variant.revised_old else "unspent ploy"
+            self.loss_reason = f"the draw pile ran out with no {what}"
+            self._say(ev, f"The draw pile is empty and you have no {what}: you lose.")
+            return
+        self.phase = EXHAUSTED
+        self._say(ev, "The draw pile is empty: use a ploy or concede.")
+
+    def _forfeit(self, seat: int) -> list[Event]:
+        self.phase = LOSS
+        self.loss_reason = "conceded"
+        events: list[Event] = []
+        self.last_lines = 1  # the core's "… forfeits." line
+        self._say(events, "The game is lost (conceded).")
+        return events
+
+    # ----- results ----------------------------------------------------------------
+    def score(self) -> int:
+        if self.classic:
+            return len(self.shame)
+        if self.variant.stash_only:
+            return len(self.unspent())
+        return self.max_ploys - self.spent_count()
+
+    def outcome(self) -> Outcome | None:
+        if self.phase not in (WIN, LOSS):
+            return None
+        details: dict[str, Any] = {
+            "kills": self.dead_count(),
+            "ploys_spent": self.spent_count(),
+            "unspent_in_stash": len(self.unspent()),
+        }
+        if self.classic:
+            details["shame"] = len(self.shame)
+        if self.phase == WIN:
+            sc = self.score()
+            if self.classic:
+                summary = f"Won — shame pile {sc} (lower is better)"
+            else:
+                n = len(self.unspent())
+                summary = f"Won — score {sc} ({n} unspent ploy{'s' * (n != 1)} in the stash)"
+            return Outcome(winners=(0,), score=sc, summary=summary, details=details)
+        details["reason"] = self.loss_reason
+        return Outcome(winners=(), score=None, summary="Lost: " + self.loss_reason, details=details)
+
+    def prompt(self) -> str:
+        """What the player should do now, in plain words."""
+        ph, c = self.phase, self.pending
+        ploys = " or use a ploy" if (not self.classic and self.unspent()) else ""
+        if ph == SETUP_ROYALS:
+            if self.variant.draw_order:
+                return f"Place {p(self.set_aside[0])} (setup)."
+            return f"Place a set-aside royal (setup): {listing(self.set_aside)}."
+        if ph == SETUP_REPLACE:
+            return "Replace one grid card (it goes to the bottom of the deck), or keep the grid."
+        if ph == READY:
+            return ("Draw (no living royal: the draw is a search)" if not self.living() else "Draw") + ploys + "."
+        if ph == PENDING_ROYAL:
+            return f"Place {p(c)} at " + " or ".join(self.legal_slots(c)) + ploys + "."
+        if ph == PENDING_NUMBER:
+            if self.place_cells(c):
+                return f"Place {p(c)}{ploys}."
+            if not self.living():
+                return f"{p(c)} has no legal cell and no royal lives: continue the search{ploys}."
+            if self.classic:
+                return f"{p(c)} has no legal cell: hard reset a stack or add it as armour."
+            if not self._may_armour():
+                return f"{p(c)} has no legal cell: use a ploy (Ploys First)."
+            return f"{p(c)} has no legal cell: add it as armour{ploys}."
+        if ph == PENDING_PLOY:
+            return f"Play {p(c)} on a cell: that stack is reset to the bottom of the deck."
+        if ph == EXHAUSTED:
+            if self.classic:
+                return "The deck is empty: pick a stack to become the new deck."
+            return "The draw pile is empty: use a ploy or concede."
+        out = self.outcome()
+        return out.summary if out else ""
+
+    # ----- views and knowledge ----------------------------------------------------------
+    def view(self, seat: int | None) -> GridcannonView:
+        out = self.outcome()
+        grid = tuple(CellView(CELLS[i], tuple(st), st[-1] if st else None, len(st)) for i, st in enumerate(self.grid))
+        slots = []
+        for i, s in enumerate(self.slots):
+            if not s["royal"]:
+                slots.append(SlotView(SLOTS[i], "empty"))
+                continue
+            slots.append(SlotView(
+                SLOTS[i], "dead" if s["dead"] else "living", s["royal"], BASE[s["royal"][0]], tuple(s["armour"]),
+                self.health(i), None if s["dead"] else self.attack(i)))
+        return GridcannonView(
+            **self.base_view(seat),
+            options=tuple(self.options),
+            classic=self.classic,
+            stage=STAGES[self.phase][0],
+            prompt=self.prompt(),
+            grid=grid,
+            slots=tuple(slots),
+            stash=tuple(PloyView(ploy["card"], ploy["spent"]) for ploy in self.stash),
+            set_aside=tuple(self.set_aside),
+            cycle=tuple(self.cycle),
+            pending=self.pending,
+            searching=self.searching,
+            deck=len(self.pile),
+            memory=tuple(self.memory()) if self.variant.memory_aid else None,
+            shame=tuple(self.shame) if self.classic else None,
+            kills=self.dead_count(),
+            living=len(self.living()),
+            ploys_spent=self.spent_count(),
+            unspent_in_stash=len(self.unspent()),
+            max_score=None if self.classic else (len(self.stash) if self.variant.stash_only else self.max_ploys),
+            score_so_far=self.score(),
+            won=bool(out and out.winners),
+            score=out.score if out else None,
+            last_lines=min(self.last_lines, len(self.recent(seat))),
+        )
+
+    def known(self, seat: int | None) -> frozenset[str]:
+        """Every card but those face down in the draw pile (Memory Aid: bar the listed bottom)."""
+        return frozenset(self.full_deck()) - frozenset(self.hidden_pile())
+
+    # ----- stored states -------------------------------------------------------------------
+    @classmethod
+    def upgrade(cls, data: dict[str, Any]) -> dict[str, Any]:
+        """A v1 state (``known``, ``last`` of code-named lines, options in any order) as v2."""
+        if data.get("format") != 1:
+            return super().upgrade(data)
+        state = dict(data["state"])
+        state["options"] = cls.Options.parse(state.get("options", [])).dump()
+        state["known_bottom"] = state.pop("known", 0)
+        state["loss_reason"] = cards.pretty_text(state.get("loss_reason", ""))
+        last = [cards.pretty_text(t) for t in state.pop("last", [])]
+        state["journal"] = [[t, {}] for t in last][-cls.log_size:]
+        state["last_lines"] = min(len(last), cls.log_size)
+        game = cls(**state)
+        game._forget(game.hidden_pile())  # v1 showed these lines with the hidden pile's cards unnamed
+        game.opened = {str(d.seat): game.move_count for d in game.decisions()}  # opened at the latest move
+        return {"format": cls.state_version, "game": cls.game_id, "state": game._state()}
+
+
+_HANDLERS = {
+    A.Draw: GridcannonGame._do_draw,
+    A.Place: GridcannonGame._do_place,
+    A.PlaceRoyal: GridcannonGame._do_royal,
+    A.Armour: GridcannonGame._do_armour,
+    A.Extract: GridcannonGame._do_extract,
+    A.Reassign: GridcannonGame._do_reassign,
+    A.Replace: GridcannonGame._do_replace,
+    A.Keep: GridcannonGame._do_keep,
+    A.Continue: GridcannonGame._do_continue,
+    A.Concede: GridcannonGame._do_concede,
+    A.Reset: GridcannonGame._do_reset,
+    A.HardReset: GridcannonGame._do_hardreset,
+    A.Recycle: GridcannonGame._do_recycle,
+}
+_STYLE = {"concede": "danger", "draw": "primary"}
+
+
+@lru_cache(maxsize=64)
+def _options(stored: tuple[str, ...]) -> GridcannonOptions:
+    return GridcannonOptions.parse(stored)
