@@ -128,7 +128,7 @@ def cmd_play(args: argparse.Namespace, settings: Settings) -> int:
 
     names = [n.strip() for n in args.names.split(",")] if args.names else default_players(args.game, args.players)
     bots = {int(s) - 1 for s in args.bots.split(",") if s.strip()}
-    from bot.engine.base import IllegalMove
+    from bot.engine.core import IllegalMove
 
     try:
         play_terminal(args.game, names, args.options, args.seed, auto_seats=bots)
@@ -140,7 +140,7 @@ def cmd_play(args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_simulate(args: argparse.Namespace, settings: Settings) -> int:
     from bot.cli import simulate
-    from bot.engine.base import IllegalMove
+    from bot.engine.core import IllegalMove
 
     try:
         summary = simulate(args.game, args.games, args.seed, args.players, args.options, args.records)

@@ -16,8 +16,7 @@ from bot.tables import TableService
 
 log = logging.getLogger(__name__)
 
-COGS = ("cogs.tables", "cogs.gridcannon", "cogs.court_wars", "cogs.celestial_emperor",
-        "cogs.knight_rogue_princess_dragon")
+COGS = ("cogs.tables", "cogs.game_cog")  # the table commands, then one command group per registered game
 
 
 def point_at(api_base: str | None, gateway_url: str | None) -> None:

@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import Any, Callable, TextIO
 
 from bot.engine import auto_player, game_class
-from bot.engine.base import Game, IllegalMove
+from bot.engine.core import Game, IllegalMove
 from bot.engine.cards import pretty_text
+from bot.engine.registry import spec
 from bot.records import make_record, replay
 from bot.render import renderer
 
@@ -156,8 +157,8 @@ def play_terminal(game_id: str, players: list[str], options: list[str], seed: in
             write("")
             write(render.text(game.view(seat)) + who)
             shown_to = seat
-        prompts = game.prompts(seat)
-        hint = "; ".join(f"{p.verb} <text>: {p.label}" for p in prompts)
+        prompts = [o for o in game.choices(seat, ()).options if game.choices(seat, (o.token,)).kind == "text"]
+        hint = "; ".join(f"{p.token} <text>: {p.label}" for p in prompts)
         try:
             line = read(f"{game.players[seat]}> " if not hint else f"{game.players[seat]} [{hint}]> ").strip()
         except EOFError:
@@ -172,10 +173,10 @@ def play_terminal(game_id: str, players: list[str], options: list[str], seed: in
             for m in game.legal_moves(seat):
                 write(f"  {m:<24} {pretty_text(game.describe(seat, m))}")
             for p in prompts:
-                write(f"  {p.verb} <text>{'':<17} {p.label}{' (optional: ' + p.skip + ')' if p.skip else ''}")
+                write(f"  {p.token} <text>{'':<17} {p.label}")
             continue
         if line == "help":
-            write(cls.summary)
+            write(spec(game_id).summary)
             continue
         if line == "show":
             write(render.text(game.view(seat)))

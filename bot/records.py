@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from bot.engine import game_class
-from bot.engine.base import Game
+from bot.engine.core import Game
+from bot.engine.registry import spec
 
 RECORD_FORMAT = 1
 FORFEIT = "!forfeit"
@@ -44,10 +44,10 @@ def redacted(record: dict[str, Any]) -> dict[str, Any]:
 
     A redacted record cannot be replayed; the full one stays in the bot's database.
     """
-    cls = game_class(record["game"])
-    if not cls.secret_moves:
+    s = spec(record["game"])
+    if s.export_seed:
         return record
-    game = cls.new(record["players"], record.get("options", []), seed=int(record["seed"]))
+    game = s.state.new(record["players"], record.get("options", []), seed=int(record["seed"]))
     out = dict(record)
     out["moves"] = [[seat, move if move == FORFEIT else game.redact(seat, move)] for seat, move in record["moves"]]
     out["seed"] = None  # with the seed and the public moves, a replay could not recover the hidden ones anyway
@@ -75,7 +75,7 @@ def check_record(record: Any) -> None:
     if not isinstance(game, str):
         raise ValueError("the record names no game")
     try:
-        game_class(game)
+        spec(game)
     except KeyError as e:
         raise ValueError(str(e.args[0])) from None
     players = record.get("players")
@@ -100,7 +100,7 @@ def replay(record: dict[str, Any]) -> Game:
     """Reproduce a record's game; raises ValueError (one readable line) on a malformed or
     inconsistent record."""
     check_record(record)
-    cls = game_class(record["game"])
+    cls = spec(record["game"]).state
     try:
         game = cls.new(record["players"], record.get("options", []), seed=int(record["seed"]))
     except ValueError as e:

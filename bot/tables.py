@@ -19,8 +19,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from bot.engine import auto_player, game_class
-from bot.engine.base import Event, Game, IllegalMove
+from bot.engine.core import Event, Game, IllegalMove
+from bot.engine.registry import spec
 from bot.records import FORFEIT, make_record
 from bot.store import Seat, StaleRevision, Store, StoreError, TableRow
 
@@ -28,6 +28,7 @@ DEFAULT_TURN_LIMIT = 24 * 3600
 MIN_TURN_LIMIT = 60
 KEEP_EVENTS = 40
 MAX_MOVE_TEXT = 4000
+MAX_SKIP_STEPS = 200  # a skipped turn is played to its end, within reason
 
 
 STALE = "That table has moved on since this was posted: use the newest table message (or press **Show table**)."
@@ -56,6 +57,7 @@ class Change:
     pings: list[int] = field(default_factory=list)  # user ids whose turn it now is
     finished: bool = False
     record: dict[str, Any] | None = None
+    secret: bool = False  # the move answered a private decision: tell the mover privately
 
 
 def table_key(table: TableRow) -> str:
@@ -67,20 +69,10 @@ def table_key(table: TableRow) -> str:
     return digest
 
 
-def spec_policy(game_id: str, name: str, default: Any) -> Any:
-    """A table policy from the game's spec (v2 engines), else ``default``."""
-    try:
-        from bot.engine.registry import spec
-
-        return getattr(spec(game_id), name, default)
-    except (KeyError, AttributeError, ImportError):
-        return default
-
-
 def load_game(table: TableRow) -> Game:
     if table.state is None:
         raise TableError("The game has not started yet.")
-    return game_class(table.game).from_json(table.state)
+    return spec(table.game).state.from_json(table.state)
 
 
 def acting_users(table: TableRow, game: Game | None = None) -> set[int]:
@@ -149,18 +141,18 @@ class TableService:
     async def new_table(self, channel_id: int, guild_id: int | None, actor: Actor, game_id: str,
                         options: list[str] | None = None, seed: int | None = None) -> Change:
         try:
-            cls = game_class(game_id)
+            cls = spec(game_id)
         except KeyError as e:
             raise TableError(str(e.args[0])) from None
         try:
-            opts = cls.check_options(options or [])
+            opts = cls.options.parse(options or []).dump()
         except IllegalMove as e:
             raise TableError(str(e)) from None
         async with self._locks[channel_id]:
             old = await self.store.get(channel_id)
             if old is not None and old.status in ("lobby", "playing"):
                 what = "lobby" if old.status == "lobby" else "game"
-                raise TableError(f"This channel already has a {game_class(old.game).title} {what}. "
+                raise TableError(f"This channel already has a {spec(old.game).title} {what}. "
                                  "Finish it, or have the host use `/game abandon` first.")
             now = self.clock()
             table = TableRow(
@@ -177,7 +169,7 @@ class TableService:
 
     async def join(self, channel_id: int, actor: Actor, revision: int | None = None) -> Change:
         def fn(t: TableRow) -> Change:
-            cls = game_class(t.game)
+            cls = spec(t.game)
             if t.status != "lobby":
                 raise TableError("This table is not taking players: the game has started or ended.")
             if t.seat_of(actor.user_id) is not None:
@@ -212,7 +204,7 @@ class TableService:
 
     async def start(self, channel_id: int, actor: Actor, revision: int | None = None) -> Change:
         def fn(t: TableRow) -> Change:
-            cls = game_class(t.game)
+            cls = spec(t.game)
             if t.status != "lobby":
                 raise TableError("This table has already started." if t.status == "playing" else "This table is closed.")
             if actor.user_id != t.host_id:
@@ -227,9 +219,9 @@ class TableService:
         return await self._update(channel_id, fn)
 
     def _start(self, t: TableRow, change: Change) -> None:
-        cls = game_class(t.game)
+        cls = spec(t.game)
         try:
-            game = cls.new([s.name for s in t.seats], t.options, seed=t.seed)
+            game = cls.state.new([s.name for s in t.seats], t.options, seed=t.seed)
         except IllegalMove as e:
             raise TableError(str(e)) from None
         t.state = game.to_json()
@@ -347,6 +339,7 @@ class TableService:
     def _apply(self, t: TableRow, game: Game, seat: int, move: str, *, forfeit: bool = False) -> Change:
         """Apply a player's move (never a forfeit: that is ``forfeit=True``, not text anyone sends)."""
         before = acting_users(t, game)
+        decision = game.decision_of(seat)
         try:
             if forfeit:
                 new, events = game.forfeit(seat)
@@ -356,7 +349,9 @@ class TableService:
             raise TableError(str(e)) from None
         t.state = new.to_json()
         t.moves.append([seat, FORFEIT if forfeit else move.strip(), round(self.clock(), 3)])
-        return self._after(t, new, before, events)
+        change = self._after(t, new, before, events)
+        change.secret = decision is not None and not decision.public
+        return change
 
     def _after(self, t: TableRow, new: Game, before: set[int], events: list[Event]) -> Change:
         change = Change(t)
@@ -395,7 +390,7 @@ class TableService:
         outcome = game.outcome()
         series = dict(t.series)
         series["games"] = series.get("games", 0) + 1
-        series["first"] = game.setting("first") if "first" in game.settings else None
+        series["first"] = getattr(game.opts, "first", None)
         series["winners"] = list(outcome.winners) if outcome else []
         return series
 
@@ -406,16 +401,32 @@ class TableService:
         return change
 
     async def skip(self, channel_id: int, actor: Actor, revision: int | None = None) -> Change:
-        """After a timeout: the built-in player makes the late player's move for them."""
+        """After a timeout: the late player's whole turn is played for them — each decision's
+        timeout default where the rulebook has one, else the built-in player's choice."""
 
         def fn(t: TableRow) -> Change:
             game = self._check_timeout_power(t, actor)
-            seat = min(game.to_act())
-            prompts = [p for p in game.prompts(seat) if p.skip]
+            late = min(game.to_act())
+            player = spec(t.game).player
             rng = random.Random(f"skip:{t.seed}:{len(t.moves)}")
-            move = prompts[0].skip if prompts else str(auto_player(t.game)(game, seat, rng))
-            change = self._apply(t, game, seat, move)
-            change.events.insert(0, f"{actor.name} skipped {t.seats[seat].name}'s turn (the bot played for them).")
+            change: Change | None = None
+            texts: list[str] = []
+            private: dict[int, list[str]] = {}
+            for _ in range(MAX_SKIP_STEPS):
+                decision = game.decision_of(late)
+                if decision is None or game.is_over():
+                    break
+                move = decision.default if decision.default is not None else str(player(game, late, rng))
+                change = self._apply(t, game, late, move)
+                texts += change.events
+                for s, lines in change.private.items():
+                    private.setdefault(s, []).extend(lines)
+                game = load_game(t)
+                if change.finished or late not in game.to_act() or len(t.seats) == 1:
+                    break
+            assert change is not None
+            change.events = [f"{actor.name} skipped {t.seats[late].name}'s turn (the bot played for them).", *texts]
+            change.private = private
             return change
 
         return await self._update(channel_id, fn, revision=revision)
@@ -483,7 +494,7 @@ class TableService:
                 raise TableError("A rematch needs a finished game here.")
             if old.seat_of(actor.user_id) is None:
                 raise TableError("Only the players of the last game can start a rematch.")
-            cls = game_class(old.game)
+            cls = spec(old.game)
             options = [o for o in old.options if not o.startswith("first=")]
             first = self._series_first(old, cls)
             if first is not None:
@@ -500,24 +511,15 @@ class TableService:
             return change
 
     @staticmethod
-    def _series_first(old: TableRow, cls: type[Game]) -> int | None:
-        if "first" not in cls.settings or old.state is None:
+    def _series_first(old: TableRow, cls: Any) -> int | None:
+        """Who starts a rematch: the game's own series rule (its spec), else chosen at random."""
+        if old.state is None or not any(i.key == "first" for i in cls.options.infos()):
             return None
-        game = cls.from_json(old.state)
-        n = len(old.seats)
-        last_first = game.setting("first")
+        game = cls.state.from_json(old.state)
+        last_first = game.opts.first
         if last_first < 0:
-            public = game.view(None)
-            last_first = int(public.get("first", 0) if isinstance(public, dict) else getattr(public, "first", 0))
-        rule = spec_policy(old.game, "rematch_first", None)
-        if rule is not None:  # the game's own series rule (v2 engines)
-            return rule(n, last_first, game.outcome())
-        if n == 2:
-            outcome = game.outcome()
-            if outcome and len(outcome.winners) == 1:
-                return 1 - outcome.winners[0]  # the loser starts
-            return 1 - last_first
-        return (last_first + 1) % n
+            last_first = int(getattr(game.view(None), "first", 0))
+        return cls.rematch_first(len(old.seats), last_first, game.outcome())
 
     # ----- stats -----------------------------------------------------------------------
     async def stats(self, guild_id: int | None, game: str | None = None, user_id: int | None = None) -> list[dict[str, Any]]:

@@ -22,7 +22,7 @@ from typing import Any
 
 import discord
 
-from bot.engine import game_class
+from bot.engine.registry import spec
 from bot.engine.cards import pretty_text
 from bot.render import renderer
 from bot.render import story
@@ -202,7 +202,7 @@ class TableMessage:
 
 
 def lobby_message(table: TableRow) -> TableMessage:
-    cls = game_class(table.game)
+    cls = spec(table.game)
     seats = "\n".join(f"{i + 1}. <@{s.user_id}>{' (host)' if s.user_id == table.host_id else ''}"
                       for i, s in enumerate(table.seats))
     panel = Panel(title=f"{cls.title} — lobby",
@@ -235,6 +235,11 @@ def table_message(table: TableRow, *, with_picture: bool = True, drafts: Drafts 
     if shown:
         recent = "\n".join(pretty_text(e) for e in shown)
         panel.description = clip(f"{recent}\n\n{panel.description}".strip(), 4096)
+    if table.status == "playing" and table.timed_out:
+        late = " and ".join(game.players[d.seat] for d in game.decisions()) or "the player to act"
+        panel.fields.insert(0, ("⏰ Time is up", clip(f"Time is up for {late}. The other players or the host may "
+                                                       "**Skip** (the bot plays for them) or **Remove** them.", 1024),
+                                False))
     status = {"playing": "", "finished": " · game over", "abandoned": " · abandoned"}.get(table.status, "")
     panel.footer = clip(f"{panel.footer + ' · ' if panel.footer else ''}table rev {table.revision}{status}", 2048)
     embed = embed_from_panel(panel)
@@ -286,9 +291,7 @@ def table_message(table: TableRow, *, with_picture: bool = True, drafts: Drafts 
 
 def solo_concede_offered(game_id: str, game: Any) -> bool:
     """The table's Concede (a forfeit) for a solo game, unless the game's own concede is open."""
-    from bot.tables import spec_policy
-
-    if not spec_policy(game_id, "solo_concede", True):
+    if not spec(game_id).solo_concede:
         return False
     return not any(o.token == "concede" for o in game.choices(0, ()).options)
 
@@ -298,13 +301,7 @@ def public_events(table: TableRow, game: Any | None = None) -> list[str]:
     if table.state is None:
         return list(table.events)
     game = game or load_game(table)
-    recent = getattr(game.view(None), "recent", None)
-    if recent is not None:
-        return list(recent)
-    hidden = game.hidden_cards(None)  # a v1 engine: its stored lines, less any naming a hidden card
-    from bot.engine.cards import names_any
-
-    return [e for e in table.events if not hidden or not names_any(e, hidden)]
+    return list(game.view(None).recent)
 
 
 def seat_message(table: TableRow, game: Any, seat: int, drafts: Drafts) -> tuple[str, discord.Embed, discord.ui.View]:

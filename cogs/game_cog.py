@@ -1,20 +1,23 @@
-"""Per-game slash commands: ``/<game> <verb> [choice|text]``, one cog per game.
+"""Per-game slash commands, generated from each game's spec: ``/<command> <verb> [choice|text]``.
 
-Each game cog turns its notation's verbs into subcommands whose ``choice`` option
-autocompletes to the seat's legal moves for that verb (so only legal choices are
-offered), and whose free-text verbs take a ``text`` option. The move itself goes
-through the shared table cog, so refusals, secrecy and pings behave the same way.
+One subcommand per action kind the spec lists: an action with arguments takes a ``choice``
+that autocompletes from ``choices`` a step at a time (so only legal choices are offered, from
+the player's own view); a free-text action takes a ``text``; an action without arguments
+takes nothing. The move itself goes through the shared table cog, so refusals, secrecy and
+pings behave the same way. No verb list is copied here: add an action to a game and its
+command appears.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import game_class
+from bot.engine.registry import GameSpec, specs
 
 if TYPE_CHECKING:
     from bot.app import DeckhandBot
@@ -22,13 +25,14 @@ if TYPE_CHECKING:
 
 EVERYWHERE = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
 ANY_INSTALL = app_commands.AppInstallationType(guild=True, user=True)
+TEXT_MAX = 1000
 
 
 class GameCog(commands.Cog):
     """The slash commands of one game. Build with :func:`game_cog`."""
 
-    def __init__(self, bot: "DeckhandBot", game_id: str, group: app_commands.Group):
-        self.bot, self.game_id = bot, game_id
+    def __init__(self, bot: "DeckhandBot", spec: GameSpec, group: app_commands.Group):
+        self.bot, self.spec = bot, spec
         self.__cog_app_commands__ = [group]
         super().__init__()
 
@@ -39,16 +43,15 @@ class GameCog(commands.Cog):
     async def choices(self, interaction: discord.Interaction, verb: str, current: str) -> list[app_commands.Choice[str]]:
         from cogs.tables import legal_choices
 
-        return await legal_choices(self.bot.service, interaction, current, game_id=self.game_id, verb=verb)
+        return await legal_choices(self.bot.service, interaction, current, game_id=self.spec.id, verb=verb)
 
     async def run(self, interaction: discord.Interaction, verb: str, choice: str | None, text: str | None) -> None:
         from cogs.tables import refuse
 
         table = await self.bot.service.get(interaction.channel_id)
-        if table is None or table.game != self.game_id:
-            title = game_class(self.game_id).title
-            return await refuse(interaction, f"There is no {title} table in this channel. Start one with "
-                                             f"`/game new game:{self.game_id}`.")
+        if table is None or table.game != self.spec.id:
+            return await refuse(interaction, f"There is no {self.spec.title} table in this channel. Start one with "
+                                             f"`/game new game:{self.spec.id}`.")
         if text is not None:
             move = f"{verb} {text}"
         elif choice:
@@ -58,16 +61,20 @@ class GameCog(commands.Cog):
         await self.tables.play(interaction, move, via="slash")
 
 
-def game_cog(bot: "DeckhandBot", game_id: str, name: str, verbs: dict[str, str], text_verbs: dict[str, str]) -> GameCog:
-    """A cog with ``/name verb`` for each move verb (``choice`` autocompleted) and text verb (``text``)."""
-    title = game_class(game_id).title
-    group = app_commands.Group(name=name, description=f"Moves in {title}"[:100],
+def _has_arguments(action: type) -> bool:
+    return bool(dataclasses.is_dataclass(action) and dataclasses.fields(action))
+
+
+def game_cog(bot: "DeckhandBot", spec: GameSpec) -> GameCog:
+    """A cog with ``/<spec.command> <verb>`` for each of the game's action kinds."""
+    group = app_commands.Group(name=spec.command, description=f"Moves in {spec.title}"[:100],
                                allowed_contexts=EVERYWHERE, allowed_installs=ANY_INSTALL)
-    cog_class = type(GameCog)(f"{name.title().replace('-', '')}Cog", (GameCog,), {"__module__": __name__},
-                              name=f"{title} moves")
+    name = "".join(part.title() for part in spec.command.split("-"))
+    cog_class = type(GameCog)(f"{name}Cog", (GameCog,), {"__module__": __name__}, name=f"{spec.title} moves")
     cog = cog_class.__new__(cog_class)
 
-    def move_command(verb: str, description: str) -> app_commands.Command:
+    def choice_command(verb: str, description: str) -> app_commands.Command:
+        @app_commands.describe(choice="Pick from the choices offered (they follow the rules)")
         async def callback(interaction: discord.Interaction, choice: str | None = None) -> None:
             await cog.run(interaction, verb, choice, None)
 
@@ -75,21 +82,38 @@ def game_cog(bot: "DeckhandBot", game_id: str, name: str, verbs: dict[str, str],
             return await cog.choices(interaction, verb, current)
 
         command = app_commands.Command(name=verb, description=description[:100], callback=callback)
-        command._params["choice"].description = "Pick from the legal choices offered"
         command.autocomplete("choice")(complete)
         return command
 
     def text_command(verb: str, description: str) -> app_commands.Command:
-        async def callback(interaction: discord.Interaction, text: app_commands.Range[str, 1, 1000]) -> None:
+        @app_commands.describe(text="Your words (plain text)")
+        async def callback(interaction: discord.Interaction, text: app_commands.Range[str, 1, TEXT_MAX]) -> None:
             await cog.run(interaction, verb, None, text)
 
-        command = app_commands.Command(name=verb, description=description[:100], callback=callback)
-        command._params["text"].description = "Your line (plain text)"
-        return command
+        return app_commands.Command(name=verb, description=description[:100], callback=callback)
 
-    for verb, description in verbs.items():
-        group.add_command(move_command(verb, description))
-    for verb, description in text_verbs.items():
-        group.add_command(text_command(verb, description))
-    cog_class.__init__(cog, bot, game_id, group)
+    def bare_command(verb: str, description: str) -> app_commands.Command:
+        async def callback(interaction: discord.Interaction) -> None:
+            await cog.run(interaction, verb, None, None)
+
+        return app_commands.Command(name=verb, description=description[:100], callback=callback)
+
+    seen: set[str] = set()
+    for action in spec.actions:
+        verb = action.verb
+        if verb in seen:
+            continue
+        seen.add(verb)
+        if action.free_text:
+            group.add_command(text_command(verb, action.help))
+        elif _has_arguments(action):
+            group.add_command(choice_command(verb, action.help))
+        else:
+            group.add_command(bare_command(verb, action.help))
+    cog_class.__init__(cog, bot, spec, group)
     return cog
+
+
+async def setup(bot: "DeckhandBot") -> None:
+    for spec in specs():
+        await bot.add_cog(game_cog(bot, spec))

@@ -18,8 +18,8 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot import ui
-from bot.engine import GAME_IDS, game_class
-from bot.engine.base import IllegalMove
+from bot.engine.registry import GAME_IDS, spec
+from bot.engine.core import IllegalMove
 from bot.engine.cards import pretty_text
 from bot.render.panel import clip
 from bot.records import redacted
@@ -34,7 +34,7 @@ EVERYWHERE = app_commands.AppCommandContext(guild=True, dm_channel=True, private
 ANY_INSTALL = app_commands.AppInstallationType(guild=True, user=True)
 NO_PINGS = discord.AllowedMentions.none()
 
-GAME_CHOICES = [app_commands.Choice(name=game_class(g).title[:100], value=g) for g in GAME_IDS]
+GAME_CHOICES = [app_commands.Choice(name=spec(g).title[:100], value=g) for g in GAME_IDS]
 
 
 DEFER_AFTER = 2.0  # seconds; Discord allows 3 for the first answer
@@ -46,12 +46,6 @@ def actor_of(interaction: discord.Interaction, owner_ids: Any = None) -> Actor:
     perms = interaction.permissions
     can_manage = interaction.guild_id is not None and bool(perms and perms.manage_messages)
     return Actor(user.id, user.display_name, can_manage or user.id in (owner_ids or ()))
-
-
-def _decisions(table: Any) -> tuple[Any, ...]:
-    if table.status != "playing" or table.state is None:
-        return ()
-    return load_game(table).decisions()
 
 
 async def refuse(interaction: discord.Interaction, message: str) -> None:
@@ -157,7 +151,7 @@ class Tables(commands.Cog):
             text = "\n".join(pretty_text(p) for p in private)
             await interaction.followup.send(text[:2000], ephemeral=True, allowed_mentions=NO_PINGS)
         if change.pings:
-            title = game_class(table.game).title
+            title = spec(table.game).title
             mentions = " ".join(f"<@{u}>" for u in change.pings)
             await interaction.followup.send(
                 f"{mentions} — your turn at {title}.",
@@ -190,7 +184,7 @@ class Tables(commands.Cog):
             if interaction.guild_id is None or not isinstance(channel, discord.TextChannel):
                 return await refuse(interaction, "Threads can only be opened in a server's text channel.")
             try:
-                made = await channel.create_thread(name=f"{game_class(game).title} table",
+                made = await channel.create_thread(name=f"{spec(game).title} table",
                                                    type=discord.ChannelType.public_thread)
             except discord.HTTPException:
                 return await refuse(interaction, "I may not open a thread here; starting the table in this channel "
@@ -211,15 +205,22 @@ class Tables(commands.Cog):
 
     @new.autocomplete("variants")
     async def new_variants(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """Each variant and setting of the chosen game, with its help text."""
         game_id = interaction.namespace.game
         if game_id not in GAME_IDS:
             return []
-        cls = game_class(game_id)
-        done, _, typing = current.rpartition(",")
+        done, _, typing = current[:200].rpartition(",")
         prefix = f"{done}, " if done else ""
-        names = [v.name for v in cls.variants] + [f"{k}={d}" for k, (d, _, _) in cls.settings.items()]
-        return [app_commands.Choice(name=(prefix + n)[:100], value=(prefix + n)[:100])
-                for n in names if typing.strip().lower() in n.lower()][:25]
+        out = []
+        for info in spec(game_id).options.infos():
+            written = info.name if info.is_variant else f"{info.name}={info.default}"
+            if typing.strip().lower() not in written.lower() and typing.strip().lower() not in info.help.lower():
+                continue
+            value = prefix + written
+            if len(value) > 100:
+                continue
+            out.append(app_commands.Choice(name=clip(f"{value} — {info.help}", 100), value=value))
+        return out[:25]
 
     @game.command(name="join", description="Take a seat at this channel's table.")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -283,7 +284,7 @@ class Tables(commands.Cog):
         except TableError as e:
             return await refuse(interaction, str(e))
         lines = [pretty_text(e) for e in ui.public_events(table)[-20:]] or ["Nothing has happened yet."]
-        title = game_class(table.game).title
+        title = spec(table.game).title
         embed = discord.Embed(title=f"{title} — recent moves", description="\n".join(lines)[:4096],
                               colour=0x2F7D4F)
         embed.set_footer(text=f"{len(table.moves)} moves so far · rev {table.revision}")
@@ -298,25 +299,57 @@ class Tables(commands.Cog):
         if not record:
             return await refuse(interaction, "No finished game here to export.")
         name = f"{record['game']}-{interaction.channel_id}-{len(record['moves'])}.json"
-        if game_class(record["game"]).secret_moves:
-            # Hidden choices (trick cards) stay hidden from everyone, even after the game.
+        if not spec(record["game"]).export_seed:
+            # Secret choices (trick cards, hands) stay hidden from everyone, even after the game.
             record = redacted(record)
             text = "The record, with every secret choice hidden (so it cannot be replayed):"
         else:
             text = "The record (replay it with `python -m bot replay FILE`):"
         await interaction.response.send_message(text, file=ui.record_file(record, name), ephemeral=True)
 
-    @game.command(name="rules", description="A rules summary, with credits to the game's authors.")
+    @game.command(name="rules", description="A game's rules, section by section, with credits to its authors.")
+    @app_commands.describe(game="Which game", section="A section of the rules (leave empty for the overview)")
     @app_commands.choices(game=GAME_CHOICES)
-    async def rules(self, interaction: discord.Interaction, game: str) -> None:
-        cls = game_class(game)
-        embed = discord.Embed(title=cls.title, description=cls.summary[:4096], colour=0x2F7D4F)
-        if cls.variants:
-            embed.add_field(name="Variants (`/game new … variants:`)",
-                            value="\n".join(f"**{v.name}** — {v.summary}" for v in cls.variants)[:1024], inline=False)
-        embed.add_field(name="Players", value=f"{cls.min_players}–{cls.max_players}", inline=True)
-        embed.set_footer(text=cls.credit[:2048])
+    async def rules(self, interaction: discord.Interaction, game: str, section: str | None = None) -> None:
+        s = spec(game)
+        sections = s.rules_sections()
+        if section:
+            found = next(((h, b) for h, b in sections if h.lower() == section.strip().lower()), None)
+            if found is None:
+                names = ", ".join(h for h, _ in sections)
+                return await refuse(interaction, f"{s.title}'s rules have no section {clip(section, 40)!r}. "
+                                                 f"Sections: {names}.")
+            head, body = found
+            pages = paginate(body, 4000)
+            embed = discord.Embed(title=clip(f"{s.title} — {head}", 256), description=pages[0], colour=0x2F7D4F)
+            if len(pages) > 1:
+                embed.set_footer(text=f"(continued in {len(pages) - 1} more message(s)) · {s.credit}"[:2048])
+            else:
+                embed.set_footer(text=s.credit[:2048])
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+            for more in pages[1:4]:
+                await interaction.followup.send(embed=discord.Embed(description=more, colour=0x2F7D4F), ephemeral=True)
+            return
+        embed = discord.Embed(title=s.title, description=clip(s.summary, 4096), colour=0x2F7D4F)
+        infos = s.options.infos()
+        if infos:
+            lines = [f"**{i.usage()}** — {i.help}" for i in infos]
+            embed.add_field(name="Variants and settings (`/game new … variants:`)",
+                            value=clip("\n".join(lines), 1024), inline=False)
+        embed.add_field(name="Sections (`/game rules … section:`)",
+                        value=clip(", ".join(h for h, _ in sections), 1024), inline=False)
+        embed.add_field(name="Players", value=f"{s.min_players}–{s.max_players}", inline=True)
+        embed.set_footer(text=s.credit[:2048])
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @rules.autocomplete("section")
+    async def rules_sections(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        game_id = interaction.namespace.game
+        if game_id not in GAME_IDS:
+            return []
+        needle = current.strip().lower()
+        return [app_commands.Choice(name=clip(h, 100), value=clip(h, 100))
+                for h, _ in spec(game_id).rules_sections() if needle in h.lower()][:25]
 
     @game.command(name="stats", description="Games played, won and lost here, and a leaderboard per game.")
     @app_commands.choices(game=GAME_CHOICES)
@@ -335,7 +368,7 @@ class Tables(commands.Cog):
             lines = [f"{i + 1}. **{r['name']}** — {r['played']} played, {r['won']} won, {r['lost']} lost"
                      f"{', ' + str(r['drawn']) + ' shared' if r['drawn'] else ''}"
                      for i, r in enumerate(rs[:10])]
-            embed.add_field(name=game_class(g).title, value="\n".join(lines)[:1024], inline=False)
+            embed.add_field(name=spec(g).title, value="\n".join(lines)[:1024], inline=False)
         await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS)
 
     @game.command(name="turnlimit", description="Set the turn limit in minutes (host; at least 1).")
@@ -508,7 +541,7 @@ class Tables(commands.Cog):
                 return await self.refuse_stale(interaction)
             return await refuse(interaction, str(e))
         msg_is_ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
-        secret = any(not d.public for d in _decisions(change.table)) or game_class(change.table.game).secret_moves
+        secret = change.secret
         if via == "button" and not msg_is_ephemeral and not secret:
             return await self.send_table(interaction, change, edit=True)
         if not (secret or msg_is_ephemeral or via == "modal"):

@@ -1,4 +1,5 @@
-"""Shared random-playout harness: every game's tests run it (TESTING.md, points 2 and 3)."""
+"""A per-game random-playout harness (with the game's own invariant and renderers); the
+contract suite (tests/contract/) runs the same checks over every registered game."""
 
 from __future__ import annotations
 
@@ -7,10 +8,10 @@ import random
 import re
 from typing import Callable, Iterable, Sequence
 
-from bot.engine.base import Game
 from bot.engine.cards import pretty
+from bot.engine.core import Game
 
-Renderer = Callable[[dict], str]
+Renderer = Callable[[object], str]
 
 
 def card_patterns(card: str) -> list[re.Pattern[str]]:
@@ -22,17 +23,18 @@ def card_patterns(card: str) -> list[re.Pattern[str]]:
 
 
 def assert_no_leak(game: Game, renderers: Sequence[Renderer] = (), events: Iterable = ()) -> None:
-    """No seat's view, renders or visible events name a card hidden from that seat."""
+    """No seat's view, renders or events name a card outside ``known`` for that seat."""
     seats: list[int | None] = [None, *range(len(game.players))]
     events = list(events)
+    everything = {c for s in seats for c in game.known(s)} | set(_cards_in(game.to_json()["state"]))
     for seat in seats:
-        hidden = game.hidden_cards(seat)
+        hidden = everything - set(game.known(seat))
         if not hidden:
             continue
         view = game.view(seat)
-        texts = [json.dumps(view, ensure_ascii=False)]
+        texts = [repr(view)]
         texts += [r(view) for r in renderers]
-        texts += [e.text for e in events if e.visible_to(seat)]
+        texts += [t for t in (e.for_(seat) for e in events) if t]
         blob = "\n".join(texts)
         for card in hidden:
             for pat in card_patterns(card):
@@ -40,14 +42,24 @@ def assert_no_leak(game: Game, renderers: Sequence[Renderer] = (), events: Itera
                 assert m is None, f"{card} is hidden from seat {seat} but shows: …{blob[max(0, m.start()-60):m.end()+60]}…"
 
 
+def _cards_in(x: object) -> list[str]:
+    if isinstance(x, str):
+        return [x] if _CODE.fullmatch(x) else []
+    if isinstance(x, dict):
+        return [c for k, v in x.items() if k != "journal" for c in _cards_in(v)]
+    if isinstance(x, list):
+        return [c for v in x for c in _cards_in(v)]
+    return []
+
+
+_CODE = re.compile(r"[2-9TJQKA][SHDC]|JK2?")
+
+
 def choose_random(game: Game, seat: int, rng: random.Random) -> str:
-    moves = list(game.legal_moves(seat))
-    for p in game.prompts(seat):
-        moves.append(f"{p.verb} A line from seat {seat}.")
-        if p.skip:
-            moves.append(p.skip)
-    assert moves, f"seat {seat} must act but has no move"
-    return rng.choice(moves)
+    """A random complete action, walked through ``choices`` (story lines get a short line)."""
+    from tests.contract.harness import random_action
+
+    return random_action(game, seat, rng)
 
 
 def playout(

@@ -85,8 +85,7 @@ async def test_three_player_game_with_timeout_forfeit_and_win(standin, bot, cloc
     table = await bot.service.get(channel)
     late = min(load_game(table).to_act())
     notice = latest_table(standin, channel)
-    # A v2 table message shows the game's own recent lines (view.recent), not the table's "Time is
-    # up" notice (bot/ui.py public_events): the notice is the new message with the late-player buttons.
+    assert "Time is up for" in json.dumps(notice["embeds"], ensure_ascii=False)
     assert {"Skip late player", "Remove late player"} <= {label for _, label, _ in standin.buttons(int(notice["id"]))}
     remover = users[(late + 1) % 3]
     removed = await standin.click(bot, int(notice["id"]), label="Remove late player", user=remover)

@@ -47,7 +47,7 @@ async def test_rematch_two_players_the_loser_starts(standin, bot):
     final = latest_table(standin, channel)
     await standin.click(bot, int(final["id"]), label="Rematch", user=ana)
     again = load_game(await bot.service.get(channel))
-    assert again.setting("first") == loser
+    assert again.opts.first == loser
     assert again.view(None).first == loser
 
 

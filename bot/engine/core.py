@@ -228,82 +228,8 @@ class Outcome:
 LOG_SIZE = 12
 
 
-@dataclass(frozen=True)
-class TextPrompt:
-    """v1 compatibility: a free-text move a seat may make now (``f"{verb} {text}"``)."""
-
-    verb: str
-    label: str
-    required: bool = True
-    max_len: int = 1000
-    skip: str | None = None
-
-
-@dataclass(frozen=True)
-class Variant:
-    """v1 compatibility: a named variant as the v1 Discord layer lists it."""
-
-    name: str
-    summary: str
-
-
-class V1Compat:
-    """The v1 calls the Discord layer and terminal still make while they move onto v2.
-
-    Derived from the v2 contract only (choices, decisions, the log); removed once nothing
-    calls them. Never add rules here.
-    """
-
-    credit: ClassVar[str] = ""
-    summary: ClassVar[str] = ""
-    variants: ClassVar[tuple[Variant, ...]] = ()
-    settings: ClassVar[dict[str, tuple[int, int, int]]] = {}
-
-    def __init_subclass__(cls, **kw: Any) -> None:
-        super().__init_subclass__(**kw)
-        infos = cls.Options.infos()  # type: ignore[attr-defined]
-        cls.variants = tuple(Variant(i.name, i.help) for i in infos if i.is_variant)
-        cls.settings = {i.name: (i.default, i.lo, i.hi) for i in infos if not i.is_variant}
-
-    secret_moves: ClassVar[bool] = False  # some decisions are secret choices (set by the game)
-
-    def setting(self, name: str) -> int:
-        return int(getattr(self.opts, name))  # type: ignore[attr-defined]
-
-    def has(self, name: str) -> bool:
-        return name in self.options  # type: ignore[attr-defined]
-
-    def legal_moves(self, seat: int) -> list[str]:
-        return [" ".join(t) for t in walk_choices(self, seat)]  # type: ignore[arg-type]
-
-    def prompts(self, seat: int) -> list[TextPrompt]:
-        out = []
-        for o in self.choices(seat, ()).options:  # type: ignore[attr-defined]
-            c = self.choices(seat, (o.token,))  # type: ignore[attr-defined]
-            if c.kind == "text":
-                out.append(TextPrompt(o.token, o.label or c.prompt or o.token, c.required, c.max_len or 1000))
-        return out
-
-    def is_text_move(self, seat: int, move: str) -> bool:
-        verb = move.strip().split(" ", 1)[0].lower()
-        return any(p.verb == verb for p in self.prompts(seat))
-
-    def describe(self, seat: int, move: str) -> str:
-        tokens = tuple(move.split())
-        if not tokens:
-            return move
-        c = self.choices(seat, tokens[:-1])  # type: ignore[attr-defined]
-        for o in c.options:
-            if o.token == tokens[-1] and o.label:
-                return o.label
-        return move
-
-    def hidden_cards(self, seat: int | None) -> set[str]:
-        return set()
-
-
 @dataclass
-class Game(V1Compat, abc.ABC):
+class Game(abc.ABC):
     """Base class of game states: JSON-like dataclass fields, a seeded generator, a log.
 
     Subclasses set the class attributes and implement ``_setup``, ``decisions``, ``parse``,
@@ -406,6 +332,22 @@ class Game(V1Compat, abc.ABC):
         free text and wide ranges are not walked)."""
         for tokens in walk_choices(self, seat):
             yield self.parse(seat, " ".join(tokens))
+
+    def describe(self, seat: Seat, action: str) -> str:
+        """The plain-words label the seat's choices give the last token of ``action`` (as a
+        picker or autocomplete shows it); the notation itself if none is offered."""
+        tokens = tuple(action.split())
+        if not tokens:
+            return action
+        for o in self.choices(seat, tokens[:-1]).options:
+            if o.token == tokens[-1] and o.label:
+                return o.label
+        return action
+
+    def legal_moves(self, seat: Seat) -> list[str]:
+        """The notation of every legal action (small games and tests only; the Discord layer
+        and the terminal use :meth:`choices`)."""
+        return [" ".join(t) for t in walk_choices(self, seat)]
 
     def apply(self, seat: Seat, action: Action | str) -> tuple["Game", list[Event]]:
         """The state after ``seat`` plays ``action``, and what happened. Never mutates ``self``."""

@@ -876,9 +876,6 @@ class Cardchess2(Game):
             turn=self.turns + 1, turn_cap=self.opts.turn_cap, current=self.current, setup=self.phase == "setup",
             ordered=tuple(self.ordered), attack=attack, options=tuple(self.options))
 
-    def hidden_cards(self, seat: int | None) -> set[str]:
-        return set(self.all_cards()) - set(self.known(seat))
-
 
 @functools.lru_cache(maxsize=64)
 def _options(stored: tuple[str, ...]) -> Cardchess2Options:

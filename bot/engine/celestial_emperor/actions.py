@@ -11,17 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from bot.engine import base, core
+from bot.engine import core
 from bot.engine.cards import parse_card
 from bot.engine.core import Action
 
-if base.IllegalMove is core.IllegalMove:  # pragma: no cover - once v1 and v2 share one class
-    IllegalMove = core.IllegalMove
-else:
-
-    class IllegalMove(core.IllegalMove, base.IllegalMove):  # type: ignore[no-redef]
-        """A refusal the v1 table layer (which catches ``base.IllegalMove``) also shows as one,
-        while tables still import v1's class."""
+IllegalMove = core.IllegalMove
 
 CYCLE = "DHSC"  # order of play: Dragon, Phoenix, White Tiger, Tortoise
 CLAN = {"D": "Dragon", "H": "Phoenix", "S": "White Tiger", "C": "Tortoise"}

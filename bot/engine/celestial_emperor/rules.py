@@ -17,14 +17,13 @@ entries that named it are rewritten for every recipient who may not know it any 
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine.cards import RANKS, parse_card, pretty, pretty_text
 from bot.engine.core import (
-    HIDDEN, Action, Choices, Decision, Event, Game, Option, Outcome, Seat, TextPrompt, choices_from_actions,
+    HIDDEN, Action, Choices, Decision, Event, Game, Option, Outcome, Seat, choices_from_actions,
 )
 from bot.engine.options import Options, variant
 
@@ -111,7 +110,6 @@ class CelestialEmperorGame(Game):
     max_players = 4
     Options = CelestialOptions
     state_version = 2
-    secret_moves = True
     credit = CREDIT
     summary = SUMMARY
 
@@ -857,13 +855,6 @@ class CelestialEmperorGame(Game):
             put_in_tricks=tuple(self.put_in[seat]) if own else (),
             your_move=(self._task(seat) if own and seat in acting else None),
         )
-
-    def prompts(self, seat: int) -> list[TextPrompt]:
-        """v1 compatibility: the text prompts, with the decision's timeout default as the skip
-        (the table's skip still reads ``prompts``; an optional line times out as a skip)."""
-        d = self.decision_of(seat)
-        skip = d.default if d else None
-        return [dataclasses.replace(p, skip=skip) for p in super().prompts(seat)]
 
     # ----- records and stored states --------------------------------------------------
     def redact(self, seat: Seat, action: str) -> str:

@@ -107,7 +107,6 @@ class GridcannonGame(Game):
     state_version: ClassVar[int] = 2
     credit: ClassVar[str] = CREDIT
     summary: ClassVar[str] = SUMMARY
-    secret_moves: ClassVar[bool] = False
 
     pile: list[str] = field(default_factory=list)  # draw pile, top card first
     known_bottom: int = 0  # how many bottom cards of the pile the player knowingly sent there

@@ -34,7 +34,6 @@ class MaginotLine(Game):
     Options: ClassVar[type[MaginotOptions]] = MaginotOptions
     credit: ClassVar[str] = CREDIT
     summary: ClassVar[str] = SUMMARY
-    secret_moves: ClassVar[bool] = True
     log_size: ClassVar[int] = 16
 
     boards: list[dict] = field(default_factory=list)

@@ -94,7 +94,7 @@ def test_decisions_are_named_private_where_secret_with_skip_defaults():
     assert g.decision_of(d).name == "tell" and g.decision_of(d).default is None  # a strike is required
     g = step(step(g, "D", f"strike {LINE}"), "S", f"withdraw {LINE}")
     assert [(x.seat, x.name, x.public) for x in g.decisions()] == [(d, "trick", False), (s, "trick", False)]
-    assert G.secret_moves
+    assert not SPEC.export_seed
 
 
 def test_simultaneous_trick_one_answer_changes_nothing_the_other_is_offered():

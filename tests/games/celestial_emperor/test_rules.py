@@ -846,9 +846,9 @@ def test_to_json_matches_dataclasses_asdict_and_round_trips():
 
 
 def test_class_attributes():
-    assert G.game_id == "celestial_emperor" and G.secret_moves
+    assert G.game_id == "celestial_emperor"
     assert (G.min_players, G.max_players) == (2, 4)
-    assert {v.name for v in G.variants} == {STRICT, LENIENT, SEAT_ORDER}
+    assert {i.name for i in G.Options.infos() if i.is_variant} == {STRICT, LENIENT, SEAT_ORDER}
     assert G.summary.rstrip().endswith(f"*{G.credit}*") and "Game Poem 35" in G.credit
 
 

@@ -165,7 +165,7 @@ def test_decisions_name_the_stage_and_are_public():
     assert joker.decisions()[0].name == "joker"
     over, _ = W().apply(1, "resign")
     assert over.decisions() == () and over.to_act() == frozenset()
-    assert CourtWarsGame.secret_moves is False
+    assert all(d.public for d in CourtWarsGame.new(["a", "b"], seed=1).decisions())
 
 
 # ----- knowledge --------------------------------------------------------------------------------

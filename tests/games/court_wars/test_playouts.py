@@ -37,7 +37,7 @@ def invariant(g: CourtWarsGame) -> None:
                 seen.append(p["joker"])
             assert all(guard_value(c) for c in p["guards"])
             values = [guard_value(c) for c in p["guards"]]
-            if g.has(SAME_VALUE):
+            if SAME_VALUE in g.options:
                 assert values == sorted(values, reverse=True)
             else:
                 assert all(a > b for a, b in zip(values, values[1:], strict=False))
@@ -45,7 +45,7 @@ def invariant(g: CourtWarsGame) -> None:
             if p["state"] == "defeated":
                 assert not p["guards"]
         assert g.eliminated[seat] == (not g.living(seat))
-    full = cards.deck(0 if g.has(NO_JOKERS) else 2)
+    full = cards.deck(0 if NO_JOKERS in g.options else 2)
     assert Counter(seen) == Counter(full), (Counter(seen) - Counter(full), Counter(full) - Counter(seen))
     assert (g.pending is not None) == (g.phase in ("guard", "joker"))
     if g.is_over():
@@ -111,7 +111,7 @@ def test_random_playouts_without_resigning_end_under_the_round_limit():
         invariant(g)
         reasons[g.end_reason] += 1
         if g.end_reason == "stalemate":
-            assert g.quiet_rounds >= g.setting("rounds")
+            assert g.quiet_rounds >= g.opts.rounds
     assert reasons["last_standing"] and reasons["stalemate"]
 
 

@@ -109,8 +109,8 @@ def test_settings_checked():
     with pytest.raises(IllegalMove):
         CourtWarsGame.new(NAMES[:1], seed=1)
     g = CourtWarsGame.new(NAMES[:2], ["rounds=5", "first=1"], seed=1)
-    assert g.setting("rounds") == 5 and g.first == 1
-    assert CourtWarsGame.new(NAMES[:2], seed=1).setting("rounds") == 20
+    assert g.opts.rounds == 5 and g.first == 1
+    assert CourtWarsGame.new(NAMES[:2], seed=1).opts.rounds == 20
 
 
 def test_every_drawn_card_is_announced_and_draw_order_hidden():

@@ -13,7 +13,7 @@ from tests.playout import choose_random, playout
 
 G = GridcannonGame
 RENDERERS = (text, lambda v: panel(v).as_text())
-VARIANTS = [v.name for v in G.variants]
+VARIANTS = [i.name for i in G.Options.infos() if i.is_variant]
 
 
 def invariant(g: G) -> None:

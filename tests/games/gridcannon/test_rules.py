@@ -786,7 +786,7 @@ def test_options_aliases_and_conflicts():
 def test_class_attributes():
     assert G.min_players == G.max_players == 1
     assert G.credit == "Based on Gridcannon by Tom Francis" and G.summary.endswith(G.credit)
-    names = {v.name for v in G.variants}
+    names = {i.name for i in G.Options.infos() if i.is_variant}
     assert names == {"Memory Aid", "Lowest Health", "Ploys First", "Source Thresholds", "Exact", "Keep Ploys",
                      "Draw Order", "Stash Only", "Classic (Old Version)", "Revised Old Version", "No Jokers"}
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import base
+from bot.engine import core
 from bot.engine.core import IllegalMove, walk_choices
 from bot.engine.knight_rogue_princess_dragon import (
     ACTIONS,
@@ -88,7 +88,7 @@ def test_options_stored_strings_parse_with_the_same_names():
     for bad in (["opener=4"], ["Jokers Wild"], ["opener=x"]):
         with pytest.raises(IllegalMove):
             KrpdOptions.parse(bad)
-    with pytest.raises(base.IllegalMove):  # the tables (still v1) catch it too
+    with pytest.raises(core.IllegalMove):  # the one refusal class every layer catches
         GAME.check_options(["opener=9"])
 
 
@@ -168,7 +168,7 @@ def test_other_decisions_have_no_rulebook_timeout():
     d = g.decisions()[0]
     assert (d.seat, d.name, d.default, d.public) == (P3, "priority", None, True)
     assert not isinstance(d, TimedDecision) and g.view(None).race_seconds is None
-    assert GAME.secret_moves is False
+    assert all(d.public for d in GAME.new(["a", "b", "c", "d"], seed=1).decisions())
 
 
 # ----- knowledge and views -------------------------------------------------------------------

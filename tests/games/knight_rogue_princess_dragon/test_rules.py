@@ -588,6 +588,6 @@ def test_describe_and_prompts():
 def test_summary_and_credit():
     assert GAME.summary.rstrip().endswith("(2010)*")
     assert GAME.credit.startswith("The Knight, the Rogue, the Princess and the Dragon — Game Poem 24")
-    assert {v.name for v in GAME.variants} == {"Newest on Top", "Loose Passing", "Open Race",
+    assert {i.name for i in GAME.Options.infos() if i.is_variant} == {"Newest on Top", "Loose Passing", "Open Race",
                                                "Free Choice", "Last Word"}
     assert GAME.min_players == GAME.max_players == 4
