@@ -124,7 +124,7 @@ def _table(rows: list[str], width: int) -> list[str]:
     out = []
     for r in body:
         label = f"{head[0]} {r[0]}".strip() if head[0] else r[0]
-        rest = "; ".join(f"{h}: {c}" if h else c for h, c in zip(head[1:], r[1:], strict=True) if c)
+        rest = "; ".join(f"{h}: {c}" if h else c for h, c in zip(head[1:], r[1:], strict=True) if c not in ("", "—", "-"))
         out += textwrap.wrap(f"{label} — {rest}" if rest else label, width=width, initial_indent="- ",
                              subsequent_indent="  ")
     return out
