@@ -639,7 +639,7 @@ def play_terminal(game_id: str, players: list[str], options: list[str], seed: in
     s = game_spec(game_id)
     bots = set(auto_seats or ())
     if any(not 0 <= b < len(players) for b in bots):
-        raise SystemExit(f"--bots takes seat numbers from 1 to {len(players)}.")
+        raise ValueError(f"--bots takes seat numbers from 1 to {len(players)}.")
     game = s.state.new(players, options, seed=seed)
     table = HotSeat(s, game, bots, read, write, width or terminal_width(), random.Random(game.seed))
     return table.run()
