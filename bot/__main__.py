@@ -7,6 +7,7 @@ import asyncio
 import json
 import logging
 import sys
+import textwrap
 from pathlib import Path
 
 from bot.config import ConfigError, Settings
@@ -81,9 +82,9 @@ def parser() -> argparse.ArgumentParser:
     pl = sub.add_parser(
         "play", help="play a game in this terminal (hot seat for several players)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Play a game in this terminal. Several people share the keyboard (hot seat): before a "
-                    "seat's own view is shown the screen is cleared and the terminal handed to that player. "
-                    "The built-in player can take any seats (--bots).",
+        description=textwrap.fill("Play a game in this terminal. Several people share the keyboard (hot seat): before a "
+                                  "seat's own view is shown the screen is cleared and the terminal handed to that player. "
+                                  "The built-in player can take any seats (--bots).", 78),
         epilog=PLAY_EPILOG.format(games=games))
     pl.add_argument("game", choices=GAME_IDS, metavar="GAME", help="the game's id (listed below)")
     pl.add_argument("--players", type=int, default=None, metavar="N",
@@ -100,9 +101,9 @@ def parser() -> argparse.ArgumentParser:
     sm = sub.add_parser(
         "simulate", help="play many games with the built-in player and print a summary",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Play G games with the built-in player in every seat and print games, finished, errors, "
-                    "wins, losses, mean_score, mean_moves, games_per_s and moves_per_s. Game i is seeded from "
-                    "S and i, so the same command plays the same games.",
+        description=textwrap.fill("Play G games with the built-in player in every seat and print games, finished, errors, "
+                                  "wins, losses, mean_score, mean_moves, games_per_s and moves_per_s. Game i is seeded from "
+                                  "S and i, so the same command plays the same games.", 78),
         epilog=SIMULATE_EPILOG.format(games=games))
     sm.add_argument("game", choices=GAME_IDS, metavar="GAME", help="the game's id (listed below)")
     sm.add_argument("--games", type=int, default=100, metavar="G", help="how many games (default 100)")
@@ -118,9 +119,9 @@ def parser() -> argparse.ArgumentParser:
     rp = sub.add_parser(
         "replay", help="reproduce a game from its record and print the result",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Reproduce a game exactly from its record (made by simulate --records, or the full record "
-                    "kept in the bot's database) and print how it ended. A player's redacted export cannot be "
-                    "replayed.",
+        description=textwrap.fill("Reproduce a game exactly from its record (made by simulate --records, or the full record "
+                                  "kept in the bot's database) and print how it ended. A player's redacted export cannot be "
+                                  "replayed.", 78),
         epilog=REPLAY_EPILOG)
     rp.add_argument("record", type=Path, metavar="RECORD.json", help="a record file")
     rp.add_argument("--json", action="store_true", help="end with one JSON line: game, finished, winners, score, "
