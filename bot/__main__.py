@@ -7,10 +7,12 @@ import asyncio
 import json
 import logging
 import sys
+import textwrap
 from pathlib import Path
 
 from bot.config import ConfigError, Settings
-from bot.engine import GAME_IDS
+from bot.cli import game_list
+from bot.engine.registry import GAME_IDS
 
 EPILOG = """examples:
   python -m bot play gridcannon --seed 7          play a game in this terminal
@@ -20,12 +22,48 @@ EPILOG = """examples:
   python -m bot sync --guild 123456789            register slash commands in one server
   python -m bot bench                             print speed figures
 settings come from the environment or .env: DISCORD_TOKEN, DECKHAND_DATABASE, DISCORD_API_BASE,
-DISCORD_GATEWAY_URL, DECKHAND_LOG_LEVEL, DECKHAND_DEV_GUILD, DECKHAND_OWNER_IDS (see README)."""
+DISCORD_GATEWAY_URL, DECKHAND_LOG_LEVEL, DECKHAND_DEV_GUILD, DECKHAND_OWNER_IDS (see README).
 
+games:
+{games}"""
+
+
+PLAY_EPILOG = """examples:
+  python -m bot play gridcannon --seed 7                 a solo game
+  python -m bot play court_wars --players 3 --bots 2,3   you against two built-in players
+  python -m bot play cardchess2                          two people at one keyboard
+  python -m bot play court_wars --variant "No Jokers" --variant rounds=30
+  python -m bot play cardchess2 --list-variants
+
+in a game, type a move in the game's notation (as /game move on Discord), or:
+  ? or moves    choose the move step by step: a number picks an option, a text step
+                takes your words as typed; back undoes a step, cancel clears the move
+  help          the game's rules
+  show          your view again
+  quit          leave the game
+
+games:
+{games}"""
+
+SIMULATE_EPILOG = """examples:
+  python -m bot simulate gridcannon --games 500 --seed 1
+  python -m bot simulate court_wars --players 4 --games 200 --json
+  python -m bot simulate cardchess2 --games 20 --records data/records
+  python -m bot replay data/records/cardchess2-00000.json
+
+The exit status is 1 when any game stopped on an engine error (each is printed on stderr).
+
+games:
+{games}"""
+
+REPLAY_EPILOG = """examples:
+  python -m bot simulate court_wars --games 3 --records /tmp/rec
+  python -m bot replay /tmp/rec/court_wars-00000.json
+  python -m bot replay /tmp/rec/court_wars-00000.json --json"""
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="deckhand", description="Deckhand: card games on Discord and in a terminal.",
-                                epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+                                epilog=EPILOG.format(games=game_list()), formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     sub.add_parser("start", help="run the bot if DISCORD_TOKEN is set, else play Gridcannon in this terminal",
@@ -40,27 +78,54 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--guild", type=int, default=None, help="a guild id (default: DECKHAND_DEV_GUILD, else global)")
     s.add_argument("--global", dest="everywhere", action="store_true", help="sync globally even if a dev guild is set")
 
-    pl = sub.add_parser("play", help="play a game in this terminal (hot seat for several players)")
-    pl.add_argument("game", choices=GAME_IDS)
-    pl.add_argument("--seed", type=int, default=None, help="the shuffle's seed (printed at the start)")
-    pl.add_argument("--variant", "--option", dest="options", action="append", default=[],
-                    help="a variant or NAME=VALUE setting (repeatable); see /game rules")
-    pl.add_argument("--players", type=int, default=None, help="number of players (default: the game's minimum)")
-    pl.add_argument("--names", default=None, help="comma-separated player names")
-    pl.add_argument("--bots", default="", help="comma-separated seat numbers (1-based) the built-in player takes")
+    games = game_list()
+    pl = sub.add_parser(
+        "play", help="play a game in this terminal (hot seat for several players)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=textwrap.fill("Play a game in this terminal. Several people share the keyboard (hot seat): before a "
+                                  "seat's own view is shown the screen is cleared and the terminal handed to that player. "
+                                  "The built-in player can take any seats (--bots).", 78),
+        epilog=PLAY_EPILOG.format(games=games))
+    pl.add_argument("game", choices=GAME_IDS, metavar="GAME", help="the game's id (listed below)")
+    pl.add_argument("--players", type=int, default=None, metavar="N",
+                    help="number of players (default: the game's minimum)")
+    pl.add_argument("--bots", default="", metavar="SEATS",
+                    help="seats the built-in player takes: 1-based numbers, comma-separated (2,3), or 'all'")
+    pl.add_argument("--seed", type=int, default=None, metavar="S",
+                    help="the shuffle's seed, to play the same deal again (default: random, printed at the start)")
+    pl.add_argument("--variant", "--option", dest="options", action="append", default=[], metavar="V",
+                    help="a variant name or a NAME=VALUE setting (repeatable; see --list-variants)")
+    pl.add_argument("--names", default=None, metavar="A,B,…", help="comma-separated player names")
+    pl.add_argument("--list-variants", action="store_true", help="print the game's variants and settings and stop")
 
-    sm = sub.add_parser("simulate", help="play many games with the built-in player and print a summary")
-    sm.add_argument("game", choices=GAME_IDS)
-    sm.add_argument("--games", type=int, default=100)
-    sm.add_argument("--seed", type=int, default=1)
-    sm.add_argument("--players", type=int, default=None)
-    sm.add_argument("--variant", "--option", dest="options", action="append", default=[])
+    sm = sub.add_parser(
+        "simulate", help="play many games with the built-in player and print a summary",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=textwrap.fill("Play G games with the built-in player in every seat and print games, finished, errors, "
+                                  "wins, losses, mean_score, mean_moves, games_per_s and moves_per_s. Game i is seeded from "
+                                  "S and i, so the same command plays the same games.", 78),
+        epilog=SIMULATE_EPILOG.format(games=games))
+    sm.add_argument("game", choices=GAME_IDS, metavar="GAME", help="the game's id (listed below)")
+    sm.add_argument("--games", type=int, default=100, metavar="G", help="how many games (default 100)")
+    sm.add_argument("--seed", type=int, default=1, metavar="S", help="the seed of the series (default 1)")
+    sm.add_argument("--players", type=int, default=None, metavar="N",
+                    help="number of players (default: the game's minimum)")
+    sm.add_argument("--variant", "--option", dest="options", action="append", default=[], metavar="V",
+                    help="a variant name or a NAME=VALUE setting (repeatable)")
     sm.add_argument("--json", action="store_true", help="end with one JSON line of the figures")
-    sm.add_argument("--records", type=Path, default=None, help="write one record file per game into this folder")
+    sm.add_argument("--records", type=Path, default=None, metavar="DIR",
+                    help="write one record file per game into this folder (replay reads them)")
 
-    rp = sub.add_parser("replay", help="reproduce a game from its record and print the result")
-    rp.add_argument("record", type=Path)
-    rp.add_argument("--json", action="store_true", help="end with one JSON line")
+    rp = sub.add_parser(
+        "replay", help="reproduce a game from its record and print the result",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=textwrap.fill("Reproduce a game exactly from its record (made by simulate --records, or the full record "
+                                  "kept in the bot's database) and print how it ended. A player's redacted export cannot be "
+                                  "replayed.", 78),
+        epilog=REPLAY_EPILOG)
+    rp.add_argument("record", type=Path, metavar="RECORD.json", help="a record file")
+    rp.add_argument("--json", action="store_true", help="end with one JSON line: game, finished, winners, score, "
+                                                       "moves, summary, players")
 
     b = sub.add_parser("bench", help="print engine and interaction-handling speed figures")
     b.add_argument("--quick", action="store_true", help="fewer repetitions")
@@ -124,18 +189,41 @@ def cmd_sync(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_play(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.cli import default_players, play_terminal
-
-    names = [n.strip() for n in args.names.split(",")] if args.names else default_players(args.game, args.players)
-    bots = {int(s) - 1 for s in args.bots.split(",") if s.strip()}
+    from bot.cli import default_players, game_spec, options_text, play_terminal
     from bot.engine.core import IllegalMove
 
+    if args.list_variants:
+        print(options_text(game_spec(args.game)))
+        return 0
+    if args.names:
+        names = [n.strip() for n in args.names.split(",")]
+        if args.players is not None and args.players != len(names):
+            print(f"deckhand: --names gives {len(names)} names but --players says {args.players}.", file=sys.stderr)
+            return 2
     try:
+        if not args.names:
+            names = default_players(args.game, args.players)
+        bots = parse_seats(args.bots, len(names))
         play_terminal(args.game, names, args.options, args.seed, auto_seats=bots)
-    except IllegalMove as e:
+    except (IllegalMove, ValueError) as e:
         print(f"deckhand: {e}", file=sys.stderr)
         return 2
     return 0
+
+
+def parse_seats(text: str, n: int) -> set[int]:
+    """``--bots``: 1-based seat numbers (``2,3``) or ``all`` -> 0-based seats."""
+    if text.strip().lower() == "all":
+        return set(range(n))
+    seats = set()
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        if not part.isdigit() or not 1 <= int(part) <= n:
+            raise ValueError(f"--bots takes seat numbers from 1 to {n} (or 'all'), not {part[:20]!r}.")
+        seats.add(int(part) - 1)
+    return seats
 
 
 def cmd_simulate(args: argparse.Namespace, settings: Settings) -> int:
@@ -144,7 +232,7 @@ def cmd_simulate(args: argparse.Namespace, settings: Settings) -> int:
 
     try:
         summary = simulate(args.game, args.games, args.seed, args.players, args.options, args.records)
-    except IllegalMove as e:
+    except (IllegalMove, ValueError) as e:
         print(f"deckhand: {e}", file=sys.stderr)
         return 2
     if args.json:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.cli import default_players, play_auto
-from bot.engine import GAME_IDS, auto_player, game_class
+from bot.engine.registry import GAME_IDS, spec
 
 
 @dataclass
@@ -64,7 +64,7 @@ def percentile(values: list[float], p: float) -> float:
 
 # ----- 1. engines -------------------------------------------------------------------------
 def engine_figures(game_id: str, games: int) -> list[Figure]:
-    cls = game_class(game_id)
+    cls = spec(game_id).state
     names = default_players(game_id, 4 if cls.max_players >= 4 else None)
     recorded: list[tuple[int, list[list[Any]]]] = []
     start = time.perf_counter()
@@ -128,7 +128,7 @@ async def _one_move(service: Any, channel: int, rng: random.Random, picture: boo
     table = await service.require(channel)
     game = load_game(table)
     seat = min(game.to_act())
-    move = str(auto_player(table.game)(game, seat, rng))
+    move = str(spec(table.game).player(game, seat, rng))
     user = table.seats[seat]
     change = await service.move(channel, Actor(user.user_id, user.name), move)
     ui.table_message(change.table, with_picture=picture)

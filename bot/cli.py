@@ -1,22 +1,220 @@
-"""The terminal side of Deckhand: play, simulate and replay games without Discord."""
+"""The terminal side of Deckhand: play, simulate and replay games without Discord.
+
+Everything here goes through the v2 contract and the registry (``bot.engine.registry``): games
+are found by id, built-in players come from their spec, moves are offered by ``choices`` and
+shown from ``view`` through ``bot.render.<game>.text``, events are read per recipient.
+"""
 
 from __future__ import annotations
 
+import importlib
 import json
 import random
+import re
+import shutil
 import sys
+import textwrap
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, TextIO
+from types import ModuleType
+from typing import Any, TextIO
 
-from bot.engine import auto_player, game_class
-from bot.engine.core import Game, IllegalMove
+from bot.engine import registry
 from bot.engine.cards import pretty_text
-from bot.engine.registry import spec
+from bot.engine.core import Choices, Decision, Event, Game, IllegalMove
+from bot.engine.registry import GameSpec
 from bot.records import make_record, replay
-from bot.render import renderer
+
+CLEAR = "\x1b[H\x1b[2J\x1b[3J"  # clear the screen and the scrollback, cursor home
+MAX_WIDTH = 100  # rules are wrapped at the terminal's width, but never wider than this
 
 
+# ----- finding games ----------------------------------------------------------------------
+def game_spec(game_id: str) -> GameSpec:
+    """The registered spec of ``game_id``; SystemExit with one readable line for an unknown id."""
+    try:
+        return registry.spec(game_id)
+    except KeyError as e:
+        raise SystemExit(str(e.args[0])) from None
+
+
+def renderer(spec: GameSpec) -> ModuleType:
+    """``bot.render.<game>``: ``text(view)`` is the terminal's picture of a view."""
+    return importlib.import_module(f"bot.render.{spec.id}")
+
+
+def game_list() -> str:
+    """The registered games, one a line: id, title and how many players."""
+    lines = []
+    for game_id in registry.GAME_IDS:
+        try:
+            s = registry.spec(game_id)
+        except Exception:  # a game that cannot load is still listed by id
+            lines.append(f"  {game_id}")
+            continue
+        n = (f"{s.min_players} player{'s' if s.min_players > 1 else ''}" if s.min_players == s.max_players
+             else f"{s.min_players}–{s.max_players} players")
+        lines.append(f"  {game_id:<30} {s.title} ({n})")
+    return "\n".join(lines)
+
+
+def options_text(spec: GameSpec) -> str:
+    """The game's variants and settings as ``--variant`` takes them."""
+    lines = [f"{spec.title}: variants and settings (repeat --variant for each)"]
+    infos = spec.options.infos()
+    if not infos:
+        lines.append("  none")
+    for info in infos:
+        lines.append(f"  {info.usage()}")
+        lines += textwrap.wrap(info.help, width=76, initial_indent="      ", subsequent_indent="      ")
+    return "\n".join(lines)
+
+
+def default_players(game_id: str, count: int | None) -> list[str]:
+    """Player names for ``count`` seats (default: the game's minimum)."""
+    s = game_spec(game_id)
+    n = count if count is not None else s.min_players
+    if not s.min_players <= n <= s.max_players:
+        need = (f"exactly {s.min_players}" if s.min_players == s.max_players
+                else f"{s.min_players} to {s.max_players}")
+        raise ValueError(f"{s.title} takes {need} players, not {n}.")
+    return ["Player"] if n == 1 else [f"P{i + 1}" for i in range(n)]
+
+
+def terminal_width(limit: int = MAX_WIDTH) -> int:
+    return max(20, min(shutil.get_terminal_size((80, 24)).columns, limit))
+
+
+# ----- the rules, wrapped -----------------------------------------------------------------
+_ITEM = re.compile(r"^(\s*)([-*+]|\d+[.)])\s+(.*)$")
+_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_BOLD = re.compile(r"\*\*(.+?)\*\*|__(.+?)__")
+_ITALIC = re.compile(r"(?<![\w*])\*(?!\s)([^*\n]+?)(?<!\s)\*(?![\w*])")
+
+
+def _inline(text: str) -> str:
+    """Markdown emphasis dropped (a terminal shows it as noise); `code` is kept."""
+    text = _BOLD.sub(lambda m: m.group(1) or m.group(2), text)
+    return _ITALIC.sub(r"\1", text)
+
+
+def _cells(line: str) -> list[str]:
+    line = line.strip()
+    if line.startswith("|"):
+        line = line[1:]
+    if line.endswith("|"):
+        line = line[:-1]
+    return [_inline(c.strip()) for c in line.split("|")]
+
+
+def _table(rows: list[str], width: int) -> list[str]:
+    """A Markdown table as aligned columns when it fits, else one wrapped line per row."""
+    cells = [_cells(r) for r in rows if not re.fullmatch(r"\s*\|?[\s:|-]*-[\s:|-]*\|?\s*", r)]
+    if not cells:
+        return []
+    ncol = max(len(r) for r in cells)
+    cells = [r + [""] * (ncol - len(r)) for r in cells]
+    head, body = cells[0], cells[1:]
+    widths = [max(len(r[i]) for r in cells) for i in range(ncol)]
+    if sum(widths) + 2 * (ncol - 1) <= width:
+        def row(r: list[str]) -> str:
+            return "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+        return [row(head), "  ".join("-" * w for w in widths).rstrip()] + [row(r) for r in body]
+    out = []
+    for r in body:
+        label = f"{head[0]} {r[0]}".strip() if head[0] else r[0]
+        rest = "; ".join(f"{h}: {c}" if h else c for h, c in zip(head[1:], r[1:], strict=True) if c not in ("", "—", "-"))
+        out += textwrap.wrap(f"{label} — {rest}" if rest else label, width=width, initial_indent="- ",
+                             subsequent_indent="  ")
+    return out
+
+
+def wrap_markdown(text: str, width: int) -> str:
+    """Markdown wrapped to ``width`` columns for a terminal: paragraphs reflowed, list items
+    (nested ones too) keep their markers and hang their continuation lines under the text,
+    headings stand on their own lines, tables become aligned columns (or a line per row)."""
+    width = max(width, 20)
+    out: list[str] = []
+    lines = text.splitlines()
+    i = 0
+
+    def blank() -> None:
+        if out and out[-1] != "":
+            out.append("")
+
+    def para(words: str, first: str, rest: str) -> None:
+        out.extend(textwrap.wrap(_inline(words), width=width, initial_indent=first, subsequent_indent=rest,
+                                 break_on_hyphens=False) or [first.rstrip()])
+
+    while i < len(lines):
+        line = lines[i].rstrip()
+        if not line.strip():
+            blank()
+            i += 1
+            continue
+        if line.lstrip().startswith("```"):
+            i += 1
+            while i < len(lines) and not lines[i].lstrip().startswith("```"):
+                out.extend(textwrap.wrap(lines[i].rstrip(), width=width, subsequent_indent="  ",
+                                         drop_whitespace=False) or [""])
+                i += 1
+            i += 1
+            continue
+        if line.lstrip().startswith("|"):
+            rows = []
+            while i < len(lines) and lines[i].lstrip().startswith("|"):
+                rows.append(lines[i])
+                i += 1
+            out.extend(_table(rows, width))
+            continue
+        m = _HEADING.match(line)
+        if m:
+            blank()
+            title = _inline(m.group(2))
+            out.extend(textwrap.wrap(title, width=width) or [""])
+            if len(m.group(1)) <= 2:
+                out.append(("=" if len(m.group(1)) == 1 else "-") * min(len(title), width))
+            i += 1
+            continue
+        m = _ITEM.match(line)
+        if m:
+            lead, marker, words = m.groups()
+            first = f"{lead}{marker} "
+            if len(first) > width // 2:  # a list nested too deep for a narrow terminal
+                first = first.strip() + " "
+            i += 1
+            while i < len(lines) and lines[i].strip() and lines[i][:1].isspace() and not _ITEM.match(lines[i]) \
+                    and not lines[i].lstrip().startswith("|"):
+                words += " " + lines[i].strip()
+                i += 1
+            para(words, first, " " * len(first))
+            continue
+        quote = ""
+        qm = re.match(r"^(\s*>\s?)", line)
+        if qm:
+            quote = "> "
+        words = line[len(qm.group(1)):] if qm else line.strip()
+        i += 1
+        while i < len(lines):
+            nxt = lines[i].rstrip()
+            if (not nxt.strip() or _ITEM.match(nxt) or _HEADING.match(nxt) or nxt.lstrip().startswith(("|", "```"))
+                    or bool(re.match(r"^\s*>", nxt)) != bool(quote)):
+                break
+            words += " " + (re.sub(r"^\s*>\s?", "", nxt) if quote else nxt.strip())
+            i += 1
+        para(words, quote, quote)
+    while out and out[-1] == "":
+        out.pop()
+    return "\n".join(out)
+
+
+def rules_help(spec: GameSpec, width: int) -> str:
+    """The game's rules as players read them, wrapped to ``width``."""
+    return wrap_markdown(spec.rules_text(), width)
+
+
+# ----- built-in players and simulations ---------------------------------------------------
 class Progress:
     """A one-line progress counter on a terminal (stderr); silent when not a terminal."""
 
@@ -37,34 +235,33 @@ class Progress:
             self.stream.write("\n")
 
 
-def default_players(game_id: str, count: int | None) -> list[str]:
-    cls = game_class(game_id)
-    n = count if count is not None else cls.min_players
-    if not cls.min_players <= n <= cls.max_players:
-        raise SystemExit(f"{cls.title} takes {cls.min_players}–{cls.max_players} players, not {n}.")
-    return ["Player"] if n == 1 else [f"P{i + 1}" for i in range(n)]
-
-
 def play_auto(game: Game, rng: random.Random, max_moves: int = 20_000) -> tuple[Game, list[list[Any]]]:
-    """Play ``game`` to the end with the built-in player in every seat."""
-    choose = auto_player(game.game_id)
+    """Play ``game`` to the end with the built-in player in every seat; decisions open at once
+    are answered in the order the engine lists them."""
+    player = game_spec(game.game_id).player
     moves: list[list[Any]] = []
-    while not game.is_over():
+    while True:
+        decisions = game.decisions()
+        if not decisions:
+            break
         if len(moves) >= max_moves:
             raise RuntimeError(f"no end after {max_moves} moves")
-        seat = min(game.to_act())
-        move = str(choose(game, seat, rng))
+        seat = decisions[0].seat
+        move = str(player(game, seat, rng))
         game, _ = game.apply(seat, move)
         moves.append([seat, move])
+    if not game.is_over():
+        raise RuntimeError("no decision is open but the game is not over")
     return game, moves
 
 
 def simulate(game_id: str, games: int, seed: int, players: int | None = None, options: list[str] | None = None,
              records: Path | None = None, progress: bool = True) -> dict[str, Any]:
     """Play ``games`` games with the built-in player; the summary ``simulate --json`` prints."""
+    s = game_spec(game_id)
     names = default_players(game_id, players)
-    cls = game_class(game_id)
-    cls.check_options(options or [])
+    options = s.state.check_options(options or [])
+    s.state.new(names, options, seed=seed)  # a bad option or player count stops here, before any game
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
     finished = errors = wins = losses = total_moves = 0
@@ -74,7 +271,7 @@ def simulate(game_id: str, games: int, seed: int, players: int | None = None, op
     for i in range(games):
         game_seed = seed * 1_000_003 + i
         try:
-            game = cls.new(names, options or [], seed=game_seed)
+            game = s.state.new(names, options, seed=game_seed)
             game, moves = play_auto(game, random.Random(game_seed))
         except Exception as e:  # a simulation reports engine errors instead of stopping
             errors += 1
@@ -110,6 +307,7 @@ def simulate(game_id: str, games: int, seed: int, players: int | None = None, op
     }
 
 
+# ----- records ----------------------------------------------------------------------------
 def replay_summary(path: Path) -> dict[str, Any]:
     record = json.loads(path.read_text())
     game = replay(record)
@@ -125,75 +323,271 @@ def replay_summary(path: Path) -> dict[str, Any]:
     }
 
 
-def _event_text(event: Any, seat: int | None) -> str | None:
-    """What ``seat`` (``None``: the public) reads of an event: a v2 event's own text for that
-    recipient, or a v1 event's text when it may see it."""
-    if hasattr(event, "for_"):
-        return event.for_(seat)
-    return event.text if event.visible_to(None) or event.visible_to(seat) else None
+# ----- hot seat ---------------------------------------------------------------------------
+HINT = "Type a move, `?` to choose it step by step, `help` for the rules, `quit` to stop."
+
+
+class Quit(Exception):
+    """The player left the terminal table (``quit`` or end of input)."""
+
+
+class HotSeat:
+    """A terminal table: humans share the keyboard, the built-in player takes the bot seats.
+
+    Each human sees only their own view: with two humans or more, the screen is cleared and the
+    terminal handed over before a seat's view is shown, and each seat reads the events since
+    its last turn as that seat reads them.
+    """
+
+    def __init__(self, spec: GameSpec, game: Game, bots: set[int], read: Callable[[str], str],
+                 write: Callable[[str], None], width: int, rng: random.Random):
+        self.spec, self.game, self.bots = spec, game, bots
+        self.read, self.write, self.width, self.rng = read, write, width, rng
+        self.render = renderer(spec)
+        self.humans = [s for s in range(len(game.players)) if s not in bots]
+        self.holder: int | None = self.humans[0] if len(self.humans) == 1 else None
+        self.pending: dict[int, list[str]] = {}  # lines a seat has not read yet
+        self.unread: list[str] = []  # lines the holder was shown since its last input
+
+    # ----- the loop ---------------------------------------------------------------------
+    def run(self) -> Game:
+        names = ", ".join(f"{n} (built-in player)" if s in self.bots else n for s, n in enumerate(self.game.players))
+        self.write(f"{self.spec.title} — seed {self.game.seed}. Players: {names}.")
+        if self.humans:
+            self.write(HINT)
+        try:
+            while True:
+                decisions = self.game.decisions()
+                if not decisions:
+                    break
+                d = decisions[0]  # decisions open at once are asked in turn
+                if d.seat in self.bots:
+                    action = self.spec.player(self.game, d.seat, self.rng)
+                    self.game, events = self.game.apply(d.seat, action)
+                    self.deliver(events)
+                else:
+                    self.turn(d)
+        except Quit as q:
+            self.write(str(q))
+            return self.game
+        self.write("")
+        self.write(self.render.text(self.game.view(None)))
+        outcome = self.game.outcome()
+        if outcome and outcome.summary:
+            self.write(outcome.summary)
+        return self.game
+
+    def deliver(self, events: Sequence[Event]) -> None:
+        """Each human reads each event as that seat reads it: the seat at the terminal now,
+        the others when the terminal comes to them. The end of a game is public."""
+        if not self.humans or (self.game.is_over() and len(self.humans) > 1):
+            for e in events:
+                text = e.for_(None)
+                if text:
+                    self.write(pretty_text(text))
+            return
+        for seat in self.humans:
+            lines = [pretty_text(t) for t in (e.for_(seat) for e in events) if t]
+            if seat == self.holder:
+                for t in lines:
+                    self.write(t)
+                self.unread += lines
+            else:
+                self.pending.setdefault(seat, []).extend(lines)
+
+    def take_terminal(self, seat: int) -> None:
+        """Hand the terminal to ``seat`` (clearing the screen first when others share it)."""
+        if self.holder == seat:
+            return
+        if self.holder is not None and self.unread:  # what the last holder may not have read yet
+            self.pending[self.holder] = self.unread + self.pending.get(self.holder, [])
+        self.unread = []
+        if self.holder is not None:  # a seat's own view is on the screen
+            self.write(CLEAR)
+        self.ask(f"Pass the terminal to {self.game.players[seat]} and press Enter ")
+        self.holder = seat
+        missed = self.pending.pop(seat, [])
+        if missed:
+            self.write("Since your last turn:")
+            for t in missed:
+                self.write(f"  {t}")
+
+    def ask(self, prompt: str) -> str:
+        try:
+            line = self.read(prompt)
+        except EOFError:
+            raise Quit("Bye.") from None
+        self.unread = []
+        return line
+
+    # ----- one human decision -------------------------------------------------------------
+    def turn(self, d: Decision) -> None:
+        """Read lines from ``d.seat`` until a move of theirs goes through."""
+        seat = d.seat
+        if len(self.humans) > 1:
+            self.take_terminal(seat)
+        self.write("")
+        self.write(self.render.text(self.game.view(seat)))
+        name = self.game.players[seat]
+        if d.prompt:
+            self.write(f"{name}: {pretty_text(d.prompt)}")
+        prefix: tuple[str, ...] | None = None  # the move being built step by step, if any
+        while True:
+            building = f" [{' '.join(prefix)} …]" if prefix else (" [choosing]" if prefix == () else "")
+            line = self.ask(f"{name}{building}> ").strip()
+            cmd = line.lower()
+            if cmd in ("quit", "exit"):
+                raise Quit("Game left unfinished.")
+            if cmd == "help":
+                self.write(rules_help(self.spec, self.width))
+            elif cmd == "show":
+                self.write(self.render.text(self.game.view(seat)))
+            elif cmd in ("?", "moves"):
+                prefix = prefix or ()
+                self.list_choices(seat, prefix)
+            elif prefix is None:
+                if line and self.play(seat, line):
+                    return
+            elif cmd == "cancel":
+                prefix = None
+                self.write("Move cleared.")
+            elif cmd == "back":
+                prefix = prefix[:-1]
+                self.list_choices(seat, prefix)
+            else:
+                step = self.step(seat, prefix, line)
+                if step is True:
+                    return
+                if isinstance(step, tuple):
+                    c = self.game.choices(seat, step)
+                    if c.complete and c.kind == "token" and not c.options:
+                        if self.play(seat, " ".join(step)):
+                            return
+                        continue
+                    prefix = step
+                    self.list_choices(seat, prefix)
+
+    def play(self, seat: int, text: str) -> bool:
+        """Apply a written move (True), or show the refusal's reason (False)."""
+        try:
+            self.game, events = self.game.apply(seat, text)
+        except IllegalMove as e:
+            self.write(f"Not allowed: {e.reason}")
+            return False
+        self.deliver(events)
+        return True
+
+    def step(self, seat: int, prefix: tuple[str, ...], line: str) -> tuple[str, ...] | bool:
+        """One typed line in the step-by-step builder: the extended prefix, True when the move
+        was played, False when refused (the reason shown). A number picks an offered option
+        (several numbers a set; a range takes the number itself), a text slot takes the line as
+        typed, ``0`` (or Enter for optional text) plays the move as it is; anything else is the
+        rest of the move in notation."""
+        c = self.game.choices(seat, prefix)
+        if c.kind == "text":
+            if not line:
+                if c.complete:
+                    return self.play(seat, " ".join(prefix))
+                return self.refuse("Type the text (spaces are fine), or `back`.")
+            if c.max_len and len(line) > c.max_len:
+                return self.refuse(f"That text is too long ({len(line)} characters; at most {c.max_len}).")
+            return prefix + (line,)
+        if not line:
+            return False
+        if line == "0" and c.complete and c.kind != "range":
+            return self.play(seat, " ".join(prefix))
+        if c.kind == "range" and re.fullmatch(r"-?\d+", line):
+            value = int(line)
+            if not c.lo <= value <= c.hi:
+                return self.refuse(f"Pick a whole number from {c.lo} to {c.hi}.")
+            return prefix + (str(value),)
+        numbers = re.split(r"[\s,]+", line.strip(", "))
+        if c.kind in ("token", "set") and c.options and all(n.isdigit() for n in numbers):
+            picked = sorted({int(n) for n in numbers})
+            if any(not 1 <= n <= len(c.options) for n in picked):
+                return self.refuse(f"Pick a number from 1 to {len(c.options)}"
+                                   + (" (0: as it is)." if c.complete else "."))
+            if c.kind == "token":
+                if len(picked) != 1:
+                    return self.refuse("Pick one number.")
+                return prefix + (c.options[picked[0] - 1].token,)
+            if not c.lo <= len(picked) <= c.hi:
+                count = str(c.lo) if c.lo == c.hi else f"{c.lo} to {c.hi}"
+                return self.refuse(f"Pick {count} of them.")
+            return prefix + (",".join(c.options[n - 1].token for n in picked),)
+        return self.notation(seat, prefix, line)
+
+    def notation(self, seat: int, prefix: tuple[str, ...], line: str) -> tuple[str, ...] | bool:
+        """Typed notation while building: the rest of the move, or a whole move when its first
+        word starts one and is not offered here."""
+        words = line.split()
+        here = {t.lower() for t in self.game.choices(seat, prefix).tokens()}
+        root = {t.lower() for t in self.game.choices(seat, ()).tokens()}
+        if prefix and words[0].lower() not in here and words[0].lower() in root:
+            prefix = ()
+        tokens = list(prefix)
+        rest = line
+        while rest:
+            c = self.game.choices(seat, tuple(tokens))
+            if c.kind == "text":
+                tokens.append(rest)
+                break
+            word, _, rest = rest.partition(" ")
+            rest = rest.strip()
+            by_lower = {t.lower(): t for t in c.tokens()}
+            tokens.append(by_lower.get(word.lower(), word))
+        if self.game.choices(seat, tuple(tokens)).empty:  # not an offered step: the engine says why
+            return self.play(seat, " ".join(tokens))
+        return tuple(tokens)
+
+    def refuse(self, reason: str) -> bool:
+        self.write(reason)
+        return False
+
+    def list_choices(self, seat: int, prefix: tuple[str, ...]) -> None:
+        """The next step of the move being built, numbered."""
+        c: Choices = self.game.choices(seat, prefix)
+        if prefix:
+            self.write(f"Move so far: {' '.join(prefix)}")
+        head = pretty_text(c.prompt) or ("Choose:" if c.options else "")
+        if c.progress is not None:
+            head = f"{head} ({c.progress})" if head else str(c.progress)
+        if head:
+            self.write(head)
+        if c.empty:
+            self.write("  Nothing can follow that: `back` or `cancel`.")
+            return
+        if c.kind == "text":
+            limit = f" (up to {c.max_len} characters)" if c.max_len else ""
+            self.write(f"  Type the text as you want it read{limit}; spaces are fine.")
+            if c.complete:
+                self.write(f"  Or press Enter to play `{' '.join(prefix)}` without it.")
+        elif c.kind == "range":
+            self.write(f"  Type a whole number from {c.lo} to {c.hi}.")
+        else:
+            if c.kind == "set":
+                count = str(c.lo) if c.lo == c.hi else f"{c.lo} to {c.hi}"
+                self.write(f"  Pick {count}: numbers separated by commas or spaces.")
+            wide = max(len(str(len(c.options))), 1)
+            for i, o in enumerate(c.options, start=1):
+                label = pretty_text(o.label or o.token)
+                token = "" if o.token.lower() == label.lower() else f"  ({o.token})"
+                self.write(f"  {i:>{wide}}. {label}{token}")
+        if c.complete and c.kind != "text" and prefix:
+            what = "None of them" if c.kind == "set" else "Done"
+            self.write(f"  {0:>{max(len(str(len(c.options))), 1)}}. {what}: play `{' '.join(prefix)}` as it is")
+        self.write("  (`back` undoes a step, `cancel` clears the move)" if prefix
+                   else "  (a number picks; `cancel` stops choosing)")
 
 
 def play_terminal(game_id: str, players: list[str], options: list[str], seed: int | None,
                   read: Callable[[str], str] = input, write: Callable[[str], None] = print,
-                  auto_seats: set[int] | None = None) -> Game:
-    """A hot-seat terminal table: shows each player's view, reads moves in the shared notation."""
-    cls = game_class(game_id)
-    game = cls.new(players, options, seed=seed)
-    render = renderer(game_id)
-    rng = random.Random(seed)
-    write(f"{cls.title} — seed {game.seed}. Type a move, `moves` for the legal moves, `help`, or `quit`.")
-    shown_to: int | None = -1
-    while not game.is_over():
-        seat = min(game.to_act())
-        if auto_seats and seat in auto_seats:
-            game, events = game.apply(seat, str(auto_player(game_id)(game, seat, rng)))
-            for e in events:
-                shown = _event_text(e, None)
-                if shown:
-                    write(pretty_text(shown))
-            continue
-        if shown_to != seat:
-            who = f" ({game.players[seat]})" if len(players) > 1 else ""
-            write("")
-            write(render.text(game.view(seat)) + who)
-            shown_to = seat
-        prompts = [o for o in game.choices(seat, ()).options if game.choices(seat, (o.token,)).kind == "text"]
-        hint = "; ".join(f"{p.token} <text>: {p.label}" for p in prompts)
-        try:
-            line = read(f"{game.players[seat]}> " if not hint else f"{game.players[seat]} [{hint}]> ").strip()
-        except EOFError:
-            write("Bye.")
-            return game
-        if not line:
-            continue
-        if line in ("quit", "exit"):
-            write("Game left unfinished.")
-            return game
-        if line in ("moves", "?"):
-            for m in game.legal_moves(seat):
-                write(f"  {m:<24} {pretty_text(game.describe(seat, m))}")
-            for p in prompts:
-                write(f"  {p.token} <text>{'':<17} {p.label}")
-            continue
-        if line == "help":
-            write(spec(game_id).summary)
-            continue
-        if line == "show":
-            write(render.text(game.view(seat)))
-            continue
-        try:
-            game, events = game.apply(seat, line)
-        except IllegalMove as e:
-            write(f"Illegal: {e}")
-            continue
-        shown_to = -1
-        for e in events:
-            shown = _event_text(e, seat)
-            if shown:
-                write(pretty_text(shown))
-    write("")
-    write(render.text(game.view(None)))
-    outcome = game.outcome()
-    if outcome:
-        write(pretty_text(outcome.summary))
-    return game
+                  auto_seats: set[int] | None = None, width: int | None = None) -> Game:
+    """A hot-seat terminal table; returns the last state (finished or left)."""
+    s = game_spec(game_id)
+    bots = set(auto_seats or ())
+    if any(not 0 <= b < len(players) for b in bots):
+        raise ValueError(f"--bots takes seat numbers from 1 to {len(players)}.")
+    game = s.state.new(players, options, seed=seed)
+    table = HotSeat(s, game, bots, read, write, width or terminal_width(), random.Random(game.seed))
+    return table.run()

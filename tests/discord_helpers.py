@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.engine import auto_player
+from bot.engine.registry import spec
 from bot.tables import load_game
 
 
@@ -158,7 +158,7 @@ async def auto_move_for(bot, channel_id: int, seed: int) -> tuple[int, str]:
     table = await bot.service.get(channel_id)
     game = load_game(table)
     seat = min(game.to_act())
-    return seat, str(auto_player(table.game)(game, seat, random.Random(seed)))
+    return seat, str(spec(table.game).player(game, seat, random.Random(seed)))
 
 
 __all__ = ["auto_move_for", "components", "latest_table", "make_move", "parse_cid", "press_move", "table_messages",

@@ -1,9 +1,11 @@
-"""The terminal tools: run without a token, play, simulate, replay, --help."""
+"""The terminal tools: run without a token, play (hot seat), simulate, replay, --help."""
 
 from __future__ import annotations
 
 import json
 import os
+import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -11,10 +13,12 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.cli import play_terminal, simulate
+from bot.cli import CLEAR, HotSeat, play_terminal, rules_help, simulate, wrap_markdown
+from bot.engine.registry import GAME_IDS, spec
 
 ROOT = Path(__file__).resolve().parent.parent
 KEYS = {"games", "finished", "errors", "wins", "losses", "mean_score", "mean_moves", "games_per_s", "moves_per_s"}
+HAND_OVER = re.compile(r"^Pass the terminal to (.+) and press Enter")
 
 
 def run_cli(*args: str, env: dict[str, str] | None = None, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -24,6 +28,39 @@ def run_cli(*args: str, env: dict[str, str] | None = None, stdin: str = "") -> s
                           capture_output=True, text=True, timeout=120)
 
 
+class Script:
+    """A terminal stand-in: answers prompts from a list (or a function of the prompt) and keeps
+    everything written and asked, in order, as ("out", text) / ("ask", prompt, answer)."""
+
+    def __init__(self, answers=(), answer=None):
+        self.answers = list(answers)
+        self.answer = answer
+        self.log: list[tuple[str, ...]] = []
+
+    def read(self, prompt: str) -> str:
+        if len(self.log) > 20_000:  # a script that never ends its game fails instead of hanging
+            raise EOFError
+        if self.answers:
+            line = self.answers.pop(0)
+        elif self.answer is not None:
+            line = self.answer(prompt)
+        else:
+            raise EOFError
+        self.log.append(("ask", prompt, line))
+        return line
+
+    def write(self, text: str) -> None:
+        self.log.append(("out", text))
+
+    @property
+    def out(self) -> str:
+        return "\n".join(e[1] for e in self.log if e[0] == "out")
+
+    def asked(self) -> list[str]:
+        return [e[1] for e in self.log if e[0] == "ask"]
+
+
+# ----- the command line -------------------------------------------------------------------
 def test_run_without_token_is_one_clear_line(tmp_path):
     out = run_cli("run", env={"DISCORD_TOKEN": "", "DECKHAND_DATABASE": str(tmp_path / "x.db")})
     assert out.returncode != 0
@@ -32,67 +69,119 @@ def test_run_without_token_is_one_clear_line(tmp_path):
     assert len(out.stderr.strip().splitlines()) == 1
 
 
-def test_help_lists_every_command():
+def test_help_lists_every_command_and_game():
     out = run_cli("--help")
     assert out.returncode == 0
     for cmd in ("start", "run", "sync", "play", "simulate", "replay", "bench"):
         assert cmd in out.stdout
+    for game in GAME_IDS:
+        assert game in out.stdout
 
 
-@pytest.mark.parametrize("game,players", [("gridcannon", None), ("court_wars", 3), ("celestial_emperor", 4),
-                                          ("knight_rogue_princess_dragon", 4)])
-def test_simulate_json_and_records_replay(tmp_path, capsys, game, players):
-    args = ["simulate", game, "--games", "3", "--seed", "2", "--json", "--records", str(tmp_path)]
-    if players:
-        args += ["--players", str(players)]
+@pytest.mark.parametrize("command", ["play", "simulate", "replay"])
+def test_subcommand_help_has_examples_and_game_ids(command, capsys):
+    with pytest.raises(SystemExit) as done:
+        main([command, "--help"])
+    assert done.value.code == 0
+    text = capsys.readouterr().out
+    assert "examples:" in text
+    assert f"python -m bot {command} " in text
+    if command != "replay":
+        for game in GAME_IDS:
+            assert re.search(rf"^  {game}\b", text, re.M), game
+        assert spec(GAME_IDS[-1]).title in text
+    if command == "play":
+        assert "--bots" in text and "? or moves" in text and "help" in text
+
+
+def test_play_lists_variants(capsys):
+    game = next(g for g in GAME_IDS if spec(g).options.infos())
+    assert main(["play", game, "--list-variants"]) == 0
+    text = capsys.readouterr().out
+    for info in spec(game).options.infos():
+        assert info.name in text
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--bots", "9"], "--bots takes seat numbers from 1 to"),
+    (["--players", "99"], "players, not 99"),
+    (["--variant", "No Such Thing"], "no variant"),
+])
+def test_play_refuses_bad_arguments_in_one_line(args, says, capsys):
+    game = next(g for g in GAME_IDS if spec(g).max_players > 1 and spec(g).max_players < 99)
+    assert main(["play", game, *args]) == 2
+    err = capsys.readouterr().err
+    assert says in err and len(err.strip().splitlines()) == 1
+
+
+# ----- simulate and replay ----------------------------------------------------------------
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_simulate_json_every_game_and_replay_its_records(tmp_path, capsys, game):
+    args = ["simulate", game, "--games", "2", "--seed", "3", "--json", "--records", str(tmp_path)]
     assert main(args) == 0
-    last = capsys.readouterr().out.strip().splitlines()[-1]
-    summary = json.loads(last)
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert set(summary) == KEYS
-    assert summary["games"] == 3 and summary["finished"] == 3 and summary["errors"] == 0
-    assert summary["wins"] + summary["losses"] == 3
+    assert summary["games"] == 2 and summary["finished"] == 2 and summary["errors"] == 0
+    assert summary["wins"] + summary["losses"] == 2
+    assert summary["mean_moves"] > 0 and summary["games_per_s"] > 0
     files = sorted(tmp_path.glob("*.json"))
-    assert len(files) == 3
-    assert main(["replay", str(files[0]), "--json"]) == 0
+    assert [f.name for f in files] == [f"{game}-00000.json", f"{game}-00001.json"]
+    assert main(["replay", str(files[1]), "--json"]) == 0
     result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert {"game", "finished", "winners", "score", "moves"} <= set(result)
-    record = json.loads(files[0].read_text())
+    record = json.loads(files[1].read_text())
     assert result["game"] == game and result["finished"] is True
     assert result["moves"] == len(record["moves"])
     assert result["winners"] == record["result"]["winner_names"]
+    assert result["score"] == record["result"]["score"]
 
 
-def test_gridcannon_solo_winners_is_name_or_empty(tmp_path, capsys):
-    assert main(["simulate", "gridcannon", "--games", "6", "--seed", "5", "--records", str(tmp_path)]) == 0
-    capsys.readouterr()
-    for f in tmp_path.glob("*.json"):
-        main(["replay", str(f), "--json"])
-        result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-        record = json.loads(f.read_text())
-        won = bool(record["result"]["winners"])
-        assert result["winners"] == (["Player"] if won else [])
+def test_simulate_with_players_and_variant(capsys):
+    game = next(g for g in GAME_IDS if spec(g).max_players > spec(g).min_players
+                and any(i.is_variant for i in spec(g).options.infos()))
+    s = spec(game)
+    variant = next(i.name for i in s.options.infos() if i.is_variant)
+    assert main(["simulate", game, "--games", "2", "--players", str(s.max_players), "--variant", variant,
+                 "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["finished"] == 2
 
 
 def test_simulate_is_deterministic():
-    a = simulate("gridcannon", 4, 9, progress=False)
-    b = simulate("gridcannon", 4, 9, progress=False)
+    game = "court_wars"
+    a = simulate(game, 3, 9, progress=False)
+    b = simulate(game, 3, 9, progress=False)
     drop = {"games_per_s", "moves_per_s"}
     assert {k: v for k, v in a.items() if k not in drop} == {k: v for k, v in b.items() if k not in drop}
 
 
-def test_replay_rejects_garbage(tmp_path, capsys):
+def test_replay_human_readable(tmp_path, capsys):
+    game = "court_wars"
+    assert main(["simulate", game, "--games", "1", "--records", str(tmp_path)]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(tmp_path / f"{game}-00000.json")]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith(f"{game}: finished after ")
+
+
+def test_replay_rejects_an_illegal_move(tmp_path, capsys):
     bad = tmp_path / "bad.json"
-    bad.write_text('{"format": 1, "game": "gridcannon", "players": ["P"], "seed": 1, "moves": [[0, "fly"]]}')
+    bad.write_text(json.dumps({"format": 1, "game": "court_wars", "players": ["A", "B"], "seed": 1,
+                               "moves": [[0, "fly away"]]}))
     assert main(["replay", str(bad)]) == 2
-    assert "illegal" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "move 1 ('fly away' by seat 0) is illegal" in err and len(err.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize("text, says", [
-    ('{"format": 1, "game": "gridcannon", "players": ["P"], "seed": 1, "moves": {"a": 1}}', "moves must be a list"),
+    ('{"format": 1, "game": "court_wars", "players": ["A", "B"], "seed": 1, "moves": {"a": 1}}',
+     "moves must be a list"),
     ('{"format": 1, "game": "chess", "players": ["P"], "seed": 1, "moves": []}', "Unknown game 'chess'"),
-    ('{"format": 1, "game": "gridcannon", "players": ["P"], "seed": "x", "moves": []}', "seed"),
-    ('{"format": 1, "game": "gridcannon", "players": ["P"], "seed": 1, "moves": [[0]]}', "move 1"),
-    ('{"format": 1, "game": "gridcannon", "players": "P", "seed": 1, "moves": []}', "players"),
+    ('{"format": 1, "game": "court_wars", "players": ["A", "B"], "seed": "x", "moves": []}', "seed"),
+    ('{"format": 1, "game": "court_wars", "players": ["A", "B"], "seed": 1, "moves": [[0]]}', "move 1"),
+    ('{"format": 1, "game": "court_wars", "players": "P", "seed": 1, "moves": []}', "players"),
+    ('{"format": 1, "game": "court_wars", "players": ["A"], "seed": 1, "moves": []}', "cannot be set up"),
+    ('{"format": 1, "game": "court_wars", "players": ["A", "B"], "seed": 1, "moves": [], "redacted": true}',
+     "cannot replay it"),
     ('[1, 2]', "not a Deckhand record"),
     ('{"format": 1, "gam', "cannot replay"),
 ])
@@ -104,24 +193,265 @@ def test_every_malformed_record_is_one_clear_line(tmp_path, capsys, text, says):
     assert says in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
-def test_play_terminal_scripted():
-    lines = iter(["moves", "nonsense words", "help", "quit"])
-    out: list[str] = []
-    play_terminal("gridcannon", ["Player"], [], 3, read=lambda _: next(lines), write=out.append)
-    text = "\n".join(out)
-    assert "Gridcannon" in text
-    assert "Illegal:" in text
-    assert "Game left unfinished." in text
+# ----- hot seat ---------------------------------------------------------------------------
+def test_hot_seat_clears_the_screen_and_hands_over_between_two_players():
+    """Two humans: before each seat's view the screen is cleared (once someone's view was on
+    it) and the terminal is handed over; each refusal shows its reason."""
+    game = "court_wars"
+    s = spec(game)
+    rng = random.Random(5)
+    moves: list[str] = []
+
+    def answer(prompt: str) -> str:
+        if HAND_OVER.match(prompt):
+            return ""
+        if len(moves) == 6:
+            return "quit"
+        seat = table.game.decisions()[0].seat
+        assert prompt.startswith(table.game.players[seat])
+        if len(moves) == 1 and "nonsense" not in script.out:
+            return "nonsense words"
+        moves.append(str(s.player(table.game, seat, rng)))
+        return moves[-1]
+
+    script = Script(answer=answer)
+    table = HotSeat(s, s.state.new(["Ann", "Ben"], seed=4), set(), script.read, script.write, 80, random.Random(1))
+    table.run()
+    assert "Game left unfinished." in script.out
+    assert "Not allowed: " in script.out  # the refusal's reason follows
+    log = script.log
+    handovers = [i for i, e in enumerate(log) if e[0] == "ask" and HAND_OVER.match(e[1])]
+    assert len(handovers) >= 2
+    assert all(log[i - 1] == ("out", CLEAR) for i in handovers[1:])  # cleared before every later hand-over
+    first_view = next(i for i, e in enumerate(log) if e[0] == "out" and "Court Wars" in e[1] and i > 1)
+    assert handovers[0] < first_view  # nobody's view shows before the first hand-over
+    names = [HAND_OVER.match(log[i][1]).group(1) for i in handovers]
+    assert all(a != b for a, b in zip(names, names[1:], strict=False))  # a hand-over only when the seat changes
+    for i in handovers:  # the next prompt after a hand-over is that player's
+        nxt = next(e for e in log[i + 1:] if e[0] == "ask")
+        assert nxt[1].startswith(HAND_OVER.match(log[i][1]).group(1))
 
 
-def test_play_terminal_hot_seat_with_bots_finishes():
-    out: list[str] = []
-    game = play_terminal("court_wars", ["A", "B"], [], 4, read=lambda _: "quit", write=out.append,
-                         auto_seats={0, 1})
-    assert game.is_over()
+def test_each_seat_reads_events_as_that_seat_reads_them():
+    """Celestial Emperor, two humans at one terminal: a private event text (the committed card)
+    reaches only its seat, right after the move or in its catch-up; the other seat reads the
+    public text in its catch-up. Decisions open at once are asked in turn."""
+    game = "celestial_emperor"
+    s = spec(game)
+    rng = random.Random(2)
+    asked_while_open: list[int] = []
+    delivered: list = []
+
+    def answer(prompt: str) -> str:
+        if HAND_OVER.match(prompt):
+            return ""
+        if table.game.move_count >= 40:
+            return "quit"
+        decisions = table.game.decisions()
+        asked_while_open.append(len(decisions))
+        return str(s.player(table.game, decisions[0].seat, rng))
+
+    script = Script(answer=answer)
+    table = HotSeat(s, s.state.new(["Ann", "Ben"], seed=1), set(), script.read, script.write, 80, random.Random(1))
+    deliver = table.deliver
+    table.deliver = lambda events: (delivered.extend(events), deliver(events))
+    table.run()
+    assert max(asked_while_open) == 2  # a simultaneous decision: both asked, one after the other
+    seen: dict[int, str] = {0: "", 1: ""}  # what each seat saw while holding the terminal
+    holder = None
+    for e in script.log:
+        if e[0] == "ask" and HAND_OVER.match(e[1]):
+            holder = table.game.players.index(HAND_OVER.match(e[1]).group(1))
+        elif e[0] == "out" and holder is not None:
+            seen[holder] += e[1] + "\n"
+    private = [ev for ev in delivered if ev.private]
+    assert len(private) >= 4
+    mine = {seat: {t for ev in private for s_, t in ev.private.items() if s_ == seat} for seat in (0, 1)}
+    for ev in private:
+        for seat, text in ev.private.items():
+            assert text in seen[seat]
+            if text not in mine[1 - seat]:  # the same words may be the other's own line too
+                assert text not in seen[1 - seat]
+            assert ev.public in seen[1 - seat]
+    assert "Since your last turn:" in seen[0] and "Since your last turn:" in seen[1]
+
+
+def test_numbered_choices_pick_step_by_step():
+    """`?` lists the next choices numbered; a number picks; the move plays when complete."""
+    game = "court_wars"
+    s = spec(game)
+    script = Script(["?", "7", "1", "quit"])
+    table = HotSeat(s, s.state.new(["Ann"] + ["Bot"], seed=4), {1}, script.read, script.write, 80,
+                    random.Random(1))
+    before = table.game.decisions()[0]
+    c = table.game.choices(before.seat, ())
+    table.run()
+    out = script.out
+    assert f"  1. {c.options[0].label}" in out
+    assert f"Pick a number from 1 to {len(c.options)}" in out  # 7 was not offered
+    assert table.game.move_count >= 1
+    assert script.asked()[1].startswith("Ann [choosing]> ")
+    assert not any(HAND_OVER.match(p) for p in script.asked())  # one human: no hand-over
+
+
+def test_step_by_step_through_several_slots_with_back_and_zero():
+    """A multi-step move is built token by token (`back` undoes one), and `0` plays a prefix
+    that is already complete."""
+    game = "court_wars"
+    s = spec(game)
+    rng = random.Random(3)
+    g = s.state.new(["Ann", "Bot"], seed=11)
+    while True:  # let the built-in player play until Ann can attack with a choice of several steps
+        d = g.decisions()[0]
+        if d.seat == 0 and "attack" in g.choices(0, ()).tokens():
+            break
+        g, _ = g.apply(d.seat, s.player(g, d.seat, rng))
+    root = g.choices(0, ()).tokens()
+    n = root.index("attack") + 1
+    court = g.choices(0, ("attack",)).options
+    script = Script(["?", str(n), "back", str(n), "1"] + ["1"] * 6 + ["quit"])
+    table = HotSeat(s, g, {1}, script.read, script.write, 80, random.Random(1))
+    table.run()
+    out = script.out
+    assert "Move so far: attack" in out
+    assert court[0].label in out
+    prompts = script.asked()
+    assert any(p.startswith("Ann [attack …]> ") for p in prompts)
+    assert any(p.startswith(f"Ann [attack {court[0].token} …]> ") for p in prompts)
+    assert table.game.move_count > g.move_count  # the attack was played
+
+
+def test_free_text_with_spaces_krpd_tell():
+    """KRPD: the teller types their words as they are, spaces and all, in the text step."""
+    game = "knight_rogue_princess_dragon"
+    s = spec(game)
+    rng = random.Random(1)
+    words = "The Knight rides out at dawn, singing loudly"
+    told: list[int] = []
+
+    def answer(prompt: str) -> str:
+        if HAND_OVER.match(prompt):
+            return ""
+        d = table.game.decisions()[0]
+        if told:
+            return "quit"
+        if d.name == "tell":
+            if "[choosing]" in prompt:
+                return "1"
+            if "[tell …]" in prompt:
+                told.append(d.seat)
+                return words
+            return "?"
+        return str(s.player(table.game, d.seat, rng))
+
+    script = Script(answer=answer)
+    table = HotSeat(s, s.state.new(["Ann", "Ben", "Cat", "Dee"], seed=6), set(), script.read, script.write, 80,
+                    random.Random(1))
+    table.run()
+    assert told
+    view = table.game.view(None)
+    assert view.transcript[0].text == words
+    assert "Type the text as you want it read" in script.out
+
+
+def test_free_text_typed_as_notation_keeps_its_spaces():
+    """The whole move typed at once: the text after the verb reaches the engine as typed."""
+    s = spec("knight_rogue_princess_dragon")
+    names = ["Ann", "Ben", "Cat", "Dee"]
+    g = s.state.new(names, seed=6)
+    while g.decisions()[0].name != "tell":  # who tells first depends on the deal
+        d = g.decisions()[0]
+        g, _ = g.apply(d.seat, s.player(g, d.seat, random.Random(0)))
+    starter = g.decisions()[0].seat
+    words = "Once upon a time,  there was a knight"
+    def answer(prompt: str) -> str:
+        if table.game.view(None).transcript:
+            return "quit"
+        d = table.game.decisions()[0]
+        return f"tell {words}" if d.name == "tell" else str(s.player(table.game, d.seat, random.Random(0)))
+
+    script = Script(answer=answer)
+    table = HotSeat(s, s.state.new(names, seed=6), set(range(4)) - {starter}, script.read, script.write, 80,
+                    random.Random(0))
+    table.run()
+    assert table.game.view(None).transcript[0].text == words
+    assert script.asked()[0].startswith(names[starter] + "> ")
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_help_wraps_the_rules_at_width_60(game):
+    s = spec(game)
+    text = rules_help(s, 60)
+    lines = text.splitlines()
+    assert len(lines) > 10
+    assert max(len(line) for line in lines) <= 60
+    assert s.title in text
+    assert "**" not in text
+
+
+def test_help_inside_a_game_is_wrapped_to_the_terminal():
+    s = spec("knight_rogue_princess_dragon")
+    script = Script(["help", "quit"])
+    play_terminal(s.id, ["A", "B", "C", "D"], [], 2, read=script.read, write=script.write, width=60,
+                  auto_seats={1, 2, 3})
+    shown = next(e[1] for e in script.log if e[0] == "out" and e[1].startswith(s.title + "\n="))
+    assert max(len(line) for line in shown.splitlines()) <= 60
+    assert shown == rules_help(s, 60)
+
+
+def test_wrap_markdown_keeps_list_indents_and_tables():
+    text = ("# Title\n\nA paragraph that was hard-wrapped\nin the source file and is long enough to wrap again.\n\n"
+            "- an item whose words run well past the width of this narrow terminal\n"
+            "  and go on in a continuation line\n"
+            "  - a nested item that also runs long enough to need a second line here\n"
+            "1. a numbered item that runs long enough to need a second line\n\n"
+            "| Rank | Attack | Defence | Pattern | Power |\n|---|---|---|---|---|\n"
+            "| A | 14 | 10 | orthogonal | face down, it attacks without stepping |\n\n"
+            "| x | y |\n|---|---|\n| 1 | 2 |\n")
+    out = wrap_markdown(text, 40)
+    lines = out.splitlines()
+    assert max(len(line) for line in lines) <= 40
+    assert lines[:2] == ["Title", "====="]
+    assert "A paragraph that was hard-wrapped in the" in out  # reflowed
+    item = lines.index(next(line for line in lines if line.startswith("- an item")))
+    assert lines[item + 1].startswith("  ") and not lines[item + 1].startswith("   ")
+    nested = lines.index(next(line for line in lines if line.startswith("  - a nested")))
+    assert lines[nested + 1].startswith("    ") and not lines[nested + 1].startswith("     ")
+    numbered = lines.index(next(line for line in lines if line.startswith("1. a numbered")))
+    assert lines[numbered + 1].startswith("   ")
+    assert "- Rank A — Attack: 14; Defence: 10;" in out  # too wide: a line per row
+    assert "x  y" in lines and "1  2" in lines  # narrow enough: aligned columns
+
+
+def test_all_bot_table_finishes_and_prints_public_events():
+    game = "celestial_emperor"
+    script = Script()
+    g = play_terminal(game, ["A", "B"], [], 4, read=script.read, write=script.write, auto_seats={0, 1})
+    assert g.is_over()
+    assert "You committed" not in script.out  # nobody at the terminal: only public texts
+    assert "has committed a card." in script.out
+    assert g.outcome().summary in script.out
+    assert script.asked() == []
+
+
+def test_end_of_input_leaves_the_game():
+    script = Script([])
+    g = play_terminal("court_wars", ["A", "B"], [], 4, read=script.read, write=script.write, auto_seats={1})
+    assert not g.is_over()
+    assert script.out.endswith("Bye.")
+
+
+def test_play_from_the_command_line_with_bots():
+    out = run_cli("play", "court_wars", "--players", "3", "--bots", "2,3", "--seed", "8", stdin="?\n1\nquit\n")
+    assert out.returncode == 0, out.stderr
+    assert "Court Wars — seed 8. Players: P1, P2 (built-in player), P3 (built-in player)." in out.stdout
+    assert "  1. " in out.stdout
+    assert "Game left unfinished." in out.stdout
+    assert "Pass the terminal" not in out.stdout
 
 
 def test_start_without_token_plays_in_terminal(tmp_path):
     out = run_cli("start", env={"DECKHAND_DATABASE": str(tmp_path / "x.db")}, stdin="moves\nquit\n")
     assert out.returncode == 0, out.stderr
     assert "Gridcannon" in out.stdout
+    assert "  1. " in out.stdout

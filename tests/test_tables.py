@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from bot.engine import auto_player
+from bot.engine.registry import spec
 from bot.records import replay
 from bot.store import Store
 from bot.tables import Actor, TableError, TableService, load_game, wilson_lower_bound
@@ -31,7 +31,7 @@ async def play_one(service, people, rng):
     table = await service.get(CH)
     game = load_game(table)
     seat = min(game.to_act())
-    move = str(auto_player(table.game)(game, seat, rng))
+    move = str(spec(table.game).player(game, seat, rng))
     return await service.move(CH, people[seat], move)
 
 
@@ -93,7 +93,7 @@ async def test_stale_revision_refused(service, people):
     await play_one(service, people, random.Random(1))
     game = load_game(await service.get(CH))
     seat = min(game.to_act())
-    move = str(auto_player(KRPD)(game, seat, random.Random(2)))
+    move = str(spec(KRPD).player(game, seat, random.Random(2)))
     with pytest.raises(TableError, match="moved on"):
         await service.move(CH, people[seat], move, revision=rev)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot import ui
-from bot.engine import game_class
+from bot.engine.registry import spec
 from bot.engine.core import Choices, Option
 from bot.store import Seat, TableRow
 
@@ -67,7 +67,7 @@ def test_long_partial_actions_become_drafts():
 
 
 def test_custom_ids_name_the_table_and_the_decision():
-    game = game_class("gridcannon").new(["a"], seed=3)
+    game = spec("gridcannon").state.new(["a"], seed=3)
     _, view = ui.picker(game, row(), 0, ui.Step(()), ui.Drafts())
     for c in view.children:
         prefix, tid, rev, kind, _ = c.custom_id.split(":", 4)
@@ -91,11 +91,9 @@ def test_story_lines_escaped_in_embeds_not_in_the_terminal():
 
     game = GAME.new(["a", "b", "c", "d"], seed=1)
     rng = random.Random(1)
-    from bot.engine import auto_player
-
     while not game.view(None).transcript:
         seat = min(game.to_act())
-        move = str(auto_player(game.game_id)(game, seat, rng))
+        move = str(spec(game.game_id).player(game, seat, rng))
         if move.startswith("tell"):
             move = "tell ```@everyone``` **x**"
         game, _ = game.apply(seat, move)

@@ -11,7 +11,7 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from bot.engine import auto_player, game_class
+from bot.engine.registry import spec
 from bot.store import SQLiteStore
 from bot.store.sqlite import SCHEMA_VERSION
 from tests.store.helpers import playing
@@ -58,9 +58,9 @@ async def test_schema_1_database_migrates_with_every_table_intact(tmp_path):
     # Every game in play takes its next move and saves it.
     rng = random.Random(1)
     for t in await store.tables("playing"):
-        game = game_class(t.game).from_json(t.state)
+        game = spec(t.game).state.from_json(t.state)
         seat = min(game.to_act())
-        new, _events = game.apply(seat, str(auto_player(t.game)(game, seat, rng)))
+        new, _events = game.apply(seat, str(spec(t.game).player(game, seat, rng)))
         t.state = new.to_json()
         t.moves.append([seat, "next", 1.0])
         t.revision += 1
