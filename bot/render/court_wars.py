@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from bot.engine.cards import SUIT_SYMBOL, is_joker, pretty
+from bot.engine.cards import SUIT_SYMBOL, pretty
 from bot.render.panel import Panel, clip
-from bot.render.drawing import font as _font, suit_shape as _suit_shape
+from bot.render import drawing as dr
 
 if TYPE_CHECKING:  # the renderer reads the typed view only
     from bot.engine.court_wars.view import CourtWarsView, PositionView, SeatView
@@ -123,115 +122,83 @@ def text(view: CourtWarsView) -> str:
 
 
 # ----- picture -------------------------------------------------------------------------
-W = 900
-HEADER = 78
-ROW = 152
-CARD_W, CARD_H = 60, 86
-FELT = (31, 97, 61)
-FELT_DARK = (24, 78, 49)
-RED = (200, 30, 40)
-BLACK = (20, 20, 20)
-WHITE = (250, 250, 245)
-GOLD = (240, 200, 80)
-BACK = (120, 30, 40)
+COLUMN = (dr.WIDTH - 2 * dr.PAD) // 3  # one of a player's three positions
 
 
-def _card(d, x: float, y: float, card: str, fonts, w: int = CARD_W, h: int = CARD_H) -> None:
-    d.rounded_rectangle([x, y, x + w, y + h], radius=6, fill=WHITE, outline=(60, 60, 60), width=1)
-    if is_joker(card):
-        d.text((x + w / 2, y + h / 2 - 8), "JOKER", fill=(120, 40, 160), font=fonts["tiny"], anchor="mm")
-        cx, cy, r = x + w / 2, y + h / 2 + 12, 7
-        d.polygon([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], fill=GOLD)
-        return
-    rank, suit = card[0], card[1]
-    colour = RED if suit in "HD" else BLACK
-    label = "10" if rank == "T" else rank
-    d.text((x + 5, y + 3), label, fill=colour, font=fonts["rank"])
-    _suit_shape(d, suit, x + 12, y + 31, 6, colour)
-    if rank in "JQK":
-        d.text((x + w / 2 + 6, y + h / 2 + 8), label, fill=colour, font=fonts["big"], anchor="mm")
+def _pile(sheet: dr.Sheet, x: float, y: float, tile_code: object, label: str, count: str) -> float:
+    """A pile: its top card (a face, a back, or an empty place) and two lines of words."""
+    if tile_code == "empty":
+        dr.put(sheet.img, dr.slot(), x, y)
+    elif tile_code == "back":
+        dr.put(sheet.img, dr.back(), x, y)
     else:
-        _suit_shape(d, suit, x + w / 2 + 6, y + h / 2 + 10, 13, colour)
+        dr.card(sheet.img, tile_code, x, y)
+    dr.text(sheet.d, (x + dr.CARD_W + 8, y + 12), label, dr.GOLD)
+    dr.text(sheet.d, (x + dr.CARD_W + 8, y + 12 + dr.LINE), count)
+    return x + dr.CARD_W + 16 + max(dr.width_of(label), dr.width_of(count)) + 24
 
 
-def _back(d, x: float, y: float, w: int = CARD_W, h: int = CARD_H) -> None:
-    d.rounded_rectangle([x, y, x + w, y + h], radius=6, fill=BACK, outline=WHITE, width=2)
-    d.rounded_rectangle([x + 6, y + 6, x + w - 6, y + h - 6], radius=4, outline=(220, 170, 170), width=1)
+def _position(sheet: dr.Sheet, pos: PositionView, x: float, y: float) -> None:
+    start = x + dr.CARD_W + 8
+    if pos.state == "alive":
+        dr.card(sheet.img, pos.court, x, y)
+    else:
+        dr.put(sheet.img, dr.back(), x, y)
+        if pos.state == "jokered":
+            dr.card(sheet.img, pos.joker or "JK", x + 16, y + 8)
+            start += 24
+    if pos.guards:
+        dr.fan(sheet.img, pos.guards, start, y, x + COLUMN - 8 - start, step=30)
+    ly = y + dr.CARD_H + 4
+    if pos.state == "defeated":
+        dr.text(sheet.d, (x, ly), f"{pos.letter} defeated", dr.MUTED)
+        return
+    if pos.state == "jokered":
+        dr.text(sheet.d, (x, ly), f"{pos.letter} + Joker", dr.MUTED)
+        ly += dr.LINE
+    dr.text(sheet.d, (x, ly), f"Attack {pos.attack}")
+    dr.text(sheet.d, (x, ly + dr.LINE), f"Defence {pos.defence}")
 
 
 def picture(view: CourtWarsView) -> bytes | None:
-    from PIL import Image, ImageDraw
-
-    seats = view.seats
-    height = HEADER + ROW * len(seats) + 8
-    img = Image.new("RGB", (W, height), FELT)
-    d = ImageDraw.Draw(img)
-    fonts = {"rank": _font(17), "big": _font(30), "small": _font(13), "tiny": _font(11), "name": _font(17), "title": _font(22)}
-
-    # Header: title, whose turn, the piles.
-    d.text((16, 12), TITLE, fill=WHITE, font=fonts["title"])
-    if view.over:
-        line = view.result or "Game over"
-    elif view.build_round:
-        line = f"Opening build, round {view.build_round} — {_current_name(view)} to pick"
-    else:
-        line = f"{_current_name(view)} {STAGE_WORDS.get(view.stage, 'to play')}"
-    d.text((16, 44), line[:80], fill=GOLD, font=fonts["small"])
-    if view.rounds_limit:
-        d.text((16, 60), f"Rounds without a defeat: {view.quiet_rounds}/{view.rounds_limit}",
-               fill=WHITE, font=fonts["small"])
-    sw, sh = 44, 62
-    px = W - 250
-    if view.discard:
-        _card(d, px, 8, view.discard[-1], fonts, sw, sh)
-    else:
-        d.rounded_rectangle([px, 8, px + sw, 8 + sh], radius=5, outline=WHITE, width=1)
-    d.text((px + sw + 8, 24), f"Discard\n{view.discard_size}", fill=WHITE, font=fonts["small"])
-    px += 120
-    if view.draw_size:
-        _back(d, px, 8, sw, sh)
-    else:
-        d.rounded_rectangle([px, 8, px + sw, 8 + sh], radius=5, outline=WHITE, width=1)
-    d.text((px + sw + 8, 24), f"Draw\n{view.draw_size}", fill=WHITE, font=fonts["small"])
+    sheet = dr.Sheet()
+    d = sheet.d
+    dr.text(d, (dr.PAD, sheet.y), TITLE, dr.GOLD, size=dr.TEXT + 6)
+    sheet.space(dr.TEXT + 18)
+    # The piles: the discard's top dr.card, the draw pile, the drawn dr.card waiting for a decision.
+    y = sheet.y
+    x = _pile(sheet, dr.PAD, y, view.discard[-1] if view.discard else "empty", "Discard", str(view.discard_size))
+    x = _pile(sheet, x, y, "back" if view.draw_size else "empty", "Draw", str(view.draw_size))
     if view.pending:
-        _card(d, W - 320, 8, view.pending, fonts, sw, sh)
-        d.text((W - 320 + sw / 2, 8 + sh + 2), "drawn", fill=GOLD, font=fonts["small"], anchor="mt")
-
-    for row, s in enumerate(seats):
-        y = HEADER + row * ROW
-        band = FELT_DARK if row % 2 == 0 else FELT
-        d.rectangle([0, y, W, y + ROW - 4], fill=band)
+        _pile(sheet, x, y, view.pending, "Drawn", "to place" if view.stage == "guard" else "joker")
+    sheet.space(dr.CARD_H + 10)
+    if view.over:
+        line = view.result or "The game is over."
+    elif view.build_round:
+        line = f"Opening build, round {view.build_round} of 3: {_current_name(view)} to pick."
+    else:
+        line = f"{_current_name(view)} {STAGE_WORDS.get(view.stage, 'to play')}."
+    sheet.line(line, dr.GOLD, limit=3)
+    if view.draw_pile:
+        sheet.line("Draw pile, next: " + _cards(view.draw_pile[:6]) + (" …" if len(view.draw_pile) > 6 else ""),
+                   limit=2)
+    if view.rounds_limit:
+        sheet.line(f"Rounds without a defeat: {view.quiet_rounds} of {view.rounds_limit}")
+    sheet.space(6)
+    for row, s in enumerate(view.seats):
         acting = not view.over and s.seat == view.current
-        colour = RED if s.suit in "HD" else BLACK
-        d.ellipse([12, y + 5, 32, y + 25], fill=WHITE)
-        _suit_shape(d, s.suit, 22, y + 15, 7, colour)
-        name = f"P{s.seat + 1} {s.name}"
+        jokered = any(p.state == "jokered" for p in s.positions)
+        tall = dr.PAD + dr.LINE + dr.CARD_H + 4 + (3 if jokered else 2) * dr.LINE
+        sheet.band(tall, dr.FELT_DARK if row % 2 == 0 else dr.FELT_LIGHT)
+        sheet.y += 8
+        name = f"{SUIT_SYMBOL[s.suit]} P{s.seat + 1} {s.name}"
         if s.eliminated:
             name += " (eliminated)"
         if acting:
-            name += "  (to act)"
-        d.text((40, y + 6), name[:60], fill=GOLD if acting else WHITE, font=fonts["name"])
+            name += " ◀ to act"
+        dr.text(d, (dr.PAD, sheet.y), dr.fit(name, dr.WIDTH - 2 * dr.PAD), dr.GOLD if acting else dr.WHITE)
+        sheet.y += dr.LINE
         for i, pos in enumerate(s.positions):
-            x = 16 + i * 294
-            cy = y + 32
-            start = x + CARD_W + 6
-            if pos.state == "alive":
-                _card(d, x, cy, pos.court, fonts)
-            else:
-                _back(d, x, cy)
-                if pos.state == "jokered":
-                    _card(d, x + 12, cy + 6, pos.joker or "JK", fonts)
-                    start += 18
-            guards = pos.guards
-            if guards:
-                step = min(24.0, (x + 286 - CARD_W - start) / max(1, len(guards) - 1))
-                for k, g in enumerate(guards):
-                    _card(d, start + k * step, cy, g, fonts)
-            if pos.state == "defeated":
-                label = f"{pos.letter}  defeated"
-            else:
-                label = f"{pos.letter}  Attack {pos.attack}  Defence {pos.defence}"
-            d.text((x, cy + CARD_H + 6), label, fill=WHITE, font=fonts["small"])
-    buf = io.BytesIO()
-    img.save(buf, format="PNG", optimize=False)
-    return buf.getvalue()
+            _position(sheet, pos, dr.PAD + i * COLUMN, sheet.y)
+        sheet.y += tall - 8 - dr.LINE
+    return sheet.png()

@@ -1,23 +1,68 @@
-"""Drawing helpers shared by the table pictures (Pillow): fonts and suit pips."""
+"""Drawing helpers shared by the table pictures (Pillow).
+
+Pictures are designed 800 px wide and must stay readable at 400 px on a phone, so every piece
+of text is at least :data:`TEXT` px tall, the same size as a card's rank. Drawing is cheap: the
+font file is read once, card faces and backs are drawn once per (card, size) and pasted, and
+PNGs are written with ``compress_level=1``.
+"""
 
 from __future__ import annotations
 
 import functools
+import io
+from collections.abc import Iterable
+from typing import Any
+
+WIDTH = 800  # the design width
+TEXT = 28  # every text and every card rank, in px at the design width
+PAD = 16
+
+FELT = (31, 97, 61)
+FELT_DARK = (22, 74, 45)
+FELT_LIGHT = (44, 122, 78)
+WHITE = (250, 250, 245)
+GOLD = (250, 210, 90)
+MUTED = (190, 215, 195)
+RED = (200, 30, 40)
+BLACK = (20, 20, 20)
+PINK = (255, 150, 150)  # a red suit symbol written on the felt
+JOKER_INK = (120, 40, 160)
+BACK = (120, 30, 40)
+
+_FONT_FILES = ("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", "DejaVuSans-Bold.ttf")
+_GLYPHS = {"🃏": "Joker", "🂠": "?"}  # emoji the font lacks, in words
+
+
+@functools.lru_cache(maxsize=1)
+def _font_bytes() -> bytes | None:
+    for path in _FONT_FILES:
+        try:
+            with open(path, "rb") as fh:
+                return fh.read()
+        except OSError:
+            continue
+    return None
 
 
 @functools.lru_cache(maxsize=16)
-def font(size: int):
+def font(size: int) -> Any:
+    """The one picture font at ``size`` px (its file is read once)."""
     from PIL import ImageFont
 
-    for path in ("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", "DejaVuSans-Bold.ttf"):
-        try:
-            return ImageFont.truetype(path, size)
-        except OSError:
-            continue
+    data = _font_bytes()
+    if data is not None:
+        return ImageFont.truetype(io.BytesIO(data), size)
     return ImageFont.load_default(size=size)
 
 
-def suit_shape(d, s: str, cx: float, cy: float, r: float, fill) -> None:
+def words(text: str) -> str:
+    """Text for the picture: emoji the font lacks replaced by words; Markdown bold dropped."""
+    for k, v in _GLYPHS.items():
+        text = text.replace(k, v)
+    return text.replace("**", "").replace("`", "")
+
+
+def suit_shape(d: Any, s: str, cx: float, cy: float, r: float, fill: Any) -> None:
     """Draw a suit symbol as shapes (no font needs the glyphs)."""
     if s == "D":
         d.polygon([(cx, cy - r), (cx + r * 0.75, cy), (cx, cy + r), (cx - r * 0.75, cy)], fill=fill)
@@ -35,3 +80,196 @@ def suit_shape(d, s: str, cx: float, cy: float, r: float, fill) -> None:
         for dx, dy in ((0, -r * 0.5), (-r * 0.5, r * 0.05), (r * 0.5, r * 0.05)):
             d.ellipse([cx + dx - q, cy + dy - q, cx + dx + q, cy + dy + q], fill=fill)
         d.polygon([(cx, cy), (cx - r * 0.4, cy + r), (cx + r * 0.4, cy + r)], fill=fill)
+
+
+def _star(d: Any, cx: float, cy: float, r: float, fill: Any) -> None:
+    import math
+
+    pts = []
+    for k in range(10):
+        rr = r if k % 2 == 0 else r * 0.45
+        a = -math.pi / 2 + k * math.pi / 5
+        pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
+    d.polygon(pts, fill=fill)
+
+
+# ----- cards, drawn once per (card, size) ---------------------------------------------------------
+CARD_W, CARD_H = 72, 100  # the usual card; its rank is TEXT px
+
+
+@functools.lru_cache(maxsize=512)
+def face(card: str, w: int = CARD_W, h: int = CARD_H) -> Any:
+    """A card face (RGBA), its rank in the corner at :data:`TEXT` px and a big pip or letter."""
+    from PIL import Image, ImageDraw
+
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle([0, 0, w - 1, h - 1], radius=max(5, w // 10), fill=WHITE, outline=(60, 60, 60), width=2)
+    if card.startswith("JK"):
+        d.text((6, 2), "★", fill=JOKER_INK, font=font(TEXT))
+        _star(d, w / 2 + 4, h * 0.62, min(w, h) * 0.3, GOLD)
+        d.text((w / 2 + 4, h * 0.62), "J", fill=JOKER_INK, font=font(TEXT), anchor="mm")
+        return img
+    rank, s = card[0], card[1]
+    ink = RED if s in "HD" else BLACK
+    label = "10" if rank == "T" else rank
+    f = font(TEXT if label != "10" or w >= 80 else TEXT - 4)
+    d.text((5, 3), label, fill=ink, font=f)
+    suit_shape(d, s, 5 + 10, 3 + TEXT + 11, 9, ink)
+    cx, cy = w / 2 + w * 0.12, h * 0.64
+    if rank in "JQK":
+        d.text((cx, cy), label, fill=ink, font=font(int(min(w, h) * 0.5)), anchor="mm")
+    else:
+        suit_shape(d, s, cx, cy, min(w, h) * 0.24, ink)
+    return img
+
+
+@functools.lru_cache(maxsize=32)
+def back(w: int = CARD_W, h: int = CARD_H, colour: tuple[int, int, int] = BACK) -> Any:
+    """A card back (RGBA)."""
+    from PIL import Image, ImageDraw
+
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle([0, 0, w - 1, h - 1], radius=max(5, w // 10), fill=colour, outline=WHITE, width=2)
+    light = tuple(min(255, c + 70) for c in colour)
+    d.rounded_rectangle([6, 6, w - 7, h - 7], radius=4, outline=light, width=2)
+    for k in range(12, w - 10, 10):
+        d.line([k, 10, k, h - 11], fill=light, width=1)
+    return img
+
+
+@functools.lru_cache(maxsize=32)
+def slot(w: int = CARD_W, h: int = CARD_H, colour: tuple[int, int, int] = MUTED) -> Any:
+    """An empty place for a card: an outline (RGBA)."""
+    from PIL import Image, ImageDraw
+
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    ImageDraw.Draw(img).rounded_rectangle([1, 1, w - 2, h - 2], radius=max(5, w // 10), outline=colour, width=2)
+    return img
+
+
+def put(img: Any, tile: Any, x: float, y: float) -> None:
+    """Paste a cached tile (with its transparency) at (x, y)."""
+    img.paste(tile, (int(x), int(y)), tile)
+
+
+def card(img: Any, code: Any, x: float, y: float, w: int = CARD_W, h: int = CARD_H) -> None:
+    """A card face, or its back when ``code`` is not a string (a hidden card)."""
+    put(img, face(code, w, h) if isinstance(code, str) else back(w, h), x, y)
+
+
+def fan(img: Any, codes: Iterable[Any], x: float, y: float, width: float, w: int = CARD_W, h: int = CARD_H,
+        step: float | None = None) -> float:
+    """Cards left to right, overlapping to fit ``width``; returns the x after the last card."""
+    codes = list(codes)
+    if not codes:
+        return x
+    gap = step if step is not None else w + 6
+    if len(codes) > 1:
+        gap = min(gap, (width - w) / (len(codes) - 1))
+    for i, c in enumerate(codes):
+        card(img, c, x + i * gap, y, w, h)
+    return x + (len(codes) - 1) * gap + w
+
+
+# ----- text ----------------------------------------------------------------------------------------
+def text(d: Any, xy: tuple[float, float], s: str, fill: Any = WHITE, size: int = TEXT, red: Any = PINK,
+         anchor: str = "la") -> float:
+    """Draw one line; red suit symbols in ``red`` (None: all in ``fill``). Returns its width."""
+    s = words(s)
+    f = font(size)
+    if red is None or not any(ch in s for ch in "♥♦"):
+        d.text(xy, s, fill=fill, font=f, anchor=anchor)
+        return d.textlength(s, font=f)
+    total = d.textlength(s, font=f)
+    x, y = xy
+    if anchor[0] == "m":
+        x -= total / 2
+    elif anchor[0] == "r":
+        x -= total
+    anchor = "l" + anchor[1]
+    part = ""
+    for ch in s + "\0":
+        if ch in "♥♦\0":
+            if part:
+                d.text((x, y), part, fill=fill, font=f, anchor=anchor)
+                x += d.textlength(part, font=f)
+                part = ""
+            if ch != "\0":
+                d.text((x, y), ch, fill=red, font=f, anchor=anchor)
+                x += d.textlength(ch, font=f)
+        else:
+            part += ch
+    return total
+
+
+def width_of(s: str, size: int = TEXT) -> float:
+    return font(size).getlength(words(s))
+
+
+def wrap(s: str, width: float, size: int = TEXT) -> list[str]:
+    """``s`` broken into lines no wider than ``width`` px (its own line breaks kept)."""
+    out: list[str] = []
+    for para in words(s).split("\n"):
+        line = ""
+        for word in para.split(" "):
+            trial = f"{line} {word}" if line else word
+            if line and width_of(trial, size) > width:
+                out.append(line)
+                line = word
+            else:
+                line = trial
+        out.append(line)
+    return out
+
+
+def fit(s: str, width: float, size: int = TEXT) -> str:
+    """``s`` cut with an ellipsis to fit ``width`` px."""
+    s = words(s)
+    if width_of(s, size) <= width:
+        return s
+    while s and width_of(s + "…", size) > width:
+        s = s[:-1]
+    return s + "…"
+
+
+LINE = TEXT + 8  # the height of a line of text
+
+
+class Sheet:
+    """A picture :data:`WIDTH` px wide that grows downwards; :meth:`png` crops it to what was drawn."""
+
+    def __init__(self, height: int = 2400, bg: tuple[int, int, int] = FELT, width: int = WIDTH) -> None:
+        from PIL import Image, ImageDraw
+
+        self.width = width
+        self.img = Image.new("RGB", (width, height), bg)
+        self.d = ImageDraw.Draw(self.img)
+        self.y = PAD
+
+    def band(self, height: float, fill: tuple[int, int, int]) -> None:
+        self.d.rectangle([0, self.y, self.width, self.y + height], fill=fill)
+
+    def line(self, s: str, fill: Any = WHITE, x: float = PAD, wrap_to: float | None = None, limit: int = 6) -> None:
+        """A paragraph of text at the cursor, wrapped to the sheet (at most ``limit`` lines)."""
+        lines = wrap(s, wrap_to or (self.width - x - PAD))
+        if len(lines) > limit:
+            lines = lines[:limit]
+            lines[-1] = fit(lines[-1] + " …", self.width - x - PAD)
+        for ln in lines:
+            text(self.d, (x, self.y), ln, fill)
+            self.y += LINE
+
+    def space(self, px: float) -> None:
+        self.y += px
+
+    def png(self) -> bytes:
+        img = self.img.crop((0, 0, self.width, int(self.y + PAD)))
+        return encode(img)
+
+
+def encode(img: Any) -> bytes:
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", compress_level=1)
+    return buf.getvalue()
