@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import io
-import textwrap
-
 from bot.engine.cards import base_code, pretty
 from bot.engine.core import Hidden
-from bot.render.drawing import font, suit_shape
+from bot.render import drawing as dr
 from bot.render.panel import Panel, clip
 
 TITLE = "Cardchess2"
@@ -116,66 +113,71 @@ def panel(view) -> Panel:
     return p
 
 
-def picture(view) -> bytes:
-    """A PNG of the board (readable at 400 px wide)."""
-    from PIL import Image, ImageDraw
+CELL = 104  # one board cell at the design width
+BOARD_X = (dr.WIDTH - 7 * CELL) // 2 + 10
+PICTURE_COLOUR = {"South": (40, 95, 175), "North": (205, 110, 20)}  # blue and amber: never a suit's red
 
-    cell, margin, top = 64, 26, 34
-    width = margin * 2 + cell * 7
-    info_lines = [status(view), counts(view)]
-    if view.attack:
-        info_lines.append(attack_text(view))
-    if view.seat is not None:
-        info_lines.append(hand_text(view))
-    if view.recent:
-        info_lines.append("Last: " + view.recent[-1])
-    info_lines = [part for line in info_lines for part in textwrap.wrap(line, 54)]
-    height = top + cell * 7 + margin + 22 * len(info_lines) + 30
-    img = Image.new("RGB", (width, height), (47, 125, 79))
-    d = ImageDraw.Draw(img)
-    small, big = font(14), font(22)
-    d.text((margin, 8), f"{TITLE} · {view.players[view.south]} South ▲ · "
-                        f"{view.players[1 - view.south]} North ▼"[:60], fill="white", font=small)
-    for i, f in enumerate(FILES):
-        d.text((margin + i * cell + cell // 2 - 4, top + 7 * cell + 4), f, fill="white", font=small)
-    for r in range(7):
-        d.text((6, top + (6 - r) * cell + cell // 2 - 8), str(r + 1), fill="white", font=small)
-    for r in range(7):
-        for fi in range(7):
-            x0, y0 = margin + fi * cell, top + (6 - r) * cell
-            shade = (70, 150, 100) if (r + fi) % 2 else (60, 138, 90)
-            d.rectangle([x0, y0, x0 + cell - 1, y0 + cell - 1], fill=shade)
-            b = view.at(f"{FILES[fi]}{r + 1}")
-            if b is None:
-                continue
-            colour = SIDE_COLOUR[b.side]
-            box = [x0 + 4, y0 + 4, x0 + cell - 5, y0 + cell - 5]
-            if b.face_up:
-                d.rounded_rectangle(box, 6, fill="white", outline=colour, width=4)
-            else:
-                d.rounded_rectangle(box, 6, fill=colour, outline=(255, 255, 255), width=2)
-                for k in range(x0 + 8, x0 + cell - 8, 8):
-                    d.line([k, y0 + 8, k, y0 + cell - 9], fill=tuple(min(255, c + 40) for c in colour))
-            # the owner's side: a small triangle pointing to the owner's goal row
-            cx = x0 + cell - 13
-            if b.side == "South":
-                d.polygon([(cx, y0 + 8), (cx - 5, y0 + 16), (cx + 5, y0 + 16)], fill=colour if b.face_up else "white")
-            else:
-                d.polygon([(cx, y0 + 16), (cx - 5, y0 + 8), (cx + 5, y0 + 8)], fill=colour if b.face_up else "white")
-            if isinstance(b.card, Hidden):
-                continue
+
+def _board_card(sheet: dr.Sheet, b, x0: int, y0: int) -> None:
+    colour = PICTURE_COLOUR[b.side]
+    w, h = CELL - 16, CELL - 8
+    x, y = x0 + 8, y0 + 4
+    if b.face_up:
+        sheet.d.rounded_rectangle([x0 + 3, y0 + 1, x0 + CELL - 4, y0 + CELL - 2], 10, fill=colour)
+        dr.card(sheet.img, base_code(b.card), x, y, w, h)
+    else:
+        dr.put(sheet.img, dr.back(w, h, colour), x, y)
+        if not isinstance(b.card, Hidden):  # the recipient's own face-down card, named on a label
             code = base_code(b.card)
-            red = code[1] in "HD"
-            ink = (200, 30, 30) if red else (20, 20, 20)
-            if not b.face_up:  # the recipient's own face-down card, named on a light label
-                d.rounded_rectangle([x0 + 8, y0 + 14, x0 + cell - 9, y0 + cell - 9], 4, fill=(235, 235, 235))
-            rank = "10" if code[0] == "T" else code[0]
-            d.text((x0 + 10, y0 + 16), rank, fill=ink, font=big)
-            suit_shape(d, code[1], x0 + cell - 22, y0 + cell - 22, 9, ink)
-    y = top + 7 * cell + 26
-    for line in info_lines:
-        d.text((margin - 16, y), line, fill="white", font=small)
-        y += 22
-    buf = io.BytesIO()
-    img.save(buf, "PNG")
-    return buf.getvalue()
+            sheet.d.rounded_rectangle([x + 10, y + 18, x + w - 10, y + h - 18], 6, fill=dr.WHITE)
+            ink = dr.RED if code[1] in "HD" else dr.BLACK
+            dr.text(sheet.d, (x + w / 2, y + h / 2), pretty(code), ink, red=None, anchor="mm")
+    # the owner's side: a triangle pointing to the owner's goal row
+    cx, ty = x0 + CELL - 20, y0 + 10
+    pts = [(cx, ty), (cx - 9, ty + 14), (cx + 9, ty + 14)] if b.side == "South" else \
+        [(cx, ty + 14), (cx - 9, ty), (cx + 9, ty)]
+    sheet.d.polygon(pts, fill=colour if b.face_up else dr.WHITE, outline=dr.WHITE)
+
+
+def picture(view) -> bytes:
+    """A PNG of the board and the seat's hand, readable at 400 px wide."""
+    sheet = dr.Sheet()
+    d = sheet.d
+    south, north = view.players[view.south], view.players[1 - view.south]
+    sheet.line(f"{TITLE}: {south} South ▲ · {north} North ▼", dr.GOLD, limit=2)
+    sheet.space(4)
+    top = sheet.y
+    for r in range(7):
+        y0 = top + (6 - r) * CELL
+        dr.text(d, (BOARD_X - 14, y0 + CELL / 2), str(r + 1), anchor="rm")
+        for fi in range(7):
+            x0 = BOARD_X + fi * CELL
+            shade = (70, 150, 100) if (r + fi) % 2 else (58, 134, 88)
+            d.rectangle([x0, y0, x0 + CELL - 1, y0 + CELL - 1], fill=shade)
+            b = view.at(f"{FILES[fi]}{r + 1}")
+            if b is not None:
+                _board_card(sheet, b, x0, y0)
+    for fi, f in enumerate(FILES):
+        dr.text(d, (BOARD_X + fi * CELL + CELL / 2, top + 7 * CELL + 4), f, anchor="ma")
+    sheet.y = top + 7 * CELL + dr.LINE + 8
+    if view.seat is not None:
+        mine = [b for b in view.board if b.owner == view.seat and not b.face_up and not isinstance(b.card, Hidden)]
+        if mine:
+            sheet.line("Labelled backs: your face-down cards (only you see them).", dr.MUTED, limit=2)
+        sheet.line(f"Your hand ({len(view.hand)}):" if view.hand else "Your hand: empty", dr.GOLD)
+        if view.hand:
+            row = 0
+            per_row = 10
+            hand = list(view.hand)
+            while hand:
+                part, hand = hand[:per_row], hand[per_row:]
+                dr.fan(sheet.img, [base_code(c) for c in part], dr.PAD, sheet.y, dr.WIDTH - 2 * dr.PAD)
+                sheet.y += dr.CARD_H + 8
+                row += 1
+    sheet.line(status(view), dr.GOLD, limit=3)
+    if view.attack:
+        sheet.line(attack_text(view), limit=4)
+    sheet.line(counts(view), limit=3)
+    if view.recent:
+        sheet.line("Last: " + view.recent[-1], dr.MUTED, limit=3)
+    return sheet.png()
