@@ -165,15 +165,7 @@ def picture(view) -> bytes:
         if mine:
             sheet.line("Labelled backs: your face-down cards (only you see them).", dr.MUTED, limit=2)
         sheet.line(f"Your hand ({len(view.hand)}):" if view.hand else "Your hand: empty", dr.GOLD)
-        if view.hand:
-            row = 0
-            per_row = 10
-            hand = list(view.hand)
-            while hand:
-                part, hand = hand[:per_row], hand[per_row:]
-                dr.fan(sheet.img, [base_code(c) for c in part], dr.PAD, sheet.y, dr.WIDTH - 2 * dr.PAD)
-                sheet.y += dr.CARD_H + 8
-                row += 1
+        sheet.cards([base_code(c) for c in view.hand])
     sheet.line(status(view), dr.GOLD, limit=3)
     if view.attack:
         sheet.line(attack_text(view), limit=4)

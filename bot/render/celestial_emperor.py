@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bot.engine.cards import SUIT_SYMBOL, pretty, pretty_text
+from bot.render import drawing as dr
 from bot.render.panel import Panel, clip, plain
 
 if TYPE_CHECKING:
@@ -195,8 +196,96 @@ def text(view: CelestialView) -> str:
     return "\n".join(out)
 
 
+BOX_W = (dr.WIDTH - 3 * dr.PAD) // 2
+
+
+def _seat_box(sheet: dr.Sheet, view: CelestialView, p: PlayerInfo, x: float, y: float, h: float) -> None:
+    d = sheet.d
+    fill = (70, 60, 20) if p.to_act else dr.FELT_DARK
+    d.rounded_rectangle([x, y, x + BOX_W, y + h], 12, fill=fill, outline=dr.GOLD if p.to_act else dr.FELT_LIGHT,
+                        width=3)
+    tx, w = x + 12, BOX_W - 24
+    dr.text(d, (tx, y + 8), dr.fit(f"{SUIT_SYMBOL[p.suit]} {p.clan}", w), dr.GOLD)
+    me = " (you)" if view.seat == p.seat else ""
+    dr.text(d, (tx, y + 8 + dr.LINE), dr.fit(p.name + me, w))
+    if p.forfeited:
+        dr.text(d, (tx, y + 8 + 2 * dr.LINE), "left the battle", dr.MUTED)
+        return
+    dr.text(d, (tx, y + 8 + 2 * dr.LINE), dr.fit(f"Hand {p.hand_size} · Tricks {p.tricks}", w))
+    flags = []
+    if p.to_act:
+        flags.append("to act")
+    if p.committed:
+        flags.append("committed")
+    if p.locked:
+        flags.append("final locked")
+    if flags:
+        dr.text(d, (tx, y + 8 + 3 * dr.LINE), dr.fit(", ".join(flags), w), dr.GOLD if p.to_act else dr.MUTED)
+
+
+def _duel_card(sheet: dr.Sheet, card: object, x: float, y: float) -> None:
+    if card is None:
+        dr.put(sheet.img, dr.slot(), x, y)
+    else:
+        dr.card(sheet.img, card, x, y)
+
+
+def _duel(sheet: dr.Sheet, view: CelestialView) -> None:
+    du = view.duel
+    if du is None:
+        return
+    sheet.line(f"Duel {du.number}: {duel_line(view)}", limit=4)
+    if du.defender is None:
+        return
+    y = sheet.y + 4
+    x = dr.PAD
+    for who, card in ((du.attacker, du.attacker_card), (du.defender, du.defender_card)):
+        _duel_card(sheet, card, x, y)
+        role = "attacks" if who == du.attacker else "defends"
+        dr.text(sheet.d, (x + dr.CARD_W + 10, y + 14), dr.fit(_clan(view, who), 260), dr.GOLD)
+        dr.text(sheet.d, (x + dr.CARD_W + 10, y + 14 + dr.LINE), role)
+        x += dr.WIDTH // 2
+    sheet.y = y + dr.CARD_H + 10
+
+
+def _row_of_cards(sheet: dr.Sheet, label: str, cards: tuple[str, ...] | list[str]) -> None:
+    sheet.line(label, dr.GOLD)
+    sheet.cards(cards)
+
+
 def picture(view: CelestialView) -> bytes | None:
-    return None
+    """The battle for a phone: the clans, the duel's cards, the tie pile and (for a seat) its hand."""
+    sheet = dr.Sheet()
+    sheet.line(TITLE, dr.GOLD, limit=2)
+    sheet.line(f"{PHASES.get(view.stage, view.stage)} · duels fought: {view.duels_fought}", dr.MUTED, limit=2)
+    sheet.space(4)
+    box_h = 8 + 4 * dr.LINE + 8
+    for i, p in enumerate(view.seats):
+        x = dr.PAD + (i % 2) * (BOX_W + dr.PAD)
+        y = sheet.y + (i // 2) * (box_h + 10)
+        _seat_box(sheet, view, p, x, y, box_h)
+    sheet.y += ((len(view.seats) + 1) // 2) * (box_h + 10) + 4
+    _duel(sheet, view)
+    if view.tie_pile:
+        _row_of_cards(sheet, f"Tie pile ({len(view.tie_pile)})", view.tie_pile)
+    if view.story:
+        sheet.line(story_line(view, view.story[-1], embed=False), dr.MUTED, limit=3)
+    for ln in scoring_lines(view):
+        sheet.line(ln, limit=2)
+    if view.hand is not None:
+        sheet.space(4)
+        _row_of_cards(sheet, f"Your hand ({len(view.hand)})" if view.hand else "Your hand: empty", view.hand)
+        mine = [(lbl, c) for lbl, c in (("Committed face down", view.committed), ("Your final card", view.final)) if c]
+        for lbl, c in mine:
+            dr.card(sheet.img, c, dr.PAD, sheet.y)
+            dr.text(sheet.d, (dr.PAD + dr.CARD_W + 12, sheet.y + dr.CARD_H / 2), lbl, dr.GOLD, anchor="lm")
+            sheet.y += dr.CARD_H + 8
+        if view.put_in_tricks:
+            sheet.line("Put into tricks: " + _cards(view.put_in_tricks), limit=3)
+        if view.your_move and not view.over:
+            sheet.line("Your move: " + view.your_move, dr.GOLD, limit=4)
+    sheet.line(pretty_text(_status(view)), dr.GOLD if view.hand is None else dr.WHITE, limit=4)
+    return sheet.png()
 
 
 def story(view: CelestialView) -> tuple[list[str], list[dict[str, Any]]]:

@@ -261,6 +261,14 @@ class Sheet:
             text(self.d, (x, self.y), ln, fill)
             self.y += LINE
 
+    def cards(self, codes: Iterable[Any], per_row: int = 14) -> None:
+        """Rows of cards at the cursor, overlapping to fit the sheet's width."""
+        rest = list(codes)
+        while rest:
+            part, rest = rest[:per_row], rest[per_row:]
+            fan(self.img, part, PAD, self.y, self.width - 2 * PAD)
+            self.y += CARD_H + 8
+
     def space(self, px: float) -> None:
         self.y += px
 
