@@ -6,8 +6,9 @@ from dataclasses import asdict
 from typing import Any
 
 from bot.engine.cards import SUIT_NAME, SUIT_SYMBOL, pretty, pretty_text
-from bot.engine.knight_rogue_princess_dragon.roles import BEATS_LINE, TITLE, character
+from bot.engine.knight_rogue_princess_dragon.roles import BEATS, BEATS_LINE, ROLE_NAME, TITLE, VERB, character
 from bot.engine.knight_rogue_princess_dragon.view import KrpdView, StoryEntry
+from bot.render import drawing as dr
 from bot.render.panel import Panel, clip, plain
 
 PHASE_NAME = {"flip": "Finding the starter", "tell": "Telling", "ending": "The ending", "over": "The end"}
@@ -124,8 +125,63 @@ def text(view: KrpdView) -> str:
     return "\n".join(out)
 
 
+SHOW_X = dr.PAD + dr.CARD_W + 24  # where a player's showing cards start
+RECEIVED_X = 440  # and the cards handed to them
+
+
+def _beats_picture() -> str:
+    """``Knight (K) slays Dragon (A) · …``: the roles with the letters on the cards."""
+    return " · ".join(f"{ROLE_NAME[r]} ({r}) {VERB[r]} {ROLE_NAME[BEATS[r]]} ({BEATS[r]})" for r in "KAQJ")
+
+
+def _seat_band(sheet: dr.Sheet, view: KrpdView, seat: int, fill: tuple[int, int, int]) -> None:
+    d = sheet.d
+    tall = 8 + 2 * dr.LINE + dr.CARD_H + 8 + dr.LINE
+    sheet.band(tall, fill)
+    y = sheet.y + 8
+    acting = seat in view.to_act
+    dr.text(d, (dr.PAD, y), dr.fit(_player_name(view, seat), dr.WIDTH - 2 * dr.PAD), dr.GOLD if acting else dr.WHITE)
+    y += dr.LINE
+    dr.text(d, (dr.PAD, y), "Pile", dr.MUTED)
+    dr.text(d, (SHOW_X, y), "Showing", dr.MUTED)
+    dr.text(d, (RECEIVED_X, y), "Received (top first)", dr.MUTED)
+    y += dr.LINE
+    count = view.own_count[seat]
+    if count:
+        dr.put(sheet.img, dr.back(), dr.PAD, y)
+        dr.text(d, (dr.PAD + dr.CARD_W / 2, y + dr.CARD_H / 2), str(count), anchor="mm")
+    else:
+        dr.put(sheet.img, dr.slot(), dr.PAD, y)
+    dr.fan(sheet.img, view.showing[seat], SHOW_X, y, RECEIVED_X - 16 - SHOW_X)
+    dr.fan(sheet.img, view.received[seat], RECEIVED_X, y, dr.WIDTH - dr.PAD - RECEIVED_X)
+    y += dr.CARD_H + 6
+    used = _cards(view.used[seat]) if view.used[seat] else "none"
+    dr.text(d, (dr.PAD, y), dr.fit(f"Told with: {used} · rem {view.rem[seat]}", dr.WIDTH - 2 * dr.PAD), dr.MUTED)
+    sheet.y += tall
+
+
 def picture(view: KrpdView) -> bytes | None:
-    return None
+    """The table for a phone: each player's pile, showing and received cards, the story pile."""
+    sheet = dr.Sheet()
+    sheet.line(TITLE, dr.GOLD, limit=2)
+    sheet.line(f"{PHASE_NAME.get(view.phase, view.phase)} · tellings {sum(len(u) for u in view.used)} of 16",
+               dr.MUTED)
+    sheet.space(4)
+    for seat in range(len(view.players)):
+        _seat_band(sheet, view, seat, dr.FELT_DARK if seat % 2 == 0 else dr.FELT_LIGHT)
+    sheet.space(8)
+    if view.story_pile:
+        top = view.story_by[-1] if view.story_by else None
+        by = f", top played by {view.players[top]}" if top is not None else ""
+        sheet.line(f"Story pile (bottom to top{by})", dr.GOLD, limit=2)
+        sheet.cards(view.story_pile)
+    else:
+        sheet.line("Story pile: empty", dr.GOLD)
+    sheet.line(_beats_picture(), dr.MUTED, limit=4)
+    if view.transcript:
+        sheet.line(story_line(view, view.transcript[-1], embed=False), limit=3)
+    sheet.line(pretty_text(status(view)), dr.GOLD, limit=5)
+    return sheet.png()
 
 
 def story(view: KrpdView) -> tuple[list[str], list[dict[str, Any]]]:
