@@ -140,7 +140,8 @@ def _seat_band(sheet: dr.Sheet, view: KrpdView, seat: int, fill: tuple[int, int,
     sheet.band(tall, fill)
     y = sheet.y + 8
     acting = seat in view.to_act
-    dr.text(d, (dr.PAD, y), dr.fit(_player_name(view, seat), dr.WIDTH - 2 * dr.PAD), dr.GOLD if acting else dr.WHITE)
+    name = _player_name(view, seat) + (" · you" if view.seat == seat else "")
+    dr.text(d, (dr.PAD, y), dr.fit(name, dr.WIDTH - 2 * dr.PAD), dr.GOLD if acting else dr.WHITE)
     y += dr.LINE
     dr.text(d, (dr.PAD, y), "Pile", dr.MUTED)
     dr.text(d, (SHOW_X, y), "Showing", dr.MUTED)
