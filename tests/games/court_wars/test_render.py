@@ -59,6 +59,6 @@ def test_picture_is_a_png_of_the_courts():
         png = picture(view)
         assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) < 300_000
         img = Image.open(io.BytesIO(png))
-        assert img.size[0] == 900 and img.size[1] > 300
+        assert img.size[0] == 800 and img.size[1] > 300
     over, _ = W().apply(1, "resign")
     assert picture(over.view(None))[:4] == b"\x89PNG"

@@ -571,7 +571,7 @@ def test_render_panel_and_text():
     assert "Story pile" in p.as_text()
     t = text(g.view(None))
     assert "The story so far" in t and "K♦" in t
-    assert picture(g.view(None)) is None
+    assert picture(g.view(None))[:8] == b"\x89PNG\r\n\x1a\n"  # pictures: tests/render
 
 
 def test_describe_and_prompts():
