@@ -3,11 +3,10 @@ and a PNG of the table. Only the view is read; never the game state."""
 
 from __future__ import annotations
 
-import io
-from bot.engine.cards import is_joker, is_red, pretty, pretty_text, suit
+from bot.engine.cards import pretty, pretty_text
 from bot.engine.gridcannon.view import CellView, GridcannonView, SlotView
 from bot.render.panel import Panel, clip
-from bot.render.drawing import font as _font, suit_shape as _suit_shape
+from bot.render import drawing as dr
 
 CREDIT = "Based on Gridcannon by Tom Francis"
 W = 7  # width of one column of the text table
@@ -150,139 +149,128 @@ def text(view: GridcannonView) -> str:
 
 
 # ----- picture --------------------------------------------------------------------------
-SIZE = 700
-MARGIN = 10
-SPACE = (SIZE - 2 * MARGIN) // 5  # 136 px per position
-CARD_W, CARD_H = 88, 120
-FELT = (31, 98, 56)
-FELT_DARK = (22, 72, 41)
-RED = (200, 30, 40)
-BLACK = (20, 20, 20)
+SPACE = 152  # one position of the 5x5 table at the design width
+GRID_X = (dr.WIDTH - 5 * SPACE) // 2
+GW, GH = 100, 132  # a card on the table
+DEAD = (60, 60, 60)
+HEALTH = (170, 30, 30)
 
 
-def _card(d, x: float, y: float, card: str, grey: bool = False) -> None:
-    d.rounded_rectangle([x, y, x + CARD_W, y + CARD_H], radius=9, fill=(250, 250, 245), outline=(60, 60, 60), width=2)
-    if is_joker(card):
-        colour = (120, 40, 160)
-        d.text((x + CARD_W / 2, y + CARD_H / 2), "JOKER", fill=colour, font=_font(16), anchor="mm")
+def _badge(sheet: dr.Sheet, cx: float, cy: float, label: str, fill) -> None:
+    w = max(40, dr.width_of(label) + 16)
+    sheet.d.rounded_rectangle([cx - w / 2, cy - 19, cx + w / 2, cy + 19], radius=19, fill=fill, outline=dr.WHITE,
+                              width=2)
+    dr.text(sheet.d, (cx, cy), label, dr.WHITE, red=None, anchor="mm")
+
+
+def _place(col: int, row: int, top: float) -> tuple[float, float]:
+    return GRID_X + col * SPACE + (SPACE - GW) / 2, top + row * (GH + dr.LINE + 8)
+
+
+def _label(sheet: dr.Sheet, x: float, y: float, label: str, fill=dr.WHITE) -> None:
+    dr.text(sheet.d, (x + GW / 2, y + GH + 2), dr.fit(label, SPACE - 4), fill, anchor="ma")
+
+
+def _cell(sheet: dr.Sheet, cell: CellView, x: float, y: float) -> None:
+    if not cell.top:
+        dr.put(sheet.img, dr.slot(GW, GH), x, y)
+    else:
+        for k in range(min(cell.height - 1, 3), 0, -1):
+            dr.put(sheet.img, dr.slot(GW, GH, (215, 215, 205)), x + 4 * k, y - 4 * k)
+        dr.card(sheet.img, cell.top, x, y, GW, GH)
+        if cell.height > 1:
+            _badge(sheet, x + GW - 14, y + GH - 18, f"×{cell.height}", (40, 40, 40))
+    _label(sheet, x, y, cell.cell, dr.GOLD)
+
+
+def _royal(sheet: dr.Sheet, s: SlotView, x: float, y: float) -> None:
+    if s.state == "empty" or s.royal is None:
+        dr.put(sheet.img, dr.slot(GW, GH), x, y)
+        _label(sheet, x, y, s.slot, dr.MUTED)
         return
-    colour = RED if is_red(card) else BLACK
-    rank = "10" if card[0] == "T" else card[0]
-    d.text((x + 7, y + 5), rank, fill=colour, font=_font(22), anchor="la")
-    _suit_shape(d, suit(card), x + 16, y + 42, 8, colour)
-    _suit_shape(d, suit(card), x + CARD_W / 2 + 8, y + CARD_H / 2 + 14, 22, colour)
+    dr.card(sheet.img, s.royal, x, y, GW, GH)
+    if s.state == "dead":
+        d = sheet.d
+        d.line([x + 30, y + 60, x + GW - 12, y + GH - 12], fill=(210, 50, 50), width=8)
+        d.line([x + GW - 12, y + 60, x + 30, y + GH - 12], fill=(210, 50, 50), width=8)
+        _label(sheet, x, y, f"{s.slot} dead", dr.MUTED)
+        return
+    _badge(sheet, x + GW - 12, y + 14, str(s.health), HEALTH)
+    if s.armour:
+        _badge(sheet, x + 18, y + GH - 16, f"+{len(s.armour)}", (50, 60, 150))
+    _label(sheet, x, y, s.slot)
 
 
-def _back(d, x: float, y: float) -> None:
-    d.rounded_rectangle([x, y, x + CARD_W, y + CARD_H], radius=9, fill=(70, 45, 110), outline=(230, 230, 230), width=2)
-    d.rounded_rectangle([x + 8, y + 8, x + CARD_W - 8, y + CARD_H - 8], radius=6, outline=(160, 130, 200), width=2)
-
-
-def _badge(d, cx: float, cy: float, label: str, fill, fg=(255, 255, 255)) -> None:
-    f = _font(15)
-    w = max(26, d.textlength(label, font=f) + 12)
-    d.rounded_rectangle([cx - w / 2, cy - 12, cx + w / 2, cy + 12], radius=12, fill=fill, outline=(255, 255, 255))
-    d.text((cx, cy), label, fill=fg, font=f, anchor="mm")
-
-
-def _origin(col: int, row: int) -> tuple[float, float]:
-    x = MARGIN + col * SPACE + (SPACE - CARD_W) / 2
-    y = MARGIN + row * SPACE + (SPACE - CARD_H) / 2
-    return x, y
-
-
-def _info(d, col: int, row: int, title: str, lines: list[str]) -> None:
-    x = MARGIN + col * SPACE + 8
-    y = MARGIN + row * SPACE + 10
-    d.text((x, y), title, fill=(255, 235, 150), font=_font(15))
-    for i, line in enumerate(lines[:6]):
-        d.text((x, y + 22 + i * 18), line, fill=(240, 240, 240), font=_font(13))
+def _corner(sheet: dr.Sheet, x: float, y: float, title: str, lines: list[str]) -> None:
+    dr.text(sheet.d, (x - 20, y + 4), title, dr.GOLD)
+    for k, ln in enumerate(lines[:3]):
+        dr.text(sheet.d, (x - 20, y + 4 + (k + 1) * dr.LINE), dr.fit(ln, SPACE + 10))
 
 
 def picture(view: GridcannonView) -> bytes | None:
-    from PIL import Image, ImageDraw
-
-    img = Image.new("RGB", (SIZE, SIZE), FELT)
-    d = ImageDraw.Draw(img)
-    d.rounded_rectangle([MARGIN + SPACE - 4, MARGIN + SPACE - 4, MARGIN + 4 * SPACE + 4, MARGIN + 4 * SPACE + 4],
-                        radius=14, fill=FELT_DARK)
-    # The grid.
+    """The table for a phone: the 3x3 grid (cells r1c1..r3c3) with its 12 royal slots (T1..R3)
+    around it, the draw pile, the drawn card, the stash and the kills in the corners."""
+    sheet = dr.Sheet()
+    dr.text(sheet.d, (dr.PAD, sheet.y), "Gridcannon", dr.GOLD, size=dr.TEXT + 6)
+    sheet.space(dr.TEXT + 18)
+    sheet.line(status(view), dr.GOLD, limit=3)
+    sheet.space(12)
+    top = sheet.y
+    x0, y0 = _place(1, 1, top)
+    x1, y1 = _place(3, 3, top)
+    sheet.d.rounded_rectangle([x0 - 20, y0 - 12, x1 + GW + 20, y1 + GH + dr.LINE + 4], radius=16, fill=dr.FELT_DARK)
     for cell in view.grid:
         r, c = int(cell.cell[1]), int(cell.cell[3])
-        x, y = _origin(c, r)
-        if not cell.top:
-            d.rounded_rectangle([x, y, x + CARD_W, y + CARD_H], radius=9, outline=(120, 170, 130), width=2)
-            d.text((x + CARD_W / 2, y + CARD_H / 2), cell.cell, fill=(150, 200, 160), font=_font(14), anchor="mm")
-            continue
-        for k in range(min(cell.height - 1, 3), 0, -1):
-            d.rounded_rectangle([x + 3 * k, y - 3 * k, x + CARD_W + 3 * k, y + CARD_H - 3 * k], radius=9,
-                                fill=(215, 215, 205), outline=(60, 60, 60))
-        _card(d, x, y, cell.top)
-        if cell.height > 1:
-            _badge(d, x + CARD_W - 4, y + CARD_H - 4, f"×{cell.height}", (40, 40, 40))
-    # The royal slots.
+        _cell(sheet, cell, *_place(c, r, top))
     where = {}
     for k in (1, 2, 3):
-        where[f"T{k}"] = (k, 0)
-        where[f"B{k}"] = (k, 4)
-        where[f"L{k}"] = (0, k)
-        where[f"R{k}"] = (4, k)
+        where[f"T{k}"], where[f"B{k}"], where[f"L{k}"], where[f"R{k}"] = (k, 0), (k, 4), (0, k), (4, k)
     for s in view.slots:
-        col, row = where[s.slot]
-        x, y = _origin(col, row)
-        if s.state == "empty" or s.royal is None:
-            d.rounded_rectangle([x, y, x + CARD_W, y + CARD_H], radius=9, outline=(200, 220, 200), width=2)
-            d.text((x + CARD_W / 2, y + CARD_H / 2), s.slot, fill=(200, 220, 200), font=_font(18), anchor="mm")
-            continue
-        if s.state == "dead":
-            _card(d, x, y, s.royal)
-            d.rounded_rectangle([x, y, x + CARD_W, y + CARD_H], radius=9, fill=(90, 90, 90), outline=(40, 40, 40))
-            d.text((x + CARD_W / 2, y + 22), pretty_label(s.royal), fill=(200, 200, 200), font=_font(16),
-                   anchor="mm")
-            d.line([x + 14, y + 40, x + CARD_W - 14, y + CARD_H - 14], fill=(210, 50, 50), width=6)
-            d.line([x + CARD_W - 14, y + 40, x + 14, y + CARD_H - 14], fill=(210, 50, 50), width=6)
-            continue
-        _card(d, x, y, s.royal)
-        _badge(d, x + CARD_W - 2, y + 4, str(s.health), (170, 30, 30))
-        if s.armour:
-            _badge(d, x + 14, y + CARD_H - 2, f"+{len(s.armour)}", (60, 60, 140))
-    # Corners: deck, pending card, stash, cycle pile / state.
-    deck_lines = [f"{view.deck} cards"]
-    if view.memory:
-        deck_lines.append(f"{len(view.memory)} known below")
-    if view.cycle:
-        deck_lines.append(f"cycle: {len(view.cycle)}")
-    if view.set_aside:
-        deck_lines.append(f"set aside: {len(view.set_aside)}")
-    if view.shame is not None:
-        deck_lines.append(f"shame: {len(view.shame)}")
-    x, y = _origin(0, 0)
+        _royal(sheet, s, *_place(*where[s.slot], top))
+    # The corners: draw pile, drawn card, stash (or Classic's piles), kills.
+    x, y = _place(0, 0, top)
     if view.deck:
-        _back(d, x + 10, y + 4)
-        _badge(d, x + 10 + CARD_W / 2, y + CARD_H - 10, str(view.deck), (40, 40, 40))
+        dr.put(sheet.img, dr.back(GW, GH, (70, 45, 110)), x, y)
+        _badge(sheet, x + GW / 2, y + GH / 2, str(view.deck), (40, 40, 40))
     else:
-        _info(d, 0, 0, "Deck", deck_lines)
+        dr.put(sheet.img, dr.slot(GW, GH), x, y)
+    _label(sheet, x, y, "Deck", dr.MUTED)
+    x, y = _place(4, 0, top)
     if view.pending:
-        px, py = _origin(4, 0)
-        _card(d, px, py + 6, view.pending)
-        d.text((px + CARD_W / 2, py - 2), "pending", fill=(255, 235, 150), font=_font(13), anchor="mm")
+        dr.card(sheet.img, view.pending, x, y, GW, GH)
+        _label(sheet, x, y, "Drawn", dr.GOLD)
     else:
-        _info(d, 4, 0, "Kills", [f"{view.kills}/12 dead", f"{view.living} living"])
+        _corner(sheet, x, y, "Kills", [f"{view.kills} of 12", f"{view.living} living"])
+    x, y = _place(0, 4, top)
+    unspent = [p.card for p in view.stash if not p.spent]
     if view.classic:
-        _info(d, 0, 4, "Piles", deck_lines)
+        _corner(sheet, x, y, "Classic", ["no stash"])
+    elif unspent:
+        dr.fan(sheet.img, unspent, x - 20, y, SPACE, GW, GH, step=26)
+        _label(sheet, x, y, "Stash", dr.GOLD)
     else:
-        stash = [f"{'spent ' if p.spent else ''}{'joker' if is_joker(p.card) else 'ace ' + p.card[1]}"
-                 for p in view.stash]
-        _info(d, 0, 4, "Stash", stash or ["empty"])
+        _corner(sheet, x, y, "Stash", ["empty"])
+    x, y = _place(4, 4, top)
     if view.over:
-        _info(d, 4, 4, "Over", ["Won" if view.won else "Lost", f"score {view.score}" if view.score is not None else ""])
-    else:
-        _info(d, 4, 4, "Now", [view.stage] + deck_lines[1:])
-    buf = io.BytesIO()
-    img.save(buf, format="PNG", optimize=False)
-    return buf.getvalue()
-
-
-def pretty_label(card: str) -> str:
-    """ASCII name of a royal for the picture (the font may lack suit glyphs)."""
-    return card if is_joker(card) else ("10" if card[0] == "T" else card[0]) + card[1]
+        _corner(sheet, x, y, "Won" if view.won else "Lost",
+                [f"score {view.score}" if view.score is not None else "", f"kills {view.kills}"])
+    elif view.pending:
+        _corner(sheet, x, y, "Kills", [f"{view.kills} of 12", f"{view.living} living"])
+    sheet.y = top + 5 * (GH + dr.LINE + 8) + 8
+    sheet.line("Red badge: a royal's health. Grey number: cards in a stack.", dr.MUTED, limit=2)
+    spent = [p.card for p in view.stash if p.spent]
+    if spent:
+        sheet.line("Spent ploys: " + _cards(tuple(spent)), limit=2)
+    if view.memory:
+        sheet.line("Known at the bottom (next first): " + _cards(view.memory), limit=3)
+    if view.cycle:
+        sheet.line("Cycle pile: " + _cards(view.cycle), limit=3)
+    if view.set_aside:
+        sheet.line("Set aside: " + _cards(view.set_aside), limit=3)
+    if view.shame is not None:
+        sheet.line(f"Shame pile ({len(view.shame)}): " + _cards(view.shame), limit=3)
+    if not view.over and not view.classic:
+        sheet.line(f"Kills {view.kills} of 12 · score if you win now: {view.score_so_far}", dr.MUTED, limit=2)
+    for ln in view.latest[-3:]:
+        sheet.line(pretty_text(ln), dr.MUTED, limit=2)
+    return sheet.png()

@@ -9,6 +9,7 @@ from typing import Any
 
 # game id -> (players, moves played by the built-in player from seed SEED, seat whose view is pictured)
 POSITIONS: dict[str, tuple[tuple[str, ...], int, int]] = {
+    "gridcannon": (("Ana",), 65, 0),
     "court_wars": (("Ana", "Bo", "Cy"), 40, 0),
     "celestial_emperor": (("Ana", "Bo", "Cy", "Di"), 28, 0),
     "knight_rogue_princess_dragon": (("Ana", "Bo", "Cy", "Di"), 20, 2),
