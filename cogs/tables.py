@@ -535,7 +535,7 @@ class Tables(commands.Cog):
         work = asyncio.ensure_future(self.service.move(interaction.channel_id, actor, move, table=table,
                                                        opened=opened))
         try:
-            change = await self._in_time(interaction, work, ephemeral=True)
+            change = await self._in_time(interaction, work)
         except TableError as e:
             if str(e) == STALE:
                 return await self.refuse_stale(interaction)
@@ -555,13 +555,19 @@ class Tables(commands.Cog):
             await interaction.followup.send(done, ephemeral=True, allowed_mentions=NO_PINGS)
         await self.send_table(interaction, change, edit=False)
 
-    async def _in_time(self, interaction: discord.Interaction, work: "asyncio.Future[Change]", *,
-                       ephemeral: bool) -> Change:
+    async def _in_time(self, interaction: discord.Interaction, work: "asyncio.Future[Change]") -> Change:
         """Wait for the work; if it takes longer than Discord's 3 s allows, defer first so the
-        player is told what happened instead of "This interaction failed"."""
+        player is told what happened instead of "This interaction failed". A deferred answer is
+        private exactly when the mover's decision is (a secret choice is never shown)."""
         done, _ = await asyncio.wait({work}, timeout=DEFER_AFTER)
         if not done and not interaction.response.is_done():
-            await interaction.response.defer(ephemeral=ephemeral, thinking=interaction.message is None)
+            private = True
+            table = await self.service.get(interaction.channel_id)
+            seat = table.seat_of(interaction.user.id) if table and table.state else None
+            if seat is not None and table is not None and table.status == "playing":
+                decision = load_game(table).decision_of(seat)
+                private = decision is None or not decision.public
+            await interaction.response.defer(ephemeral=private, thinking=interaction.message is None)
         return await work
 
     # ----- turn limits --------------------------------------------------------------------

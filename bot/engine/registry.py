@@ -16,7 +16,8 @@ from importlib import resources
 from bot.engine.core import Action, Game, Outcome
 from bot.engine.options import Options
 
-GAME_IDS: tuple[str, ...] = ("gridcannon", "court_wars", "celestial_emperor", "knight_rogue_princess_dragon")
+GAME_IDS: tuple[str, ...] = ("gridcannon", "court_wars", "celestial_emperor", "knight_rogue_princess_dragon", "cardchess2",
+                             "maginot_line")
 
 BuiltInPlayer = Callable[[Game, int, random.Random], "Action | str"]
 
@@ -51,6 +52,9 @@ class GameSpec:
     export_seed: bool = True
     story: bool = False  # the game tells a story (a story file at the end)
     seat_names: tuple[str, ...] = field(default_factory=tuple)
+    # Settings that keep a game between random players short (a round-limit safeguard, lowered),
+    # for test playouts and simulations that must finish quickly; never used at a real table.
+    quick_options: tuple[str, ...] = ()
 
     def rules_text(self) -> str:
         """The rules as players read them, shipped beside the engine (``rules.md``)."""

@@ -6,6 +6,8 @@ it is registered: nothing here knows a rule.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import json
 import random
 import re
@@ -13,6 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.engine.cards import Card
 from bot.engine.core import Choices, Game, IllegalMove
 from bot.engine.registry import GameSpec
 from bot.records import make_record, replay
@@ -31,14 +34,42 @@ def faces(cards: frozenset[str]) -> set[str]:
     return {c.partition("@")[0] for c in cards}
 
 
-def named_cards(text: str) -> tuple[set[str], set[str]]:
-    """(codes, faces) named in ``text``."""
-    codes = {m.group(1) for m in _CODE.finditer(text)}
-    pretty = set()
-    for m in _PRETTY.finditer(text):
-        rank = "T" if m.group(1) == "10" else m.group(1)
-        pretty.add(rank + _SUIT[m.group(2)])
-    return codes, pretty
+_ANY = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][SHDC](?:@\d)?|JK\d?(?:@\d)?)(?![A-Za-z0-9])"
+                  r"|(?<![0-9])(10|[2-9JQKA])([♠♥♦♣])")
+
+
+@functools.lru_cache(maxsize=8192)
+def named_cards(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(codes, faces) named in ``text`` (one pass; views repeat, so results are cached)."""
+    codes, pretty = set(), set()
+    for code, rank, suit in _ANY.findall(text):
+        if code:
+            codes.add(code)
+        else:
+            pretty.add(("T" if rank == "10" else rank) + _SUIT[suit])
+    return frozenset(codes), frozenset(pretty)
+
+
+def view_text(x: Any, out: list[str] | None = None) -> str:
+    """Every string a typed view carries (card codes included), joined: what a recipient could
+    be shown. Faster than repr() and blind to field names."""
+    top = out is None
+    out = [] if out is None else out
+    if isinstance(x, str):
+        out.append(x)
+    elif isinstance(x, Card):
+        out.append(x.code)
+    elif isinstance(x, (tuple, list, set, frozenset)):
+        for v in x:
+            view_text(v, out)
+    elif isinstance(x, dict):
+        for k, v in x.items():
+            view_text(k, out)
+            view_text(v, out)
+    elif hasattr(x, "__dataclass_fields__"):
+        for name in x.__dataclass_fields__:
+            view_text(getattr(x, name), out)
+    return " | ".join(out) if top else ""
 
 
 class Knowledge:
@@ -150,8 +181,11 @@ class Playout:
     players: int
     seed: int
     check_redeal: bool = True
-    max_steps: int = 3000
+    max_steps: int = 20000
+    options: tuple[str, ...] = ()
+    bot_seat: int | None = None  # a seat played by the built-in player (its actions checked too)
     moves: list[list[Any]] = field(default_factory=list)
+    ever: dict[Any, set[str]] = field(default_factory=dict)  # cards each recipient has known
 
     def names(self) -> list[str]:
         return [f"P{i + 1}" for i in range(self.players)]
@@ -159,8 +193,9 @@ class Playout:
     def run(self) -> Game:
         rng = random.Random(self.seed)
         spec = self.spec
-        game = spec.state.new(self.names(), seed=self.seed)
-        assert game.to_json() == spec.state.new(self.names(), seed=self.seed).to_json(), "not deterministic"
+        game = spec.state.new(self.names(), self.options, seed=self.seed)
+        assert game.to_json() == spec.state.new(self.names(), self.options, seed=self.seed).to_json(), \
+            "not deterministic"
         universe = card_universe(game)
         states = [game.to_json()]
         self.check_step(game, [], universe, rng)
@@ -173,7 +208,10 @@ class Playout:
             seat = rng.choice(sorted({d.seat for d in deciding}))
             if rng.random() < 0.05:
                 self.check_refusals(game, seat, rng)
-            action = random_action(game, seat, rng)
+            if seat == self.bot_seat:
+                action = str(spec.player(game, seat, random.Random(rng.random())))
+            else:
+                action = random_action(game, seat, rng)
             try:
                 new, events = game.apply(seat, action)
             except IllegalMove as e:
@@ -183,14 +221,16 @@ class Playout:
                 f"notation does not round-trip: {action!r} -> {str(parsed)!r}"
             self.moves.append([seat, action])
             game = new
-            again = type(game).from_json(json.loads(json.dumps(game.to_json())))
-            assert again.to_json() == game.to_json(), "JSON round trip changed the state"
-            states.append(game.to_json())
+            data = game.to_json()
+            text = json.dumps(data, sort_keys=True)
+            again = type(game).from_json(json.loads(text))
+            assert json.dumps(again.to_json(), sort_keys=True) == text, "JSON round trip changed the state"
+            states.append(data)
             self.check_step(game, events, universe, rng)
         COUNTS["playouts"] += 1
         # Replay reproduces every state.
         record = make_record(game, self.moves)
-        replayed = spec.state.new(self.names(), seed=self.seed)
+        replayed = spec.state.new(self.names(), self.options, seed=self.seed)
         assert replayed.to_json() == states[0]
         for i, (seat, move) in enumerate(self.moves, start=1):
             replayed, _ = replayed.apply(seat, move)
@@ -202,13 +242,24 @@ class Playout:
         COUNTS["steps"] += 1
         all_faces = frozenset(faces(universe))
         for r in [None, *range(self.players)]:
-            k = Knowledge(game.known(r), universe, all_faces)
-            assert_no_leak(repr(game.view(r)), k, f"the view of {r}")
+            known = game.known(r)
+            k = Knowledge(known, universe, all_faces)
+            view = game.view(r)
+            # Where cards are now: the view, less its log of what happened.
+            assert_no_leak(view_text(dataclasses.replace(view, recent=())), k, f"the view of {r}")
+            ever = self.ever.setdefault(r, set())
+            ever.update(known)
             for e in events:
                 text = e.for_(r)
                 if text:
                     # An event is read as it happens: what was revealed then counts as known then.
                     assert_no_leak(text, k.with_(e_revealed(e)), f"an event for {r}")
+                    ever.update(e_revealed(e))
+            # The log tells history: it may name a card the recipient once knew (a discard later
+            # shuffled away), never one it never knew. Games whose history becomes secret (a card
+            # chosen into a hidden trick) redact their log themselves, and test it.
+            assert_no_leak(" ".join(view.recent), Knowledge(frozenset(ever), universe, all_faces),
+                           f"the log of {r}")
             if r is not None and r in game.to_act():
                 c = game.choices(r, ())
                 labels = " ".join(f"{o.token} {o.label}" for o in c.options) + " " + c.prompt
@@ -254,6 +305,10 @@ class Playout:
 def e_revealed(event: Any) -> frozenset[str]:
     """Cards an event reveals as it happens (its typed payload may list them)."""
     data = getattr(event, "data", None)
-    if isinstance(data, dict) and isinstance(data.get("revealed"), (list, tuple, set, frozenset)):
-        return frozenset(data["revealed"])
+    if isinstance(data, dict):
+        data = data.get("revealed")
+    if isinstance(data, str):
+        data = [data]
+    if isinstance(data, (list, tuple, set, frozenset)):
+        return frozenset(c for c in data if isinstance(c, str) and _CODE.fullmatch(c))
     return frozenset()

@@ -40,7 +40,23 @@ def test_random_playouts_through_choices(game_id, shard):
     seeds = [i for i in range(PLAYOUTS) if i % SHARDS == shard]
     for i in seeds:
         n = counts[i % len(counts)]
-        Playout(s, n, seed=1000 * (GAME_IDS.index(game_id) + 1) + i, check_redeal=i % 4 == 0).run()
+        seed = 1000 * (GAME_IDS.index(game_id) + 1) + i
+        options = (*random_variants(s, n, random.Random(seed)), *s.quick_options)
+        Playout(s, n, seed=seed, check_redeal=i % 8 == 0, options=options,
+                bot_seat=0 if i % 3 == 0 else None).run()
+
+
+def random_variants(s, n: int, rng: random.Random) -> tuple[str, ...]:
+    """A random set of the game's variants that its options accept together (often none)."""
+    names = [i.name for i in s.options.infos() if i.is_variant]
+    for _ in range(5):
+        chosen = tuple(n for n in names if rng.random() < 0.2)
+        try:
+            s.options.parse(chosen).check_players(n)
+            return chosen
+        except IllegalMove:
+            continue
+    return ()
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)

@@ -27,6 +27,7 @@ SPEC = GameSpec(
     actions=ACTIONS,
     command="cardchess2",
     seat_names=("South", "North"),
+    quick_options=("turn_cap=80",),
 )
 
 __all__ = ["SPEC", "GAME", "CREDIT", "auto_move", "Cardchess2", "Cardchess2Options"]

@@ -14,6 +14,7 @@ SPEC = GameSpec(
     id=GAME_ID, title=TITLE, min_players=2, max_players=6, credit=CREDIT, summary=SUMMARY, state=MaginotLine,
     options=MaginotOptions, player=auto_move, actions=ACTIONS, command="maginot-line",
     export_seed=False,
+    quick_options=("rounds=6",),
 )
 
 __all__ = ["SPEC", "GAME", "MaginotLine", "auto_move"]

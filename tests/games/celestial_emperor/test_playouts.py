@@ -184,7 +184,7 @@ def fast_playout(players, seed, options=(), chooser=choose_random, forfeits=0.0)
 OPTION_SETS = [(), (STRICT,), (LENIENT,), (SEAT_ORDER, STRICT), (LENIENT, SEAT_ORDER)]
 
 
-@pytest.mark.parametrize("n,games", [(2, 45), (3, 35), (4, 24)])
+@pytest.mark.parametrize("n,games", [(2, 12), (3, 9), (4, 6)])
 def test_random_playouts(n, games):
     steps = 0
     for seed in range(games):
@@ -193,7 +193,7 @@ def test_random_playouts(n, games):
         assert out is not None and len(out.winners) == 1
         assert out.details["scoring"]["winner"] == out.winners[0]
         steps += len(log)
-    assert steps > 3000
+    assert steps > 800  # enough steps to reach every phase (the contract suite plays more)
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
@@ -205,7 +205,7 @@ def test_auto_move_playouts(n):
 
 def test_playouts_with_forfeits():
     ended_by_forfeit = 0
-    for seed in range(30):
+    for seed in range(10):
         n = 2 + seed % 3
         g, _ = fast_playout([f"P{i}" for i in range(n)], 5000 + seed, OPTION_SETS[seed % 5], forfeits=0.02)
         out = g.outcome()

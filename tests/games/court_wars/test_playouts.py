@@ -87,7 +87,7 @@ def checking(chooser, every: int = 25):
 
 
 def test_random_playouts_full_checks():
-    for seed in range(24):
+    for seed in range(8):
         n = 2 + seed % 3
         g, _ = playout(GAME, PLAYERS[:n], seed, OPTION_SETS[seed % len(OPTION_SETS)],
                        invariant=full_invariant, renderers=RENDERERS)
@@ -95,7 +95,7 @@ def test_random_playouts_full_checks():
 
 
 def test_random_playouts_many():
-    for seed in range(24, 300):
+    for seed in range(24, 90):
         n = 2 + seed % 3
         g, _ = playout(GAME, PLAYERS[:n], seed, OPTION_SETS[seed % len(OPTION_SETS)],
                        chooser=checking(choose_random), check_every_step=False)
@@ -104,7 +104,7 @@ def test_random_playouts_many():
 
 def test_random_playouts_without_resigning_end_under_the_round_limit():
     reasons = Counter()
-    for seed in range(36):
+    for seed in range(12):
         n = 2 + seed % 3
         g, moves = playout(GAME, PLAYERS[:n], seed, OPTION_SETS[seed % len(OPTION_SETS)],
                            chooser=checking(no_resign), check_every_step=False, max_moves=5000)
@@ -134,7 +134,7 @@ def test_random_playouts_with_the_limit_off():
 
 def test_auto_playouts():
     reasons = Counter()
-    for seed in range(50):
+    for seed in range(20):
         n = 2 + seed % 3
         g, _ = playout(GAME, PLAYERS[:n], seed, OPTION_SETS[seed % len(OPTION_SETS)],
                        chooser=checking(auto_move), check_every_step=False, max_moves=3000)

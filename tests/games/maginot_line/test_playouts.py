@@ -10,7 +10,7 @@ from bot.engine.maginot_line.model import MaginotOptions
 
 from .contract import playout
 
-COUNT = int(os.environ.get("DECKHAND_PLAYOUTS", "200"))
+COUNT = int(os.environ.get("DECKHAND_PLAYOUTS", "60"))  # the contract suite plays 200 more
 VARIANTS = [[], ["Mobile defence"], ["Top only"], ["Diamond initiative"], ["Hand limit"], ["Teams"]]
 
 
