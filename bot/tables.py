@@ -379,9 +379,12 @@ class TableService:
             t.series = self._series_after(t, new)
             return change
         after = acting_users(t, new)
-        if after != before:
-            t.turn_since = self.clock()
+        clocks = [d.clock_seconds for d in new.decisions() if d.clock_seconds is not None]
+        clock = float(min(clocks)) if clocks else None
+        if after != before or clock != t.game_clock or clock is not None:
+            t.turn_since = self.clock()  # a rulebook clock restarts at every answer (the race's "no play")
             t.timed_out = False
+        t.game_clock = clock
         if len(t.seats) > 1:
             change.pings = sorted(after - before)
         return change
@@ -472,6 +475,8 @@ class TableService:
                 if t.deadline is None or t.deadline > now:  # moved (or already marked) since it was due
                     return Change(t)
                 game = load_game(t)
+                if t.game_clock is not None and t.turn_since is not None and t.turn_since + t.game_clock <= now:
+                    return self._run_out_clock(t, game)
                 names = " and ".join(t.seats[s].name for s in sorted(game.to_act()))
                 t.timed_out = True
                 text = f"Time is up for {names}. The other players or the host may skip or remove them."
@@ -485,6 +490,24 @@ class TableService:
             if change.events:
                 out.append(change)
         return out
+
+    def _run_out_clock(self, t: TableRow, game: Game) -> Change:
+        """The rulebook's own clock ran out: every open timed decision gets its default."""
+        change: Change | None = None
+        texts: list[str] = []
+        for d in game.decisions():
+            if d.clock_seconds is None or d.default is None or game.is_over():
+                continue
+            if d.seat not in game.to_act():
+                continue
+            change = self._apply(t, game, d.seat, d.default)
+            texts += change.events
+            game = load_game(t)
+        if change is None:
+            t.game_clock = None
+            return Change(t)
+        change.events = [f"The clock ran out ({int(t.game_clock or 0)} s with no play).", *texts]
+        return change
 
     async def rematch(self, channel_id: int, actor: Actor) -> Change:
         """A new game with the same seats; the first player as the rulebook says for a series."""

@@ -205,3 +205,38 @@ async def test_solo_game_starts_at_once(service, people):
 def test_wilson_rewards_many_wins_over_one_lucky_game():
     assert wilson_lower_bound(1, 1) < wilson_lower_bound(8, 10)
     assert wilson_lower_bound(0, 0) == 0.0
+
+
+async def test_open_race_clock_runs_out_on_the_table_clock(service, clock, people):
+    """KRPD ruling 8 (Open Race): after 60 s with no play the race ends — the table's sweep
+    plays every racer's default (pass) as soon as the rulebook's clock runs out, long before
+    the turn limit."""
+    import random
+
+    table = None
+    for attempt in range(10):  # a deal whose story reaches the race with someone able to play
+        await service.new_table(CH, 1, people[0], KRPD, ["Open Race"], seed=attempt)
+        for p in people[1:4]:
+            await service.join(CH, p)
+        await service.start(CH, people[0])
+        rng = random.Random(attempt)
+        while (table := await service.get(CH)).status == "playing" and table.game_clock is None:
+            await play_one(service, people, rng)
+        if table.game_clock is not None:
+            break
+        await service.abandon(CH, people[0]) if table.status == "playing" else None
+    else:
+        raise AssertionError("the race never opened")
+    racing = load_game(table).decisions()
+    assert all(d.clock_seconds == 60 and d.default == "pass" for d in racing)
+    assert table.deadline == table.turn_since + 60
+    clock.advance(59)
+    assert await service.check_timeouts() == []
+    clock.advance(2)
+    changes = await service.check_timeouts()
+    assert len(changes) == 1 and "clock ran out" in changes[0].events[0]
+    after = await service.get(CH)
+    game = load_game(after)
+    assert not any(d.name == "race" for d in game.decisions()), "the race is over"
+    assert [m[1] for m in after.moves[-len(racing):]] == ["pass"] * len(racing)
+    assert after.game_clock is None and not after.timed_out

@@ -69,6 +69,7 @@ class Decision:
     public: bool = True
     default: str | None = None
     prompt: str = ""  # one sentence: what the seat is asked to do
+    clock_seconds: int | None = None  # the rulebook's own clock: after this, the table plays ``default``
 
 
 # ----- actions and choices ------------------------------------------------------------------

@@ -102,6 +102,7 @@ class TableRow:
     series: dict[str, Any] = field(default_factory=dict)
     created_at: float = 0.0
     updated_at: float = 0.0
+    game_clock: float | None = None  # seconds: a rulebook clock on the open decision (KRPD's Open Race)
     table_id: str = ""  # unique per table (per game, a rematch is new): the store assigns it at the first save
     damaged: str | None = None
 
@@ -114,7 +115,11 @@ class TableRow:
     @property
     def deadline(self) -> float | None:
         """When the current turn runs out (None if no turn clock is running)."""
-        if self.status != "playing" or self.timed_out or self.turn_since is None:
+        if self.status != "playing" or self.turn_since is None:
+            return None
+        if self.game_clock is not None:  # the rulebook's clock runs even after the turn limit was told
+            return self.turn_since + min(self.game_clock, self.turn_limit if not self.timed_out else self.game_clock)
+        if self.timed_out:
             return None
         return self.turn_since + self.turn_limit
 
@@ -188,6 +193,7 @@ def encode_row(t: TableRow) -> dict[str, Any]:
         "options": dumps(t.options), "seed": t.seed, "state": None if t.state is None else dumps(t.state),
         "events": dumps(t.events), "revision": t.revision, "move_count": len(t.moves), "turn_limit": t.turn_limit,
         "turn_since": t.turn_since, "timed_out": bool(t.timed_out), "deadline": t.deadline,
+        "game_clock": t.game_clock,
         "series": dumps(t.series), "created_at": t.created_at, "updated_at": t.updated_at,
     }
 
@@ -251,7 +257,7 @@ def decode_row(r: Mapping[str, Any], move_entries: Sequence[str], record_text: s
         seats=seats, options=options, seed=r["seed"], state=state, moves=moves, events=events,
         revision=r["revision"], turn_limit=r["turn_limit"], turn_since=r["turn_since"], timed_out=bool(r["timed_out"]),
         series=series, created_at=r["created_at"], updated_at=r["updated_at"], table_id=r["table_id"],
-        damaged=r["damaged"],
+        damaged=r["damaged"], game_clock=r["game_clock"],
     )
 
 

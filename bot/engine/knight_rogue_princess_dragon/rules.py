@@ -19,7 +19,7 @@ State machine (``step``):
   ``play`` or ``pass`` in any order; the ending comes when all four have passed since the
   last play (a pass stands until the next play; players with no legal play pass automatically).
   The rulebook's 60 seconds with no play is each racer's decision clock
-  (:class:`TimedDecision`, ``deadline_seconds``): when it runs out the table plays the
+  (:class:`TimedDecision`, ``clock_seconds``): when it runs out the table plays the
   decision's default, ``pass``; all four passed is the ending.
 - ``close``: the player who laid the top card of the story pile gives the closing lines
   (``close <text>``, one or two lines). Then the game is over.
@@ -338,7 +338,7 @@ class KnightRoguePrincessDragonGame(Game):
             top = pretty(self.story_pile[-1])
             return tuple(
                 TimedDecision(s, "race", True, "pass", f"Play a received card that beats {top}, or pass.",
-                              deadline_seconds=self.race_seconds)
+                              clock_seconds=self.race_seconds)
                 for s in range(4) if s not in self.passed)
         prompt = {
             "flip": "Flip the top card of your own pile.",

@@ -20,10 +20,12 @@ PHASE_OF: dict[str, Phase] = {
 
 @dataclass(frozen=True)
 class TimedDecision(Decision):
-    """A decision with the rulebook's own clock: after ``deadline_seconds`` with no answer the
-    table plays ``default`` (ruling 8, Open Race: 60 seconds, then the racer passes)."""
+    """A decision with the rulebook's own clock (``clock_seconds``): with no answer the table
+    plays ``default`` (ruling 8, Open Race: 60 seconds, then the racer passes)."""
 
-    deadline_seconds: int | None = None
+    @property
+    def deadline_seconds(self) -> int | None:
+        return self.clock_seconds
 
 
 @dataclass(frozen=True)
