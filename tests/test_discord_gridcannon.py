@@ -3,6 +3,7 @@ restarts, stale buttons, refusals, export."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 from bot.records import replay
@@ -69,10 +70,10 @@ async def test_whole_game_in_a_guild_channel_with_a_watcher(standin, bot):
     channel_id = int(g.channel["id"])
     msg_id = res.message_id
     first = standin.buttons(msg_id)[0][0]
+    before = dataclasses.asdict(await bot.service.get(channel_id))
     refused = await standin.click(bot, msg_id, first, user=bob)
     assert refused.ephemeral and "not playing" in refused.text
-    before = await bot.service.get(channel_id)
-    assert before.revision == (await bot.service.get(channel_id)).revision
+    assert dataclasses.asdict(await bot.service.get(channel_id)) == before, "a refused click changes nothing"
     shown = await standin.click(bot, msg_id, label="Show table", user=bob)
     assert shown.ephemeral and shown.embed["title"].startswith("Gridcannon")
     table = await play_to_end(standin, bot, channel_id, alice)
