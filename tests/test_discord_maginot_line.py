@@ -167,17 +167,17 @@ async def test_three_players_battle_with_restart_between_commits(standin, make_b
             assert not components(standin, panel.message_id)
         await assert_refused(standin, bot1, channel,
                              lambda: standin.slash(bot1, "game move", {"move": "engage"}, user=users[bystander],
-                                                   **where), "turn", "not", "battle")
+                                                   **where), f"It is {game.players[defender]}'s turn.")
         await assert_refused(standin, bot1, channel,
                              lambda: standin.click(bot1, table_msg, me, user=users[3]), "not playing")
         # Wrong window: the defender may not commit before engaging; the attacker may not go on with
         # the turn while the battle waits.
         await assert_refused(standin, bot1, channel,
                              lambda: standin.slash(bot1, "game move", {"move": "commit"}, user=users[defender],
-                                                   **where), "not", "now", "engage")
+                                                   **where), "There is no commit to make now.")
         await assert_refused(standin, bot1, channel,
                              lambda: standin.slash(bot1, "game move", {"move": "done"}, user=users[attacker],
-                                                   **where), "battle", "turn")
+                                                   **where), f"It is {game.players[defender]}'s turn.")
 
         # The defender opens their panel (the engage step), then engages by buttons; the old
         # panel's step button is stale afterwards.
@@ -194,8 +194,6 @@ async def test_three_players_battle_with_restart_between_commits(standin, make_b
         await assert_refused(standin, bot1, channel,
                              lambda: standin.click(bot1, opened.message_id, old_step, user=users[defender]),
                              "moved on")
-        await assert_refused(standin, bot1, channel,
-                             lambda: standin.click(bot1, table_msg, me, user=users[defender]), "moved on")
 
         # The first commit.
         first = battle.committing(game)
@@ -208,7 +206,6 @@ async def test_three_players_battle_with_restart_between_commits(standin, make_b
         assert [d.seat for d in game.decisions()] == [second]
         assert len(new) == 2 and standin.pinged_user_ids(new[1]) == [uid[second]]
         before_restart = await snapshot(bot1, channel)
-        stale_msg = int(latest_table(standin, channel)["id"])
 
     # A restart between the two commits: nothing lost, the second committer still asked.
     async with logged_in(make_bot()) as bot2:
@@ -218,7 +215,11 @@ async def test_three_players_battle_with_restart_between_commits(standin, make_b
         # The first committer may not commit twice.
         await assert_refused(standin, bot2, channel,
                              lambda: standin.slash(bot2, "game move", {"move": "commit"}, user=users[first],
-                                                   **where), "turn", "not", "now")
+                                                   **where), f"It is {game.players[second]}'s turn.")
+        # Wrong window: engaging again once the commits have begun.
+        await assert_refused(standin, bot2, channel,
+                             lambda: standin.slash(bot2, "game move", {"move": "engage"}, user=users[second],
+                                                   **where), "You are not being attacked now.")
         seat, move, res, new = await play(bot2, i)
         i += 1
         assert seat == second and move.startswith("commit"), move
@@ -227,10 +228,10 @@ async def test_three_players_battle_with_restart_between_commits(standin, make_b
         assert game.battle is None or game.battle["attacks"] != before_restart["state"]["battle"]["attacks"]
         shown = "\n".join(standin.message_text(m) for m in new)
         assert "second commit" in shown and "Outcome" in shown, shown
-        # The table from before the restart is stale now.
-        old_me = next(c["custom_id"] for c in components(standin, stale_msg) if parse_cid(c["custom_id"])[2] == "me")
+        # The engage panel from before the restart is still stale.
         await assert_refused(standin, bot2, channel,
-                             lambda: standin.click(bot2, stale_msg, old_me, user=users[attacker]), "moved on")
+                             lambda: standin.click(bot2, opened.message_id, old_step, user=users[defender]),
+                             "moved on")
 
         # Play to the end (the round limit).
         for _ in range(300):
