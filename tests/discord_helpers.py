@@ -74,6 +74,8 @@ async def press_move(standin, bot, channel_id: int, move: str, user: dict) -> An
         # The next step as a button.
         best = None
         for c, arg in kinds.get("s", []):
+            if (c.get("label") or "").startswith("↩"):  # Back never advances (it matches a prefix too)
+                continue
             got = step_tokens(bot, arg)
             if len(got) >= 1 and got == tokens[:len(got)] and (best is None or len(got) > len(best[1])):
                 best = (c, got)
@@ -94,6 +96,9 @@ async def press_move(standin, bot, channel_id: int, move: str, user: dict) -> An
             values = [o["value"] for o in c.get("options", [])]
             if nxt in values:
                 res = await standin.select(bot, panel_id, c["custom_id"], [nxt], user=user)
+                if done + (nxt,) == tokens and not (res.ephemeral and res.message_id
+                                                    and components(standin, res.message_id)):
+                    return res  # the last token, chosen from a select, made the move
                 panel_id = res.message_id or panel_id
                 break
             pages = [p for p, a in kinds.get("p", []) if p["label"].startswith("Next") and not p.get("disabled")]
