@@ -130,6 +130,10 @@ async def test_whole_game_with_setup_order_enforcement_and_reinforcement(standin
         ordered[seat] = move
     game = load_game(await bot.service.get(channel))
     assert game.phase == "turn" and all(game.ordered)
+    for seat, move in ordered.items():  # each order took effect, files a to g
+        rank = "1" if game.side(seat) == 0 else "7"
+        row_cards = [game.board[f + rank][1] for f in "abcdefg"]
+        assert move == "order" and row_cards == game.dealt[seat] or move.split()[1:] == row_cards
     # Neither player's panel names the other's face-down home row.
     for seat in (0, 1):
         panel = await my_panel(standin, bot, channel, user_of(table, users, seat))
