@@ -435,12 +435,13 @@ class Cardchess2(Game):
 
     def _enforce_choices(self, seat: int, prefix: tuple[str, ...]) -> Choices:
         a = self.attack or {}
-        if not prefix:
-            return Choices(options=(Option("enforce", "Enforce (or not)"),))
+        progress = Progress("Σ", a["sigma"], a["def"])
+        if not prefix:  # the window's numbers from its first step on
+            return Choices(options=(Option("enforce", "Enforce (or not)"),), progress=progress,
+                           prompt=f"Σ {a['sigma']} reaches the defence {a['def']} of your card at {a['target']}.")
         if prefix[0] != "enforce" or len(prefix) > 2:
             return Choices()
         cells = self.enforcer_cells(seat)
-        progress = Progress("Σ", a["sigma"], a["def"])
         if len(prefix) == 2:
             picked = prefix[1].split(",")
             ok = (len(set(picked)) == len(picked) and all(p in cells for p in picked)
@@ -474,8 +475,10 @@ class Cardchess2(Game):
 
     def _reinforce_choices(self, seat: int, prefix: tuple[str, ...]) -> Choices:
         a = self.attack or {}
-        if not prefix:
-            return Choices(options=(Option("reinforce", "Reinforce (or not)"),))
+        if not prefix:  # the window's numbers from its first step on
+            need = a["def"] + a["enforcement"]
+            return Choices(options=(Option("reinforce", "Reinforce (or not)"),), progress=Progress("Σ", a["sigma"], need),
+                           prompt=f"Σ {a['sigma']} against defence {a['def']} + enforcement {a['enforcement']} = {need}.")
         if prefix[0] != "reinforce":
             return Choices()
         return self._builder(seat, self.reinforce_plan(seat), prefix[1:], a["sigma"], a["def"] + a["enforcement"])
