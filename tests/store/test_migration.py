@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import shutil
 import sqlite3
 from pathlib import Path
 
@@ -16,7 +15,7 @@ from bot.store import SQLiteStore
 from bot.store.sqlite import SCHEMA_VERSION
 from tests.store.helpers import playing
 
-FIXTURE = Path(__file__).parent / "fixtures" / "schema1.sqlite"
+FIXTURE = Path(__file__).parent / "fixtures" / "schema1.sql"  # the schema-1 database as SQL text
 
 
 def old_rows(path: Path) -> dict[int, dict]:
@@ -29,7 +28,9 @@ def old_rows(path: Path) -> dict[int, dict]:
 
 async def test_schema_1_database_migrates_with_every_table_intact(tmp_path):
     path = tmp_path / "old.sqlite3"
-    shutil.copy(FIXTURE, path)
+    db = sqlite3.connect(path)
+    db.executescript(FIXTURE.read_text(encoding="utf-8"))
+    db.close()
     before = old_rows(path)
     assert sorted((r["game"], r["status"]) for r in before.values()) == sorted([
         ("court_wars", "lobby"), ("gridcannon", "playing"), ("court_wars", "playing"),

@@ -27,6 +27,7 @@ SPEC = GameSpec(
     actions=ACTIONS,
     command="cardchess2",
     seat_names=("South", "North"),
+    export_seed=False,  # home-row orders and face-down cards stay secret after the game
     quick_options=("turn_cap=80",),
 )
 

@@ -501,3 +501,28 @@ def test_a_restart_mid_window_loses_nothing():
     back = GAME.from_json(json.loads(json.dumps(back.to_json())))
     back, _ = act(back, S, "reinforce d1 >d2")
     assert "d5" not in back.board
+
+
+def test_an_exported_record_carries_no_seed_and_no_secret_card():
+    """/game export hands out the redacted record: no seed (deck order, face-down cards), and
+    home-row orders and added cards hidden."""
+    import random
+
+    from bot.engine.registry import spec
+    from bot.records import make_record, redacted
+
+    s = spec("cardchess2")
+    assert s.export_seed is False
+    g = s.state.new(["a", "b"], s.quick_options, seed=4)
+    rng, moves = random.Random(4), []
+    while not g.is_over() and len(moves) < 60:
+        seat = min(g.to_act())
+        move = str(s.player(g, seat, rng))
+        g, _ = g.apply(seat, move)
+        moves.append([seat, move])
+    out = redacted(make_record(g, moves))
+    assert out["seed"] is None and out["redacted"]
+    said = [m for _, m in out["moves"]]
+    assert all(m == "order (hidden)" for m in said if m.startswith("order"))
+    assert all(m.split()[1] == "(hidden)" for m in said if m.startswith("add"))
+    assert any(m.startswith("order") for m in said)
