@@ -18,6 +18,9 @@ Storage layout (the same on SQLite and PostgreSQL, see ``migrations/``):
 * ``set_aside``: the raw content of damaged rows that were set aside (:meth:`TableStore.set_aside`).
 * ``drafts``: a picker's partial action, by (table, seat, decision revision), named by a short id.
 * ``interactions``: ids of Discord interactions already handled (a delivery twice is applied once).
+* ``tables.message_id``: the table's one public message, which every action edits in place. It is
+  read and written on its own (:meth:`TableStore.message_id`), never by ``save``, and belongs to the
+  table it was recorded for (``message_table``): a new table in the channel starts without one.
 
 Damaged rows: a row whose columns cannot be decoded (a cut-off state, garbage seats, an unknown
 game, an unreadable move) makes :meth:`TableStore.get` raise :class:`DamagedTable`; listings and
@@ -178,6 +181,12 @@ class TableStore(Protocol):
 
     async def seen_interaction(self, interaction_id: int | str) -> bool:
         """Remember an interaction id; True if it was seen before (then do not handle it again)."""
+
+    async def message_id(self, channel_id: int) -> int | None:
+        """The id of the channel's public table message (None if none was recorded)."""
+
+    async def set_message_id(self, channel_id: int, message_id: int | None) -> None:
+        """Record the channel's public table message (a new table starts with none)."""
 
 
 # ----- encoding, shared by both back ends -------------------------------------------------------
