@@ -67,8 +67,8 @@ async def press_move(standin, bot, channel_id: int, move: str, user: dict) -> An
             if c.get("custom_id", "").startswith("dh2:"):
                 _, _, kind, arg = parse_cid(c["custom_id"])
                 kinds.setdefault(kind, []).append((c, arg))
-        # A whole move waiting for confirmation.
-        for c, arg in kinds.get("ok", []):
+        # A whole move waiting for confirmation (Confirm, or the "Are you sure?" of giving up).
+        for c, arg in kinds.get("ok", []) + kinds.get("ym", []):
             if step_tokens(bot, arg) == tokens:
                 return await standin.click(bot, panel_id, c["custom_id"], user=user)
         # The next step as a button.
