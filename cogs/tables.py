@@ -751,17 +751,11 @@ class Tables(commands.Cog):
 
     async def _in_time(self, interaction: discord.Interaction, work: "asyncio.Future[Change]") -> Change:
         """Wait for the work; if it takes longer than Discord's 3 s allows, defer first so the
-        player is told what happened instead of "This interaction failed". A deferred answer is
-        private exactly when the mover's decision is (a secret choice is never shown)."""
+        player is told what happened instead of "This interaction failed". The deferred answer is
+        private: the public answer to a move is the table message, edited in place."""
         done, _ = await asyncio.wait({work}, timeout=DEFER_AFTER)
         if not done and not interaction.response.is_done():
-            private = True
-            table = await self.service.get(interaction.channel_id)
-            seat = table.seat_of(interaction.user.id) if table and table.state else None
-            if seat is not None and table is not None and table.status == "playing":
-                decision = load_game(table).decision_of(seat)
-                private = decision is None or not decision.public
-            await interaction.response.defer(ephemeral=private, thinking=interaction.message is None)
+            await interaction.response.defer(ephemeral=True, thinking=interaction.message is None)
         return await work
 
     # ----- turn limits --------------------------------------------------------------------

@@ -40,7 +40,9 @@ async def test_rematch_two_players_the_loser_starts(standin, bot):
     table = await bot.service.get(channel)
     seat = min(load_game(table).to_act())
     users = [ana, ben]
-    await standin.slash(bot, "court-wars resign", user=users[seat], guild=g)
+    sure = await standin.slash(bot, "court-wars resign", user=users[seat], guild=g)
+    assert sure.ephemeral and "Are you sure" in sure.text
+    await standin.click(bot, sure.message_id, label="Confirm", user=users[seat])
     table = await bot.service.get(channel)
     assert table.status == "finished"
     loser = seat
