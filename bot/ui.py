@@ -265,6 +265,11 @@ def table_message(table: TableRow, picture: bytes | None = None, *, with_picture
     the bytes; without them it is drawn here only when ``with_picture`` (the terminal's bench)."""
     if table.status == "lobby":
         return lobby_message(table)
+    if table.state is None:  # a lobby that closed before its game started
+        panel = Panel(title=f"{spec(table.game).title} — closed",
+                      description="This table closed before its game began. Start a new one with `/game new`.")
+        panel.footer = f"table rev {table.revision}"
+        return TableMessage(embed_from_panel(panel), discord.ui.View(timeout=None), [])
     drafts = drafts if drafts is not None else Drafts()
     game = load_game(table)
     render = renderer(table.game)

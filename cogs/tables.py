@@ -209,6 +209,22 @@ class Tables(commands.Cog):
             log.info("could not edit table message %s in %s: %s", message_id, channel_id, e)
             return False
 
+    async def show_table(self, table: TableRow) -> int | None:
+        """Show the table without an interaction (a new thread, a timer): edit its table message in
+        place, else post one in the channel; the message's id, or None if the bot may not post here."""
+        msg = await self.render(table)
+        live = await self.live_id(table.channel_id)
+        if live is not None and await self._edit(table.channel_id, live, **msg.edit_kwargs()):
+            return live
+        try:
+            sent = await self.bot.get_partial_messageable(table.channel_id).send(**msg.send_kwargs(),
+                                                                                 allowed_mentions=NO_PINGS)
+        except discord.HTTPException as e:  # e.g. a user-installed app cannot post here
+            log.info("could not post the table to %s: %s", table.channel_id, e)
+            return None
+        await self.remember(table.channel_id, sent.id)
+        return sent.id
+
     async def publish(self, interaction: discord.Interaction, table: TableRow, change: Change | None = None, *,
                       answer: str = "", move_down: bool = False) -> None:
         """Show the table after an action, wherever the action came from: the one table message is
@@ -310,9 +326,7 @@ class Tables(commands.Cog):
                 change = await self.service.new_table(made.id, interaction.guild_id, actor_of(interaction), game, options)
             except TableError as e:
                 return await refuse(interaction, str(e))
-            msg = await self.render(change.table)
-            sent = await made.send(**msg.send_kwargs(), allowed_mentions=NO_PINGS)
-            await self.remember(made.id, sent.id)
+            await self.show_table(change.table)
             return await interaction.response.send_message(f"The table is open in {made.mention}.",
                                                            ephemeral=True)
         try:
@@ -642,7 +656,7 @@ class Tables(commands.Cog):
                "rv": self.service.remove}
         try:
             if kind in fns:
-                kw = {"revision": rev} if rev is not None and kind not in ("lv", "cc") else {}
+                kw = {"revision": rev} if rev is not None and kind not in ("lv", "cc", "cx") else {}
                 change = await fns[kind](ch, actor, **kw)
             elif kind == "rm":
                 change = await self.service.rematch(ch, actor)

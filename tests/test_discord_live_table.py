@@ -291,3 +291,39 @@ async def test_resign_sits_apart_and_asks_first(standin, bot):
     assert done.ephemeral and "Done" in done.text
     assert any("resigns" in e for e in (await bot.service.get(channel)).events[-3:])
     assert latest_table(standin, channel)["id"] == str(table_id)
+
+
+async def test_a_cancelled_lobby_closes_in_place(standin, bot):
+    g, users = people(standin, 2)
+    channel = int(g.channel["id"])
+    res = await standin.slash(bot, "game new", {"game": "court_wars"}, user=users[0], guild=g)
+    await standin.click(bot, res.message_id, label="Join", user=users[1])
+    closed = await standin.click(bot, res.message_id, label="Cancel", user=users[0])
+    assert not closed.ephemeral and closed.message_id == res.message_id
+    assert "closed" in closed.embed["title"] and standin.buttons(res.message_id) == []
+    assert (await bot.service.get(channel)).status == "abandoned"
+    assert len(public_posts(standin, channel)) == 1
+
+
+async def test_a_seat_picture_goes_on_the_private_panel(standin, bot, monkeypatch):
+    """When a game draws a seat's own picture, the private panel carries it (drawn off the loop)."""
+    import io
+
+    from PIL import Image
+
+    import bot.render.pictures as pictures
+
+    drawn = []
+
+    def draw_seat(game_id, view):
+        drawn.append(game_id)
+        out = io.BytesIO()
+        Image.new("RGB", (4, 4), "green").save(out, format="PNG")
+        return out.getvalue()
+
+    monkeypatch.setattr(pictures, "draw_seat", draw_seat)
+    g, users, channel, table_id = await open_table(standin, bot, "court_wars", 2)
+    hand = await standin.slash(bot, "game hand", user=users[1], guild=g)
+    assert hand.ephemeral and drawn == ["court_wars"]
+    assert [f.filename for f in hand.files] == ["hand.png"] and hand.files[0].data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert hand.embed["image"]["url"] == "attachment://hand.png"
