@@ -256,6 +256,7 @@ class Tables(commands.Cog):
         elif (public_click and clicked is not None and not interaction.response.is_done()
               and live in (None, clicked.id)):
             await interaction.response.edit_message(**msg.edit_kwargs())
+            answered = True  # the table itself answers a click on it
             if live is None:
                 live = clicked.id
                 await self.remember(ch, live)
