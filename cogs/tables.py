@@ -11,6 +11,7 @@ import io
 import logging
 import re
 import types
+from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -148,6 +149,7 @@ class Tables(commands.Cog):
         self.service = bot.service
         self._live: dict[int, int] = {}  # channel -> its table message (as last read from the store)
         self._below: dict[int, int] = {}  # channel -> other people's messages posted below it since
+        self._showing: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)  # one edit at a time
 
     async def cog_load(self) -> None:
         if self.bot.run_timeouts:
@@ -212,18 +214,19 @@ class Tables(commands.Cog):
     async def show_table(self, table: TableRow) -> int | None:
         """Show the table without an interaction (a new thread, a timer): edit its table message in
         place, else post one in the channel; the message's id, or None if the bot may not post here."""
-        msg = await self.render(table)
-        live = await self.live_id(table.channel_id)
-        if live is not None and await self._edit(table.channel_id, live, **msg.edit_kwargs()):
-            return live
-        try:
-            sent = await self.bot.get_partial_messageable(table.channel_id).send(**msg.send_kwargs(),
-                                                                                 allowed_mentions=NO_PINGS)
-        except discord.HTTPException as e:  # e.g. a user-installed app cannot post here
-            log.info("could not post the table to %s: %s", table.channel_id, e)
-            return None
-        await self.remember(table.channel_id, sent.id)
-        return sent.id
+        async with self._showing[table.channel_id]:
+            msg = await self.render(table)
+            live = await self.live_id(table.channel_id)
+            if live is not None and await self._edit(table.channel_id, live, **msg.edit_kwargs()):
+                return live
+            try:
+                sent = await self.bot.get_partial_messageable(table.channel_id).send(**msg.send_kwargs(),
+                                                                                     allowed_mentions=NO_PINGS)
+            except discord.HTTPException as e:  # e.g. a user-installed app cannot post here
+                log.info("could not post the table to %s: %s", table.channel_id, e)
+                return None
+            await self.remember(table.channel_id, sent.id)
+            return sent.id
 
     async def publish(self, interaction: discord.Interaction, table: TableRow, change: Change | None = None, *,
                       answer: str = "", move_down: bool = False) -> None:
@@ -232,7 +235,17 @@ class Tables(commands.Cog):
         only when there is none, it cannot be edited, or it must move down the channel; the old
         copy then loses its buttons and links to the new one. Then the notices: turn pings, the end.
         ``answer`` is the actor's private answer when the action did not come from the table message."""
+        async with self._showing[table.channel_id]:  # two actions at once: the later state is shown last
+            live = await self._show(interaction, table, answer, move_down)
+        if change is not None:
+            await self.notify(interaction, change, live)
+
+    async def _show(self, interaction: discord.Interaction, table: TableRow, answer: str,
+                    move_down: bool) -> int | None:
         ch = table.channel_id
+        newest = await self.service.get(ch)
+        if newest is not None and newest.table_id == table.table_id and newest.revision > table.revision:
+            table = newest  # another action landed meanwhile: show where the table is now
         msg = await self.render(table)
         clicked = interaction.message
         public_click = clicked is not None and not clicked.flags.ephemeral
@@ -267,8 +280,7 @@ class Tables(commands.Cog):
             await self.remember(ch, live)
         if answer and not answered:
             await interaction.followup.send(clip(answer, 1900), ephemeral=True, allowed_mentions=NO_PINGS)
-        if change is not None:
-            await self.notify(interaction, change, live)
+        return live
 
     async def _acknowledge(self, interaction: discord.Interaction, answer: str, link: str) -> bool:
         """Answer an action that did not come from the table message: privately, with a link to it."""

@@ -327,3 +327,52 @@ async def test_a_seat_picture_goes_on_the_private_panel(standin, bot, monkeypatc
     assert hand.ephemeral and drawn == ["court_wars"]
     assert [f.filename for f in hand.files] == ["hand.png"] and hand.files[0].data[:8] == b"\x89PNG\r\n\x1a\n"
     assert hand.embed["image"]["url"] == "attachment://hand.png"
+
+
+async def test_two_actions_at_once_leave_the_newer_table_showing(standin, bot, monkeypatch):
+    """The first action's picture is slow; the second lands meanwhile. Without care the older table
+    would be written last; the table message must end on the newest state."""
+    import random
+
+    import bot.render.pictures as pictures
+    from tests.standin import InteractionResult
+
+    g, users, channel, table_id = await open_table(standin, bot, "court_wars", 2)
+    table = await bot.service.get(channel)
+    game = load_game(table)
+    first = min(game.to_act())
+    move_a = str(spec("court_wars").player(game, first, random.Random(1)))
+    after_a, _ = game.apply(first, move_a)
+    second = min(after_a.to_act())
+    move_b = str(spec("court_wars").player(after_a, second, random.Random(2)))
+
+    original = pictures.table_picture
+    slow = {"left": 1}
+
+    async def table_picture(game_id, view):
+        if slow["left"]:
+            slow["left"] -= 1
+            await asyncio.sleep(0.3)
+        return await original(game_id, view)
+
+    monkeypatch.setattr(pictures, "table_picture", table_picture)
+
+    def feed(move, user):
+        payload = standin._payload(2, standin._command_data(bot, "game move", {"move": move}, g), user, g, None)
+        standin.interactions[payload["token"]] = result = InteractionResult(standin, payload)
+        bot._connection.parsers["INTERACTION_CREATE"](payload)
+        return result
+
+    res_a = feed(move_a, users[first])
+    for _ in range(200):  # the first move is saved; its table is being drawn
+        if slow["left"] == 0:
+            break
+        await asyncio.sleep(0.005)
+    assert (await bot.service.get(channel)).revision == table.revision + 1
+    res_b = feed(move_b, users[second])
+    await standin.settle(bot)
+    assert res_a.ephemeral and res_b.ephemeral
+    final = await bot.service.get(channel)
+    assert final.revision == table.revision + 2
+    assert [int(m["id"]) for m in table_messages(standin, channel)] == [table_id]
+    assert f"table rev {final.revision}" in standin.message_text(standin._message(table_id))
