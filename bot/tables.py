@@ -626,10 +626,12 @@ def format_duration(seconds: float) -> str:
 
 
 def about(seconds: float) -> str:
-    """A rough length of time in plain words: "6 h", "15 min", "45 s"."""
+    """A length of time in plain words, rounded as a person would: "6 h", "25 min", "2 min 30 s"."""
     seconds = max(0, round(seconds))
     if seconds >= 2 * 3600:
         return f"{round(seconds / 3600)} h"
-    if seconds >= 2 * 60:
+    if seconds >= 10 * 60:
         return f"{round(seconds / 60)} min"
-    return f"{seconds} s"
+    minutes, rest = divmod(seconds, 60)
+    return " ".join(part for part in (f"{minutes} min" if minutes else "", f"{rest} s" if rest else "") if part) \
+        or "0 s"
