@@ -516,9 +516,10 @@ class TableService:
         title = spec(t.game).title
         late = tuple(sorted({t.seats[s].user_id for s in game.to_act()}))
         if t.game_clock is not None and t.turn_since is not None and t.turn_since + t.game_clock <= now:
+            seconds = int(t.game_clock)
             change = self._run_out_clock(t, game)
             if change.events:
-                text = f"the clock ran out at {title} ({int(t.game_clock or 0)} s with no play)"
+                text = f"the clock ran out at {title} ({seconds} s with no play)"
                 change.notice = Notice(CLOCK, tuple(change.pings), text + ("; your turn." if change.pings else "."))
             return change
         if not t.timed_out and t.turn_since is not None and t.turn_since + t.turn_limit <= now:
@@ -545,6 +546,7 @@ class TableService:
         """The rulebook's own clock ran out: every open timed decision gets its default."""
         change: Change | None = None
         texts: list[str] = []
+        seconds = int(t.game_clock or 0)  # before the defaults are played (they set the next clock)
         for d in game.decisions():
             if d.clock_seconds is None or d.default is None or game.is_over():
                 continue
@@ -556,7 +558,7 @@ class TableService:
         if change is None:
             t.game_clock = None
             return Change(t)
-        change.events = [f"The clock ran out ({int(t.game_clock or 0)} s with no play).", *texts]
+        change.events = [f"The clock ran out ({seconds} s with no play).", *texts]
         return change
 
     async def rematch(self, channel_id: int, actor: Actor) -> Change:

@@ -181,6 +181,7 @@ async def test_a_rulebook_clock_that_runs_out_tells_whose_turn_it_is(service, cl
     clock.advance(61)
     [change] = await service.check_timeouts()
     assert change.notice.kind == CLOCK and "the clock ran out at" in change.notice.text
+    assert "(60 s with no play)" in change.notice.text and "(60 s with no play)" in change.events[0]
     after = change.table
     if after.status == "playing":
         acting = {after.seats[s].user_id for s in load_game(after).to_act()}
