@@ -23,12 +23,14 @@ from bot.engine.core import Event, Game, IllegalMove
 from bot.engine.registry import spec
 from bot.records import FORFEIT, make_record
 from bot.store import Seat, StaleRevision, Store, StoreError, TableRow
+from bot.store.base import WARN_FRACTION
 
 DEFAULT_TURN_LIMIT = 24 * 3600
 MIN_TURN_LIMIT = 60
 KEEP_EVENTS = 40
 MAX_MOVE_TEXT = 4000
 MAX_SKIP_STEPS = 200  # a skipped turn is played to its end, within reason
+SWEEP_PAGE = 200  # due tables read per page by the turn-limit sweep
 
 
 STALE = "That table has moved on since this was posted: use the newest table message (or press **Show table**)."
@@ -36,6 +38,10 @@ STALE = "That table has moved on since this was posted: use the newest table mes
 
 class TableError(Exception):
     """A refusal to show the user (ephemerally); nothing was changed."""
+
+
+class _NotDue(TableError):
+    """The sweep found a table not due after all: nothing to save."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +64,25 @@ class Change:
     finished: bool = False
     record: dict[str, Any] | None = None
     secret: bool = False  # the move answered a private decision: tell the mover privately
+    notice: Notice | None = None  # the sweep's short message (a warning, time up, a clock run out)
+
+
+WARNING, TIME_UP, CLOCK = "warning", "time_up", "clock"
+
+
+@dataclass(frozen=True)
+class Notice:
+    """What the turn-limit sweep has to say about a table: one short message that mentions only
+    ``users`` (the late players; for a rulebook clock that ran out, whoever is to act now).
+    The table itself is ``Change.table``; the table message shows it, this only notifies."""
+
+    kind: str  # WARNING | TIME_UP | CLOCK
+    users: tuple[int, ...]
+    text: str  # plain words, after the mentions
+
+    def message(self) -> str:
+        mentions = " ".join(f"<@{u}>" for u in self.users)
+        return f"{mentions} — {self.text}" if mentions else self.text[:1].upper() + self.text[1:]
 
 
 def table_key(table: TableRow) -> str:
@@ -458,43 +483,70 @@ class TableService:
         return game
 
     async def check_timeouts(self) -> list[Change]:
-        """Mark tables whose current turn ran past the limit (each once); returns the changes."""
-        out = []
+        """The turn-limit sweep: for each table whose alarm is due, warn the player to act when a
+        quarter of the turn limit is left (once per turn), mark the turn timed out when it is up
+        (once), or run out a rulebook clock. Returns the changes, each with its ``notice``.
+
+        Only due tables are read (the store's indexed alarm), a page at a time; a damaged row or
+        one table's trouble never stops the sweep."""
+        out: list[Change] = []
         now = self.clock()
-        due: list[TableRow] = []
-        after = None
-        while True:  # only the tables that are due, a page at a time (damaged ones are skipped by the store)
-            page = await self.store.due(now, 200, after)
-            due += page
-            if len(page) < 200:
+        after: tuple[float, int] | None = None
+        while True:
+            page = await self.store.due(now, SWEEP_PAGE, after)
+            if not page:
                 break
-            after = (page[-1].deadline, page[-1].channel_id)
-        for t in due:
-
-            def fn(t: TableRow) -> Change:
-                if t.deadline is None or t.deadline > now:  # moved (or already marked) since it was due
-                    return Change(t)
-                game = load_game(t)
-                if t.game_clock is not None and t.turn_since is not None and t.turn_since + t.game_clock <= now:
-                    return self._run_out_clock(t, game)
-                names = " and ".join(t.seats[s].name for s in sorted(game.to_act()))
-                t.timed_out = True
-                text = f"Time is up for {names}. The other players or the host may skip or remove them."
-                t.events = (t.events + [text])[-KEEP_EVENTS:]
-                return Change(t, events=[text])
-
-            try:
-                change = await self._update(t.channel_id, fn)
-            except (TableError, StoreError):  # one table's trouble never stops the sweep
-                continue
-            if change.events:
-                out.append(change)
+            for row in page:
+                try:
+                    out.append(await self._update(row.channel_id, lambda t: self._sweep(t, now)))
+                except (TableError, StoreError):  # not due any more, or this table's own trouble
+                    continue
+            last = page[-1]
+            key = (last.alarm if last.alarm is not None else now, last.channel_id)
+            if after is not None and key <= after:  # no progress (a row that keeps failing): next sweep
+                break
+            after = key
         return out
+
+    def _sweep(self, t: TableRow, now: float) -> Change:
+        """One due table (under its lock): the change to save, or _NotDue to leave it untouched."""
+        if t.alarm is None or t.alarm > now:  # moved (or already told) since it was read as due
+            raise _NotDue()
+        game = load_game(t)
+        title = spec(t.game).title
+        late = tuple(sorted({t.seats[s].user_id for s in game.to_act()}))
+        if t.game_clock is not None and t.turn_since is not None and t.turn_since + t.game_clock <= now:
+            seconds = int(t.game_clock)
+            change = self._run_out_clock(t, game)
+            if change.events:
+                text = f"the clock ran out at {title} ({seconds} s with no play)"
+                change.notice = Notice(CLOCK, tuple(change.pings), text + ("; your turn." if change.pings else "."))
+            return change
+        if not t.timed_out and t.turn_since is not None and t.turn_since + t.turn_limit <= now:
+            names = " and ".join(t.seats[s].name for s in sorted(game.to_act()))
+            t.timed_out = True
+            t.warned_for = t.turn_since  # no warning after the time is up
+            text = f"Time is up for {names}. The other players or the host may skip or remove them."
+            t.events = (t.events + [text])[-KEEP_EVENTS:]
+            if len(t.seats) > 1:
+                what = "the other players or the host may **Skip** your turn (the bot plays it) or **Remove** you."
+            else:
+                what = "you may **Skip** your turn (the bot plays it) or **Remove** yourself (the game ends)."
+            notice = Notice(TIME_UP, late, f"time is up at {title}; {what}")
+            return Change(t, events=[text], notice=notice)
+        warn_at = t.warn_at
+        if warn_at is not None and warn_at <= now:
+            t.warned_for = t.turn_since
+            left = about(t.turn_limit * (1 - WARN_FRACTION))
+            return Change(t, notice=Notice(WARNING, late, f"a quarter of your turn is left at {title} "
+                                                          f"(about {left} to go)."))
+        raise _NotDue()
 
     def _run_out_clock(self, t: TableRow, game: Game) -> Change:
         """The rulebook's own clock ran out: every open timed decision gets its default."""
         change: Change | None = None
         texts: list[str] = []
+        seconds = int(t.game_clock or 0)  # before the defaults are played (they set the next clock)
         for d in game.decisions():
             if d.clock_seconds is None or d.default is None or game.is_over():
                 continue
@@ -506,7 +558,7 @@ class TableService:
         if change is None:
             t.game_clock = None
             return Change(t)
-        change.events = [f"The clock ran out ({int(t.game_clock or 0)} s with no play).", *texts]
+        change.events = [f"The clock ran out ({seconds} s with no play).", *texts]
         return change
 
     async def rematch(self, channel_id: int, actor: Actor) -> Change:
@@ -573,3 +625,15 @@ def format_duration(seconds: float) -> str:
     if seconds % 60 == 0:
         return f"{seconds // 60} min"
     return f"{seconds} s"
+
+
+def about(seconds: float) -> str:
+    """A length of time in plain words, rounded as a person would: "6 h", "25 min", "2 min 30 s"."""
+    seconds = max(0, round(seconds))
+    if seconds >= 2 * 3600:
+        return f"{round(seconds / 3600)} h"
+    if seconds >= 10 * 60:
+        return f"{round(seconds / 60)} min"
+    minutes, rest = divmod(seconds, 60)
+    return " ".join(part for part in (f"{minutes} min" if minutes else "", f"{rest} s" if rest else "") if part) \
+        or "0 s"

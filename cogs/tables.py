@@ -38,6 +38,7 @@ GAME_CHOICES = [app_commands.Choice(name=spec(g).title[:100], value=g) for g in 
 
 
 DEFER_AFTER = 2.0  # seconds; Discord allows 3 for the first answer
+SWEEP_SECONDS = 5.0  # the turn-limit sweep: an indexed read of the due tables only
 
 
 def actor_of(interaction: discord.Interaction, owner_ids: Any = None) -> Actor:
@@ -571,21 +572,30 @@ class Tables(commands.Cog):
         return await work
 
     # ----- turn limits --------------------------------------------------------------------
-    @tasks.loop(seconds=30)
+    @tasks.loop(seconds=SWEEP_SECONDS)
     async def timeout_loop(self) -> None:
-        await self.check_timeouts()
+        try:
+            await self.check_timeouts()
+        except Exception:  # e.g. the database is away for a moment: the loop goes on
+            log.exception("the turn-limit sweep failed; trying again in %s s", SWEEP_SECONDS)
 
     async def check_timeouts(self) -> int:
-        """Tell each table whose turn ran out; returns how many were told."""
+        """Run the turn-limit sweep and post each notice as one short message that mentions only
+        the late players (a warning, time up, a rulebook clock run out); returns how many were
+        posted. The table itself is not reposted: ``change.table`` is the table after the change."""
         told = 0
         for change in await self.service.check_timeouts():
-            msg = await asyncio.to_thread(ui.table_message, change.table)
+            notice = change.notice
+            if notice is None:
+                continue
             channel = self.bot.get_partial_messageable(change.table.channel_id)
+            mentions = discord.AllowedMentions(users=[discord.Object(u) for u in notice.users],
+                                               everyone=False, roles=False, replied_user=False)
             try:
-                await channel.send(**msg.send_kwargs(), allowed_mentions=NO_PINGS)
+                await channel.send(clip(notice.message(), 2000), allowed_mentions=mentions)
                 told += 1
             except discord.HTTPException as e:  # e.g. a user-installed app cannot post here
-                log.info("could not post a timeout to %s: %s", change.table.channel_id, e)
+                log.info("could not post a turn-limit notice to %s: %s", change.table.channel_id, e)
         return told
 
     @timeout_loop.before_loop

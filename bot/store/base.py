@@ -6,7 +6,10 @@ Storage layout (the same on SQLite and PostgreSQL, see ``migrations/``):
 * ``tables``: one row per channel, the current table. ``state``, ``seats``, ``options``,
   ``events`` and ``series`` are JSON text (kept byte for byte as written). ``deadline`` is
   ``turn_since + turn_limit`` while the table is playing and not timed out, else NULL, and
-  indexed: the turn-limit sweep reads only rows that are due (:meth:`TableStore.due`).
+  indexed. ``alarm`` is the next time the turn-limit sweep must look at a playing table: the
+  warning when a quarter of the turn limit is left (once per turn: ``warned_for`` is the
+  ``turn_since`` of the turn already warned), else the deadline; it is indexed and the sweep reads
+  only rows whose alarm is due (:meth:`TableStore.due`), never decoding the others.
 * ``moves``: the move log, one row per move ``(table_id, ply, entry)``. A save appends the moves
   the row gained since it was loaded and bumps the revision, in one transaction; the row never
   carries the log. ``get`` returns the moves in order.
@@ -37,6 +40,7 @@ from typing import Any, Protocol, runtime_checkable
 log = logging.getLogger("bot.store")
 
 STATUSES = ("lobby", "playing", "finished", "abandoned")
+WARN_FRACTION = 0.75  # the player to act is warned when a quarter of the turn limit is left
 
 
 class StoreError(Exception):
@@ -103,6 +107,7 @@ class TableRow:
     created_at: float = 0.0
     updated_at: float = 0.0
     game_clock: float | None = None  # seconds: a rulebook clock on the open decision (KRPD's Open Race)
+    warned_for: float | None = None  # the turn (its turn_since) whose warning was sent
     table_id: str = ""  # unique per table (per game, a rematch is new): the store assigns it at the first save
     damaged: str | None = None
 
@@ -122,6 +127,22 @@ class TableRow:
         if self.timed_out:
             return None
         return self.turn_since + self.turn_limit
+
+    @property
+    def warn_at(self) -> float | None:
+        """When the player to act is warned (a quarter of the turn limit left), once per turn;
+        None for a solo table, a turn already warned or told it is up, or no turn clock."""
+        if self.status != "playing" or self.turn_since is None or self.timed_out or len(self.seats) < 2:
+            return None
+        if self.warned_for == self.turn_since:
+            return None
+        return self.turn_since + self.turn_limit * WARN_FRACTION
+
+    @property
+    def alarm(self) -> float | None:
+        """The next time the sweep must look at this table: the warning or the deadline."""
+        times = [x for x in (self.warn_at, self.deadline) if x is not None]
+        return min(times) if times else None
 
 
 @dataclass(frozen=True)
@@ -153,8 +174,9 @@ class TableStore(Protocol):
         """Every table (of a status), damaged ones skipped and logged once."""
 
     async def due(self, now: float, limit: int = 100, after: tuple[float, int] | None = None) -> list[TableRow]:
-        """Up to ``limit`` playing tables whose deadline is at or before ``now``, oldest deadline
-        first, after the ``(deadline, channel_id)`` key of the previous page; damaged ones skipped."""
+        """Up to ``limit`` playing tables whose alarm (warning or deadline) is at or before ``now``,
+        earliest first, after the ``(alarm, channel_id)`` key of the previous page; damaged ones are
+        skipped and taken out of the sweep (their alarm cleared)."""
 
     async def save(self, table: TableRow, expected_revision: int | None, record: dict[str, Any] | None = None,
                    result: str = "", results: Sequence[tuple[int, str, str]] = ()) -> None:
@@ -193,7 +215,7 @@ def encode_row(t: TableRow) -> dict[str, Any]:
         "options": dumps(t.options), "seed": t.seed, "state": None if t.state is None else dumps(t.state),
         "events": dumps(t.events), "revision": t.revision, "move_count": len(t.moves), "turn_limit": t.turn_limit,
         "turn_since": t.turn_since, "timed_out": bool(t.timed_out), "deadline": t.deadline,
-        "game_clock": t.game_clock,
+        "game_clock": t.game_clock, "warned_for": t.warned_for, "alarm": t.alarm,
         "series": dumps(t.series), "created_at": t.created_at, "updated_at": t.updated_at,
     }
 
@@ -257,7 +279,7 @@ def decode_row(r: Mapping[str, Any], move_entries: Sequence[str], record_text: s
         seats=seats, options=options, seed=r["seed"], state=state, moves=moves, events=events,
         revision=r["revision"], turn_limit=r["turn_limit"], turn_since=r["turn_since"], timed_out=bool(r["timed_out"]),
         series=series, created_at=r["created_at"], updated_at=r["updated_at"], table_id=r["table_id"],
-        damaged=r["damaged"], game_clock=r["game_clock"],
+        damaged=r["damaged"], game_clock=r["game_clock"], warned_for=r["warned_for"],
     )
 
 

@@ -158,12 +158,12 @@ class PostgresStore:
     async def due(self, now: float, limit: int = 100, after: tuple[float, int] | None = None) -> list[TableRow]:
         if after is None:
             rows = await self._fetch("find tables whose turn ran out",
-                                     f"{_SELECT} WHERE t.deadline IS NOT NULL AND t.deadline <= $1 "
-                                     "ORDER BY t.deadline, t.channel_id LIMIT $2", now, limit)
+                                     f"{_SELECT} WHERE t.alarm IS NOT NULL AND t.alarm <= $1 "
+                                     "ORDER BY t.alarm, t.channel_id LIMIT $2", now, limit)
         else:
             rows = await self._fetch("find tables whose turn ran out",
-                                     f"{_SELECT} WHERE t.deadline IS NOT NULL AND t.deadline <= $1 "
-                                     "AND (t.deadline, t.channel_id) > ($2, $3) ORDER BY t.deadline, t.channel_id "
+                                     f"{_SELECT} WHERE t.alarm IS NOT NULL AND t.alarm <= $1 "
+                                     "AND (t.alarm, t.channel_id) > ($2, $3) ORDER BY t.alarm, t.channel_id "
                                      "LIMIT $4", now, float(after[0]), after[1], limit)
         out = []
         damaged = []
@@ -175,7 +175,8 @@ class PostgresStore:
                 damaged.append(e.channel_id)
         if damaged:  # out of the sweep's index for good: they cannot time out until set aside
             await self._run("take damaged tables out of the sweep",
-                            lambda c: c.execute("UPDATE tables SET deadline = NULL WHERE channel_id = ANY($1::bigint[])",
+                            lambda c: c.execute("UPDATE tables SET deadline = NULL, alarm = NULL "
+                                                "WHERE channel_id = ANY($1::bigint[])",
                                                 damaged))
         return out
 
@@ -258,7 +259,8 @@ class PostgresStore:
             await c.execute("DELETE FROM moves WHERE table_id = $1", r["table_id"])
             await c.execute(
                 "UPDATE tables SET status = 'abandoned', seats = '[]', options = '[]', state = NULL, events = '[]', "
-                "series = '{}', move_count = 0, turn_since = NULL, timed_out = FALSE, deadline = NULL, record_id = NULL, "
+                "series = '{}', move_count = 0, turn_since = NULL, timed_out = FALSE, deadline = NULL, alarm = NULL, "
+                "record_id = NULL, "
                 "raw_moves = NULL, damaged = $1, revision = revision + 1, updated_at = $2 WHERE channel_id = $3",
                 why, time.time(), channel_id)
             return True

@@ -239,11 +239,11 @@ class SQLiteStore:
     async def due(self, now: float, limit: int = 100, after: tuple[float, int] | None = None) -> list[TableRow]:
         def fn(conn: sqlite3.Connection) -> tuple[list[TableRow], list[DamagedTable]]:
             if after is None:
-                rows = conn.execute("SELECT * FROM tables WHERE deadline IS NOT NULL AND deadline <= ? "
-                                    "ORDER BY deadline, channel_id LIMIT ?", (now, limit)).fetchall()
+                rows = conn.execute("SELECT * FROM tables WHERE alarm IS NOT NULL AND alarm <= ? "
+                                    "ORDER BY alarm, channel_id LIMIT ?", (now, limit)).fetchall()
             else:
-                rows = conn.execute("SELECT * FROM tables WHERE deadline IS NOT NULL AND deadline <= ? "
-                                    "AND (deadline, channel_id) > (?, ?) ORDER BY deadline, channel_id LIMIT ?",
+                rows = conn.execute("SELECT * FROM tables WHERE alarm IS NOT NULL AND alarm <= ? "
+                                    "AND (alarm, channel_id) > (?, ?) ORDER BY alarm, channel_id LIMIT ?",
                                     (now, after[0], after[1], limit)).fetchall()
             return self._decode_all(conn, rows)
 
@@ -253,7 +253,8 @@ class SQLiteStore:
         if damaged:  # out of the sweep's index for good: they cannot time out until set aside
             ids = [(e.channel_id,) for e in damaged]
             await self._write("take damaged tables out of the sweep",
-                              lambda c: c.executemany("UPDATE tables SET deadline = NULL WHERE channel_id = ?", ids))
+                              lambda c: c.executemany("UPDATE tables SET deadline = NULL, alarm = NULL "
+                                                      "WHERE channel_id = ?", ids))
         return out
 
     # ----- writing tables --------------------------------------------------------------------------
@@ -335,7 +336,8 @@ class SQLiteStore:
             conn.execute("DELETE FROM moves WHERE table_id = ?", (r["table_id"],))
             conn.execute(
                 "UPDATE tables SET status = 'abandoned', seats = '[]', options = '[]', state = NULL, events = '[]', "
-                "series = '{}', move_count = 0, turn_since = NULL, timed_out = 0, deadline = NULL, record_id = NULL, "
+                "series = '{}', move_count = 0, turn_since = NULL, timed_out = 0, deadline = NULL, alarm = NULL, "
+                "record_id = NULL, "
                 "raw_moves = NULL, damaged = ?, revision = revision + 1, updated_at = ? WHERE channel_id = ?",
                 (why, time.time(), channel_id),
             )
