@@ -85,6 +85,8 @@ def acting_users(table: TableRow, game: Game | None = None) -> set[int]:
 class TableService:
     """The table operations. One instance per bot (or terminal), sharing one store."""
 
+    sweep_shards: tuple[int, tuple[int, ...]] | None = None  # (count, ids): a shard cluster's process sweeps its own
+
     def __init__(self, store: Store, clock: Callable[[], float] = time.time):
         self.store = store
         self.clock = clock
@@ -464,7 +466,7 @@ class TableService:
         due: list[TableRow] = []
         after = None
         while True:  # only the tables that are due, a page at a time (damaged ones are skipped by the store)
-            page = await self.store.due(now, 200, after)
+            page = await self.store.due(now, 200, after, shards=self.sweep_shards)
             due += page
             if len(page) < 200:
                 break
