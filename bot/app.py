@@ -65,6 +65,11 @@ class DeckhandBot(commands.Bot):
         if self.sweep_seconds is not None and (cog := self.get_cog("Tables")) is not None:
             cog.timeout_loop.change_interval(seconds=self.sweep_seconds)  # type: ignore[attr-defined]
 
+    async def on_ready(self) -> None:
+        shards = self.sweep_shards
+        where = f"shards {', '.join(map(str, shards[1]))} of {shards[0]}" if shards else "every shard"
+        log.info("ready: %d servers on %s", len(self.guilds), where)
+
     async def close(self) -> None:
         await super().close()
         if self.store is not None:
