@@ -71,7 +71,7 @@ RUN_EPILOG = """examples:
 Discord sends a server's events on shard (server id >> 22) % N and DMs on shard 0. Each process
 sweeps the turn limits of its own shards' tables; the process with shard 0 serves the DMs.
 Processes share one PostgreSQL database (SQLite is for one process). Start them together: a
-process waits DECKHAND_IDENTIFY_DELAY (5 s) x its first shard id before connecting. Slash
+process waits DECKHAND_IDENTIFY_DELAY (5 s) x its first shard id before it identifies. Slash
 commands are registered once with `python -m bot sync`, not by `run`."""
 
 
@@ -85,8 +85,9 @@ def parser() -> argparse.ArgumentParser:
                                "terminal game of Gridcannon.")
     r = sub.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN)",
                        formatter_class=argparse.RawDescriptionHelpFormatter,
-                       description="Connect to Discord and serve every table. Needs DISCORD_TOKEN. Several processes "
-                                   "can share one PostgreSQL database, each running some of the shards.",
+                       description=textwrap.fill("Connect to Discord and serve every table. Needs DISCORD_TOKEN. "
+                                                 "Several processes can share one PostgreSQL database, each running "
+                                                 "some of the shards.", 78),
                        epilog=RUN_EPILOG)
     r.add_argument("--shard-count", default=None, metavar="N",
                    help="shards in all, across every process (default: DECKHAND_SHARD_COUNT; unset: one process)")
@@ -183,6 +184,10 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     token = settings.require_token()
     from bot.app import build
 
+    if settings.shard_ids is not None and len(settings.shard_ids) < (settings.shard_count or 1) \
+            and not settings.database_url:
+        logging.getLogger("bot").warning("this process runs some of the shards on the SQLite file %s: several "
+                                         "processes should share PostgreSQL (DATABASE_URL)", settings.database)
     if settings.log_level != "DEBUG":  # its only INFO line is "logging in using static token"
         logging.getLogger("discord.client").setLevel(logging.WARNING)
     bot = build(settings)
