@@ -61,6 +61,27 @@ def test_a_guilds_shard_is_discords_rule():
     assert shard_of(123, 1) == 0
 
 
+async def test_build_makes_one_process_of_a_cluster(tmp_path):
+    from bot.app import DeckhandBot, ShardedDeckhandBot, build
+
+    base = {"DECKHAND_DATABASE": str(tmp_path / "x.db"), "DECKHAND_IDENTIFY_DELAY": "0.2"}
+    one = build(Settings.from_env(base))
+    assert type(one) is DeckhandBot and one.sweep_shards is None
+    bot = build(Settings.from_env({**base, "DECKHAND_SHARD_COUNT": "4", "DECKHAND_SHARD_IDS": "2-3"}))
+    assert isinstance(bot, ShardedDeckhandBot)
+    assert (bot.shard_count, bot.shard_ids, bot.sweep_shards) == (4, [2, 3], (4, (2, 3)))
+    every = build(Settings.from_env({**base, "DECKHAND_SHARD_COUNT": "2"}))
+    assert every.sweep_shards == (2, (0, 1))
+    # Staggered IDENTIFY: the process's first IDENTIFY waits its first shard id x the delay.
+    loop = asyncio.get_running_loop()
+    t0 = loop.time()
+    await bot.before_identify_hook(2, initial=True)
+    assert 0.38 <= loop.time() - t0 < 2.0
+    t0 = loop.time()
+    await every.before_identify_hook(0, initial=True)
+    assert loop.time() - t0 < 0.1, "shard 0 goes first"
+
+
 # ----- the store: due() keeps a process's own shards ---------------------------------------------
 async def test_due_keeps_the_tables_of_the_given_shards(store):  # noqa: F811 — both back ends
     guilds = {0: 8 << 22, 1: 9 << 22, 2: 10 << 22}  # shards 0, 1, 2 of 4
