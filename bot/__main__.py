@@ -193,7 +193,7 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     bot = build(settings)
     try:
         bot.run(token, log_handler=None)
-    except Exception as e:  # noqa: BLE001 — every failure to start is one line, never a traceback
+    except Exception as e:  # every failure to start is one line, never a traceback (others are raised)
         message = run_failure(e, settings)
         if message is None:
             raise

@@ -64,13 +64,6 @@ class Settings:
             sweep_seconds=sweep_seconds,
         )
 
-    @property
-    def first_shard(self) -> int:
-        """This process's lowest shard id (0 when not sharded)."""
-        if self.shard_count is None:
-            return 0
-        return min(self.shard_ids) if self.shard_ids else 0
-
     def require_token(self) -> str:
         if not self.token:
             raise ConfigError(

@@ -32,12 +32,12 @@ ROOT = Path(__file__).resolve().parent.parent
 # ----- settings -----------------------------------------------------------------------------------
 def test_shard_settings_from_the_environment():
     s = Settings.from_env({"DECKHAND_SHARD_COUNT": "4", "DECKHAND_SHARD_IDS": "3, 0-1"})
-    assert (s.shard_count, s.shard_ids, s.first_shard) == (4, (0, 1, 3), 0)
+    assert (s.shard_count, s.shard_ids) == (4, (0, 1, 3))
     s = Settings.from_env({"DECKHAND_SHARD_COUNT": "2"})
     assert (s.shard_count, s.shard_ids) == (2, None)
     s = Settings.from_env({})
     assert (s.shard_count, s.shard_ids, s.identify_delay, s.sweep_seconds) == (None, None, 5.0, 30.0)
-    assert Settings.from_env({"DECKHAND_SHARD_COUNT": "3", "DECKHAND_SHARD_IDS": "2"}).first_shard == 2
+    assert Settings.from_env({"DECKHAND_SHARD_COUNT": "3", "DECKHAND_SHARD_IDS": "2"}).shard_ids == (2,)
 
 
 @pytest.mark.parametrize("count, ids, says", [
@@ -156,6 +156,15 @@ async def test_run_with_a_refused_token_is_one_line(tmp_path):
     assert "Traceback" not in err
     assert err.strip().splitlines() == [err.strip()], err
     assert "refused the token in DISCORD_TOKEN" in err
+
+
+async def test_run_when_the_database_cannot_be_opened_is_one_line(tmp_path):
+    async with running_standin() as standin:
+        code, err = await _run(_env(DISCORD_TOKEN="t", DATABASE_URL=f"postgresql://postgres@/x?host={tmp_path}/none",
+                                    DISCORD_API_BASE=standin.base_url, DISCORD_GATEWAY_URL=standin.gateway_url))
+    assert code == 2, err
+    assert "Traceback" not in err and err.strip().splitlines() == [err.strip()], err
+    assert err.startswith("deckhand: Cannot connect to PostgreSQL")
 
 
 async def test_run_refuses_a_shard_outside_the_count_in_one_line(tmp_path):
