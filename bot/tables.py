@@ -110,6 +110,8 @@ def acting_users(table: TableRow, game: Game | None = None) -> set[int]:
 class TableService:
     """The table operations. One instance per bot (or terminal), sharing one store."""
 
+    sweep_shards: tuple[int, tuple[int, ...]] | None = None  # (count, ids): a shard cluster's process sweeps its own
+
     def __init__(self, store: Store, clock: Callable[[], float] = time.time):
         self.store = store
         self.clock = clock
@@ -493,7 +495,7 @@ class TableService:
         now = self.clock()
         after: tuple[float, int] | None = None
         while True:
-            page = await self.store.due(now, SWEEP_PAGE, after)
+            page = await self.store.due(now, SWEEP_PAGE, after, shards=self.sweep_shards)
             if not page:
                 break
             for row in page:

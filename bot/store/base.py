@@ -173,10 +173,13 @@ class TableStore(Protocol):
     async def tables(self, status: str | None = None) -> list[TableRow]:
         """Every table (of a status), damaged ones skipped and logged once."""
 
-    async def due(self, now: float, limit: int = 100, after: tuple[float, int] | None = None) -> list[TableRow]:
+    async def due(self, now: float, limit: int = 100, after: tuple[float, int] | None = None, *,
+                  shards: tuple[int, Collection[int]] | None = None) -> list[TableRow]:
         """Up to ``limit`` playing tables whose alarm (warning or deadline) is at or before ``now``,
         earliest first, after the ``(alarm, channel_id)`` key of the previous page; damaged ones are
-        skipped and taken out of the sweep (their alarm cleared)."""
+        skipped and taken out of the sweep (their alarm cleared). ``shards=(count, ids)`` keeps the
+        tables of those shards only (a guild's shard is ``(guild_id >> 22) % count``, a DM's is 0):
+        each process of a shard cluster sweeps its own."""
 
     async def save(self, table: TableRow, expected_revision: int | None, record: dict[str, Any] | None = None,
                    result: str = "", results: Sequence[tuple[int, str, str]] = ()) -> None:
@@ -294,6 +297,16 @@ class DamageLog:
         if key not in self._seen:
             self._seen.add(key)
             log.error("%s It is skipped; set it aside with `/game abandon` (store.set_aside).", e)
+
+
+def shard_ids(shards: tuple[int, Collection[int]] | None) -> tuple[int, list[int]] | None:
+    """``due``'s shard filter checked: (count, sorted ids), or None for every table."""
+    if shards is None:
+        return None
+    count, ids = int(shards[0]), sorted({int(i) for i in shards[1]})
+    if count < 1 or not ids or ids[0] < 0 or ids[-1] >= count:
+        raise ValueError(f"shards must be (count, ids) with ids from 0 to count - 1, not {shards!r}")
+    return count, ids
 
 
 def known_games() -> tuple[str, ...]:

@@ -19,7 +19,7 @@ import asyncpg
 
 from bot.store.base import (
     ROW_COLUMNS, DamagedTable, DamageLog, Draft, SchemaTooNew, StaleRevision, StoreError, TableRow, decode_row, dumps,
-    encode_row, known_games, new_draft_id, new_table_id,
+    encode_row, known_games, new_draft_id, new_table_id, shard_ids,
 )
 from bot.store.migrations import migrations
 
@@ -155,16 +155,18 @@ class PostgresStore:
             rows = await self._fetch("list tables", f"{_SELECT} WHERE t.status = $1 ORDER BY t.channel_id", status)
         return self._decode_all(rows)
 
-    async def due(self, now: float, limit: int = 100, after: tuple[float, int] | None = None) -> list[TableRow]:
-        if after is None:
-            rows = await self._fetch("find tables whose turn ran out",
-                                     f"{_SELECT} WHERE t.alarm IS NOT NULL AND t.alarm <= $1 "
-                                     "ORDER BY t.alarm, t.channel_id LIMIT $2", now, limit)
-        else:
-            rows = await self._fetch("find tables whose turn ran out",
-                                     f"{_SELECT} WHERE t.alarm IS NOT NULL AND t.alarm <= $1 "
-                                     "AND (t.alarm, t.channel_id) > ($2, $3) ORDER BY t.alarm, t.channel_id "
-                                     "LIMIT $4", now, float(after[0]), after[1], limit)
+    async def due(self, now: float, limit: int = 100, after: tuple[float, int] | None = None, *,
+                  shards: tuple[int, Collection[int]] | None = None) -> list[TableRow]:
+        where, args = ["t.alarm IS NOT NULL", "t.alarm <= $1"], [now]
+        if after is not None:
+            where.append(f"(t.alarm, t.channel_id) > (${len(args) + 1}, ${len(args) + 2})")
+            args += [float(after[0]), after[1]]
+        if (mine := shard_ids(shards)) is not None:  # a DM's guild_id is NULL: shard 0
+            where.append(f"COALESCE((t.guild_id >> 22) % ${len(args) + 1}, 0) = ANY(${len(args) + 2}::bigint[])")
+            args += [mine[0], mine[1]]
+        rows = await self._fetch("find tables whose turn ran out",
+                                 f"{_SELECT} WHERE {' AND '.join(where)} ORDER BY t.alarm, t.channel_id "
+                                 f"LIMIT ${len(args) + 1}", *args, limit)
         out = []
         damaged = []
         for r in rows:

@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 
 from bot.store.base import (
     ROW_COLUMNS, DamagedTable, DamageLog, Draft, SchemaTooNew, StaleRevision, StoreError, TableRow, decode_row, dumps,
-    encode_row, known_games, new_draft_id, new_table_id,
+    encode_row, known_games, new_draft_id, new_table_id, shard_ids,
 )
 from bot.store.migrations import migrations, statements
 
@@ -236,15 +236,19 @@ class SQLiteStore:
             self.damage.report(e)
         return out
 
-    async def due(self, now: float, limit: int = 100, after: tuple[float, int] | None = None) -> list[TableRow]:
+    async def due(self, now: float, limit: int = 100, after: tuple[float, int] | None = None, *,
+                  shards: tuple[int, Collection[int]] | None = None) -> list[TableRow]:
+        where, args = "alarm IS NOT NULL AND alarm <= ?", [now]
+        if after is not None:
+            where += " AND (alarm, channel_id) > (?, ?)"
+            args += [after[0], after[1]]
+        if (mine := shard_ids(shards)) is not None:  # a DM's guild_id is NULL: shard 0
+            where += f" AND COALESCE((guild_id >> 22) % ?, 0) IN ({', '.join('?' * len(mine[1]))})"
+            args += [mine[0], *mine[1]]
+
         def fn(conn: sqlite3.Connection) -> tuple[list[TableRow], list[DamagedTable]]:
-            if after is None:
-                rows = conn.execute("SELECT * FROM tables WHERE alarm IS NOT NULL AND alarm <= ? "
-                                    "ORDER BY alarm, channel_id LIMIT ?", (now, limit)).fetchall()
-            else:
-                rows = conn.execute("SELECT * FROM tables WHERE alarm IS NOT NULL AND alarm <= ? "
-                                    "AND (alarm, channel_id) > (?, ?) ORDER BY alarm, channel_id LIMIT ?",
-                                    (now, after[0], after[1], limit)).fetchall()
+            rows = conn.execute(f"SELECT * FROM tables WHERE {where} ORDER BY alarm, channel_id LIMIT ?",
+                                (*args, limit)).fetchall()
             return self._decode_all(conn, rows)
 
         out, damaged = await self._read("find tables whose turn ran out", fn)
