@@ -30,7 +30,7 @@ MIN_TURN_LIMIT = 60
 KEEP_EVENTS = 40
 MAX_MOVE_TEXT = 4000
 MAX_SKIP_STEPS = 200  # a skipped turn is played to its end, within reason
-MAX_BOT_STEPS = 2000  # bot seats play at once after every change, within reason
+MAX_BOT_STEPS = 1000  # bot seats play at once after every change, within reason (a few ms a step)
 BOT_NAME = "Deckhand bot"
 DAILY_GAME = "gridcannon"  # the daily challenge: everyone gets the same deal of this game each UTC day
 
@@ -586,7 +586,11 @@ class TableService:
         """While a bot seat must act, play it with the game's built-in player, in the same
         update as the change that handed it the turn (bounded by ``MAX_BOT_STEPS``)."""
         t = change.table
-        if t.status != "playing" or not any(is_bot(s.user_id) for s in t.seats):
+        if not any(is_bot(s.user_id) for s in t.seats):
+            return
+        for s in [s for s in change.private if is_bot(t.seats[s].user_id)]:
+            del change.private[s]  # what only a bot may read goes nowhere
+        if t.status != "playing":
             return
         game = load_game(t)
         player = spec(t.game).player
@@ -638,7 +642,7 @@ class TableService:
             )
             if not await self.store.daily_claim(day, actor.user_id, actor.name, table.table_id, now):
                 raise TableError(f"You have played the daily challenge of {day} already (one attempt a day). "
-                                 "A new deal comes at midnight UTC; `/game daily` shows the leaderboard.")
+                                 "A new deal comes at midnight UTC; `/game daily leaderboard:True` shows the day's board.")
             change = Change(table, events=[f"{actor.name} takes on the daily challenge of {day}."])
             try:
                 self._start(table, change)

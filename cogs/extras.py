@@ -63,7 +63,13 @@ async def daily(cog: "Tables", interaction: discord.Interaction, leaderboard: bo
     try:
         change = await service.start_daily(dm.id, actor_of(interaction))
     except TableError as e:
-        return await refuse(interaction, str(e))
+        mine = await service.daily_attempt(interaction.user.id)
+        if mine is None or mine.finished_at is None:
+            return await refuse(interaction, str(e))
+        # Played already: say so, with how it went and the day's board.
+        embed = board_embed(await service.daily_board(), interaction.user.id, mine.day)
+        return await interaction.response.send_message(clip(f"{e} Yours: {result_text(mine)}.", 1900), embed=embed,
+                                                       ephemeral=True, allowed_mentions=NO_PINGS)
     msg = await asyncio.to_thread(ui.table_message, change.table)
     day = change.table.series.get("daily", "")
     intro = (f"**Daily challenge — {day}.** Everyone gets this same deal today and has one attempt; the "

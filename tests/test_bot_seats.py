@@ -137,3 +137,27 @@ def test_every_game_hints_one_plain_sentence(game_id):
         assert not CODE.search(sentence), sentence  # cards with suit symbols, never codes
         assert describe(game, seat, action)
         game, _ = game.apply(seat, str(s.player(game, seat, rng)))
+
+
+MULTI = [g for g in GAME_IDS if spec(g).max_players > 1]
+
+
+@pytest.mark.parametrize("game_id", MULTI)
+async def test_one_person_and_bots_play_every_game_to_the_end(service, people, game_id):
+    """Whatever the game (simultaneous secret decisions, story lines, clocks), the table only
+    ever waits for the person, and the game ends."""
+    s = spec(game_id)
+    await service.new_table(CH, 1, people[0], game_id, list(s.quick_options))
+    for _ in range(s.max_players - 1):
+        await service.add_bot(CH, people[0])
+    change = await service.start(CH, people[0])
+    rng = random.Random(7)
+    for _ in range(3000):
+        if change.table.status != "playing":
+            break
+        game = load_game(change.table)
+        assert game.to_act() == {0}, f"waiting for {game.to_act()}"
+        change = await service.move(CH, people[0], str(s.player(game, 0, rng)))
+        assert 0 not in change.private or all(isinstance(t, str) for t in change.private[0])
+        assert not any(s_ for s_ in change.private if s_ != 0), "a bot's private texts go nowhere"
+    assert change.table.status == "finished"

@@ -57,7 +57,8 @@ async def test_two_users_get_the_same_deal_one_attempt_and_a_leaderboard(standin
     gave_up = await standin.slash(bot, "game abandon", user=ben)
     assert not gave_up.ephemeral
     after = await standin.slash(bot, "game daily", user=ben)
-    assert after.ephemeral and "one attempt a day" in after.text
+    assert after.ephemeral and "one attempt a day" in after.text and "Yours: lost" in after.text
+    assert after.embed["title"].startswith("Daily Gridcannon"), "with the day's leaderboard"
 
     board = await standin.slash(bot, "game daily", {"leaderboard": True}, user=ben)
     assert board.ephemeral and "Daily Gridcannon" in board.embed["title"]
