@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import math
 import random
 import secrets
@@ -24,6 +25,8 @@ from bot.engine.registry import spec
 from bot.records import FORFEIT, make_record
 from bot.store import Seat, StaleRevision, Store, StoreError, TableRow, new_table_id
 from bot.store.base import DailyEntry
+
+log = logging.getLogger(__name__)
 
 DEFAULT_TURN_LIMIT = 24 * 3600
 MIN_TURN_LIMIT = 60
@@ -606,8 +609,11 @@ class TableService:
                 break
             seat = bots[0]
             rng = random.Random(f"bot:{t.seed}:{len(t.moves)}")
-            move = str(player(game, seat, rng))
-            step = self._apply(t, game, seat, move)
+            try:
+                step = self._apply(t, game, seat, str(player(game, seat, rng)))
+            except (TableError, IllegalMove) as e:  # a built-in player's slip never undoes a person's move
+                log.error("the built-in player of %s failed at table %s: %s", t.game, t.channel_id, e)
+                break
             played = True
             change.events += step.events
             for s, lines in step.private.items():
