@@ -86,3 +86,16 @@ async def test_hint_only_for_the_seat_to_act(standin, bot):
     assert mine.ephemeral and mine.text.startswith("💡 ") and ", because " in mine.text
     stranger = await standin.slash(bot, "game hint", user=cat, guild=g)
     assert stranger.ephemeral and "not playing" in stranger.text
+
+
+async def test_add_a_bot_is_disabled_when_the_table_is_full(standin, bot):
+    g, (ana,) = people(standin, 1)
+    res = await standin.slash(bot, "game new", {"game": "court_wars"}, user=ana, guild=g)
+    for _ in range(3):
+        res = await standin.click(bot, res.message_id, label="Add a bot", user=ana)
+        assert not res.ephemeral, res.text
+    buttons = {label: disabled for _, label, disabled in standin.buttons(res.message_id)}
+    assert buttons["Add a bot"] is True and buttons["Start"] is False
+    seats = next(f["value"] for f in res.embed["fields"] if f["name"].startswith("Seats"))
+    assert [line.split(". ", 1)[1] for line in seats.splitlines()][1:] == [
+        "🤖 Deckhand bot 1", "🤖 Deckhand bot 2", "🤖 Deckhand bot 3"]
