@@ -668,8 +668,12 @@ class TableService:
         won = outcome is not None and bool(outcome.winners)
         details = dict(outcome.details or {}) if outcome is not None else {}
         kills = details.get("kills")
-        await self.store.daily_finish(table.table_id, self.clock(), won, outcome.score if won and outcome else None,
-                                      int(kills) if isinstance(kills, int) else None)
+        try:
+            await self.store.daily_finish(table.table_id, self.clock(), won,
+                                          outcome.score if won and outcome else None,
+                                          int(kills) if isinstance(kills, int) else None)
+        except StoreError as e:  # the move itself is saved; only the day's board misses this result
+            log.error("could not record the daily result of table %s: %s", table.table_id, e)
 
     async def daily_board(self, day: str | None = None) -> list[DailyEntry]:
         """The day's finished attempts, best first: wins before losses, then the higher score, then
