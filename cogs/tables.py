@@ -270,6 +270,19 @@ class Tables(commands.Cog):
             return await refuse(interaction, "The game is not asking you for a line right now. " + game.waiting_for())
         await self.play(interaction, f"{verbs[0]} {text}", via="slash")
 
+    @game.command(name="hint", description="What the built-in player would do in your place, and why (only you see it).")
+    async def hint(self, interaction: discord.Interaction) -> None:
+        from cogs import extras
+
+        await extras.hint(self, interaction)
+
+    @game.command(name="daily", description="Today's Gridcannon challenge: the same deal for everyone, one try a day.")
+    @app_commands.describe(leaderboard="Show today's leaderboard instead of playing")
+    async def daily(self, interaction: discord.Interaction, leaderboard: bool = False) -> None:
+        from cogs import extras
+
+        await extras.daily(self, interaction, leaderboard)
+
     @game.command(name="abandon", description="Abandon this channel's table (host or Manage Messages).")
     async def abandon(self, interaction: discord.Interaction) -> None:
         try:
@@ -464,7 +477,7 @@ class Tables(commands.Cog):
                 return await self.refuse_stale(interaction)
         fns = {"jn": self.service.join, "lv": self.service.leave, "st": self.service.start,
                "cx": self.service.cancel, "cc": self.service.leave, "sk": self.service.skip,
-               "rv": self.service.remove}
+               "rv": self.service.remove, "ab": self.service.add_bot}
         try:
             if kind in fns:
                 kw = {"revision": rev} if rev is not None and kind not in ("lv", "cc") else {}

@@ -21,6 +21,7 @@ Storage layout (the same on SQLite and PostgreSQL, see ``migrations/``):
 * ``set_aside``: the raw content of damaged rows that were set aside (:meth:`TableStore.set_aside`).
 * ``drafts``: a picker's partial action, by (table, seat, decision revision), named by a short id.
 * ``interactions``: ids of Discord interactions already handled (a delivery twice is applied once).
+* ``daily``: the daily challenge, one attempt per (UTC day, user): its table and how it ended.
 
 Damaged rows: a row whose columns cannot be decoded (a cut-off state, garbage seats, an unknown
 game, an unreadable move) makes :meth:`TableStore.get` raise :class:`DamagedTable`; listings and
@@ -158,6 +159,31 @@ class Draft:
     created_at: float
 
 
+@dataclass(frozen=True)
+class DailyEntry:
+    """One player's attempt at a day's challenge. ``finished_at`` is None while it is played."""
+
+    day: str
+    user_id: int
+    name: str
+    table_id: str
+    started_at: float
+    finished_at: float | None = None
+    won: bool | None = None
+    score: int | None = None
+    kills: int | None = None
+
+    @property
+    def seconds(self) -> float | None:
+        return None if self.finished_at is None else self.finished_at - self.started_at
+
+
+def daily_entry(r: Mapping[str, Any]) -> DailyEntry:
+    return DailyEntry(str(r["day"]), int(r["user_id"]), str(r["name"]), str(r["table_id"]), float(r["started_at"]),
+                      None if r["finished_at"] is None else float(r["finished_at"]),
+                      None if r["won"] is None else bool(r["won"]), r["score"], r["kills"])
+
+
 @runtime_checkable
 class TableStore(Protocol):
     """One store, safe for any number of concurrent tables in one event loop."""
@@ -203,6 +229,19 @@ class TableStore(Protocol):
 
     async def seen_interaction(self, interaction_id: int | str) -> bool:
         """Remember an interaction id; True if it was seen before (then do not handle it again)."""
+
+    async def daily_claim(self, day: str, user_id: int, name: str, table_id: str, started_at: float) -> bool:
+        """Take the user's one attempt of ``day`` (for the table ``table_id``); False if taken already."""
+
+    async def daily_release(self, day: str, user_id: int, table_id: str) -> None:
+        """Give back an attempt whose table could not be dealt (only while it names ``table_id``)."""
+
+    async def daily_finish(self, table_id: str, finished_at: float, won: bool, score: int | None,
+                           kills: int | None) -> bool:
+        """Record how the attempt played at ``table_id`` ended (once); False if no open attempt has it."""
+
+    async def daily_entries(self, day: str) -> list[DailyEntry]:
+        """Every attempt of ``day``, finished or not, in no particular order."""
 
 
 # ----- encoding, shared by both back ends -------------------------------------------------------

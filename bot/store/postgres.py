@@ -18,8 +18,8 @@ from typing import Any
 import asyncpg
 
 from bot.store.base import (
-    ROW_COLUMNS, DamagedTable, DamageLog, Draft, SchemaTooNew, StaleRevision, StoreError, TableRow, decode_row, dumps,
-    encode_row, known_games, new_draft_id, new_table_id, shard_ids,
+    ROW_COLUMNS, DailyEntry, DamagedTable, DamageLog, Draft, SchemaTooNew, StaleRevision, StoreError, TableRow,
+    daily_entry, decode_row, dumps, encode_row, known_games, new_draft_id, new_table_id, shard_ids,
 )
 from bot.store.migrations import migrations
 
@@ -325,6 +325,29 @@ class PostgresStore:
             "INSERT INTO interactions (id, seen_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING",
             str(interaction_id), time.time()))
         return status.endswith(" 0")
+
+    # ----- the daily challenge ---------------------------------------------------------------------
+    async def daily_claim(self, day: str, user_id: int, name: str, table_id: str, started_at: float) -> bool:
+        status = await self._run("take a daily attempt", lambda c: c.execute(
+            "INSERT INTO daily (day, user_id, name, table_id, started_at) VALUES ($1, $2, $3, $4, $5) "
+            "ON CONFLICT (day, user_id) DO NOTHING", day, user_id, name, table_id, started_at))
+        return status.endswith(" 1")
+
+    async def daily_release(self, day: str, user_id: int, table_id: str) -> None:
+        await self._run("give back a daily attempt", lambda c: c.execute(
+            "DELETE FROM daily WHERE day = $1 AND user_id = $2 AND table_id = $3 AND finished_at IS NULL",
+            day, user_id, table_id))
+
+    async def daily_finish(self, table_id: str, finished_at: float, won: bool, score: int | None,
+                           kills: int | None) -> bool:
+        status = await self._run("record a daily result", lambda c: c.execute(
+            "UPDATE daily SET finished_at = $1, won = $2, score = $3, kills = $4 "
+            "WHERE table_id = $5 AND finished_at IS NULL", finished_at, int(won), score, kills, table_id))
+        return not status.endswith(" 0")
+
+    async def daily_entries(self, day: str) -> list[DailyEntry]:
+        rows = await self._fetch("read the daily challenge", "SELECT * FROM daily WHERE day = $1", day)
+        return [daily_entry(r) for r in rows]
 
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """Run one statement in its own transaction (tests, operators)."""

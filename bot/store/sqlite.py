@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bot.store.base import (
-    ROW_COLUMNS, DamagedTable, DamageLog, Draft, SchemaTooNew, StaleRevision, StoreError, TableRow, decode_row, dumps,
-    encode_row, known_games, new_draft_id, new_table_id, shard_ids,
+    ROW_COLUMNS, DailyEntry, DamagedTable, DamageLog, Draft, SchemaTooNew, StaleRevision, StoreError, TableRow,
+    daily_entry, decode_row, dumps, encode_row, known_games, new_draft_id, new_table_id, shard_ids,
 )
 from bot.store.migrations import migrations, statements
 
@@ -414,6 +414,30 @@ class SQLiteStore:
         cur = await self._write("remember an interaction", lambda c: c.execute(
             "INSERT OR IGNORE INTO interactions (id, seen_at) VALUES (?, ?)", (str(interaction_id), time.time())))
         return cur.rowcount == 0
+
+    # ----- the daily challenge ---------------------------------------------------------------------
+    async def daily_claim(self, day: str, user_id: int, name: str, table_id: str, started_at: float) -> bool:
+        cur = await self._write("take a daily attempt", lambda c: c.execute(
+            "INSERT OR IGNORE INTO daily (day, user_id, name, table_id, started_at) VALUES (?, ?, ?, ?, ?)",
+            (day, user_id, name, table_id, started_at)))
+        return cur.rowcount == 1
+
+    async def daily_release(self, day: str, user_id: int, table_id: str) -> None:
+        await self._write("give back a daily attempt", lambda c: c.execute(
+            "DELETE FROM daily WHERE day = ? AND user_id = ? AND table_id = ? AND finished_at IS NULL",
+            (day, user_id, table_id)))
+
+    async def daily_finish(self, table_id: str, finished_at: float, won: bool, score: int | None,
+                           kills: int | None) -> bool:
+        cur = await self._write("record a daily result", lambda c: c.execute(
+            "UPDATE daily SET finished_at = ?, won = ?, score = ?, kills = ? "
+            "WHERE table_id = ? AND finished_at IS NULL", (finished_at, int(won), score, kills, table_id)))
+        return cur.rowcount > 0
+
+    async def daily_entries(self, day: str) -> list[DailyEntry]:
+        rows = await self._read("read the daily challenge", lambda c: c.execute(
+            "SELECT * FROM daily WHERE day = ?", (day,)).fetchall())
+        return [daily_entry(r) for r in rows]
 
     # ----- for tests and operators -----------------------------------------------------------------
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
