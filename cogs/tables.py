@@ -23,7 +23,7 @@ from bot.engine.core import IllegalMove
 from bot.engine.cards import pretty_text
 from bot.render.panel import clip
 from bot.records import redacted
-from bot.tables import STALE, Actor, Change, TableError, load_game
+from bot.tables import STALE, Actor, Change, TableError, daily_day, load_game
 
 if TYPE_CHECKING:
     from bot.app import DeckhandBot
@@ -309,6 +309,9 @@ class Tables(commands.Cog):
         table = await self.service.get(interaction.channel_id)
         if table is not None and table.status == "playing":
             return await refuse(interaction, "The record holds the shuffle, so it is available once the game ends.")
+        if table is not None and table.series.get("daily") == daily_day(self.service.clock()):
+            return await refuse(interaction, "Today's daily deal stays secret until the day ends (UTC); "
+                                             "its record can be exported tomorrow.")
         record = await self.service.store.last_record(interaction.channel_id)  # saved when the game ended
         if not record:
             return await refuse(interaction, "No finished game here to export.")

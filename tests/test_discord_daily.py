@@ -53,6 +53,8 @@ async def test_two_users_get_the_same_deal_one_attempt_and_a_leaderboard(standin
         res = await press_move(standin, bot, dm_a, move, ana)
         assert not (res.ephemeral and "moved on" in res.text), res.text
     assert (await bot.service.get(dm_a)).status == "finished"
+    spoiler = await standin.slash(bot, "game export", user=ana, channel=standin.dm_channel(ana))
+    assert spoiler.ephemeral and "secret until the day ends" in spoiler.text and not spoiler.files
     clock.advance(5000)
     gave_up = await standin.slash(bot, "game abandon", user=ben)
     assert not gave_up.ephemeral
