@@ -41,7 +41,7 @@ PREFIX = "dh2"
 FORFEIT_TOKENS = ("concede", "resign")  # a game's own way out: asked for confirmation, kept apart from moves
 
 # Kinds of components (one DynamicItem each).
-LOBBY_KINDS = ("jn", "lv", "st", "cx")
+LOBBY_KINDS = ("jn", "lv", "st", "cx", "ab")
 TABLE_KINDS = ("me", "sh", "cc", "sk", "rv", "rm", "ng", "sf")
 STEP, SELECT, PAGE, TEXT, MODAL, CONFIRM = "s", "k", "p", "t", "m", "ok"
 SURE, SURE_MOVE, KEEP = "y", "ym", "kp"  # "Are you sure?": confirm a table action (arg cc/lv), a move; keep playing
@@ -238,8 +238,8 @@ class TableMessage:
 
 def lobby_message(table: TableRow) -> TableMessage:
     cls = spec(table.game)
-    seats = "\n".join(f"{i + 1}. <@{s.user_id}>{' (host)' if s.user_id == table.host_id else ''}"
-                      for i, s in enumerate(table.seats))
+    seats = "\n".join(f"{i + 1}. {f'🤖 {s.name}' if s.user_id < 0 else f'<@{s.user_id}>'}"
+                      f"{' (host)' if s.user_id == table.host_id else ''}" for i, s in enumerate(table.seats))
     panel = Panel(title=f"{cls.title} — lobby",
                   description=f"{cls.min_players}–{cls.max_players} players. Press **Join** to sit down; "
                               "the host starts the game.")
@@ -254,6 +254,9 @@ def lobby_message(table: TableRow) -> TableMessage:
     view.add_item(discord.ui.Button(label="Start", style=discord.ButtonStyle.primary, custom_id=cid(tid, rev, "st"),
                                     disabled=len(table.seats) < cls.min_players))
     view.add_item(discord.ui.Button(label="Cancel", style=discord.ButtonStyle.danger, custom_id=cid(tid, rev, "cx")))
+    if cls.max_players > 1:  # the host seats the built-in player, which plays its turns at once
+        view.add_item(discord.ui.Button(label="Add a bot", style=discord.ButtonStyle.secondary, emoji="🤖",
+                                        custom_id=cid(tid, rev, "ab"), disabled=len(table.seats) >= cls.max_players))
     return TableMessage(embed_from_panel(panel), view, [])
 
 

@@ -26,7 +26,7 @@ from bot.render import pictures
 from bot.render.panel import clip
 from bot.records import redacted
 from bot.store import TableRow
-from bot.tables import STALE, Actor, Change, TableError, load_game
+from bot.tables import STALE, Actor, Change, TableError, daily_day, load_game
 
 if TYPE_CHECKING:
     from bot.app import DeckhandBot
@@ -43,6 +43,7 @@ GAME_CHOICES = [app_commands.Choice(name=spec(g).title[:100], value=g) for g in 
 DEFER_AFTER = 2.0  # seconds; Discord allows 3 for the first answer
 MOVE_DOWN_AFTER = 10  # other people's messages below the table message before it moves down the channel
 MOVED = "The table moved down the channel: {link}"
+SWEEP_SECONDS = 5.0  # the turn-limit sweep: an indexed read of the due tables only
 
 
 def actor_of(interaction: discord.Interaction, owner_ids: Any = None) -> Actor:
@@ -211,14 +212,16 @@ class Tables(commands.Cog):
             log.info("could not edit table message %s in %s: %s", message_id, channel_id, e)
             return False
 
-    async def show_table(self, table: TableRow) -> int | None:
+    async def show_table(self, table: TableRow, *, post: bool = True) -> int | None:
         """Show the table without an interaction (a new thread, a timer): edit its table message in
-        place, else post one in the channel; the message's id, or None if the bot may not post here."""
+        place, else (``post``) post one in the channel; the message's id, or None if there is none."""
         async with self._showing[table.channel_id]:
             msg = await self.render(table)
             live = await self.live_id(table.channel_id)
             if live is not None and await self._edit(table.channel_id, live, **msg.edit_kwargs()):
                 return live
+            if not post:
+                return None
             try:
                 sent = await self.bot.get_partial_messageable(table.channel_id).send(**msg.send_kwargs(),
                                                                                      allowed_mentions=NO_PINGS)
@@ -413,6 +416,19 @@ class Tables(commands.Cog):
             return await refuse(interaction, "The game is not asking you for a line right now. " + game.waiting_for())
         await self.play(interaction, f"{verbs[0]} {text}", via="slash")
 
+    @game.command(name="hint", description="What the built-in player would do in your place, and why (only you see it).")
+    async def hint(self, interaction: discord.Interaction) -> None:
+        from cogs import extras
+
+        await extras.hint(self, interaction)
+
+    @game.command(name="daily", description="Today's Gridcannon challenge: the same deal for everyone, one try a day.")
+    @app_commands.describe(leaderboard="Show today's leaderboard instead of playing")
+    async def daily(self, interaction: discord.Interaction, leaderboard: bool = False) -> None:
+        from cogs import extras
+
+        await extras.daily(self, interaction, leaderboard)
+
     @game.command(name="abandon", description="Abandon this channel's table (host or Manage Messages).")
     async def abandon(self, interaction: discord.Interaction) -> None:
         try:
@@ -439,6 +455,9 @@ class Tables(commands.Cog):
         table = await self.service.get(interaction.channel_id)
         if table is not None and table.status == "playing":
             return await refuse(interaction, "The record holds the shuffle, so it is available once the game ends.")
+        if table is not None and table.series.get("daily") == daily_day(self.service.clock()):
+            return await refuse(interaction, "Today's daily deal stays secret until the day ends (UTC); "
+                                             "its record can be exported tomorrow.")
         record = await self.service.store.last_record(interaction.channel_id)  # saved when the game ended
         if not record:
             return await refuse(interaction, "No finished game here to export.")
@@ -666,7 +685,7 @@ class Tables(commands.Cog):
                     ui.confirm_view(ui.table_key(table), table.revision, ui.SURE, kind))
         fns = {"jn": self.service.join, "lv": self.service.leave, "st": self.service.start,
                "cx": self.service.cancel, "cc": self.service.leave, "sk": self.service.skip,
-               "rv": self.service.remove}
+               "rv": self.service.remove, "ab": self.service.add_bot}
         try:
             if kind in fns:
                 kw = {"revision": rev} if rev is not None and kind not in ("lv", "cc", "cx") else {}
@@ -682,7 +701,8 @@ class Tables(commands.Cog):
             return await refuse(interaction, str(e))
         answers = {"jn": "You sat down at the table.", "lv": "You left the table.", "st": "The game is on.",
                    "cx": "The table is cancelled.", "cc": "You conceded.", "sk": "The late player's turn was played.",
-                   "rv": "The late player was removed.", "rm": "A rematch is on.", "ng": "A new game is on."}
+                   "rv": "The late player was removed.", "rm": "A rematch is on.", "ng": "A new game is on.",
+                   "ab": "A bot took a seat."}
         await self.publish(interaction, change.table, change, answer=answers.get(kind, ""))
 
     async def show_hand(self, interaction: discord.Interaction, note: str = "") -> None:
@@ -786,21 +806,31 @@ class Tables(commands.Cog):
         return await work
 
     # ----- turn limits --------------------------------------------------------------------
-    @tasks.loop(seconds=30)
+    @tasks.loop(seconds=SWEEP_SECONDS)
     async def timeout_loop(self) -> None:
-        await self.check_timeouts()
+        try:
+            await self.check_timeouts()
+        except Exception:  # e.g. the database is away for a moment: the loop goes on
+            log.exception("the turn-limit sweep failed; trying again in %s s", SWEEP_SECONDS)
 
     async def check_timeouts(self) -> int:
-        """Tell each table whose turn ran out; returns how many were told."""
+        """Run the turn-limit sweep and post each notice as one short message that mentions only
+        the late players (a warning, time up, a rulebook clock run out); returns how many were
+        posted. The table itself is not reposted: its table message is edited in place."""
         told = 0
         for change in await self.service.check_timeouts():
-            msg = await asyncio.to_thread(ui.table_message, change.table)
+            notice = change.notice
+            if notice is None:
+                continue
+            await self.show_table(change.table, post=False)  # the table message says so (Skip / Remove)
             channel = self.bot.get_partial_messageable(change.table.channel_id)
+            mentions = discord.AllowedMentions(users=[discord.Object(u) for u in notice.users],
+                                               everyone=False, roles=False, replied_user=False)
             try:
-                await channel.send(**msg.send_kwargs(), allowed_mentions=NO_PINGS)
+                await channel.send(clip(notice.message(), 2000), allowed_mentions=mentions)
                 told += 1
             except discord.HTTPException as e:  # e.g. a user-installed app cannot post here
-                log.info("could not post a timeout to %s: %s", change.table.channel_id, e)
+                log.info("could not post a turn-limit notice to %s: %s", change.table.channel_id, e)
         return told
 
     @timeout_loop.before_loop

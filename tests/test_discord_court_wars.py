@@ -86,6 +86,9 @@ async def test_three_player_game_with_timeout_forfeit_and_win(standin, bot, cloc
     assert await cog.check_timeouts() == 1
     table = await bot.service.get(channel)
     late = min(load_game(table).to_act())
+    ping = standin.channel_messages(channel, include_ephemeral=False)[-1]
+    assert "time is up" in ping["content"] and standin.pinged_user_ids(ping) == [int(users[late]["id"])]
+    await standin.slash(bot, "game status", user=users[0], guild=g)  # the table shows the time-up and its buttons
     notice = latest_table(standin, channel)
     assert "Time is up for" in json.dumps(notice["embeds"], ensure_ascii=False)
     assert {"Skip late player", "Remove late player"} <= {label for _, label, _ in standin.buttons(int(notice["id"]))}
