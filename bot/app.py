@@ -32,12 +32,14 @@ def point_at(api_base: str | None, gateway_url: str | None) -> None:
 
 
 class DeckhandBot(commands.Bot):
-    """Deckhand. No privileged intents: everything happens through interactions."""
+    """Deckhand. No privileged intents: everything happens through interactions. Guild messages
+    (not their content) only count how far a table message has scrolled up its channel."""
 
     def __init__(self, database: Path | str, *, run_timeouts: bool = True, owner_ids: frozenset[int] = frozenset(),
                  database_url: str | None = None, sweep_seconds: float | None = None, **options: Any):
         intents = discord.Intents.none()
         intents.guilds = True
+        intents.guild_messages = True  # not privileged; without message_content nothing is read
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          owner_ids=set(owner_ids) or None,
                          allowed_contexts=discord.app_commands.AppCommandContext(guild=True, dm_channel=True,

@@ -78,7 +78,10 @@ async def daily(cog: "Tables", interaction: discord.Interaction, leaderboard: bo
     if interaction.channel_id == dm.id:
         kw = msg.send_kwargs()
         kw["content"] = intro
-        return await interaction.response.send_message(**kw, allowed_mentions=NO_PINGS)
+        sent = await interaction.response.send_message(**kw, allowed_mentions=NO_PINGS)
+        if sent.message_id is not None:
+            await cog.remember(dm.id, sent.message_id)  # the deal is the table message, edited by every move
+        return
     kw = msg.send_kwargs()
     kw["content"] = intro
     try:
@@ -88,6 +91,7 @@ async def daily(cog: "Tables", interaction: discord.Interaction, leaderboard: bo
         await service.abandon(dm.id, actor_of(interaction))
         return await refuse(interaction, "I could not post the deal in your DMs (are messages from this app "
                                          "allowed?); your attempt for today is not used up.")
+    await cog.remember(dm.id, posted.id)
     await interaction.response.send_message(f"Today's deal is waiting in our DMs: {posted.jump_url}", ephemeral=True,
                                             allowed_mentions=NO_PINGS)
 

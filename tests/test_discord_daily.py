@@ -57,7 +57,7 @@ async def test_two_users_get_the_same_deal_one_attempt_and_a_leaderboard(standin
     assert spoiler.ephemeral and "secret until the day ends" in spoiler.text and not spoiler.files
     clock.advance(5000)
     gave_up = await standin.slash(bot, "game abandon", user=ben)
-    assert not gave_up.ephemeral
+    assert gave_up.ephemeral and "abandoned" in gave_up.text  # the table message and the ending say so
     after = await standin.slash(bot, "game daily", user=ben)
     assert after.ephemeral and "one attempt a day" in after.text and "Yours: lost" in after.text
     assert after.embed["title"].startswith("Daily Gridcannon"), "with the day's leaderboard"

@@ -10,7 +10,9 @@ import logging
 
 from bot.store import StoreError
 from bot.tables import load_game
-from tests.discord_helpers import auto_move_for, components, latest_table, make_move, parse_cid, table_messages
+from tests.discord_helpers import (
+    auto_move_for, click_seen, components, latest_table, make_move, parse_cid, seen, table_messages,
+)
 
 
 def people(standin, n=3):
@@ -110,8 +112,11 @@ async def test_when_the_late_player_moves_the_time_up_goes_away(standin, bot, cl
     g, users, channel, late = await started(standin, bot, clock)
     clock.advance(61)
     assert await bot.get_cog("Tables").check_timeouts() == 1
+    live = int(latest_table(standin, channel)["id"])
+    assert time_up_shown(standin, live) == (True, {"Skip late player", "Remove late player"})  # edited in place
     old = (await standin.slash(bot, "game status", user=users[1], guild=g)).message_id
     assert time_up_shown(standin, old)[0]
+    shown = seen(standin, old)  # what another player's screen shows now
     for i in range(10):  # the late player finishes their turn themselves
         table = await bot.service.get(channel)
         if late not in load_game(table).to_act():
@@ -122,7 +127,9 @@ async def test_when_the_late_player_moves_the_time_up_goes_away(standin, bot, cl
     assert late not in load_game(table).to_act() and not table.timed_out
     assert time_up_shown(standin, int(latest_table(standin, channel)["id"])) == (False, set())
     before = await bot.service.get(channel)
-    stale = await standin.click(bot, old, button(standin, old, "sk"), user=users[1])  # the old Skip is refused
+    old_skip = next(c["custom_id"] for row in shown["components"] for c in row["components"]
+                    if parse_cid(c["custom_id"])[2] == "sk")
+    stale = await click_seen(standin, bot, shown, old_skip, users[1])  # the old Skip is refused
     assert stale.ephemeral and "moved on" in stale.text
     assert (await bot.service.get(channel)).revision == before.revision
 

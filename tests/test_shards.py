@@ -326,8 +326,10 @@ async def test_two_processes_share_one_database(cluster):
             c.slash(f"game {verb}", user=p, guild=g0, channel=lobby, shard=i % 2) for i, p in enumerate(actors)])
         await c.quiet()
         table = await c.db.get(channel)
-        done = {int(p["id"]) for p, r in zip(actors, results, strict=True) if not r.ephemeral}
-        refused = [r.text for r in results if r.ephemeral]
+        # Each is answered privately: done (the table message shows it), or refused.
+        done = {int(p["id"]) for p, r in zip(actors, results, strict=True) if "The table: https://" in r.text}
+        refused = [r.text for r in results if "The table: https://" not in r.text]
+        assert all(r.ephemeral for r in results)
         assert all("at the same moment" in text for text in refused), refused
         seated = {s.user_id for s in table.seats}
         assert seated == (before | done if verb == "join" else before - done), (verb, refused)

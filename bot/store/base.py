@@ -21,6 +21,9 @@ Storage layout (the same on SQLite and PostgreSQL, see ``migrations/``):
 * ``set_aside``: the raw content of damaged rows that were set aside (:meth:`TableStore.set_aside`).
 * ``drafts``: a picker's partial action, by (table, seat, decision revision), named by a short id.
 * ``interactions``: ids of Discord interactions already handled (a delivery twice is applied once).
+* ``tables.message_id``: the table's one public message, which every action edits in place. It is
+  read and written on its own (:meth:`TableStore.message_id`), never by ``save``, and belongs to the
+  table it was recorded for (``message_table``): a new table in the channel starts without one.
 * ``daily``: the daily challenge, one attempt per (UTC day, user): its table and how it ended.
 
 Damaged rows: a row whose columns cannot be decoded (a cut-off state, garbage seats, an unknown
@@ -229,6 +232,12 @@ class TableStore(Protocol):
 
     async def seen_interaction(self, interaction_id: int | str) -> bool:
         """Remember an interaction id; True if it was seen before (then do not handle it again)."""
+
+    async def message_id(self, channel_id: int) -> int | None:
+        """The id of the channel's public table message (None if none was recorded)."""
+
+    async def set_message_id(self, channel_id: int, message_id: int | None) -> None:
+        """Record the channel's public table message (a new table starts with none)."""
 
     async def daily_claim(self, day: str, user_id: int, name: str, table_id: str, started_at: float) -> bool:
         """Take the user's one attempt of ``day`` (for the table ``table_id``); False if taken already."""

@@ -326,6 +326,17 @@ class PostgresStore:
             str(interaction_id), time.time()))
         return status.endswith(" 0")
 
+    # ----- the public table message ---------------------------------------------------------------
+    async def message_id(self, channel_id: int) -> int | None:
+        rows = await self._fetch("load the table message", "SELECT CASE WHEN message_table = table_id "
+                                 "THEN message_id END AS message_id FROM tables WHERE channel_id = $1", channel_id)
+        return None if not rows or rows[0]["message_id"] is None else int(rows[0]["message_id"])
+
+    async def set_message_id(self, channel_id: int, message_id: int | None) -> None:
+        await self._run("record the table message", lambda c: c.execute(
+            "UPDATE tables SET message_id = $1, message_table = table_id WHERE channel_id = $2",
+            message_id, channel_id))
+
     # ----- the daily challenge ---------------------------------------------------------------------
     async def daily_claim(self, day: str, user_id: int, name: str, table_id: str, started_at: float) -> bool:
         status = await self._run("take a daily attempt", lambda c: c.execute(

@@ -415,6 +415,17 @@ class SQLiteStore:
             "INSERT OR IGNORE INTO interactions (id, seen_at) VALUES (?, ?)", (str(interaction_id), time.time())))
         return cur.rowcount == 0
 
+    # ----- the public table message ---------------------------------------------------------------
+    async def message_id(self, channel_id: int) -> int | None:
+        r = await self._read("load the table message", lambda c: c.execute(
+            "SELECT CASE WHEN message_table = table_id THEN message_id END FROM tables WHERE channel_id = ?",
+            (channel_id,)).fetchone())
+        return None if r is None or r[0] is None else int(r[0])
+
+    async def set_message_id(self, channel_id: int, message_id: int | None) -> None:
+        await self._write("record the table message", lambda c: c.execute(
+            "UPDATE tables SET message_id = ?, message_table = table_id WHERE channel_id = ?", (message_id, channel_id)))
+
     # ----- the daily challenge ---------------------------------------------------------------------
     async def daily_claim(self, day: str, user_id: int, name: str, table_id: str, started_at: float) -> bool:
         cur = await self._write("take a daily attempt", lambda c: c.execute(
