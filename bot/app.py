@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ import yarl
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.render import pictures
 from bot.store import Store, open_store
 from bot.tables import TableService
 
@@ -57,6 +59,7 @@ class DeckhandBot(commands.Bot):
         if self.store is not None:
             await self.store.close()
             self.store = None
+        await asyncio.to_thread(pictures.shutdown)  # the picture workers
 
 
 def build(settings: Settings, *, run_timeouts: bool = True) -> DeckhandBot:
