@@ -188,14 +188,25 @@ def _unit_words(u: Any) -> tuple[str, str]:
     return " · ".join(flags), f"{life} · armour {u.armor} · attack {u.attack}"
 
 
+def _board_height(b: Any) -> int:
+    if b.out:
+        return 8 + dr.LINE + 8
+    built = bool(b.building or b.finished)
+    return 8 + 2 * dr.LINE + (1 + built) * (dr.LINE + dr.CARD_H + 10) + max(1, len(b.units)) * (dr.CARD_H + 10) + 4
+
+
+def _height(v: Any, boards: list[Any]) -> int:
+    """At least the height of the picture (the sheet is cropped to what was drawn)."""
+    battle = len(battle_text(v).splitlines()[:6]) * 3 * dr.LINE if v.battle is not None else 0
+    hand = 2 * (dr.CARD_H + 8) + dr.LINE
+    return 300 + sum(_board_height(b) for b in boards) + battle + hand + 6 * dr.LINE
+
+
 def _board(sheet: dr.Sheet, v: Any, b: Any, band: tuple[int, int, int]) -> None:
     """One player's board: base and resources, constructions, then a row per unit."""
     mine = v.seat == b.seat
     units = sorted(b.units, key=lambda u: u.zone != "patrol")
-    rows = 1 + bool(b.building or b.finished) + max(1, len(units))
-    tall = 8 + dr.LINE * 2 + (dr.LINE + dr.CARD_H + 10) * 2 + (rows - 2) * (dr.CARD_H + 10) + 4
-    if b.out:
-        tall = 8 + dr.LINE + 8
+    tall = _board_height(b)
     active = v.current == b.seat and not v.over
     sheet.band(tall, (70, 60, 20) if active else band)
     d = sheet.d
@@ -265,7 +276,7 @@ def _title(sheet: dr.Sheet, v: Any) -> None:
 def picture(v: Any) -> bytes:
     """Every board for a phone: bases (Ace #1 first, life left on each), resources (shaded when
     tapped), constructions, a row per unit; the battle being fought; for a seat, its hand."""
-    sheet = dr.Sheet(height=4000)
+    sheet = dr.Sheet(height=_height(v, list(v.boards)))
     _title(sheet, v)
     for i, s in enumerate(_seat_order(v)):
         _board(sheet, v, v.boards[s], dr.FELT_DARK if i % 2 == 0 else dr.FELT_LIGHT)
@@ -292,7 +303,7 @@ def seat_picture(v: Any) -> bytes | None:
     b = v.boards[v.seat]
     if not (b.hand or b.base or b.building):
         return None
-    sheet = dr.Sheet(height=3000)
+    sheet = dr.Sheet(height=_height(v, [b]))
     dr.text(sheet.d, (dr.PAD, sheet.y), dr.fit(f"Your cards — {b.name}", dr.WIDTH - 2 * dr.PAD), dr.GOLD,
             size=dr.TEXT + 6)
     sheet.space(dr.TEXT + 18)

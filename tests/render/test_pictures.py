@@ -88,17 +88,22 @@ def test_every_text_is_as_tall_as_a_card_rank_and_in_plain_words(game_id: str, w
     ``TEXT`` px, a card rank's size; no card codes ("KS", "ace S"); Gridcannon names its cells
     as the buttons do (r1c1…r3c3)."""
     drawn: list[tuple[str, int]] = []
-    real = ImageDraw.ImageDraw.text
+    real, real_kit = ImageDraw.ImageDraw.text, dr.draw_text
 
-    def record(self, xy, text, fill=None, font=None, *args, **kwargs):
+    def record(self, xy, text, fill=None, font=None, *args, **kwargs):  # Pillow's own text
         drawn.append((text, font.size))
         return real(self, xy, text, fill, font, *args, **kwargs)
+
+    def record_kit(d, xy, s, fill, size, anchor="la"):  # the kit's cached glyphs
+        drawn.append((s, size))
+        return real_kit(d, xy, s, fill, size, anchor)
 
     for game in positions(game_id)[-8:]:
         _draw(game_id, who, game)  # the card faces drawn and cached, as in a running worker
         monkeypatch.setattr(ImageDraw.ImageDraw, "text", record)
+        monkeypatch.setattr(dr, "draw_text", record_kit)
         _draw(game_id, who, game)
-        monkeypatch.setattr(ImageDraw.ImageDraw, "text", real)
+        monkeypatch.undo()
     assert drawn, f"{game_id}: no text drawn"
     small = sorted({(t, size) for t, size in drawn if size < dr.TEXT})
     assert not small, f"{game_id}: text smaller than a card rank: {small[:5]}"
