@@ -27,7 +27,7 @@ def p99(times: list[float]) -> float:
 
 
 def main(runs: int = 50) -> None:
-    print(f"{'game':30} {'view':6} {'median':>8} {'p99':>8} {'encode':>8} {'bytes':>8}")
+    print(f"{'game':30} {'view':6} {'median':>8} {'p99':>8} {'cpu med':>8} {'enc cpu':>8} {'bytes':>8}")
     for game_id, (_, _, seat) in POSITIONS.items():
         render = importlib.import_module(f"bot.render.{game_id}")
         game = positions(game_id)[-1]
@@ -38,19 +38,21 @@ def main(runs: int = 50) -> None:
             if data is None:
                 print(f"{game_id:30} {who:6} {'(none)':>8}")
                 continue
-            times = []
+            times, cpu = [], []
             for _ in range(runs):
-                t = time.perf_counter()
+                t, c = time.perf_counter(), time.process_time()
                 data = draw(view)
                 times.append(time.perf_counter() - t)
+                cpu.append(time.process_time() - c)
             img = Image.open(io.BytesIO(data)).convert("RGB")
             enc = []
             for _ in range(max(5, runs // 5)):
-                t = time.perf_counter()
+                c = time.process_time()
                 dr.encode(img)
-                enc.append(time.perf_counter() - t)
+                enc.append(time.process_time() - c)
             print(f"{game_id:30} {who:6} {statistics.median(times) * 1000:6.1f}ms {p99(times) * 1000:6.1f}ms "
-                  f"{statistics.median(enc) * 1000:6.1f}ms {len(data):8} {img.width}x{img.height}")
+                  f"{statistics.median(cpu) * 1000:6.1f}ms {statistics.median(enc) * 1000:6.1f}ms {len(data):8} "
+                  f"{img.width}x{img.height}")
 
 
 def _views(per_game: int) -> list[tuple[str, object]]:
