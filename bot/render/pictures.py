@@ -16,6 +16,9 @@ draw in the event-loop thread:
   before they take work. If the pool cannot start or breaks, pictures are drawn in threads
   (the pool is restarted a few times at most). :func:`shutdown` stops it; the app calls it
   when it closes.
+- Workers import the program's main module, as with any ``multiprocessing`` start method but
+  fork: a script that uses the pool keeps its own work under ``if __name__ == "__main__":``
+  (``python -m bot`` does).
 - A picture that fails to draw is logged and comes back as ``None`` (the table's text still
   tells everything); it is not cached.
 """
@@ -142,8 +145,11 @@ def configure(*, workers: int | None = None) -> None:
 def _context() -> Any:
     methods = multiprocessing.get_all_start_methods()
     if "forkserver" in methods:  # never fork the bot itself: it runs threads (the store's writer…)
+        from bot.engine import GAME_IDS
+
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["bot.render.pictures"])
+        ctx.set_forkserver_preload(["PIL.Image", "PIL.ImageDraw", "PIL.ImageFont", "bot.render.pictures",
+                                    "bot.render.drawing", *(f"bot.render.{g}" for g in GAME_IDS)])
         return ctx
     return multiprocessing.get_context("spawn")
 
