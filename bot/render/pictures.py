@@ -205,16 +205,20 @@ def shutdown(wait: bool = True) -> None:
 
 
 def _submit(kind: str, game_id: str, view: Any) -> cf.Future:
-    """Start drawing on the pool; a pool that cannot take work is dropped for threads."""
+    """Start drawing on the pool; a pool that cannot take work is dropped for threads. The
+    future remembers its executor (``_executor``) so a break is blamed on the right pool."""
     ex = start()
     try:
-        return ex.submit(_draw, kind, game_id, view)
+        fut = ex.submit(_draw, kind, game_id, view)
     except (BrokenProcessPool, RuntimeError, OSError) as e:
-        if ex is _threads:
+        if isinstance(ex, cf.ThreadPoolExecutor):
             raise
         log.warning("pictures: the pool refused work (%s)", e)
         _pool_broke(ex)
-        return _thread_executor().submit(_draw, kind, game_id, view)
+        ex = _thread_executor()
+        fut = ex.submit(_draw, kind, game_id, view)
+    fut._executor = ex  # type: ignore[attr-defined]
+    return fut
 
 
 async def _picture(kind: str, game_id: str, view: Any) -> bytes | None:
@@ -235,8 +239,7 @@ async def _picture(kind: str, game_id: str, view: Any) -> bytes | None:
     try:
         return await asyncio.wrap_future(fut)
     except BrokenProcessPool:
-        if _pool is not None:
-            _pool_broke(_pool)
+        _pool_broke(fut._executor)  # type: ignore[attr-defined]
         return await _in_thread(k, kind, game_id, view)
     except Exception:
         with _lock:
