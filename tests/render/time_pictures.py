@@ -76,6 +76,14 @@ async def road(workers: int, per_game: int = 20) -> None:
         times.append(time.perf_counter() - t)
     print(f"cache hit (Maginot Line view): median {statistics.median(times) * 1e6:.0f} µs, "
           f"p99 {p99(times) * 1e6:.0f} µs")
+    pool = pictures.start()
+    times = []
+    for _ in range(200):
+        t = time.perf_counter()
+        await asyncio.wrap_future(pool.submit(repr, view))
+        times.append(time.perf_counter() - t)
+    print(f"pool round trip (a Maginot Line view there, its repr back): median "
+          f"{statistics.median(times) * 1000:.2f} ms, p99 {p99(times) * 1000:.2f} ms")
     # One picture at a time, each new: what an interaction that draws one waits.
     pictures.cache_clear()
     times = []
