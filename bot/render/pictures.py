@@ -237,7 +237,8 @@ async def _picture(kind: str, game_id: str, view: Any) -> bytes | None:
             _inflight[k] = fut
         fut.add_done_callback(lambda f: _remember(k, f))
     try:
-        return await asyncio.wrap_future(fut)
+        # shielded: a caller given up on (cancelled) must not cancel a drawing others wait for
+        return await asyncio.shield(asyncio.wrap_future(fut))
     except BrokenProcessPool:
         _pool_broke(fut._executor)  # type: ignore[attr-defined]
         return await _in_thread(k, kind, game_id, view)
@@ -254,7 +255,7 @@ async def _in_thread(k: Key, kind: str, game_id: str, view: Any) -> bytes | None
     fut = _thread_executor().submit(_draw, kind, game_id, view)
     fut.add_done_callback(lambda f: _remember(k, f))
     try:
-        return await asyncio.wrap_future(fut)
+        return await asyncio.shield(asyncio.wrap_future(fut))
     except Exception:
         with _lock:
             _stats["failures"] += 1

@@ -116,3 +116,20 @@ def test_shutdown_stops_the_workers(road) -> None:
     procs = list(pool._processes.values())
     road.shutdown()
     assert procs and not any(p.is_alive() for p in procs)
+
+
+async def test_a_caller_given_up_on_does_not_cancel_the_drawing_others_wait_for(road) -> None:
+    states = positions("knight_rogue_princess_dragon")
+    view = states[-1].view(None)
+    # the workers busy with other pictures, so this one waits in the queue (where it could be cancelled)
+    busy = [asyncio.create_task(road.table_picture("knight_rogue_princess_dragon", g.view(None)))
+            for g in states[-13:-1]]
+    await asyncio.sleep(0)
+    first = asyncio.create_task(road.table_picture("knight_rogue_princess_dragon", view))
+    second = asyncio.create_task(road.table_picture("knight_rogue_princess_dragon", view))
+    await asyncio.sleep(0)  # both asked: one drawing
+    first.cancel()
+    assert await second == _render("knight_rogue_princess_dragon").picture(view)
+    assert first.cancelled()
+    assert await road.table_picture("knight_rogue_princess_dragon", view)  # cached by now
+    assert all(await asyncio.gather(*busy))
