@@ -127,7 +127,10 @@ def workers() -> int:
         return _workers_setting
     env = os.environ.get("DECKHAND_PICTURE_WORKERS", "").strip()
     if env:
-        return max(0, int(env))
+        try:
+            return max(0, int(env))
+        except ValueError:
+            log.warning("pictures: DECKHAND_PICTURE_WORKERS=%r is not a number; one worker per core", env)
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not Linux
@@ -156,7 +159,7 @@ def _context() -> Any:
 
 def start() -> cf.Executor:
     """The executor pictures are drawn with, started if needed (a pool, or threads)."""
-    global _pool, _threads
+    global _pool
     with _lock:
         if _pool is not None:
             return _pool
@@ -167,10 +170,7 @@ def start() -> cf.Executor:
                 return _pool
             except (OSError, ValueError, NotImplementedError, RuntimeError) as e:
                 log.warning("pictures: no process pool (%s); drawing in threads", e)
-        if _threads is None:
-            _threads = cf.ThreadPoolExecutor(max_workers=max(1, n or workers() or 1),
-                                             thread_name_prefix="picture")
-        return _threads
+    return _thread_executor()
 
 
 def _pool_broke(pool: cf.Executor) -> None:
@@ -184,10 +184,12 @@ def _pool_broke(pool: cf.Executor) -> None:
 
 
 def _thread_executor() -> cf.ThreadPoolExecutor:
+    """Threads to draw in when there is no pool (as many as cores; drawing holds the GIL mostly,
+    so this keeps pictures coming, not fast)."""
     global _threads
     with _lock:
         if _threads is None:
-            _threads = cf.ThreadPoolExecutor(max_workers=max(1, workers()), thread_name_prefix="picture")
+            _threads = cf.ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="picture")
         return _threads
 
 
