@@ -12,6 +12,7 @@ import yarl
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.render import pictures
 from bot.store import Store, open_store
 from bot.tables import TableService
 
@@ -77,6 +78,7 @@ class DeckhandBot(commands.Bot):
         if self.store is not None:
             await self.store.close()
             self.store = None
+        await asyncio.to_thread(pictures.shutdown)  # the picture workers
 
 
 class ShardedDeckhandBot(DeckhandBot, commands.AutoShardedBot):
