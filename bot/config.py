@@ -26,7 +26,7 @@ class Settings:
     shard_count: int | None = None  # several processes: how many shards in all (None: one process, no sharding)
     shard_ids: tuple[int, ...] | None = None  # the shards this process runs (None: every shard)
     identify_delay: float = 5.0  # seconds between IDENTIFYs of shard clusters: a process waits this × its first shard id
-    sweep_seconds: float = 30.0  # how often the turn-limit sweep runs
+    sweep_seconds: float = 5.0  # how often the turn-limit sweep runs (an indexed read of due tables)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, *, load_dotenv: bool = True) -> "Settings":
@@ -48,7 +48,7 @@ class Settings:
             raise ConfigError(f"DECKHAND_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
         shard_count, shard_ids = parse_shards(env.get("DECKHAND_SHARD_COUNT", ""), env.get("DECKHAND_SHARD_IDS", ""))
         identify_delay = _seconds(env, "DECKHAND_IDENTIFY_DELAY", 5.0, least=0.0)
-        sweep_seconds = _seconds(env, "DECKHAND_SWEEP_SECONDS", 30.0, least=0.1)
+        sweep_seconds = _seconds(env, "DECKHAND_SWEEP_SECONDS", 5.0, least=0.1)
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
             database=Path(env.get("DECKHAND_DATABASE", "").strip() or DEFAULT_DB),

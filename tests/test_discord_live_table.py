@@ -305,28 +305,23 @@ async def test_a_cancelled_lobby_closes_in_place(standin, bot):
     assert len(public_posts(standin, channel)) == 1
 
 
-async def test_a_seat_picture_goes_on_the_private_panel(standin, bot, monkeypatch):
-    """When a game draws a seat's own picture, the private panel carries it (drawn off the loop)."""
+async def test_a_seat_picture_goes_on_the_private_panel(standin, bot):
+    """When a game draws a seat's own picture (Cardchess2: your face-down cards named), the private
+    panel carries it, drawn off the loop; a game with no private cards (Court Wars) attaches none."""
     import io
 
     from PIL import Image
 
-    import bot.render.pictures as pictures
-
-    drawn = []
-
-    def draw_seat(game_id, view):
-        drawn.append(game_id)
-        out = io.BytesIO()
-        Image.new("RGB", (4, 4), "green").save(out, format="PNG")
-        return out.getvalue()
-
-    monkeypatch.setattr(pictures, "draw_seat", draw_seat)
-    g, users, channel, table_id = await open_table(standin, bot, "court_wars", 2)
+    g, users, channel, table_id = await open_table(standin, bot, "cardchess2", 2)
     hand = await standin.slash(bot, "game hand", user=users[1], guild=g)
-    assert hand.ephemeral and drawn == ["court_wars"]
+    assert hand.ephemeral
     assert [f.filename for f in hand.files] == ["hand.png"] and hand.files[0].data[:8] == b"\x89PNG\r\n\x1a\n"
     assert hand.embed["image"]["url"] == "attachment://hand.png"
+    assert Image.open(io.BytesIO(hand.files[0].data)).width >= 400
+
+    g2, users2, _, _ = await open_table(standin, bot, "court_wars", 2)
+    plain = await standin.slash(bot, "game hand", user=users2[1], guild=g2)
+    assert plain.ephemeral and plain.files == [] and "image" not in plain.embed
 
 
 async def test_two_actions_at_once_leave_the_newer_table_showing(standin, bot, monkeypatch):

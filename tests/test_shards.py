@@ -36,7 +36,7 @@ def test_shard_settings_from_the_environment():
     s = Settings.from_env({"DECKHAND_SHARD_COUNT": "2"})
     assert (s.shard_count, s.shard_ids) == (2, None)
     s = Settings.from_env({})
-    assert (s.shard_count, s.shard_ids, s.identify_delay, s.sweep_seconds) == (None, None, 5.0, 30.0)
+    assert (s.shard_count, s.shard_ids, s.identify_delay, s.sweep_seconds) == (None, None, 5.0, 5.0)
     assert Settings.from_env({"DECKHAND_SHARD_COUNT": "3", "DECKHAND_SHARD_IDS": "2"}).shard_ids == (2,)
 
 
