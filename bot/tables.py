@@ -72,28 +72,30 @@ def table_key(table: TableRow) -> str:
 
 
 class _GameCache:
-    """The games of recent tables by (table id, revision): a move neither parses a state nor
-    replays the log when its table was loaded or saved in this process. Games never change
-    (``apply`` makes a new one), so one may be shared; thread-safe (pictures and messages are
-    built in worker threads)."""
+    """The game of each recent table at its latest revision, by table id: a move neither parses a
+    state nor replays the log when its table was loaded or saved in this process. A hit needs the
+    same (table id, revision). Games never change (``apply`` makes a new one), so one may be
+    shared; thread-safe (messages and pictures are built in worker threads)."""
 
     def __init__(self, size: int = 4096):
         self.size = size
-        self._games: OrderedDict[tuple[str, int], Game] = OrderedDict()
+        self._games: OrderedDict[str, tuple[int, Game]] = OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, table: TableRow) -> Game | None:
-        if not table.table_id:
-            return None
         with self._lock:
-            return self._games.get((table.table_id, table.revision))
+            found = self._games.get(table.table_id) if table.table_id else None
+        return found[1] if found is not None and found[0] == table.revision else None
 
     def put(self, table: TableRow, game: Game) -> None:
         if not table.table_id:
             return
         with self._lock:
-            self._games[(table.table_id, table.revision)] = game
-            self._games.move_to_end((table.table_id, table.revision))
+            held = self._games.get(table.table_id)
+            if held is not None and held[0] > table.revision:
+                return  # a newer revision is already held
+            self._games[table.table_id] = (table.revision, game)
+            self._games.move_to_end(table.table_id)
             while len(self._games) > self.size:
                 self._games.popitem(last=False)
 
