@@ -328,9 +328,13 @@ class PostgresStore:
     async def put_draft(self, table_id: str, seat: int, decision_rev: int, tokens: Sequence[Any],
                         draft_id: str | None = None) -> str:
         draft_id = draft_id or new_draft_id()
-        await self._run("save a draft", lambda c: c.execute(
-            "INSERT INTO drafts (id, table_id, seat, decision_rev, tokens, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
-            draft_id, table_id, seat, decision_rev, dumps(list(tokens)), time.time()))
+        try:
+            await self.pool.execute(
+                "INSERT INTO drafts (id, table_id, seat, decision_rev, tokens, created_at) "
+                "VALUES ($1, $2, $3, $4, $5, $6)",
+                draft_id, table_id, seat, decision_rev, dumps(list(tokens)), time.time())
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+            raise self._error(e, "save a draft") from e
         return draft_id
 
     async def get_draft(self, draft_id: str) -> Draft | None:
@@ -341,9 +345,13 @@ class PostgresStore:
         return Draft(r["id"], r["table_id"], r["seat"], r["decision_rev"], json.loads(r["tokens"]), r["created_at"])
 
     async def seen_interaction(self, interaction_id: int | str) -> bool:
-        status = await self._run("remember an interaction", lambda c: c.execute(
-            "INSERT INTO interactions (id, seen_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING",
-            str(interaction_id), time.time()))
+        # One statement, its own transaction: one round trip (no BEGIN/COMMIT around it).
+        try:
+            status = await self.pool.execute(
+                "INSERT INTO interactions (id, seen_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING",
+                str(interaction_id), time.time())
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+            raise self._error(e, "remember an interaction") from e
         return status.endswith(" 0")
 
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
