@@ -113,3 +113,28 @@ async def test_a_finished_game_keeps_its_final_state(store):
     assert table.state_ply == len(table.moves)
     assert spec(table.game).state.from_json(table.state).is_over()
     assert table.state == replay_all(table)
+
+
+async def test_two_processes_moving_one_table_see_each_others_moves(backend):
+    """Each service keeps the row it last saved; a move from the other process makes it stale, the
+    save's revision check catches that and the move is made on the stored row — none refused
+    wrongly, none lost."""
+    first, second = await backend.open(), await backend.open()
+    one, two = TableService(first), TableService(second)
+    ana, ben = Actor(1, "Ana"), Actor(2, "Ben")
+    await one.new_table(9, 9, ana, "maginot_line", seed=6)
+    await one.join(9, ben)
+    await one.start(9, ana)
+    rng = random.Random(6)
+    for n in range(40):
+        service = (one, two)[n % 3 % 2]  # one, two, one, one, two, one, ...
+        table = await service.store.get(9)
+        game = load_game(table)
+        seat = min(game.to_act())
+        await service.move(9, (ana, ben)[seat], str(spec(table.game).player(game, seat, rng)))
+    GAMES.clear()
+    final = await first.get(9)
+    assert len(final.moves) == 40 and final.revision == 43
+    assert load_game(final).to_json() == replay_all(final)
+    await first.close()
+    await second.close()
