@@ -113,12 +113,14 @@ class TableRow:
     # How many of ``moves`` the ``state`` already holds (a snapshot; the rest are replayed on load).
     # None: ``state`` holds every move (a row built in memory, or whose state was just set).
     state_ply: int | None = None
-    # The current game (an engine ``Game``) when the table service has it; never stored. A save
-    # that writes a snapshot takes the state from it (``live.to_json()``).
-    live: Any = field(default=None, repr=False, compare=False)
-    # How many moves the store holds for this row at ``revision`` (set by get and save): a save
-    # appends only the moves after it without reading the row first. None: unknown.
-    saved_moves: int | None = field(default=None, repr=False, compare=False)
+
+    # Two notes kept beside the row, not fields of it (not compared, copied by asdict or shown):
+    # ``live``: the current game (an engine ``Game``) when the table service has it, never stored;
+    # a save that writes a snapshot takes the state from it (``live.to_json()``).
+    # ``saved_moves``: how many moves the store holds for this row at ``revision`` (set by get and
+    # save): a save appends only the moves after it without reading the row first. None: unknown.
+    live = None
+    saved_moves = None
 
     def seat_of(self, user_id: int) -> int | None:
         for i, s in enumerate(self.seats):
@@ -311,14 +313,15 @@ def decode_row(r: Mapping[str, Any], move_entries: Sequence[str], record_text: s
         raise DamagedTable(r["channel_id"], str(e)) from None
     except (TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
         raise DamagedTable(r["channel_id"], f"it cannot be read ({type(e).__name__})") from None
-    return TableRow(
+    row = TableRow(
         channel_id=r["channel_id"], guild_id=r["guild_id"], game=r["game"], status=r["status"], host_id=r["host_id"],
         seats=seats, options=options, seed=r["seed"], state=state, moves=moves, events=events,
         revision=r["revision"], turn_limit=r["turn_limit"], turn_since=r["turn_since"], timed_out=bool(r["timed_out"]),
         series=series, created_at=r["created_at"], updated_at=r["updated_at"], table_id=r["table_id"],
         damaged=r["damaged"], game_clock=r["game_clock"], state_ply=state_ply,
-        saved_moves=r["move_count"] if record_text is None else None,
     )
+    row.saved_moves = r["move_count"] if record_text is None else None
+    return row
 
 
 class DamageLog:

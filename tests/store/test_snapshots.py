@@ -4,6 +4,7 @@ game that was played — on both back ends, through the table service."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 from bot.engine.registry import spec
@@ -53,7 +54,7 @@ async def test_the_log_replays_to_the_snapshot_and_a_load_is_the_game_played(sto
         assert stored.state_ply is not None and 0 <= len(stored.moves) - stored.state_ply < SNAPSHOT_EVERY
         snapshots_seen.add(stored.state_ply)
         # The snapshot is exactly the log replayed up to it ...
-        head = type(stored)(**{**stored.__dict__, "moves": stored.moves[:stored.state_ply], "live": None})
+        head = dataclasses.replace(stored, moves=stored.moves[:stored.state_ply])
         assert replay_all(head) == stored.state
         # ... and a cold load (no cache) is the game the service holds.
         GAMES.clear()
