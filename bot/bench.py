@@ -418,7 +418,7 @@ async def flat_figures(backend: Backend, quick: bool) -> list[Figure]:
 
     tag = f"[{backend.name}]"
     measured: dict[int, tuple[float, float, float]] = {}
-    sizes = (10, 20_000 if quick and backend.name == "sqlite" else 100_000)  # --quick: a smaller SQLite fill
+    sizes = (10, 100_000)
     for size in sizes:
         db = f"flat{size}"
         store = await backend.open(db)
@@ -436,7 +436,7 @@ async def flat_figures(backend: Backend, quick: bool) -> list[Figure]:
         await _fill(store, backend.name, 1, 2, size - 3)
         await store.close()
         starts = []
-        for _ in range(3):  # as a restarted bot: open the store, then the first sweep
+        for _ in range(7):  # as a restarted bot: open the store, then the first sweep
             GAMES.clear()
             start = time.perf_counter()
             store = await backend.open(db)
@@ -450,7 +450,7 @@ async def flat_figures(backend: Backend, quick: bool) -> list[Figure]:
         try:
             moves = await _timed_presses(service, 3, mrng, 40 if quick else 150, picture=False)
             sweeps = []
-            for _ in range(20):
+            for _ in range(200):
                 start = time.perf_counter()
                 await service.check_timeouts()
                 sweeps.append((time.perf_counter() - start) * 1000)

@@ -144,6 +144,8 @@ class TableService:
     """The table operations. One instance per bot (or terminal), sharing one store."""
 
     ROW_CACHE = 2048  # channels whose last saved row is kept for the next change
+    # Changes computed and saving at once: SQLite has one writer, PostgreSQL a pool of connections.
+    IN_FLIGHT = {"sqlite": 4, "postgres": 8}
 
     def __init__(self, store: Store, clock: Callable[[], float] = time.time):
         self.store = store
@@ -152,6 +154,9 @@ class TableService:
         # The row each recent channel's last change saved: the next change starts from it and
         # the save's revision check proves it current — one database hop per change.
         self._rows: OrderedDict[int, TableRow] = OrderedDict()
+        # At most this many changes computed and saving at once: a burst of presses waits here,
+        # parked, instead of crowding one turn of the event loop with all their work.
+        self._in_flight = asyncio.Semaphore(self.IN_FLIGHT.get(getattr(store, "backend", ""), 4))
 
     def _remember(self, table: TableRow) -> None:
         self._rows[table.channel_id] = table
@@ -173,7 +178,7 @@ class TableService:
 
     # ----- the one write path --------------------------------------------------------
     async def _update(self, channel_id: int, fn: Callable[[TableRow], Change], *, revision: int | None = None) -> Change:
-        async with self._locks[channel_id]:
+        async with self._locks[channel_id], self._in_flight:
             cached = self._rows.pop(channel_id, None)
             if cached is not None:  # one hop: the save's revision check proves the cached row current
                 try:
