@@ -2,12 +2,18 @@
 
 1. Engine: actions/s replaying recorded games (apply only) and whole games/s with the built-in
    player choosing every action, per game.
-2. Interactions, server-side: what the bot does for one button press (load, check, apply,
-   save, the public table's embed and components; with and without the picture) on a real
-   SQLite file, measured through the table service and the Discord layer's message builder —
-   the network and discord.py's own parsing are not included.
-3. Many tables at once: every table's move dispatched together (asyncio.gather), then settled;
-   throughput, errors and lost updates, and the longest the event loop was blocked.
+2. One interaction, server-side, on each back end (SQLite file; a private PostgreSQL 15 server
+   the bench starts itself): what the bot does for one button press — remember the interaction
+   id, load, check, apply, save, then the public table's embed and components built in a worker
+   thread as the Discord layer does — on a table 300 moves long. It goes through the table
+   service and the Discord layer's message builder (real discord.py embeds and views), not through
+   a Discord stand-in: the network and discord.py's gateway parsing are not included, so there is
+   no stand-in cost to take out. A cold figure (a fresh process: snapshot + replay) is beside it.
+3. Many tables at once: one move on every table dispatched together (asyncio.gather), then
+   settled; throughput, errors, lost updates and the longest the event loop went without running
+   a 1 ms ticker.
+4. Flat with the number of stored tables: start-up (open the store, first turn-limit sweep), one
+   move and a sweep with 10 and with 100,000 idle tables (finished and ongoing) in the database.
 
 ``--json`` prints ``{"figures": [{"name", "value", "unit", "target", "met"}]}`` as the last line.
 """
@@ -16,16 +22,24 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
+import shutil
 import statistics
+import subprocess
 import tempfile
 import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from bot.cli import default_players, play_auto
 from bot.engine.registry import GAME_IDS, spec
+
+LONG_GAME = "maginot_line"  # games run past 300 moves (Court Wars ends near 130)
+MANY_GAME = "court_wars"
 
 
 @dataclass
@@ -35,10 +49,11 @@ class Figure:
     unit: str
     target: float | None = None
     higher_is_better: bool = False
+    note: str = ""  # "not measured: why" (value is NaN)
 
     @property
     def met(self) -> bool | None:
-        if self.target is None:
+        if self.target is None or self.note:
             return None
         return self.value >= self.target if self.higher_is_better else self.value <= self.target
 
@@ -46,12 +61,18 @@ class Figure:
         target = ""
         if self.target is not None:
             sign = "≥" if self.higher_is_better else "≤"
-            target = f"target {sign} {self.target:g} {self.unit}  {'met' if self.met else 'NOT MET'}"
-        return f"{self.name:<58} {self.value:>10.2f} {self.unit:<8} {target}"
+            verdict = "" if self.note else ("met" if self.met else "NOT MET")
+            target = f"target {sign} {self.target:g} {self.unit}  {verdict}"
+        if self.note:
+            return f"{self.name:<66} {'—':>10} {self.unit:<8} {target} {self.note}"
+        return f"{self.name:<66} {self.value:>10.2f} {self.unit:<8} {target}"
 
     def as_json(self) -> dict[str, Any]:
-        return {"name": self.name, "value": round(self.value, 3), "unit": self.unit, "target": self.target,
-                "met": self.met}
+        value = None if self.note else round(self.value, 3)
+        out = {"name": self.name, "value": value, "unit": self.unit, "target": self.target, "met": self.met}
+        if self.note:
+            out["note"] = self.note
+        return out
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -84,7 +105,99 @@ def engine_figures(game_id: str, games: int) -> list[Figure]:
             Figure(f"{game_id}: whole games, built-in players", games / auto_elapsed, "games/s")]
 
 
-# ----- 2 and 3. interactions --------------------------------------------------------------
+# ----- the back ends ----------------------------------------------------------------------
+PG_BIN = Path(os.environ.get("DECKHAND_PG_BIN", "/usr/lib/postgresql/15/bin"))
+
+
+class PrivatePostgres:
+    """A throw-away PostgreSQL server in a temporary folder (Unix socket only), for the bench."""
+
+    def __init__(self) -> None:
+        bin_dir = PG_BIN if (PG_BIN / "initdb").exists() else None
+        if bin_dir is None and shutil.which("pg_ctl"):
+            bin_dir = Path(shutil.which("pg_ctl") or "").parent
+        if bin_dir is None:
+            raise RuntimeError(f"PostgreSQL's server programs are not in {PG_BIN} nor on PATH (set DECKHAND_PG_BIN)")
+        self.bin = bin_dir
+        self.root = Path(tempfile.mkdtemp(prefix="deckhand-bench-pg-"))
+        self.sock = self.root / "sock"
+        self.sock.mkdir()
+        self.user: str | None = None
+        if os.geteuid() == 0:  # initdb refuses root
+            self.user = "postgres"
+            shutil.chown(self.root, self.user)
+            shutil.chown(self.sock, self.user)
+            self.root.chmod(0o755)
+
+    def _run(self, *args: str) -> None:
+        cmd = [str(self.bin / args[0]), *args[1:]]
+        if self.user:
+            cmd = ["runuser", "-u", self.user, "--", *cmd]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=90)
+        if done.returncode != 0:
+            raise RuntimeError(f"{args[0]} failed: {(done.stderr or done.stdout).strip()[:200]}")
+
+    def start(self) -> "PrivatePostgres":
+        data = self.root / "data"
+        self._run("initdb", "-D", str(data), "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8")
+        # fsync on; a commit returns before its WAL is flushed (synchronous_commit=off): the same
+        # promise as SQLite's WAL with synchronous=NORMAL — a crash of the bot loses no acknowledged
+        # move, a power cut may lose the last moments.
+        opts = (f"-c listen_addresses='' -k {self.sock} -c max_connections=100 -c shared_buffers=64MB "
+                "-c synchronous_commit=off")
+        self._run("pg_ctl", "-D", str(data), "-o", opts, "-l", str(self.root / "log"), "-w", "-t", "60", "start")
+        return self
+
+    @property
+    def dsn(self) -> str:
+        return f"postgresql://postgres@/postgres?host={self.sock}"
+
+    def stop(self) -> None:
+        try:
+            self._run("pg_ctl", "-D", str(self.root / "data"), "-m", "immediate", "-w", "stop")
+        except (RuntimeError, OSError, subprocess.SubprocessError):
+            pass
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+class Backend:
+    """Opens stores on one database of one back end, a fresh database (file or schema) per name."""
+
+    def __init__(self, name: str, folder: Path, dsn: str | None = None):
+        self.name = name
+        self.folder = folder
+        self.dsn = dsn
+
+    async def open(self, db: str) -> Any:
+        if self.name == "sqlite":
+            from bot.store import SQLiteStore
+
+            return await SQLiteStore.open(self.folder / f"{db}.sqlite3")
+        from bot.store.postgres import PostgresStore
+
+        return await PostgresStore.open(self.dsn or "", schema=f"bench_{db}", max_size=20)
+
+
+@asynccontextmanager
+async def backends(folder: Path) -> AsyncIterator[list[tuple[Backend | None, str]]]:
+    """(backend, why not) for SQLite and PostgreSQL; PostgreSQL is None with the reason if it cannot start."""
+    out: list[tuple[Backend | None, str]] = [(Backend("sqlite", folder), "")]
+    server = None
+    try:
+        import asyncpg  # noqa: F401
+
+        server = await asyncio.to_thread(lambda: PrivatePostgres().start())
+        out.append((Backend("postgres", folder, server.dsn), ""))
+    except Exception as e:  # the PostgreSQL figures say why instead
+        out.append((None, f"not measured: {e}".replace("\n", " ")[:160]))
+    try:
+        yield out
+    finally:
+        if server is not None:
+            await asyncio.to_thread(server.stop)
+
+
+# ----- 2, 3, 4. interactions ----------------------------------------------------------------
 class LoopWatch:
     """Measures the longest stretch the event loop went without running a 1 ms ticker."""
 
@@ -120,93 +233,277 @@ async def _table(service: Any, channel: int, game_id: str, players: int, seed: i
         await service.start(channel, actors[0])
 
 
-async def _one_move(service: Any, channel: int, rng: random.Random, picture: bool) -> None:
-    """One interaction's server-side work: load, check, apply, save, then the public message."""
-    from bot import ui
+_interaction_ids = iter(range(10**12, 10**13))
+
+
+async def _next_move(service: Any, channel: int, rng: random.Random) -> tuple[Any, str] | None:
+    """The player and move for a table's next action (the bench's own work, not timed)."""
     from bot.tables import Actor, load_game
 
     table = await service.require(channel)
+    if table.status != "playing":
+        return None
     game = load_game(table)
     seat = min(game.to_act())
-    move = str(spec(table.game).player(game, seat, rng))
     user = table.seats[seat]
-    change = await service.move(channel, Actor(user.user_id, user.name), move)
-    ui.table_message(change.table, with_picture=picture)
+    return Actor(user.user_id, user.name), str(spec(table.game).player(game, seat, rng))
 
 
-async def interaction_figures(quick: bool) -> list[Figure]:
-    from bot.store import Store
+async def _press(service: Any, channel: int, actor: Any, move: str, picture: bool = False) -> None:
+    """One button press, server-side, as the Discord layer handles it: the interaction id
+    remembered, the move (load, check, apply, save), the public message built in a worker thread."""
+    from bot import ui
+
+    if not await service.first_delivery(next(_interaction_ids)):
+        raise RuntimeError("a fresh interaction id was taken as seen")
+    change = await service.move(channel, actor, move)
+    await asyncio.to_thread(ui.table_message, change.table, with_picture=picture)
+
+
+async def _long_table(service: Any, channel: int, moves: int) -> random.Random:
+    """A Maginot Line table ``moves`` moves long (played by the built-in players)."""
+    seed = 9
+    await _table(service, channel, LONG_GAME, 2, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        nxt = await _next_move(service, channel, rng)
+        if nxt is None:
+            break
+        await service.move(channel, *nxt)
+    return rng
+
+
+async def _timed_presses(service: Any, channel: int, rng: random.Random, n: int, picture: bool,
+                         fresh: Callable[[], Any] | None = None) -> list[float]:
+    times = []
+    for _ in range(n):
+        if fresh is not None:
+            service = await fresh()
+        nxt = await _next_move(service, channel, rng) if fresh is None else await _cold_move(service, channel, rng)
+        if nxt is None:
+            break
+        start = time.perf_counter()
+        await _press(service, channel, *nxt, picture=picture)
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+async def _cold_move(service: Any, channel: int, rng: random.Random) -> tuple[Any, str] | None:
+    """The next move chosen without leaving the game in any cache (the press then loads cold)."""
+    from bot.store.base import TableRow
+    from bot.tables import GAMES, Actor, load_game
+
+    table: TableRow = await service.store.get(channel)
+    if table.status != "playing":
+        return None
+    game = load_game(table)
+    GAMES.clear()
+    seat = min(game.to_act())
+    user = table.seats[seat]
+    return Actor(user.user_id, user.name), str(spec(table.game).player(game, seat, rng))
+
+
+async def interaction_figures(backend: Backend, quick: bool) -> list[Figure]:
+    from bot.tables import GAMES, TableService
+
+    tag = f"[{backend.name}]"
+    figures: list[Figure] = []
+    store = await backend.open("one")
+    service = TableService(store)
+    try:
+        rng = await _long_table(service, 10, 300)
+        length = len((await service.require(10)).moves)
+        times = await _timed_presses(service, 10, rng, 100 if quick else 400, picture=False)
+        figures.append(Figure(f"{tag} one interaction, {length}-move table, no picture: p50",
+                              statistics.median(times), "ms"))
+        figures.append(Figure(f"{tag} one interaction, {length}-move table, no picture: p99",
+                              percentile(times, 99), "ms", 5.0))
+
+        async def fresh() -> Any:  # as after a restart: nothing of the table in memory
+            GAMES.clear()
+            return TableService(store)
+
+        cold = await _timed_presses(service, 10, rng, 20 if quick else 60, picture=False, fresh=fresh)
+        figures.append(Figure(f"{tag} one interaction, cold (load snapshot + replay): p50",
+                              statistics.median(cold), "ms"))
+        if backend.name == "sqlite":
+            pics = await _timed_presses(service, 10, rng, 10 if quick else 40, picture=True)
+            figures.append(Figure(f"{tag} one interaction, with its picture: p50", statistics.median(pics), "ms"))
+            figures.append(Figure(f"{tag} one interaction, with its picture: p99", percentile(pics, 99), "ms", 25.0))
+    finally:
+        await store.close()
+    return figures
+
+
+async def many_figures(backend: Backend, quick: bool, tables: int = 200) -> list[Figure]:
     from bot.tables import TableService
 
-    figures: list[Figure] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        store = await Store.open(Path(tmp) / "bench.sqlite3")
+    tag = f"[{backend.name}]"
+    store = await backend.open("many")
+    service = TableService(store)
+    try:
+        for i in range(tables):
+            await _table(service, 1000 + i, MANY_GAME, 2, seed=i)
+        errors = done = 0
+        rounds = 4 if quick else 12
+        elapsed = 0.0
+        worst = 0.0
+        before = {i: (await service.require(1000 + i)).revision for i in range(tables)}
+        cpu = 0.0
+        for r in range(rounds):
+            plans = [await _next_move(service, 1000 + i, random.Random(r * 7919 + i)) for i in range(tables)]
+            with LoopWatch() as watch:
+                start, cpu_start = time.perf_counter(), time.process_time()
+                results = await asyncio.gather(*(_press(service, 1000 + i, *p) for i, p in enumerate(plans)
+                                                 if p is not None), return_exceptions=True)
+                elapsed += time.perf_counter() - start
+                cpu += time.process_time() - cpu_start
+            worst = max(worst, watch.worst)
+            errors += sum(1 for x in results if isinstance(x, BaseException))
+            done += sum(1 for x in results if not isinstance(x, BaseException))
+        after = {i: (await store.get(1000 + i)).revision for i in range(tables)}
+        lost = done - sum(after[i] - before[i] for i in range(tables))
+    finally:
+        await store.close()
+    return [Figure(f"{tag} {tables} tables at once: interactions/s (no pictures)", done / elapsed, "ops/s", 1000,
+                   higher_is_better=True),
+            Figure(f"{tag} {tables} tables at once: CPU per interaction (all threads of the process)",
+                   cpu / max(done, 1) * 1000, "ms"),
+            Figure(f"{tag} {tables} tables at once: errors", errors, "count", 0),
+            Figure(f"{tag} {tables} tables at once: lost updates", lost, "count", 0),
+            Figure(f"{tag} {tables} tables at once: event loop blocked at most", worst * 1000, "ms", 20)]
+
+
+# ----- 4. flat with the number of stored tables -------------------------------------------
+async def _fill(store: Any, backend: str, template_playing: int, template_finished: int, count: int) -> None:
+    """``count`` idle tables cloned from two templates in the database itself: half finished (their
+    final state and record), half ongoing (a snapshot, moves in the log, a turn clock far off)."""
+    if backend == "sqlite":
+        cols = [r[1] for r in await store.execute("PRAGMA table_info(tables)")]
+        seq = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ?) "
+        tid = "printf('idle%012d', x)"
+        src = "FROM c, tables t WHERE t.channel_id = (CASE x % 2 WHEN 0 THEN ? ELSE ? END)"
+        args: tuple[Any, ...] = (count, template_playing, template_finished)
+        mseq = seq
+        margs: tuple[Any, ...] = (count, template_playing)
+    else:
+        cols = [r[0] for r in await store.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = 'tables' "
+            "AND table_schema = current_schema() ORDER BY ordinal_position")]
+        seq = ""
+        tid = "'idle' || lpad(x::text, 12, '0')"
+        src = ("FROM generate_series(1, $1) AS c(x), tables t "
+               "WHERE t.channel_id = (CASE x % 2 WHEN 0 THEN $2::bigint ELSE $3::bigint END)")
+        args = (count, template_playing, template_finished)
+        mseq = ""
+        margs = (count, template_playing)
+    exprs = {c: f"t.{c}" for c in cols}
+    exprs["channel_id"] = "1000000000 + x"
+    exprs["table_id"] = tid
+    exprs["deadline"] = "(CASE WHEN t.deadline IS NULL THEN NULL ELSE t.deadline + 1e7 + x END)"
+    await store.execute(f"{seq}INSERT INTO tables ({', '.join(cols)}) SELECT {', '.join(exprs[c] for c in cols)} "
+                        f"{src}", args)
+    if backend == "sqlite":
+        msrc = ("FROM c, moves m WHERE x % 2 = 0 AND m.table_id = (SELECT table_id FROM tables WHERE channel_id = ?)")
+    else:
+        msrc = ("FROM generate_series(1, $1) AS c(x), moves m WHERE x % 2 = 0 AND "
+                "m.table_id = (SELECT table_id FROM tables WHERE channel_id = $2)")
+    await store.execute(f"{mseq}INSERT INTO moves (table_id, ply, entry) SELECT {tid}, m.ply, m.entry {msrc}", margs)
+    if backend == "postgres":
+        await store.execute("ANALYZE")
+
+
+async def flat_figures(backend: Backend, quick: bool) -> list[Figure]:
+    from bot.tables import GAMES, TableService
+
+    tag = f"[{backend.name}]"
+    measured: dict[int, tuple[float, float, float]] = {}
+    sizes = (10, 100_000)
+    for size in sizes:
+        db = f"flat{size}"
+        store = await backend.open(db)
+        service = TableService(store)
+        await _table(service, 1, MANY_GAME, 2, seed=1)  # the template of an ongoing table
+        rng = random.Random(1)
+        for _ in range(12):
+            await service.move(1, *(await _next_move(service, 1, rng) or ()))
+        await _table(service, 2, "knight_rogue_princess_dragon", 4, seed=2)  # the template of a finished one
+        krng = random.Random(2)
+        while (nxt := await _next_move(service, 2, krng)) is not None:
+            await service.move(2, *nxt)
+        await _table(service, 3, LONG_GAME, 2, seed=3)  # the table that is played
+        mrng = random.Random(3)
+        await _fill(store, backend.name, 1, 2, size - 3)
+        await store.close()
+        starts = []
+        for _ in range(7):  # as a restarted bot: open the store, then the first sweep
+            GAMES.clear()
+            start = time.perf_counter()
+            store = await backend.open(db)
+            service = TableService(store)
+            await service.check_timeouts()
+            starts.append((time.perf_counter() - start) * 1000)
+            await store.close()
+        startup = statistics.median(starts)
+        store = await backend.open(db)
         service = TableService(store)
         try:
-            # A long Court Wars table (many moves stored), then timed moves on it.
-            for picture, target in ((False, 5.0), (True, 25.0)):
-                channel = 10 if not picture else 11
-                await _table(service, channel, "court_wars", 2, seed=7)
-                rng = random.Random(1)
-                warm = 60 if quick else 300
-                n = 0
-                while n < warm and (await service.require(channel)).status == "playing":
-                    await _one_move(service, channel, rng, False)
-                    n += 1
-                times = []
-                for _ in range(30 if quick else 100):
-                    table = await service.require(channel)
-                    if table.status != "playing":
-                        break
-                    start = time.perf_counter()
-                    await _one_move(service, channel, rng, picture)
-                    times.append((time.perf_counter() - start) * 1000)
-                what = "with its picture" if picture else "no picture"
-                figures.append(Figure(f"one interaction, {len(table.moves)}-move table, {what}: p50",
-                                      statistics.median(times), "ms"))
-                figures.append(Figure(f"one interaction, {len(table.moves)}-move table, {what}: p99",
-                                      percentile(times, 99), "ms", target))
-            # Many tables at once: each round dispatches one move on every table, then settles.
-            tables = 40 if quick else 200
-            for i in range(tables):
-                await _table(service, 1000 + i, "court_wars", 2, seed=i)
-            errors = 0
-            done = 0
-            rounds = 3 if quick else 10
-            before = {i: (await service.require(1000 + i)).revision for i in range(tables)}
-            with LoopWatch() as watch:
+            moves = await _timed_presses(service, 3, mrng, 40 if quick else 150, picture=False)
+            sweeps = []
+            for _ in range(200):
                 start = time.perf_counter()
-                for r in range(rounds):
-                    results = await asyncio.gather(
-                        *(_one_move(service, 1000 + i, random.Random(r * 7919 + i), False) for i in range(tables)),
-                        return_exceptions=True)
-                    errors += sum(1 for x in results if isinstance(x, BaseException))
-                    done += sum(1 for x in results if not isinstance(x, BaseException))
-                elapsed = time.perf_counter() - start
-            after = {i: (await service.require(1000 + i)).revision for i in range(tables)}
-            lost = done - sum(after[i] - before[i] for i in range(tables))
-            figures.append(Figure(f"{tables} tables at once: interactions/s (no pictures)", done / elapsed,
-                                  "ops/s", 1000, higher_is_better=True))
-            figures.append(Figure(f"{tables} tables at once: errors", errors, "count", 0))
-            figures.append(Figure(f"{tables} tables at once: lost updates", lost, "count", 0))
-            figures.append(Figure(f"{tables} tables at once: event loop blocked at most", watch.worst * 1000, "ms", 20))
+                await service.check_timeouts()
+                sweeps.append((time.perf_counter() - start) * 1000)
+            count = (await store.execute("SELECT COUNT(*) FROM tables"))[0][0]
         finally:
             await store.close()
-    return figures
+        measured[count] = (startup, statistics.median(moves), statistics.median(sweeps))
+    (small, a), (big, b) = sorted(measured.items())
+    out = []
+    for i, what in enumerate(("start-up (open, migrate check, first sweep)", "one interaction p50",
+                              "turn-limit sweep p50")):
+        out.append(Figure(f"{tag} {what}, {small} tables", a[i], "ms"))
+        out.append(Figure(f"{tag} {what}, {big:,} tables", b[i], "ms"))
+        out.append(Figure(f"{tag} {what}: {big:,} ÷ {small} tables", b[i] / a[i], "x", 2.0))
+    return out
+
+
+async def store_figures(quick: bool, report: Callable[[Figure], None]) -> None:
+    with tempfile.TemporaryDirectory(prefix="deckhand-bench-") as tmp:
+        async with backends(Path(tmp)) as found:
+            for backend, why in found:
+                if backend is None:
+                    for name, unit, target, hib in (
+                            ("one interaction, 300-move table, no picture: p99", "ms", 5.0, False),
+                            ("200 tables at once: interactions/s (no pictures)", "ops/s", 1000.0, True),
+                            ("flat: 100,000 ÷ 10 tables", "x", 2.0, False)):
+                        report(Figure(f"[postgres] {name}", float("nan"), unit, target, hib, note=why))
+                    continue
+                for part in (interaction_figures, many_figures, flat_figures):
+                    start = time.perf_counter()
+                    for f in await part(backend, quick):
+                        report(f)
+                    print(f"  ({part.__name__} on {backend.name}: {time.perf_counter() - start:.1f} s)", flush=True)
 
 
 def run_bench(quick: bool = False, as_json: bool = False) -> int:
     figures: list[Figure] = []
-    games = 10 if quick else 40
+
+    def report(f: Figure) -> None:
+        figures.append(f)
+        print(f.line(), flush=True)
+
+    games = 3 if quick else 40
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"Load average {load:.1f} on {os.cpu_count()} CPUs when the bench started (timings grow with it).")
     print("Engines (built-in players; apply = replaying the recorded actions)")
     for game_id in GAME_IDS:
         for f in engine_figures(game_id, games):
-            figures.append(f)
-            print(f.line())
-    print("\nInteractions, server-side (SQLite file; load, check, apply, save, embed and components)")
-    for f in asyncio.run(interaction_figures(quick)):
-        figures.append(f)
-        print(f.line())
+            report(f)
+    print("\nInteractions, server-side (remember the interaction, load, check, apply, save; embed and components\n"
+          "built in a worker thread; no Discord stand-in, so none of its cost is in these figures).\n"
+          "SQLite: a file, WAL, synchronous=NORMAL. PostgreSQL: a private local server, synchronous_commit=off.")
+    asyncio.run(store_figures(quick, report))
     if as_json:
         print(json.dumps({"figures": [f.as_json() for f in figures]}))
     return 0

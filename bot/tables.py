@@ -10,19 +10,21 @@ for the Discord layer (or the terminal) to show.
 from __future__ import annotations
 
 import asyncio
+import copy
 import hashlib
 import logging
 import math
 import random
 import secrets
+import threading
 import time
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from bot.engine.core import Event, Game, IllegalMove
 from bot.engine.registry import spec
-from bot.records import FORFEIT, make_record
+from bot.records import FORFEIT, apply_logged, make_record
 from bot.store import Seat, StaleRevision, Store, StoreError, TableRow, new_table_id
 from bot.store.base import WARN_FRACTION, DailyEntry
 
@@ -100,10 +102,66 @@ def table_key(table: TableRow) -> str:
     return digest
 
 
+class _GameCache:
+    """The game of each recent table at its latest revision, by table id: a move neither parses a
+    state nor replays the log when its table was loaded or saved in this process. A hit needs the
+    same (table id, revision). Games never change (``apply`` makes a new one), so one may be
+    shared; thread-safe (messages and pictures are built in worker threads)."""
+
+    def __init__(self, size: int = 4096):
+        self.size = size
+        self._games: OrderedDict[str, tuple[int, Game]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, table: TableRow) -> Game | None:
+        with self._lock:
+            found = self._games.get(table.table_id) if table.table_id else None
+        return found[1] if found is not None and found[0] == table.revision else None
+
+    def put(self, table: TableRow, game: Game) -> None:
+        if not table.table_id:
+            return
+        with self._lock:
+            held = self._games.get(table.table_id)
+            if held is not None and held[0] > table.revision:
+                return  # a newer revision is already held
+            self._games[table.table_id] = (table.revision, game)
+            self._games.move_to_end(table.table_id)
+            while len(self._games) > self.size:
+                self._games.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._games.clear()
+
+
+GAMES = _GameCache()
+
+
 def load_game(table: TableRow) -> Game:
+    """The table's current game: the one the service holds, else the cached one of this table and
+    revision, else its snapshot (``state``) with the moves after it (``state_ply``) replayed."""
     if table.state is None:
         raise TableError("The game has not started yet.")
-    return spec(table.game).state.from_json(table.state)
+    if table.live is not None:
+        return table.live
+    game = GAMES.get(table)
+    if game is None:
+        game = spec(table.game).state.from_json(table.state)
+        if table.state_ply is not None:
+            for seat, move, *_ in table.moves[table.state_ply:]:
+                game = apply_logged(game, int(seat), str(move))
+        GAMES.put(table, game)
+    table.live = game
+    return game
+
+
+def _working_copy(row: TableRow) -> TableRow:
+    """A copy of a cached row that a change may alter (its lists and series are its own)."""
+    t = copy.copy(row)
+    t.seats, t.moves, t.events, t.options = list(row.seats), list(row.moves), list(row.events), list(row.options)
+    t.series = dict(row.series)
+    return t
 
 
 def is_bot(user_id: int) -> bool:
@@ -122,11 +180,28 @@ class TableService:
     """The table operations. One instance per bot (or terminal), sharing one store."""
 
     sweep_shards: tuple[int, tuple[int, ...]] | None = None  # (count, ids): a shard cluster's process sweeps its own
+    ROW_CACHE = 2048  # channels whose last saved row is kept for the next change
+    # Changes computed and saving at once: SQLite has one writer, PostgreSQL a pool of connections.
+    IN_FLIGHT = {"sqlite": 4, "postgres": 8}
 
     def __init__(self, store: Store, clock: Callable[[], float] = time.time):
         self.store = store
         self.clock = clock
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # The row each recent channel's last change saved: the next change starts from it and
+        # the save's revision check proves it current — one database hop per change.
+        self._rows: OrderedDict[int, TableRow] = OrderedDict()
+        # At most this many changes computed and saving at once: a burst of presses waits here,
+        # parked, instead of crowding one turn of the event loop with all their work.
+        self._in_flight = asyncio.Semaphore(self.IN_FLIGHT.get(getattr(store, "backend", ""), 4))
+
+    def _remember(self, table: TableRow) -> None:
+        self._rows[table.channel_id] = table
+        self._rows.move_to_end(table.channel_id)
+        while len(self._rows) > self.ROW_CACHE:
+            self._rows.popitem(last=False)
+        if table.live is not None:
+            GAMES.put(table, table.live)
 
     # ----- reading -------------------------------------------------------------------
     async def get(self, channel_id: int) -> TableRow | None:
@@ -139,26 +214,48 @@ class TableService:
         return table
 
     # ----- the one write path --------------------------------------------------------
-    async def _update(self, channel_id: int, fn: Callable[[TableRow], Change], *, revision: int | None = None) -> Change:
-        async with self._locks[channel_id]:
-            table = await self.require(channel_id)
-            if revision is not None and revision != table.revision:
-                raise TableError(STALE)
-            before = table.revision
-            change = fn(table)
-            self._play_bots(change)
-            change.table.revision = before + 1
-            record, result, results = None, "", []
-            if change.finished:
-                record, result, results = self._finish(change.table)
-                change.record = record
-            try:
-                await self.store.save(change.table, before, record, result, results)
-            except StaleRevision:
-                raise TableError("Someone else moved at the same moment; look at the table and try again.") from None
-            if change.finished:
-                await self._after_finish(change.table)
-            return change
+    async def _update(self, channel_id: int, fn: Callable[[TableRow], Change], *, revision: int | None = None,
+                      fresh: TableRow | None = None) -> Change:
+        """Change a table and save it. ``fresh``: the row as just read from the store (the sweep's
+        due rows), used instead of this process's cached row."""
+        async with self._locks[channel_id], self._in_flight:
+            cached = self._rows.pop(channel_id, None)
+            if fresh is not None:
+                cached = fresh
+            if cached is not None:  # one hop: the save's revision check proves the cached row current
+                try:
+                    return await self._change(_working_copy(cached), fn, revision)
+                except (TableError, StaleRevision):
+                    # Refused or stale: the cached row may be behind the store; decide on the stored one
+                    # (a refusal of the same revision stands as it is).
+                    stored = await self.require(channel_id)
+                    if stored.revision == cached.revision and stored.table_id == cached.table_id:
+                        self._remember(cached)
+                        raise
+                    return await self._change(stored, fn, revision)
+            return await self._change(await self.require(channel_id), fn, revision)
+
+    async def _change(self, table: TableRow, fn: Callable[[TableRow], Change], revision: int | None) -> Change:
+        if revision is not None and revision != table.revision:
+            raise TableError(STALE)
+        before = table.revision
+        change = fn(table)
+        self._play_bots(change)
+        change.table.revision = before + 1
+        record, result, results = None, "", []
+        if change.finished:
+            record, result, results = self._finish(change.table)
+            change.record = record
+        if change.table.status != "playing" and change.table.state is not None:
+            load_game(change.table)  # out of play: the final state is written once, as the snapshot
+        try:
+            await self.store.save(change.table, before, record, result, results)
+        except StaleRevision:
+            raise TableError("Someone else moved at the same moment; look at the table and try again.") from None
+        self._remember(change.table)
+        if change.finished:
+            await self._after_finish(change.table)
+        return change
 
     def _finish(self, table: TableRow) -> tuple[dict[str, Any], str, list[tuple[int, str, str]]]:
         game = load_game(table)  # only games that started finish
@@ -208,6 +305,7 @@ class TableService:
             if cls.max_players == 1:
                 self._start(table, change)
             await self.store.save(table, None)
+            self._remember(table)
             return change
 
     async def join(self, channel_id: int, actor: Actor, revision: int | None = None) -> Change:
@@ -269,6 +367,8 @@ class TableService:
         except IllegalMove as e:
             raise TableError(str(e)) from None
         t.state = game.to_json()
+        t.state_ply = None  # the state holds every move (none yet)
+        t.live = game
         t.status = "playing"
         t.moves = []
         t.turn_since = self.clock()
@@ -391,7 +491,10 @@ class TableService:
                 new, events = game.apply(seat, move)
         except IllegalMove as e:
             raise TableError(str(e)) from None
-        t.state = new.to_json()
+        if t.state_ply is None:  # the state held every move so far: it is the snapshot of them
+            t.state_ply = len(t.moves)
+            t.snapshot_unsaved = True  # (it may not be stored yet: a start and moves in one change)
+        t.live = new  # the state stays the snapshot; the store writes a new one when it is due
         t.moves.append([seat, FORFEIT if forfeit else move.strip(), round(self.clock(), 3)])
         change = self._after(t, new, before, events)
         change.secret = decision is not None and not decision.public
@@ -517,7 +620,7 @@ class TableService:
                 break
             for row in page:
                 try:
-                    out.append(await self._update(row.channel_id, lambda t: self._sweep(t, now)))
+                    out.append(await self._update(row.channel_id, lambda t: self._sweep(t, now), fresh=row))
                 except (TableError, StoreError):  # not due any more, or this table's own trouble
                     continue
             last = page[-1]
@@ -603,6 +706,7 @@ class TableService:
             self._start(table, change)
             self._play_bots(change)
             await self.store.save(table, None)
+            self._remember(table)
             return change
 
     @staticmethod
@@ -610,7 +714,7 @@ class TableService:
         """Who starts a rematch: the game's own series rule (its spec), else chosen at random."""
         if old.state is None or not any(i.key == "first" for i in cls.options.infos()):
             return None
-        game = cls.state.from_json(old.state)
+        game = load_game(old)
         last_first = game.opts.first
         if last_first < 0:
             last_first = int(getattr(game.view(None), "first", 0))

@@ -13,6 +13,10 @@ Storage layout (the same on SQLite and PostgreSQL, see ``migrations/``):
 * ``moves``: the move log, one row per move ``(table_id, ply, entry)``. A save appends the moves
   the row gained since it was loaded and bumps the revision, in one transaction; the row never
   carries the log. ``get`` returns the moves in order.
+* Snapshots: a move does not rewrite ``state``. The state is written when a game starts, every
+  :data:`SNAPSHOT_EVERY` moves and when the table leaves play; ``state_ply`` says how many moves
+  of the log it holds (NULL: all of them), and a load replays the moves after it
+  (``bot.tables.load_game``). A move costs one row of the log plus the row's small columns.
 * ``records`` and ``results``: finished (and abandoned) games. A record already holds the moves,
   so when a table's record is written its move-log rows are deleted and the row points at the
   record (``record_id``): the moves are kept once. A table with a record reads its moves back from
@@ -45,6 +49,7 @@ log = logging.getLogger("bot.store")
 
 STATUSES = ("lobby", "playing", "finished", "abandoned")
 WARN_FRACTION = 0.75  # the player to act is warned when a quarter of the turn limit is left
+SNAPSHOT_EVERY = 32  # moves between two writes of a playing table's state (a load replays fewer)
 
 
 class StoreError(Exception):
@@ -114,11 +119,47 @@ class TableRow:
     warned_for: float | None = None  # the turn (its turn_since) whose warning was sent
     table_id: str = ""  # unique per table (per game, a rematch is new): the store assigns it at the first save
     damaged: str | None = None
+    # How many of ``moves`` the ``state`` already holds (a snapshot; the rest are replayed on load).
+    # None: ``state`` holds every move (a row built in memory, or whose state was just set).
+    state_ply: int | None = None
+
+    # Two notes kept beside the row, not fields of it (not compared, copied by asdict or shown):
+    # ``live``: the current game (an engine ``Game``) when the table service has it, never stored;
+    # a save that writes a snapshot takes the state from it (``live.to_json()``).
+    # ``saved_moves``: how many moves the store holds for this row at ``revision`` (set by get and
+    # save): a save appends only the moves after it without reading the row first. None: unknown.
+    live = None
+    saved_moves = None
+    # ``snapshot_unsaved``: ``state`` (at ``state_ply``) may not be in the store yet: a game that
+    # started and moved in one change (bot seats playing at once) writes its start state with it.
+    snapshot_unsaved = False
 
     def seat_of(self, user_id: int) -> int | None:
         for i, s in enumerate(self.seats):
             if s.user_id == user_id:
                 return i
+        return None
+
+    def snapshot_due(self, every: int = SNAPSHOT_EVERY) -> tuple[dict[str, Any] | None, int] | None:
+        """The (state, state_ply) a save must write, or None when the stored snapshot may stay.
+
+        Written: a state that holds every move (``state_ply`` None: the game just started, or a
+        caller set it), a table out of play (its final state, once), a log cut short under its
+        snapshot, or every ``every`` moves of a playing table (from ``live``)."""
+        n = len(self.moves)
+        if self.state is None:
+            return (None, 0) if self.state_ply is None else None
+        if self.state_ply is None:
+            return self.state, n
+        behind = n - self.state_ply
+        if self.snapshot_unsaved and behind >= 0 and (self.live is None or (self.status == "playing" and behind < every)):
+            return self.state, self.state_ply
+        if behind < 0:  # the log was cut under the snapshot: the state is taken to hold what is left
+            return (self.live.to_json() if self.live is not None else self.state), n
+        if self.live is None or behind == 0:
+            return None
+        if self.status != "playing" or behind >= every:
+            return self.live.to_json(), n
         return None
 
     @property
@@ -258,20 +299,39 @@ def dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def encode_row(t: TableRow) -> dict[str, Any]:
-    """The ``tables`` columns of a row (without the move log)."""
-    return {
+def encode_row(t: TableRow, snapshot: tuple[dict[str, Any] | None, int] | None = None) -> dict[str, Any]:
+    """The ``tables`` columns of a row (without the move log). ``state`` is there only when
+    ``snapshot`` (see :meth:`TableRow.snapshot_due`) is given: a move without one leaves the
+    stored state alone (``state_ply`` is always written: a row migrated with NULL, "every move",
+    must say how many moves its state holds once moves are appended after it)."""
+    cols = {
         "channel_id": t.channel_id, "table_id": t.table_id, "guild_id": t.guild_id, "game": t.game,
         "status": t.status, "host_id": t.host_id, "seats": dumps([[s.user_id, s.name] for s in t.seats]),
-        "options": dumps(t.options), "seed": t.seed, "state": None if t.state is None else dumps(t.state),
+        "options": dumps(t.options), "seed": t.seed,
         "events": dumps(t.events), "revision": t.revision, "move_count": len(t.moves), "turn_limit": t.turn_limit,
         "turn_since": t.turn_since, "timed_out": bool(t.timed_out), "deadline": t.deadline,
         "game_clock": t.game_clock, "warned_for": t.warned_for, "alarm": t.alarm,
         "series": dumps(t.series), "created_at": t.created_at, "updated_at": t.updated_at,
+        "state_ply": t.state_ply,
     }
+    if snapshot is not None:
+        state, ply = snapshot
+        cols["state"] = None if state is None else dumps(state)
+        cols["state_ply"] = ply
+    return cols
 
 
-ROW_COLUMNS: tuple[str, ...] = tuple(encode_row(TableRow(0, None, "", "lobby", 0, [], [], 0)))
+def wrote_snapshot(t: TableRow, snapshot: tuple[dict[str, Any] | None, int] | None) -> None:
+    """After a save: the row says what the store now holds."""
+    t.saved_moves = len(t.moves)
+    t.snapshot_unsaved = False
+    if snapshot is not None:
+        t.state, t.state_ply = snapshot
+        if t.state is None:
+            t.state_ply = None
+
+
+ROW_COLUMNS: tuple[str, ...] = tuple(encode_row(TableRow(0, None, "", "lobby", 0, [], [], 0), (None, 0)))
 
 
 class _Damage(Exception):
@@ -321,17 +381,26 @@ def decode_row(r: Mapping[str, Any], move_entries: Sequence[str], record_text: s
             moves = [_json(e, "move log") for e in move_entries]
             if len(moves) != r["move_count"]:
                 raise _Damage(f"its move log has {len(moves)} moves where {r['move_count']} were saved")
+        state_ply = r["state_ply"]
+        if state is None:
+            state_ply = None
+        elif state_ply is None or record_text is not None:
+            state_ply = len(moves)
+        elif not 0 <= state_ply <= len(moves):
+            raise _Damage(f"its state holds {state_ply} moves of a log of {len(moves)}")
     except _Damage as e:
         raise DamagedTable(r["channel_id"], str(e)) from None
     except (TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
         raise DamagedTable(r["channel_id"], f"it cannot be read ({type(e).__name__})") from None
-    return TableRow(
+    row = TableRow(
         channel_id=r["channel_id"], guild_id=r["guild_id"], game=r["game"], status=r["status"], host_id=r["host_id"],
         seats=seats, options=options, seed=r["seed"], state=state, moves=moves, events=events,
         revision=r["revision"], turn_limit=r["turn_limit"], turn_since=r["turn_since"], timed_out=bool(r["timed_out"]),
         series=series, created_at=r["created_at"], updated_at=r["updated_at"], table_id=r["table_id"],
-        damaged=r["damaged"], game_clock=r["game_clock"], warned_for=r["warned_for"],
+        damaged=r["damaged"], game_clock=r["game_clock"], warned_for=r["warned_for"], state_ply=state_ply,
     )
+    row.saved_moves = r["move_count"] if record_text is None else None
+    return row
 
 
 class DamageLog:

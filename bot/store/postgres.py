@@ -18,8 +18,8 @@ from typing import Any
 import asyncpg
 
 from bot.store.base import (
-    ROW_COLUMNS, DailyEntry, DamagedTable, DamageLog, Draft, SchemaTooNew, StaleRevision, StoreError, TableRow,
-    daily_entry, decode_row, dumps, encode_row, known_games, new_draft_id, new_table_id, shard_ids,
+    DailyEntry, DamagedTable, DamageLog, Draft, SchemaTooNew, StaleRevision, StoreError, TableRow,
+    daily_entry, decode_row, dumps, encode_row, known_games, new_draft_id, new_table_id, shard_ids, wrote_snapshot,
 )
 from bot.store.migrations import migrations
 
@@ -193,24 +193,47 @@ class PostgresStore:
 
     async def save(self, table: TableRow, expected_revision: int | None, record: dict[str, Any] | None = None,
                    result: str = "", results: Sequence[tuple[int, str, str]] = ()) -> None:
-        """As :meth:`bot.store.sqlite.SQLiteStore.save`."""
+        """As :meth:`bot.store.sqlite.SQLiteStore.save`. A move (the revision checked, the moves
+        stored known, no record) is one statement: the row's update and the log's append."""
         table.updated_at = time.time()
         if expected_revision is None and not table.table_id:
             table.table_id = new_table_id()
-        cols = encode_row(table)
+        snap = table.snapshot_due()
+        if snap is None and expected_revision is None:
+            snap = (table.state, table.state_ply or 0)
+        cols = encode_row(table, snap)
+        names = list(cols)
         values = list(cols.values())
-        entries = [dumps(m) for m in table.moves]
-        names = ", ".join(ROW_COLUMNS)
-        marks = ", ".join(f"${i}" for i in range(1, len(ROW_COLUMNS) + 1))
-        upsert = ", ".join(f"{c} = EXCLUDED.{c}" for c in ROW_COLUMNS[1:])
-        sets = ", ".join(f"{c} = ${i}" for i, c in enumerate(ROW_COLUMNS[2:], start=2))
+        n = len(table.moves)
+        known = table.saved_moves if expected_revision is not None else None
+        if known is not None and known <= n and record is None:
+            fresh = [dumps(m) for m in table.moves[known:]]
+            sets = ", ".join(f"{c} = ${i}" for i, c in enumerate(names[2:], start=4))
+            k = len(names) + 2
+            sql = (f"WITH u AS (UPDATE tables SET {sets} WHERE channel_id = $1 AND table_id = $2 AND revision = $3 "
+                   "RETURNING table_id), "
+                   f"a AS (INSERT INTO moves (table_id, ply, entry) SELECT u.table_id, p, e FROM u, "
+                   f"unnest(${k}::int[], ${k + 1}::text[]) AS n(p, e)) "
+                   "SELECT count(*) FROM u")
+            try:
+                updated = await self.pool.fetchval(sql, table.channel_id, table.table_id, expected_revision,
+                                                   *values[2:], list(range(known, n)), fresh)
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+                raise self._error(e, "save the table") from e
+            if updated != 1:
+                raise StaleRevision(table.channel_id)
+            wrote_snapshot(table, snap)
+            return
+        marks = ", ".join(f"${i}" for i in range(1, len(names) + 1))
+        upsert = ", ".join(f"{c} = EXCLUDED.{c}" for c in names[1:])
+        sets = ", ".join(f"{c} = ${i}" for i, c in enumerate(names[2:], start=2))
 
         async def fn(c: asyncpg.Connection) -> None:
             if expected_revision is None:
                 old = await c.fetchval("SELECT table_id FROM tables WHERE channel_id = $1 FOR UPDATE", table.channel_id)
                 await c.execute("DELETE FROM moves WHERE table_id = ANY($1::text[])",
                                 [table.table_id] + ([old] if old else []))
-                await c.execute(f"INSERT INTO tables ({names}) VALUES ({marks}) "
+                await c.execute(f"INSERT INTO tables ({', '.join(names)}) VALUES ({marks}) "
                                 f"ON CONFLICT (channel_id) DO UPDATE SET {upsert}, record_id = NULL, damaged = NULL, "
                                 "raw_moves = NULL", *values)
                 base = 0
@@ -221,12 +244,12 @@ class PostgresStore:
                 if base is None:
                     raise StaleRevision(table.channel_id)
                 await c.execute(f"UPDATE tables SET {sets} WHERE channel_id = $1", table.channel_id, *values[2:])
-                if len(entries) < base:
-                    await c.execute("DELETE FROM moves WHERE table_id = $1 AND ply >= $2", table.table_id, len(entries))
-            if len(entries) > base:
+                if n < base:
+                    await c.execute("DELETE FROM moves WHERE table_id = $1 AND ply >= $2", table.table_id, n)
+            if n > base:
                 await c.execute("INSERT INTO moves (table_id, ply, entry) "
                                 "SELECT $1, p, e FROM unnest($2::int[], $3::text[]) AS n(p, e)",
-                                table.table_id, list(range(base, len(entries))), entries[base:])
+                                table.table_id, list(range(base, n)), [dumps(m) for m in table.moves[base:]])
             if record is not None:
                 record_id = await c.fetchval(
                     "INSERT INTO records (channel_id, table_id, guild_id, game, result, record, finished_at) "
@@ -236,11 +259,12 @@ class PostgresStore:
                     await c.executemany(
                         "INSERT INTO results (record_id, guild_id, game, user_id, name, outcome) "
                         "VALUES ($1, $2, $3, $4, $5, $6)",
-                        [(record_id, table.guild_id, table.game, u, n, o) for u, n, o in results])
+                        [(record_id, table.guild_id, table.game, u, name, o) for u, name, o in results])
                 await c.execute("UPDATE tables SET record_id = $1 WHERE channel_id = $2", record_id, table.channel_id)
                 await c.execute("DELETE FROM moves WHERE table_id = $1", table.table_id)
 
         await self._run("save the table", fn)
+        wrote_snapshot(table, snap)
 
     async def set_aside(self, channel_id: int, reason: str | None = None) -> bool:
         async def fn(c: asyncpg.Connection) -> bool:
@@ -308,9 +332,13 @@ class PostgresStore:
     async def put_draft(self, table_id: str, seat: int, decision_rev: int, tokens: Sequence[Any],
                         draft_id: str | None = None) -> str:
         draft_id = draft_id or new_draft_id()
-        await self._run("save a draft", lambda c: c.execute(
-            "INSERT INTO drafts (id, table_id, seat, decision_rev, tokens, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
-            draft_id, table_id, seat, decision_rev, dumps(list(tokens)), time.time()))
+        try:
+            await self.pool.execute(
+                "INSERT INTO drafts (id, table_id, seat, decision_rev, tokens, created_at) "
+                "VALUES ($1, $2, $3, $4, $5, $6)",
+                draft_id, table_id, seat, decision_rev, dumps(list(tokens)), time.time())
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+            raise self._error(e, "save a draft") from e
         return draft_id
 
     async def get_draft(self, draft_id: str) -> Draft | None:
@@ -321,9 +349,13 @@ class PostgresStore:
         return Draft(r["id"], r["table_id"], r["seat"], r["decision_rev"], json.loads(r["tokens"]), r["created_at"])
 
     async def seen_interaction(self, interaction_id: int | str) -> bool:
-        status = await self._run("remember an interaction", lambda c: c.execute(
-            "INSERT INTO interactions (id, seen_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING",
-            str(interaction_id), time.time()))
+        # One statement, its own transaction: one round trip (no BEGIN/COMMIT around it).
+        try:
+            status = await self.pool.execute(
+                "INSERT INTO interactions (id, seen_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING",
+                str(interaction_id), time.time())
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+            raise self._error(e, "remember an interaction") from e
         return status.endswith(" 0")
 
     # ----- the public table message ---------------------------------------------------------------

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bot.store.base import (
-    ROW_COLUMNS, DailyEntry, DamagedTable, DamageLog, Draft, SchemaTooNew, StaleRevision, StoreError, TableRow,
-    daily_entry, decode_row, dumps, encode_row, known_games, new_draft_id, new_table_id, shard_ids,
+    DailyEntry, DamagedTable, DamageLog, Draft, SchemaTooNew, StaleRevision, StoreError, TableRow,
+    daily_entry, decode_row, dumps, encode_row, known_games, new_draft_id, new_table_id, shard_ids, wrote_snapshot,
 )
 from bot.store.migrations import migrations, statements
 
@@ -264,8 +264,9 @@ class SQLiteStore:
     # ----- writing tables --------------------------------------------------------------------------
     async def save(self, table: TableRow, expected_revision: int | None, record: dict[str, Any] | None = None,
                    result: str = "", results: Sequence[tuple[int, str, str]] = ()) -> None:
-        """Write ``table`` and a finished game's record in one transaction: the row, plus the
-        moves it gained since ``expected_revision`` appended to the move log.
+        """Write ``table`` and a finished game's record in one transaction: the row's small
+        columns, the moves it gained since ``expected_revision`` appended to the move log, and its
+        state only when a snapshot is due (:meth:`TableRow.snapshot_due`).
 
         ``expected_revision`` is the revision the change was computed from (None for a new table
         replacing whatever was there). Raises StaleRevision if it moved (or the table was replaced).
@@ -273,11 +274,16 @@ class SQLiteStore:
         table.updated_at = time.time()
         if expected_revision is None and not table.table_id:
             table.table_id = new_table_id()
-        cols = encode_row(table)
-        entries = [dumps(m) for m in table.moves]
-        names = ", ".join(ROW_COLUMNS)
-        marks = ", ".join("?" for _ in ROW_COLUMNS)
-        sets = ", ".join(f"{c} = ?" for c in ROW_COLUMNS[2:])
+        snap = table.snapshot_due()
+        if snap is None and expected_revision is None:
+            snap = (table.state, table.state_ply or 0)
+        cols = encode_row(table, snap)
+        names = list(cols)
+        values = list(cols.values())
+        n = len(table.moves)
+        known = table.saved_moves if expected_revision is not None else 0
+        # Only the moves after what the store holds are encoded (when that is known): O(1) a move.
+        fresh = [dumps(m) for m in table.moves[known:]] if known is not None and known <= n else None
 
         def fn(conn: sqlite3.Connection) -> None:
             if expected_revision is None:
@@ -286,21 +292,30 @@ class SQLiteStore:
                     conn.execute("DELETE FROM moves WHERE table_id = ?", (old[0],))
                     conn.execute("DELETE FROM tables WHERE channel_id = ?", (table.channel_id,))
                 conn.execute("DELETE FROM moves WHERE table_id = ?", (table.table_id,))
-                conn.execute(f"INSERT INTO tables ({names}) VALUES ({marks})", tuple(cols.values()))
+                conn.execute(f"INSERT INTO tables ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
+                             values)
                 base = 0
             else:
-                found = conn.execute("SELECT move_count FROM tables WHERE channel_id = ? AND table_id = ? "
-                                     "AND revision = ?", (table.channel_id, table.table_id, expected_revision)).fetchone()
-                if found is None:
+                if known is None:
+                    found = conn.execute("SELECT move_count FROM tables WHERE channel_id = ? AND table_id = ? "
+                                         "AND revision = ?", (table.channel_id, table.table_id,
+                                                              expected_revision)).fetchone()
+                    if found is None:
+                        raise StaleRevision(table.channel_id)
+                    base = found[0]
+                else:
+                    base = known
+                cur = conn.execute(f"UPDATE tables SET {', '.join(f'{c} = ?' for c in names[2:])} "
+                                   "WHERE channel_id = ? AND table_id = ? AND revision = ?",
+                                   (*values[2:], table.channel_id, table.table_id, expected_revision))
+                if cur.rowcount != 1:
                     raise StaleRevision(table.channel_id)
-                base = found[0]
-                conn.execute(f"UPDATE tables SET {sets} WHERE channel_id = ?",
-                             (*list(cols.values())[2:], table.channel_id))
-                if len(entries) < base:
-                    conn.execute("DELETE FROM moves WHERE table_id = ? AND ply >= ?", (table.table_id, len(entries)))
-            if len(entries) > base:
+                if n < base:
+                    conn.execute("DELETE FROM moves WHERE table_id = ? AND ply >= ?", (table.table_id, n))
+            if n > base:
+                entries = fresh if fresh is not None and base == known else [dumps(m) for m in table.moves[base:]]
                 conn.executemany("INSERT INTO moves (table_id, ply, entry) VALUES (?, ?, ?)",
-                                 [(table.table_id, i, entries[i]) for i in range(base, len(entries))])
+                                 [(table.table_id, base + i, e) for i, e in enumerate(entries)])
             if record is not None:
                 cur = conn.execute(
                     "INSERT INTO records (channel_id, table_id, guild_id, game, result, record, finished_at) "
@@ -310,13 +325,14 @@ class SQLiteStore:
                 record_id = cur.lastrowid
                 conn.executemany(
                     "INSERT INTO results (record_id, guild_id, game, user_id, name, outcome) VALUES (?, ?, ?, ?, ?, ?)",
-                    [(record_id, table.guild_id, table.game, u, n, o) for u, n, o in results],
+                    [(record_id, table.guild_id, table.game, u, name, o) for u, name, o in results],
                 )
                 # The record holds the moves: the log's copy goes (kept once).
                 conn.execute("UPDATE tables SET record_id = ? WHERE channel_id = ?", (record_id, table.channel_id))
                 conn.execute("DELETE FROM moves WHERE table_id = ?", (table.table_id,))
 
         await self._write("save the table", fn)
+        wrote_snapshot(table, snap)
 
     async def set_aside(self, channel_id: int, reason: str | None = None) -> bool:
         """Keep a (damaged) table's raw row in ``set_aside`` and leave an empty abandoned table."""

@@ -1,4 +1,6 @@
-"""A burst of saves for the kill -9 test: prints ``ack N`` after save N has committed.
+"""A burst of moves for the kill -9 test: a Maginot Line table played by the built-in players
+through the table service (snapshots written as they fall due); prints ``ack N`` after move N has
+been saved.
 
     python -m tests.store.burst sqlite PATH
     python -m tests.store.burst postgres DSN#SCHEMA
@@ -7,9 +9,13 @@
 from __future__ import annotations
 
 import asyncio
+import random
 import sys
 
-from tests.store.helpers import playing
+from bot.engine.registry import spec
+from bot.tables import Actor, TableService, load_game
+
+GAME = "maginot_line"
 
 
 async def main(backend: str, target: str) -> None:
@@ -22,15 +28,20 @@ async def main(backend: str, target: str) -> None:
 
         dsn, schema = target.split("#")
         store = await PostgresStore.open(dsn, schema=schema)
-    await store.save(playing(1), None)
+    service = TableService(store)
+    ana, ben = Actor(1, "Ana"), Actor(2, "Ben")
+    await service.new_table(1, None, ana, GAME, seed=5)
+    await service.join(1, ben)
+    await service.start(1, ana)
     print("ack 0", flush=True)
+    rng = random.Random(5)
     n = 0
     while True:
-        t = await store.get(1)
+        table = await service.require(1)
+        game = load_game(table)
+        seat = min(game.to_act())
+        await service.move(1, [ana, ben][seat], str(spec(GAME).player(game, seat, rng)))
         n += 1
-        t.moves.append([0, f"move {n}", float(n)])
-        t.revision += 1
-        await store.save(t, t.revision - 1)
         print(f"ack {n}", flush=True)
 
 

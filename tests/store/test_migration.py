@@ -12,7 +12,9 @@ from pathlib import Path
 
 from bot.engine.registry import spec
 from bot.store import SQLiteStore
+from bot.store.base import SNAPSHOT_EVERY
 from bot.store.sqlite import SCHEMA_VERSION
+from bot.tables import load_game
 from tests.store.helpers import playing
 
 FIXTURE = Path(__file__).parent / "fixtures" / "schema1.sql"  # the schema-1 database as SQL text
@@ -56,18 +58,26 @@ async def test_schema_1_database_migrates_with_every_table_intact(tmp_path):
         (100, 1, 0), (101, 0, 1)]
     due = await store.due(2e9, limit=10)
     assert sorted(t.channel_id for t in due) == [2, 3, 4, 5]
-    # Every game in play takes its next move and saves it.
+    # Every game in play takes its next moves (more than a snapshot's worth) and saves each; a
+    # fresh load (snapshot + replay) is the game that was saved.
     rng = random.Random(1)
     for t in await store.tables("playing"):
-        game = spec(t.game).state.from_json(t.state)
-        seat = min(game.to_act())
-        new, _events = game.apply(seat, str(spec(t.game).player(game, seat, rng)))
-        t.state = new.to_json()
-        t.moves.append([seat, "next", 1.0])
-        t.revision += 1
-        await store.save(t, t.revision - 1)
-        again = await store.get(t.channel_id)
-        assert (again.state, len(again.moves)) == (t.state, len(json.loads(before[t.channel_id]["moves"])) + 1)
+        assert t.state_ply == len(t.moves)  # an old row's state holds every move
+        for _ in range(SNAPSHOT_EVERY + 3):
+            game = load_game(t)
+            if game.is_over():
+                break
+            seat = min(game.to_act())
+            move = str(spec(t.game).player(game, seat, rng))
+            new, _events = game.apply(seat, move)
+            t.moves.append([seat, move, 1.0])
+            t.live = new
+            t.revision += 1
+            await store.save(t, t.revision - 1)
+            again = await store.get(t.channel_id)
+            assert len(again.moves) == len(t.moves)
+            assert load_game(again).to_json() == new.to_json()
+        assert len(t.moves) > len(json.loads(before[t.channel_id]["moves"]))
     await store.close()
 
 
