@@ -251,13 +251,20 @@ async def _next_move(service: Any, channel: int, rng: random.Random) -> tuple[An
 
 async def _press(service: Any, channel: int, actor: Any, move: str, picture: bool = False) -> None:
     """One button press, server-side, as the Discord layer handles it: the interaction id
-    remembered, the move (load, check, apply, save), the public message built in a worker thread."""
+    remembered, the move (load, check, apply, save), the picture drawn off the loop (when asked)
+    and the public message built."""
     from bot import ui
 
     if not await service.first_delivery(next(_interaction_ids)):
         raise RuntimeError("a fresh interaction id was taken as seen")
     change = await service.move(channel, actor, move)
-    await asyncio.to_thread(ui.table_message, change.table, with_picture=picture)
+    png = None
+    if picture:  # as the Discord layer draws it: cached by view, in the picture processes
+        from bot.render import pictures
+        from bot.tables import load_game
+
+        png = await pictures.table_picture(change.table.game, load_game(change.table).view(None))
+    ui.table_message(change.table, png, with_picture=False)
 
 
 async def _long_table(service: Any, channel: int, moves: int) -> random.Random:

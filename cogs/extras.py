@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot import ui
 from bot.engine.hints import hint_sentence
 from bot.engine.registry import spec
 from bot.render.panel import clip
@@ -70,7 +69,7 @@ async def daily(cog: "Tables", interaction: discord.Interaction, leaderboard: bo
         embed = board_embed(await service.daily_board(), interaction.user.id, mine.day)
         return await interaction.response.send_message(clip(f"{e} Yours: {result_text(mine)}.", 1900), embed=embed,
                                                        ephemeral=True, allowed_mentions=NO_PINGS)
-    msg = await asyncio.to_thread(ui.table_message, change.table)
+    msg = await cog.render(change.table)  # its picture drawn off the loop, like every table message
     day = change.table.series.get("daily", "")
     intro = (f"**Daily challenge — {day}.** Everyone gets this same deal today and has one attempt; the "
              "leaderboard ranks a win by its score, then by time from this deal. `/game daily leaderboard:True` "

@@ -176,7 +176,9 @@ class Tables(commands.Cog):
         picture = None
         if table.state is not None and table.status != "lobby":
             picture = await pictures.table_picture(table.game, load_game(table).view(None))
-        return await asyncio.to_thread(ui.table_message, table, picture, with_picture=False)
+        # Built here (well under a millisecond, the game is cached): a worker thread would only
+        # contend with the event loop for the interpreter.
+        return ui.table_message(table, picture, with_picture=False)
 
     async def live_id(self, channel_id: int) -> int | None:
         """The channel's table message (as stored), keeping the count of what was posted below it."""
