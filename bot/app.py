@@ -37,6 +37,7 @@ class DeckhandBot(commands.Bot):
     (not their content) only count how far a table message has scrolled up its channel."""
 
     def __init__(self, database: Path | str, *, run_timeouts: bool = True, owner_ids: frozenset[int] = frozenset(),
+                 warm_pictures: bool = False,
                  database_url: str | None = None, sweep_seconds: float | None = None, **options: Any):
         intents = discord.Intents.none()
         intents.guilds = True
@@ -50,6 +51,7 @@ class DeckhandBot(commands.Bot):
         self.database = Path(database)
         self.database_url = database_url
         self.run_timeouts = run_timeouts
+        self.warm_pictures = warm_pictures
         self.sweep_seconds = sweep_seconds
         self.store: Store | None = None
         self.service: TableService
@@ -67,6 +69,8 @@ class DeckhandBot(commands.Bot):
             await self.load_extension(cog)
         if self.sweep_seconds is not None and (cog := self.get_cog("Tables")) is not None:
             cog.timeout_loop.change_interval(seconds=self.sweep_seconds)  # type: ignore[attr-defined]
+        if self.warm_pictures:  # the picture processes start now, not on the first table's move
+            self._warming = asyncio.create_task(pictures.prepare(), name="deckhand: warm the picture processes")
 
     async def on_ready(self) -> None:
         shards = self.sweep_shards
@@ -115,7 +119,7 @@ class ShardedDeckhandBot(DeckhandBot, commands.AutoShardedBot):
 
 def build(settings: Settings, *, run_timeouts: bool = True) -> DeckhandBot:
     point_at(settings.api_base, settings.gateway_url)
-    common: dict[str, Any] = dict(run_timeouts=run_timeouts, owner_ids=settings.owner_ids,
+    common: dict[str, Any] = dict(run_timeouts=run_timeouts, owner_ids=settings.owner_ids, warm_pictures=True,
                                   database_url=settings.database_url, sweep_seconds=settings.sweep_seconds)
     if settings.shard_count is None:
         return DeckhandBot(settings.database, **common)

@@ -173,6 +173,21 @@ def start() -> cf.Executor:
     return _thread_executor()
 
 
+def _ready() -> int:
+    return os.getpid()
+
+
+async def prepare() -> int:
+    """Start the picture processes now and wait until each is warm (at start-up, so the first
+    table's picture does not pay for them); returns how many answered."""
+    pool = start()
+    n = max(1, workers())
+    loop = asyncio.get_running_loop()
+    pids = await asyncio.gather(*(loop.run_in_executor(pool, _ready) for _ in range(2 * n)),
+                                return_exceptions=True)
+    return len({p for p in pids if isinstance(p, int)})
+
+
 def _pool_broke(pool: cf.Executor) -> None:
     global _pool, _restarts
     with _lock:
