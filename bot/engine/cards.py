@@ -61,7 +61,8 @@ def parse_card(text: str) -> str:
         return "JK2"
     m = _CARD.match(t)
     if not m:
-        raise ValueError(f"{text!r} is not a card (write it like 7H, TD, 10♦, KS or JK).")
+        raise ValueError(f"{text!r} is not a card: write it like 7♥, 10♦ or K♠, or with a suit letter like 7h, "
+                         "10d or ks (a joker: joker).")
     r, s = m.groups()
     return ("T" if r == "10" else r) + _SYMBOL_SUIT.get(s, s)
 

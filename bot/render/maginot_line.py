@@ -119,7 +119,7 @@ def panel(v: Any) -> Panel:
         p.add(head, "out of the game" if b.out else board_text(v, b))
     if v.battle is not None:
         p.add("Battle", battle_text(v))
-    if v.recent:
+    if v.recent and v.seat is not None:  # the table message shows the public ones above the panel
         p.add("Recent", "\n".join(v.recent[-6:]))
     return p
 

@@ -590,7 +590,7 @@ class GridcannonGame(Game):
     def _do_replace(self, a: A.Replace, ev: list[Event]) -> None:
         cell = a.cell
         if not self.grid[cell]:
-            raise IllegalMove(f"{CELLS[cell]} is empty: pick a cell with a card.", "setup")
+            raise IllegalMove(f"Cell {CELLS[cell]} is empty: pick a cell with a card.", "setup")
         old = self.grid[cell].pop()
         self._to_bottom([old])
         what = p(old) if self.variant.memory_aid else "The card"
@@ -748,7 +748,7 @@ class GridcannonGame(Game):
     def _do_extract(self, a: A.Extract, ev: list[Event]) -> None:
         cell = a.cell
         if not self.grid[cell]:
-            raise IllegalMove(f"{CELLS[cell]} is empty: an Extraction needs a stack to pick up.", "R14")
+            raise IllegalMove(f"Cell {CELLS[cell]} is empty: an Extraction needs a stack to pick up.", "R14")
         ace = self._spend("A")
         stack = self.grid[cell]
         self.grid[cell] = []
@@ -760,7 +760,7 @@ class GridcannonGame(Game):
     def _do_reassign(self, a: A.Reassign, ev: list[Event]) -> None:
         x, y = a.source, a.target
         if not self.grid[x]:
-            raise IllegalMove(f"{CELLS[x]} is empty: a Reassignment moves a top card.", "R13")
+            raise IllegalMove(f"Cell {CELLS[x]} is empty: a Reassignment moves a top card.", "R13")
         if x == y:
             raise IllegalMove("A Reassignment moves the card to a different cell.", "R13")
         card = self.top(x)
@@ -796,7 +796,7 @@ class GridcannonGame(Game):
     def _do_hardreset(self, a: A.HardReset, ev: list[Event]) -> None:
         cell = a.cell
         if not self.grid[cell]:
-            raise IllegalMove(f"{CELLS[cell]} is empty: a Hard Reset picks up a stack.", "classic")
+            raise IllegalMove(f"Cell {CELLS[cell]} is empty: a Hard Reset picks up a stack.", "classic")
         card = self.pending
         self.shame.append(card)
         self.pending = None
@@ -812,7 +812,7 @@ class GridcannonGame(Game):
     def _do_recycle(self, a: A.Recycle, ev: list[Event]) -> None:
         cell = a.cell
         if not self.grid[cell]:
-            raise IllegalMove(f"{CELLS[cell]} is empty: pick a stack with cards.", "classic")
+            raise IllegalMove(f"Cell {CELLS[cell]} is empty: pick a stack with cards.", "classic")
         stack = self.grid[cell]
         self.grid[cell] = []
         top = stack.pop()
@@ -849,7 +849,8 @@ class GridcannonGame(Game):
             if killed:
                 slot["dead"] = True
             verdict = "killed" if killed else "survives"
-            self._say(ev, f"{parts[0]} and {parts[1]} fire at {p(royal)} at {s} ({h}): {atk}, {verdict}.")
+            line = f"{parts[0]} and {parts[1]} fire at {p(royal)} at {s} ({h}): {atk}, {verdict}."
+            self._say(ev, line[0].upper() + line[1:])  # "Empty r1c3 and …"
         if self.dead_count() == 12:
             self.phase = WIN
             self._say(ev, "All 12 royals are dead: you win!")
