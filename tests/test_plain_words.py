@@ -12,16 +12,19 @@ refusal, prompt) starts with a capital.
 
 from __future__ import annotations
 
+import ast
 import os
 import random
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from bot.engine.core import Choices, Game, IllegalMove
 from bot.engine.registry import GAME_IDS, spec
 from bot.render import renderer
+from tests.contract.test_contract import random_variants
 
 SEEDS = int(os.environ.get("DECKHAND_PLAIN_SEEDS", "3"))
 MAX_STEPS = 400  # steps looked at per playout (enough to reach every phase; keeps the test quick)
@@ -32,7 +35,7 @@ CHECKS: list[tuple[str, re.Pattern[str]]] = [
     ("shorthand", re.compile(r"\bT = \d|\brem \d|\b[A-Z] = \d")),
     ("internal name", re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b")),
     ("the The", re.compile(r"\b[Tt]he [Tt]he\b")),
-    ("field dump", re.compile(r"\w+=\w+|\b(?:None|True|False)\b")),
+    ("field dump", re.compile(r"\b[a-z_]+=\w|\b(?:True|False)\b|\bNone\b(?! of)")),
 ]
 STORY = "Once upon a time the road ran north."  # a player's own line (players' words are theirs)
 
@@ -107,7 +110,8 @@ def playout_texts(game_id: str, players: int, seed: int) -> list[tuple[str, str,
     """Every (where, text, is_a_sentence) a player could read over one seeded playout."""
     s = spec(game_id)
     rng = random.Random(seed)
-    game = s.state.new([f"P{i + 1}" for i in range(players)], s.quick_options, seed=seed)
+    options = (*random_variants(s, players, random.Random(seed)), *s.quick_options)
+    game = s.state.new([f"P{i + 1}" for i in range(players)], options, seed=seed)
     said: list[tuple[str, str, bool]] = []
     stale: list[str] = []
     for step in range(MAX_STEPS):
@@ -178,6 +182,73 @@ def test_the_checks_catch_what_the_issue_names():
                  "A1 and b2", "As the sun rose"):
         assert not problems(text, sentence=True), text
     assert problems("you play K♠.", sentence=True)
+
+
+# ----- refusals that cite the rules ----------------------------------------------------------
+SEE = re.compile(r"see /game rules section: ([^)]+)\)")
+CITES = re.compile(r"\brulings? \d|§ ?\d|\brule R\d")
+
+
+def refusal_texts(game_id: str) -> list[tuple[str, str]]:
+    """Every refusal written in the game's package, as (where, its fixed words): the string parts
+    of each ``IllegalMove(...)`` reason (an f-string's fields read as ``{}``)."""
+    package = Path(__file__).resolve().parent.parent / "bot" / "engine" / game_id
+    out = []
+    for path in sorted(package.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "IllegalMove" and node.args):
+                out.append((f"{path.name}:{node.lineno}", _words(node.args[0])))
+    return out
+
+
+def _words(node: ast.AST) -> str:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(_words(v) if isinstance(v, ast.Constant) else "{}" for v in node.values)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _words(node.left) + _words(node.right)
+    return "{}"
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_refusals_citing_a_ruling_link_a_real_rules_section(game_id):
+    """A refusal that cites a ruling says the rule in words and links the section of the rules the
+    bot ships (``/game rules`` shows them section by section); its fixed words are plain."""
+    sections = {h for h, _ in spec(game_id).rules_sections()}
+    found = refusal_texts(game_id)
+    assert found, "no refusals found: the scan is broken"
+    for where, words in found:
+        linked = SEE.findall(words)
+        if CITES.search(words):
+            assert linked, f"{where}: cites a ruling without naming the rules section: {words!r}"
+        for name in linked:
+            assert name in sections, f"{where}: no section {name!r} in the rules ({sorted(sections)})"
+        assert not problems(words.replace("{}", "x")), f"{where}: {words!r}: {problems(words)}"
+
+
+# ----- the recent moves, once -------------------------------------------------------------
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_the_public_panel_does_not_repeat_the_recent_moves(game_id):
+    """The table message shows the last public moves above the panel; the panel itself does not
+    list them again (a seat's own view may: no recent moves are put above it)."""
+    s = spec(game_id)
+    r = renderer(game_id)
+    rng = random.Random(11)
+    game = s.state.new([f"P{i + 1}" for i in range(s.min_players)], s.quick_options, seed=11)
+    looked = 0
+    for _ in range(120):
+        if game.is_over():
+            break
+        view = game.view(None)
+        shown = {line.strip() for line in view.recent[-4:] if len(line.strip()) > 8}
+        lines = {line.strip().strip("*") for line in r.panel(view).as_text().splitlines()}
+        assert not shown & lines, f"the panel repeats recent moves: {sorted(shown & lines)}"
+        looked += bool(shown)
+        seat = rng.choice(sorted(game.to_act()))
+        game, _ = game.apply(seat, _walk(game, seat, rng, []))
+    assert looked > 3
 
 
 if __name__ == "__main__":  # a quick look at what a game still gets wrong
