@@ -160,7 +160,7 @@ def parse(seat: int, text: str, suits: Sequence[str]) -> Action:
         raise IllegalMove(f"{' '.join(tokens)!r} is not a move.", "verb")
     if verb in _BARE:
         if len(tokens) != 1:
-            raise IllegalMove(f"The move `{tokens[0]}` takes nothing after it.", "parse")
+            raise IllegalMove(f"The move `{tokens[0]}` takes no arguments: write it alone.", "parse")
         return _BARE[verb]()
     if verb in ("place", "joker"):
         if len(tokens) != 2:
