@@ -530,7 +530,8 @@ class CourtWarsGame(Game):
                               "has Attack 0 and cannot attack (ruling 9 — see /game rules section: Rulings).", "R9")
         k = len(mine["guards"])
         if not 1 <= a.spend <= k:
-            raise IllegalMove(f"Spend from 1 to {k} guards of {self.stack_name(seat, src)}, not {a.spend} "
+            spend = "1 guard" if k == 1 else f"from 1 to {k} guards"
+            raise IllegalMove(f"Spend {spend} of {self.stack_name(seat, src)}, not {a.spend} "
                               "(you spend the outermost guards first: ruling 3 — see /game rules section: Rulings).", "R3")
         opp = a.target_seat
         if opp == seat:

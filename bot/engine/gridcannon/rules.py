@@ -541,7 +541,11 @@ class GridcannonGame(Game):
         if verb in ("extract", "reassign") and self.phase in PLOY_PHASES and not self.classic:
             kind = "ace" if verb == "extract" else "joker"
             return f"You have no unspent {kind} (or no stack to use it on). {self.prompt()}"
-        return f"You cannot {verb} now. {self.prompt()}"
+        doing = {"royal": "place a royal", "hardreset": "hard-reset a stack", "reset": "reset a stack",
+                 "recycle": "recycle a stack", "extract": "extract a stack", "reassign": "move a top card",
+                 "replace": "replace a grid card", "keep": "keep the grid", "place": "place a card",
+                 "armour": "add armour"}.get(verb, verb)
+        return f"You cannot {doing} now. {self.prompt()}"
 
     # ----- moves ---------------------------------------------------------------------
     def _do_royal(self, a: A.PlaceRoyal, ev: list[Event]) -> None:
@@ -557,7 +561,7 @@ class GridcannonGame(Game):
             legal = self.legal_slots(royal)
             if slot not in legal:
                 raise IllegalMove(f"{p(royal)} cannot go to {slot}: by the placement rule it may go to "
-                              f"{', '.join(legal)}.", "placement")
+                              f"{', '.join(legal)} (see /game rules section: Setup).", "placement")
             self.set_aside.remove(royal)
             self._seat(royal, slot)
             self._say(ev, f"{p(royal)} placed at {slot}.")
@@ -569,7 +573,7 @@ class GridcannonGame(Game):
         legal = self.legal_slots(royal)
         if slot not in legal:
             raise IllegalMove(f"{p(royal)} cannot go to {slot}: by the placement rule it may go to "
-                          f"{', '.join(legal)}.", "placement")
+                          f"{', '.join(legal)} (see /game rules section: Setup).", "placement")
         self._seat(royal, slot)
         self.pending = None
         self._say(ev, f"{p(royal)} placed at {slot}.")
@@ -709,7 +713,7 @@ class GridcannonGame(Game):
         names = [self.slots[i]["royal"] for i in targets]
         if a.royal not in names:
             raise IllegalMove(f"{p(card)} cannot armour {p(a.royal)}: by the armour rule it goes to "
-                          f"{' or '.join(p(n) for n in names)}.", "R9")
+                          f"{' or '.join(p(n) for n in names)} (see /game rules section: The turn).", "R9")
         target = targets[names.index(a.royal)]
         slot = self.slots[target]
         slot["armour"].append(card)

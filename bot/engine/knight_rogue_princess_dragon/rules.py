@@ -577,15 +577,16 @@ class KnightRoguePrincessDragonGame(Game):
         who = self.name(self.actor) if self.actor >= 0 else "Everyone"
         card = pretty(self.card) if self.card else ""
         return {
-            "flip": f"{who} must flip: `flip`.",
-            "use": f"{who} must choose a showing card to tell with: `use <card>`.",
-            "tell": f"{who} must tell with {card}: `tell <text>`.",
-            "pass": f"{who} must pass {card} to another player: `pass <player number>`.",
-            "wrapup": f"{who} must wrap the story up: `wrapup <text>`.",
-            "priority": f"{who} holds priority: `play` or `pass`.",
-            "race": "Play a card that beats the story pile's top (`play`) or `pass`.",
-            "twist": f"{who} must tell the twist: `twist <text>`.",
-            "close": f"{who} must give the closing lines: `close <text>`.",
+            "flip": f"{who} must flip the top card of their pile.",
+            "use": f"{who} must choose a showing card to tell with.",
+            "tell": f"{who} must tell with {card}.",
+            "pass": f"{who} must pass {card} to another player.",
+            "wrapup": f"{who} must wrap the story up.",
+            "priority": f"{who} holds priority: they may play a received card that beats the story pile's top, "
+                        "or pass.",
+            "race": "Play a card that beats the story pile's top, or pass.",
+            "twist": f"{who} must tell the twist.",
+            "close": f"{who} must give the closing lines.",
         }.get(self.step, "The game is over.")
 
     def _forfeit(self, seat: int) -> list[Event]:
