@@ -7,6 +7,7 @@ this module only names, parses and builds decks.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 RANKS = "A23456789TJQK"
@@ -73,6 +74,12 @@ def pretty(card: str) -> str:
         return "🃏"
     r = "10" if card[0] == "T" else card[0]
     return r + SUIT_SYMBOL[card[1]]
+
+
+def and_list(words: Iterable[str]) -> str:
+    """``["Ann", "Ben", "Cat"]`` → ``"Ann, Ben and Cat"`` (plain words for several names)."""
+    items = list(words)
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}" if items else ""
 
 
 def long_name(card: str) -> str:

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.engine.cards import RANKS, parse_card, pretty, pretty_text
+from bot.engine.cards import RANKS, and_list, parse_card, pretty, pretty_text
 from bot.engine.core import (
     HIDDEN, Action, Choices, Decision, Event, Game, Option, Outcome, Seat, choices_from_actions,
 )
@@ -245,7 +245,7 @@ class CelestialEmperorGame(Game):
         actors = self._acting()
         if not actors:
             return "The game is over."
-        names = " and ".join(f"{self.players[s]} ({self.clan_name(s)})" for s in actors)
+        names = and_list(f"{self.players[s]} ({self.clan_name(s)})" for s in actors)
         return f"Waiting for {names} to {self._task()}."
 
     def _task(self, seat: int | None = None) -> str:

@@ -753,7 +753,7 @@ class CourtWarsGame(Game):
         self.phase = "over"
         self.pending = None
         self.end_reason = "stalemate"
-        who = " and ".join(self.players[s] for s in top)
+        who = cards.and_list(self.players[s] for s in top)
         verb = "share the win" if len(top) > 1 else "wins"
         self.end_summary = (f"No position defeated in {limit} rounds: {who} {verb} with {best_living} "
                             f"living stacks (total Defence {best_def}).")

@@ -49,7 +49,8 @@ def apply(g: "MaginotLine", seat: int, action, events: list[Event]) -> None:
             b["discard"].append(action.jack)
         g.pool += got
         extra = " with J♦" if action.jack else ""
-        g.emit(events, f"{g.players[seat]} taps {nice(action.card)}{extra}: +{got} markers (pool {g.pool}).")
+        got_ = f"+{got} marker{'s' if got != 1 else ''}"
+        g.emit(events, f"{g.players[seat]} taps {nice(action.card)}{extra}: {got_} (pool {g.pool}).")
     elif isinstance(action, TapBase):
         if not can_tap_base(g, seat):
             raise IllegalMove("Your base must be untapped with A♦ as Ace #1.", "17")
