@@ -100,7 +100,8 @@ def text(view) -> str:
 def panel(view) -> Panel:
     """The embed: a text alternative of the picture."""
     p = Panel(TITLE, clip(status(view), 4096))
-    p.add("Board (South at the bottom; ▲ South, ▼ North, ## face down)", "```\n" + board_text(view) + "\n```")
+    own = "; * your own face-down card" if view.seat is not None else ""
+    p.add(f"Board (South at the bottom; ▲ South, ▼ North, ## face down{own})", "```\n" + board_text(view) + "\n```")
     p.add("Table", counts(view))
     if view.attack:
         p.add("Attack", attack_text(view))

@@ -139,8 +139,8 @@ def text(view: GridcannonView) -> str:
     parts.append(grid_block(view))
     parts.append("")
     parts.append("Royals:\n" + royals_text(view))
-    parts.append("Stacks: " + "  ".join(
-        f"{c.cell}=[{' '.join(pretty(x) for x in c.stack)}]" for c in view.grid if c.stack))
+    parts.append("Stacks (bottom to top): " + " · ".join(
+        f"{c.cell} {' '.join(pretty(x) for x in c.stack)}" for c in view.grid if c.stack))
     parts.append(f"Pending: {_p(view.pending)}   Stash: {_stash_plain(view)}")
     parts.append(piles_text(view))
     parts.append("")
