@@ -8,9 +8,10 @@ import json
 import logging
 import sys
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
-from bot.config import ConfigError, Settings
+from bot.config import ConfigError, Settings, parse_shards
 from bot.cli import HelpFormatter, game_list
 from bot.engine.registry import GAME_IDS
 
@@ -22,7 +23,8 @@ EPILOG = """examples:
   python -m bot sync --guild 123456789            register slash commands in one server
   python -m bot bench                             print speed figures
 settings come from the environment or .env: DISCORD_TOKEN, DECKHAND_DATABASE, DISCORD_API_BASE,
-DISCORD_GATEWAY_URL, DECKHAND_LOG_LEVEL, DECKHAND_DEV_GUILD, DECKHAND_OWNER_IDS (see README).
+DISCORD_GATEWAY_URL, DECKHAND_LOG_LEVEL, DECKHAND_DEV_GUILD, DECKHAND_OWNER_IDS, DATABASE_URL,
+DECKHAND_SHARD_COUNT, DECKHAND_SHARD_IDS, DECKHAND_IDENTIFY_DELAY, DECKHAND_SWEEP_SECONDS (see README).
 
 games:
 {games}"""
@@ -61,6 +63,18 @@ REPLAY_EPILOG = """examples:
   python -m bot replay /tmp/rec/court_wars-00000.json
   python -m bot replay /tmp/rec/court_wars-00000.json --json"""
 
+RUN_EPILOG = """examples:
+  python -m bot run                                   one process, every table
+  DATABASE_URL=postgresql://deckhand@db/deckhand python -m bot run --shard-count 2 --shards 0
+  DATABASE_URL=postgresql://deckhand@db/deckhand python -m bot run --shard-count 2 --shards 1
+
+Discord sends a server's events on shard (server id >> 22) % N and DMs on shard 0. Each process
+sweeps the turn limits of its own shards' tables; the process with shard 0 serves the DMs.
+Processes share one PostgreSQL database (SQLite is for one process). Start them together: a
+process waits DECKHAND_IDENTIFY_DELAY (5 s) x its first shard id before it identifies. Slash
+commands are registered once with `python -m bot sync`, not by `run`."""
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="deckhand", description="Deckhand: card games on Discord and in a terminal.",
                                 epilog=EPILOG.format(games=game_list()), formatter_class=HelpFormatter)
@@ -69,8 +83,16 @@ def parser() -> argparse.ArgumentParser:
     sub.add_parser("start", help="run the bot if DISCORD_TOKEN is set, else play Gridcannon in this terminal",
                    description="The first-run command: the Discord bot when a token is configured, otherwise a "
                                "terminal game of Gridcannon.")
-    sub.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN)",
-                   description="Connect to Discord and serve every table. Needs DISCORD_TOKEN.")
+    r = sub.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN)",
+                       formatter_class=HelpFormatter,
+                       description=textwrap.fill("Connect to Discord and serve every table. Needs DISCORD_TOKEN. "
+                                                 "Several processes can share one PostgreSQL database, each running "
+                                                 "some of the shards.", 78),
+                       epilog=RUN_EPILOG)
+    r.add_argument("--shard-count", default=None, metavar="N",
+                   help="shards in all, across every process (default: DECKHAND_SHARD_COUNT; unset: one process)")
+    r.add_argument("--shards", default=None, metavar="IDS",
+                   help="this process's shard ids: 0,1 or 0-3 (default: DECKHAND_SHARD_IDS, else every shard)")
 
     s = sub.add_parser("sync", help="register the slash commands with Discord",
                        description="Register the slash commands globally (takes up to an hour to show) or in one "
@@ -154,12 +176,57 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
+    count, ids = getattr(args, "shard_count", None), getattr(args, "shards", None)
+    if count is not None or ids is not None:  # flags win over the environment
+        shard_count, shard_ids = parse_shards(count if count is not None else str(settings.shard_count or ""),
+                                              ids if ids is not None else "")
+        settings = replace(settings, shard_count=shard_count, shard_ids=shard_ids)
     token = settings.require_token()
     from bot.app import build
 
+    if settings.shard_ids is not None and len(settings.shard_ids) < (settings.shard_count or 1) \
+            and not settings.database_url:
+        logging.getLogger("bot").warning("this process runs some of the shards on the SQLite file %s: several "
+                                         "processes should share PostgreSQL (DATABASE_URL)", settings.database)
+    if settings.log_level != "DEBUG":  # its only INFO line is "logging in using static token"
+        logging.getLogger("discord.client").setLevel(logging.WARNING)
     bot = build(settings)
-    bot.run(token, log_handler=None)
+    try:
+        bot.run(token, log_handler=None)
+    except Exception as e:  # every failure to start is one line, never a traceback (others are raised)
+        message = run_failure(e, settings)
+        if message is None:
+            raise
+        print(f"deckhand: {message}", file=sys.stderr)
+        return 2
     return 0
+
+
+def run_failure(e: BaseException, settings: Settings) -> str | None:
+    """The one line that explains why ``run`` could not start (None: not a start-up failure)."""
+    import aiohttp
+    import discord
+
+    from bot.store import StoreError
+
+    api = settings.api_base or "https://discord.com/api"
+    if isinstance(e, discord.LoginFailure):
+        return ("Discord refused the token in DISCORD_TOKEN: copy the bot's token again from the developer "
+                "portal (Bot → Reset Token).")
+    if isinstance(e, discord.PrivilegedIntentsRequired):
+        return "Discord refused the connection: the bot asked for a privileged intent that is not enabled."
+    if isinstance(e, discord.ConnectionClosed):
+        return f"Discord closed the gateway connection (code {e.code}{': ' + e.reason if e.reason else ''})."
+    if isinstance(e, discord.GatewayNotFound):
+        return f"Discord's gateway could not be found (is {api} really Discord?)."
+    if isinstance(e, discord.HTTPException):
+        return f"Discord answered {e.status} {getattr(e.response, 'reason', '') or ''} at {api}: {e.text or 'no details'}."
+    if isinstance(e, StoreError):
+        return str(e)
+    if isinstance(e, (aiohttp.ClientError, OSError, asyncio.TimeoutError)):
+        why = str(e).splitlines()[0] if str(e) else type(e).__name__
+        return f"Cannot reach Discord at {api}: {why}."
+    return None
 
 
 def cmd_start(args: argparse.Namespace, settings: Settings) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 from typing import Any
@@ -11,12 +12,16 @@ import yarl
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.render import pictures
 from bot.store import Store, open_store
 from bot.tables import TableService
 
 log = logging.getLogger(__name__)
 
 COGS = ("cogs.tables", "cogs.game_cog")  # the table commands, then one command group per registered game
+
+# Deckhand never joins voice: discord.py's start-up warnings that voice libraries are missing are noise.
+discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
 
 
 def point_at(api_base: str | None, gateway_url: str | None) -> None:
@@ -28,12 +33,14 @@ def point_at(api_base: str | None, gateway_url: str | None) -> None:
 
 
 class DeckhandBot(commands.Bot):
-    """Deckhand. No privileged intents: everything happens through interactions."""
+    """Deckhand. No privileged intents: everything happens through interactions. Guild messages
+    (not their content) only count how far a table message has scrolled up its channel."""
 
     def __init__(self, database: Path | str, *, run_timeouts: bool = True, owner_ids: frozenset[int] = frozenset(),
-                 database_url: str | None = None, **options: Any):
+                 database_url: str | None = None, sweep_seconds: float | None = None, **options: Any):
         intents = discord.Intents.none()
         intents.guilds = True
+        intents.guild_messages = True  # not privileged; without message_content nothing is read
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          owner_ids=set(owner_ids) or None,
                          allowed_contexts=discord.app_commands.AppCommandContext(guild=True, dm_channel=True,
@@ -43,26 +50,77 @@ class DeckhandBot(commands.Bot):
         self.database = Path(database)
         self.database_url = database_url
         self.run_timeouts = run_timeouts
+        self.sweep_seconds = sweep_seconds
         self.store: Store | None = None
         self.service: TableService
+
+    @property
+    def sweep_shards(self) -> tuple[int, tuple[int, ...]] | None:
+        """The shards whose tables this process sweeps (None: all, one process)."""
+        return None
 
     async def setup_hook(self) -> None:
         self.store = await open_store(self.database_url or self.database)
         self.service = TableService(self.store)
+        self.service.sweep_shards = self.sweep_shards
         for cog in COGS:
             await self.load_extension(cog)
+        if self.sweep_seconds is not None and (cog := self.get_cog("Tables")) is not None:
+            cog.timeout_loop.change_interval(seconds=self.sweep_seconds)  # type: ignore[attr-defined]
+
+    async def on_ready(self) -> None:
+        shards = self.sweep_shards
+        where = f"shards {', '.join(map(str, shards[1]))} of {shards[0]}" if shards else "every shard"
+        log.info("ready: %d servers on %s", len(self.guilds), where)
 
     async def close(self) -> None:
         await super().close()
         if self.store is not None:
             await self.store.close()
             self.store = None
+        await asyncio.to_thread(pictures.shutdown)  # the picture workers
+
+
+class ShardedDeckhandBot(DeckhandBot, commands.AutoShardedBot):
+    """One process of a shard cluster: it runs ``shard_ids`` of ``shard_count`` shards.
+
+    Discord sends each guild's events on shard ``(guild_id >> 22) % shard_count`` and DMs on
+    shard 0, so the process with shard 0 serves the DMs; every process sweeps the turn limits of
+    its own shards' tables only (DMs: shard 0's). IDENTIFY is staggered: within the process
+    discord.py waits 5 s between its shards; across processes the first IDENTIFY waits
+    ``identify_delay`` × the first shard id, so processes started together take turns.
+    """
+
+    def __init__(self, database: Path | str, *, shard_count: int, shard_ids: tuple[int, ...] | None = None,
+                 identify_delay: float = 5.0, **options: Any):
+        ids = list(shard_ids) if shard_ids is not None else None
+        super().__init__(database, shard_count=shard_count, shard_ids=ids, **options)
+        self.identify_delay = identify_delay
+
+    @property
+    def sweep_shards(self) -> tuple[int, tuple[int, ...]] | None:
+        count = self.shard_count or 1
+        return count, tuple(self.shard_ids) if self.shard_ids is not None else tuple(range(count))
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        if initial:
+            first = min(self.shard_ids) if self.shard_ids else 0
+            if first and self.identify_delay:
+                log.info("waiting %.1f s before shard %s identifies (after the shards before it)",
+                         first * self.identify_delay, shard_id)
+                await asyncio.sleep(first * self.identify_delay)
+            return
+        await super().before_identify_hook(shard_id, initial=initial)
 
 
 def build(settings: Settings, *, run_timeouts: bool = True) -> DeckhandBot:
     point_at(settings.api_base, settings.gateway_url)
-    return DeckhandBot(settings.database, run_timeouts=run_timeouts, owner_ids=settings.owner_ids,
-                       database_url=settings.database_url)
+    common: dict[str, Any] = dict(run_timeouts=run_timeouts, owner_ids=settings.owner_ids,
+                                  database_url=settings.database_url, sweep_seconds=settings.sweep_seconds)
+    if settings.shard_count is None:
+        return DeckhandBot(settings.database, **common)
+    return ShardedDeckhandBot(settings.database, shard_count=settings.shard_count, shard_ids=settings.shard_ids,
+                              identify_delay=settings.identify_delay, **common)
 
 
 async def sync_commands(bot: DeckhandBot, guild_id: int | None) -> int:

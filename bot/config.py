@@ -23,6 +23,10 @@ class Settings:
     dev_guild: int | None
     owner_ids: frozenset[int]
     database_url: str | None = None  # postgresql://… to use PostgreSQL instead of the SQLite file
+    shard_count: int | None = None  # several processes: how many shards in all (None: one process, no sharding)
+    shard_ids: tuple[int, ...] | None = None  # the shards this process runs (None: every shard)
+    identify_delay: float = 5.0  # seconds between IDENTIFYs of shard clusters: a process waits this × its first shard id
+    sweep_seconds: float = 5.0  # how often the turn-limit sweep runs (an indexed read of due tables)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, *, load_dotenv: bool = True) -> "Settings":
@@ -42,6 +46,9 @@ class Settings:
         level = env.get("DECKHAND_LOG_LEVEL", "INFO").strip().upper()
         if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
             raise ConfigError(f"DECKHAND_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
+        shard_count, shard_ids = parse_shards(env.get("DECKHAND_SHARD_COUNT", ""), env.get("DECKHAND_SHARD_IDS", ""))
+        identify_delay = _seconds(env, "DECKHAND_IDENTIFY_DELAY", 5.0, least=0.0)
+        sweep_seconds = _seconds(env, "DECKHAND_SWEEP_SECONDS", 5.0, least=0.1)
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
             database=Path(env.get("DECKHAND_DATABASE", "").strip() or DEFAULT_DB),
@@ -51,6 +58,10 @@ class Settings:
             dev_guild=dev_guild,
             owner_ids=owner_ids,
             database_url=env.get("DATABASE_URL", "").strip() or None,
+            shard_count=shard_count,
+            shard_ids=shard_ids,
+            identify_delay=identify_delay,
+            sweep_seconds=sweep_seconds,
         )
 
     def require_token(self) -> str:
@@ -60,3 +71,51 @@ class Settings:
                 "(see .env.example), or try `python -m bot play gridcannon` without one."
             )
         return self.token
+
+
+def _seconds(env: dict[str, str], name: str, default: float, *, least: float) -> float:
+    text = env.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value >= least or value == float("inf"):
+        raise ConfigError(f"{name} takes a number of seconds (at least {least:g}), not {text[:20]!r}.")
+    return value
+
+
+def parse_shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...] | None]:
+    """``DECKHAND_SHARD_COUNT`` and ``DECKHAND_SHARD_IDS`` (``0,1`` or ``0-3`` or both mixed):
+    (None, None) for one unsharded process; (count, None) for every shard in this process."""
+    count_text, ids_text = count_text.strip(), ids_text.strip()
+    if not count_text:
+        if ids_text:
+            raise ConfigError("DECKHAND_SHARD_IDS needs DECKHAND_SHARD_COUNT (the number of shards in all).")
+        return None, None
+    if not count_text.isdigit() or not 1 <= int(count_text) <= 10_000:
+        raise ConfigError(f"DECKHAND_SHARD_COUNT takes a number of shards (1 or more), not {count_text[:20]!r}.")
+    count = int(count_text)
+    if not ids_text:
+        return count, None
+    ids: set[int] = set()
+    for part in ids_text.replace(" ", ",").split(","):
+        if not part:
+            continue
+        lo, dash, hi = part.partition("-")
+        if not lo.isdigit() or (dash and not hi.isdigit()):
+            raise ConfigError(f"DECKHAND_SHARD_IDS takes shard ids like 0,1 or 0-3, not {part[:20]!r}.")
+        first, last = int(lo), int(hi) if dash else int(lo)
+        if not first <= last < count:
+            raise ConfigError(f"DECKHAND_SHARD_IDS: shard ids run from 0 to {count - 1} "
+                              f"(DECKHAND_SHARD_COUNT is {count}), not {part[:20]!r}.")
+        ids.update(range(first, last + 1))
+    if not ids:
+        raise ConfigError("DECKHAND_SHARD_IDS names no shard.")
+    return count, tuple(sorted(ids))
+
+
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """The shard a guild's events come on (Discord's rule); DMs come on shard 0."""
+    return 0 if guild_id is None else (guild_id >> 22) % shard_count

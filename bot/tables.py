@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import math
 import random
 import secrets
@@ -22,13 +23,20 @@ from typing import Any, Callable
 from bot.engine.core import Event, Game, IllegalMove
 from bot.engine.registry import spec
 from bot.records import FORFEIT, make_record
-from bot.store import Seat, StaleRevision, Store, StoreError, TableRow
+from bot.store import Seat, StaleRevision, Store, StoreError, TableRow, new_table_id
+from bot.store.base import WARN_FRACTION, DailyEntry
+
+log = logging.getLogger(__name__)
 
 DEFAULT_TURN_LIMIT = 24 * 3600
 MIN_TURN_LIMIT = 60
 KEEP_EVENTS = 40
 MAX_MOVE_TEXT = 4000
 MAX_SKIP_STEPS = 200  # a skipped turn is played to its end, within reason
+SWEEP_PAGE = 200  # due tables read per page by the turn-limit sweep
+MAX_BOT_STEPS = 1000  # bot seats play at once after every change, within reason (a few ms a step)
+BOT_NAME = "Deckhand bot"
+DAILY_GAME = "gridcannon"  # the daily challenge: everyone gets the same deal of this game each UTC day
 
 
 STALE = "That table has moved on since this was posted: use the newest table message (or press **Show table**)."
@@ -36,6 +44,10 @@ STALE = "That table has moved on since this was posted: use the newest table mes
 
 class TableError(Exception):
     """A refusal to show the user (ephemerally); nothing was changed."""
+
+
+class _NotDue(TableError):
+    """The sweep found a table not due after all: nothing to save."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +70,25 @@ class Change:
     finished: bool = False
     record: dict[str, Any] | None = None
     secret: bool = False  # the move answered a private decision: tell the mover privately
+    notice: Notice | None = None  # the sweep's short message (a warning, time up, a clock run out)
+
+
+WARNING, TIME_UP, CLOCK = "warning", "time_up", "clock"
+
+
+@dataclass(frozen=True)
+class Notice:
+    """What the turn-limit sweep has to say about a table: one short message that mentions only
+    ``users`` (the late players; for a rulebook clock that ran out, whoever is to act now).
+    The table itself is ``Change.table``; the table message shows it, this only notifies."""
+
+    kind: str  # WARNING | TIME_UP | CLOCK
+    users: tuple[int, ...]
+    text: str  # plain words, after the mentions
+
+    def message(self) -> str:
+        mentions = " ".join(f"<@{u}>" for u in self.users)
+        return f"{mentions} — {self.text}" if mentions else self.text[:1].upper() + self.text[1:]
 
 
 def table_key(table: TableRow) -> str:
@@ -75,6 +106,11 @@ def load_game(table: TableRow) -> Game:
     return spec(table.game).state.from_json(table.state)
 
 
+def is_bot(user_id: int) -> bool:
+    """Bot seats (the built-in player, added with **Add a bot**) have negative user ids."""
+    return user_id < 0
+
+
 def acting_users(table: TableRow, game: Game | None = None) -> set[int]:
     if table.status != "playing":
         return set()
@@ -84,6 +120,8 @@ def acting_users(table: TableRow, game: Game | None = None) -> set[int]:
 
 class TableService:
     """The table operations. One instance per bot (or terminal), sharing one store."""
+
+    sweep_shards: tuple[int, tuple[int, ...]] | None = None  # (count, ids): a shard cluster's process sweeps its own
 
     def __init__(self, store: Store, clock: Callable[[], float] = time.time):
         self.store = store
@@ -108,6 +146,7 @@ class TableService:
                 raise TableError(STALE)
             before = table.revision
             change = fn(table)
+            self._play_bots(change)
             change.table.revision = before + 1
             record, result, results = None, "", []
             if change.finished:
@@ -117,6 +156,8 @@ class TableService:
                 await self.store.save(change.table, before, record, result, results)
             except StaleRevision:
                 raise TableError("Someone else moved at the same moment; look at the table and try again.") from None
+            if change.finished:
+                await self._after_finish(change.table)
             return change
 
     def _finish(self, table: TableRow) -> tuple[dict[str, Any], str, list[tuple[int, str, str]]]:
@@ -128,6 +169,8 @@ class TableService:
             return record, "abandoned", []
         solo = len(table.seats) == 1
         for i, seat in enumerate(table.seats):
+            if is_bot(seat.user_id):  # bots keep no stats; the people they played against do
+                continue
             if i in outcome.winners:
                 res = "win"
             elif i in game.forfeited or solo or outcome.winners:
@@ -189,12 +232,13 @@ class TableService:
             if t.status == "lobby":
                 t.seats.pop(seat)
                 change = Change(t, events=[f"{actor.name} left."])
-                if not t.seats:
+                people = [s for s in t.seats if not is_bot(s.user_id)]
+                if not people:
                     t.status = "abandoned"
                     change.events.append("The lobby is empty and closes.")
                 elif t.host_id == actor.user_id:
-                    t.host_id = t.seats[0].user_id
-                    change.events.append(f"{t.seats[0].name} is now the host.")
+                    t.host_id = people[0].user_id
+                    change.events.append(f"{people[0].name} is now the host.")
                 return change
             if t.status == "playing":
                 return self._forfeit(t, seat, f"{actor.name} left the game.")
@@ -458,43 +502,70 @@ class TableService:
         return game
 
     async def check_timeouts(self) -> list[Change]:
-        """Mark tables whose current turn ran past the limit (each once); returns the changes."""
-        out = []
+        """The turn-limit sweep: for each table whose alarm is due, warn the player to act when a
+        quarter of the turn limit is left (once per turn), mark the turn timed out when it is up
+        (once), or run out a rulebook clock. Returns the changes, each with its ``notice``.
+
+        Only due tables are read (the store's indexed alarm), a page at a time; a damaged row or
+        one table's trouble never stops the sweep."""
+        out: list[Change] = []
         now = self.clock()
-        due: list[TableRow] = []
-        after = None
-        while True:  # only the tables that are due, a page at a time (damaged ones are skipped by the store)
-            page = await self.store.due(now, 200, after)
-            due += page
-            if len(page) < 200:
+        after: tuple[float, int] | None = None
+        while True:
+            page = await self.store.due(now, SWEEP_PAGE, after, shards=self.sweep_shards)
+            if not page:
                 break
-            after = (page[-1].deadline, page[-1].channel_id)
-        for t in due:
-
-            def fn(t: TableRow) -> Change:
-                if t.deadline is None or t.deadline > now:  # moved (or already marked) since it was due
-                    return Change(t)
-                game = load_game(t)
-                if t.game_clock is not None and t.turn_since is not None and t.turn_since + t.game_clock <= now:
-                    return self._run_out_clock(t, game)
-                names = " and ".join(t.seats[s].name for s in sorted(game.to_act()))
-                t.timed_out = True
-                text = f"Time is up for {names}. The other players or the host may skip or remove them."
-                t.events = (t.events + [text])[-KEEP_EVENTS:]
-                return Change(t, events=[text])
-
-            try:
-                change = await self._update(t.channel_id, fn)
-            except (TableError, StoreError):  # one table's trouble never stops the sweep
-                continue
-            if change.events:
-                out.append(change)
+            for row in page:
+                try:
+                    out.append(await self._update(row.channel_id, lambda t: self._sweep(t, now)))
+                except (TableError, StoreError):  # not due any more, or this table's own trouble
+                    continue
+            last = page[-1]
+            key = (last.alarm if last.alarm is not None else now, last.channel_id)
+            if after is not None and key <= after:  # no progress (a row that keeps failing): next sweep
+                break
+            after = key
         return out
+
+    def _sweep(self, t: TableRow, now: float) -> Change:
+        """One due table (under its lock): the change to save, or _NotDue to leave it untouched."""
+        if t.alarm is None or t.alarm > now:  # moved (or already told) since it was read as due
+            raise _NotDue()
+        game = load_game(t)
+        title = spec(t.game).title
+        late = tuple(sorted({t.seats[s].user_id for s in game.to_act()}))
+        if t.game_clock is not None and t.turn_since is not None and t.turn_since + t.game_clock <= now:
+            seconds = int(t.game_clock)
+            change = self._run_out_clock(t, game)
+            if change.events:
+                text = f"the clock ran out at {title} ({seconds} s with no play)"
+                change.notice = Notice(CLOCK, tuple(change.pings), text + ("; your turn." if change.pings else "."))
+            return change
+        if not t.timed_out and t.turn_since is not None and t.turn_since + t.turn_limit <= now:
+            names = " and ".join(t.seats[s].name for s in sorted(game.to_act()))
+            t.timed_out = True
+            t.warned_for = t.turn_since  # no warning after the time is up
+            text = f"Time is up for {names}. The other players or the host may skip or remove them."
+            t.events = (t.events + [text])[-KEEP_EVENTS:]
+            if len(t.seats) > 1:
+                what = "the other players or the host may **Skip** your turn (the bot plays it) or **Remove** you."
+            else:
+                what = "you may **Skip** your turn (the bot plays it) or **Remove** yourself (the game ends)."
+            notice = Notice(TIME_UP, late, f"time is up at {title}; {what}")
+            return Change(t, events=[text], notice=notice)
+        warn_at = t.warn_at
+        if warn_at is not None and warn_at <= now:
+            t.warned_for = t.turn_since
+            left = about(t.turn_limit * (1 - WARN_FRACTION))
+            return Change(t, notice=Notice(WARNING, late, f"a quarter of your turn is left at {title} "
+                                                          f"(about {left} to go)."))
+        raise _NotDue()
 
     def _run_out_clock(self, t: TableRow, game: Game) -> Change:
         """The rulebook's own clock ran out: every open timed decision gets its default."""
         change: Change | None = None
         texts: list[str] = []
+        seconds = int(t.game_clock or 0)  # before the defaults are played (they set the next clock)
         for d in game.decisions():
             if d.clock_seconds is None or d.default is None or game.is_over():
                 continue
@@ -506,7 +577,7 @@ class TableService:
         if change is None:
             t.game_clock = None
             return Change(t)
-        change.events = [f"The clock ran out ({int(t.game_clock or 0)} s with no play).", *texts]
+        change.events = [f"The clock ran out ({seconds} s with no play).", *texts]
         return change
 
     async def rematch(self, channel_id: int, actor: Actor) -> Change:
@@ -530,6 +601,7 @@ class TableService:
             )
             change = Change(table, events=[f"{actor.name} called a rematch."])
             self._start(table, change)
+            self._play_bots(change)
             await self.store.save(table, None)
             return change
 
@@ -544,6 +616,130 @@ class TableService:
             last_first = int(getattr(game.view(None), "first", 0))
         return cls.rematch_first(len(old.seats), last_first, game.outcome())
 
+    # ----- bot seats ---------------------------------------------------------------------
+    async def add_bot(self, channel_id: int, actor: Actor, revision: int | None = None) -> Change:
+        """Seat a built-in player (the host's choice, in the lobby of a game for several)."""
+
+        def fn(t: TableRow) -> Change:
+            cls = spec(t.game)
+            if t.status != "lobby":
+                raise TableError("Bots can only be seated in the lobby, before the game starts.")
+            if actor.user_id != t.host_id:
+                raise TableError("Only the host can add a bot.")
+            if cls.max_players < 2:
+                raise TableError(f"{cls.title} is a game for one: there is no seat for a bot.")
+            if len(t.seats) >= cls.max_players:
+                raise TableError(f"The table is full ({cls.max_players} players).")
+            taken = {-s.user_id for s in t.seats if is_bot(s.user_id)}
+            n = next(i for i in range(1, cls.max_players + 2) if i not in taken)
+            name = f"{BOT_NAME} {n}"
+            t.seats.append(Seat(-n, name))
+            return Change(t, events=[f"{actor.name} seated {name} (the built-in player)."])
+
+        return await self._update(channel_id, fn, revision=revision)
+
+    def _play_bots(self, change: Change) -> None:
+        """While a bot seat must act, play it with the game's built-in player, in the same
+        update as the change that handed it the turn (bounded by ``MAX_BOT_STEPS``)."""
+        t = change.table
+        if not any(is_bot(s.user_id) for s in t.seats):
+            return
+        for s in [s for s in change.private if is_bot(t.seats[s].user_id)]:
+            del change.private[s]  # what only a bot may read goes nowhere
+        if t.status != "playing":
+            return
+        game = load_game(t)
+        player = spec(t.game).player
+        people = [s.user_id for s in t.seats if not is_bot(s.user_id)]
+        pings = set(change.pings)
+        acting = acting_users(t, game)
+        played = False
+        for _ in range(MAX_BOT_STEPS):
+            if game.is_over():
+                break
+            bots = sorted(s for s in game.to_act() if is_bot(t.seats[s].user_id) and s not in game.forfeited)
+            if not bots:
+                break
+            seat = bots[0]
+            rng = random.Random(f"bot:{t.seed}:{len(t.moves)}")
+            try:
+                step = self._apply(t, game, seat, str(player(game, seat, rng)))
+            except (TableError, IllegalMove) as e:  # a built-in player's slip never undoes a person's move
+                log.error("the built-in player of %s failed at table %s: %s", t.game, t.channel_id, e)
+                break
+            played = True
+            change.events += step.events
+            for s, lines in step.private.items():
+                if not is_bot(t.seats[s].user_id):
+                    change.private.setdefault(s, []).extend(lines)
+            change.finished = change.finished or step.finished
+            game = load_game(t)
+            now = acting_users(t, game)
+            pings |= now - acting
+            acting = now
+        # Ping the people whose turn it now is (never a bot; nobody at a table with one person).
+        if played or len(people) < 2:
+            change.pings = sorted(u for u in pings if u in acting and not is_bot(u)) if len(people) > 1 else []
+
+    # ----- the daily challenge -------------------------------------------------------------
+    async def start_daily(self, channel_id: int, actor: Actor, day: str | None = None) -> Change:
+        """Deal ``day``'s challenge (default: today, UTC) at the user's own (DM) table: the same deck
+        for everyone that day; one attempt per player per day, taken when the deal is made."""
+        day = day or daily_day(self.clock())
+        cls = spec(DAILY_GAME)
+        async with self._locks[channel_id]:
+            old = await self.store.get(channel_id)
+            if old is not None and old.status in ("lobby", "playing"):
+                raise TableError(f"There is a {spec(old.game).title} table open in our DMs already: finish it, "
+                                 "or `/game abandon` it there, then ask for the daily challenge again.")
+            now = self.clock()
+            table = TableRow(
+                channel_id=channel_id, guild_id=None, game=DAILY_GAME, status="lobby", host_id=actor.user_id,
+                seats=[Seat(actor.user_id, actor.name)], options=cls.options.parse([]).dump(), seed=daily_seed(day),
+                revision=1, turn_limit=old.turn_limit if old else DEFAULT_TURN_LIMIT, series={"daily": day},
+                created_at=now, updated_at=now, table_id=new_table_id(),
+            )
+            if not await self.store.daily_claim(day, actor.user_id, actor.name, table.table_id, now):
+                raise TableError(f"You have played the daily challenge of {day} already (one attempt a day). "
+                                 "A new deal comes at midnight UTC; `/game daily leaderboard:True` shows the day's board.")
+            change = Change(table, events=[f"{actor.name} takes on the daily challenge of {day}."])
+            try:
+                self._start(table, change)
+                await self.store.save(table, None)
+            except BaseException:
+                await self.store.daily_release(day, actor.user_id, table.table_id)
+                raise
+            return change
+
+    async def _after_finish(self, table: TableRow) -> None:
+        """A daily challenge's game ended (won, lost or abandoned): its attempt gets the result."""
+        day = table.series.get("daily")
+        if not day or table.state is None:
+            return
+        game = load_game(table)
+        outcome = game.outcome()
+        won = outcome is not None and bool(outcome.winners)
+        details = dict(outcome.details or {}) if outcome is not None else {}
+        kills = details.get("kills")
+        try:
+            await self.store.daily_finish(table.table_id, self.clock(), won,
+                                          outcome.score if won and outcome else None,
+                                          int(kills) if isinstance(kills, int) else None)
+        except StoreError as e:  # the move itself is saved; only the day's board misses this result
+            log.error("could not record the daily result of table %s: %s", table.table_id, e)
+
+    async def daily_board(self, day: str | None = None) -> list[DailyEntry]:
+        """The day's finished attempts, best first: wins before losses, then the higher score, then
+        more royals killed, then the quicker time."""
+        day = day or daily_day(self.clock())
+        done = [e for e in await self.store.daily_entries(day) if e.finished_at is not None]
+        return sorted(done, key=lambda e: (not e.won, -(e.score if e.score is not None else -1),
+                                           -(e.kills or 0), e.seconds or 0.0, e.user_id))
+
+    async def daily_attempt(self, user_id: int, day: str | None = None) -> DailyEntry | None:
+        day = day or daily_day(self.clock())
+        return next((e for e in await self.store.daily_entries(day) if e.user_id == user_id), None)
+
     # ----- stats -----------------------------------------------------------------------
     async def stats(self, guild_id: int | None, game: str | None = None, user_id: int | None = None) -> list[dict[str, Any]]:
         rows = await self.store.stats(guild_id, game, user_id)
@@ -551,6 +747,16 @@ class TableService:
             r["rating"] = wilson_lower_bound(r["won"], r["played"])
         rows.sort(key=lambda r: (r["game"], -r["rating"], -r["played"], r["name"]))
         return rows
+
+
+def daily_day(now: float) -> str:
+    """The UTC date of ``now`` (unix seconds), e.g. ``"2026-11-23"``: the daily challenge's name."""
+    return time.strftime("%Y-%m-%d", time.gmtime(now))
+
+
+def daily_seed(day: str) -> int:
+    """The day's deal: the same 63-bit seed for everyone, from the date alone."""
+    return int.from_bytes(hashlib.blake2s(f"deckhand-daily:{day}".encode(), digest_size=8).digest(), "big") >> 1
 
 
 def wilson_lower_bound(wins: int, games: int, z: float = 1.96) -> float:
@@ -573,3 +779,15 @@ def format_duration(seconds: float) -> str:
     if seconds % 60 == 0:
         return f"{seconds // 60} min"
     return f"{seconds} s"
+
+
+def about(seconds: float) -> str:
+    """A length of time in plain words, rounded as a person would: "6 h", "25 min", "2 min 30 s"."""
+    seconds = max(0, round(seconds))
+    if seconds >= 2 * 3600:
+        return f"{round(seconds / 3600)} h"
+    if seconds >= 10 * 60:
+        return f"{round(seconds / 60)} min"
+    minutes, rest = divmod(seconds, 60)
+    return " ".join(part for part in (f"{minutes} min" if minutes else "", f"{rest} s" if rest else "") if part) \
+        or "0 s"

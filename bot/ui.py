@@ -34,15 +34,27 @@ from bot.tables import format_duration, load_game, table_key
 CUSTOM_ID_MAX = 100
 LABEL_MAX = 80
 BUTTONS_PER_ROW = 5
-STEP_BUTTONS_MAX = 20  # 4 rows of 5; the last row is for paging, back and confirm
+STEP_BUTTONS_MAX = BUTTONS_PER_ROW  # one row of buttons a step; more options go in a select (paged)
 SELECT_MAX = 25
-PUBLIC_MOVES_MAX = 5  # at most one row of moves on the public table message
+PUBLIC_MOVES_MAX = BUTTONS_PER_ROW  # at most one row of moves on the public table message
 PREFIX = "dh2"
+FORFEIT_TOKENS = ("concede", "resign")  # a game's own way out: asked for confirmation, kept apart from moves
 
 # Kinds of components (one DynamicItem each).
-LOBBY_KINDS = ("jn", "lv", "st", "cx")
+LOBBY_KINDS = ("jn", "lv", "st", "cx", "ab")
 TABLE_KINDS = ("me", "sh", "cc", "sk", "rv", "rm", "ng", "sf")
 STEP, SELECT, PAGE, TEXT, MODAL, CONFIRM = "s", "k", "p", "t", "m", "ok"
+SURE, SURE_MOVE, KEEP = "y", "ym", "kp"  # "Are you sure?": confirm a table action (arg cc/lv), a move; keep playing
+
+
+def is_forfeit(tokens: tuple[str, ...] | list[str]) -> bool:
+    """A move that gives the game up (a game's concede or resign)."""
+    return bool(tokens) and tokens[0] in FORFEIT_TOKENS
+
+
+def jump_url(table: TableRow, message_id: int) -> str:
+    """The link to a message of this table's channel (a DM has no guild)."""
+    return f"https://discord.com/channels/{table.guild_id or '@me'}/{table.channel_id}/{message_id}"
 
 
 def cid(tid: str, rev: int, kind: str, arg: str = "") -> str:
@@ -127,7 +139,15 @@ def picker(game: Any, table: TableRow, seat: int, step: Step, drafts: Drafts) ->
     if c.empty:
         return "That choice is no longer open. Press **My hand** for your current choices.", view
     options = list(c.options)
-    if c.kind == "token" and len(options) <= STEP_BUTTONS_MAX:
+    apart = [o for o in options if o.token in FORFEIT_TOKENS] if c.kind == "token" and not step.tokens else []
+    options = [o for o in options if o not in apart]
+    for o in apart:  # the game's concede/resign: apart from the moves, on the bottom row (it asks to confirm)
+        view.add_item(discord.ui.Button(
+            label=clip(pretty_text(o.label or o.token), LABEL_MAX), style=discord.ButtonStyle.danger, row=4,
+            custom_id=cid(tid, rev, STEP, drafts.arg(tid, rev, STEP, (o.token,)))))
+    if c.kind == "token" and not options:
+        pass
+    elif c.kind == "token" and len(options) <= STEP_BUTTONS_MAX:
         for o in options:
             view.add_item(discord.ui.Button(
                 label=clip(pretty_text(o.label or o.token), LABEL_MAX), style=_button_style(o.style),
@@ -170,15 +190,30 @@ def picker(game: Any, table: TableRow, seat: int, step: Step, drafts: Drafts) ->
     return clip(text, 2000), view
 
 
-def first_step_items(game: Any, table: TableRow, seat: int, drafts: Drafts, limit: int) -> list[discord.ui.Item]:
-    """The first step's options as buttons when they fit in ``limit``; else nothing."""
+def first_step_items(game: Any, table: TableRow, seat: int, drafts: Drafts, limit: int,
+                     forfeits: bool = False) -> list[discord.ui.Item]:
+    """The first step's options as buttons when they fit in ``limit``; else nothing. The game's
+    concede/resign is never among them: ``forfeits=True`` gives just those (to sit apart)."""
     tid, rev = table_key(table), game.opened_at(seat)
     c = game.choices(seat, ())
-    if c.kind != "token" or not c.options or len(c.options) > limit:
+    if c.kind != "token" or not c.options:
         return []
-    return [discord.ui.Button(label=clip(pretty_text(o.label or o.token), LABEL_MAX), style=_button_style(o.style),
+    options = [o for o in c.options if (o.token in FORFEIT_TOKENS) == forfeits]
+    if not options or len(options) > limit:
+        return []
+    return [discord.ui.Button(label=clip(pretty_text(o.label or o.token), LABEL_MAX),
+                              style=discord.ButtonStyle.danger if forfeits else _button_style(o.style),
                               custom_id=cid(tid, rev, STEP, drafts.arg(tid, rev, STEP, (o.token,))))
-            for o in c.options]
+            for o in options]
+
+
+def confirm_view(tid: str, rev: int, kind: str, arg: str) -> discord.ui.View:
+    """Confirm / Keep playing under an "Are you sure?" (the confirm is revision-checked)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label="Confirm", style=discord.ButtonStyle.danger, custom_id=cid(tid, rev, kind, arg)))
+    view.add_item(discord.ui.Button(label="Keep playing", style=discord.ButtonStyle.secondary,
+                                    custom_id=cid(tid, rev, KEEP)))
+    return view
 
 
 # ----- whole table messages -------------------------------------------------------------
@@ -203,8 +238,8 @@ class TableMessage:
 
 def lobby_message(table: TableRow) -> TableMessage:
     cls = spec(table.game)
-    seats = "\n".join(f"{i + 1}. <@{s.user_id}>{' (host)' if s.user_id == table.host_id else ''}"
-                      for i, s in enumerate(table.seats))
+    seats = "\n".join(f"{i + 1}. {f'🤖 {s.name}' if s.user_id < 0 else f'<@{s.user_id}>'}"
+                      f"{' (host)' if s.user_id == table.host_id else ''}" for i, s in enumerate(table.seats))
     panel = Panel(title=f"{cls.title} — lobby",
                   description=f"{cls.min_players}–{cls.max_players} players. Press **Join** to sit down; "
                               "the host starts the game.")
@@ -219,13 +254,25 @@ def lobby_message(table: TableRow) -> TableMessage:
     view.add_item(discord.ui.Button(label="Start", style=discord.ButtonStyle.primary, custom_id=cid(tid, rev, "st"),
                                     disabled=len(table.seats) < cls.min_players))
     view.add_item(discord.ui.Button(label="Cancel", style=discord.ButtonStyle.danger, custom_id=cid(tid, rev, "cx")))
+    if cls.max_players > 1:  # the host seats the built-in player, which plays its turns at once
+        view.add_item(discord.ui.Button(label="Add a bot", style=discord.ButtonStyle.secondary, emoji="🤖",
+                                        custom_id=cid(tid, rev, "ab"), disabled=len(table.seats) >= cls.max_players))
     return TableMessage(embed_from_panel(panel), view, [])
 
 
-def table_message(table: TableRow, *, with_picture: bool = True, drafts: Drafts | None = None) -> TableMessage:
-    """The public table: the public view's panel and picture, and the buttons."""
+def table_message(table: TableRow, picture: bytes | None = None, *, with_picture: bool = True,
+                  drafts: Drafts | None = None) -> TableMessage:
+    """The public table: the public view's panel, the picture and the buttons.
+
+    The Discord layer draws ``picture`` off the event loop (``bot.render.pictures``) and passes
+    the bytes; without them it is drawn here only when ``with_picture`` (the terminal's bench)."""
     if table.status == "lobby":
         return lobby_message(table)
+    if table.state is None:  # a lobby that closed before its game started
+        panel = Panel(title=f"{spec(table.game).title} — closed",
+                      description="This table closed before its game began. Start a new one with `/game new`.")
+        panel.footer = f"table rev {table.revision}"
+        return TableMessage(embed_from_panel(panel), discord.ui.View(timeout=None), [])
     drafts = drafts if drafts is not None else Drafts()
     game = load_game(table)
     render = renderer(table.game)
@@ -244,18 +291,20 @@ def table_message(table: TableRow, *, with_picture: bool = True, drafts: Drafts 
     panel.footer = clip(f"{panel.footer + ' · ' if panel.footer else ''}table rev {table.revision}{status}", 2048)
     embed = embed_from_panel(panel)
     files: list[discord.File] = []
-    if with_picture:
-        png = render.picture(public)
-        if png:
-            files.append(discord.File(io.BytesIO(png), filename="table.png"))
-            embed.set_image(url="attachment://table.png")
+    png = picture if picture is not None else render.picture(public) if with_picture else None
+    if png:
+        files.append(discord.File(io.BytesIO(png), filename="table.png"))
+        embed.set_image(url="attachment://table.png")
     view = discord.ui.View(timeout=None)
     tid, rev = table_key(table), table.revision
     if table.status == "playing":
         deciding = game.decisions()
         moves: list[discord.ui.Item] = []
+        forfeits: list[discord.ui.Item] = []
         if len(deciding) == 1 and deciding[0].public:
             moves = first_step_items(game, table, deciding[0].seat, drafts, PUBLIC_MOVES_MAX)
+            if moves:
+                forfeits = first_step_items(game, table, deciding[0].seat, drafts, 1, forfeits=True)
         for item in moves:
             view.add_item(item)
         bottom: list[discord.ui.Item] = []
@@ -263,8 +312,7 @@ def table_message(table: TableRow, *, with_picture: bool = True, drafts: Drafts 
             secret = any(not d.public for d in deciding)
             label = "My hand / act" if secret or not moves else "My view"
             bottom.append(discord.ui.Button(label=label, style=discord.ButtonStyle.primary, custom_id=cid(tid, rev, "me")))
-        bottom.append(discord.ui.Button(label="Show table", style=discord.ButtonStyle.secondary,
-                                        custom_id=cid(tid, rev, "sh")))
+        bottom.extend(forfeits)  # apart from the moves, and asked for confirmation
         if len(table.seats) == 1 and solo_concede_offered(table.game, game):
             bottom.append(discord.ui.Button(label="Concede", style=discord.ButtonStyle.danger,
                                             custom_id=cid(tid, rev, "cc")))

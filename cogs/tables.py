@@ -11,6 +11,7 @@ import io
 import logging
 import re
 import types
+from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -21,9 +22,11 @@ from bot import ui
 from bot.engine.registry import GAME_IDS, spec
 from bot.engine.core import IllegalMove
 from bot.engine.cards import pretty_text
+from bot.render import pictures
 from bot.render.panel import clip
 from bot.records import redacted
-from bot.tables import STALE, Actor, Change, TableError, load_game
+from bot.store import TableRow
+from bot.tables import STALE, Actor, Change, TableError, daily_day, load_game
 
 if TYPE_CHECKING:
     from bot.app import DeckhandBot
@@ -38,6 +41,9 @@ GAME_CHOICES = [app_commands.Choice(name=spec(g).title[:100], value=g) for g in 
 
 
 DEFER_AFTER = 2.0  # seconds; Discord allows 3 for the first answer
+MOVE_DOWN_AFTER = 10  # other people's messages below the table message before it moves down the channel
+MOVED = "The table moved down the channel: {link}"
+SWEEP_SECONDS = 5.0  # the turn-limit sweep: an indexed read of the due tables only
 
 
 def actor_of(interaction: discord.Interaction, owner_ids: Any = None) -> Actor:
@@ -58,6 +64,27 @@ async def refuse(interaction: discord.Interaction, message: str) -> None:
 
 
 STALE_LINK = "That table has moved on since this was posted; here is the current table."
+
+
+def ending(table: TableRow, link: str) -> dict[str, Any]:
+    """The one message a game's end posts: how it ended, a link to the final table, the story file."""
+    title = spec(table.game).title
+    game = load_game(table) if table.state is not None else None
+    outcome = game.outcome() if game is not None else None
+    if table.status == "finished" and outcome is not None:
+        text = f"**{title} is over.** {pretty_text(outcome.summary)}"
+    else:
+        text = f"**The {title} game was abandoned.**"
+    if link:
+        text += f"\nThe final table: {link}"
+    kw: dict[str, Any] = {}
+    story = ui.story_markdown(table, game) if game is not None else None
+    if story:
+        told = "The story is told" if table.status == "finished" else "The story stops here"
+        text += f"\n{told}; here it is, to keep."
+        kw["file"] = discord.File(io.BytesIO(story.encode()), filename="story.md")
+    kw["content"] = clip(text, 2000)
+    return kw
 
 
 class _Component:
@@ -89,7 +116,8 @@ def _component(kind: str, select: bool = False) -> type[_Component]:
     return types.new_class(f"Component_{kind}", (_Component, base), {"template": template}, body)
 
 
-COMPONENTS = [_component(k) for k in (*ui.LOBBY_KINDS, *ui.TABLE_KINDS, ui.STEP, ui.PAGE, ui.TEXT, ui.CONFIRM)]
+COMPONENTS = [_component(k) for k in (*ui.LOBBY_KINDS, *ui.TABLE_KINDS, ui.STEP, ui.PAGE, ui.TEXT, ui.CONFIRM,
+                                      ui.SURE, ui.SURE_MOVE, ui.KEEP)]
 COMPONENTS.append(_component(ui.SELECT, select=True))
 
 
@@ -120,6 +148,9 @@ class Tables(commands.Cog):
     def __init__(self, bot: "DeckhandBot"):
         self.bot = bot
         self.service = bot.service
+        self._live: dict[int, int] = {}  # channel -> its table message (as last read from the store)
+        self._below: dict[int, int] = {}  # channel -> other people's messages posted below it since
+        self._showing: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)  # one edit at a time
 
     async def cog_load(self) -> None:
         if self.bot.run_timeouts:
@@ -128,46 +159,164 @@ class Tables(commands.Cog):
     async def cog_unload(self) -> None:
         self.timeout_loop.cancel()
 
-    # ----- answering ---------------------------------------------------------------
-    async def send_table(self, interaction: discord.Interaction, change: Change, *, edit: bool) -> None:
-        """Show the table after a change: edit the clicked message or post a new one, then ping.
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        """Count what people post below a table message (content is not read): when it has
+        scrolled far away, the next action moves the table down."""
+        ch = message.channel.id
+        live = self._live.get(ch)
+        me = self.bot.user
+        if live is None or message.id <= live or (me is not None and message.author.id == me.id):
+            return
+        self._below[ch] = self._below.get(ch, 0) + 1
 
-        The picture is drawn in a worker thread so other tables' clicks are not held up.
-        """
-        msg = await asyncio.to_thread(ui.table_message, change.table)
-        if edit and not interaction.response.is_done():
+    # ----- the one table message ---------------------------------------------------------
+    async def render(self, table: TableRow) -> ui.TableMessage:
+        """The public table message; its picture is drawn off the event loop."""
+        picture = None
+        if table.state is not None and table.status != "lobby":
+            picture = await pictures.table_picture(table.game, load_game(table).view(None))
+        return await asyncio.to_thread(ui.table_message, table, picture, with_picture=False)
+
+    async def live_id(self, channel_id: int) -> int | None:
+        """The channel's table message (as stored), keeping the count of what was posted below it."""
+        mid = await self.service.store.message_id(channel_id)
+        if mid is None:
+            self._live.pop(channel_id, None)
+        elif self._live.get(channel_id) != mid:
+            self._live[channel_id] = mid
+            self._below[channel_id] = 0
+        return mid
+
+    async def remember(self, channel_id: int, message_id: int) -> None:
+        await self.service.store.set_message_id(channel_id, message_id)
+        self._live[channel_id] = message_id
+        self._below[channel_id] = 0
+
+    async def _post(self, interaction: discord.Interaction, msg: ui.TableMessage) -> int:
+        """A new public table message, through the interaction (so it works wherever the app may answer)."""
+        if not interaction.response.is_done():
+            sent = await interaction.response.send_message(**msg.send_kwargs(), allowed_mentions=NO_PINGS)
+            if sent.message_id is not None:
+                return sent.message_id
+            return (await interaction.original_response()).id
+        return (await interaction.followup.send(**msg.send_kwargs(), allowed_mentions=NO_PINGS, wait=True)).id
+
+    async def _edit(self, channel_id: int, message_id: int, **kw: Any) -> bool:
+        """Edit one of the bot's own messages through the channel; False if Discord will not let it
+        (a user-installed app in a channel the bot is not in, a deleted message)."""
+        try:
+            await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(**kw)
+            return True
+        except discord.HTTPException as e:
+            log.info("could not edit table message %s in %s: %s", message_id, channel_id, e)
+            return False
+
+    async def show_table(self, table: TableRow, *, post: bool = True) -> int | None:
+        """Show the table without an interaction (a new thread, a timer): edit its table message in
+        place, else (``post``) post one in the channel; the message's id, or None if there is none."""
+        async with self._showing[table.channel_id]:
+            msg = await self.render(table)
+            live = await self.live_id(table.channel_id)
+            if live is not None and await self._edit(table.channel_id, live, **msg.edit_kwargs()):
+                return live
+            if not post:
+                return None
+            try:
+                sent = await self.bot.get_partial_messageable(table.channel_id).send(**msg.send_kwargs(),
+                                                                                     allowed_mentions=NO_PINGS)
+            except discord.HTTPException as e:  # e.g. a user-installed app cannot post here
+                log.info("could not post the table to %s: %s", table.channel_id, e)
+                return None
+            await self.remember(table.channel_id, sent.id)
+            return sent.id
+
+    async def publish(self, interaction: discord.Interaction, table: TableRow, change: Change | None = None, *,
+                      answer: str = "", move_down: bool = False) -> None:
+        """Show the table after an action, wherever the action came from: the one table message is
+        edited in place (the clicked message itself, or through the channel). A new table message
+        only when there is none, it cannot be edited, or it must move down the channel; the old
+        copy then loses its buttons and links to the new one. Then the notices: turn pings, the end.
+        ``answer`` is the actor's private answer when the action did not come from the table message."""
+        async with self._showing[table.channel_id]:  # two actions at once: the later state is shown last
+            live = await self._show(interaction, table, answer, move_down)
+        if change is not None:
+            await self.notify(interaction, change, live)
+
+    async def _show(self, interaction: discord.Interaction, table: TableRow, answer: str,
+                    move_down: bool) -> int | None:
+        ch = table.channel_id
+        newest = await self.service.get(ch)
+        if newest is not None and newest.table_id == table.table_id and newest.revision > table.revision:
+            table = newest  # another action landed meanwhile: show where the table is now
+        msg = await self.render(table)
+        clicked = interaction.message
+        public_click = clicked is not None and not clicked.flags.ephemeral
+        live = await self.live_id(ch)
+        answered = False
+        if (public_click and clicked is not None and live is not None and clicked.id != live
+                and not interaction.response.is_done()):
+            # A click on another public copy (a notice posted with the table): the newer one is the table.
+            older, newer = sorted((clicked.id, live))
+            if clicked.id == older:
+                await interaction.response.edit_message(content=MOVED.format(link=ui.jump_url(table, live)),
+                                                        view=None)
+            else:
+                live = newer
+                await self.remember(ch, live)
+                await self._edit(ch, older, content=MOVED.format(link=ui.jump_url(table, live)), view=None)
+        if live is not None and (move_down or self._below.get(ch, 0) >= MOVE_DOWN_AFTER):
+            old, live = live, await self._post(interaction, msg)
+            await self.remember(ch, live)
+            await self._edit(ch, old, content=MOVED.format(link=ui.jump_url(table, live)), view=None)
+        elif (public_click and clicked is not None and not interaction.response.is_done()
+              and live in (None, clicked.id)):
             await interaction.response.edit_message(**msg.edit_kwargs())
-        elif not interaction.response.is_done():
-            await interaction.response.send_message(**msg.send_kwargs(), allowed_mentions=NO_PINGS)
+            answered = True  # the table itself answers a click on it
+            if live is None:
+                live = clicked.id
+                await self.remember(ch, live)
+        elif live is not None and await self._edit(ch, live, **msg.edit_kwargs()):
+            answered = await self._acknowledge(interaction, answer, ui.jump_url(table, live))
         else:
-            await interaction.followup.send(**msg.send_kwargs(), allowed_mentions=NO_PINGS)
-        await self.after_change(interaction, change)
+            live = await self._post(interaction, msg)
+            await self.remember(ch, live)
+        if answer and not answered:
+            await interaction.followup.send(clip(answer, 1900), ephemeral=True, allowed_mentions=NO_PINGS)
+        return live
 
-    async def after_change(self, interaction: discord.Interaction, change: Change) -> None:
+    async def _acknowledge(self, interaction: discord.Interaction, answer: str, link: str) -> bool:
+        """Answer an action that did not come from the table message: privately, with a link to it."""
+        if interaction.response.is_done():
+            return False
+        text = clip(f"{answer or 'Done.'}\nThe table: {link}", 2000)
+        clicked = interaction.message
+        if clicked is not None and clicked.flags.ephemeral:  # a private panel updates in place
+            await interaction.response.edit_message(content=text, embed=None, view=None, attachments=[])
+        else:
+            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)
+        return True
+
+    async def notify(self, interaction: discord.Interaction, change: Change, live: int | None) -> None:
+        """The mover's private lines (privately); then the only new public messages: a short turn
+        ping linking to the table, and one message when the game ends."""
         table = change.table
+        link = ui.jump_url(table, live) if live is not None else ""
         seat = table.seat_of(interaction.user.id)
         private = change.private.get(seat, []) if seat is not None else []
         if private:
             text = "\n".join(pretty_text(p) for p in private)
-            await interaction.followup.send(text[:2000], ephemeral=True, allowed_mentions=NO_PINGS)
-        if change.pings:
-            title = spec(table.game).title
+            await interaction.followup.send(clip(text, 2000), ephemeral=True, allowed_mentions=NO_PINGS)
+        title = spec(table.game).title
+        if change.pings and table.status == "playing":
             mentions = " ".join(f"<@{u}>" for u in change.pings)
             await interaction.followup.send(
-                f"{mentions} — your turn at {title}.",
+                f"{mentions} — your turn at {title}: {link}".rstrip(": "),
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in change.pings],
                                                          everyone=False, roles=False),
             )
-        if change.finished and change.record:
-            game = load_game(table)
-            story = ui.story_markdown(table, game)
-            if story:
-                told = "The story is told" if table.status == "finished" else "The story stops here"
-                await interaction.followup.send(
-                    f"{told}. Here it is, to keep:",
-                    file=discord.File(io.BytesIO(story.encode()), filename="story.md"),
-                    allowed_mentions=NO_PINGS,
-                )
+        if change.finished:
+            await interaction.followup.send(**ending(table, link), allowed_mentions=NO_PINGS)
 
     # ----- /game commands -------------------------------------------------------------
     @game.command(name="new", description="Start a table for a game in this channel (or DM).")
@@ -193,15 +342,14 @@ class Tables(commands.Cog):
                 change = await self.service.new_table(made.id, interaction.guild_id, actor_of(interaction), game, options)
             except TableError as e:
                 return await refuse(interaction, str(e))
-            msg = await asyncio.to_thread(ui.table_message, change.table)
-            await made.send(**msg.send_kwargs(), allowed_mentions=NO_PINGS)
+            await self.show_table(change.table)
             return await interaction.response.send_message(f"The table is open in {made.mention}.",
                                                            ephemeral=True)
         try:
             change = await self.service.new_table(channel_id, interaction.guild_id, actor_of(interaction), game, options)
         except TableError as e:
             return await refuse(interaction, str(e))
-        await self.send_table(interaction, change, edit=False)
+        await self.publish(interaction, change.table, change)
 
     @new.autocomplete("variants")
     async def new_variants(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -234,14 +382,13 @@ class Tables(commands.Cog):
     async def start(self, interaction: discord.Interaction) -> None:
         await self._table_action(interaction, "st", None, None)
 
-    @game.command(name="status", description="Post the table again.")
+    @game.command(name="status", description="Post the table again at the bottom of the channel.")
     async def status(self, interaction: discord.Interaction) -> None:
         try:
             table = await self.service.require(interaction.channel_id)
         except TableError as e:
             return await refuse(interaction, str(e))
-        msg = await asyncio.to_thread(ui.table_message, table)
-        await interaction.response.send_message(**msg.send_kwargs(), allowed_mentions=NO_PINGS)
+        await self.publish(interaction, table, move_down=True)
 
     @game.command(name="hand", description="Your hand / your private view of this table (only you see it).")
     async def hand(self, interaction: discord.Interaction) -> None:
@@ -269,13 +416,26 @@ class Tables(commands.Cog):
             return await refuse(interaction, "The game is not asking you for a line right now. " + game.waiting_for())
         await self.play(interaction, f"{verbs[0]} {text}", via="slash")
 
+    @game.command(name="hint", description="What the built-in player would do in your place, and why (only you see it).")
+    async def hint(self, interaction: discord.Interaction) -> None:
+        from cogs import extras
+
+        await extras.hint(self, interaction)
+
+    @game.command(name="daily", description="Today's Gridcannon challenge: the same deal for everyone, one try a day.")
+    @app_commands.describe(leaderboard="Show today's leaderboard instead of playing")
+    async def daily(self, interaction: discord.Interaction, leaderboard: bool = False) -> None:
+        from cogs import extras
+
+        await extras.daily(self, interaction, leaderboard)
+
     @game.command(name="abandon", description="Abandon this channel's table (host or Manage Messages).")
     async def abandon(self, interaction: discord.Interaction) -> None:
         try:
             change = await self.service.abandon(interaction.channel_id, actor_of(interaction))
         except TableError as e:
             return await refuse(interaction, str(e))
-        await self.send_table(interaction, change, edit=False)
+        await self.publish(interaction, change.table, change, answer="You abandoned the table.")
 
     @game.command(name="history", description="The recent moves at this table.")
     async def history(self, interaction: discord.Interaction) -> None:
@@ -295,6 +455,9 @@ class Tables(commands.Cog):
         table = await self.service.get(interaction.channel_id)
         if table is not None and table.status == "playing":
             return await refuse(interaction, "The record holds the shuffle, so it is available once the game ends.")
+        if table is not None and table.series.get("daily") == daily_day(self.service.clock()):
+            return await refuse(interaction, "Today's daily deal stays secret until the day ends (UTC); "
+                                             "its record can be exported tomorrow.")
         record = await self.service.store.last_record(interaction.channel_id)  # saved when the game ended
         if not record:
             return await refuse(interaction, "No finished game here to export.")
@@ -403,9 +566,15 @@ class Tables(commands.Cog):
         try:
             if kind in ui.LOBBY_KINDS or kind in ("cc", "sk", "rv", "rm", "ng"):
                 return await self._table_action(interaction, kind, tid, rev)
-            if kind == "sh":
+            if kind == ui.SURE:
+                if arg not in ("cc", "lv"):
+                    return await refuse(interaction, "That button is not one of mine.")
+                return await self._table_action(interaction, arg, tid, rev, confirmed=True)
+            if kind == ui.KEEP:
+                return await self.keep_playing(interaction)
+            if kind == "sh":  # older table messages' Show table: a private copy
                 table = await self.service.require(interaction.channel_id)
-                msg = await asyncio.to_thread(ui.table_message, table)
+                msg = await self.render(table)
                 return await interaction.response.send_message(**msg.send_kwargs(), ephemeral=True)
             if kind == "me":
                 return await self.show_hand(interaction)
@@ -423,8 +592,9 @@ class Tables(commands.Cog):
             tokens = await self._tokens(arg)
             if kind == ui.SELECT:
                 tokens = tokens + (",".join(values),) if len(values) != 1 else tokens + (values[0],)
-            if kind == ui.CONFIRM:
-                return await self.play(interaction, " ".join(tokens), via="button", table=tid, opened=rev)
+            if kind in (ui.CONFIRM, ui.SURE_MOVE):
+                return await self.play(interaction, " ".join(tokens), via="button", table=tid, opened=rev,
+                                       confirmed=kind == ui.SURE_MOVE)
             if kind == ui.TEXT:
                 return await self.open_modal(interaction, tid, rev, tokens)
             return await self.step(interaction, tid, rev, tokens, page)
@@ -443,7 +613,7 @@ class Tables(commands.Cog):
         table = await self.service.get(interaction.channel_id)
         if table is None:
             return await refuse(interaction, "That table is gone. Start one with `/game new`.")
-        msg = await asyncio.to_thread(ui.table_message, table)
+        msg = await self.render(table)
         kw = msg.send_kwargs()
         kw["content"] = STALE_LINK
         if interaction.response.is_done():
@@ -451,22 +621,74 @@ class Tables(commands.Cog):
         else:
             await interaction.response.send_message(**kw, ephemeral=True, allowed_mentions=NO_PINGS)
 
-    async def _table_action(self, interaction: discord.Interaction, kind: str, tid: str | None, rev: int | None) -> None:
+    # ----- "Are you sure?" ---------------------------------------------------------------------
+    async def ask_sure(self, interaction: discord.Interaction, question: str, view: discord.ui.View) -> None:
+        """An ephemeral question with Confirm / Keep playing; a private panel turns into it in place."""
+        clicked = interaction.message
+        if clicked is not None and clicked.flags.ephemeral and not interaction.response.is_done():
+            await interaction.response.edit_message(content=question, embed=None, view=view, attachments=[])
+        elif not interaction.response.is_done():
+            await interaction.response.send_message(question, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
+        else:
+            await interaction.followup.send(question, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
+
+    async def ask_forfeit(self, interaction: discord.Interaction, move: str, tid: str | None,
+                          opened: int | None) -> bool:
+        """Ask before a game's concede/resign; False when the mover cannot make it anyway (then the
+        move goes on, to be refused in plain words)."""
+        table = await self.service.get(interaction.channel_id)
+        seat = table.seat_of(interaction.user.id) if table is not None else None
+        if table is None or seat is None or table.status != "playing":
+            return False
+        game = load_game(table)
+        tokens = tuple(move.split())
+        if seat not in game.to_act() or not game.choices(seat, tokens).complete:
+            return False
+        tid = tid or ui.table_key(table)
+        opened = game.opened_at(seat) if opened is None else opened
+        drafts = ui.Drafts()
+        arg = drafts.arg(tid, opened, ui.SURE_MOVE, tokens)
+        await self.service.save_drafts(drafts, table, seat, opened)
+        what = pretty_text(" → ".join(ui.so_far(game, seat, tokens)))
+        await self.ask_sure(interaction, clip(f"Are you sure you want to **{what}**? It gives the game up for you "
+                                              "and cannot be undone.", 2000),
+                            ui.confirm_view(tid, opened, ui.SURE_MOVE, arg))
+        return True
+
+    async def keep_playing(self, interaction: discord.Interaction) -> None:
+        """Keep playing: nothing changes; the private panel shows the hand again."""
+        table = await self.service.get(interaction.channel_id)
+        if table is not None and table.status == "playing" and table.seat_of(interaction.user.id) is not None:
+            return await self.show_hand(interaction, note="Nothing was changed: you are still playing.")
+        await interaction.response.edit_message(content="Nothing was changed.", embed=None, view=None,
+                                                attachments=[])
+
+    async def _table_action(self, interaction: discord.Interaction, kind: str, tid: str | None, rev: int | None,
+                            *, confirmed: bool = False) -> None:
         """Lobby and table buttons (and their slash commands): join, leave, start, cancel, concede,
         skip, remove, rematch, new game. A button names its table and revision and is refused
-        when either has moved on."""
+        when either has moved on. Leaving a game being played and conceding ask first."""
         actor = actor_of(interaction, self.bot.owner_ids)
         ch = interaction.channel_id
+        assert ch is not None
+        table: TableRow | None = None
         if tid is not None:
             table = await self.service.require(ch)
             if ui.table_key(table) != tid or (rev is not None and table.revision != rev):
                 return await self.refuse_stale(interaction)
+        if kind in ("cc", "lv") and not confirmed:
+            table = table or await self.service.get(ch)
+            if table is not None and table.status == "playing" and table.seat_of(actor.user_id) is not None:
+                what = "Concede" if kind == "cc" else "Leave the game"
+                return await self.ask_sure(
+                    interaction, f"Are you sure? **{what}**: that is a forfeit, and it cannot be undone.",
+                    ui.confirm_view(ui.table_key(table), table.revision, ui.SURE, kind))
         fns = {"jn": self.service.join, "lv": self.service.leave, "st": self.service.start,
                "cx": self.service.cancel, "cc": self.service.leave, "sk": self.service.skip,
-               "rv": self.service.remove}
+               "rv": self.service.remove, "ab": self.service.add_bot}
         try:
             if kind in fns:
-                kw = {"revision": rev} if rev is not None and kind not in ("lv", "cc") else {}
+                kw = {"revision": rev} if rev is not None and kind not in ("lv", "cc", "cx") else {}
                 change = await fns[kind](ch, actor, **kw)
             elif kind == "rm":
                 change = await self.service.rematch(ch, actor)
@@ -477,10 +699,15 @@ class Tables(commands.Cog):
             if str(e) == STALE:
                 return await self.refuse_stale(interaction)
             return await refuse(interaction, str(e))
-        edit = tid is not None and kind not in ("rm", "ng")
-        await self.send_table(interaction, change, edit=edit)
+        answers = {"jn": "You sat down at the table.", "lv": "You left the table.", "st": "The game is on.",
+                   "cx": "The table is cancelled.", "cc": "You conceded.", "sk": "The late player's turn was played.",
+                   "rv": "The late player was removed.", "rm": "A rematch is on.", "ng": "A new game is on.",
+                   "ab": "A bot took a seat."}
+        await self.publish(interaction, change.table, change, answer=answers.get(kind, ""))
 
-    async def show_hand(self, interaction: discord.Interaction) -> None:
+    async def show_hand(self, interaction: discord.Interaction, note: str = "") -> None:
+        """The seat's private panel (its view, its picture, its first choices); a private panel
+        that asked for it is updated in place."""
         try:
             table = await self.service.require(interaction.channel_id)
         except TableError as e:
@@ -488,15 +715,25 @@ class Tables(commands.Cog):
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             return await refuse(interaction, "You are not playing at this table; the public table is all there is "
-                                             "to see (press **Show table**).")
+                                             "to see.")
         if table.status != "playing":
             return await refuse(interaction, "There is no game in progress at this table.")
         game = load_game(table)
         drafts = ui.Drafts()
         head, embed, view = ui.seat_message(table, game, seat, drafts)
         await self.service.save_drafts(drafts, table, seat, game.opened_at(seat))
+        png = await pictures.seat_picture(table.game, game.view(seat))
+        files = [discord.File(io.BytesIO(png), filename="hand.png")] if png else []
+        if png:
+            embed.set_image(url="attachment://hand.png")
+        if note:
+            head = clip(f"{note}\n{head}", 2000)
+        clicked = interaction.message
+        if clicked is not None and clicked.flags.ephemeral and not interaction.response.is_done():
+            return await interaction.response.edit_message(content=head, embed=embed, view=view, attachments=files)
+        kw: dict[str, Any] = {"files": files} if files else {}
         await interaction.response.send_message(head, embed=embed, view=view, ephemeral=True,
-                                                allowed_mentions=NO_PINGS)
+                                                allowed_mentions=NO_PINGS, **kw)
 
     async def step(self, interaction: discord.Interaction, tid: str, rev: int, tokens: tuple[str, ...],
                    page: int = 0) -> None:
@@ -511,7 +748,7 @@ class Tables(commands.Cog):
         await self.service.save_drafts(drafts, table, seat, rev)
         message = interaction.message
         if message is not None and message.flags.ephemeral:
-            await interaction.response.edit_message(content=text, embed=None, view=view)
+            await interaction.response.edit_message(content=text, embed=None, view=view, attachments=[])
         else:
             await interaction.response.send_message(text, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
 
@@ -527,9 +764,12 @@ class Tables(commands.Cog):
             TextModal(tid, rev, arg, tokens, c.prompt or "Your line", c.required, c.max_len or 1000))
 
     async def play(self, interaction: discord.Interaction, move: str, *, via: str, table: str | None = None,
-                   opened: int | None = None) -> None:
-        """Apply a move and show the result. Private steps answer the mover privately."""
+                   opened: int | None = None, confirmed: bool = False) -> None:
+        """Apply a move and show the result: the table message is edited in place; the mover's
+        private panel (or private answer) says what was done. Giving the game up asks first."""
         if via != "button" and not await self.service.first_delivery(interaction.id):
+            return
+        if not confirmed and ui.is_forfeit(move.split()) and await self.ask_forfeit(interaction, move, table, opened):
             return
         actor = actor_of(interaction, self.bot.owner_ids)
         work = asyncio.ensure_future(self.service.move(interaction.channel_id, actor, move, table=table,
@@ -540,52 +780,57 @@ class Tables(commands.Cog):
             if str(e) == STALE:
                 return await self.refuse_stale(interaction)
             return await refuse(interaction, str(e))
-        msg_is_ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
-        secret = change.secret
-        if via == "button" and not msg_is_ephemeral and not secret:
-            return await self.send_table(interaction, change, edit=True)
-        if not (secret or msg_is_ephemeral or via == "modal"):
-            return await self.send_table(interaction, change, edit=False)
-        done = "Done: " + clip(pretty_text(move), 1800) if not secret else "Done."
-        if via == "button" and msg_is_ephemeral and not interaction.response.is_done():
-            await interaction.response.edit_message(content=done, embed=None, view=None)
-        elif not interaction.response.is_done():
-            await interaction.response.send_message(done, ephemeral=True, allowed_mentions=NO_PINGS)
-        else:
+        clicked = interaction.message
+        on_panel = clicked is not None and clicked.flags.ephemeral
+        if via == "button" and not on_panel:  # a move on the table message: the table itself answers
+            return await self.publish(interaction, change.table, change)
+        seat = change.table.seat_of(interaction.user.id)
+        private = change.private.pop(seat, []) if seat is not None else []
+        done = "Done." if change.secret else "Done: " + clip(pretty_text(move), 1800)
+        done = clip("\n".join([done, *(pretty_text(p) for p in private)]), 1900)
+        if on_panel and not interaction.response.is_done():
+            await interaction.response.edit_message(content=done, embed=None, view=None, attachments=[])
+            return await self.publish(interaction, change.table, change)
+        if interaction.response.is_done():
             await interaction.followup.send(done, ephemeral=True, allowed_mentions=NO_PINGS)
-        await self.send_table(interaction, change, edit=False)
+            return await self.publish(interaction, change.table, change)
+        await self.publish(interaction, change.table, change, answer=done)
 
     async def _in_time(self, interaction: discord.Interaction, work: "asyncio.Future[Change]") -> Change:
         """Wait for the work; if it takes longer than Discord's 3 s allows, defer first so the
-        player is told what happened instead of "This interaction failed". A deferred answer is
-        private exactly when the mover's decision is (a secret choice is never shown)."""
+        player is told what happened instead of "This interaction failed". The deferred answer is
+        private: the public answer to a move is the table message, edited in place."""
         done, _ = await asyncio.wait({work}, timeout=DEFER_AFTER)
         if not done and not interaction.response.is_done():
-            private = True
-            table = await self.service.get(interaction.channel_id)
-            seat = table.seat_of(interaction.user.id) if table and table.state else None
-            if seat is not None and table is not None and table.status == "playing":
-                decision = load_game(table).decision_of(seat)
-                private = decision is None or not decision.public
-            await interaction.response.defer(ephemeral=private, thinking=interaction.message is None)
+            await interaction.response.defer(ephemeral=True, thinking=interaction.message is None)
         return await work
 
     # ----- turn limits --------------------------------------------------------------------
-    @tasks.loop(seconds=30)
+    @tasks.loop(seconds=SWEEP_SECONDS)
     async def timeout_loop(self) -> None:
-        await self.check_timeouts()
+        try:
+            await self.check_timeouts()
+        except Exception:  # e.g. the database is away for a moment: the loop goes on
+            log.exception("the turn-limit sweep failed; trying again in %s s", SWEEP_SECONDS)
 
     async def check_timeouts(self) -> int:
-        """Tell each table whose turn ran out; returns how many were told."""
+        """Run the turn-limit sweep and post each notice as one short message that mentions only
+        the late players (a warning, time up, a rulebook clock run out); returns how many were
+        posted. The table itself is not reposted: its table message is edited in place."""
         told = 0
         for change in await self.service.check_timeouts():
-            msg = await asyncio.to_thread(ui.table_message, change.table)
+            notice = change.notice
+            if notice is None:
+                continue
+            await self.show_table(change.table, post=False)  # the table message says so (Skip / Remove)
             channel = self.bot.get_partial_messageable(change.table.channel_id)
+            mentions = discord.AllowedMentions(users=[discord.Object(u) for u in notice.users],
+                                               everyone=False, roles=False, replied_user=False)
             try:
-                await channel.send(**msg.send_kwargs(), allowed_mentions=NO_PINGS)
+                await channel.send(clip(notice.message(), 2000), allowed_mentions=mentions)
                 told += 1
             except discord.HTTPException as e:  # e.g. a user-installed app cannot post here
-                log.info("could not post a timeout to %s: %s", change.table.channel_id, e)
+                log.info("could not post a turn-limit notice to %s: %s", change.table.channel_id, e)
         return told
 
     @timeout_loop.before_loop

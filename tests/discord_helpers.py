@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
@@ -22,6 +23,25 @@ def latest_table(standin, channel_id: int) -> dict:
     msgs = table_messages(standin, channel_id)
     assert msgs, "no table message in the channel"
     return msgs[-1]
+
+
+def public_posts(standin, channel_id: int) -> list[dict]:
+    """Every public message the bot posted in the channel, oldest first."""
+    return standin.channel_messages(channel_id, include_ephemeral=False)
+
+
+def seen(standin, message_id: int) -> dict:
+    """A message as a player's client shows it now (to press its buttons after it changed)."""
+    return copy.deepcopy(standin._message(message_id))
+
+
+async def click_seen(standin, bot, shown: dict, custom_id: str, user: dict) -> Any:
+    """Press a button of a message as it was ``seen`` earlier: two players pressing the same state at
+    once (the second press arrives after the first has edited the message)."""
+    comp = standin._component(shown, custom_id)
+    assert comp.get("type") == 2 and not comp.get("disabled"), comp
+    payload = standin._component_payload(shown, {"custom_id": custom_id, "component_type": 2}, user)
+    return await standin.interact(bot, payload)
 
 
 def parse_cid(custom_id: str) -> tuple[str, int, str, str]:
@@ -67,8 +87,8 @@ async def press_move(standin, bot, channel_id: int, move: str, user: dict) -> An
             if c.get("custom_id", "").startswith("dh2:"):
                 _, _, kind, arg = parse_cid(c["custom_id"])
                 kinds.setdefault(kind, []).append((c, arg))
-        # A whole move waiting for confirmation.
-        for c, arg in kinds.get("ok", []):
+        # A whole move waiting for confirmation (Confirm, or the "Are you sure?" of giving up).
+        for c, arg in kinds.get("ok", []) + kinds.get("ym", []):
             if step_tokens(bot, arg) == tokens:
                 return await standin.click(bot, panel_id, c["custom_id"], user=user)
         # The next step as a button.
@@ -166,5 +186,5 @@ async def auto_move_for(bot, channel_id: int, seed: int) -> tuple[int, str]:
     return seat, str(spec(table.game).player(game, seat, random.Random(seed)))
 
 
-__all__ = ["auto_move_for", "components", "latest_table", "make_move", "parse_cid", "press_move", "table_messages",
-           "write_via_modal"]
+__all__ = ["auto_move_for", "click_seen", "components", "latest_table", "make_move", "parse_cid", "press_move",
+           "public_posts", "seen", "table_messages", "write_via_modal"]

@@ -126,6 +126,7 @@ class Request:
     json: Any
     files: list[UploadedFile] = field(default_factory=list)
     status: int | None = None
+    auth: str | None = None  # the Authorization header ("Bot <token>"), to tell bot processes apart
 
 
 def _now_iso() -> str:
@@ -548,6 +549,8 @@ class DiscordStandIn:
         self._error_mark = 0
         self._error_handler: _ErrorCollector | None = None
         self._sockets: set[web.WebSocketResponse] = set()
+        self.shards: dict[web.WebSocketResponse, tuple[int, int]] = {}  # socket -> (shard id, shard count)
+        self.refused_tokens: set[str] = set()  # REST answers 401 to these bot tokens (as Discord to a reset token)
         self._seq: dict[web.WebSocketResponse, int] = {}
         self._runner: web.AppRunner | None = None
         self._saved: tuple[str, yarl.URL] | None = None
@@ -842,8 +845,11 @@ class DiscordStandIn:
             raw = await request.read()
             if raw:
                 body = json.loads(raw)
-        rec = Request(request.method, path, dict(request.query), body, files)
+        rec = Request(request.method, path, dict(request.query), body, files, auth=request.headers.get("Authorization"))
         self.requests.append(rec)
+        if rec.auth and rec.auth.removeprefix("Bot ").strip() in self.refused_tokens:
+            rec.status = 401
+            return _error(401, 0, "401: Unauthorized")
         for method, pattern, handler in self._routes:
             if method == request.method and (m := pattern.match(path)):
                 resp = await handler(rec, *m.groups())
@@ -1514,7 +1520,7 @@ class DiscordStandIn:
                 if op == 1:
                     await self._ws_send(ws, 11, None)
                 elif op == 2:
-                    await self._ws_ready(ws)
+                    await self._ws_ready(ws, data.get("d") or {})
                 elif op == 6:
                     await self._ws_send(ws, 0, {"_trace": ["standin"]}, "RESUMED")
                 elif op == 8:
@@ -1537,13 +1543,31 @@ class DiscordStandIn:
         finally:
             self._sockets.discard(ws)
             self._seq.pop(ws, None)
+            self.shards.pop(ws, None)
         return ws
 
-    async def _ws_ready(self, ws: web.WebSocketResponse) -> None:
+    @staticmethod
+    def shard_of(guild_id: int | str | None, shard_count: int) -> int:
+        """Discord's rule: a guild's events go to shard (guild_id >> 22) % shard_count, DMs to shard 0."""
+        return (int(guild_id) >> 22) % shard_count if guild_id else 0
+
+    def _serves(self, ws: web.WebSocketResponse, guild_id: int | str | None) -> bool:
+        shard = self.shards.get(ws)
+        return shard is None or self.shard_of(guild_id, shard[1]) == shard[0]
+
+    async def _ws_ready(self, ws: web.WebSocketResponse, identify: dict | None = None) -> None:
+        shard = (identify or {}).get("shard")
+        if shard is not None:
+            sid, count = int(shard[0]), int(shard[1])
+            if not 0 <= sid < count:
+                await ws.close(code=4010, message=b"Invalid shard.")
+                return
+            self.shards[ws] = (sid, count)
+        mine = [g for g in self.guilds.values() if self._serves(ws, g.id)]
         ready = {
             "v": 10,
             "user": self.bot_user,
-            "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in mine],
             "session_id": f"standin-session-{self.snowflake()}",
             "resume_gateway_url": self.gateway_url,
             "session_type": "normal",
@@ -1555,16 +1579,26 @@ class DiscordStandIn:
             "geo_ordered_rtc_regions": ["standin"],
             "_trace": ["standin"],
         }
+        if shard is not None:
+            ready["shard"] = [int(shard[0]), int(shard[1])]
         await self._ws_send(ws, 0, ready, "READY")
-        for g in self.guilds.values():
+        for g in mine:
             await self._ws_send(ws, 0, g.create_payload(), "GUILD_CREATE")
         self.identified.set()
 
-    async def gateway_dispatch(self, event: str, data: dict) -> None:
-        """Send a DISPATCH (op 0) event to every connected gateway socket."""
+    async def gateway_dispatch(self, event: str, data: dict, *, shard: int | None = None) -> None:
+        """Send a DISPATCH (op 0) event to the connected gateway sockets that would get it from Discord:
+        an unsharded socket gets everything, a shard its guilds' events (DMs: shard 0). ``shard`` sends
+        it to that shard's sockets instead, whatever the guild (for tests of several bot processes)."""
         if not self._sockets:
             raise StandInError("no bot is connected to the stand-in gateway")
-        for ws in list(self._sockets):
+        if shard is None:
+            targets = [ws for ws in self._sockets if self._serves(ws, data.get("guild_id"))]
+        else:
+            targets = [ws for ws in self._sockets if self.shards.get(ws, (None,))[0] == shard]
+        if not targets:
+            raise StandInError(f"no connected shard serves {event} for guild {data.get('guild_id')} (shard={shard})")
+        for ws in targets:
             await self._ws_send(ws, 0, data, event)
 
     # ============================================================================================
@@ -1774,6 +1808,7 @@ class DiscordStandIn:
         allow_errors: bool = False,
         expect_answer: bool = True,
         timeout: float = 10.0,
+        shard: int | None = None,
     ) -> InteractionResult:
         """Feed any INTERACTION_CREATE payload to the bot (parser or gateway), settle, return what it answered."""
         await self.settle(bot, timeout=timeout)
@@ -1782,7 +1817,7 @@ class DiscordStandIn:
         self.interactions[payload["token"]] = result
         start = len(self.requests)
         if via_gateway:
-            await self.gateway_dispatch("INTERACTION_CREATE", payload)
+            await self.gateway_dispatch("INTERACTION_CREATE", payload, shard=shard)
             deadline = asyncio.get_running_loop().time() + timeout
             while not result.callbacks and asyncio.get_running_loop().time() < deadline:
                 await asyncio.sleep(0.005)

@@ -15,7 +15,7 @@ import pytest
 import bot.tables
 from bot.engine import cards
 from bot.tables import load_game
-from tests.discord_helpers import auto_move_for, components, latest_table, parse_cid, press_move, step_tokens
+from tests.discord_helpers import auto_move_for, components, latest_table, parse_cid, press_move, step_tokens, table_messages
 from tests.standin import logged_in
 
 # A table seed (found by playing) whose game opens the enforcement window early and, once,
@@ -185,11 +185,13 @@ async def test_whole_game_with_setup_order_enforcement_and_reinforcement(standin
     texts = public_text(standin, channel)
     leaks = [t for t in texts if cards.names_any(t, unknown)]
     assert not leaks, leaks[:1]
-    # The public messages: the lobby (Start turns it into the table), one fresh table per action
-    # (every answer is private, so each action posts a new table) and the pings of whoever must
-    # answer next; nothing else.
-    pings = [m for m in standin.channel_messages(channel, include_ephemeral=False) if standin.pinged_user_ids(m)]
-    assert len(texts) == 1 + actions + len(pings), (len(texts), actions, len(pings))
+    # The public messages: the lobby (Start turns it into the table, which every action edits in
+    # place), the pings of whoever must answer next and the one ending; nothing else.
+    posts = standin.channel_messages(channel, include_ephemeral=False)
+    pings = [m for m in posts if standin.pinged_user_ids(m)]
+    endings = [m for m in posts if "Cardchess2 is over" in (m.get("content") or "")]
+    assert len(table_messages(standin, channel)) == 1 and posts[0]["embeds"]
+    assert len(texts) == 1 + len(pings) + 1 and len(endings) == 1, (len(texts), actions, len(pings))
     assert len(pings) >= windows["enforce"]
 
 

@@ -114,9 +114,16 @@ async def test_restart_mid_duel_loses_and_reveals_nothing(standin, make_bot):
         res = None
         where = panel.message_id
         for n in range(1, len(move.split()) + 1):  # the panel made before the restart still works
-            step = next(c["custom_id"] for c in components(standin, where)
-                        if parse_cid(c["custom_id"])[2] == "s" and parse_cid(c["custom_id"])[3].split() == move.split()[:n])
-            res = await standin.click(bot2, where, step, user=users[defender])
+            tokens = move.split()
+            step = next((c["custom_id"] for c in components(standin, where)
+                         if parse_cid(c["custom_id"])[2] == "s" and parse_cid(c["custom_id"])[3].split() == tokens[:n]),
+                        None)
+            if step is not None:
+                res = await standin.click(bot2, where, step, user=users[defender])
+            else:  # more than one row of choices: a select
+                select = next(c["custom_id"] for c in components(standin, where)
+                              if parse_cid(c["custom_id"])[2] == "k" and parse_cid(c["custom_id"])[3].split() == tokens[:n - 1])
+                res = await standin.select(bot2, where, select, [tokens[n - 1]], user=users[defender])
             where = res.message_id or where
         assert res.ephemeral and "moved on" not in res.text
         game2 = load_game(await bot2.service.get(channel))

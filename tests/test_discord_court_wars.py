@@ -7,7 +7,7 @@ import json
 
 from bot.records import replay
 from bot.tables import load_game
-from tests.discord_helpers import auto_move_for, latest_table, make_move
+from tests.discord_helpers import auto_move_for, latest_table, make_move, table_messages
 from tests.standin import logged_in
 
 
@@ -26,12 +26,13 @@ async def test_three_player_game_with_timeout_forfeit_and_win(standin, bot, cloc
     res = await standin.slash(bot, "game new", {"game": "court_wars"}, user=users[0], guild=g)
     lobby = res.message_id
     await standin.click(bot, lobby, label="Join", user=users[1])
+    join_before = standin.find_button(lobby, "Join")
     joined = await standin.slash(bot, "game join", user=users[2], guild=g)
-    assert not joined.ephemeral
-    stale = await standin.click(bot, lobby, label="Join", user=users[3])
-    assert stale.ephemeral and "moved on" in stale.text  # the lobby changed since that message
+    assert joined.ephemeral and "sat down" in joined.text  # the lobby message itself shows the seat
+    assert standin.find_button(lobby, "Join") != join_before  # edited in place, at the new revision
+    assert f"<@{users[2]['id']}>" in standin.message_text(standin._message(lobby))
     assert len((await bot.service.get(channel)).seats) == 3
-    lobby = joined.message_id
+    assert [int(m["id"]) for m in standin.channel_messages(channel, include_ephemeral=False)] == [lobby]
     twice = await standin.click(bot, lobby, label="Join", user=users[1])
     assert twice.ephemeral and "already" in twice.text
     stranger = await standin.click(bot, lobby, label="Start", user=users[3])
@@ -39,8 +40,9 @@ async def test_three_player_game_with_timeout_forfeit_and_win(standin, bot, cloc
     limit = await standin.slash(bot, "game turnlimit", {"minutes": 1}, user=users[0], guild=g)
     assert "1 min" in limit.text
     start = await standin.slash(bot, "game start", user=users[0], guild=g)
-    assert not start.ephemeral and "Court Wars" in start.embed["title"]
-    assert start.files and start.files[0].filename == "table.png"
+    assert start.ephemeral and latest_table(standin, channel)["id"] == str(lobby)  # the lobby became the table
+    assert "Court Wars" in standin._message(lobby)["embeds"][0]["title"]
+    assert [f.filename for f in standin.files(lobby)] == ["table.png"]
     table = await bot.service.get(channel)
     first = min(load_game(table).to_act())
     pings = [m for m in start.followups if standin.pinged_user_ids(m)]
@@ -65,9 +67,11 @@ async def test_three_player_game_with_timeout_forfeit_and_win(standin, bot, cloc
         attack = [m for m in game.legal_moves(seat) if m.startswith("attack")]
         if attack:
             move = attack[0]
-        if i == 5:  # a second table message; moves then edit that one, leaving this one behind
-            stale_msg, stale_id = int(msg["id"]), mv[0]
+        if i == 5:  # the table moves down the channel: the old copy loses its buttons and links to the new
             await standin.slash(bot, "game status", user=users[0], guild=g)
+            moved = standin._message(int(msg["id"]))
+            assert standin.buttons(int(msg["id"])) == [] and "moved down" in moved["content"]
+            assert latest_table(standin, channel)["id"] in moved["content"]
         res = await make_move(standin, bot, channel, seat, move, users)
         assert not res.ephemeral or "Done" in res.text, res.text
         if move.startswith("attack"):
@@ -75,8 +79,6 @@ async def test_three_player_game_with_timeout_forfeit_and_win(standin, bot, cloc
             assert any("spends" in e for e in (await bot.service.get(channel)).events[-3:])
             break
     assert attacked
-    stale = await standin.click(bot, stale_msg, stale_id, user=users[0])
-    assert stale.ephemeral and "moved on" in stale.text
 
     # The player to act runs out of time; another player removes them.
     clock.advance(61)
@@ -84,12 +86,16 @@ async def test_three_player_game_with_timeout_forfeit_and_win(standin, bot, cloc
     assert await cog.check_timeouts() == 1
     table = await bot.service.get(channel)
     late = min(load_game(table).to_act())
+    ping = standin.channel_messages(channel, include_ephemeral=False)[-1]
+    assert "time is up" in ping["content"] and standin.pinged_user_ids(ping) == [int(users[late]["id"])]
+    await standin.slash(bot, "game status", user=users[0], guild=g)  # the table shows the time-up and its buttons
     notice = latest_table(standin, channel)
     assert "Time is up for" in json.dumps(notice["embeds"], ensure_ascii=False)
     assert {"Skip late player", "Remove late player"} <= {label for _, label, _ in standin.buttons(int(notice["id"]))}
     remover = users[(late + 1) % 3]
     removed = await standin.click(bot, int(notice["id"]), label="Remove late player", user=remover)
-    assert not removed.ephemeral
+    assert not removed.ephemeral and removed.message_id == int(notice["id"])
+    assert len(table_messages(standin, channel)) == 1  # one copy of the table keeps the buttons
     table = await bot.service.get(channel)
     game = load_game(table)
     assert late in game.forfeited and table.status == "playing"
@@ -145,7 +151,7 @@ async def test_court_wars_slash_commands(standin, bot):
             r = await standin.slash(bot, f"court-wars {verb}", {"choice": move}, user=users[seat], guild=g)
         else:
             r = await standin.slash(bot, f"court-wars {verb}", user=users[seat], guild=g)
-        assert not r.ephemeral, r.text
+        assert r.ephemeral and r.text.startswith("Done"), r.text  # the table message shows the move
     assert load_game(await bot.service.get(channel)).options == ["Single Ace", "rounds=5"]
 
 

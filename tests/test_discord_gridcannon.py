@@ -74,11 +74,13 @@ async def test_whole_game_in_a_guild_channel_with_a_watcher(standin, bot):
     refused = await standin.click(bot, msg_id, first, user=bob)
     assert refused.ephemeral and "not playing" in refused.text
     assert dataclasses.asdict(await bot.service.get(channel_id)) == before, "a refused click changes nothing"
-    shown = await standin.click(bot, msg_id, label="Show table", user=bob)
-    assert shown.ephemeral and shown.embed["title"].startswith("Gridcannon")
     table = await play_to_end(standin, bot, channel_id, alice)
     assert table.status == "finished"
     assert table.options == ["Draw Order"]
+    # The whole game: one table message (edited in place) and one ending; a solo game pings nobody.
+    posts = standin.channel_messages(channel_id, include_ephemeral=False)
+    assert [int(m["id"]) for m in table_messages(standin, channel_id)] == [msg_id]
+    assert len(posts) == 2 and "Gridcannon is over" in posts[1]["content"]
 
 
 async def test_restart_mid_game_old_buttons_still_work(standin, make_bot):
@@ -103,9 +105,10 @@ async def test_stale_button_refused_politely_and_changes_nothing(standin, bot):
     alice = standin.user(name="alice")
     res = await standin.slash(bot, "game new", {"game": "gridcannon"}, user=alice)
     channel_id = int(res.message["channel_id"])
-    old_id = res.message_id
+    panel = await standin.slash(bot, "game hand", user=alice)  # a private panel, same decision
+    assert panel.ephemeral
+    old_id = panel.message_id
     old_buttons = [cid for cid, _, _ in standin.buttons(old_id) if parse_cid(cid)[2] == "s"]
-    await standin.slash(bot, "game status", user=alice)  # a second table message, same revision
     _, move = await auto_move_for(bot, channel_id, 1)
     await press_move(standin, bot, channel_id, move, alice)
     before = await bot.service.get(channel_id)
@@ -144,12 +147,15 @@ async def test_rules_history_status_and_abandon(standin, bot):
     hist = await standin.slash(bot, "game history", user=alice)
     assert hist.ephemeral and hist.embed["description"]
     status = await standin.slash(bot, "game status", user=alice)
-    assert not status.ephemeral and len(table_messages(standin, channel_id)) >= 2
+    assert not status.ephemeral and [m["id"] for m in table_messages(standin, channel_id)] == [str(status.message_id)]
+    assert standin.buttons(res.message_id) == [] and str(status.message_id) in standin._message(res.message_id)["content"]
     early = await standin.slash(bot, "game export", user=alice)
     assert early.ephemeral and "once the game ends" in early.text
     gone = await standin.slash(bot, "game abandon", user=alice)
-    assert not gone.ephemeral
+    assert gone.ephemeral and "abandoned" in gone.text
     assert (await bot.service.get(channel_id)).status == "abandoned"
+    ending = standin.channel_messages(channel_id, include_ephemeral=False)[-1]
+    assert "was abandoned" in ending["content"] and str(status.message_id) in ending["content"]
 
 
 async def test_gridcannon_slash_commands_offer_only_legal_choices(standin, bot):
@@ -171,7 +177,7 @@ async def test_gridcannon_slash_commands_offer_only_legal_choices(standin, bot):
             nexts = list(dict.fromkeys(" ".join(m.split()[:2]) for m in legal if m.split()[0] == verb))
             assert values == nexts[:25]
             r = await standin.slash(bot, f"gridcannon {verb}", {"choice": move}, user=alice)
-        assert not r.ephemeral, r.text
+        assert r.ephemeral and r.text.startswith("Done"), r.text
         assert (await bot.service.get(channel_id)).revision == table.revision + 1
     wrong = await standin.slash(bot, "gridcannon place", {"choice": "place r9c9"}, user=alice)
     assert wrong.ephemeral
@@ -181,8 +187,11 @@ async def test_concede_button_ends_the_game_as_a_loss(standin, bot):
     alice = standin.user(name="alice")
     res = await standin.slash(bot, "game new", {"game": "gridcannon"}, user=alice)
     channel_id = int(res.message["channel_id"])
-    done = await standin.click(bot, res.message_id, label="Concede", user=alice)
-    assert not done.ephemeral
+    sure = await standin.click(bot, res.message_id, label="Concede", user=alice)
+    assert sure.ephemeral and "Are you sure" in sure.text
+    assert (await bot.service.get(channel_id)).status == "playing"  # asking changes nothing
+    done = await standin.click(bot, sure.message_id, label="Confirm", user=alice)
+    assert done.ephemeral and "conceded" in done.text
     table = await bot.service.get(channel_id)
     assert table.status == "finished"
     assert load_game(table).outcome().winners == ()

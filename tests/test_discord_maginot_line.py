@@ -92,20 +92,26 @@ async def test_three_players_battle_with_restart_between_commits(standin, make_b
     channel = int(g.channel["id"])
     uid = [int(u["id"]) for u in users]
     where = {"guild": g}
-    moves = pings = 0
+    moves = pings = endings = 0
 
     async def play(bot, i):
         """The i-th move, chosen by the built-in player, made with buttons by whoever must act."""
-        nonlocal moves, pings
+        nonlocal moves, pings, endings
         seat, move = await auto_move_for(bot, channel, i)
         n = len(public(standin, channel))
+        live = latest_table(standin, channel)["id"]
         res = await press_move(standin, bot, channel, move, users[seat])
-        assert res.ephemeral and res.text == "Done.", res.text  # every answer in this game is private
-        new = public(standin, channel)[n:]
-        # One new public table, and a ping when someone new must act (only them).
-        assert len(new) in (1, 2), [m.get("content") for m in new]
+        assert res.ephemeral and res.text.splitlines()[0] == "Done.", res.text  # every answer here is private
+        posted = public(standin, channel)[n:]
+        # The table message is edited in place; new is only a ping when someone new must act (only
+        # them), or the ending.
+        assert latest_table(standin, channel)["id"] == live
+        new = [latest_table(standin, channel), *posted]
+        assert len(posted) <= 1, [m.get("content") for m in posted]
         assert new[0]["embeds"] and not standin.pinged_user_ids(new[0])
-        if len(new) == 2:
+        if posted and "is over" in posted[0]["content"]:
+            endings += 1
+        elif posted:
             pings += 1
             assert "your turn" in new[1]["content"]
             table = await bot.service.get(channel)
@@ -121,16 +127,16 @@ async def test_three_players_battle_with_restart_between_commits(standin, make_b
         assert not res.ephemeral
         await standin.click(bot1, res.message_id, label="Join", user=users[1])
         joined = await standin.slash(bot1, "game join", user=users[2], **where)
-        assert not joined.ephemeral
+        assert joined.ephemeral and "sat down" in joined.text
         start = await standin.slash(bot1, "game start", user=users[0], **where)
-        assert not start.ephemeral and "Maginot" in start.embed["title"]
+        assert start.ephemeral and "Maginot" in standin._message(res.message_id)["embeds"][0]["title"]
         table = await bot1.service.get(channel)
         assert table.status == "playing" and table.seed == SEED
         assert table.options == ["Mobile defence", "rounds=6"]
         # The Ace orders are private decisions of all three at once: all are pinged, no move on the table.
         start_pings = [m for m in start.followups if standin.pinged_user_ids(m)]
         assert [sorted(standin.pinged_user_ids(m)) for m in start_pings] == [sorted(uid[:3])]
-        assert [label for _, label, _ in standin.buttons(start.message_id)] == ["My hand / act", "Show table"]
+        assert [label for _, label, _ in standin.buttons(res.message_id)] == ["My hand / act"]
         lobby_messages = len(public(standin, channel))
 
         i = 0
@@ -249,6 +255,7 @@ async def test_three_players_battle_with_restart_between_commits(standin, make_b
     msgs = public(standin, channel)
     for m in msgs:
         assert_public_names_only_known(public_text(m), known)
-    # Every public message is accounted for: the lobby's, then one table per move and the pings.
-    assert len(msgs) == lobby_messages + moves + pings
+    # Every public message is accounted for: the lobby (the table, edited in place by every move)
+    # and the start's ping, then the moves' pings and the one ending.
+    assert len(msgs) == lobby_messages + pings + endings and lobby_messages == 2 and endings == 1
     assert moves == i

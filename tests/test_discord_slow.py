@@ -22,10 +22,13 @@ async def test_a_slow_move_is_deferred_then_shown(standin, bot, monkeypatch):
     alice = standin.user(name="alice")
     res = await standin.slash(bot, "game new", {"game": "gridcannon"}, user=alice)
     channel = int(res.message["channel_id"])
+    table_id = res.message_id
     before = await bot.service.get(channel)
     _, move = await auto_move_for(bot, channel, 1)
     res = await standin.slash(bot, "game move", {"move": move}, user=alice)
     assert res.callback_type == 5, "deferred (thinking) first"
-    assert not res.ephemeral, "a public move's answer is public"
-    assert any(m.get("embeds") for m in res.messages), "then the table is shown"
+    assert res.ephemeral and res.text.startswith("Done"), "then the mover is told, privately"
     assert (await bot.service.get(channel)).revision == before.revision + 1
+    # The table message itself shows the move; nothing else was posted.
+    assert [int(m["id"]) for m in standin.channel_messages(channel, include_ephemeral=False)] == [table_id]
+    assert f"rev {before.revision + 1}" in standin.message_text(standin._message(table_id))

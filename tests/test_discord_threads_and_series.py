@@ -20,6 +20,9 @@ async def test_new_table_in_a_thread(standin, bot):
     table = await bot.service.get(thread_id)
     assert table is not None and [s.user_id for s in table.seats] == [int(ana["id"]), int(ben["id"])]
     assert await bot.service.get(int(g.channel["id"])) is None, "the thread is its own channel"
+    assert await bot.service.store.message_id(thread_id) == int(lobby["id"])  # the thread's table message
+    started = await standin.slash(bot, "game start", user=ana, guild=g, channel=standin.channels[thread_id])
+    assert started.ephemeral and latest_table(standin, thread_id)["id"] == lobby["id"]  # edited in place
 
 
 async def test_thread_refused_in_a_dm(standin, bot):
@@ -40,7 +43,9 @@ async def test_rematch_two_players_the_loser_starts(standin, bot):
     table = await bot.service.get(channel)
     seat = min(load_game(table).to_act())
     users = [ana, ben]
-    await standin.slash(bot, "court-wars resign", user=users[seat], guild=g)
+    sure = await standin.slash(bot, "court-wars resign", user=users[seat], guild=g)
+    assert sure.ephemeral and "Are you sure" in sure.text
+    await standin.click(bot, sure.message_id, label="Confirm", user=users[seat])
     table = await bot.service.get(channel)
     assert table.status == "finished"
     loser = seat

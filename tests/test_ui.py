@@ -51,6 +51,30 @@ def test_few_choices_are_buttons_many_are_a_paged_select():
         assert all(len(c.custom_id) <= ui.CUSTOM_ID_MAX for c in v.children)
 
 
+def test_more_than_a_row_of_choices_is_one_select_and_giving_up_sits_apart():
+    """The same rule for every game: a row of five buttons at most, else a select (Gridcannon's nine
+    "extract" cells are one select); a concede/resign option is a button of its own on the bottom row."""
+
+    class Nine(Wide):
+        def choices(self, seat, prefix=()):
+            if not prefix:
+                return Choices("token", (*(Option(f"r{i}", f"Row {i}") for i in range(5)),
+                                         Option("resign", "Resign")))
+            return Choices(complete=True)
+
+    _, five = ui.picker(Wide(5), row(), 0, ui.Step(()), ui.Drafts())
+    assert [c.type.name for c in five.children] == ["button"] * 5
+    _, nine = ui.picker(Wide(9), row(), 0, ui.Step(()), ui.Drafts())
+    (select,) = nine.children
+    assert select.type.name == "select" and len(select.options) == 9
+    _, apart = ui.picker(Nine(0), row(), 0, ui.Step(()), ui.Drafts())
+    rows = {}
+    for c in apart.children:
+        rows.setdefault(c.row, []).append(c.label)
+    assert rows[4] == ["Resign"] and sorted(rows[None]) == [f"Row {i}" for i in range(5)]
+    assert ui.is_forfeit(("resign",)) and ui.is_forfeit(["concede"]) and not ui.is_forfeit(("draw",))
+
+
 def test_a_set_step_is_a_multi_select():
     _, view = ui.picker(Wide(6, "set"), row(), 0, ui.Step(()), ui.Drafts())
     (select,) = view.children

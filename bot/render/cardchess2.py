@@ -173,3 +173,17 @@ def picture(view) -> bytes:
     if view.recent:
         sheet.line("Last: " + view.recent[-1], dr.MUTED, limit=3)
     return sheet.png()
+
+
+def seat_picture(view) -> bytes | None:
+    """A seat's picture: the board with its own face-down cards named on their backs, and its hand."""
+    if view.seat is None:
+        return None
+    return picture(view)
+
+
+def warm() -> None:
+    """Draw the board's card faces and backs once (a fresh picture worker calls this)."""
+    dr.faces(CELL - 16, CELL - 8)
+    for colour in PICTURE_COLOUR.values():
+        dr.back(CELL - 16, CELL - 8, colour)

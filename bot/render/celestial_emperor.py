@@ -290,3 +290,10 @@ def picture(view: CelestialView) -> bytes | None:
 def story(view: CelestialView) -> tuple[list[str], list[dict[str, Any]]]:
     """For the story file: each seat's clan, and the narration in order."""
     return [p.clan for p in view.seats], [{"seat": e.seat, "kind": e.kind, "text": e.text} for e in view.story]
+
+
+def seat_picture(view: CelestialView) -> bytes | None:
+    """A seat's picture: the battle as it sees it, with its hand, its committed and final cards."""
+    if view.seat is None or view.hand is None:
+        return None
+    return picture(view)

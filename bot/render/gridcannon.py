@@ -157,6 +157,12 @@ DEAD = (60, 60, 60)
 HEALTH = (170, 30, 30)
 
 
+def warm() -> None:
+    """Draw the table's card faces, backs and places once (a fresh picture worker calls this)."""
+    dr.faces(GW, GH)
+    dr.back(GW, GH, (70, 45, 110)), dr.slot(GW, GH), dr.slot(GW, GH, (215, 215, 205))
+
+
 def _badge(sheet: dr.Sheet, cx: float, cy: float, label: str, fill) -> None:
     w = max(40, dr.width_of(label) + 16)
     sheet.d.rounded_rectangle([cx - w / 2, cy - 19, cx + w / 2, cy + 19], radius=19, fill=fill, outline=dr.WHITE,

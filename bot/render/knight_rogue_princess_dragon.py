@@ -155,7 +155,7 @@ def _seat_band(sheet: dr.Sheet, view: KrpdView, seat: int, fill: tuple[int, int,
     dr.fan(sheet.img, view.received[seat], RECEIVED_X, y, dr.WIDTH - dr.PAD - RECEIVED_X)
     y += dr.CARD_H + 6
     used = _cards(view.used[seat]) if view.used[seat] else "none"
-    dr.text(d, (dr.PAD, y), dr.fit(f"Told with: {used} · rem {view.rem[seat]}", dr.WIDTH - 2 * dr.PAD), dr.MUTED)
+    dr.text(d, (dr.PAD, y), dr.fit(f"Told with: {used} · {view.rem[seat]} left to tell", dr.WIDTH - 2 * dr.PAD), dr.MUTED)
     sheet.y += tall
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import io
+import functools
 from typing import Any
 
 from bot.engine.cards import pretty
 from bot.engine.core import Hidden
-from bot.render.drawing import font as _font, suit_shape as _suit_shape
+from bot.render import drawing as dr
 from bot.render.panel import Panel, clip
 
 TITLE = "The Maginot Line"
@@ -131,82 +131,191 @@ def text(v: Any) -> str:
 
 
 # ----- picture ------------------------------------------------------------------------------
-W = 800
-ROW = 150
-SUIT_COL = {"H": (200, 30, 40), "D": (200, 30, 40), "S": (20, 20, 20), "C": (20, 20, 20)}
+STEP = 50  # the strip of an overlapped card left showing: its rank and suit
+LIFE = (170, 30, 40)  # an Ace's life badge
+MARKERS = (40, 40, 40)
 
 
-def _card(d, x: int, y: int, code: Any, w: int = 34, h: int = 46, note: str = "") -> None:
-    if isinstance(code, Hidden) or code is None:
-        d.rounded_rectangle([x, y, x + w, y + h], 4, fill=(60, 80, 150), outline=(240, 240, 240))
+def _code(c: Any) -> Any:
+    """A card for the drawing kit: its face code, or a Hidden one (drawn as a back)."""
+    return c.partition("@")[0] if isinstance(c, str) else c
+
+
+@functools.lru_cache(maxsize=4)
+def _veil(w: int = dr.CARD_W, h: int = dr.CARD_H) -> Any:
+    """A tapped card's shade (RGBA), pasted over its face."""
+    from PIL import Image, ImageDraw
+
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    ImageDraw.Draw(img).rounded_rectangle([0, 0, w - 1, h - 1], radius=max(5, w // 10), fill=(10, 30, 20, 120))
+    return img
+
+
+def _badge(sheet: dr.Sheet, cx: float, cy: float, label: str, fill: Any) -> None:
+    w = max(40, dr.width_of(label) + 14)
+    sheet.d.rounded_rectangle([cx - w / 2, cy - 18, cx + w / 2, cy + 18], radius=18, fill=fill, outline=dr.WHITE,
+                              width=2)
+    dr.text(sheet.d, (cx, cy), label, dr.WHITE, red=None, anchor="mm")
+
+
+def _row(sheet: dr.Sheet, cards: list[tuple[Any, bool]], x: float, y: float, width: float,
+         step: float = STEP) -> list[float]:
+    """Cards left to right, overlapping to fit ``width`` (a strip of at least 30 px each); a
+    tapped card shaded. Returns each card's x."""
+    if not cards:
+        return []
+    if len(cards) > 1:
+        step = max(30.0, min(step, (width - dr.CARD_W) / (len(cards) - 1)))
+    xs = []
+    for i, (code, tapped) in enumerate(cards):
+        cx = x + i * step
+        dr.card(sheet.img, _code(code), cx, y)
+        if tapped:
+            dr.put(sheet.img, _veil(), cx, y)
+        xs.append(cx)
+    return xs
+
+
+def _label(sheet: dr.Sheet, x: float, y: float, s: str, width: float, fill: Any = dr.MUTED) -> None:
+    dr.text(sheet.d, (x, y), dr.fit(s, width), fill)
+
+
+def _unit_words(u: Any) -> tuple[str, str]:
+    flags = [CLASS[u.cls], "patrol" if u.zone == "patrol" else "guardian"]
+    if u.tapped:
+        flags.append("tapped")
+    if u.new:
+        flags.append("new")
+    life = f"life {u.life - u.wounds} of {u.life}" if u.wounds else f"life {u.life}"
+    return " · ".join(flags), f"{life} · armour {u.armor} · attack {u.attack}"
+
+
+def _board_height(b: Any) -> int:
+    if b.out:
+        return 8 + dr.LINE + 8
+    built = bool(b.building or b.finished)
+    return 8 + 2 * dr.LINE + (1 + built) * (dr.LINE + dr.CARD_H + 10) + max(1, len(b.units)) * (dr.CARD_H + 10) + 4
+
+
+def _height(v: Any, boards: list[Any]) -> int:
+    """At least the height of the picture (the sheet is cropped to what was drawn)."""
+    battle = len(battle_text(v).splitlines()[:6]) * 3 * dr.LINE if v.battle is not None else 0
+    hand = 2 * (dr.CARD_H + 8) + dr.LINE
+    return 300 + sum(_board_height(b) for b in boards) + battle + hand + 6 * dr.LINE
+
+
+def _board(sheet: dr.Sheet, v: Any, b: Any, band: tuple[int, int, int]) -> None:
+    """One player's board: base and resources, constructions, then a row per unit."""
+    mine = v.seat == b.seat
+    units = sorted(b.units, key=lambda u: u.zone != "patrol")
+    tall = _board_height(b)
+    active = v.current == b.seat and not v.over
+    sheet.band(tall, (70, 60, 20) if active else band)
+    d = sheet.d
+    y = sheet.y + 8
+    name = ("▶ " if active else "") + b.name + (" (you)" if mine else "") + (" — out" if b.out else "")
+    dr.text(d, (dr.PAD, y), dr.fit(name, dr.WIDTH - 2 * dr.PAD), dr.GOLD if active else dr.WHITE)
+    if b.out:
+        sheet.y += tall
+        return
+    y += dr.LINE
+    fallen = f" · fallen {' '.join(card(c) for c in b.fallen)}" if b.fallen else ""
+    _label(sheet, dr.PAD, y, f"Hand {b.hand_size} · deck {b.deck_size} · discard {len(b.discard)}{fallen}",
+           dr.WIDTH - 2 * dr.PAD, dr.WHITE)
+    y += dr.LINE
+    # Base (Ace #1 first) and resources.
+    right = dr.PAD + dr.CARD_W + 3 * STEP + 24
+    _label(sheet, dr.PAD, y, "Base, tapped" if b.base_tapped else "Base", right - dr.PAD - 8)
+    queens = [f"{card(r.queen)} on {card(r.card)}" for r in b.resources if r.queen]
+    res = f"Resources · initiative {b.initiative}" + (f" · {', '.join(queens)}" if queens else "")
+    _label(sheet, right, y, res if b.resources else "No resources", dr.WIDTH - dr.PAD - right)
+    y += dr.LINE
+    if b.base:
+        xs = _row(sheet, [(a.card, b.base_tapped) for a in b.base], dr.PAD, y, right - 24 - dr.PAD)
+        for x, a in zip(xs, b.base, strict=True):
+            if a.wounds:
+                _badge(sheet, x + 24, y + dr.CARD_H - 20, str(a.life), LIFE)
     else:
-        face = code.partition("@")[0]
-        d.rounded_rectangle([x, y, x + w, y + h], 4, fill=(250, 250, 245), outline=(40, 40, 40))
-        if face.startswith("JK"):
-            d.text((x + 4, y + 14), "JK", font=_font(14), fill=(120, 0, 120))
-        else:
-            r = "10" if face[0] == "T" else face[0]
-            col = SUIT_COL[face[1]]
-            d.text((x + 3, y + 2), r, font=_font(15), fill=col)
-            _suit_shape(d, face[1], x + w / 2, y + h * 0.66, 8, col)
-    if note:
-        d.text((x + 2, y + h + 1), note, font=_font(11), fill=(255, 230, 120))
+        dr.put(sheet.img, dr.slot(), dr.PAD, y)
+    _row(sheet, [(r.card, r.tapped) for r in b.resources], right, y, dr.WIDTH - dr.PAD - right)
+    y += dr.CARD_H + 10
+    # Constructions: cards being built (their markers on them), then finished ones.
+    if b.building or b.finished:
+        built = right if b.building else dr.PAD
+        if b.building:
+            _label(sheet, dr.PAD, y, "Building", right - dr.PAD - 8)
+        if b.finished:
+            _label(sheet, built, y, f"Finished ({len(b.finished)})", dr.WIDTH - dr.PAD - built)
+        y += dr.LINE
+        xs = _row(sheet, [(c.card, False) for c in b.building], dr.PAD, y, right - 24 - dr.PAD, step=STEP + 26)
+        for x, c in zip(xs, b.building, strict=True):
+            _badge(sheet, x + dr.CARD_W / 2, y + dr.CARD_H / 2 + (22 if mine else 0), str(c.markers), MARKERS)
+        _row(sheet, [(c, False) for c in b.finished], built, y, dr.WIDTH - dr.PAD - built, step=40)
+        y += dr.CARD_H + 10
+    # Units: a row each, patrols first: its cards (and queen), its class, zone and numbers.
+    if not units:
+        _label(sheet, dr.PAD, y, "No units yet", dr.WIDTH - 2 * dr.PAD)
+    for u in units:
+        parts = [(u.h, u.tapped), (u.s, u.tapped), (u.c, u.tapped)] + ([(u.queen, u.tapped)] if u.queen else [])
+        _row(sheet, parts, dr.PAD, y, dr.CARD_W + 3 * 38, step=38)
+        tx = dr.PAD + dr.CARD_W + 3 * 38 + 16
+        head, nums = _unit_words(u)
+        dr.text(d, (tx, y + 12), dr.fit(head, dr.WIDTH - dr.PAD - tx), dr.GOLD if u.zone == "patrol" else dr.WHITE)
+        dr.text(d, (tx, y + 12 + dr.LINE), dr.fit(nums, dr.WIDTH - dr.PAD - tx))
+        y += dr.CARD_H + 10
+    sheet.y += tall
+
+
+def _title(sheet: dr.Sheet, v: Any) -> None:
+    dr.text(sheet.d, (dr.PAD, sheet.y), TITLE, dr.GOLD, size=dr.TEXT + 6)
+    sheet.space(dr.TEXT + 18)
+    if v.rounds_limit:
+        sheet.line(f"Round {v.rounds_done + 1} of {v.rounds_limit}", dr.MUTED)
+    sheet.line(status(v), dr.GOLD, limit=3)
+    sheet.space(6)
 
 
 def picture(v: Any) -> bytes:
-    from PIL import Image, ImageDraw
-
-    seats = _seat_order(v)
-    extra = 90 if v.battle is not None else 0
-    img = Image.new("RGB", (W, 40 + ROW * len(seats) + extra), (30, 90, 60))
-    d = ImageDraw.Draw(img)
-    d.text((10, 8), f"{TITLE} — {status(v)}"[:90], font=_font(16), fill=(255, 255, 255))
-    y = 40
-    for s in seats:
-        b = v.boards[s]
-        active = v.current == s and not v.over
-        d.rectangle([4, y, W - 4, y + ROW - 6], outline=(255, 220, 0) if active else (20, 60, 40), width=2)
-        d.text((10, y + 4), f"{b.name}" + (" — out" if b.out else ""), font=_font(16), fill=(255, 255, 255))
-        d.text((10, y + 24), f"hand {b.hand_size} · deck {b.deck_size} · discard {len(b.discard)} · "
-                             f"init {b.initiative}", font=_font(12), fill=(220, 240, 220))
-        # base
-        x = 10
-        for a in b.base:
-            _card(d, x, y + 44, a.card, note=f"{a.life}")
-            x += 38
-        if b.base_tapped:
-            d.text((10, y + 108), "base tapped", font=_font(12), fill=(255, 180, 180))
-        # resources
-        x = 170
-        for r in b.resources:
-            _card(d, x, y + 44, r.card, 28, 38, note=("T" if r.tapped else "") + ("Q" if r.queen else ""))
-            x += 31
-        # construction
-        x = max(x + 8, 300)
-        d.text((x, y + 4), "building / finished", font=_font(11), fill=(220, 240, 220))
-        for c in b.building:
-            _card(d, x, y + 20, c.card, 26, 34, note=str(c.markers))
-            x += 29
-        for c in b.finished:
-            _card(d, x, y + 20, c, 26, 34)
-            x += 29
-        # units
-        x = 300
-        for u in b.units:
-            if x > W - 110:
-                break
-            col = (255, 255, 255) if u.zone == "patrol" else (150, 200, 255)
-            d.text((x, y + 72), ("P" if u.zone == "patrol" else "G") + (" tapped" if u.tapped else ""),
-                   font=_font(11), fill=col)
-            for i, c in enumerate((u.h, u.s, u.c)):
-                _card(d, x + i * 24, y + 86, c, 22, 30)
-            d.text((x, y + 120), f"w{u.wounds}/{u.life}" + (f" +{card(u.queen)[-1]}" if u.queen else ""),
-                   font=_font(11), fill=(255, 230, 120))
-            x += 100
-        y += ROW
+    """Every board for a phone: bases (Ace #1 first, life left on each), resources (shaded when
+    tapped), constructions, a row per unit; the battle being fought; for a seat, its hand."""
+    sheet = dr.Sheet(height=_height(v, list(v.boards)))
+    _title(sheet, v)
+    for i, s in enumerate(_seat_order(v)):
+        _board(sheet, v, v.boards[s], dr.FELT_DARK if i % 2 == 0 else dr.FELT_LIGHT)
+    sheet.space(8)
     if v.battle is not None:
-        for i, line in enumerate(battle_text(v).splitlines()[:5]):
-            d.text((10, y + 4 + i * 16), line[:100], font=_font(13), fill=(255, 255, 255))
-    buf = io.BytesIO()
-    img.save(buf, "PNG")
-    return buf.getvalue()
+        for k, ln in enumerate(battle_text(v).splitlines()[:6]):
+            sheet.line(("Battle: " if k == 0 else "") + ln, dr.GOLD if k == 0 else dr.WHITE, limit=3)
+    if v.seat is not None and v.boards[v.seat].hand:
+        sheet.line(f"Your hand ({len(v.boards[v.seat].hand)})", dr.GOLD)
+        sheet.cards([_code(c) for c in v.boards[v.seat].hand], per_row=10)
+    sheet.line("An Ace has 16 life; a red badge: what a wounded one has left. Shaded: tapped. Number on a "
+               "card being built: its markers.",
+               dr.MUTED, limit=3)
+    if v.recent:
+        sheet.line(v.recent[-1], dr.MUTED, limit=2)
+    return sheet.png()
+
+
+def seat_picture(v: Any) -> bytes | None:
+    """A seat's own cards: its hand, its base in order and the cards it is building (all secret
+    from the others), with its resources, units and the battle, for a phone."""
+    if v.seat is None:
+        return None
+    b = v.boards[v.seat]
+    if not (b.hand or b.base or b.building):
+        return None
+    sheet = dr.Sheet(height=_height(v, [b]))
+    dr.text(sheet.d, (dr.PAD, sheet.y), dr.fit(f"Your cards — {b.name}", dr.WIDTH - 2 * dr.PAD), dr.GOLD,
+            size=dr.TEXT + 6)
+    sheet.space(dr.TEXT + 18)
+    sheet.line(status(v), dr.GOLD, limit=3)
+    sheet.line(f"Your hand ({len(b.hand)})" if b.hand else "Your hand: empty", dr.GOLD)
+    sheet.cards([_code(c) for c in b.hand], per_row=10)
+    sheet.space(4)
+    _board(sheet, v, b, dr.FELT_DARK)
+    if v.battle is not None:
+        sheet.space(8)
+        for k, ln in enumerate(battle_text(v).splitlines()[:6]):
+            sheet.line(("Battle: " if k == 0 else "") + ln, dr.GOLD if k == 0 else dr.WHITE, limit=3)
+    return sheet.png()

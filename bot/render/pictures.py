@@ -2,17 +2,51 @@
 
 ``await table_picture(game_id, view)`` draws the public table; ``await seat_picture(game_id,
 view)`` a seat's private picture (None when the game has none for that view). Callers never
-draw in the event-loop thread.
+draw in the event-loop thread:
+
+- **Cached by view.** A picture depends on its view only, so pictures are kept in a small LRU
+  keyed by (game, kind, a digest of the view's ``repr``): views are frozen dataclasses of
+  strings, numbers and tuples, so equal views give equal keys and an unchanged table is never
+  drawn twice. Two callers asking for the same picture at once share one drawing.
+- **Drawn in a process pool.** Drawing and encoding hold the GIL for most of their time, so
+  they run in a :class:`~concurrent.futures.ProcessPoolExecutor` (one worker per core by
+  default; ``DECKHAND_PICTURE_WORKERS`` sets the number, ``0`` draws in threads). The pool
+  starts at the first picture (or at :func:`start`), its workers are forked from a clean
+  ``forkserver`` process and warmed (render modules imported, the font read, card faces drawn)
+  before they take work. If the pool cannot start or breaks, pictures are drawn in threads
+  (the pool is restarted a few times at most). :func:`shutdown` stops it; the app calls it
+  when it closes.
+- Workers import the program's main module, as with any ``multiprocessing`` start method but
+  fork: a script that uses the pool keeps its own work under ``if __name__ == "__main__":``
+  (``python -m bot`` does).
+- A picture that fails to draw is logged and comes back as ``None`` (the table's text still
+  tells everything); it is not cached.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures as cf
+import hashlib
+import logging
+import multiprocessing
+import os
+import threading
+from collections import OrderedDict
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from bot.render import renderer
 
+log = logging.getLogger(__name__)
 
+CACHE_SIZE = 256  # pictures kept (about 50 KB each)
+MAX_RESTARTS = 3  # pool restarts after a break before drawing in threads for good
+
+Key = tuple[str, str, bytes]
+
+
+# ----- drawing (in a worker, or in a thread) ---------------------------------------------------
 def draw_table(game_id: str, view: Any) -> bytes | None:
     """The public picture, drawn here and now (a worker calls this)."""
     return renderer(game_id).picture(view)
@@ -24,9 +58,218 @@ def draw_seat(game_id: str, view: Any) -> bytes | None:
     return fn(view) if fn is not None else None
 
 
+DRAW = {"table": draw_table, "seat": draw_seat}
+
+
+def _draw(kind: str, game_id: str, view: Any) -> bytes | None:
+    return DRAW[kind](game_id, view)
+
+
+def warm() -> None:
+    """Make a fresh process ready to draw: every renderer imported, the font read, the usual
+    card faces and backs drawn (the pool's initializer)."""
+    from bot.engine import GAME_IDS
+    from bot.render import drawing
+
+    for game_id in GAME_IDS:
+        module = renderer(game_id)
+        extra = getattr(module, "warm", None)
+        if extra is not None:
+            extra()
+    drawing.warm()
+
+
+# ----- the cache ---------------------------------------------------------------------------
+def key(kind: str, game_id: str, view: Any) -> Key:
+    """The cache key of a picture: equal views (by value) give equal keys."""
+    text = repr(view).encode("utf-8", "surrogatepass")
+    return game_id, kind, hashlib.blake2b(text, digest_size=16).digest()
+
+
+_lock = threading.Lock()
+_cache: OrderedDict[Key, bytes | None] = OrderedDict()
+_inflight: dict[Key, cf.Future] = {}
+_stats = {"hits": 0, "draws": 0, "thread_draws": 0, "failures": 0}
+
+
+def _remember(k: Key, fut: cf.Future) -> None:
+    with _lock:
+        _inflight.pop(k, None)
+        if fut.cancelled() or fut.exception() is not None:
+            return
+        _cache[k] = fut.result()
+        _cache.move_to_end(k)
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+
+
+def cache_clear() -> None:
+    with _lock:
+        _cache.clear()
+
+
+def stats() -> dict[str, int]:
+    """Counters since start: cache hits, pictures drawn (and how many in threads), failures."""
+    with _lock:
+        return {**_stats, "cached": len(_cache)}
+
+
+# ----- the pool ----------------------------------------------------------------------------
+_pool: cf.ProcessPoolExecutor | None = None
+_threads: cf.ThreadPoolExecutor | None = None
+_restarts = 0
+_workers_setting: int | None = None
+
+
+def workers() -> int:
+    """How many worker processes the pool has (0: pictures are drawn in threads)."""
+    if _workers_setting is not None:
+        return _workers_setting
+    env = os.environ.get("DECKHAND_PICTURE_WORKERS", "").strip()
+    if env:
+        try:
+            return max(0, int(env))
+        except ValueError:
+            log.warning("pictures: DECKHAND_PICTURE_WORKERS=%r is not a number; one worker per core", env)
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def configure(*, workers: int | None = None) -> None:
+    """Set the number of worker processes (None: the environment, else one per core) and stop
+    the running pool so the next picture starts one with the new number."""
+    global _workers_setting
+    shutdown()
+    _workers_setting = workers
+
+
+def _context() -> Any:
+    methods = multiprocessing.get_all_start_methods()
+    if "forkserver" in methods:  # never fork the bot itself: it runs threads (the store's writer…)
+        from bot.engine import GAME_IDS
+
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["PIL.Image", "PIL.ImageDraw", "PIL.ImageFont", "bot.render.pictures",
+                                    "bot.render.drawing", *(f"bot.render.{g}" for g in GAME_IDS)])
+        return ctx
+    return multiprocessing.get_context("spawn")
+
+
+def start() -> cf.Executor:
+    """The executor pictures are drawn with, started if needed (a pool, or threads)."""
+    global _pool
+    with _lock:
+        if _pool is not None:
+            return _pool
+        n = workers()
+        if n > 0 and _restarts <= MAX_RESTARTS:
+            try:
+                _pool = cf.ProcessPoolExecutor(max_workers=n, mp_context=_context(), initializer=warm)
+                return _pool
+            except (OSError, ValueError, NotImplementedError, RuntimeError) as e:
+                log.warning("pictures: no process pool (%s); drawing in threads", e)
+    return _thread_executor()
+
+
+def _pool_broke(pool: cf.Executor) -> None:
+    global _pool, _restarts
+    with _lock:
+        if _pool is pool:
+            _pool = None
+            _restarts += 1
+    log.warning("pictures: the process pool broke (restart %d of %d)", _restarts, MAX_RESTARTS)
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _thread_executor() -> cf.ThreadPoolExecutor:
+    """Threads to draw in when there is no pool (as many as cores; drawing holds the GIL mostly,
+    so this keeps pictures coming, not fast)."""
+    global _threads
+    with _lock:
+        if _threads is None:
+            _threads = cf.ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="picture")
+        return _threads
+
+
+def shutdown(wait: bool = True) -> None:
+    """Stop the pool and the threads (the app's close calls this; a later picture starts them again)."""
+    global _pool, _threads, _restarts
+    with _lock:
+        pool, threads = _pool, _threads
+        _pool = _threads = None
+        _restarts = 0
+        _inflight.clear()
+    for ex in (pool, threads):
+        if ex is not None:
+            ex.shutdown(wait=wait, cancel_futures=True)
+
+
+def _submit(kind: str, game_id: str, view: Any) -> cf.Future:
+    """Start drawing on the pool; a pool that cannot take work is dropped for threads. The
+    future remembers its executor (``_executor``) so a break is blamed on the right pool."""
+    ex = start()
+    try:
+        fut = ex.submit(_draw, kind, game_id, view)
+    except (BrokenProcessPool, RuntimeError, OSError) as e:
+        if isinstance(ex, cf.ThreadPoolExecutor):
+            raise
+        log.warning("pictures: the pool refused work (%s)", e)
+        _pool_broke(ex)
+        ex = _thread_executor()
+        fut = ex.submit(_draw, kind, game_id, view)
+    fut._executor = ex  # type: ignore[attr-defined]
+    return fut
+
+
+async def _picture(kind: str, game_id: str, view: Any) -> bytes | None:
+    k = key(kind, game_id, view)
+    with _lock:
+        if k in _cache:
+            _cache.move_to_end(k)
+            _stats["hits"] += 1
+            return _cache[k]
+        fut = _inflight.get(k)
+        if fut is None:
+            _stats["draws"] += 1
+    if fut is None:
+        fut = _submit(kind, game_id, view)
+        with _lock:
+            _inflight[k] = fut
+        fut.add_done_callback(lambda f: _remember(k, f))
+    try:
+        # shielded: a caller given up on (cancelled) must not cancel a drawing others wait for
+        return await asyncio.shield(asyncio.wrap_future(fut))
+    except BrokenProcessPool:
+        _pool_broke(fut._executor)  # type: ignore[attr-defined]
+        return await _in_thread(k, kind, game_id, view)
+    except Exception:
+        with _lock:
+            _stats["failures"] += 1
+        log.exception("pictures: %s picture of %s failed", kind, game_id)
+        return None
+
+
+async def _in_thread(k: Key, kind: str, game_id: str, view: Any) -> bytes | None:
+    with _lock:
+        _stats["thread_draws"] += 1
+    fut = _thread_executor().submit(_draw, kind, game_id, view)
+    fut.add_done_callback(lambda f: _remember(k, f))
+    try:
+        return await asyncio.shield(asyncio.wrap_future(fut))
+    except Exception:
+        with _lock:
+            _stats["failures"] += 1
+        log.exception("pictures: %s picture of %s failed", kind, game_id)
+        return None
+
+
 async def table_picture(game_id: str, view: Any) -> bytes | None:
-    return await asyncio.to_thread(draw_table, game_id, view)
+    """The public table's picture (PNG bytes), drawn off the event loop, or cached."""
+    return await _picture("table", game_id, view)
 
 
 async def seat_picture(game_id: str, view: Any) -> bytes | None:
-    return await asyncio.to_thread(draw_seat, game_id, view)
+    """A seat's own picture (PNG bytes) when its view shows cards of its own, else None."""
+    return await _picture("seat", game_id, view)

@@ -6,7 +6,10 @@ Storage layout (the same on SQLite and PostgreSQL, see ``migrations/``):
 * ``tables``: one row per channel, the current table. ``state``, ``seats``, ``options``,
   ``events`` and ``series`` are JSON text (kept byte for byte as written). ``deadline`` is
   ``turn_since + turn_limit`` while the table is playing and not timed out, else NULL, and
-  indexed: the turn-limit sweep reads only rows that are due (:meth:`TableStore.due`).
+  indexed. ``alarm`` is the next time the turn-limit sweep must look at a playing table: the
+  warning when a quarter of the turn limit is left (once per turn: ``warned_for`` is the
+  ``turn_since`` of the turn already warned), else the deadline; it is indexed and the sweep reads
+  only rows whose alarm is due (:meth:`TableStore.due`), never decoding the others.
 * ``moves``: the move log, one row per move ``(table_id, ply, entry)``. A save appends the moves
   the row gained since it was loaded and bumps the revision, in one transaction; the row never
   carries the log. ``get`` returns the moves in order.
@@ -18,6 +21,10 @@ Storage layout (the same on SQLite and PostgreSQL, see ``migrations/``):
 * ``set_aside``: the raw content of damaged rows that were set aside (:meth:`TableStore.set_aside`).
 * ``drafts``: a picker's partial action, by (table, seat, decision revision), named by a short id.
 * ``interactions``: ids of Discord interactions already handled (a delivery twice is applied once).
+* ``tables.message_id``: the table's one public message, which every action edits in place. It is
+  read and written on its own (:meth:`TableStore.message_id`), never by ``save``, and belongs to the
+  table it was recorded for (``message_table``): a new table in the channel starts without one.
+* ``daily``: the daily challenge, one attempt per (UTC day, user): its table and how it ended.
 
 Damaged rows: a row whose columns cannot be decoded (a cut-off state, garbage seats, an unknown
 game, an unreadable move) makes :meth:`TableStore.get` raise :class:`DamagedTable`; listings and
@@ -37,6 +44,7 @@ from typing import Any, Protocol, runtime_checkable
 log = logging.getLogger("bot.store")
 
 STATUSES = ("lobby", "playing", "finished", "abandoned")
+WARN_FRACTION = 0.75  # the player to act is warned when a quarter of the turn limit is left
 
 
 class StoreError(Exception):
@@ -103,6 +111,7 @@ class TableRow:
     created_at: float = 0.0
     updated_at: float = 0.0
     game_clock: float | None = None  # seconds: a rulebook clock on the open decision (KRPD's Open Race)
+    warned_for: float | None = None  # the turn (its turn_since) whose warning was sent
     table_id: str = ""  # unique per table (per game, a rematch is new): the store assigns it at the first save
     damaged: str | None = None
 
@@ -123,6 +132,22 @@ class TableRow:
             return None
         return self.turn_since + self.turn_limit
 
+    @property
+    def warn_at(self) -> float | None:
+        """When the player to act is warned (a quarter of the turn limit left), once per turn;
+        None for a solo table, a turn already warned or told it is up, or no turn clock."""
+        if self.status != "playing" or self.turn_since is None or self.timed_out or len(self.seats) < 2:
+            return None
+        if self.warned_for == self.turn_since:
+            return None
+        return self.turn_since + self.turn_limit * WARN_FRACTION
+
+    @property
+    def alarm(self) -> float | None:
+        """The next time the sweep must look at this table: the warning or the deadline."""
+        times = [x for x in (self.warn_at, self.deadline) if x is not None]
+        return min(times) if times else None
+
 
 @dataclass(frozen=True)
 class Draft:
@@ -135,6 +160,31 @@ class Draft:
     decision_rev: int
     tokens: list[Any]
     created_at: float
+
+
+@dataclass(frozen=True)
+class DailyEntry:
+    """One player's attempt at a day's challenge. ``finished_at`` is None while it is played."""
+
+    day: str
+    user_id: int
+    name: str
+    table_id: str
+    started_at: float
+    finished_at: float | None = None
+    won: bool | None = None
+    score: int | None = None
+    kills: int | None = None
+
+    @property
+    def seconds(self) -> float | None:
+        return None if self.finished_at is None else self.finished_at - self.started_at
+
+
+def daily_entry(r: Mapping[str, Any]) -> DailyEntry:
+    return DailyEntry(str(r["day"]), int(r["user_id"]), str(r["name"]), str(r["table_id"]), float(r["started_at"]),
+                      None if r["finished_at"] is None else float(r["finished_at"]),
+                      None if r["won"] is None else bool(r["won"]), r["score"], r["kills"])
 
 
 @runtime_checkable
@@ -152,9 +202,13 @@ class TableStore(Protocol):
     async def tables(self, status: str | None = None) -> list[TableRow]:
         """Every table (of a status), damaged ones skipped and logged once."""
 
-    async def due(self, now: float, limit: int = 100, after: tuple[float, int] | None = None) -> list[TableRow]:
-        """Up to ``limit`` playing tables whose deadline is at or before ``now``, oldest deadline
-        first, after the ``(deadline, channel_id)`` key of the previous page; damaged ones skipped."""
+    async def due(self, now: float, limit: int = 100, after: tuple[float, int] | None = None, *,
+                  shards: tuple[int, Collection[int]] | None = None) -> list[TableRow]:
+        """Up to ``limit`` playing tables whose alarm (warning or deadline) is at or before ``now``,
+        earliest first, after the ``(alarm, channel_id)`` key of the previous page; damaged ones are
+        skipped and taken out of the sweep (their alarm cleared). ``shards=(count, ids)`` keeps the
+        tables of those shards only (a guild's shard is ``(guild_id >> 22) % count``, a DM's is 0):
+        each process of a shard cluster sweeps its own."""
 
     async def save(self, table: TableRow, expected_revision: int | None, record: dict[str, Any] | None = None,
                    result: str = "", results: Sequence[tuple[int, str, str]] = ()) -> None:
@@ -179,6 +233,25 @@ class TableStore(Protocol):
     async def seen_interaction(self, interaction_id: int | str) -> bool:
         """Remember an interaction id; True if it was seen before (then do not handle it again)."""
 
+    async def message_id(self, channel_id: int) -> int | None:
+        """The id of the channel's public table message (None if none was recorded)."""
+
+    async def set_message_id(self, channel_id: int, message_id: int | None) -> None:
+        """Record the channel's public table message (a new table starts with none)."""
+
+    async def daily_claim(self, day: str, user_id: int, name: str, table_id: str, started_at: float) -> bool:
+        """Take the user's one attempt of ``day`` (for the table ``table_id``); False if taken already."""
+
+    async def daily_release(self, day: str, user_id: int, table_id: str) -> None:
+        """Give back an attempt whose table could not be dealt (only while it names ``table_id``)."""
+
+    async def daily_finish(self, table_id: str, finished_at: float, won: bool, score: int | None,
+                           kills: int | None) -> bool:
+        """Record how the attempt played at ``table_id`` ended (once); False if no open attempt has it."""
+
+    async def daily_entries(self, day: str) -> list[DailyEntry]:
+        """Every attempt of ``day``, finished or not, in no particular order."""
+
 
 # ----- encoding, shared by both back ends -------------------------------------------------------
 def dumps(value: Any) -> str:
@@ -193,7 +266,7 @@ def encode_row(t: TableRow) -> dict[str, Any]:
         "options": dumps(t.options), "seed": t.seed, "state": None if t.state is None else dumps(t.state),
         "events": dumps(t.events), "revision": t.revision, "move_count": len(t.moves), "turn_limit": t.turn_limit,
         "turn_since": t.turn_since, "timed_out": bool(t.timed_out), "deadline": t.deadline,
-        "game_clock": t.game_clock,
+        "game_clock": t.game_clock, "warned_for": t.warned_for, "alarm": t.alarm,
         "series": dumps(t.series), "created_at": t.created_at, "updated_at": t.updated_at,
     }
 
@@ -257,7 +330,7 @@ def decode_row(r: Mapping[str, Any], move_entries: Sequence[str], record_text: s
         seats=seats, options=options, seed=r["seed"], state=state, moves=moves, events=events,
         revision=r["revision"], turn_limit=r["turn_limit"], turn_since=r["turn_since"], timed_out=bool(r["timed_out"]),
         series=series, created_at=r["created_at"], updated_at=r["updated_at"], table_id=r["table_id"],
-        damaged=r["damaged"], game_clock=r["game_clock"],
+        damaged=r["damaged"], game_clock=r["game_clock"], warned_for=r["warned_for"],
     )
 
 
@@ -272,6 +345,16 @@ class DamageLog:
         if key not in self._seen:
             self._seen.add(key)
             log.error("%s It is skipped; set it aside with `/game abandon` (store.set_aside).", e)
+
+
+def shard_ids(shards: tuple[int, Collection[int]] | None) -> tuple[int, list[int]] | None:
+    """``due``'s shard filter checked: (count, sorted ids), or None for every table."""
+    if shards is None:
+        return None
+    count, ids = int(shards[0]), sorted({int(i) for i in shards[1]})
+    if count < 1 or not ids or ids[0] < 0 or ids[-1] >= count:
+        raise ValueError(f"shards must be (count, ids) with ids from 0 to count - 1, not {shards!r}")
+    return count, ids
 
 
 def known_games() -> tuple[str, ...]:

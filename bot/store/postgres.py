@@ -18,8 +18,8 @@ from typing import Any
 import asyncpg
 
 from bot.store.base import (
-    ROW_COLUMNS, DamagedTable, DamageLog, Draft, SchemaTooNew, StaleRevision, StoreError, TableRow, decode_row, dumps,
-    encode_row, known_games, new_draft_id, new_table_id,
+    ROW_COLUMNS, DailyEntry, DamagedTable, DamageLog, Draft, SchemaTooNew, StaleRevision, StoreError, TableRow,
+    daily_entry, decode_row, dumps, encode_row, known_games, new_draft_id, new_table_id, shard_ids,
 )
 from bot.store.migrations import migrations
 
@@ -155,16 +155,18 @@ class PostgresStore:
             rows = await self._fetch("list tables", f"{_SELECT} WHERE t.status = $1 ORDER BY t.channel_id", status)
         return self._decode_all(rows)
 
-    async def due(self, now: float, limit: int = 100, after: tuple[float, int] | None = None) -> list[TableRow]:
-        if after is None:
-            rows = await self._fetch("find tables whose turn ran out",
-                                     f"{_SELECT} WHERE t.deadline IS NOT NULL AND t.deadline <= $1 "
-                                     "ORDER BY t.deadline, t.channel_id LIMIT $2", now, limit)
-        else:
-            rows = await self._fetch("find tables whose turn ran out",
-                                     f"{_SELECT} WHERE t.deadline IS NOT NULL AND t.deadline <= $1 "
-                                     "AND (t.deadline, t.channel_id) > ($2, $3) ORDER BY t.deadline, t.channel_id "
-                                     "LIMIT $4", now, float(after[0]), after[1], limit)
+    async def due(self, now: float, limit: int = 100, after: tuple[float, int] | None = None, *,
+                  shards: tuple[int, Collection[int]] | None = None) -> list[TableRow]:
+        where, args = ["t.alarm IS NOT NULL", "t.alarm <= $1"], [now]
+        if after is not None:
+            where.append(f"(t.alarm, t.channel_id) > (${len(args) + 1}, ${len(args) + 2})")
+            args += [float(after[0]), after[1]]
+        if (mine := shard_ids(shards)) is not None:  # a DM's guild_id is NULL: shard 0
+            where.append(f"COALESCE((t.guild_id >> 22) % ${len(args) + 1}, 0) = ANY(${len(args) + 2}::bigint[])")
+            args += [mine[0], mine[1]]
+        rows = await self._fetch("find tables whose turn ran out",
+                                 f"{_SELECT} WHERE {' AND '.join(where)} ORDER BY t.alarm, t.channel_id "
+                                 f"LIMIT ${len(args) + 1}", *args, limit)
         out = []
         damaged = []
         for r in rows:
@@ -175,7 +177,8 @@ class PostgresStore:
                 damaged.append(e.channel_id)
         if damaged:  # out of the sweep's index for good: they cannot time out until set aside
             await self._run("take damaged tables out of the sweep",
-                            lambda c: c.execute("UPDATE tables SET deadline = NULL WHERE channel_id = ANY($1::bigint[])",
+                            lambda c: c.execute("UPDATE tables SET deadline = NULL, alarm = NULL "
+                                                "WHERE channel_id = ANY($1::bigint[])",
                                                 damaged))
         return out
 
@@ -258,7 +261,8 @@ class PostgresStore:
             await c.execute("DELETE FROM moves WHERE table_id = $1", r["table_id"])
             await c.execute(
                 "UPDATE tables SET status = 'abandoned', seats = '[]', options = '[]', state = NULL, events = '[]', "
-                "series = '{}', move_count = 0, turn_since = NULL, timed_out = FALSE, deadline = NULL, record_id = NULL, "
+                "series = '{}', move_count = 0, turn_since = NULL, timed_out = FALSE, deadline = NULL, alarm = NULL, "
+                "record_id = NULL, "
                 "raw_moves = NULL, damaged = $1, revision = revision + 1, updated_at = $2 WHERE channel_id = $3",
                 why, time.time(), channel_id)
             return True
@@ -321,6 +325,40 @@ class PostgresStore:
             "INSERT INTO interactions (id, seen_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING",
             str(interaction_id), time.time()))
         return status.endswith(" 0")
+
+    # ----- the public table message ---------------------------------------------------------------
+    async def message_id(self, channel_id: int) -> int | None:
+        rows = await self._fetch("load the table message", "SELECT CASE WHEN message_table = table_id "
+                                 "THEN message_id END AS message_id FROM tables WHERE channel_id = $1", channel_id)
+        return None if not rows or rows[0]["message_id"] is None else int(rows[0]["message_id"])
+
+    async def set_message_id(self, channel_id: int, message_id: int | None) -> None:
+        await self._run("record the table message", lambda c: c.execute(
+            "UPDATE tables SET message_id = $1, message_table = table_id WHERE channel_id = $2",
+            message_id, channel_id))
+
+    # ----- the daily challenge ---------------------------------------------------------------------
+    async def daily_claim(self, day: str, user_id: int, name: str, table_id: str, started_at: float) -> bool:
+        status = await self._run("take a daily attempt", lambda c: c.execute(
+            "INSERT INTO daily (day, user_id, name, table_id, started_at) VALUES ($1, $2, $3, $4, $5) "
+            "ON CONFLICT (day, user_id) DO NOTHING", day, user_id, name, table_id, started_at))
+        return status.endswith(" 1")
+
+    async def daily_release(self, day: str, user_id: int, table_id: str) -> None:
+        await self._run("give back a daily attempt", lambda c: c.execute(
+            "DELETE FROM daily WHERE day = $1 AND user_id = $2 AND table_id = $3 AND finished_at IS NULL",
+            day, user_id, table_id))
+
+    async def daily_finish(self, table_id: str, finished_at: float, won: bool, score: int | None,
+                           kills: int | None) -> bool:
+        status = await self._run("record a daily result", lambda c: c.execute(
+            "UPDATE daily SET finished_at = $1, won = $2, score = $3, kills = $4 "
+            "WHERE table_id = $5 AND finished_at IS NULL", finished_at, int(won), score, kills, table_id))
+        return not status.endswith(" 0")
+
+    async def daily_entries(self, day: str) -> list[DailyEntry]:
+        rows = await self._fetch("read the daily challenge", "SELECT * FROM daily WHERE day = $1", day)
+        return [daily_entry(r) for r in rows]
 
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """Run one statement in its own transaction (tests, operators)."""

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bot.store.base import (
-    ROW_COLUMNS, DamagedTable, DamageLog, Draft, SchemaTooNew, StaleRevision, StoreError, TableRow, decode_row, dumps,
-    encode_row, known_games, new_draft_id, new_table_id,
+    ROW_COLUMNS, DailyEntry, DamagedTable, DamageLog, Draft, SchemaTooNew, StaleRevision, StoreError, TableRow,
+    daily_entry, decode_row, dumps, encode_row, known_games, new_draft_id, new_table_id, shard_ids,
 )
 from bot.store.migrations import migrations, statements
 
@@ -236,15 +236,19 @@ class SQLiteStore:
             self.damage.report(e)
         return out
 
-    async def due(self, now: float, limit: int = 100, after: tuple[float, int] | None = None) -> list[TableRow]:
+    async def due(self, now: float, limit: int = 100, after: tuple[float, int] | None = None, *,
+                  shards: tuple[int, Collection[int]] | None = None) -> list[TableRow]:
+        where, args = "alarm IS NOT NULL AND alarm <= ?", [now]
+        if after is not None:
+            where += " AND (alarm, channel_id) > (?, ?)"
+            args += [after[0], after[1]]
+        if (mine := shard_ids(shards)) is not None:  # a DM's guild_id is NULL: shard 0
+            where += f" AND COALESCE((guild_id >> 22) % ?, 0) IN ({', '.join('?' * len(mine[1]))})"
+            args += [mine[0], *mine[1]]
+
         def fn(conn: sqlite3.Connection) -> tuple[list[TableRow], list[DamagedTable]]:
-            if after is None:
-                rows = conn.execute("SELECT * FROM tables WHERE deadline IS NOT NULL AND deadline <= ? "
-                                    "ORDER BY deadline, channel_id LIMIT ?", (now, limit)).fetchall()
-            else:
-                rows = conn.execute("SELECT * FROM tables WHERE deadline IS NOT NULL AND deadline <= ? "
-                                    "AND (deadline, channel_id) > (?, ?) ORDER BY deadline, channel_id LIMIT ?",
-                                    (now, after[0], after[1], limit)).fetchall()
+            rows = conn.execute(f"SELECT * FROM tables WHERE {where} ORDER BY alarm, channel_id LIMIT ?",
+                                (*args, limit)).fetchall()
             return self._decode_all(conn, rows)
 
         out, damaged = await self._read("find tables whose turn ran out", fn)
@@ -253,7 +257,8 @@ class SQLiteStore:
         if damaged:  # out of the sweep's index for good: they cannot time out until set aside
             ids = [(e.channel_id,) for e in damaged]
             await self._write("take damaged tables out of the sweep",
-                              lambda c: c.executemany("UPDATE tables SET deadline = NULL WHERE channel_id = ?", ids))
+                              lambda c: c.executemany("UPDATE tables SET deadline = NULL, alarm = NULL "
+                                                      "WHERE channel_id = ?", ids))
         return out
 
     # ----- writing tables --------------------------------------------------------------------------
@@ -335,7 +340,8 @@ class SQLiteStore:
             conn.execute("DELETE FROM moves WHERE table_id = ?", (r["table_id"],))
             conn.execute(
                 "UPDATE tables SET status = 'abandoned', seats = '[]', options = '[]', state = NULL, events = '[]', "
-                "series = '{}', move_count = 0, turn_since = NULL, timed_out = 0, deadline = NULL, record_id = NULL, "
+                "series = '{}', move_count = 0, turn_since = NULL, timed_out = 0, deadline = NULL, alarm = NULL, "
+                "record_id = NULL, "
                 "raw_moves = NULL, damaged = ?, revision = revision + 1, updated_at = ? WHERE channel_id = ?",
                 (why, time.time(), channel_id),
             )
@@ -408,6 +414,41 @@ class SQLiteStore:
         cur = await self._write("remember an interaction", lambda c: c.execute(
             "INSERT OR IGNORE INTO interactions (id, seen_at) VALUES (?, ?)", (str(interaction_id), time.time())))
         return cur.rowcount == 0
+
+    # ----- the public table message ---------------------------------------------------------------
+    async def message_id(self, channel_id: int) -> int | None:
+        r = await self._read("load the table message", lambda c: c.execute(
+            "SELECT CASE WHEN message_table = table_id THEN message_id END FROM tables WHERE channel_id = ?",
+            (channel_id,)).fetchone())
+        return None if r is None or r[0] is None else int(r[0])
+
+    async def set_message_id(self, channel_id: int, message_id: int | None) -> None:
+        await self._write("record the table message", lambda c: c.execute(
+            "UPDATE tables SET message_id = ?, message_table = table_id WHERE channel_id = ?", (message_id, channel_id)))
+
+    # ----- the daily challenge ---------------------------------------------------------------------
+    async def daily_claim(self, day: str, user_id: int, name: str, table_id: str, started_at: float) -> bool:
+        cur = await self._write("take a daily attempt", lambda c: c.execute(
+            "INSERT OR IGNORE INTO daily (day, user_id, name, table_id, started_at) VALUES (?, ?, ?, ?, ?)",
+            (day, user_id, name, table_id, started_at)))
+        return cur.rowcount == 1
+
+    async def daily_release(self, day: str, user_id: int, table_id: str) -> None:
+        await self._write("give back a daily attempt", lambda c: c.execute(
+            "DELETE FROM daily WHERE day = ? AND user_id = ? AND table_id = ? AND finished_at IS NULL",
+            (day, user_id, table_id)))
+
+    async def daily_finish(self, table_id: str, finished_at: float, won: bool, score: int | None,
+                           kills: int | None) -> bool:
+        cur = await self._write("record a daily result", lambda c: c.execute(
+            "UPDATE daily SET finished_at = ?, won = ?, score = ?, kills = ? "
+            "WHERE table_id = ? AND finished_at IS NULL", (finished_at, int(won), score, kills, table_id)))
+        return cur.rowcount > 0
+
+    async def daily_entries(self, day: str) -> list[DailyEntry]:
+        rows = await self._read("read the daily challenge", lambda c: c.execute(
+            "SELECT * FROM daily WHERE day = ?", (day,)).fetchall())
+        return [daily_entry(r) for r in rows]
 
     # ----- for tests and operators -----------------------------------------------------------------
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:

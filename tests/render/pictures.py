@@ -14,6 +14,7 @@ POSITIONS: dict[str, tuple[tuple[str, ...], int, int]] = {
     "celestial_emperor": (("Ana", "Bo", "Cy", "Di"), 28, 0),
     "knight_rogue_princess_dragon": (("Ana", "Bo", "Cy", "Di"), 20, 2),
     "cardchess2": (("Ana", "Bo"), 12, 0),
+    "maginot_line": (("Ana", "Bo"), 346, 0),
 }
 SEED = 7
 CARD = re.compile(r"^(?:[2-9TJQKA][SHDC]|JK2?)(?:@\d+)?$")

@@ -219,3 +219,22 @@ def _strength(view, tokens: Sequence[str]) -> float:
 
 
 __all__ = ["auto_move", "Choices"]
+
+
+REASONS = {
+    "order": "strong attackers in the middle files reach the most cells, and weak cards go on the edges",
+    "move": "it advances toward the goal row, or steps onto it",
+    "add": "another card on the board gives you more ways to reach the goal row",
+    "attack": "it removes a card that threatens you, or your strength makes the attack likely to succeed",
+    "enforce": "turning up those cards adds to the defence where it helps",
+    "reinforce": "more attackers make the attack likely to succeed",
+    "pass": "no move, add or attack is legal",
+}
+
+
+def hint(game: Game, seat: int) -> tuple[Action, str]:
+    """The built-in player's action and, in plain words, why."""
+    from bot.engine.hints import hint_rng, verb_hint
+
+    return verb_hint(game, seat, auto_move(game, seat, hint_rng(game, seat)), REASONS,
+                     "it is the step the game asks of you now")

@@ -61,3 +61,19 @@ def auto_move(game: Game, seat: int, rng: random.Random) -> Action:
         return Keep(ok[-1] if ok else hand[0])
     assert name, "a deciding seat has a decision"
     return game.parse(seat, verbs[0])
+
+
+REASONS = {
+    "target": "the player holding the most cards is the most dangerous and has the most to lose",
+    "commit": "a card from the middle of your hand is firm enough while your best ones stay for later",
+    "trick": "your lowest card costs you least in a trick",
+    "keep": "it is the highest card you can still qualify with at the end",
+}
+
+
+def hint(game: Game, seat: int) -> tuple[Action, str]:
+    """The built-in warrior's action and, in plain words, why."""
+    from bot.engine.hints import hint_rng, verb_hint
+
+    return verb_hint(game, seat, auto_move(game, seat, hint_rng(game, seat)), REASONS,
+                     "it is the step the game asks of you now")

@@ -65,4 +65,36 @@ def _best_attack(view: CourtWarsView, seat: int, attacks: list[Attack], rng: ran
     return best[1] if best else None
 
 
-__all__ = ["auto_move", "LETTERS"]
+def hint(game: Game, seat: int) -> tuple[Action, str]:
+    """The built-in player's action for ``seat`` and, in plain words, why (from its own view)."""
+    from bot.engine.hints import hint_rng
+
+    action = auto_move(game, seat, hint_rng(game, seat))
+    view = game.view(seat)
+    assert isinstance(view, CourtWarsView)
+    if isinstance(action, Draw):
+        return action, "the opening build only asks you to draw until a guard turns up"
+    if isinstance(action, Place):
+        guards = view.seats[seat].positions[LETTERS.index(action.letter)].guards
+        if guards:
+            return action, "that stack's outer guard is the closest above this one, so the stack stays snug and strong"
+        return action, "an empty stack is best kept for a high guard, and this one is high enough for it"
+    if isinstance(action, PlaceJoker):
+        return action, "a joker on a defeated position brings it back into the fight"
+    if isinstance(action, Discard):
+        return action, "the drawn card fits on none of your positions"
+    if isinstance(action, Attack):
+        them = view.seats[action.target_seat]
+        target = them.positions[action.target_index]
+        if action.remove > len(target.guards):
+            last = " and knocks them out of the game" if them.living == 1 else ""
+            return action, f"it defeats {them.name}'s stack{last}"
+        return action, f"it is an even trade that cuts {them.name}'s stack by as much as it costs you"
+    if isinstance(action, Skip):
+        return action, "no attack defeats a stack or trades evenly, so you keep your guards and draw again"
+    if isinstance(action, Defend):
+        return action, "no attack defeats a stack or trades evenly, so defending is the safe choice"
+    return action, "no other move is left"
+
+
+__all__ = ["auto_move", "hint", "LETTERS"]

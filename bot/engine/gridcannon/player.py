@@ -149,3 +149,45 @@ def auto_move(game: GridcannonGame, seat: int, rng: random.Random) -> Action:
             return max(extracts, key=lambda m: (len(game.grid[m.cell]), -_potential_loss(game, m.cell)))
         return A.Concede()
     return rng.choice(moves)
+
+
+def hint(game: GridcannonGame, seat: int) -> tuple[Action, str]:
+    """The built-in player's action and, in plain words, why (from what the table shows)."""
+    from bot.engine.hints import hint_rng
+
+    action = auto_move(game, seat, hint_rng(game, seat))
+
+    def royals(slots: list[int]) -> str:
+        return " and ".join(str(game.slots[i]["royal"]) for i in slots)
+
+    if isinstance(action, A.Draw):
+        return action, "there is nothing else to do until a card is drawn"
+    if isinstance(action, A.Place):
+        kills = game.kills_at(action.cell)
+        if kills:
+            return action, f"landing there kills {royals(kills)}"
+        return action, "it brings the most attack to bear on the living royals while wasting the least"
+    if isinstance(action, A.PlaceRoyal):
+        return action, "the cards facing that slot are the strongest that can hurt it, so it will be easiest to kill there"
+    if isinstance(action, A.Keep):
+        return action, "the grid as dealt is good enough, and a replacement might be worse"
+    if isinstance(action, A.Continue):
+        return action, "the card cannot be placed and cycling it keeps your ploys for later"
+    if isinstance(action, A.Armour):
+        return action, "armouring a royal costs no ploy and still leaves it possible to kill"
+    if isinstance(action, A.Reassign):
+        return action, "moving that card onto the other cell kills a royal"
+    if isinstance(action, A.Extract):
+        return action, "it clears the stack that helps your attacks least, and a big stack refills the deck"
+    if isinstance(action, A.Reset):
+        kills = game.kills_at(action.cell)
+        if kills:
+            return action, f"resetting that cell kills {royals(kills)}"
+        return action, "it clears a high card that blocks placements and helps no attack"
+    if isinstance(action, A.HardReset):
+        return action, "it gives up the stack that helps your attacks least"
+    if isinstance(action, A.Recycle):
+        return action, "the biggest stack makes the longest new deck"
+    if isinstance(action, A.Concede):
+        return action, "the deck is empty and no ploy can still kill a royal"
+    return action, "it is the only sensible move left"

@@ -28,3 +28,19 @@ def auto_move(game: Game, seat: int, rng: random.Random) -> Action:
     if plays:
         return game.parse(seat, rng.choice(plays) if rng.random() < 2 / 3 else "pass")
     return game.parse(seat, rng.choice(moves))
+
+
+REASONS = {
+    "flip": "turning up your pile's top card is how the starter is found",
+    "use": "any of your showing cards can tell the story on",
+    "pass": "handing the card on (or letting the ending stand) keeps the tale moving",
+    "play": "that card beats the top of the story pile and changes the ending",
+}
+
+
+def hint(game: Game, seat: int) -> tuple[Action, str]:
+    """The built-in teller's action and, in plain words, why."""
+    from bot.engine.hints import hint_rng, verb_hint
+
+    return verb_hint(game, seat, auto_move(game, seat, hint_rng(game, seat)), REASONS,
+                     "it is the step the tale asks of you now")

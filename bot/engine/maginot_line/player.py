@@ -225,3 +225,34 @@ def _fills(card: str, have: list[str]) -> int:
     """How much ``card`` helps a unit of its class: 1 if its suit is still missing there."""
     same = [c for c in have if klass(c) == klass(card)]
     return int(suit(card) not in {suit(c) for c in same})
+
+
+REASONS = {
+    "aces": "that order keeps your Aces' strengths where they matter first",
+    "resource": "a resource card gives you markers every turn from now on",
+    "tap": "the markers pay for the cards you are building",
+    "tapbase": "your base gives two markers for your building",
+    "start": "building that card makes the most of the markers in your pool",
+    "fund": "it finishes a card you have already started, soonest",
+    "rush": "K♦ completes a card at once",
+    "queen": "the queen strengthens the unit (or resource) that gains most from it",
+    "heal": "K♥ clears a badly wounded unit or Ace",
+    "revive": "a joker brings a fallen Ace back into your base",
+    "done": "there is nothing more worth doing in this phase",
+    "attack": "your patrols are strong enough to hurt their Aces",
+    "engage": "your guardians can stop the attackers that would do most harm",
+    "seize": "K♦ wins you the initiative in this battle",
+    "boost": "J♦'s +3 Initiative decides this battle",
+    "commit": "those cards and targets do the most damage for what they cost",
+    "move": "it balances your units between patrol and guard",
+    "assemble": "a finished heart, spade and club make a unit",
+    "end": "your turn has nothing more worth doing",
+}
+
+
+def hint(game: Game, seat: int) -> tuple[Action, str]:
+    """The built-in player's action and, in plain words, why."""
+    from bot.engine.hints import hint_rng, verb_hint
+
+    return verb_hint(game, seat, auto_move(game, seat, hint_rng(game, seat)), REASONS,
+                     "it is the step the game asks of you now")

@@ -1,0 +1,76 @@
+"""Hints: what the built-in player would do for a seat now, and why, in one plain sentence.
+
+Each game's ``player`` module offers ``hint(game, seat) -> (action, reason)``; the reason is a
+clause in plain words ("it defeats Ben's K♠ stack"). :func:`hint_sentence` joins it to the
+action described from the seat's own ``choices`` labels, so nothing the seat may not know is
+used and no notation code is shown.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Mapping
+
+from bot.engine.cards import pretty_text
+from bot.engine.core import Action, Game
+
+HINT_SEED = "hint"  # the built-in player's coin flips, fixed so the same position gets the same hint
+
+
+def hint_rng(game: Game, seat: int) -> random.Random:
+    return random.Random(f"{HINT_SEED}:{seat}:{getattr(game, 'move_count', 0)}")
+
+
+def describe(game: Game, seat: int, action: Action | str) -> str:
+    """The action in plain words, from the labels ``choices`` gives the seat for each token."""
+    tokens = str(action).split()
+    labels: list[str] = []
+    for i, tok in enumerate(tokens):
+        c = game.choices(seat, tuple(tokens[:i]))
+        if c.kind == "text":
+            break  # the built-in player's own words are a placeholder: name the step, not its text
+        if c.kind == "set":
+            parts = tok.split(",")
+            names = {o.token: o.label or o.token for o in c.options}
+            labels.append(", ".join(names.get(p, p) for p in parts))
+            continue
+        label = next((o.label for o in c.options if o.token == tok and o.label), "") or tok
+        if labels and label.split()[:1] == labels[-1].split()[:1]:
+            labels[-1] = label  # "Place 9♣" then "Place 9♣ on r3c3": the fuller label says it all
+        else:
+            labels.append(label)
+    if not labels:
+        return "act"
+    text = labels[0] if len(labels) == 1 else f"{labels[0]}: {', '.join(labels[1:])}"
+    return pretty_text(text)
+
+
+def writes_text(game: Game, seat: int, action: Action | str) -> bool:
+    tokens = str(action).split()
+    return bool(tokens) and game.choices(seat, (tokens[0],)).kind == "text"
+
+
+def verb_hint(game: Game, seat: int, action: Action, reasons: Mapping[str, str], fallback: str) -> tuple[Action, str]:
+    """A hint whose reason depends on the kind of action only (the player's rule for that verb)."""
+    verb = str(action).split(" ", 1)[0]
+    if writes_text(game, seat, action):
+        return action, "the game is waiting for your line of the story, and any words of your own will do"
+    return action, reasons.get(verb, fallback)
+
+
+def hint(game: Game, seat: int) -> tuple[Action, str]:
+    """The built-in player's action for ``seat`` and its reason (``seat`` must be deciding)."""
+    module = importlib.import_module(f"bot.engine.{game.game_id}.player")
+    return module.hint(game, seat)
+
+
+def hint_sentence(game: Game, seat: int) -> str:
+    """One imperative sentence: what to do and why ("Draw a card, because …")."""
+    action, reason = hint(game, seat)
+    what = describe(game, seat, action)
+    if writes_text(game, seat, action):
+        what = f"Write your line (“{what.rstrip('.')}”)" if what.endswith("?") else f"{what} in your own words"
+    what = what[:1].upper() + what[1:]
+    reason = pretty_text(reason.strip().rstrip("."))
+    return f"{what}, because {reason}."

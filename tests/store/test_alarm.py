@@ -1,0 +1,129 @@
+"""The turn-limit sweep's alarm, on both back ends: an indexed column holding the next time a
+playing table needs the sweep (the warning when a quarter of the turn is left, once per turn,
+else the deadline); ``due`` reads only the rows whose alarm is due, and a damaged row never
+stops the sweep."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import bot.tables
+from bot.store import Seat, SQLiteStore
+from bot.tables import TIME_UP, Actor, TableService
+from tests.conftest import Clock
+from tests.store.helpers import playing
+
+FIXTURE = Path(__file__).parent / "fixtures" / "schema1.sql"
+TWO = [Seat(7, "Ana"), Seat(8, "Ben")]
+
+
+async def stored_alarm(store, channel: int) -> tuple[float | None, float | None]:
+    return tuple(await store.execute(f"SELECT alarm, warned_for FROM tables WHERE channel_id = {channel}"))[0]
+
+
+async def test_the_alarm_is_the_warning_then_the_deadline(store):
+    t = playing(1, since=1000.0, limit=60, seats=list(TWO))
+    assert (t.warn_at, t.deadline, t.alarm) == (1045.0, 1060.0, 1045.0)
+    await store.save(t, None)
+    assert await stored_alarm(store, 1) == (1045.0, None)
+    assert await store.due(1044.9) == []
+    assert [x.channel_id for x in await store.due(1045.0)] == [1]
+    # Warned: the alarm moves on to the deadline, and this turn is never warned again.
+    t.warned_for, t.revision = t.turn_since, 2
+    await store.save(t, 1)
+    got = await store.get(1)
+    assert (got.warned_for, got.warn_at, got.alarm) == (1000.0, None, 1060.0)
+    assert await stored_alarm(store, 1) == (1060.0, 1000.0)
+    assert await store.due(1059.9) == []
+    assert [x.channel_id for x in await store.due(1060.0)] == [1]
+    # Told that time is up: no alarm until the turn passes; the next turn has its own warning.
+    t.timed_out, t.revision = True, 3
+    await store.save(t, 2)
+    assert await store.due(1e12) == []
+    t.timed_out, t.turn_since, t.revision = False, 1100.0, 4
+    await store.save(t, 3)
+    assert await stored_alarm(store, 1) == (1145.0, 1000.0)
+    assert [x.channel_id for x in await store.due(1145.0)] == [1]
+
+
+async def test_a_solo_table_has_no_warning(store):
+    t = playing(1, since=1000.0, limit=60)
+    assert (t.warn_at, t.alarm) == (None, 1060.0)
+    await store.save(t, None)
+    assert await store.due(1059.0) == []
+
+
+async def test_a_damaged_row_leaves_the_sweep_for_good(store):
+    await store.save(playing(1, since=1000.0, seats=list(TWO)), None)
+    await store.save(playing(2, since=1000.0, seats=list(TWO)), None)
+    await store.execute("UPDATE tables SET state = substr(state, 1, 5) WHERE channel_id = 1")
+    assert [t.channel_id for t in await store.due(5000.0)] == [2]
+    assert await stored_alarm(store, 1) == (None, None)
+
+
+async def test_the_sweep_pages_past_damaged_rows(store, monkeypatch):
+    """Pages of 3; the second due table is damaged, so the first page holds 2 sound tables: the
+    sweep still reaches every other due table, and tells each once."""
+    monkeypatch.setattr(bot.tables, "SWEEP_PAGE", 3)
+    clock = Clock()
+    service = TableService(store, clock=clock)
+    ana, ben = Actor(100, "Ana"), Actor(101, "Ben")
+    channels = list(range(10, 18))
+    for ch in channels:
+        await service.new_table(ch, 1, ana, "cardchess2")
+        await service.join(ch, ben)
+        await service.set_turn_limit(ch, ana, 60)
+        await service.start(ch, ana)
+    await store.save(playing(99, since=clock() + 3600, seats=list(TWO)), None)  # not due
+    await store.execute(f"UPDATE tables SET state = substr(state, 1, 9) WHERE channel_id = {channels[1]}")
+    clock.advance(61)
+    changes = await service.check_timeouts()
+    assert sorted(c.table.channel_id for c in changes) == [ch for ch in channels if ch != channels[1]]
+    assert all(c.notice is not None and c.notice.kind == TIME_UP for c in changes)
+    assert await service.check_timeouts() == []
+    assert await stored_alarm(store, channels[1]) == (None, None)
+
+
+async def test_the_sweep_reads_through_the_alarm_index(tmp_path):
+    """EXPLAIN QUERY PLAN of the very statements ``due`` runs (first page and a later page): a
+    range search of the alarm index, no scan of the table and no sort."""
+    s = await SQLiteStore.open(tmp_path / "db.sqlite3")
+    try:
+        for ch in range(1, 30):
+            await s.save(playing(ch, since=1000.0 + ch, seats=list(TWO)), None)
+        ran: list[str] = []
+        s._reader.conn.set_trace_callback(ran.append)
+        page = await s.due(5000.0, 10)
+        await s.due(5000.0, 10, (page[-1].alarm, page[-1].channel_id))
+        s._reader.conn.set_trace_callback(None)
+        queries = [q for q in ran if q.lstrip().upper().startswith("SELECT") and "alarm" in q]
+        assert len(queries) == 2, ran
+        for q in queries:
+            plan = " | ".join(str(tuple(step)) for step in await s.execute("EXPLAIN QUERY PLAN " + q))
+            assert "USING INDEX tables_alarm" in plan, plan
+            assert "SCAN tables" not in plan and "TEMP B-TREE" not in plan, plan
+    finally:
+        await s.close()
+
+
+async def test_an_old_database_gets_alarms_that_match_its_rows(tmp_path):
+    """A turn in progress at the upgrade counts as warned: its alarm is its deadline, and the
+    stored alarm is exactly what the row computes (the sweep's paging key)."""
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript(FIXTURE.read_text(encoding="utf-8"))
+    db.close()
+    s = await SQLiteStore.open(path)
+    try:
+        stored = dict(((c, (a, w)) for c, a, w in await s.execute("SELECT channel_id, alarm, warned_for FROM tables")))
+        playing_rows = await s.tables("playing")
+        assert playing_rows
+        for t in await s.tables():
+            assert stored[t.channel_id] == (t.alarm, t.warned_for)
+            if t.status == "playing":
+                assert t.alarm == t.deadline is not None and t.warned_for == t.turn_since
+            else:
+                assert t.alarm is None
+    finally:
+        await s.close()

@@ -1,0 +1,101 @@
+"""Bot seats and hints through the Discord stand-in: the host presses **Add a bot**, the bot plays
+its Court Wars turns at once while the person plays with buttons and pickers to the end, nobody
+pings a bot; ``/game hint`` answers the player to act privately, in one sentence."""
+
+from __future__ import annotations
+
+import re
+
+from bot.tables import load_game
+from tests.discord_helpers import auto_move_for, latest_table, make_move, parse_cid
+
+CODE = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA][SHDC])(?![A-Za-z0-9])")
+
+
+def people(standin, n=2):
+    g = standin.guild()
+    users = [standin.user(name=x) for x in ("ana", "ben", "cat")[:n]]
+    for u in users:
+        g.add_member(u)
+    return g, users
+
+
+async def test_a_bot_seat_plays_court_wars_to_the_end(standin, bot):
+    g, (ana, ben) = people(standin)
+    channel = int(g.channel["id"])
+    lobby = await standin.slash(bot, "game new", {"game": "court_wars", "variants": "first=1"}, user=ana, guild=g)
+    labels = [label for _, label, _ in standin.buttons(lobby.message_id)]
+    assert "Add a bot" in labels
+    refused = await standin.click(bot, lobby.message_id, label="Add a bot", user=ben)
+    assert refused.ephemeral and "Only the host" in refused.text
+    added = await standin.click(bot, lobby.message_id, label="Add a bot", user=ana)
+    assert not added.ephemeral
+    seats = next(f["value"] for f in added.embed["fields"] if f["name"].startswith("Seats"))
+    assert "Deckhand bot 1" in seats and "<@-" not in seats
+    kinds = {parse_cid(cid)[2] for cid, _, _ in standin.buttons(added.message_id) if cid}
+    assert "ab" in kinds
+    start = await standin.click(bot, added.message_id, label="Start", user=ana)
+    assert not start.ephemeral
+    table = await bot.service.get(channel)
+    assert table.status == "playing" and load_game(table).to_act() == {0}
+    assert table.moves and table.moves[0][0] == 1, "the bot (first to act) played its turn at once"
+
+    hinted = outsider = False
+    for i in range(500):
+        table = await bot.service.get(channel)
+        if table.status != "playing":
+            break
+        game = load_game(table)
+        assert game.to_act() == {0}, "whenever the table waits, it waits for the person"
+        if i in (0, 7):
+            hint = await standin.slash(bot, "game hint", user=ana, guild=g)
+            assert hint.ephemeral and ", because " in hint.text and hint.text.endswith(".")
+            assert hint.text.count("\n") == 0 and not CODE.search(hint.text)
+            assert (await bot.service.get(channel)).revision == table.revision, "a hint changes nothing"
+            hinted = True
+        if i == 3:
+            other = await standin.slash(bot, "game hint", user=ben, guild=g)
+            assert other.ephemeral and "not playing" in other.text
+            outsider = True
+        _, move = await auto_move_for(bot, channel, i)
+        res = await make_move(standin, bot, channel, 0, move, [ana])
+        assert not (res.ephemeral and "moved on" in res.text), res.text
+    assert hinted and outsider
+    table = await bot.service.get(channel)
+    assert table.status == "finished"
+    assert sum(1 for m in table.moves if m[0] == 1) > 3, "the bot played many turns"
+    for m in standin.channel_messages(channel):
+        assert not any(u < 0 for u in standin.pinged_user_ids(m)), "nobody pings a bot"
+        assert "<@-" not in (m.get("content") or "")
+    final = latest_table(standin, channel)
+    assert "game over" in final["embeds"][0]["footer"]["text"]
+    rows = await bot.service.stats(g.id, "court_wars")
+    assert [r["user_id"] for r in rows] == [int(ana["id"])]
+    over = await standin.slash(bot, "game hint", user=ana, guild=g)
+    assert over.ephemeral and "no game in progress" in over.text
+
+
+async def test_hint_only_for_the_seat_to_act(standin, bot):
+    g, (ana, ben, cat) = people(standin, 3)
+    await standin.slash(bot, "game new", {"game": "court_wars", "variants": "first=0"}, user=ana, guild=g)
+    await standin.slash(bot, "game join", user=ben, guild=g)
+    await standin.slash(bot, "game start", user=ana, guild=g)
+    waiting = await standin.slash(bot, "game hint", user=ben, guild=g)
+    assert waiting.ephemeral and "not your move" in waiting.text
+    mine = await standin.slash(bot, "game hint", user=ana, guild=g)
+    assert mine.ephemeral and mine.text.startswith("💡 ") and ", because " in mine.text
+    stranger = await standin.slash(bot, "game hint", user=cat, guild=g)
+    assert stranger.ephemeral and "not playing" in stranger.text
+
+
+async def test_add_a_bot_is_disabled_when_the_table_is_full(standin, bot):
+    g, (ana,) = people(standin, 1)
+    res = await standin.slash(bot, "game new", {"game": "court_wars"}, user=ana, guild=g)
+    for _ in range(3):
+        res = await standin.click(bot, res.message_id, label="Add a bot", user=ana)
+        assert not res.ephemeral, res.text
+    buttons = {label: disabled for _, label, disabled in standin.buttons(res.message_id)}
+    assert buttons["Add a bot"] is True and buttons["Start"] is False
+    seats = next(f["value"] for f in res.embed["fields"] if f["name"].startswith("Seats"))
+    assert [line.split(". ", 1)[1] for line in seats.splitlines()][1:] == [
+        "🤖 Deckhand bot 1", "🤖 Deckhand bot 2", "🤖 Deckhand bot 3"]
