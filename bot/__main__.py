@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from bot.config import ConfigError, Settings, parse_shards
-from bot.cli import game_list
+from bot.cli import HelpFormatter, game_list
 from bot.engine.registry import GAME_IDS
 
 EPILOG = """examples:
@@ -77,14 +77,14 @@ commands are registered once with `python -m bot sync`, not by `run`."""
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="deckhand", description="Deckhand: card games on Discord and in a terminal.",
-                                epilog=EPILOG.format(games=game_list()), formatter_class=argparse.RawDescriptionHelpFormatter)
+                                epilog=EPILOG.format(games=game_list()), formatter_class=HelpFormatter)
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     sub.add_parser("start", help="run the bot if DISCORD_TOKEN is set, else play Gridcannon in this terminal",
                    description="The first-run command: the Discord bot when a token is configured, otherwise a "
                                "terminal game of Gridcannon.")
     r = sub.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN)",
-                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       formatter_class=HelpFormatter,
                        description=textwrap.fill("Connect to Discord and serve every table. Needs DISCORD_TOKEN. "
                                                  "Several processes can share one PostgreSQL database, each running "
                                                  "some of the shards.", 78),
@@ -103,7 +103,7 @@ def parser() -> argparse.ArgumentParser:
     games = game_list()
     pl = sub.add_parser(
         "play", help="play a game in this terminal (hot seat for several players)",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
         description=textwrap.fill("Play a game in this terminal. Several people share the keyboard (hot seat): before a "
                                   "seat's own view is shown the screen is cleared and the terminal handed to that player. "
                                   "The built-in player can take any seats (--bots).", 78),
@@ -122,7 +122,7 @@ def parser() -> argparse.ArgumentParser:
 
     sm = sub.add_parser(
         "simulate", help="play many games with the built-in player and print a summary",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
         description=textwrap.fill("Play G games with the built-in player in every seat and print games, finished, errors, "
                                   "wins, losses, mean_score, mean_moves, games_per_s and moves_per_s. Game i is seeded from "
                                   "S and i, so the same command plays the same games.", 78),
@@ -140,7 +140,7 @@ def parser() -> argparse.ArgumentParser:
 
     rp = sub.add_parser(
         "replay", help="reproduce a game from its record and print the result",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
         description=textwrap.fill("Reproduce a game exactly from its record (made by simulate --records, or the full record "
                                   "kept in the bot's database) and print how it ended. A player's redacted export cannot be "
                                   "replayed.", 78),

@@ -7,6 +7,7 @@ shown from ``view`` through ``bot.render.<game>.text``, events are read per reci
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import json
 import random
@@ -84,6 +85,65 @@ def default_players(game_id: str, count: int | None) -> list[str]:
 
 def terminal_width(limit: int = MAX_WIDTH) -> int:
     return max(20, min(shutil.get_terminal_size((80, 24)).columns, limit))
+
+
+def wrap_lines(text: str, width: int, indent: str = "", columns: bool = False) -> str:
+    """Each line of ``text`` wrapped to ``width`` columns; a wrapped line's continuation hangs
+    under its words (after its own leading spaces and ``indent``; with ``columns``, under a
+    second column set off by two spaces or more). Short lines stay as they are, so a board drawn
+    in text is never broken."""
+    out: list[str] = []
+    for line in text.splitlines() or [""]:
+        if len(line) <= width:
+            out.append(line)
+            continue
+        lead = " " * (len(line) - len(line.lstrip(" "))) + indent
+        gap = re.search(r"\S {2,}(?=\S)", line) if columns else None
+        if gap and gap.end() <= width // 2:
+            lead = " " * gap.end()
+        out.extend(textwrap.wrap(line, width=width, subsequent_indent=lead, break_on_hyphens=False,
+                                 drop_whitespace=True) or [line])
+    return "\n".join(out)
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """``--help`` wrapped at the terminal's width: prose paragraphs are reflowed, indented lines
+    (examples, the game list) keep their layout and hang their continuation when too long."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        width = max(width, 20)
+        out: list[str] = []
+        para: list[str] = []
+
+        def flush() -> None:
+            if para:
+                out.extend(textwrap.wrap(" ".join(para), width=width, initial_indent=indent,
+                                         subsequent_indent=indent, break_on_hyphens=False))
+                para.clear()
+
+        entries: list[str] = []  # indented lines, a continuation joined to its entry
+        column = 0  # where the last entry's second column starts
+        for line in text.splitlines():
+            lead = len(line) - len(line.lstrip(" "))
+            if line.strip() and entries and column and lead == column:
+                entries[-1] += " " + line.strip()
+                continue
+            out.extend(wrap_lines(e, width, "    ", columns=True) for e in entries)
+            entries.clear()
+            column = 0
+            if not line.strip():
+                flush()
+                out.append("")
+            elif line[:1].isspace() or (line.rstrip().endswith(":") and len(line) < 30):
+                flush()
+                entries.append(indent + line.rstrip())
+                gap = re.search(r"\S {2,}(?=\S)", line)
+                column = gap.end() if gap and line[:1].isspace() else 0
+            else:
+                para.append(line.strip())
+        out.extend(wrap_lines(e, width, "    ", columns=True) for e in entries)
+        flush()
+        return "\n".join(out)
 
 
 # ----- the rules, wrapped -----------------------------------------------------------------
@@ -340,9 +400,10 @@ class HotSeat:
     """
 
     def __init__(self, spec: GameSpec, game: Game, bots: set[int], read: Callable[[str], str],
-                 write: Callable[[str], None], width: int, rng: random.Random):
+                 write: Callable[[str], None], width: int, rng: random.Random, clear: bool = True):
         self.spec, self.game, self.bots = spec, game, bots
         self.read, self.write, self.width, self.rng = read, write, width, rng
+        self.clear = clear  # the screen is cleared (ANSI) between players: only on a real terminal
         self.render = renderer(spec)
         self.humans = [s for s in range(len(game.players)) if s not in bots]
         self.holder: int | None = self.humans[0] if len(self.humans) == 1 else None
@@ -352,9 +413,9 @@ class HotSeat:
     # ----- the loop ---------------------------------------------------------------------
     def run(self) -> Game:
         names = ", ".join(f"{n} (built-in player)" if s in self.bots else n for s, n in enumerate(self.game.players))
-        self.write(f"{self.spec.title} — seed {self.game.seed}. Players: {names}.")
+        self.say(f"{self.spec.title} — seed {self.game.seed}. Players: {names}.")
         if self.humans:
-            self.write(HINT)
+            self.write(wrap_lines(HINT, self.width))
         try:
             while True:
                 decisions = self.game.decisions()
@@ -374,7 +435,7 @@ class HotSeat:
         self.write(self.render.text(self.game.view(None)))
         outcome = self.game.outcome()
         if outcome and outcome.summary:
-            self.write(outcome.summary)
+            self.write(wrap_lines(pretty_text(outcome.summary), self.width))
         return self.game
 
     def deliver(self, events: Sequence[Event]) -> None:
@@ -384,10 +445,10 @@ class HotSeat:
             for e in events:
                 text = e.for_(None)
                 if text:
-                    self.write(pretty_text(text))
+                    self.write(wrap_lines(pretty_text(text), self.width, "  "))
             return
         for seat in self.humans:
-            lines = [pretty_text(t) for t in (e.for_(seat) for e in events) if t]
+            lines = [wrap_lines(pretty_text(t), self.width, "  ") for t in (e.for_(seat) for e in events) if t]
             if seat == self.holder:
                 for t in lines:
                     self.write(t)
@@ -402,15 +463,15 @@ class HotSeat:
         if self.holder is not None and self.unread:  # what the last holder may not have read yet
             self.pending[self.holder] = self.unread + self.pending.get(self.holder, [])
         self.unread = []
-        if self.holder is not None:  # a seat's own view is on the screen
+        if self.holder is not None and self.clear:  # a seat's own view is on the screen
             self.write(CLEAR)
-        self.ask(f"Pass the terminal to {self.game.players[seat]} and press Enter ")
+        self.ask(f"Pass to {self.game.players[seat]}; press Enter. ")
         self.holder = seat
         missed = self.pending.pop(seat, [])
         if missed:
             self.write("Since your last turn:")
             for t in missed:
-                self.write(f"  {t}")
+                self.write(wrap_lines(f"  {t}", self.width, "  "))
 
     def ask(self, prompt: str) -> str:
         try:
@@ -430,7 +491,7 @@ class HotSeat:
         self.write(self.render.text(self.game.view(seat)))
         name = self.game.players[seat]
         if d.prompt:
-            self.write(f"{name}: {pretty_text(d.prompt)}")
+            self.write(wrap_lines(f"{name}: {pretty_text(d.prompt)}", self.width, "  "))
         prefix: tuple[str, ...] | None = None  # the move being built step by step, if any
         while True:
             building = f" [{' '.join(prefix)} …]" if prefix else (" [choosing]" if prefix == () else "")
@@ -446,7 +507,7 @@ class HotSeat:
                 prefix = prefix or ()
                 self.list_choices(seat, prefix)
             elif prefix is None:
-                if line and self.play(seat, line):
+                if line and self.play(seat, self.as_move(seat, line)):
                     return
             elif cmd == "cancel":
                 prefix = None
@@ -467,12 +528,31 @@ class HotSeat:
                     prefix = step
                     self.list_choices(seat, prefix)
 
+    def as_move(self, seat: int, line: str) -> str:
+        """A typed line as a move: notation as it is, or plain words for the one text step on offer
+        (a story line typed without its verb: ``The knight rides out`` → ``tell The knight rides out``)."""
+        root = self.game.choices(seat, ())
+        if root.kind == "text":
+            return line
+        words = line.split()
+        tokens = {t.lower() for t in root.tokens()}
+        if not words or words[0].lower() in tokens or line.strip().lower() in ("?", "moves"):
+            return line
+        texts = [o.token for o in root.options if self.game.choices(seat, (o.token,)).kind == "text"]
+        if len(texts) != 1:
+            return line
+        try:  # a line that already parses as a move of its own is left alone
+            self.game.parse(seat, line)
+            return line
+        except IllegalMove:
+            return f"{texts[0]} {line.strip()}"
+
     def play(self, seat: int, text: str) -> bool:
         """Apply a written move (True), or show the refusal's reason (False)."""
         try:
             self.game, events = self.game.apply(seat, text)
         except IllegalMove as e:
-            self.write(f"Not allowed: {e.reason}")
+            self.write(wrap_lines(f"Not allowed: {pretty_text(e.reason)}", self.width, "  "))
             return False
         self.deliver(events)
         return True
@@ -540,54 +620,61 @@ class HotSeat:
             return self.play(seat, " ".join(tokens))
         return tuple(tokens)
 
+    def say(self, text: str, indent: str = "  ") -> None:
+        """Words (never a board) written wrapped to the table's width."""
+        self.write(wrap_lines(text, self.width, indent))
+
     def refuse(self, reason: str) -> bool:
-        self.write(reason)
+        self.write(wrap_lines(reason, self.width, "  "))
         return False
 
     def list_choices(self, seat: int, prefix: tuple[str, ...]) -> None:
         """The next step of the move being built, numbered."""
         c: Choices = self.game.choices(seat, prefix)
         if prefix:
-            self.write(f"Move so far: {' '.join(prefix)}")
+            self.say(f"Move so far: {' '.join(prefix)}")
         head = pretty_text(c.prompt) or ("Choose:" if c.options else "")
         if c.progress is not None:
             head = f"{head} ({c.progress})" if head else str(c.progress)
         if head:
-            self.write(head)
+            self.say(head)
         if c.empty:
-            self.write("  Nothing can follow that: `back` or `cancel`.")
+            self.say("  Nothing can follow that: `back` or `cancel`.")
             return
         if c.kind == "text":
             limit = f" (up to {c.max_len} characters)" if c.max_len else ""
-            self.write(f"  Type the text as you want it read{limit}; spaces are fine.")
+            self.say(f"  Type the text as you want it read{limit}; spaces are fine.")
             if c.complete:
-                self.write(f"  Or press Enter to play `{' '.join(prefix)}` without it.")
+                self.say(f"  Or press Enter to play `{' '.join(prefix)}` without it.")
         elif c.kind == "range":
-            self.write(f"  Type a whole number from {c.lo} to {c.hi}.")
+            self.say(f"  Type a whole number from {c.lo} to {c.hi}.")
         else:
             if c.kind == "set":
                 count = str(c.lo) if c.lo == c.hi else f"{c.lo} to {c.hi}"
-                self.write(f"  Pick {count}: numbers separated by commas or spaces.")
+                self.say(f"  Pick {count}: numbers separated by commas or spaces.")
             wide = max(len(str(len(c.options))), 1)
             for i, o in enumerate(c.options, start=1):
                 label = pretty_text(o.label or o.token)
                 token = "" if o.token.lower() == label.lower() else f"  ({o.token})"
-                self.write(f"  {i:>{wide}}. {label}{token}")
+                self.say(f"  {i:>{wide}}. {label}{token}", " " * (wide + 2))
         if c.complete and c.kind != "text" and prefix:
             what = "None of them" if c.kind == "set" else "Done"
-            self.write(f"  {0:>{max(len(str(len(c.options))), 1)}}. {what}: play `{' '.join(prefix)}` as it is")
-        self.write("  (`back` undoes a step, `cancel` clears the move)" if prefix
+            self.say(f"  {0:>{max(len(str(len(c.options))), 1)}}. {what}: play `{' '.join(prefix)}` as it is")
+        self.say("  (`back` undoes a step, `cancel` clears the move)" if prefix
                    else "  (a number picks; `cancel` stops choosing)")
 
 
 def play_terminal(game_id: str, players: list[str], options: list[str], seed: int | None,
                   read: Callable[[str], str] = input, write: Callable[[str], None] = print,
-                  auto_seats: set[int] | None = None, width: int | None = None) -> Game:
-    """A hot-seat terminal table; returns the last state (finished or left)."""
+                  auto_seats: set[int] | None = None, width: int | None = None, clear: bool | None = None) -> Game:
+    """A hot-seat terminal table; returns the last state (finished or left). The screen is cleared
+    between players only when ``clear`` (default: when the standard output is a terminal)."""
     s = game_spec(game_id)
     bots = set(auto_seats or ())
     if any(not 0 <= b < len(players) for b in bots):
         raise ValueError(f"--bots takes seat numbers from 1 to {len(players)}.")
     game = s.state.new(players, options, seed=seed)
-    table = HotSeat(s, game, bots, read, write, width or terminal_width(), random.Random(game.seed))
+    if clear is None:
+        clear = sys.stdout.isatty()
+    table = HotSeat(s, game, bots, read, write, width or terminal_width(), random.Random(game.seed), clear)
     return table.run()

@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.cli import CLEAR, HotSeat, play_terminal, rules_help, simulate, wrap_markdown
+from bot.cli import CLEAR, HotSeat, play_terminal, rules_help, simulate, wrap_lines, wrap_markdown
 from bot.engine.registry import GAME_IDS, spec
 
 ROOT = Path(__file__).resolve().parent.parent
 KEYS = {"games", "finished", "errors", "wins", "losses", "mean_score", "mean_moves", "games_per_s", "moves_per_s"}
-HAND_OVER = re.compile(r"^Pass the terminal to (.+) and press Enter")
+HAND_OVER = re.compile(r"^Pass to (.+); press Enter")
 
 
 def run_cli(*args: str, env: dict[str, str] | None = None, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -215,7 +215,8 @@ def test_hot_seat_clears_the_screen_and_hands_over_between_two_players():
         return moves[-1]
 
     script = Script(answer=answer)
-    table = HotSeat(s, s.state.new(["Ann", "Ben"], seed=4), set(), script.read, script.write, 80, random.Random(1))
+    table = HotSeat(s, s.state.new(["Ann", "Ben"], seed=4), set(), script.read, script.write, 80, random.Random(1),
+                    clear=True)
     table.run()
     assert "Game left unfinished." in script.out
     assert "Not allowed: " in script.out  # the refusal's reason follows
@@ -230,6 +231,38 @@ def test_hot_seat_clears_the_screen_and_hands_over_between_two_players():
     for i in handovers:  # the next prompt after a hand-over is that player's
         nxt = next(e for e in log[i + 1:] if e[0] == "ask")
         assert nxt[1].startswith(HAND_OVER.match(log[i][1]).group(1))
+
+
+def test_hot_seat_clears_only_a_real_terminal():
+    """The screen is cleared (ANSI) only when the output is a terminal: piped or captured output
+    gets the hand-over prompt and no escape codes."""
+    s = spec("court_wars")
+    seen: list[str] = []
+
+    def answer(prompt: str) -> str:
+        seen.append(prompt)
+        if HAND_OVER.match(prompt):
+            return ""
+        return "quit" if len([p for p in seen if HAND_OVER.match(p)]) >= 2 else \
+            str(s.player(script_game(), script_game().decisions()[0].seat, random.Random(0)))
+
+    def script_game():
+        return table.game
+
+    for clear in (False, True):
+        seen.clear()
+        script = Script(answer=answer)
+        table = HotSeat(s, s.state.new(["Ann", "Ben"], seed=4), set(), script.read, script.write, 80,
+                        random.Random(1), clear=clear)
+        table.run()
+        handovers = [p for p in script.asked() if HAND_OVER.match(p)]
+        assert len(handovers) >= 2
+        assert (CLEAR in [e[1] for e in script.log if e[0] == "out"]) is clear
+    # play_terminal asks the output itself: pytest's captured stdout is no terminal
+    script = Script(["", "quit"])
+    play_terminal("court_wars", ["Ann", "Ben"], [], 4, read=script.read, write=script.write, width=80)
+    assert not any(CLEAR in e[1] for e in script.log if e[0] == "out") and not sys.stdout.isatty()
+    assert HAND_OVER.match(script.asked()[0]).group(1) in ("Ann", "Ben")
 
 
 def test_each_seat_reads_events_as_that_seat_reads_them():
@@ -376,6 +409,82 @@ def test_free_text_typed_as_notation_keeps_its_spaces():
     table.run()
     assert table.game.view(None).transcript[0].text == words
     assert script.asked()[0].startswith(names[starter] + "> ")
+
+
+def test_a_story_line_typed_without_its_verb_is_told():
+    """KRPD: at the telling prompt the teller types their words as they are; the one text step
+    on offer takes them (no `tell` needed)."""
+    s = spec("knight_rogue_princess_dragon")
+    names = ["Ann", "Ben", "Cat", "Dee"]
+    g = s.state.new(names, seed=6)
+    while g.decisions()[0].name != "tell":
+        d = g.decisions()[0]
+        g, _ = g.apply(d.seat, s.player(g, d.seat, random.Random(0)))
+    starter = g.decisions()[0].seat
+    words = "Once upon a time,  a knight rode out"
+
+    def answer(prompt: str) -> str:
+        if table.game.view(None).transcript:
+            return "quit"
+        d = table.game.decisions()[0]
+        return words if d.name == "tell" else str(s.player(table.game, d.seat, random.Random(0)))
+
+    script = Script(answer=answer)
+    table = HotSeat(s, s.state.new(names, seed=6), set(range(4)) - {starter}, script.read, script.write, 80,
+                    random.Random(0))
+    table.run()
+    assert table.game.view(None).transcript[0].text == words.strip()
+    assert "Not allowed" not in script.out
+
+
+def test_a_line_that_is_notation_is_not_taken_as_story():
+    """Words that start a move of their own stay a move (and its refusal), never a story line."""
+    s = spec("court_wars")
+    script = Script(["fly away", "quit"])
+    table = HotSeat(s, s.state.new(["Ann", "Bot"], seed=4), {1}, script.read, script.write, 80, random.Random(1))
+    table.run()
+    assert "Not allowed: 'fly away' is not possible now" in script.out  # Court Wars has no text step
+
+
+def test_choices_and_refusals_wrap_at_the_terminal_width():
+    """Numbered choices, prompts and refusals are wrapped to the table's width; the board itself
+    (the game's text view) is shown as drawn."""
+    s = spec("court_wars")
+    g = s.state.new(["Ann", "Bot"], seed=11)
+    rng = random.Random(3)
+    while not (g.decisions()[0].seat == 0 and "attack" in g.choices(0, ()).tokens()):
+        d = g.decisions()[0]
+        g, _ = g.apply(d.seat, s.player(g, d.seat, rng))
+    n = g.choices(0, ()).tokens().index("attack") + 1
+    script = Script(["?", str(n), "1", "1", "99", "nonsense words here and there for a long refusal", "quit"])
+    table = HotSeat(s, g, {1}, script.read, script.write, 40, random.Random(1))
+    table.run()
+    views = {s_.render.text(v) for s_ in [table] for v in (g.view(0),)}
+    lines = [ln for e in script.log if e[0] == "out" and e[1] not in views and not e[1].startswith("== ")
+             for ln in e[1].splitlines()]
+    assert any(ln.startswith("  1. ") for ln in lines)
+    long = [ln for ln in lines if len(ln) > 40 and " " in ln.strip()]
+    assert not long, long
+
+
+def test_wrap_lines_hangs_continuations_and_keeps_short_lines():
+    assert wrap_lines("a short line\n  x", 20) == "a short line\n  x"
+    wrapped = wrap_lines("  1. " + "word " * 12, 20, "   ").splitlines()
+    assert all(len(ln) <= 20 for ln in wrapped) and all(ln.startswith("     ") for ln in wrapped[1:])
+
+
+@pytest.mark.parametrize("command", ["", "play", "simulate", "replay"])
+def test_argparse_help_wraps_at_the_terminal_width(command):
+    """``--help`` follows the terminal's width (COLUMNS): prose reflowed, examples and the game
+    list keep their columns and hang their continuations."""
+    for columns in (50, 120):
+        out = run_cli(*([command] if command else []), "--help", env={"COLUMNS": str(columns)})
+        assert out.returncode == 0
+        lines = out.stdout.splitlines()
+        assert max(len(ln) for ln in lines) <= columns, [ln for ln in lines if len(ln) > columns]
+        if columns == 120 and command == "play":  # a wide terminal keeps a paragraph on one line
+            assert any(ln.startswith("Play a game in this terminal. Several people share the keyboard (hot seat):")
+                       for ln in lines)
 
 
 @pytest.mark.parametrize("game", GAME_IDS)

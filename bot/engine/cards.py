@@ -7,6 +7,7 @@ this module only names, parses and builds decks.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 RANKS = "A23456789TJQK"
@@ -61,7 +62,8 @@ def parse_card(text: str) -> str:
         return "JK2"
     m = _CARD.match(t)
     if not m:
-        raise ValueError(f"{text!r} is not a card (write it like 7H, TD, 10♦, KS or JK).")
+        raise ValueError(f"{text!r} is not a card: write it like 7♥, 10♦ or K♠, or with a suit letter like 7h, "
+                         "10d or ks (a joker: joker).")
     r, s = m.groups()
     return ("T" if r == "10" else r) + _SYMBOL_SUIT.get(s, s)
 
@@ -72,6 +74,12 @@ def pretty(card: str) -> str:
         return "🃏"
     r = "10" if card[0] == "T" else card[0]
     return r + SUIT_SYMBOL[card[1]]
+
+
+def and_list(words: Iterable[str]) -> str:
+    """``["Ann", "Ben", "Cat"]`` → ``"Ann, Ben and Cat"`` (plain words for several names)."""
+    items = list(words)
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}" if items else ""
 
 
 def long_name(card: str) -> str:

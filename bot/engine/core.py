@@ -316,7 +316,8 @@ class Game(abc.ABC):
         names = [self.players[d.seat] for d in self.decisions()]
         if not names:
             return "The game is over."
-        return f"It is {' and '.join(names)}'s turn."
+        who = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        return f"It is {who}'s turn."
 
     # ----- actions --------------------------------------------------------------------
     @abc.abstractmethod

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.engine.cards import base_code, pretty
 from bot.engine.core import Hidden
 from bot.render import drawing as dr
-from bot.render.panel import Panel, clip
+from bot.render.panel import Panel, clip, options_words
 
 TITLE = "Cardchess2"
 CREDIT = "Cardchess2 (an anonymous forum post)"
@@ -100,16 +100,16 @@ def text(view) -> str:
 def panel(view) -> Panel:
     """The embed: a text alternative of the picture."""
     p = Panel(TITLE, clip(status(view), 4096))
-    p.add("Board (South at the bottom; ▲ South, ▼ North, ## face down)", "```\n" + board_text(view) + "\n```")
+    own = "; * your own face-down card" if view.seat is not None else ""
+    p.add(f"Board (South at the bottom; ▲ South, ▼ North, ## face down{own})", "```\n" + board_text(view) + "\n```")
     p.add("Table", counts(view))
     if view.attack:
         p.add("Attack", attack_text(view))
     if view.seat is not None:
         p.add("Your hand", " ".join(_card(c) for c in view.hand) or "empty")
-    if view.recent:
+    if view.recent and view.seat is not None:  # the table message shows the public ones above the panel
         p.add("Recent", "\n".join(view.recent[-5:]))
-    variants = [o for o in view.options]
-    p.footer = " · ".join(([("Options: " + ", ".join(variants))] if variants else []) + [CREDIT])
+    p.footer = " · ".join(([("Options: " + options_words(view.options))] if view.options else []) + [CREDIT])
     return p
 
 

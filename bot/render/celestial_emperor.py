@@ -110,8 +110,9 @@ def scoring_lines(view: CelestialView) -> list[str]:
     lines = []
     for r in sc.rows:
         mark = "✓" if r.qualifies else "✗"
-        lines.append(f"{mark} {SUIT_SYMBOL[r.suit]} {r.clan}: {pretty(r.card)} (v {r.v}) · T {r.T}")
-    lines.append(f"Rule: {sc.rule} — {sc.method}.")
+        lines.append(f"{mark} {SUIT_SYMBOL[r.suit]} {r.clan}: {pretty(r.card)} (value {r.v}) · trick count {r.T}")
+    rule = sc.rule.replace("v ", "value ").replace(" T", " trick count")
+    lines.append(f"Rule: a final card qualifies when {rule} — {sc.method}.")
     if sc.tie_breaks:
         lines.append("Tie-breaks used: " + ", ".join(sc.tie_breaks) + ".")
     lines.append(f"Winner: {_who(view, sc.winner)}")
@@ -123,10 +124,8 @@ def _status(view: CelestialView) -> str:
 
 
 def panel(view: CelestialView) -> Panel:
-    recent = [story_line(view, e) for e in view.story[-6:]]
-    desc = "\n".join(recent)
-    desc = (desc + "\n\n" if desc else "") + pretty_text(_status(view))
-    p = Panel(title=TITLE, description=clip(desc, 4096))
+    # The story's latest lines are among the recent moves the table message shows above the panel.
+    p = Panel(title=TITLE, description=clip(pretty_text(_status(view)), 4096))
     for pl in view.seats:
         p.add(f"{SUIT_SYMBOL[pl.suit]} {pl.clan} — {pl.name}", player_line(pl), True)
     line = duel_line(view)

@@ -15,11 +15,11 @@ if TYPE_CHECKING:  # the renderer reads the typed view only
 TITLE = "Court Wars"
 CREDIT = "Court Wars by Kroc Camen and Prenuntius (CC BY 3.0)"
 PHASE_HINT = {
-    "build": "draws for the opening build (`draw`)",
-    "guard": "places the drawn guard {card} (`place K/Q/J`) or discards it (`discard`)",
-    "joker": "puts the joker on a defeated position (`joker K/Q/J`) or discards it (`discard`)",
-    "turn": "defends (`defend`) or attacks (`attack SOURCE M SEAT:POS R`)",
-    "ace": "drew an ace: attacks (`attack …`) or skips (`skip`), then draws again",
+    "build": "draws for the opening build",
+    "guard": "places the drawn guard {card} on one of their stacks, or discards it",
+    "joker": "puts the joker on one of their defeated positions, or discards it",
+    "turn": "defends (draws a card) or attacks",
+    "ace": "drew an ace: attacks or skips the attack, then draws again",
 }
 STAGE_WORDS = {  # the picture's plain-words hint
     "build": "to pick",
@@ -35,17 +35,19 @@ def _cards(cs: Sequence[str]) -> str:
 
 
 def stack_text(pos: PositionView) -> str:
-    """``K♠ [8♣ 4♦] A12 D22``, ``Q♠+🃏 [5♥] A5 D15`` or ``J♠(x)``."""
+    """``K♠ with 8♣ 4♦ (attack 12, defence 22)``, ``Q♠ defeated, 🃏 with 5♥ (attack 5, defence 15)``
+    or ``J♠ defeated``."""
     court = pretty(pos.court)
     if pos.state == "defeated":
-        return f"{court}(x)"
+        return f"{court} defeated"
     if pos.state == "jokered":
-        court = f"{court}(x)+{pretty(pos.joker or 'JK')}"
-    return f"{court} [{_cards(pos.guards)}] A{pos.attack} D{pos.defence}"
+        court = f"{court} defeated, {pretty(pos.joker or 'JK')}"
+    guards = f"with {_cards(pos.guards)}" if pos.guards else "unguarded"
+    return f"{court} {guards} (attack {pos.attack}, defence {pos.defence})"
 
 
 def court_line(view: CourtWarsView, s: SeatView) -> str:
-    """One player's court on a line: ``♠ Ana — K♠ [8♣ 4♦] A12 D22 · Q♠ [] A0 D10 · J♠(x)``."""
+    """One player's court on a line: ``♠ P1 Ana — K♠ with 8♣ 4♦ (attack 12, defence 22) · J♠ defeated``."""
     flag = " (eliminated)" if s.eliminated else ""
     stacks = " · ".join(stack_text(p) for p in s.positions)
     return f"{SUIT_SYMBOL[s.suit]} P{s.seat + 1} {s.name}{flag} — {stacks}"
@@ -95,14 +97,15 @@ def panel(view: CourtWarsView) -> Panel:
         title = f"{TITLE} — opening build, round {view.build_round}"
     else:
         title = f"{TITLE} — {_current_name(view)}'s turn"
-    recent = list(view.recent[-4:])
+    # The public table message shows the recent moves above the panel: a seat's view lists them here.
+    recent = list(view.recent[-4:]) if view.seat is not None else []
     desc = "\n".join(recent + ["", status(view)]) if recent else status(view)
     p = Panel(title=clip(title, 256), description=clip(desc, 4096), footer=clip(footer(view), 2048))
     for s in view.seats:
         marker = " ◀" if not view.over and s.seat == view.current else ""
         flag = " — eliminated" if s.eliminated else ""
         name = f"{SUIT_SYMBOL[s.suit]} P{s.seat + 1} {s.name}{flag}{marker}"
-        value = "\n".join(f"`{p_.ref}` {stack_text(p_)}" for p_ in s.positions)
+        value = "\n".join(stack_text(p_) for p_ in s.positions)
         p.add(name, value)
     p.add("Piles", piles_text(view))
     return p

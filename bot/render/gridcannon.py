@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.engine.cards import pretty, pretty_text
 from bot.engine.gridcannon.view import CellView, GridcannonView, SlotView
-from bot.render.panel import Panel, clip
+from bot.render.panel import Panel, clip, options_words
 from bot.render import drawing as dr
 
 CREDIT = "Based on Gridcannon by Tom Francis"
@@ -110,7 +110,7 @@ def status(view: GridcannonView) -> str:
 
 
 def footer(view: GridcannonView) -> str:
-    opts = ", ".join(view.options) or "Version 2"
+    opts = options_words(view.options) or "Version 2"
     score = ""
     if not view.over and not view.classic:
         score = f" · score if you win now: {view.score_so_far}"
@@ -118,7 +118,8 @@ def footer(view: GridcannonView) -> str:
 
 
 def panel(view: GridcannonView) -> Panel:
-    events = "\n".join(pretty_text(e) for e in view.latest[-8:])
+    # The public table message shows the recent moves above the panel: a seat's view lists them here.
+    events = "\n".join(pretty_text(e) for e in view.latest[-8:]) if view.seat is not None else ""
     desc = (events + "\n\n" if events else "") + f"**{status(view)}**"
     p = Panel(title="Gridcannon", description=clip(desc, 4096), footer=clip(footer(view), 2048))
     if view.over:
@@ -138,8 +139,8 @@ def text(view: GridcannonView) -> str:
     parts.append(grid_block(view))
     parts.append("")
     parts.append("Royals:\n" + royals_text(view))
-    parts.append("Stacks: " + "  ".join(
-        f"{c.cell}=[{' '.join(pretty(x) for x in c.stack)}]" for c in view.grid if c.stack))
+    parts.append("Stacks (bottom to top): " + " · ".join(
+        f"{c.cell} {' '.join(pretty(x) for x in c.stack)}" for c in view.grid if c.stack))
     parts.append(f"Pending: {_p(view.pending)}   Stash: {_stash_plain(view)}")
     parts.append(piles_text(view))
     parts.append("")

@@ -9,7 +9,7 @@ from bot.engine.cards import SUIT_NAME, SUIT_SYMBOL, pretty, pretty_text
 from bot.engine.knight_rogue_princess_dragon.roles import BEATS, BEATS_LINE, ROLE_NAME, TITLE, VERB, character
 from bot.engine.knight_rogue_princess_dragon.view import KrpdView, StoryEntry
 from bot.render import drawing as dr
-from bot.render.panel import Panel, clip, plain
+from bot.render.panel import Panel, clip, options_words, plain
 
 PHASE_NAME = {"flip": "Finding the starter", "tell": "Telling", "ending": "The ending", "over": "The end"}
 KIND_NAME = {"opening": "opens", "tell": "tells", "wrapup": "wraps up", "twist": "twists", "close": "closes"}
@@ -40,19 +40,19 @@ def status(view: KrpdView) -> str:
     card = view.card
     step = view.step
     if step == "flip":
-        return f"{who} flips the top card of their pile (`flip`)."
+        return f"{who} flips the top card of their pile."
     if step == "use":
-        return f"{who} chooses a showing card to tell with (`use <card>`)."
+        return f"{who} chooses a showing card to tell with."
     if step == "tell" and card:
         if not view.transcript:
-            return f"{who} begins the story and introduces {character(card)} (`tell <text>`)."
-        return f"{who} tells how {character(card)} meets the story so far (`tell <text>`)."
+            return f"{who} begins the story and introduces {character(card)}."
+        return f"{who} tells how {character(card)} meets the story so far."
     if step == "pass" and card:
-        return f"{who} hands {pretty(card)} to another player (`pass <player number>`)."
+        return f"{who} hands {pretty(card)} to another player."
     if top is None:
         return ""
     if step == "wrapup":
-        return f"{who} wraps the story up: how {character(top)} gets what they want (`wrapup <text>`)."
+        return f"{who} wraps the story up: how {character(top)} gets what they want."
     if step == "priority":
         return (f"{who} holds priority: play a received card that beats {pretty(top)}, or pass. "
                 f"Passes in a row: {view.passes}/4.")
@@ -61,15 +61,15 @@ def status(view: KrpdView) -> str:
         clock = f" The ending comes after {view.race_seconds} seconds with no play." if view.race_seconds else ""
         return f"Anyone may play a card that beats {pretty(top)}, or pass. Still deciding: {waiting}.{clock}"
     if step == "twist":
-        return f"{who} tells the twist: how {character(top)} reverses the outcome (`twist <text>`)."
+        return f"{who} tells the twist: how {character(top)} reverses the outcome."
     if step == "close":
-        return f"{who} gives one or two closing lines (`close <text>`)."
+        return f"{who} gives one or two closing lines."
     return ""
 
 
 def _player_value(view: KrpdView, seat: int) -> str:
     return "\n".join([
-        f"Face-down: {view.own_count[seat]} · rem {view.rem[seat]}",
+        f"Face-down: {view.own_count[seat]} · still to tell: {view.rem[seat]}",
         f"Showing: {_cards(view.showing[seat])}",
         f"Used: {_cards(view.used[seat])}",
         f"Received (top first): {_cards(view.received[seat])}",
@@ -95,10 +95,8 @@ def _story_pile(view: KrpdView) -> str:
 
 
 def panel(view: KrpdView) -> Panel:
-    lines = []
-    if view.transcript:
-        lines.append("> " + clip(story_line(view, view.transcript[-1]), 3000).replace("\n", "\n> "))
-    lines.append(pretty_text(status(view)))
+    # The latest telling is among the recent moves the table message shows above the panel.
+    lines = [pretty_text(status(view))]
     p = Panel(title=TITLE, description=clip("\n".join(lines), 4096))
     for seat in range(len(view.players)):
         p.add(_player_name(view, seat), _player_value(view, seat), True)
@@ -106,7 +104,7 @@ def panel(view: KrpdView) -> Panel:
     p.add("Beats", BEATS_LINE)
     footer = f"{PHASE_NAME.get(view.phase, view.phase)} · tellings {sum(len(u) for u in view.used)}/16"
     if view.options:
-        footer += " · " + ", ".join(view.options)
+        footer += " · " + options_words(view.options)
     p.footer = clip(footer, 2048)
     return p
 

@@ -29,25 +29,25 @@ def unit_line(u: Any) -> str:
     q = f"+{card(u.queen)}" if u.queen else ""
     flags = (" tapped" if u.tapped else "") + (" new" if u.new else "")
     wounds = f" {u.wounds}/{u.life} wounds" if u.wounds else ""
-    return (f"[{card(u.h)} {card(u.s)} {card(u.c)}{q}] {CLASS[u.cls]} L{u.life} A{u.armor} ⚔{u.attack}"
-            f"{wounds}{flags}")
+    return (f"[{card(u.h)} {card(u.s)} {card(u.c)}{q}] {CLASS[u.cls]}: life {u.life}, armour {u.armor}, "
+            f"attack {u.attack}{wounds}{flags}")
 
 
 def base_line(b: Any) -> str:
     if not b.base:
         return "empty base"
-    aces = " ".join(f"#{a.position} {card(a.card)}" + (f"({a.life})" if a.wounds else "") for a in b.base)
+    aces = " ".join(f"#{a.position} {card(a.card)}" + (f" (life {a.life})" if a.wounds else "") for a in b.base)
     return aces + (" · tapped" if b.base_tapped else "")
 
 
 def board_text(v: Any, b: Any) -> str:
     lines = [f"Base: {base_line(b)}" + (f" · fallen {' '.join(card(c) for c in b.fallen)}" if b.fallen else "")]
     if b.resources:
-        res = " ".join(card(r.card) + (f"+{card(r.queen)}" if r.queen else "") + ("·t" if r.tapped else "")
+        res = " ".join(card(r.card) + (f"+{card(r.queen)}" if r.queen else "") + (" (tapped)" if r.tapped else "")
                        for r in b.resources)
         lines.append(f"Resources (Initiative {b.initiative}): {res}")
     if b.building or b.finished:
-        build = " ".join(f"{card(c.card)}[{c.markers}]" for c in b.building)
+        build = " ".join(f"{card(c.card)} ({c.markers} marker{'s' if c.markers != 1 else ''})" for c in b.building)
         fin = " ".join(card(c) for c in b.finished)
         lines.append("Construction: " + " · ".join(x for x in (build, f"finished {fin}" if fin else "") if x))
     for zone in ("patrol", "guardian"):
@@ -89,7 +89,8 @@ def battle_text(v: Any) -> str:
 def status(v: Any) -> str:
     if v.over:
         return v.result or "The game is over."
-    who = " and ".join(f"{v.players[d.seat]} ({d.name})" for d in v.deciding)
+    names = [v.players[d.seat] for d in v.deciding]
+    who = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
     phase = PHASE.get(v.phase, v.phase)
     pool = f" · pool {v.pool}" if v.phase == "construction" and v.pool else ""
     return f"{phase}{pool}. Waiting for {who}."
@@ -98,7 +99,8 @@ def status(v: Any) -> str:
 def footer(v: Any) -> str:
     parts = []
     if v.rounds_limit:
-        parts.append(f"Round {v.rounds_done + 1} of {v.rounds_limit}")
+        parts.append(f"Rounds played: {min(v.rounds_done, v.rounds_limit)} of {v.rounds_limit}" if v.over
+                     else f"Round {v.rounds_done + 1} of {v.rounds_limit}")
     variants = [o for o in v.options if "=" not in o]
     if variants:
         parts.append("Variants: " + ", ".join(variants))
@@ -119,7 +121,7 @@ def panel(v: Any) -> Panel:
         p.add(head, "out of the game" if b.out else board_text(v, b))
     if v.battle is not None:
         p.add("Battle", battle_text(v))
-    if v.recent:
+    if v.recent and v.seat is not None:  # the table message shows the public ones above the panel
         p.add("Recent", "\n".join(v.recent[-6:]))
     return p
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 
@@ -27,6 +28,16 @@ class Panel:
         parts += [f"{n}\n{v}" for n, v, _ in self.fields]
         parts.append(self.footer)
         return "\n\n".join(p for p in parts if p)
+
+
+def options_words(options: Iterable[str]) -> str:
+    """A table's options as players read them: variant names as they are, settings as
+    ``turn cap: 80`` (not the written ``turn_cap=80``)."""
+    out = []
+    for o in options:
+        name, eq, value = o.partition("=")
+        out.append(f"{name.replace('_', ' ')}: {value}" if eq else o)
+    return ", ".join(out)
 
 
 def clip(text: str, limit: int) -> str:

@@ -122,7 +122,8 @@ def card(token: str) -> str:
     try:
         code = parse_card(base)
     except ValueError:
-        raise IllegalMove(f"{token[:12]!r} is not a card (write cards like 7H, TS or 10♦).", "parse") from None
+        raise IllegalMove(f"{token[:12]!r} is not a card: write it like 7♥ or 10♠, or with a "
+                           "suit letter like 7h or 10s.", "parse") from None
     if code.startswith("JK"):
         raise IllegalMove("Cardchess2 is played without jokers.", "parse")
     if at:
@@ -172,7 +173,7 @@ def parse(text: str) -> Action:
         return Move(cell(args[0]), cell(args[1]))
     if verb == "add":
         if len(args) != 2:
-            raise IllegalMove("Write an add as: add CARD CELL (like add 8H d2).", "parse")
+            raise IllegalMove("Write an add as: add, the card, the cell (like add 8♥ d2).", "parse")
         return Add(card(args[0]), cell(args[1]))
     if verb == "attack":
         if len(args) < 2:

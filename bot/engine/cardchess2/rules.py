@@ -515,7 +515,8 @@ class Cardchess2(Game):
             self._attack(seat, action, events)
         elif isinstance(action, Pass):
             if self.can_act(seat):
-                raise IllegalMove("You may pass only when you cannot move, add or attack (ruling 21).", "R21")
+                raise IllegalMove("You may pass only when you cannot move, add or attack "
+                                  "(ruling 21 — see /game rules section: Rulings).", "R21")
             self.passes += 1
             self.emit(events, f"{self.players[seat]} cannot act and passes.")
             self._end_turn(seat, events, passed=True)
@@ -550,7 +551,7 @@ class Cardchess2(Game):
         v = self._own_card(seat, action.src, "move")
         if INDEX[action.dst] not in moves(self.occ(), INDEX[action.src], v[1][0], self.side(seat), self.rules):
             raise IllegalMove(f"Your {show(v[1])} at {action.src} cannot move to {action.dst}: it must be an empty cell "
-                              "its pattern reaches in one move (rulings 4 and 8).", "2.2")
+                              "its pattern reaches in one move (rulings 4 and 8 — see /game rules section: Rulings).", "2.2")
         del self.board[action.src]
         self.board[action.dst] = v
         if v[2]:
@@ -566,7 +567,7 @@ class Cardchess2(Game):
             raise IllegalMove(f"{show(action.card)} is not in your hand.", "2.3")
         if INDEX[action.dst] not in self.add_cells(seat):
             raise IllegalMove(f"You may add only on an empty cell one of your cards could move to; {action.dst} is "
-                              "not one (ruling 5).", "R5")
+                              "not one (ruling 5 — see /game rules section: Rulings).", "R5")
         self.hands[seat].remove(action.card)
         self.board[action.dst] = [seat, action.card, False]
         self.emit(events, f"{self.players[seat]} adds a card face down at {action.dst}.",
@@ -586,15 +587,16 @@ class Cardchess2(Game):
             if s.step is None:
                 if own.steps and not self.rules.optional_step:
                     raise IllegalMove(f"Your face-down {show(own.code)} at {s.cell} must step before attacking "
-                                      "(ruling 6): write its step like >d2.", "R6")
+                                      "(ruling 6 — see /game rules section: Rulings): write its step like >d2.", "R6")
                 plan.join(own, own.cell)
                 continue
             if not own.steps:
                 raise IllegalMove(f"Your {show(own.code)} at {s.cell} attacks from where it stands: "
-                                  f"{'aces' if own.rank == 'A' else 'face-up cards'} do not step (ruling 6).", "R6")
+                                  f"{'aces' if own.rank == 'A' else 'face-up cards'} do not step "
+                                  "(ruling 6 — see /game rules section: Rulings).", "R6")
             if INDEX[s.step] not in moves(plan.occ, own.cell, own.rank, plan.side, plan.rules):
-                raise IllegalMove(f"Your {show(own.code)} cannot step from {s.cell} to {s.step} at that moment (A2).",
-                                  "A2")
+                raise IllegalMove(f"Your {show(own.code)} cannot step from {s.cell} to {s.step} at that moment "
+                                  "(see /game rules section: Attacks).", "A2")
             plan.join(own, INDEX[s.step])
         bad = plan.fails()
         if bad is not None:
@@ -605,14 +607,15 @@ class Cardchess2(Game):
     def _attack(self, seat: int, action: Attack, events: list[Event]) -> None:
         t = self.board.get(action.target)
         if t is None or t[0] == seat:
-            raise IllegalMove(f"There is no card of your opponent's at {action.target} to attack (ruling 22).", "R22")
+            raise IllegalMove(f"There is no card of your opponent's at {action.target} to attack "
+                              "(ruling 22 — see /game rules section: Rulings).", "R22")
         if not action.strikers:
             raise IllegalMove("Name at least one attacker.", "A1")
         plan = self.plan(seat, action.target, every=True)
         self._declare(seat, plan, action.strikers, "A1")
         if plan.target_card is not None and plan.sigma < plan.need:
             raise IllegalMove(f"Σ {plan.sigma} is less than the defence {plan.need} of {show(t[1])}: an attack on a "
-                              "face-up card must reach its defence (ruling 9).", "R9")
+                              "face-up card must reach its defence (ruling 9 — see /game rules section: Rulings).", "R9")
         # A5: reveal (permanent), with the values against the now known target
         code = t[1]
         strikers = []
@@ -641,10 +644,10 @@ class Cardchess2(Game):
         for c in action.cells:
             v = self.board.get(c)
             if v is None or v[0] != seat or v[2]:
-                raise IllegalMove(f"{c} is not one of your face-down cards.", "A6")
+                raise IllegalMove(f"Cell {c} does not hold one of your face-down cards.", "A6")
             if c not in allowed:
                 raise IllegalMove(f"Your {show(v[1])} at {c} does not cover {a['target']}, so it cannot enforce "
-                                  "(ruling 11).", "R11")
+                                  "(ruling 11 — see /game rules section: Rulings).", "R11")
         enforcers = []
         for c in action.cells:
             v = self.board[c]

@@ -183,7 +183,7 @@ def parse(text: str, task: str = "") -> Action:
         return Target(WORD_CLAN[word])
     if verb in CARD_BY_VERB:
         if len(args) != 1:
-            raise IllegalMove(f"Write {verb} and one card, e.g. `{verb} 7D`.", "parse")
+            raise IllegalMove(f"Write {verb} and one card, e.g. `{verb} 7♦`.", "parse")
         try:
             card = parse_card(args[0])
         except ValueError as e:

@@ -17,11 +17,12 @@ entries that named it are rewritten for every recipient who may not know it any 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.engine.cards import RANKS, parse_card, pretty, pretty_text
+from bot.engine.cards import RANKS, and_list, parse_card, pretty, pretty_text
 from bot.engine.core import (
     HIDDEN, Action, Choices, Decision, Event, Game, Option, Outcome, Seat, choices_from_actions,
 )
@@ -244,38 +245,38 @@ class CelestialEmperorGame(Game):
         actors = self._acting()
         if not actors:
             return "The game is over."
-        names = " and ".join(f"{self.players[s]} ({self.clan_name(s)})" for s in actors)
+        names = and_list(f"{self.players[s]} ({self.clan_name(s)})" for s in actors)
         return f"Waiting for {names} to {self._task()}."
 
     def _task(self, seat: int | None = None) -> str:
         ph, d = self.phase, self.duel
         if ph == "setting":
-            return "describe where the fight takes place (setting <text>)"
+            return "describe where the fight takes place"
         if ph == "declare" and d:
             if d["def"] is None:
-                return "choose a target (target <clan>)"
+                return "choose a clan to attack"
             if not d["described"]:
-                return "describe the attack (describe <text>)"
-            return "commit a card face-down (commit <card>)"
+                return "describe the attack"
+            return "commit a card face-down"
         if ph == "defend":
-            return "commit a card face-down to defend (commit <card>)"
+            return "commit a card face-down to defend"
         if ph == "tie_text":
-            return "tell how the attack came to nothing (nullify <text>, or skip)"
+            return "tell how the attack came to nothing, or skip it"
         if ph == "winner_text" and d:
             verb = "strike" if d["winner"] == d["atk"] else "parry"
-            return f"describe the {verb} ({verb} <text>)"
+            return f"describe the {verb}"
         if ph == "loser_text":
-            return "describe moving away or changing the scene (withdraw <text>)"
+            return "describe moving away or changing the scene"
         if ph == "trick":
-            return "put one card from hand face-down into the trick (trick <card>)"
+            return "put one card from hand face-down into the trick"
         if ph == "keep":
-            return "choose the final card to keep; the others go onto the trick pile (keep <card>)"
+            return "choose the final card to keep; the others go onto the trick pile"
         if ph == "epilogue":
             if seat is not None and seat != self.winner:
-                return "tell of returning to fight again (return <text>, or skip)"
+                return "tell of returning to fight again, or skip it"
             if seat is not None:
-                return "tell of the victory (victory <text>, or skip)"
-            return "tell the epilogue (victory/return <text>, or skip)"
+                return "tell of the victory, or skip it"
+            return "tell the epilogue, or skip it"
         return "wait"
 
     # ----- what a seat may do: token actions and story lines --------------------------
@@ -404,10 +405,11 @@ class CelestialEmperorGame(Game):
         if target is None:
             raise IllegalMove(f"There is no {CLAN[clan]} in this game.", "R1")
         if target == seat:
-            raise IllegalMove("You cannot attack yourself (rule R1: the target must not be the attacker).", "R1")
+            raise IllegalMove("You cannot attack yourself: the attacker picks an active opponent as the target "
+                              "(see /game rules section: The turn).", "R1")
         if not self.is_active(target):
             raise IllegalMove(f"{cap(self.who(target))} is out of the fight and cannot be attacked "
-                              "(rule R1: the target must hold 2 or more cards; ruling 8).", "ruling 8")
+                              "(a target must hold 2 or more cards: ruling 8 — see /game rules section: Rulings).", "ruling 8")
         d["def"] = target
         self._say(None, "duel", f"The {self.clan_name(seat)} attacks the {self.clan_name(target)}.")
         events: list[Event] = []
@@ -527,8 +529,8 @@ class CelestialEmperorGame(Game):
         if len(d["trick_done"]) < 2:
             return events
         self.T[w] += 1
-        self._say(None, "trick", f"T {self.T[w]} for the {self.clan_name(w)}.")
-        self.emit(events, f"The {self.clan_name(w)} takes the trick: T = {self.T[w]}.")
+        self._say(None, "trick", f"The {self.clan_name(w)} takes the trick (trick count {self.T[w]}).")
+        self.emit(events, f"The {self.clan_name(w)} takes the trick: its trick count is now {self.T[w]}.")
         return events + self._clean_up()
 
     def _clean_up(self) -> list[Event]:
@@ -603,11 +605,11 @@ class CelestialEmperorGame(Game):
         self.T[seat] += len(others)
         self.keeper = None
         line = (f"The {self.clan_name(seat)} keeps a final card and discards {len(others)} "
-                f"onto the trick pile: T = {self.T[seat]}.")
+                f"onto the trick pile: its trick count is now {self.T[seat]}.")
         self._say(None, "keep", line)
         events: list[Event] = []
         self.emit(events, line, {seat: f"You keep {pretty(card)} as your final card and discard {len(others)} "
-                                       f"onto your trick pile: T = {self.T[seat]}."})
+                                       f"onto your trick pile: your trick count is now {self.T[seat]}."})
         return events + self._final_reveal()
 
     def _final_reveal(self) -> list[Event]:
@@ -713,7 +715,7 @@ class CelestialEmperorGame(Game):
         if self.scoring is not None:
             row = next(r for r in self.scoring["rows"] if r["seat"] == w)
             summary = (f"{self.players[w]} ({self.clan_name(w)}) wins with {pretty(row['card'])} "
-                       f"(v {row['v']}, T {row['T']}).")
+                       f"(value {row['v']}, trick count {row['T']}).")
         else:
             summary = f"{self.players[w]} ({self.clan_name(w)}) wins: everyone else left."
         return Outcome(
@@ -874,6 +876,7 @@ class CelestialEmperorGame(Game):
         state["move_count"] = int(state.get("move_count", 0)) + len(state.get("forfeited", []))
         state["journal"] = []
         state["opened"] = {}
+        state["story"] = [_plain_narration(e) for e in state.get("story", [])]
         game = cls(**state)
         opened = {}
         for s in game._acting():
@@ -888,6 +891,18 @@ class CelestialEmperorGame(Game):
         return {"format": cls.state_version, "game": cls.game_id, "state": state}
 
 
+_OLD_TRICK_LINE = re.compile(r"^T (\d+) for the (.+)\.$")
+
+
+def _plain_narration(entry: Any) -> Any:
+    """A v1 narrator line in today's words (``T 2 for the Dragon.`` named the trick count)."""
+    if isinstance(entry, dict) and entry.get("seat") is None and isinstance(entry.get("text"), str):
+        m = _OLD_TRICK_LINE.match(entry["text"])
+        if m:
+            return {**entry, "text": f"The {m.group(2)} takes the trick (trick count {m.group(1)})."}
+    return entry
+
+
 def score(rows_in: list[tuple[int, str, str, int]], strict: bool = False,
           names: Sequence[str] | None = None) -> dict[str, Any]:
     """E2–E4 for ``(seat, suit, final card, T)`` rows: the scoring, step by step, and the winner."""
@@ -900,23 +915,25 @@ def score(rows_in: list[tuple[int, str, str, int]], strict: bool = False,
         rows.append({"seat": seat, "clan": CLAN[suit], "suit": suit, "card": card, "v": v, "T": t,
                      "qualifies": q})
         who = CLAN[suit] + (f" ({names[seat]})" if names else "")
-        steps.append(f"{who}: final card {card} (v {v}), T {t}: "
+        steps.append(f"{who}: final card {pretty(card)} (value {v}), trick count {t}: "
                      f"{'qualifies' if q else 'does not qualify'} ({v} {sign if q else ('≥' if strict else '>')} {t}).")
     qual = [r for r in rows if r["qualifies"]]
     if qual:
         pool, best = qual, max(r["v"] for r in qual)
         method = "highest qualifying card"
-        steps.append(f"Qualifying (v {sign} T): {', '.join(r['clan'] for r in qual)}; the highest v is {best}.")
+        steps.append(f"Qualifying (value {sign} trick count): {', '.join(r['clan'] for r in qual)}; "
+                     f"the highest value is {best}.")
     else:
         pool, best = rows, min(r["v"] for r in rows)
         method = "lowest card (nobody qualifies)"
-        steps.append(f"Nobody qualifies (v {sign} T): the lowest v wins, {best}.")
+        steps.append(f"Nobody qualifies (value {sign} trick count): the lowest value wins, {best}.")
     cands = [r for r in pool if r["v"] == best]
     tie_breaks: list[str] = []
     if len(cands) > 1:
         tie_breaks.append("tricks")
         top_t = max(r["T"] for r in cands)
-        steps.append(f"Tied on v {best}: {', '.join(r['clan'] for r in cands)}; the highest T is {top_t}.")
+        steps.append(f"Tied on value {best}: {', '.join(r['clan'] for r in cands)}; the highest trick count "
+                     f"is {top_t}.")
         cands = [r for r in cands if r["T"] == top_t]
         if len(cands) > 1:
             tie_breaks.append("priority")

@@ -160,7 +160,7 @@ def parse(seat: int, text: str, suits: Sequence[str]) -> Action:
         raise IllegalMove(f"{' '.join(tokens)!r} is not a move.", "verb")
     if verb in _BARE:
         if len(tokens) != 1:
-            raise IllegalMove(f"{tokens[0]} takes no arguments.", "parse")
+            raise IllegalMove(f"The move `{tokens[0]}` takes no arguments: write it alone.", "parse")
         return _BARE[verb]()
     if verb in ("place", "joker"):
         if len(tokens) != 2:
@@ -171,7 +171,8 @@ def parse(seat: int, text: str, suits: Sequence[str]) -> Action:
         return Place(which) if verb == "place" else PlaceJoker(which)
     # attack
     if len(tokens) != 5:
-        raise IllegalMove("Write attack SOURCE M SEAT:POSITION R, e.g. attack K 2 2:Q 1.", "parse")
+        raise IllegalMove("Write an attack as `attack SOURCE M SEAT:POSITION R` (your stack, guards to spend, "
+                          "the target, cards to remove), e.g. `attack K 2 2:Q 1`.", "parse")
     source = letter(tokens[1])
     try:
         spend = int(tokens[2])
@@ -179,7 +180,8 @@ def parse(seat: int, text: str, suits: Sequence[str]) -> Action:
         raise IllegalMove(f"{tokens[2]!r} is not a number of guards to spend.", "parse") from None
     target = tokens[3].split(":")
     if len(target) != 2 or not target[0].isdigit():
-        raise IllegalMove(f"{tokens[3]!r} is not a target: write SEAT:POSITION, e.g. 2:Q.", "parse")
+        raise IllegalMove(f"{tokens[3]!r} is not a target: write the player's number and the position, "
+                          "e.g. `2:Q`.", "parse")
     opp = int(target[0]) - 1
     if not 0 <= opp < len(suits):
         raise IllegalMove(f"There is no player {target[0]}.", "parse")

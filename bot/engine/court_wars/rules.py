@@ -304,11 +304,11 @@ class CourtWarsGame(Game):
         name = self.players[self.current]
         pending = cards.pretty(self.pending) if self.pending else ""
         return {
-            "build": f"{name} must draw for the opening build (draw).",
-            "guard": f"{name} must place the drawn guard {pending} (place K/Q/J) or discard it.",
-            "joker": f"{name} must put the joker on a defeated position (joker K/Q/J) or discard it.",
-            "turn": f"{name} must defend (defend) or attack (attack SOURCE M SEAT:POSITION R).",
-            "ace": f"{name} drew an ace: attack (attack SOURCE M SEAT:POSITION R) or skip.",
+            "build": f"{name} must draw for the opening build.",
+            "guard": f"{name} must place the drawn guard {pending} on one of their stacks, or discard it.",
+            "joker": f"{name} must put the joker on one of their defeated positions, or discard it.",
+            "turn": f"{name} must defend (draw a card) or attack.",
+            "ace": f"{name} drew an ace and may attack or skip the attack.",
         }[self.phase]
 
     # ----- actions and choices --------------------------------------------------------
@@ -453,7 +453,7 @@ class CourtWarsGame(Game):
         events: list[Event] = []
         name = self.players[seat]
         if not isinstance(action, self.ALLOWED[self.phase]):
-            raise IllegalMove(f"{str(action)!r} is not possible now: {self._expecting()}", "turn")
+            raise IllegalMove(f"That move is not possible now: {self._expecting()}", "turn")
         if isinstance(action, Resign):
             self._note(f"{name} resigns.", events)
             events += self._eliminate(seat, "resigned")
@@ -492,11 +492,12 @@ class CourtWarsGame(Game):
         pos = self.courts[seat][i]
         if not self.is_living(pos):
             raise IllegalMove(f"{cards.pretty(pos['court'])} is defeated: a guard may go only onto one of your "
-                              "living stacks (ruling 16).", "R16")
+                              "living stacks (ruling 16 — see /game rules section: Rulings).", "R16")
         if not self.can_place(seat, i, card):
             rule = "lower than or equal to" if self.opts.same_value else "strictly lower than"
             raise IllegalMove(f"{cards.pretty(card)} cannot go on {self.stack_name(seat, i)}: a new guard must be "
-                              f"{rule} the outermost guard {cards.pretty(pos['guards'][-1])} (§3.2).", "3.2")
+                              f"{rule} the outermost guard {cards.pretty(pos['guards'][-1])} "
+                              "(see /game rules section: The turn).", "3.2")
         self.pending = None
         pos["guards"].append(card)
         self._note(f"{self.players[seat]} places {cards.pretty(card)} on {self.stack_name(seat, i)} "
@@ -510,7 +511,7 @@ class CourtWarsGame(Game):
         if pos["state"] != "defeated":
             why = "already has a joker" if pos["state"] == "jokered" else "is not defeated"
             raise IllegalMove(f"{cards.pretty(pos['court'])} {why}: a joker may go only onto one of your defeated "
-                              "positions without a joker (ruling 11).", "R11")
+                              "positions without a joker (ruling 11 — see /game rules section: Rulings).", "R11")
         self.pending = None
         pos["state"] = "jokered"
         pos["joker"] = card
@@ -526,16 +527,19 @@ class CourtWarsGame(Game):
             raise IllegalMove(f"Your {cards.pretty(mine['court'])} is defeated and cannot attack.", "3.4")
         if not mine["guards"]:
             raise IllegalMove(f"Your {self.stack_name(seat, src)} has no guards: a stack without guards "
-                              "has Attack 0 and cannot attack (ruling 9).", "R9")
+                              "has Attack 0 and cannot attack (ruling 9 — see /game rules section: Rulings).", "R9")
         k = len(mine["guards"])
         if not 1 <= a.spend <= k:
-            raise IllegalMove(f"Spend from 1 to {k} guards of {self.stack_name(seat, src)}, not {a.spend} "
-                              "(you spend the outermost guards, ruling 3).", "R3")
+            spend = "1 guard" if k == 1 else f"from 1 to {k} guards"
+            raise IllegalMove(f"Spend {spend} of {self.stack_name(seat, src)}, not {a.spend} "
+                              "(you spend the outermost guards first: ruling 3 — see /game rules section: Rulings).", "R3")
         opp = a.target_seat
         if opp == seat:
-            raise IllegalMove("You cannot attack your own stacks (§3.4).", "3.4")
+            raise IllegalMove("You cannot attack your own stacks: an attack targets an opponent's stack "
+                              "(see /game rules section: The turn).", "3.4")
         if self.eliminated[opp]:
-            raise IllegalMove(f"{self.players[opp]} is eliminated and cannot be targeted (§2).", "2")
+            raise IllegalMove(f"{self.players[opp]} is eliminated and cannot be targeted: only "
+                              "living opponents may be attacked (ruling 15 — see /game rules section: Rulings).", "2")
         t = a.target_index
         theirs = self.courts[opp][t]
         if not self.is_living(theirs):
@@ -549,7 +553,8 @@ class CourtWarsGame(Game):
         cost = self.cost(theirs["guards"], a.remove)
         if power < cost:
             raise IllegalMove(f"Power {power} from {pretty_cards(spent)} is less than the cost {cost} "
-                              f"of {self._what(opp, t, a.remove)}: an attack needs power ≥ cost (§3.4).", "3.4")
+                              f"of {self._what(opp, t, a.remove)}: an attack needs power at least its cost "
+                              "(see /game rules section: The turn).", "3.4")
 
     def _what(self, opp: int, t: int, r: int) -> str:
         theirs = self.courts[opp][t]["guards"]
@@ -748,7 +753,7 @@ class CourtWarsGame(Game):
         self.phase = "over"
         self.pending = None
         self.end_reason = "stalemate"
-        who = " and ".join(self.players[s] for s in top)
+        who = cards.and_list(self.players[s] for s in top)
         verb = "share the win" if len(top) > 1 else "wins"
         self.end_summary = (f"No position defeated in {limit} rounds: {who} {verb} with {best_living} "
                             f"living stacks (total Defence {best_def}).")

@@ -167,7 +167,7 @@ BY_VERB: dict[str, type[Action]] = {a.verb: a for a in ACTIONS}
 USAGE = {
     "draw": "draw",
     "place": "place r1c1 (the cell for the pending card)",
-    "armour": "armour KC (the royal that takes the armour)",
+    "armour": "armour K♣ (the royal that takes the armour)",
     "extract": "extract r2c2 (the stack an ace sends to the bottom)",
     "reassign": "reassign r1c1 r2c2 (move the top card of the first cell onto the second)",
     "replace": "replace r2c2 (the cell whose card goes to the bottom)",
@@ -178,7 +178,7 @@ USAGE = {
     "hardreset": "hardreset r1c1 (the stack to reset)",
     "recycle": "recycle r1c1 (the stack that becomes the new deck)",
 }
-SETUP_ROYAL_USAGE = "royal KH T1 (which set-aside royal, then the slot)"
+SETUP_ROYAL_USAGE = "royal K♥ T1 (which set-aside royal, then the slot)"
 ROYAL_USAGE = "royal T1 (the slot)"
 
 

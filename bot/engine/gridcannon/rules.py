@@ -541,7 +541,11 @@ class GridcannonGame(Game):
         if verb in ("extract", "reassign") and self.phase in PLOY_PHASES and not self.classic:
             kind = "ace" if verb == "extract" else "joker"
             return f"You have no unspent {kind} (or no stack to use it on). {self.prompt()}"
-        return f"You cannot {verb} now. {self.prompt()}"
+        doing = {"royal": "place a royal", "hardreset": "hard-reset a stack", "reset": "reset a stack",
+                 "recycle": "recycle a stack", "extract": "extract a stack", "reassign": "move a top card",
+                 "replace": "replace a grid card", "keep": "keep the grid", "place": "place a card",
+                 "armour": "add armour"}.get(verb, verb)
+        return f"You cannot {doing} now. {self.prompt()}"
 
     # ----- moves ---------------------------------------------------------------------
     def _do_royal(self, a: A.PlaceRoyal, ev: list[Event]) -> None:
@@ -557,7 +561,7 @@ class GridcannonGame(Game):
             legal = self.legal_slots(royal)
             if slot not in legal:
                 raise IllegalMove(f"{p(royal)} cannot go to {slot}: by the placement rule it may go to "
-                              f"{', '.join(legal)}.", "placement")
+                              f"{', '.join(legal)} (see /game rules section: Setup).", "placement")
             self.set_aside.remove(royal)
             self._seat(royal, slot)
             self._say(ev, f"{p(royal)} placed at {slot}.")
@@ -569,7 +573,7 @@ class GridcannonGame(Game):
         legal = self.legal_slots(royal)
         if slot not in legal:
             raise IllegalMove(f"{p(royal)} cannot go to {slot}: by the placement rule it may go to "
-                          f"{', '.join(legal)}.", "placement")
+                          f"{', '.join(legal)} (see /game rules section: Setup).", "placement")
         self._seat(royal, slot)
         self.pending = None
         self._say(ev, f"{p(royal)} placed at {slot}.")
@@ -590,7 +594,7 @@ class GridcannonGame(Game):
     def _do_replace(self, a: A.Replace, ev: list[Event]) -> None:
         cell = a.cell
         if not self.grid[cell]:
-            raise IllegalMove(f"{CELLS[cell]} is empty: pick a cell with a card.", "setup")
+            raise IllegalMove(f"Cell {CELLS[cell]} is empty: pick a cell with a card.", "setup")
         old = self.grid[cell].pop()
         self._to_bottom([old])
         what = p(old) if self.variant.memory_aid else "The card"
@@ -709,7 +713,7 @@ class GridcannonGame(Game):
         names = [self.slots[i]["royal"] for i in targets]
         if a.royal not in names:
             raise IllegalMove(f"{p(card)} cannot armour {p(a.royal)}: by the armour rule it goes to "
-                          f"{' or '.join(p(n) for n in names)}.", "R9")
+                          f"{' or '.join(p(n) for n in names)} (see /game rules section: The turn).", "R9")
         target = targets[names.index(a.royal)]
         slot = self.slots[target]
         slot["armour"].append(card)
@@ -748,7 +752,7 @@ class GridcannonGame(Game):
     def _do_extract(self, a: A.Extract, ev: list[Event]) -> None:
         cell = a.cell
         if not self.grid[cell]:
-            raise IllegalMove(f"{CELLS[cell]} is empty: an Extraction needs a stack to pick up.", "R14")
+            raise IllegalMove(f"Cell {CELLS[cell]} is empty: an Extraction needs a stack to pick up.", "R14")
         ace = self._spend("A")
         stack = self.grid[cell]
         self.grid[cell] = []
@@ -760,7 +764,7 @@ class GridcannonGame(Game):
     def _do_reassign(self, a: A.Reassign, ev: list[Event]) -> None:
         x, y = a.source, a.target
         if not self.grid[x]:
-            raise IllegalMove(f"{CELLS[x]} is empty: a Reassignment moves a top card.", "R13")
+            raise IllegalMove(f"Cell {CELLS[x]} is empty: a Reassignment moves a top card.", "R13")
         if x == y:
             raise IllegalMove("A Reassignment moves the card to a different cell.", "R13")
         card = self.top(x)
@@ -796,7 +800,7 @@ class GridcannonGame(Game):
     def _do_hardreset(self, a: A.HardReset, ev: list[Event]) -> None:
         cell = a.cell
         if not self.grid[cell]:
-            raise IllegalMove(f"{CELLS[cell]} is empty: a Hard Reset picks up a stack.", "classic")
+            raise IllegalMove(f"Cell {CELLS[cell]} is empty: a Hard Reset picks up a stack.", "classic")
         card = self.pending
         self.shame.append(card)
         self.pending = None
@@ -812,7 +816,7 @@ class GridcannonGame(Game):
     def _do_recycle(self, a: A.Recycle, ev: list[Event]) -> None:
         cell = a.cell
         if not self.grid[cell]:
-            raise IllegalMove(f"{CELLS[cell]} is empty: pick a stack with cards.", "classic")
+            raise IllegalMove(f"Cell {CELLS[cell]} is empty: pick a stack with cards.", "classic")
         stack = self.grid[cell]
         self.grid[cell] = []
         top = stack.pop()
@@ -849,7 +853,8 @@ class GridcannonGame(Game):
             if killed:
                 slot["dead"] = True
             verdict = "killed" if killed else "survives"
-            self._say(ev, f"{parts[0]} and {parts[1]} fire at {p(royal)} at {s} ({h}): {atk}, {verdict}.")
+            line = f"{parts[0]} and {parts[1]} fire at {p(royal)} at {s} ({h}): {atk}, {verdict}."
+            self._say(ev, line[0].upper() + line[1:])  # "Empty r1c3 and …"
         if self.dead_count() == 12:
             self.phase = WIN
             self._say(ev, "All 12 royals are dead: you win!")

@@ -230,7 +230,7 @@ class KnightRoguePrincessDragonGame(Game):
         self.actor = seat
         if not self.showing[seat]:
             card = self._flip(seat)
-            self.emit(events, f"{self.name(seat)} flips {card}.", kind="flip", data=card)
+            self.emit(events, f"{self.name(seat)} flips {pretty(card)}.", kind="flip", data=card)
         if len(self.showing[seat]) == 1:
             self._use(seat, self.showing[seat][0])
             self.step = "tell"
@@ -250,7 +250,7 @@ class KnightRoguePrincessDragonGame(Game):
             self.last_teller = teller
             self.story_pile = [card]
             self.story_by = [teller]
-            self.emit(events, f"{self.name(teller)} is the last teller and lays {card} on the story pile.",
+            self.emit(events, f"{self.name(teller)} is the last teller and lays {pretty(card)} on the story pile.",
                       kind="story_pile", data=card)
             self.card = None
             self.step = "wrapup"
@@ -261,7 +261,7 @@ class KnightRoguePrincessDragonGame(Game):
         # Only under Loose Passing: the teller still has cards and nobody can take this one.
         self._receive(teller, card)
         self.card = None
-        self.emit(events, f"{self.name(teller)} has nobody to pass {card} to, keeps it in their received pile "
+        self.emit(events, f"{self.name(teller)} has nobody to pass {pretty(card)} to, keeps it in their received pile "
                   "and tells again.", kind="keep", data=card)
         self._begin_turn(teller, events)
 
@@ -296,7 +296,7 @@ class KnightRoguePrincessDragonGame(Game):
     def _to_close(self, events: list[Event]) -> None:
         self.step = "close"
         self.actor = self.story_by[-1]
-        self.emit(events, f"The ending stands with {self.story_pile[-1]} on top. "
+        self.emit(events, f"The ending stands with {pretty(self.story_pile[-1])} on top. "
                   f"{self.name(self.actor)} gives the closing lines.", kind="ending", data=self.story_pile[-1])
 
     def _say(self, seat: int, kind: str, card: str | None, text: str) -> None:
@@ -438,7 +438,7 @@ class KnightRoguePrincessDragonGame(Game):
             return self._apply_line(seat, action)
         if isinstance(action, Flip) and step == "flip":
             card = self._flip(seat)
-            self.emit(events, f"{self.name(seat)} flips {card}.", kind="flip", data=card)
+            self.emit(events, f"{self.name(seat)} flips {pretty(card)}.", kind="flip", data=card)
             if card[0] == "K":
                 self.starter = seat
                 self.emit(events, f"{self.name(seat)} turns up their Knight and starts the story.",
@@ -447,7 +447,7 @@ class KnightRoguePrincessDragonGame(Game):
                     s = (seat + i) % 4
                     if not self.showing[s]:
                         c = self._flip(s)
-                        self.emit(events, f"{self.name(s)} flips {c} (catch-up flip).", kind="flip", data=c)
+                        self.emit(events, f"{self.name(s)} flips {pretty(c)} (catch-up flip).", kind="flip", data=c)
                 self._use(seat, card)
                 self.step = "tell"
             else:
@@ -457,7 +457,7 @@ class KnightRoguePrincessDragonGame(Game):
             if action.card not in self.showing[seat]:
                 showing = ", ".join(pretty(c) for c in self.showing[seat])
                 raise IllegalMove(f"{pretty(action.card)} is not in your showing area ({showing}): you tell with "
-                                  "one of your face-up cards (ruling 3).", "6.3")
+                                  "one of your face-up cards (ruling 3 — see /game rules section: Rulings).", "6.3")
             self._use(seat, action.card)
             self.step = "tell"
             return events
@@ -467,7 +467,7 @@ class KnightRoguePrincessDragonGame(Game):
             assert card is not None
             self.card = None
             self._receive(action.to, card)
-            self.emit(events, f"{self.name(seat)} passes {card} to {self.name(action.to)}.", kind="give",
+            self.emit(events, f"{self.name(seat)} passes {pretty(card)} to {self.name(action.to)}.", kind="give",
                       data=(card, action.to))
             self._begin_turn(action.to, events)
             return events
@@ -490,8 +490,8 @@ class KnightRoguePrincessDragonGame(Game):
             self.received[seat].remove(card)
             self.story_pile.append(card)
             self.story_by.append(seat)
-            self.emit(events, f"{self.name(seat)} plays {card} on {top}: {beats_phrase(card, top)}.", kind="play",
-                      data=(card, top))
+            self.emit(events, f"{self.name(seat)} plays {pretty(card)} on {pretty(top)}: {beats_phrase(card, top)}.",
+                      kind="play", data=(card, top))
             self.step = "twist"
             self.actor = seat
             self.passes = 0
@@ -511,7 +511,7 @@ class KnightRoguePrincessDragonGame(Game):
         if isinstance(line, Tell):
             kind = "opening" if not self.transcript else "tell"
             self._say(seat, kind, self.card, text)
-            self.emit(events, f"{self.name(seat)} tells with {self.card}: {text}", kind=kind, data=self.card)
+            self.emit(events, f"{self.name(seat)} tells with {pretty(self.card or '')}: {text}", kind=kind, data=self.card)
             self._after_tell(events)
         elif isinstance(line, Close):
             lines = [ln for ln in text.splitlines() if ln.strip()]
@@ -527,8 +527,8 @@ class KnightRoguePrincessDragonGame(Game):
         else:
             top = self.story_pile[-1]
             self._say(seat, line.verb, top, text)
-            said = (f"{self.name(seat)} wraps up with {top}" if line.verb == "wrapup"
-                    else f"{self.name(seat)}'s twist with {top}")
+            said = (f"{self.name(seat)} wraps up with {pretty(top)}" if line.verb == "wrapup"
+                    else f"{self.name(seat)}'s twist with {pretty(top)}")
             self.emit(events, f"{said}: {text}", kind=line.verb, data=top)
             self._start_round(seat, events)
         return events
@@ -536,17 +536,19 @@ class KnightRoguePrincessDragonGame(Game):
     def _check_recipient(self, seat: int, to: int) -> None:
         card = pretty(self.card or "")
         if to == seat:
-            raise IllegalMove(f"You cannot pass {card} to yourself: it goes to another player (§3).", "3.2")
+            raise IllegalMove(f"You cannot pass {card} to yourself: it goes to another player "
+                              "(see /game rules section: The turn).", "3.2")
         rem = self.rem()
         if rem[to] < 1:
             raise IllegalMove(f"{self.name(to)} has used all four cards: {card} may only go to a player "
-                              "with unused cards (ruling 5).", "6.5")
+                              "with unused cards (ruling 5 — see /game rules section: Rulings).", "6.5")
         if to not in self.recipients(seat):
             total = sum(rem)
             raise IllegalMove(
-                f"Passing {card} to {self.name(to)} would leave a dead end (ruling 5): with {total} cards "
+                f"Passing {card} to {self.name(to)} would leave a dead end: with {total} cards "
                 f"left to tell, the receiver may hold at most {(total + 1) // 2} and every other player at "
-                f"most {total // 2}. Legal: " + ", ".join(self.name(y) for y in self.recipients(seat)) + ".",
+                f"most {total // 2}. Legal: " + ", ".join(self.name(y) for y in self.recipients(seat))
+                + " (ruling 5 — see /game rules section: Rulings).",
                 "6.5")
 
     def _check_play(self, seat: int, action: Play) -> str:
@@ -556,7 +558,7 @@ class KnightRoguePrincessDragonGame(Game):
             raise IllegalMove("Your received pile is empty: you can only pass.", "4.2")
         if self.o.free_choice:
             if not action.card:
-                raise IllegalMove("Say which received card to play, e.g. `play QS` (Free Choice).", "6.9")
+                raise IllegalMove("Say which received card to play, e.g. `play Q♠` (variant Free Choice).", "6.9")
             card = action.card
             if card not in pile:
                 raise IllegalMove(f"{pretty(card)} is not in your received pile "
@@ -565,25 +567,26 @@ class KnightRoguePrincessDragonGame(Game):
             card = pile[0]
             if action.card and action.card != card:
                 raise IllegalMove(f"Only the top card of your received pile, {pretty(card)}, may be played "
-                                  "(ruling 9).", "6.9")
+                                  "(ruling 9 — see /game rules section: Rulings).", "6.9")
         if not beats(card, top):
             raise IllegalMove(f"{pretty(card)} ({role(card)}) does not beat {pretty(top)} ({role(top)}) on the "
-                              f"story pile: only {BEATS_LINE} (ruling 10).", "6.10")
+                              f"story pile: only {BEATS_LINE} (ruling 10 — see /game rules section: Rulings).", "6.10")
         return card
 
     def _expecting(self) -> str:
         who = self.name(self.actor) if self.actor >= 0 else "Everyone"
         card = pretty(self.card) if self.card else ""
         return {
-            "flip": f"{who} must flip: `flip`.",
-            "use": f"{who} must choose a showing card to tell with: `use <card>`.",
-            "tell": f"{who} must tell with {card}: `tell <text>`.",
-            "pass": f"{who} must pass {card} to another player: `pass <player number>`.",
-            "wrapup": f"{who} must wrap the story up: `wrapup <text>`.",
-            "priority": f"{who} holds priority: `play` or `pass`.",
-            "race": "Play a card that beats the story pile's top (`play`) or `pass`.",
-            "twist": f"{who} must tell the twist: `twist <text>`.",
-            "close": f"{who} must give the closing lines: `close <text>`.",
+            "flip": f"{who} must flip the top card of their pile.",
+            "use": f"{who} must choose a showing card to tell with.",
+            "tell": f"{who} must tell with {card}.",
+            "pass": f"{who} must pass {card} to another player.",
+            "wrapup": f"{who} must wrap the story up.",
+            "priority": f"{who} holds priority: they may play a received card that beats the story pile's top, "
+                        "or pass.",
+            "race": "Play a card that beats the story pile's top, or pass.",
+            "twist": f"{who} must tell the twist.",
+            "close": f"{who} must give the closing lines.",
         }.get(self.step, "The game is over.")
 
     def _forfeit(self, seat: int) -> list[Event]:

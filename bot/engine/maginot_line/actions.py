@@ -249,7 +249,8 @@ def card(tok: str, seat: int) -> str:
     try:
         f = parse_card(face)
     except ValueError:
-        raise IllegalMove(f"{tok!r} is not a card (write it like 7H, TD or KS).", "parse") from None
+        raise IllegalMove(f"{tok!r} is not a card: write it like 7♥, 10♦ or K♠, or with a "
+                           "suit letter like 7h, 10d or ks.", "parse") from None
     return f"{f}@{int(who) if at else seat}"
 
 
@@ -288,7 +289,7 @@ def parse(seat: int, text: str) -> Action:
 
     def need(n: int) -> None:
         if len(args) != n:
-            raise IllegalMove(f"'{verb}' takes {n} word{'s' if n != 1 else ''} after it.", "parse")
+            raise IllegalMove(f"The move `{verb}` takes {n} word{'s' if n != 1 else ''} after it.", "parse")
 
     if verb == "aces":
         if args == ["random"]:
@@ -300,7 +301,7 @@ def parse(seat: int, text: str) -> Action:
         return PlayResource(card(args[0], seat))
     if verb == "tap":
         if len(args) not in (1, 2):
-            raise IllegalMove("'tap' takes a resource card and maybe a J♦.", "parse")
+            raise IllegalMove("The move `tap` takes a resource card and maybe a J♦.", "parse")
         return TapResource(card(args[0], seat), card(args[1], seat) if len(args) == 2 else None)
     if verb in ("tapbase", "seize", "boost", "done"):
         need(0)
@@ -322,7 +323,7 @@ def parse(seat: int, text: str) -> Action:
         return Revive(card(args[0], seat))
     if verb == "attack":
         if len(args) < 3:
-            raise IllegalMove("'attack' takes a player, then units each with a target Ace.", "parse")
+            raise IllegalMove("The move `attack` takes a player, then units each with a target Ace.", "parse")
         return Declare(player(args[0]), _pairs(args[1:], seat, lambda t, s: target(t, s)))
     if verb == "engage":
         return Engage(_pairs(args, seat, lambda t, s: card(t, s)))
@@ -345,7 +346,7 @@ def parse(seat: int, text: str) -> Action:
             split = [number(a) for a in args[i + 1:]]
             i = len(args)
         if i != len(args):
-            raise IllegalMove("Write a commit as cards with targets, then 'tap' and 'split'.", "parse")
+            raise IllegalMove("Write a commit as cards with targets, then `tap` and `split`.", "parse")
         return Commit(tuple(sorted(plays)), tap, tuple(split))
     if verb == "move":
         need(1)

@@ -49,7 +49,8 @@ def apply(g: "MaginotLine", seat: int, action, events: list[Event]) -> None:
             b["discard"].append(action.jack)
         g.pool += got
         extra = " with J♦" if action.jack else ""
-        g.emit(events, f"{g.players[seat]} taps {nice(action.card)}{extra}: +{got} markers (pool {g.pool}).")
+        got_ = f"+{got} marker{'s' if got != 1 else ''}"
+        g.emit(events, f"{g.players[seat]} taps {nice(action.card)}{extra}: {got_} (pool {g.pool}).")
     elif isinstance(action, TapBase):
         if not can_tap_base(g, seat):
             raise IllegalMove("Your base must be untapped with A♦ as Ace #1.", "17")
@@ -60,7 +61,7 @@ def apply(g: "MaginotLine", seat: int, action, events: list[Event]) -> None:
         if action.card not in b["hand"] or not is_component(action.card):
             raise IllegalMove("Start a numbered heart, spade or club from your hand.", "2.2")
         if not 1 <= action.markers <= g.pool:
-            raise IllegalMove(f"Put from 1 to {g.pool} markers on it (your pool).", "18") if g.pool else \
+            raise IllegalMove(_put(g.pool), "18") if g.pool else \
                 IllegalMove("Your pool is empty: a card starts with at least 1 marker.", "18")
         b["hand"].remove(action.card)
         if action.markers >= value(action.card):
@@ -78,7 +79,7 @@ def apply(g: "MaginotLine", seat: int, action, events: list[Event]) -> None:
         if rec is None:
             raise IllegalMove("Fund one of your cards being built.", "2.2")
         if not 1 <= action.markers <= g.pool:
-            raise IllegalMove(f"Put from 1 to {g.pool} markers on it (your pool)." if g.pool
+            raise IllegalMove(_put(g.pool) if g.pool
                               else "Your pool is empty.", "2.2")
         g.pool -= action.markers
         rec["markers"] += action.markers
@@ -179,3 +180,8 @@ def choices(g: "MaginotLine", seat: int, prefix: tuple[str, ...]) -> Choices:
 
 
 __all__ = ["apply", "choices", "root_options", "can_tap_base", "suit"]
+
+
+def _put(pool: int) -> str:
+    """How many markers a card may take from the pool, in words."""
+    return "Put 1 marker on it (your pool holds 1)." if pool == 1 else f"Put from 1 to {pool} markers on it (your pool)."

@@ -190,7 +190,7 @@ class MaginotLine(Game):
             self._need(phase == "consolidation", "Moving and assembling come in your consolidation.")
             consolidation.apply(self, seat, action, events)
         elif isinstance(action, Done):
-            self._need(phase in ("construction", "battle"), "End your turn with 'end'.")
+            self._need(phase in ("construction", "battle"), "You are in your consolidation: finish it by ending your turn.")
             if phase == "construction":
                 lost = self.pool
                 self.pool = 0

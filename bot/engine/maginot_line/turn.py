@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bot.engine.cards import and_list
 from bot.engine.core import Choices, Event, IllegalMove, Option, Progress
 
 from .actions import EndTurn
@@ -100,7 +101,7 @@ def finish(g: "MaginotLine", winners: list[int], events: list[Event], why: str) 
     g.winners = sorted(winners)
     g.phase = "over"
     g.battle = None
-    names = " and ".join(g.players[s] for s in g.winners)
+    names = and_list(g.players[s] for s in g.winners)
     g.summary_text = (f"{names} win{'s' if len(g.winners) == 1 else ''}{why}." if g.winners
                  else "Nobody is left: the game ends with no winner.")
     g.emit(events, g.summary_text)

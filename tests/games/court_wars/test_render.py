@@ -15,10 +15,12 @@ from tests.games.court_wars.test_rules import W, position
 def test_stack_text_and_court_line():
     v = W().view(None)
     ana = v.seats[0]
-    assert court_line(v, ana) == "♠ P1 Ana — K♠ [8♣ 4♦] A12 D22 · Q♠ [] A0 D10 · J♠ [7♣] A7 D17"
+    assert court_line(v, ana) == ("♠ P1 Ana — K♠ with 8♣ 4♦ (attack 12, defence 22) · Q♠ unguarded (attack 0, defence 10) · "
+                                "J♠ with 7♣ (attack 7, defence 17)")
     g = position([["KS[]", "QS(x)+JK[5H]", "JS(x)"], ["KH[]", "QH[]", "JH[]"]])
     positions = g.view(None).seats[0].positions
-    assert [stack_text(p) for p in positions] == ["K♠ [] A0 D10", "Q♠(x)+🃏 [5♥] A5 D15", "J♠(x)"]
+    assert [stack_text(p) for p in positions] == ["K♠ unguarded (attack 0, defence 10)",
+                                                    "Q♠ defeated, 🃏 with 5♥ (attack 5, defence 15)", "J♠ defeated"]
 
 
 def test_panel_shows_courts_piles_and_turn():
@@ -28,7 +30,7 @@ def test_panel_shows_courts_piles_and_turn():
     assert "**Ben** defends" in p.description
     names = [f[0] for f in p.fields]
     assert names[0].startswith("♠ P1 Ana") and names[1].endswith("◀")
-    assert "`2:Q` Q♥ [7♦ 5♣] A12 D22" in p.fields[1][1]
+    assert "Q♥ with 7♦ 5♣ (attack 12, defence 22)" in p.fields[1][1]
     piles = p.fields[-1][1]
     assert "Discard (2): 7♦ 5♣ ← top" in piles and "Draw pile: 3" in piles
     assert "Court Wars by Kroc Camen and Prenuntius (CC BY 3.0)" in p.footer

@@ -101,7 +101,7 @@ def test_notation_parses_to_typed_actions_and_back(written, canonical):
 @pytest.mark.parametrize("written,reason", [
     ("fly", "Unknown move 'fly'. Place a set-aside royal"), ("place r9c9", "not a cell"),
     ("royal ZZ T9", "not a card"), ("royal KH X9", "not a royal slot"), ("draw draw draw", "Write it as: draw."),
-    ("royal", "Write it as: royal KH T1"), ("reassign r1c1", "Write it as: reassign"), ("", "Empty move"),
+    ("royal", "Write it as: royal K♥ T1"), ("reassign r1c1", "Write it as: reassign"), ("", "Empty move"),
 ])
 def test_bad_notation_is_refused_in_plain_words(written, reason):
     g = G.new(["p"], deck=stacked(EX1_TOP))

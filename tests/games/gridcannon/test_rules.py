@@ -566,8 +566,8 @@ def test_state_exhausted_then_extraction_refills():
 @pytest.mark.parametrize("seat,move,message", [
     (1, "draw", "not in the game"),
     (0, "fly away", "Unknown move"),
-    (0, "place r1c1", "cannot place now"),
-    (0, "royal T1", "cannot royal now"),
+    (0, "place r1c1", "cannot place a card now"),
+    (0, "royal T1", "cannot place a royal now"),
     (0, "draw now", "Write it as"),
 ])
 def test_illegal_moves_in_ready_leave_state_unchanged(seat, move, message):

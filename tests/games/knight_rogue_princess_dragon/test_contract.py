@@ -149,7 +149,7 @@ def test_ruling_08_open_race_clock_passes_when_sixty_seconds_run_out():
     for d in g.decisions():
         g, _ = g.apply(d.seat, d.default)
     assert g.step == "close" and g.to_act() == {P4} and g.story_pile == ["AH", "KS"]
-    assert any("The ending stands with KS on top" in line for line in g.recent(None))
+    assert any("The ending stands with K♠ on top" in line for line in g.recent(None))
 
 
 def test_ruling_08_clock_defaults_end_the_race_from_its_opening():
@@ -180,7 +180,7 @@ def test_known_is_everything_but_the_face_down_piles():
     assert g.known(None) == {"QS"} == g.known(P4)
     v = g.view(P1)
     assert isinstance(v, KrpdView) and v.own_count == (3, 4, 4, 4) and v.showing[P1] == ("QS",)
-    assert v.recent == ("Ann flips QS.",)
+    assert v.recent == ("Ann flips Q♠.",)
 
 
 def test_known_grows_to_every_card_by_the_ending():
