@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from bot.engine.core import Event, Game, IllegalMove
-from bot.engine.registry import spec
+from bot.engine.registry import spec, with_article
 from bot.records import FORFEIT, apply_logged, make_record
 from bot.store import Seat, StaleRevision, Store, StoreError, TableRow, new_table_id
 from bot.store.base import WARN_FRACTION, DailyEntry
@@ -292,7 +292,7 @@ class TableService:
             old = await self.store.get(channel_id)
             if old is not None and old.status in ("lobby", "playing"):
                 what = "lobby" if old.status == "lobby" else "game"
-                raise TableError(f"This channel already has a {spec(old.game).title} {what}. "
+                raise TableError(f"This channel already has {with_article('a', spec(old.game).title)} {what}. "
                                  "Finish it, or have the host use `/game abandon` first.")
             now = self.clock()
             table = TableRow(
@@ -301,7 +301,7 @@ class TableService:
                 seed=secrets.randbits(63) if seed is None else seed, revision=1,
                 turn_limit=old.turn_limit if old else DEFAULT_TURN_LIMIT, created_at=now, updated_at=now,
             )
-            change = Change(table, events=[f"{actor.name} opened a {cls.title} table."])
+            change = Change(table, events=[f"{actor.name} opened {with_article('a', cls.title)} table."])
             if cls.max_players == 1:
                 self._start(table, change)
             await self.store.save(table, None)
@@ -794,8 +794,8 @@ class TableService:
         async with self._locks[channel_id]:
             old = await self.store.get(channel_id)
             if old is not None and old.status in ("lobby", "playing"):
-                raise TableError(f"There is a {spec(old.game).title} table open in our DMs already: finish it, "
-                                 "or `/game abandon` it there, then ask for the daily challenge again.")
+                raise TableError(f"There is {with_article('a', spec(old.game).title)} table open in our DMs already: "
+                                 "finish it, or `/game abandon` it there, then ask for the daily challenge again.")
             now = self.clock()
             table = TableRow(
                 channel_id=channel_id, guild_id=None, game=DAILY_GAME, status="lobby", host_id=actor.user_id,

@@ -22,7 +22,7 @@ from typing import Any
 
 import discord
 
-from bot.engine.registry import spec
+from bot.engine.registry import spec, with_article
 from bot.engine.cards import pretty_text
 from bot.render import renderer
 from bot.render import story
@@ -366,10 +366,10 @@ def seat_message(table: TableRow, game: Any, seat: int, drafts: Drafts) -> tuple
     where = f"<#{table.channel_id}>"
     if seat in game.to_act():
         text, view = picker(game, table, seat, Step(()), drafts)
-        head = f"Your hand at the {game.title} table in {where}. Your move — only you can see this.\n{text}"
+        head = f"Your hand at {with_article('the', game.title)} table in {where}. Your move — only you can see this.\n{text}"
     else:
         view = discord.ui.View(timeout=None)
-        head = f"Your hand at the {game.title} table in {where}. Not your move right now: {game.waiting_for()}"
+        head = f"Your hand at {with_article('the', game.title)} table in {where}. Not your move right now: {game.waiting_for()}"
     return clip(head, 2000), embed_from_panel(panel), view
 
 

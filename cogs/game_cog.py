@@ -50,7 +50,8 @@ class GameCog(commands.Cog):
 
         table = await self.bot.service.get(interaction.channel_id)
         if table is None or table.game != self.spec.id:
-            return await refuse(interaction, f"There is no {self.spec.title} table in this channel. Start one with "
+            name = self.spec.title.removeprefix("The ")
+            return await refuse(interaction, f"There is no {name} table in this channel. Start one with "
                                              f"`/game new game:{self.spec.id}`.")
         if text is not None:
             move = f"{verb} {text}"

@@ -106,3 +106,9 @@ def specs() -> list[GameSpec]:
 def load_state(data: dict) -> Game:
     """A game state from its stored JSON (any registered game)."""
     return spec(str(data.get("game"))).state.from_json(data)
+
+
+def with_article(article: str, title: str) -> str:
+    """``"a"`` or ``"the"`` before a game's title without doubling its own: "the Maginot Line",
+    "a Court Wars" (never "the The Maginot Line")."""
+    return f"{article} {title[4:]}" if title.startswith("The ") else f"{article} {title}"
