@@ -14,8 +14,8 @@ TITLE = "The Maginot Line"
 CREDIT = ('The Maginot Line, from "Complicated Free Card Game" by Joshua Hysong and Benjamin Wright '
           "(CC BY 3.0; its authors reserve commercial use of its mechanics — Deckhand is free and non-commercial)")
 CLASS = {1: "Light", 2: "Medium", 3: "Heavy"}
-PHASE = {"aces": "Setup: everyone orders their Aces", "construction": "construction", "battle": "battles",
-         "consolidation": "consolidation", "over": "game over"}
+PHASE = {"aces": "Setup: everyone orders their Aces", "construction": "Construction", "battle": "Battles",
+         "consolidation": "Consolidation", "over": "Game over"}
 
 
 def card(code: Any) -> str:
@@ -309,6 +309,8 @@ def seat_picture(v: Any) -> bytes | None:
     dr.text(sheet.d, (dr.PAD, sheet.y), dr.fit(f"Your cards — {b.name}", dr.WIDTH - 2 * dr.PAD), dr.GOLD,
             size=dr.TEXT + 6)
     sheet.space(dr.TEXT + 18)
+    if v.rounds_limit:
+        sheet.line(f"Round {v.rounds_done + 1} of {v.rounds_limit}", dr.MUTED)
     sheet.line(status(v), dr.GOLD, limit=3)
     sheet.line(f"Your hand ({len(b.hand)})" if b.hand else "Your hand: empty", dr.GOLD)
     sheet.cards([_code(c) for c in b.hand], per_row=10)
