@@ -6,14 +6,13 @@ it is registered: nothing here knows a rule.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import json
 import random
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterable
 
 from bot.engine.cards import Card
 from bot.engine.core import Choices, Game, IllegalMove
@@ -38,9 +37,10 @@ _ANY = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][SHDC](?:@\d)?|JK\d?(?:@\d)?)(?![
                   r"|(?<![0-9])(10|[2-9JQKA])([♠♥♦♣])")
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=1 << 16)
 def named_cards(text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """(codes, faces) named in ``text`` (one pass; views repeat, so results are cached)."""
+    """(codes, faces) named in ``text`` (one pass; texts repeat from step to step, so results are
+    cached)."""
     codes, pretty = set(), set()
     for code, rank, suit in _ANY.findall(text):
         if code:
@@ -50,26 +50,51 @@ def named_cards(text: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(codes), frozenset(pretty)
 
 
-def view_text(x: Any, out: list[str] | None = None) -> str:
-    """Every string a typed view carries (card codes included), joined: what a recipient could
-    be shown. Faster than repr() and blind to field names."""
-    top = out is None
-    out = [] if out is None else out
-    if isinstance(x, str):
-        out.append(x)
-    elif isinstance(x, Card):
-        out.append(x.code)
-    elif isinstance(x, (tuple, list, set, frozenset)):
-        for v in x:
-            view_text(v, out)
-    elif isinstance(x, dict):
-        for k, v in x.items():
-            view_text(k, out)
-            view_text(v, out)
-    elif hasattr(x, "__dataclass_fields__"):
-        for name in x.__dataclass_fields__:
-            view_text(getattr(x, name), out)
-    return " | ".join(out) if top else ""
+_FIELDS: dict[type, tuple[str, ...]] = {}
+_SKIP = (int, float, bool, type(None))
+
+
+def view_strings(x: Any, out: set[str] | None = None, skip: str = "") -> set[str]:
+    """Every string a typed view carries (card codes included): what a recipient could be shown.
+    Blind to field names; ``skip`` names a field of ``x`` itself to leave out. A card name never
+    spans two strings, so checking each string alone is the same as checking them joined."""
+    out = set() if out is None else out
+    add = out.add
+    stack = [x]
+    pop, push = stack.pop, stack.append
+    first = True
+    while stack:
+        x = pop()
+        t = type(x)
+        if t is str:
+            add(x)
+        elif t is tuple or t is list:
+            for v in x:
+                tv = type(v)
+                if tv is str:
+                    add(v)
+                elif tv not in _SKIP:
+                    push(v)
+        elif t in _SKIP:
+            pass
+        elif isinstance(x, str):
+            add(x)
+        elif isinstance(x, Card):
+            add(x.code)
+        elif isinstance(x, (tuple, list, set, frozenset)):
+            stack.extend(x)
+        elif isinstance(x, dict):
+            stack.extend(x.keys())
+            stack.extend(x.values())
+        else:
+            names = _FIELDS.get(t)
+            if names is None:
+                names = _FIELDS[t] = tuple(getattr(x, "__dataclass_fields__", ()))
+            for name in names:
+                if not (first and name == skip):
+                    push(getattr(x, name))
+        first = False
+    return out
 
 
 class Knowledge:
@@ -77,18 +102,38 @@ class Knowledge:
 
     def __init__(self, known: frozenset[str], all_cards: frozenset[str], all_faces: frozenset[str]):
         self.known, self.all_cards, self.all_faces = known, all_cards, all_faces
-        self.known_faces = faces(known)
+        self._faces: set[str] | None = None
+
+    @property
+    def known_faces(self) -> set[str]:
+        if self._faces is None:
+            self._faces = faces(self.known)
+        return self._faces
 
     def with_(self, extra: frozenset[str]) -> "Knowledge":
         return Knowledge(self.known | extra, self.all_cards, self.all_faces) if extra else self
 
 
 def assert_no_leak(text: str, k: Knowledge, what: str) -> None:
-    codes, pretty = named_cards(text)
+    assert_none_leak((text,), k, what)
+
+
+def assert_none_leak(texts: Iterable[str], k: Knowledge, what: str) -> None:
+    """No text names a card (by code or by face) outside what ``k`` may know."""
+    codes: set[str] = set()
+    pretty: set[str] = set()
+    for text in texts:
+        c, p = named_cards(text)
+        if c:
+            codes |= c
+        if p:
+            pretty |= p
     leaked = (codes & k.all_cards) - k.known  # only strings that really are cards of this game
     assert not leaked, f"{what} names {sorted(leaked)} which it may not know"
-    leaked_faces = (pretty & k.all_faces) - k.known_faces
-    assert not leaked_faces, f"{what} names {sorted(leaked_faces)} which it may not know"
+    faces_named = pretty & k.all_faces
+    if faces_named:
+        leaked_faces = faces_named - k.known_faces
+        assert not leaked_faces, f"{what} names {sorted(leaked_faces)} which it may not know"
 
 
 def card_universe(game: Game) -> frozenset[str]:
@@ -241,46 +286,54 @@ class Playout:
     def check_step(self, game: Game, events: list[Any], universe: frozenset[str], rng: random.Random) -> None:
         COUNTS["steps"] += 1
         all_faces = frozenset(faces(universe))
+        to_act = game.to_act()
+        views: dict[int | None, Any] = {}
+        offered: dict[int, Choices] = {}
         for r in [None, *range(self.players)]:
             known = game.known(r)
             k = Knowledge(known, universe, all_faces)
-            view = game.view(r)
+            view = views[r] = game.view(r)
             # Where cards are now: the view, less its log of what happened.
-            assert_no_leak(view_text(dataclasses.replace(view, recent=())), k, f"the view of {r}")
+            assert_none_leak(view_strings(view, skip="recent"), k, f"the view of {r}")
             ever = self.ever.setdefault(r, set())
             ever.update(known)
             for e in events:
                 text = e.for_(r)
                 if text:
                     # An event is read as it happens: what was revealed then counts as known then.
-                    assert_no_leak(text, k.with_(e_revealed(e)), f"an event for {r}")
-                    ever.update(e_revealed(e))
+                    revealed = e_revealed(e)
+                    assert_no_leak(text, k.with_(revealed), f"an event for {r}")
+                    ever.update(revealed)
             # The log tells history: it may name a card the recipient once knew (a discard later
             # shuffled away), never one it never knew. Games whose history becomes secret (a card
             # chosen into a hidden trick) redact their log themselves, and test it.
-            assert_no_leak(" ".join(view.recent), Knowledge(frozenset(ever), universe, all_faces),
-                           f"the log of {r}")
-            if r is not None and r in game.to_act():
-                c = game.choices(r, ())
-                labels = " ".join(f"{o.token} {o.label}" for o in c.options) + " " + c.prompt
-                assert_no_leak(labels, k, f"the choices of {r}")
+            assert_none_leak(view.recent, Knowledge(frozenset(ever), universe, all_faces), f"the log of {r}")
+            if r is not None and r in to_act:
+                c = offered[r] = game.choices(r, ())
+                texts = [c.prompt]
+                for o in c.options:
+                    texts += (o.token, o.label)
+                assert_none_leak(texts, k, f"the choices of {r}")
             COUNTS["leak checks"] += 1
         if self.check_redeal:
             for d in game.decisions():
-                self.check_redeal_of(game, d.seat, universe, rng)
+                self.check_redeal_of(game, d.seat, universe, rng, views[d.seat], offered[d.seat])
 
-    def check_redeal_of(self, game: Game, seat: int, universe: frozenset[str], rng: random.Random) -> None:
+    def check_redeal_of(self, game: Game, seat: int, universe: frozenset[str], rng: random.Random,
+                        view: Any = None, offered: Choices | None = None) -> None:
+        """Re-deal what ``seat`` cannot see: its view, its choices and the built-in player's
+        pick stay the same (``view`` and ``offered``: the seat's, already worked out this step)."""
         other = redeal(game, seat, random.Random(rng.random()), universe)
         if other is game:
             return
-        assert repr(other.view(seat)) == repr(game.view(seat)), "the seat's view changed when unseen cards moved"
-        a, b = game.choices(seat, ()), other.choices(seat, ())
+        view = game.view(seat) if view is None else view
+        assert repr(other.view(seat)) == repr(view), "the seat's view changed when unseen cards moved"
+        a = game.choices(seat, ()) if offered is None else offered
+        b = other.choices(seat, ())
         assert a == b, "choices changed when cards the seat cannot see were re-dealt"
-        pick = random.Random(7)
         mine = str(self.spec.player(game, seat, random.Random(11)))
         theirs = str(self.spec.player(other, seat, random.Random(11)))
         assert mine == theirs, f"the built-in player peeked: {mine!r} vs {theirs!r}"
-        del pick
         COUNTS["re-deals"] += 1
 
     def check_refusals(self, game: Game, seat: int, rng: random.Random) -> None:
