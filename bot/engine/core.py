@@ -449,9 +449,12 @@ class Game(abc.ABC):
         return event
 
     def recent(self, seat: Seat | None, n: int | None = None) -> tuple[str, ...]:
+        # Event.from_json(entry).for_(seat), without building an Event per entry per recipient.
+        key = None if seat is None else str(seat)
         out = []
         for entry in self.journal:
-            text = Event.from_json(entry).for_(seat)
+            private = entry[1]
+            text = private[key] if private and key in private else entry[0]
             if text:
                 out.append(text)
         return tuple(out[-n:] if n else out)
