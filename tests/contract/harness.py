@@ -50,8 +50,7 @@ def named_cards(text: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(codes), frozenset(pretty)
 
 
-_FIELDS: dict[type, tuple[str, ...]] = {}
-_SKIP = (int, float, bool, type(None))
+_LEAVES = frozenset({int, float, bool, type(None)})
 
 
 def view_strings(x: Any, out: set[str] | None = None, skip: str = "") -> set[str]:
@@ -60,40 +59,45 @@ def view_strings(x: Any, out: set[str] | None = None, skip: str = "") -> set[str
     spans two strings, so checking each string alone is the same as checking them joined."""
     out = set() if out is None else out
     add = out.add
-    stack = [x]
+    leaves = _LEAVES
+    if skip:
+        stack = [getattr(x, name) for name in x.__dataclass_fields__ if name != skip]
+    else:
+        stack = [x]
     pop, push = stack.pop, stack.append
-    first = True
     while stack:
         x = pop()
         t = type(x)
         if t is str:
             add(x)
-        elif t is tuple or t is list:
-            for v in x:
-                tv = type(v)
-                if tv is str:
-                    add(v)
-                elif tv not in _SKIP:
-                    push(v)
-        elif t in _SKIP:
-            pass
+            continue
+        if t is tuple or t is list:
+            items = x
+        elif t in leaves:
+            continue
         elif isinstance(x, str):
             add(x)
+            continue
         elif isinstance(x, Card):
             add(x.code)
+            continue
         elif isinstance(x, (tuple, list, set, frozenset)):
-            stack.extend(x)
+            items = x
         elif isinstance(x, dict):
             stack.extend(x.keys())
-            stack.extend(x.values())
+            items = x.values()
+        elif hasattr(x, "__dataclass_fields__"):
+            # A dataclass: its instance dict holds every field (and anything cached beside them).
+            d = getattr(x, "__dict__", None)
+            items = d.values() if d is not None else [getattr(x, name) for name in x.__dataclass_fields__]
         else:
-            names = _FIELDS.get(t)
-            if names is None:
-                names = _FIELDS[t] = tuple(getattr(x, "__dataclass_fields__", ()))
-            for name in names:
-                if not (first and name == skip):
-                    push(getattr(x, name))
-        first = False
+            continue
+        for v in items:
+            tv = type(v)
+            if tv is str:
+                add(v)
+            elif tv not in leaves:
+                push(v)
     return out
 
 
