@@ -235,6 +235,7 @@ class Playout:
     bot_seat: int | None = None  # a seat played by the built-in player (its actions checked too)
     moves: list[list[Any]] = field(default_factory=list)
     ever: dict[Any, set[str]] = field(default_factory=dict)  # cards each recipient has known
+    public_known: frozenset[str] = frozenset()  # what the public may know at the step being checked
 
     def names(self) -> list[str]:
         return [f"P{i + 1}" for i in range(self.players)]
@@ -295,10 +296,13 @@ class Playout:
         offered: dict[int, Choices] = {}
         for r in [None, *range(self.players)]:
             known = game.known(r)
+            if r is None:
+                self.public_known = known
             k = Knowledge(known, universe, all_faces)
             view = views[r] = game.view(r)
             # Where cards are now: the view, less its log of what happened.
-            assert_none_leak(view_strings(view, skip="recent"), k, f"the view of {r}")
+            public = None if r is None else views[None]
+            assert_none_leak(self.strings_to_check(view, known, public, universe), k, f"the view of {r}")
             ever = self.ever.setdefault(r, set())
             ever.update(known)
             for e in events:
@@ -322,6 +326,23 @@ class Playout:
         if self.check_redeal:
             for d in game.decisions():
                 self.check_redeal_of(game, d.seat, universe, rng, views[d.seat], offered[d.seat])
+
+    def strings_to_check(self, view: Any, known: frozenset[str], public: Any, universe: frozenset[str]) -> set[str]:
+        """The strings of ``view`` (its log aside) that could name a card its recipient may not
+        know. None when it may know every card. A part equal to the same part of the public view
+        (already checked) is left out when the recipient knows all the public knows: its strings
+        are the same, so they name only cards the public may know."""
+        if universe <= known:
+            return set()
+        if public is None or type(public) is not type(view) or not self.public_known <= known:
+            return view_strings(view, skip="recent")
+        out: set[str] = set()
+        for name in view.__dataclass_fields__:
+            if name != "recent":
+                part = getattr(view, name)
+                if part != getattr(public, name):
+                    view_strings([part], out)
+        return out
 
     def check_redeal_of(self, game: Game, seat: int, universe: frozenset[str], rng: random.Random,
                         view: Any = None, offered: Choices | None = None) -> None:
