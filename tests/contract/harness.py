@@ -6,6 +6,7 @@ it is registered: nothing here knows a rule.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import random
@@ -284,7 +285,7 @@ class Playout:
         assert replayed.to_json() == states[0]
         for i, (seat, move) in enumerate(self.moves, start=1):
             replayed, _ = replayed.apply(seat, move)
-            assert replayed.to_json() == states[i], f"replay differs at action {i}"
+            assert as_stored(replayed) == states[i], f"replay differs at action {i}"
         assert replay(record).to_json() == game.to_json()
         return game
 
@@ -378,6 +379,15 @@ class Playout:
                 raise AssertionError(f"{text[:40]!r} by seat {who} was accepted")
         assert json.dumps(game.to_json(), sort_keys=True) == before, "a refusal changed the state"
         COUNTS["refusal checks"] += 1
+
+
+def as_stored(game: Game) -> dict[str, Any]:
+    """``game.to_json()`` without its deep copy, for comparing (equal exactly when ``to_json()``
+    is: the copy keeps every value and type)."""
+    if type(game).to_json is not Game.to_json or type(game)._state is not Game._state:
+        return game.to_json()
+    return {"format": game.state_version, "game": game.game_id,
+            "state": {f.name: getattr(game, f.name) for f in dataclasses.fields(game)}}
 
 
 def e_revealed(event: Any) -> frozenset[str]:
