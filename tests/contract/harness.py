@@ -29,9 +29,10 @@ COUNTS: Counter = Counter()
 QUITTING = {"resign", "concede", "forfeit", "leave"}  # figures for the report (playouts, steps, leak checks)
 
 
-def faces(cards: frozenset[str]) -> set[str]:
-    """``8H@1`` → ``8H``: what a pretty name can tell apart."""
-    return {c.partition("@")[0] for c in cards}
+@functools.lru_cache(maxsize=4096)
+def faces(cards: frozenset[str]) -> frozenset[str]:
+    """``8H@1`` → ``8H``: what a pretty name can tell apart (the same sets recur: cached)."""
+    return frozenset(c.partition("@")[0] for c in cards)
 
 
 _ANY = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][SHDC](?:@\d)?|JK\d?(?:@\d)?)(?![A-Za-z0-9])"
@@ -100,6 +101,25 @@ def view_strings(x: Any, out: set[str] | None = None, skip: str = "") -> set[str
             elif tv not in leaves:
                 push(v)
     return out
+
+
+def changed_strings(part: Any, public: Any, out: set[str], depth: int = 3) -> None:
+    """The strings of ``part`` not shown to be in the same place of the public view: equal
+    parts are skipped; unequal tuples and dataclasses (not cards) are compared part by part
+    ``depth`` levels down, then read whole."""
+    if part == public:
+        return
+    t = type(part)
+    if depth and t is type(public):
+        if t is tuple and len(part) == len(public):
+            for a, b in zip(part, public, strict=True):
+                changed_strings(a, b, out, depth - 1)
+            return
+        if hasattr(part, "__dataclass_fields__") and not isinstance(part, Card):
+            for name in part.__dataclass_fields__:
+                changed_strings(getattr(part, name), getattr(public, name), out, depth - 1)
+            return
+    view_strings([part], out)
 
 
 class Knowledge:
@@ -340,9 +360,7 @@ class Playout:
         out: set[str] = set()
         for name in view.__dataclass_fields__:
             if name != "recent":
-                part = getattr(view, name)
-                if part != getattr(public, name):
-                    view_strings([part], out)
+                changed_strings(getattr(view, name), getattr(public, name), out)
         return out
 
     def check_redeal_of(self, game: Game, seat: int, universe: frozenset[str], rng: random.Random,
