@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import abc
 import dataclasses
+import functools
 import marshal
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -285,7 +286,7 @@ class Game(abc.ABC):
         """The typed options (parsed once per state object)."""
         cached = self.__dict__.get("_opts")
         if cached is None:
-            cached = self.Options.parse(self.options)
+            cached = _parsed_options(self.Options, tuple(self.options))
             object.__setattr__(self, "_opts", cached)
         return cached
 
@@ -505,6 +506,12 @@ class Game(abc.ABC):
         if "opened" not in state:  # an upgraded older state: every open decision opened now
             game.opened = {str(d.seat): game.move_count for d in game.decisions()}
         return game
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed_options(kind: type[Options], stored: tuple[str, ...]) -> Options:
+    """Typed options are frozen: each stored form is parsed once, not once per state object."""
+    return kind.parse(stored)
 
 
 # ----- helpers for engines ------------------------------------------------------------------
