@@ -478,7 +478,7 @@ class Game(abc.ABC):
     # ----- copying and JSON -----------------------------------------------------------
     def _state(self) -> dict[str, Any]:
         """A deep copy of every field (JSON-like by contract; marshal copies them exactly)."""
-        return marshal.loads(marshal.dumps({f.name: getattr(self, f.name) for f in dataclasses.fields(self)}))
+        return marshal.loads(marshal.dumps({name: getattr(self, name) for name in _field_names(type(self))}))
 
     def copy(self) -> "Game":
         return type(self)(**self._state())
@@ -506,6 +506,12 @@ class Game(abc.ABC):
         if "opened" not in state:  # an upgraded older state: every open decision opened now
             game.opened = {str(d.seat): game.move_count for d in game.decisions()}
         return game
+
+
+@functools.lru_cache(maxsize=None)
+def _field_names(cls: type) -> tuple[str, ...]:
+    """A state class's field names, in order (looked up once per class)."""
+    return tuple(f.name for f in dataclasses.fields(cls))
 
 
 @functools.lru_cache(maxsize=256)

@@ -6,7 +6,6 @@ it is registered: nothing here knows a rule.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import json
 import random
@@ -16,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from bot.engine.cards import Card
-from bot.engine.core import Choices, Game, IllegalMove
+from bot.engine.core import Choices, Game, IllegalMove, _field_names
 from bot.engine.registry import GameSpec
 from bot.records import make_record, replay
 
@@ -405,7 +404,7 @@ def as_stored(game: Game) -> dict[str, Any]:
     if type(game).to_json is not Game.to_json or type(game)._state is not Game._state:
         return game.to_json()
     return {"format": game.state_version, "game": game.game_id,
-            "state": {f.name: getattr(game, f.name) for f in dataclasses.fields(game)}}
+            "state": {name: getattr(game, name) for name in _field_names(type(game))}}
 
 
 def e_revealed(event: Any) -> frozenset[str]:
