@@ -225,11 +225,12 @@ def candidates(c: Choices, rng: random.Random) -> list[str]:
     return []
 
 
-def random_action(game: Game, seat: int, rng: random.Random) -> str:
-    """Walk ``choices`` to a complete action, a random option each step. A dead end fails."""
+def random_action(game: Game, seat: int, rng: random.Random, first: Choices | None = None) -> str:
+    """Walk ``choices`` to a complete action, a random option each step. A dead end fails.
+    ``first``: ``game.choices(seat, ())``, when already worked out."""
     tokens: tuple[str, ...] = ()
     for _ in range(200):
-        c = game.choices(seat, tokens)
+        c = first if first is not None and not tokens else game.choices(seat, tokens)
         nxt = candidates(c, rng)
         if c.complete and tokens and (not nxt or rng.random() < 0.25):
             return " ".join(tokens)
@@ -256,6 +257,7 @@ class Playout:
     moves: list[list[Any]] = field(default_factory=list)
     ever: dict[Any, set[str]] = field(default_factory=dict)  # cards each recipient has known
     public_known: frozenset[str] = frozenset()  # what the public may know at the step being checked
+    offered: dict[int, Choices] = field(default_factory=dict)  # each deciding seat's first choices there
 
     def names(self) -> list[str]:
         return [f"P{i + 1}" for i in range(self.players)]
@@ -281,7 +283,7 @@ class Playout:
             if seat == self.bot_seat:
                 action = str(spec.player(game, seat, random.Random(rng.random())))
             else:
-                action = random_action(game, seat, rng)
+                action = random_action(game, seat, rng, first=self.offered.get(seat))
             try:
                 new, events = game.apply(seat, action)
             except IllegalMove as e:
@@ -313,7 +315,7 @@ class Playout:
         all_faces = frozenset(faces(universe))
         to_act = game.to_act()
         views: dict[int | None, Any] = {}
-        offered: dict[int, Choices] = {}
+        offered = self.offered = {}
         for r in [None, *range(self.players)]:
             known = game.known(r)
             if r is None:
