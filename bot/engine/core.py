@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import abc
 import dataclasses
+import functools
 import marshal
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -285,7 +286,7 @@ class Game(abc.ABC):
         """The typed options (parsed once per state object)."""
         cached = self.__dict__.get("_opts")
         if cached is None:
-            cached = self.Options.parse(self.options)
+            cached = _parsed_options(self.Options, tuple(self.options))
             object.__setattr__(self, "_opts", cached)
         return cached
 
@@ -450,9 +451,12 @@ class Game(abc.ABC):
         return event
 
     def recent(self, seat: Seat | None, n: int | None = None) -> tuple[str, ...]:
+        # Event.from_json(entry).for_(seat), without building an Event per entry per recipient.
+        key = None if seat is None else str(seat)
         out = []
         for entry in self.journal:
-            text = Event.from_json(entry).for_(seat)
+            private = entry[1]
+            text = private[key] if private and key in private else entry[0]
             if text:
                 out.append(text)
         return tuple(out[-n:] if n else out)
@@ -475,7 +479,7 @@ class Game(abc.ABC):
     # ----- copying and JSON -----------------------------------------------------------
     def _state(self) -> dict[str, Any]:
         """A deep copy of every field (JSON-like by contract; marshal copies them exactly)."""
-        return marshal.loads(marshal.dumps({f.name: getattr(self, f.name) for f in dataclasses.fields(self)}))
+        return marshal.loads(marshal.dumps({name: getattr(self, name) for name in _field_names(type(self))}))
 
     def copy(self) -> "Game":
         return type(self)(**self._state())
@@ -503,6 +507,18 @@ class Game(abc.ABC):
         if "opened" not in state:  # an upgraded older state: every open decision opened now
             game.opened = {str(d.seat): game.move_count for d in game.decisions()}
         return game
+
+
+@functools.lru_cache(maxsize=None)
+def _field_names(cls: type) -> tuple[str, ...]:
+    """A state class's field names, in order (looked up once per class)."""
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed_options(kind: type[Options], stored: tuple[str, ...]) -> Options:
+    """Typed options are frozen: each stored form is parsed once, not once per state object."""
+    return kind.parse(stored)
 
 
 # ----- helpers for engines ------------------------------------------------------------------

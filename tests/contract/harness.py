@@ -6,17 +6,16 @@ it is registered: nothing here knows a rule.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import json
 import random
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterable
 
 from bot.engine.cards import Card
-from bot.engine.core import Choices, Game, IllegalMove
+from bot.engine.core import Choices, Game, IllegalMove, _field_names
 from bot.engine.registry import GameSpec
 from bot.records import make_record, replay
 
@@ -29,18 +28,20 @@ COUNTS: Counter = Counter()
 QUITTING = {"resign", "concede", "forfeit", "leave"}  # figures for the report (playouts, steps, leak checks)
 
 
-def faces(cards: frozenset[str]) -> set[str]:
-    """``8H@1`` → ``8H``: what a pretty name can tell apart."""
-    return {c.partition("@")[0] for c in cards}
+@functools.lru_cache(maxsize=4096)
+def faces(cards: frozenset[str]) -> frozenset[str]:
+    """``8H@1`` → ``8H``: what a pretty name can tell apart (the same sets recur: cached)."""
+    return frozenset(c.partition("@")[0] for c in cards)
 
 
 _ANY = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][SHDC](?:@\d)?|JK\d?(?:@\d)?)(?![A-Za-z0-9])"
                   r"|(?<![0-9])(10|[2-9JQKA])([♠♥♦♣])")
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=1 << 16)
 def named_cards(text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """(codes, faces) named in ``text`` (one pass; views repeat, so results are cached)."""
+    """(codes, faces) named in ``text`` (one pass; texts repeat from step to step, so results are
+    cached)."""
     codes, pretty = set(), set()
     for code, rank, suit in _ANY.findall(text):
         if code:
@@ -50,26 +51,74 @@ def named_cards(text: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(codes), frozenset(pretty)
 
 
-def view_text(x: Any, out: list[str] | None = None) -> str:
-    """Every string a typed view carries (card codes included), joined: what a recipient could
-    be shown. Faster than repr() and blind to field names."""
-    top = out is None
-    out = [] if out is None else out
-    if isinstance(x, str):
-        out.append(x)
-    elif isinstance(x, Card):
-        out.append(x.code)
-    elif isinstance(x, (tuple, list, set, frozenset)):
-        for v in x:
-            view_text(v, out)
-    elif isinstance(x, dict):
-        for k, v in x.items():
-            view_text(k, out)
-            view_text(v, out)
-    elif hasattr(x, "__dataclass_fields__"):
-        for name in x.__dataclass_fields__:
-            view_text(getattr(x, name), out)
-    return " | ".join(out) if top else ""
+_LEAVES = frozenset({int, float, bool, type(None)})
+
+
+def view_strings(x: Any, out: set[str] | None = None, skip: str = "") -> set[str]:
+    """Every string a typed view carries (card codes included): what a recipient could be shown.
+    Blind to field names; ``skip`` names a field of ``x`` itself to leave out. A card name never
+    spans two strings, so checking each string alone is the same as checking them joined."""
+    out = set() if out is None else out
+    add = out.add
+    leaves = _LEAVES
+    if skip:
+        stack = [getattr(x, name) for name in x.__dataclass_fields__ if name != skip]
+    else:
+        stack = [x]
+    pop, push = stack.pop, stack.append
+    while stack:
+        x = pop()
+        t = type(x)
+        if t is str:
+            add(x)
+            continue
+        if t is tuple or t is list:
+            items = x
+        elif t in leaves:
+            continue
+        elif isinstance(x, str):
+            add(x)
+            continue
+        elif isinstance(x, Card):
+            add(x.code)
+            continue
+        elif isinstance(x, (tuple, list, set, frozenset)):
+            items = x
+        elif isinstance(x, dict):
+            stack.extend(x.keys())
+            items = x.values()
+        elif hasattr(x, "__dataclass_fields__"):
+            # A dataclass: its instance dict holds every field (and anything cached beside them).
+            d = getattr(x, "__dict__", None)
+            items = d.values() if d is not None else [getattr(x, name) for name in x.__dataclass_fields__]
+        else:
+            continue
+        for v in items:
+            tv = type(v)
+            if tv is str:
+                add(v)
+            elif tv not in leaves:
+                push(v)
+    return out
+
+
+def changed_strings(part: Any, public: Any, out: set[str], depth: int = 3) -> None:
+    """The strings of ``part`` not shown to be in the same place of the public view: equal
+    parts are skipped; unequal tuples and dataclasses (not cards) are compared part by part
+    ``depth`` levels down, then read whole."""
+    if part == public:
+        return
+    t = type(part)
+    if depth and t is type(public):
+        if t is tuple and len(part) == len(public):
+            for a, b in zip(part, public, strict=True):
+                changed_strings(a, b, out, depth - 1)
+            return
+        if hasattr(part, "__dataclass_fields__") and not isinstance(part, Card):
+            for name in part.__dataclass_fields__:
+                changed_strings(getattr(part, name), getattr(public, name), out, depth - 1)
+            return
+    view_strings([part], out)
 
 
 class Knowledge:
@@ -77,18 +126,38 @@ class Knowledge:
 
     def __init__(self, known: frozenset[str], all_cards: frozenset[str], all_faces: frozenset[str]):
         self.known, self.all_cards, self.all_faces = known, all_cards, all_faces
-        self.known_faces = faces(known)
+        self._faces: set[str] | None = None
+
+    @property
+    def known_faces(self) -> set[str]:
+        if self._faces is None:
+            self._faces = faces(self.known)
+        return self._faces
 
     def with_(self, extra: frozenset[str]) -> "Knowledge":
         return Knowledge(self.known | extra, self.all_cards, self.all_faces) if extra else self
 
 
 def assert_no_leak(text: str, k: Knowledge, what: str) -> None:
-    codes, pretty = named_cards(text)
+    assert_none_leak((text,), k, what)
+
+
+def assert_none_leak(texts: Iterable[str], k: Knowledge, what: str) -> None:
+    """No text names a card (by code or by face) outside what ``k`` may know."""
+    codes: set[str] = set()
+    pretty: set[str] = set()
+    for text in texts:
+        c, p = named_cards(text)
+        if c:
+            codes |= c
+        if p:
+            pretty |= p
     leaked = (codes & k.all_cards) - k.known  # only strings that really are cards of this game
     assert not leaked, f"{what} names {sorted(leaked)} which it may not know"
-    leaked_faces = (pretty & k.all_faces) - k.known_faces
-    assert not leaked_faces, f"{what} names {sorted(leaked_faces)} which it may not know"
+    faces_named = pretty & k.all_faces
+    if faces_named:
+        leaked_faces = faces_named - k.known_faces
+        assert not leaked_faces, f"{what} names {sorted(leaked_faces)} which it may not know"
 
 
 def card_universe(game: Game) -> frozenset[str]:
@@ -156,11 +225,12 @@ def candidates(c: Choices, rng: random.Random) -> list[str]:
     return []
 
 
-def random_action(game: Game, seat: int, rng: random.Random) -> str:
-    """Walk ``choices`` to a complete action, a random option each step. A dead end fails."""
+def random_action(game: Game, seat: int, rng: random.Random, first: Choices | None = None) -> str:
+    """Walk ``choices`` to a complete action, a random option each step. A dead end fails.
+    ``first``: ``game.choices(seat, ())``, when already worked out."""
     tokens: tuple[str, ...] = ()
     for _ in range(200):
-        c = game.choices(seat, tokens)
+        c = first if first is not None and not tokens else game.choices(seat, tokens)
         nxt = candidates(c, rng)
         if c.complete and tokens and (not nxt or rng.random() < 0.25):
             return " ".join(tokens)
@@ -186,6 +256,8 @@ class Playout:
     bot_seat: int | None = None  # a seat played by the built-in player (its actions checked too)
     moves: list[list[Any]] = field(default_factory=list)
     ever: dict[Any, set[str]] = field(default_factory=dict)  # cards each recipient has known
+    public_known: frozenset[str] = frozenset()  # what the public may know at the step being checked
+    offered: dict[int, Choices] = field(default_factory=dict)  # each deciding seat's first choices there
 
     def names(self) -> list[str]:
         return [f"P{i + 1}" for i in range(self.players)]
@@ -211,7 +283,7 @@ class Playout:
             if seat == self.bot_seat:
                 action = str(spec.player(game, seat, random.Random(rng.random())))
             else:
-                action = random_action(game, seat, rng)
+                action = random_action(game, seat, rng, first=self.offered.get(seat))
             try:
                 new, events = game.apply(seat, action)
             except IllegalMove as e:
@@ -234,53 +306,79 @@ class Playout:
         assert replayed.to_json() == states[0]
         for i, (seat, move) in enumerate(self.moves, start=1):
             replayed, _ = replayed.apply(seat, move)
-            assert replayed.to_json() == states[i], f"replay differs at action {i}"
+            assert as_stored(replayed) == states[i], f"replay differs at action {i}"
         assert replay(record).to_json() == game.to_json()
         return game
 
     def check_step(self, game: Game, events: list[Any], universe: frozenset[str], rng: random.Random) -> None:
         COUNTS["steps"] += 1
         all_faces = frozenset(faces(universe))
+        to_act = game.to_act()
+        views: dict[int | None, Any] = {}
+        offered = self.offered = {}
         for r in [None, *range(self.players)]:
             known = game.known(r)
+            if r is None:
+                self.public_known = known
             k = Knowledge(known, universe, all_faces)
-            view = game.view(r)
+            view = views[r] = game.view(r)
             # Where cards are now: the view, less its log of what happened.
-            assert_no_leak(view_text(dataclasses.replace(view, recent=())), k, f"the view of {r}")
+            public = None if r is None else views[None]
+            assert_none_leak(self.strings_to_check(view, known, public, universe), k, f"the view of {r}")
             ever = self.ever.setdefault(r, set())
             ever.update(known)
             for e in events:
                 text = e.for_(r)
                 if text:
                     # An event is read as it happens: what was revealed then counts as known then.
-                    assert_no_leak(text, k.with_(e_revealed(e)), f"an event for {r}")
-                    ever.update(e_revealed(e))
+                    revealed = e_revealed(e)
+                    assert_no_leak(text, k.with_(revealed), f"an event for {r}")
+                    ever.update(revealed)
             # The log tells history: it may name a card the recipient once knew (a discard later
             # shuffled away), never one it never knew. Games whose history becomes secret (a card
             # chosen into a hidden trick) redact their log themselves, and test it.
-            assert_no_leak(" ".join(view.recent), Knowledge(frozenset(ever), universe, all_faces),
-                           f"the log of {r}")
-            if r is not None and r in game.to_act():
-                c = game.choices(r, ())
-                labels = " ".join(f"{o.token} {o.label}" for o in c.options) + " " + c.prompt
-                assert_no_leak(labels, k, f"the choices of {r}")
+            assert_none_leak(view.recent, Knowledge(frozenset(ever), universe, all_faces), f"the log of {r}")
+            if r is not None and r in to_act:
+                c = offered[r] = game.choices(r, ())
+                texts = [c.prompt]
+                for o in c.options:
+                    texts += (o.token, o.label)
+                assert_none_leak(texts, k, f"the choices of {r}")
             COUNTS["leak checks"] += 1
         if self.check_redeal:
             for d in game.decisions():
-                self.check_redeal_of(game, d.seat, universe, rng)
+                self.check_redeal_of(game, d.seat, universe, rng, views[d.seat], offered[d.seat])
 
-    def check_redeal_of(self, game: Game, seat: int, universe: frozenset[str], rng: random.Random) -> None:
+    def strings_to_check(self, view: Any, known: frozenset[str], public: Any, universe: frozenset[str]) -> set[str]:
+        """The strings of ``view`` (its log aside) that could name a card its recipient may not
+        know. None when it may know every card. A part equal to the same part of the public view
+        (already checked) is left out when the recipient knows all the public knows: its strings
+        are the same, so they name only cards the public may know."""
+        if universe <= known:
+            return set()
+        if public is None or type(public) is not type(view) or not self.public_known <= known:
+            return view_strings(view, skip="recent")
+        out: set[str] = set()
+        for name in view.__dataclass_fields__:
+            if name != "recent":
+                changed_strings(getattr(view, name), getattr(public, name), out)
+        return out
+
+    def check_redeal_of(self, game: Game, seat: int, universe: frozenset[str], rng: random.Random,
+                        view: Any = None, offered: Choices | None = None) -> None:
+        """Re-deal what ``seat`` cannot see: its view, its choices and the built-in player's
+        pick stay the same (``view`` and ``offered``: the seat's, already worked out this step)."""
         other = redeal(game, seat, random.Random(rng.random()), universe)
         if other is game:
             return
-        assert repr(other.view(seat)) == repr(game.view(seat)), "the seat's view changed when unseen cards moved"
-        a, b = game.choices(seat, ()), other.choices(seat, ())
+        view = game.view(seat) if view is None else view
+        assert repr(other.view(seat)) == repr(view), "the seat's view changed when unseen cards moved"
+        a = game.choices(seat, ()) if offered is None else offered
+        b = other.choices(seat, ())
         assert a == b, "choices changed when cards the seat cannot see were re-dealt"
-        pick = random.Random(7)
         mine = str(self.spec.player(game, seat, random.Random(11)))
         theirs = str(self.spec.player(other, seat, random.Random(11)))
         assert mine == theirs, f"the built-in player peeked: {mine!r} vs {theirs!r}"
-        del pick
         COUNTS["re-deals"] += 1
 
     def check_refusals(self, game: Game, seat: int, rng: random.Random) -> None:
@@ -300,6 +398,15 @@ class Playout:
                 raise AssertionError(f"{text[:40]!r} by seat {who} was accepted")
         assert json.dumps(game.to_json(), sort_keys=True) == before, "a refusal changed the state"
         COUNTS["refusal checks"] += 1
+
+
+def as_stored(game: Game) -> dict[str, Any]:
+    """``game.to_json()`` without its deep copy, for comparing (equal exactly when ``to_json()``
+    is: the copy keeps every value and type)."""
+    if type(game).to_json is not Game.to_json or type(game)._state is not Game._state:
+        return game.to_json()
+    return {"format": game.state_version, "game": game.game_id,
+            "state": {name: getattr(game, name) for name in _field_names(type(game))}}
 
 
 def e_revealed(event: Any) -> frozenset[str]:

@@ -19,7 +19,8 @@ from bot.engine.registry import GAME_IDS, spec
 from tests.contract.harness import Playout, card_universe, random_action, redeal
 
 PLAYOUTS = int(os.environ.get("DECKHAND_PLAYOUTS", "200"))
-SHARDS = 8  # each game's playouts are split into this many tests, so they spread over workers
+SHARDS = 25  # each game's playouts are split into this many tests (a few seconds each), so both workers
+# stay busy to the end; 25 is coprime with 8, so the re-dealt playouts (every 8th) spread over all shards
 
 
 def player_counts(game_id: str) -> list[int]:
