@@ -81,6 +81,20 @@ class _Thread:
         self.pool.shutdown(wait=True)
 
 
+def _wal(conn: sqlite3.Connection) -> None:
+    """Switch the file to WAL. SQLite may answer "database is locked" at once here, without its
+    busy handler, while another process or connection is opening the same new file: try again."""
+    for _ in range(100):
+        try:
+            conn.execute("PRAGMA journal_mode=WAL").fetchone()
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) and "busy" not in str(e):
+                raise
+            time.sleep(0.05)
+    conn.execute("PRAGMA journal_mode=WAL").fetchone()
+
+
 def _rollback(conn: sqlite3.Connection) -> None:
     if conn.in_transaction:
         try:
@@ -121,7 +135,7 @@ class SQLiteStore:
         store = cls(path, writer, reader, games if games is not None else known_games())
         try:
             await writer.connect(str(path))
-            await writer.run(lambda c: c.execute("PRAGMA journal_mode=WAL").fetchone())
+            await writer.run(_wal)
             if reader is not writer:
                 await reader.connect(str(path))
             await store.migrate()
