@@ -499,6 +499,11 @@ async def flat_figures(backend: Backend, quick: bool) -> list[Figure]:
 
 
 async def store_figures(quick: bool, report: Callable[[Figure], None]) -> None:
+
+    import bot.ui  # noqa: F401  (imported before timing, as in the running bot)
+    from bot.app import settle_memory
+
+    settle_memory()  # what the bot does once it has started (see bot.app)
     with tempfile.TemporaryDirectory(prefix="deckhand-bench-") as tmp:
         async with backends(Path(tmp)) as found:
             for backend, why in found:
