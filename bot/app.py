@@ -13,6 +13,7 @@ import yarl
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.engine.registry import sample_views
 from bot.render import pictures
 from bot.store import Store, open_store
 from bot.tables import TableService
@@ -80,7 +81,8 @@ class DeckhandBot(commands.Bot):
             cog.timeout_loop.change_interval(seconds=self.sweep_seconds)  # type: ignore[attr-defined]
         if self.warm:  # a real run: the picture processes start now, not on the first table's move
             settle_memory()
-            self._warming = asyncio.create_task(pictures.prepare(), name="deckhand: warm the picture processes")
+            samples = await asyncio.to_thread(sample_views)
+            self._warming = asyncio.create_task(pictures.prepare(samples), name="deckhand: warm the picture processes")
 
     async def on_ready(self) -> None:
         shards = self.sweep_shards

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.cli import default_players, play_auto
-from bot.engine.registry import GAME_IDS, spec
+from bot.engine.registry import GAME_IDS, sample_views, spec
 
 LONG_GAME = "maginot_line"  # games run past 300 moves (Court Wars ends near 130)
 MANY_GAME = "court_wars"
@@ -336,7 +336,7 @@ async def interaction_figures(backend: Backend, quick: bool) -> list[Figure]:
         if backend.name == "sqlite":
             from bot.render import pictures
 
-            await pictures.prepare()  # the bot starts its picture processes at start-up, not on a move
+            await pictures.prepare(sample_views())  # the bot starts its picture processes at start-up, not on a move
             pics = await _timed_presses(service, 10, rng, 20 if quick else 60, picture=True)
             figures.append(Figure(f"{tag} one interaction, with its picture: p50", statistics.median(pics), "ms"))
             figures.append(Figure(f"{tag} one interaction, with its picture: p99", percentile(pics, 99), "ms", 25.0))
@@ -358,7 +358,7 @@ async def _many(backend: Backend, quick: bool, tables: int, picture: bool) -> li
     if picture:
         from bot.render import pictures
 
-        await pictures.prepare()
+        await pictures.prepare(sample_views())
     tag = f"[{backend.name}]"
     store = await backend.open("many-pictures" if picture else "many")
     service = TableService(store)

@@ -11,6 +11,7 @@ import importlib.util
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 from importlib import resources
 
 from bot.engine.core import Action, Game, Outcome
@@ -112,3 +113,21 @@ def with_article(article: str, title: str) -> str:
     """``"a"`` or ``"the"`` before a game's title without doubling its own: "the Maginot Line",
     "a Court Wars" (never "the The Maginot Line")."""
     return f"{article} {title[4:]}" if title.startswith("The ") else f"{article} {title}"
+
+
+def sample_views(moves: int = 40, seed: int = 1) -> list[tuple[str, str, Any]]:
+    """A public and a seat view of every game a few moves in (played by the built-in players), as
+    ``(kind, game_id, view)``: what the picture processes draw once to warm up."""
+    out: list[tuple[str, str, Any]] = []
+    for game_id in GAME_IDS:
+        s = spec(game_id)
+        game = s.state.new([f"Player {i + 1}" for i in range(max(2, s.min_players))][: s.max_players], (),
+                           seed=seed)
+        rng = random.Random(seed)
+        for _ in range(moves):
+            if game.is_over() or not game.to_act():
+                break
+            seat = min(game.to_act())
+            game, _ = game.apply(seat, str(s.player(game, seat, rng)))
+        out += [("table", game_id, game.view(None)), ("seat", game_id, game.view(0))]
+    return out

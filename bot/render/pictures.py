@@ -32,8 +32,10 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from collections import OrderedDict
 from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Iterable
 from typing import Any
 
 from bot.render import renderer
@@ -173,17 +175,28 @@ def start() -> cf.Executor:
     return _thread_executor()
 
 
-def _ready() -> int:
+def _ready(samples: tuple[tuple[str, str, Any], ...] = ()) -> int:
+    """A worker's warm-up task: draw the sample pictures once (filling this process's caches of
+    text and card faces at every game's sizes), then say who answered."""
+    for kind, game_id, view in samples:
+        try:
+            _draw(kind, game_id, view)
+        except Exception:  # a warm-up is only an optimisation: the real drawing reports failures
+            log.debug("pictures: warm-up of %s failed", game_id, exc_info=True)
+    time.sleep(0.05)  # long enough that each idle worker takes one of these tasks
     return os.getpid()
 
 
-async def prepare() -> int:
-    """Start the picture processes now and wait until each is warm (at start-up, so the first
-    table's picture does not pay for them); returns how many answered."""
+async def prepare(samples: Iterable[tuple[str, str, Any]] = ()) -> int:
+    """Start the picture processes now and wait until each is warm: every process draws the
+    ``samples`` (``(kind, game_id, view)``, e.g. each game's opening) once, so the first table's
+    picture pays neither for starting a process nor for its first drawing of a game. Returns how
+    many processes answered."""
     pool = start()
     n = max(1, workers())
+    todo = tuple(samples)
     loop = asyncio.get_running_loop()
-    pids = await asyncio.gather(*(loop.run_in_executor(pool, _ready) for _ in range(2 * n)),
+    pids = await asyncio.gather(*(loop.run_in_executor(pool, _ready, todo) for _ in range(2 * n)),
                                 return_exceptions=True)
     return len({p for p in pids if isinstance(p, int)})
 

@@ -133,3 +133,14 @@ async def test_a_caller_given_up_on_does_not_cancel_the_drawing_others_wait_for(
     assert first.cancelled()
     assert await road.table_picture("knight_rogue_princess_dragon", view)  # cached by now
     assert all(await asyncio.gather(*busy))
+
+
+async def test_prepare_starts_and_warms_every_process(road) -> None:
+    """At start-up each picture process draws every game's sample once (so a table's first picture
+    does not pay for it) and answers; nothing is cached in the bot's own process by the warm-up."""
+    from bot.engine.registry import sample_views
+
+    samples = sample_views(moves=10)
+    assert {g for _, g, _ in samples} == set(POSITIONS) and {k for k, _, _ in samples} == {"table", "seat"}
+    assert await road.prepare(samples) == 2
+    assert road.stats()["cached"] == 0
