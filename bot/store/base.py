@@ -5,8 +5,8 @@ Storage layout (the same on SQLite and PostgreSQL, see ``migrations/``):
 
 * ``tables``: one row per channel, the current table. ``state``, ``seats``, ``options``,
   ``events`` and ``series`` are JSON text (kept byte for byte as written). ``deadline`` is
-  ``turn_since + turn_limit`` while the table is playing and not timed out, else NULL, and
-  indexed. ``alarm`` is the next time the turn-limit sweep must look at a playing table: the
+  ``turn_since + turn_limit`` while the table is playing and not timed out, else NULL (kept for
+  operators; not indexed). ``alarm`` is the next time the turn-limit sweep must look at a playing table: the
   warning when a quarter of the turn limit is left (once per turn: ``warned_for`` is the
   ``turn_since`` of the turn already warned), else the deadline; it is indexed and the sweep reads
   only rows whose alarm is due (:meth:`TableStore.due`), never decoding the others.

@@ -96,11 +96,15 @@ async def test_due_reads_pages_in_deadline_order(store):
     assert [t.deadline for t in seen] == sorted(t.deadline for t in seen)
 
 
-async def test_the_sweep_uses_the_deadline_index(tmp_path):
+async def test_the_deadline_index_is_gone_and_the_sweep_reads_the_alarm_index(tmp_path):
+    """The sweep's query goes through the alarm index; the old deadline index, which nothing
+    read, is dropped (a save writes one index fewer)."""
     from bot.store import SQLiteStore
 
     s = await SQLiteStore.open(tmp_path / "db.sqlite3")
-    plan = await s.execute("EXPLAIN QUERY PLAN SELECT * FROM tables WHERE deadline IS NOT NULL AND deadline <= 5 "
-                           "ORDER BY deadline, channel_id LIMIT 10")
+    indexes = {r[0] for r in await s.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    plan = await s.execute("EXPLAIN QUERY PLAN SELECT * FROM tables WHERE alarm IS NOT NULL AND alarm <= 5 "
+                           "ORDER BY alarm, channel_id LIMIT 10")
     await s.close()
-    assert any("tables_deadline" in str(step) for step in plan)
+    assert "tables_deadline" not in indexes and "tables_alarm" in indexes
+    assert any("tables_alarm" in str(step) for step in plan)
