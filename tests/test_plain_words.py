@@ -24,6 +24,7 @@ import pytest
 from bot.engine.core import Choices, Game, IllegalMove
 from bot.engine.registry import GAME_IDS, spec
 from bot.render import renderer
+from tests.contract.harness import candidates
 from tests.contract.test_contract import random_variants
 
 SEEDS = int(os.environ.get("DECKHAND_PLAIN_SEEDS", "3"))
@@ -56,17 +57,8 @@ def problems(text: str, sentence: bool = False) -> list[str]:
 
 
 def _text_choice(c: Choices, rng: random.Random) -> list[str]:
-    if c.kind == "token":
-        return c.tokens()
-    if c.kind == "range":
-        return [str(rng.randint(c.lo, c.hi))] if c.hi >= c.lo else []
-    if c.kind == "set":
-        toks = c.tokens()
-        hi = min(c.hi, len(toks))
-        if hi < c.lo:
-            return []
-        return [",".join(sorted(rng.sample(toks, rng.randint(c.lo, hi)), key=toks.index))]
-    return [STORY[: c.max_len or 200]]
+    """The contract's random choice, with a story line that reads as a sentence."""
+    return [STORY[: c.max_len or 200]] if c.kind == "text" else candidates(c, rng)
 
 
 def _walk(game: Game, seat: int, rng: random.Random, said: list[tuple[str, str, bool]]) -> str:

@@ -1,9 +1,9 @@
 """Hints: what the built-in player would do for a seat now, and why, in one plain sentence.
 
-Each game's ``player`` module offers ``hint(game, seat) -> (action, reason)``; the reason is a
-clause in plain words ("it defeats Ben's K♠ stack"). :func:`hint_sentence` joins it to the
-action described from the seat's own ``choices`` labels, so nothing the seat may not know is
-used and no notation code is shown.
+Each game's ``player`` module offers ``hint(game, seat) -> (action, reason)``, or ``REASONS``
+by kind of action for :func:`verb_hint`; the reason is a clause in plain words ("it defeats
+Ben's K♠ stack"). :func:`hint_sentence` joins it to the action described from the seat's own
+``choices`` labels, so nothing the seat may not know is used and no notation code is shown.
 """
 
 from __future__ import annotations
@@ -60,9 +60,16 @@ def verb_hint(game: Game, seat: int, action: Action, reasons: Mapping[str, str],
 
 
 def hint(game: Game, seat: int) -> tuple[Action, str]:
-    """The built-in player's action for ``seat`` and its reason (``seat`` must be deciding)."""
+    """The built-in player's action for ``seat`` and its reason (``seat`` must be deciding): the
+    player module's own ``hint`` when its reasons depend on the position, else its ``REASONS`` by
+    kind of action (``FALLBACK`` for any other step)."""
     module = importlib.import_module(f"bot.engine.{game.game_id}.player")
-    return module.hint(game, seat)
+    own = getattr(module, "hint", None)
+    if own is not None:
+        return own(game, seat)
+    action = module.auto_move(game, seat, hint_rng(game, seat))
+    return verb_hint(game, seat, action, module.REASONS,
+                     getattr(module, "FALLBACK", "it is the step the game asks of you now"))
 
 
 def hint_sentence(game: Game, seat: int) -> str:

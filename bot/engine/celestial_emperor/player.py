@@ -70,10 +70,3 @@ REASONS = {
     "keep": "it is the highest card you can still qualify with at the end",
 }
 
-
-def hint(game: Game, seat: int) -> tuple[Action, str]:
-    """The built-in warrior's action and, in plain words, why."""
-    from bot.engine.hints import hint_rng, verb_hint
-
-    return verb_hint(game, seat, auto_move(game, seat, hint_rng(game, seat)), REASONS,
-                     "it is the step the game asks of you now")

@@ -38,9 +38,4 @@ REASONS = {
 }
 
 
-def hint(game: Game, seat: int) -> tuple[Action, str]:
-    """The built-in teller's action and, in plain words, why."""
-    from bot.engine.hints import hint_rng, verb_hint
-
-    return verb_hint(game, seat, auto_move(game, seat, hint_rng(game, seat)), REASONS,
-                     "it is the step the tale asks of you now")
+FALLBACK = "it is the step the tale asks of you now"  # the hint's reason for any other step

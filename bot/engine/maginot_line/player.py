@@ -249,10 +249,3 @@ REASONS = {
     "end": "your turn has nothing more worth doing",
 }
 
-
-def hint(game: Game, seat: int) -> tuple[Action, str]:
-    """The built-in player's action and, in plain words, why."""
-    from bot.engine.hints import hint_rng, verb_hint
-
-    return verb_hint(game, seat, auto_move(game, seat, hint_rng(game, seat)), REASONS,
-                     "it is the step the game asks of you now")
