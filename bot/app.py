@@ -16,7 +16,8 @@ from bot.config import Settings
 from bot.engine.registry import sample_views
 from bot.render import pictures
 from bot.store import Store, open_store
-from bot.tables import TableService
+from bot.tables.service import TableService
+from bot.tables.desk import Desk
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +66,7 @@ class DeckhandBot(commands.Bot):
         self.sweep_seconds = sweep_seconds
         self.store: Store | None = None
         self.service: TableService
+        self.desk: Desk
 
     @property
     def sweep_shards(self) -> tuple[int, tuple[int, ...]] | None:
@@ -75,6 +77,7 @@ class DeckhandBot(commands.Bot):
         self.store = await open_store(self.database_url or self.database)
         self.service = TableService(self.store)
         self.service.sweep_shards = self.sweep_shards
+        self.desk = Desk(self.service)  # the Discord layer's only road to the tables: readers, never games
         for cog in COGS:
             await self.load_extension(cog)
         if self.sweep_seconds is not None and (cog := self.get_cog("Tables")) is not None:

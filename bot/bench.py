@@ -238,7 +238,8 @@ _interaction_ids = iter(range(10**12, 10**13))
 
 async def _next_move(service: Any, channel: int, rng: random.Random) -> tuple[Any, str] | None:
     """The player and move for a table's next action (the bench's own work, not timed)."""
-    from bot.tables import Actor, load_game
+    from bot.tables import Actor
+    from bot.tables.games import load_game
 
     table = await service.require(channel)
     if table.status != "playing":
@@ -255,16 +256,18 @@ async def _press(service: Any, channel: int, actor: Any, move: str, picture: boo
     and the public message built."""
     from bot import ui
 
-    if not await service.first_delivery(next(_interaction_ids)):
+    from bot.tables.desk import Desk
+
+    desk = Desk(service)
+    if not await desk.first_delivery(next(_interaction_ids)):
         raise RuntimeError("a fresh interaction id was taken as seen")
-    change = await service.move(channel, actor, move)
+    update = await desk.move(channel, actor, move)
     png = None
     if picture:  # as the Discord layer draws it: cached by view, in the picture processes
         from bot.render import pictures
-        from bot.tables import load_game
 
-        png = await pictures.table_picture(change.table.game, load_game(change.table).view(None))
-    ui.table_message(change.table, png, with_picture=False)
+        png = await pictures.table_picture(update.public.game, update.public.view)
+    ui.table_message(update.public, png)
 
 
 async def _long_table(service: Any, channel: int, moves: int) -> random.Random:
@@ -298,7 +301,8 @@ async def _timed_presses(service: Any, channel: int, rng: random.Random, n: int,
 async def _cold_move(service: Any, channel: int, rng: random.Random) -> tuple[Any, str] | None:
     """The next move chosen without leaving the game in any cache (the press then loads cold)."""
     from bot.store.base import TableRow
-    from bot.tables import GAMES, Actor, load_game
+    from bot.tables import Actor
+    from bot.tables.games import GAMES, load_game
 
     table: TableRow = await service.store.get(channel)
     if table.status != "playing":
@@ -311,7 +315,8 @@ async def _cold_move(service: Any, channel: int, rng: random.Random) -> tuple[An
 
 
 async def interaction_figures(backend: Backend, quick: bool) -> list[Figure]:
-    from bot.tables import GAMES, TableService
+    from bot.tables.games import GAMES
+    from bot.tables.service import TableService
 
     tag = f"[{backend.name}]"
     figures: list[Figure] = []
@@ -353,7 +358,7 @@ async def many_figures(backend: Backend, quick: bool, tables: int = 200) -> list
 
 
 async def _many(backend: Backend, quick: bool, tables: int, picture: bool) -> list[Figure]:
-    from bot.tables import TableService
+    from bot.tables.service import TableService
 
     if picture:
         from bot.render import pictures
@@ -444,7 +449,8 @@ async def _fill(store: Any, backend: str, template_playing: int, template_finish
 
 
 async def flat_figures(backend: Backend, quick: bool) -> list[Figure]:
-    from bot.tables import GAMES, TableService
+    from bot.tables.games import GAMES
+    from bot.tables.service import TableService
 
     tag = f"[{backend.name}]"
     measured: dict[int, tuple[float, float, float]] = {}

@@ -7,16 +7,16 @@ a table in the player's DMs, one attempt a day, and keeps a leaderboard of the d
 
 from __future__ import annotations
 
-import asyncio
 from typing import TYPE_CHECKING
 
 import discord
 
-from bot.engine.hints import hint_sentence
 from bot.engine.registry import spec
 from bot.render.panel import clip
-from bot.store.base import DailyEntry
-from bot.tables import DAILY_GAME, TableError, daily_day, load_game
+from bot.tables import DAILY_GAME, TableError
+from bot.tables.daily import DailyEntry
+from bot.ui.payloads import name
+from bot.ui.placement import render
 
 if TYPE_CHECKING:
     from cogs.tables import Tables
@@ -28,21 +28,10 @@ async def hint(cog: "Tables", interaction: discord.Interaction) -> None:
     """What the built-in player would do for the caller's seat now, and why; only to that player."""
     from cogs.tables import NO_PINGS, refuse
 
-    table = await cog.service.get(interaction.channel_id)
-    if table is None or table.status != "playing":
-        return await refuse(interaction, "There is no game in progress here, so there is nothing to hint at.")
-    seat = table.seat_of(interaction.user.id)
-    if seat is None:
-        return await refuse(interaction, "Hints are for the players at this table, and you are not playing here.")
-    if table.series.get("daily"):
-        return await refuse(interaction, "The daily challenge is played without hints: it is you against the deck.")
-    game = load_game(table)
-    if seat in game.forfeited:
-        return await refuse(interaction, "You have left this game.")
-    if seat not in game.to_act():
-        return await refuse(interaction, "A hint is for the player to act, and it is not your move. "
-                                         + game.waiting_for())
-    sentence = await asyncio.to_thread(hint_sentence, game, seat)
+    try:
+        sentence = await cog.desk.hint(interaction.channel_id, interaction.user.id)
+    except TableError as e:
+        return await refuse(interaction, str(e))
     await interaction.response.send_message(f"💡 {clip(sentence, 1900)}", ephemeral=True, allowed_mentions=NO_PINGS)
 
 
@@ -50,9 +39,9 @@ async def daily(cog: "Tables", interaction: discord.Interaction, leaderboard: bo
     """Deal today's challenge in the caller's DMs (once a day), or show today's leaderboard."""
     from cogs.tables import NO_PINGS, actor_of, refuse
 
-    service = cog.service
+    desk = cog.desk
     if leaderboard:
-        embed = board_embed(await service.daily_board(), interaction.user.id, daily_day(service.clock()))
+        embed = board_embed(await desk.daily_board(), interaction.user.id, desk.today())
         return await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS)
     try:
         dm = await interaction.user.create_dm()
@@ -60,17 +49,17 @@ async def daily(cog: "Tables", interaction: discord.Interaction, leaderboard: bo
         return await refuse(interaction, "I cannot open a DM with you; allow direct messages from this app and try "
                                          "again.")
     try:
-        change = await service.start_daily(dm.id, actor_of(interaction))
+        update = await desk.start_daily(dm.id, actor_of(interaction))
     except TableError as e:
-        mine = await service.daily_attempt(interaction.user.id)
+        mine = await desk.daily_attempt(interaction.user.id)
         if mine is None or mine.finished_at is None:
             return await refuse(interaction, str(e))
         # Played already: say so, with how it went and the day's board.
-        embed = board_embed(await service.daily_board(), interaction.user.id, mine.day)
+        embed = board_embed(await desk.daily_board(), interaction.user.id, mine.day)
         return await interaction.response.send_message(clip(f"{e} Yours: {result_text(mine)}.", 1900), embed=embed,
                                                        ephemeral=True, allowed_mentions=NO_PINGS)
-    msg = await cog.render(change.table)  # its picture drawn off the loop, like every table message
-    day = change.table.series.get("daily", "")
+    msg = await render(update.public)  # its picture drawn off the loop, like every table message
+    day = update.table.daily or ""
     intro = (f"**Daily challenge — {day}.** Everyone gets this same deal today and has one attempt; the "
              "leaderboard ranks a win by its score, then by time from this deal. `/game daily leaderboard:True` "
              "shows it.")
@@ -79,18 +68,17 @@ async def daily(cog: "Tables", interaction: discord.Interaction, leaderboard: bo
         kw["content"] = intro
         sent = await interaction.response.send_message(**kw, allowed_mentions=NO_PINGS)
         if sent.message_id is not None:
-            await cog.remember(dm.id, sent.message_id)  # the deal is the table message, edited by every move
+            await cog.place.remember(dm.id, sent.message_id)  # the deal is the table message, edited by every move
         return
     kw = msg.send_kwargs()
     kw["content"] = intro
     try:
         posted = await dm.send(**kw, allowed_mentions=NO_PINGS)
     except discord.HTTPException:  # the deal was never seen: give the attempt back and close the table
-        await service.store.daily_release(day, interaction.user.id, change.table.table_id)
-        await service.abandon(dm.id, actor_of(interaction))
+        await desk.give_back_daily(dm.id, actor_of(interaction), day, update.table.key)
         return await refuse(interaction, "I could not post the deal in your DMs (are messages from this app "
                                          "allowed?); your attempt for today is not used up.")
-    await cog.remember(dm.id, posted.id)
+    await cog.place.remember(dm.id, posted.id)
     await interaction.response.send_message(f"Today's deal is waiting in our DMs: {posted.jump_url}", ephemeral=True,
                                             allowed_mentions=NO_PINGS)
 
@@ -117,9 +105,9 @@ def board_embed(board: list[DailyEntry], user_id: int, day: str) -> discord.Embe
     if not board:
         embed.description = "Nobody has finished today's deal yet. `/game daily` deals it to you."
         return embed
-    lines = [f"{i + 1}. **{clip(e.name, 40)}** — {result_text(e)}" for i, e in enumerate(board[:BOARD_SIZE])]
+    lines = [f"{i + 1}. **{name(clip(e.name, 40))}** — {result_text(e)}" for i, e in enumerate(board[:BOARD_SIZE])]
     mine = next((i for i, e in enumerate(board) if e.user_id == user_id), None)
     if mine is not None and mine >= BOARD_SIZE:
-        lines.append(f"…\n{mine + 1}. **{clip(board[mine].name, 40)}** — {result_text(board[mine])}")
+        lines.append(f"…\n{mine + 1}. **{name(clip(board[mine].name, 40))}** — {result_text(board[mine])}")
     embed.add_field(name="Leaderboard", value=clip("\n".join(lines), 1024), inline=False)
     return embed

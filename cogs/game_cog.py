@@ -43,13 +43,16 @@ class GameCog(commands.Cog):
     async def choices(self, interaction: discord.Interaction, verb: str, current: str) -> list[app_commands.Choice[str]]:
         from cogs.tables import legal_choices
 
-        return await legal_choices(self.bot.service, interaction, current, game_id=self.spec.id, verb=verb)
+        return await legal_choices(self.bot.desk, interaction, current, game_id=self.spec.id, verb=verb)
 
     async def run(self, interaction: discord.Interaction, verb: str, choice: str | None, text: str | None) -> None:
         from cogs.tables import refuse
 
-        table = await self.bot.service.get(interaction.channel_id)
-        if table is None or table.game != self.spec.id:
+        try:
+            reader = await self.bot.desk.public(interaction.channel_id)
+        except Exception as e:  # a damaged table says so in one line
+            return await refuse(interaction, str(e))
+        if reader is None or reader.game != self.spec.id:
             name = self.spec.title.removeprefix("The ")
             return await refuse(interaction, f"There is no {name} table in this channel. Start one with "
                                              f"`/game new game:{self.spec.id}`.")

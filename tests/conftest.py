@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bot.store import Store
-from bot.tables import Actor, TableService
+from bot.tables import Actor
+from bot.tables.service import TableService
 
 
 class Clock:

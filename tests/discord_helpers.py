@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 from bot.engine.registry import spec
-from bot.tables import load_game
+from bot.tables.games import load_game
 
 
 def table_messages(standin, channel_id: int) -> list[dict]:

@@ -11,7 +11,8 @@ import pytest
 
 from bot.engine.hints import describe, hint, hint_sentence
 from bot.engine.registry import GAME_IDS, spec
-from bot.tables import MAX_BOT_STEPS, TableError, is_bot, load_game
+from bot.tables import MAX_BOT_STEPS, TableError, is_bot
+from bot.tables.games import load_game
 
 CH = 777
 CW = "court_wars"

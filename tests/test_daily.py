@@ -8,7 +8,8 @@ import random
 import pytest
 
 from bot.engine.registry import spec
-from bot.tables import DAILY_GAME, TableError, daily_day, daily_seed, load_game
+from bot.tables import DAILY_GAME, TableError, daily_day, daily_seed
+from bot.tables.games import load_game
 
 EVENING = 1_700_000_000.0  # 2023-11-14 22:13:20 UTC
 

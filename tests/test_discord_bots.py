@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from bot.tables import load_game
+from bot.tables.games import load_game
 from tests.discord_helpers import auto_move_for, latest_table, make_move, parse_cid
 
 CODE = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA][SHDC])(?![A-Za-z0-9])")

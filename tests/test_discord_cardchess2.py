@@ -14,7 +14,7 @@ import pytest
 
 import bot.tables
 from bot.engine import cards
-from bot.tables import load_game
+from bot.tables.games import load_game
 from tests.discord_helpers import auto_move_for, components, latest_table, parse_cid, press_move, step_tokens, table_messages
 from tests.standin import logged_in
 
@@ -27,7 +27,7 @@ OPTIONS = "turn_cap=80"
 @pytest.fixture(autouse=True)
 def fixed_seed(monkeypatch):
     """Tables get SEED instead of a random seed, so the game played here is always the same."""
-    monkeypatch.setattr(bot.tables, "secrets", types.SimpleNamespace(randbits=lambda bits: SEED))
+    monkeypatch.setattr(bot.tables.lobby, "secrets", types.SimpleNamespace(randbits=lambda bits: SEED))
 
 
 def people(standin):

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from bot.tables import load_game
+from bot.tables.games import load_game
 from tests.discord_helpers import auto_move_for, components, latest_table, make_move, parse_cid
 from tests.playout import card_patterns
 from tests.standin import logged_in

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from bot.records import replay
-from bot.tables import load_game
+from bot.tables.games import load_game
 from tests.discord_helpers import auto_move_for, latest_table, make_move, table_messages
 from tests.standin import logged_in
 

@@ -4,7 +4,7 @@ finished attempts."""
 
 from __future__ import annotations
 
-from bot.tables import load_game
+from bot.tables.games import load_game
 from tests.discord_helpers import auto_move_for, latest_table, press_move
 
 

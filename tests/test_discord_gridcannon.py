@@ -7,7 +7,7 @@ import dataclasses
 import json
 
 from bot.records import replay
-from bot.tables import load_game
+from bot.tables.games import load_game
 from tests.discord_helpers import auto_move_for, latest_table, parse_cid, press_move, table_messages
 from tests.standin import logged_in
 

@@ -3,7 +3,7 @@ four, flips, tellings through modals, passes, the priority round, the story file
 
 from __future__ import annotations
 
-from bot.tables import load_game
+from bot.tables.games import load_game
 from tests.discord_helpers import auto_move_for, latest_table, make_move
 from tests.standin import logged_in
 

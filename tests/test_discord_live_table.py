@@ -15,7 +15,7 @@ import datetime
 import pytest
 
 from bot.engine.registry import spec
-from bot.tables import load_game
+from bot.tables.games import load_game
 from tests.discord_helpers import (
     auto_move_for, components, latest_table, make_move, parse_cid, press_move, public_posts, table_messages,
 )
@@ -143,7 +143,7 @@ async def someone_talks(standin, bot, g, user, count):
     """Other people's messages in the channel (the bot sees that they exist, not what they say)."""
     cog = bot.get_cog("Tables")
     channel = int(g.channel["id"])
-    start = cog._below.get(channel, 0)
+    start = cog.place.below.get(channel, 0)
     for _ in range(count):
         await standin.gateway_dispatch("MESSAGE_CREATE", {
             "id": str(standin.snowflake()), "channel_id": g.channel["id"], "guild_id": str(g.id), "author": user,
@@ -152,7 +152,7 @@ async def someone_talks(standin, bot, g, user, count):
             "attachments": [], "embeds": [], "pinned": False, "type": 0, "flags": 0,
         })
     for _ in range(500):
-        if cog._below.get(channel, 0) >= start + count:
+        if cog.place.below.get(channel, 0) >= start + count:
             return
         await asyncio.sleep(0.01)
     raise AssertionError("the bot never saw the messages")

@@ -14,7 +14,7 @@ import pytest
 from bot.engine.cards import pretty
 from bot.engine.maginot_line import battle
 from bot.engine.maginot_line.model import face
-from bot.tables import load_game
+from bot.tables.games import load_game
 from tests.discord_helpers import auto_move_for, components, latest_table, parse_cid, press_move
 from tests.standin import logged_in, walk_components
 
@@ -84,7 +84,7 @@ async def assert_refused(standin, bot, channel, do, *words):
 def fixed_seed(monkeypatch):
     import bot.tables
 
-    monkeypatch.setattr(bot.tables.secrets, "randbits", lambda n: SEED)
+    monkeypatch.setattr(bot.tables.lobby.secrets, "randbits", lambda n: SEED)
 
 
 async def test_three_players_battle_with_restart_between_commits(standin, make_bot, fixed_seed):

@@ -9,7 +9,7 @@ from tests.discord_helpers import auto_move_for
 
 
 async def test_a_slow_move_is_deferred_then_shown(standin, bot, monkeypatch):
-    import cogs.tables as table_cog
+    import bot.ui.play as table_cog
 
     monkeypatch.setattr(table_cog, "DEFER_AFTER", 0.0)
     original = bot.service.move

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from bot.tables import load_game
+from bot.tables.games import load_game
 from tests.discord_helpers import auto_move_for, click_seen, components, latest_table, parse_cid, press_move, seen
 
 

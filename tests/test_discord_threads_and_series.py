@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.tables import load_game
+from bot.tables.games import load_game
 from tests.discord_helpers import latest_table
 
 

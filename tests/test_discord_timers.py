@@ -9,7 +9,7 @@ import json
 import logging
 
 from bot.store import StoreError
-from bot.tables import load_game
+from bot.tables.games import load_game
 from tests.discord_helpers import (
     auto_move_for, click_seen, components, latest_table, make_move, parse_cid, seen, table_messages,
 )

@@ -94,8 +94,9 @@ def _renders(game: Game, seat: int | None) -> Iterator[tuple[str, str]]:
     yield "panel", r.panel(view).as_text()
     yield "text", r.text(view)
     for name in ("hand_text", "status"):
-        if hasattr(r, name):
-            yield name, getattr(r, name)(view)
+        fn = getattr(r, name, None)
+        if fn is not None:
+            yield name, fn(view)
 
 
 def playout_texts(game_id: str, players: int, seed: int) -> list[tuple[str, str, bool]]:

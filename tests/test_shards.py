@@ -20,7 +20,7 @@ import pytest
 from bot.config import ConfigError, Settings, parse_shards, shard_of
 from bot.engine.registry import spec
 from bot.store.postgres import PostgresStore
-from bot.tables import load_game
+from bot.tables.games import load_game
 from tests.playout import choose_random
 from tests.standin import running_standin
 from tests.store.conftest import backend, pg_server, store  # noqa: F401 — fixtures: both back ends, real PostgreSQL

@@ -14,7 +14,9 @@ import pytest
 from bot.engine.registry import spec
 from bot.records import replay
 from bot.store import Store
-from bot.tables import Actor, TableError, TableService, load_game, wilson_lower_bound
+from bot.tables import Actor, TableError, wilson_lower_bound
+from bot.tables.games import load_game
+from bot.tables.service import TableService
 
 KRPD = "knight_rogue_princess_dragon"
 CH = 555

@@ -12,7 +12,8 @@ import random
 import pytest
 
 from bot.engine.registry import spec
-from bot.tables import CLOCK, TIME_UP, WARNING, TableError, load_game
+from bot.tables import CLOCK, TIME_UP, WARNING, TableError
+from bot.tables.games import load_game
 
 CW = "court_wars"
 CH = 777

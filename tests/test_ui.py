@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from bot import ui
 from bot.engine.registry import spec
-from bot.engine.core import Choices, Option
+from bot.engine.core import Choices, Decision, Option
 from bot.store import Seat, TableRow
+from bot.tables import table_key
+from bot.tables.reader import reader_of
 
 
 class Wide:
@@ -16,8 +18,13 @@ class Wide:
     def __init__(self, n: int, kind: str = "token"):
         self.n, self.kind = n, kind
 
+    forfeited: list[int] = []
+
     def opened_at(self, seat: int) -> int:
         return 7
+
+    def decisions(self):
+        return (Decision(0),)
 
     def choices(self, seat, prefix=()):
         if not prefix:
@@ -37,9 +44,9 @@ def all_components(view) -> list:
 
 def test_few_choices_are_buttons_many_are_a_paged_select():
     drafts = ui.Drafts()
-    _, few = ui.picker(Wide(4), row(), 0, ui.Step(()), drafts)
+    _, few = ui.picker(reader_of(row(), Wide(4), 0), ui.Step(()), drafts)
     assert [c.type.name for c in few.children] == ["button"] * 4
-    text, many = ui.picker(Wide(60), row(), 0, ui.Step((), page=1), drafts)
+    text, many = ui.picker(reader_of(row(), Wide(60), 0), ui.Step((), page=1), drafts)
     selects = [c for c in many.children if c.type.name == "select"]
     assert len(selects) == 1 and len(selects[0].options) == 25
     assert [o.value for o in selects[0].options][0] == "t25"
@@ -62,12 +69,12 @@ def test_more_than_a_row_of_choices_is_one_select_and_giving_up_sits_apart():
                                          Option("resign", "Resign")))
             return Choices(complete=True)
 
-    _, five = ui.picker(Wide(5), row(), 0, ui.Step(()), ui.Drafts())
+    _, five = ui.picker(reader_of(row(), Wide(5), 0), ui.Step(()), ui.Drafts())
     assert [c.type.name for c in five.children] == ["button"] * 5
-    _, nine = ui.picker(Wide(9), row(), 0, ui.Step(()), ui.Drafts())
+    _, nine = ui.picker(reader_of(row(), Wide(9), 0), ui.Step(()), ui.Drafts())
     (select,) = nine.children
     assert select.type.name == "select" and len(select.options) == 9
-    _, apart = ui.picker(Nine(0), row(), 0, ui.Step(()), ui.Drafts())
+    _, apart = ui.picker(reader_of(row(), Nine(0), 0), ui.Step(()), ui.Drafts())
     rows = {}
     for c in apart.children:
         rows.setdefault(c.row, []).append(c.label)
@@ -76,7 +83,7 @@ def test_more_than_a_row_of_choices_is_one_select_and_giving_up_sits_apart():
 
 
 def test_a_set_step_is_a_multi_select():
-    _, view = ui.picker(Wide(6, "set"), row(), 0, ui.Step(()), ui.Drafts())
+    _, view = ui.picker(reader_of(row(), Wide(6, "set"), 0), ui.Step(()), ui.Drafts())
     (select,) = view.children
     assert (select.min_values, select.max_values) == (1, 3)
 
@@ -92,10 +99,10 @@ def test_long_partial_actions_become_drafts():
 
 def test_custom_ids_name_the_table_and_the_decision():
     game = spec("gridcannon").state.new(["a"], seed=3)
-    _, view = ui.picker(game, row(), 0, ui.Step(()), ui.Drafts())
+    _, view = ui.picker(reader_of(row(), game, 0), ui.Step(()), ui.Drafts())
     for c in view.children:
         prefix, tid, rev, kind, _ = c.custom_id.split(":", 4)
-        assert (prefix, tid, int(rev), kind) == ("dh2", ui.table_key(row()), game.opened_at(0), ui.STEP)
+        assert (prefix, tid, int(rev), kind) == ("dh2", table_key(row()), game.opened_at(0), ui.STEP)
 
 
 def test_players_words_cannot_break_an_embed_or_ping():

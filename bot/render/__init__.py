@@ -1,20 +1,54 @@
 """Renders: views → text (terminal), panels (embeds) and pictures. One module per game.
 
 Each game module has ``panel(view) -> Panel``, ``text(view) -> str`` and
-``picture(view) -> bytes | None``; a game whose private views show a seat's own cards also has
-``seat_picture(view) -> bytes | None``. A module only ever receives a view. The Discord layer
-gets pictures through :mod:`bot.render.pictures` (cached, drawn in worker processes).
+``picture(view) -> bytes | None``; it may also have ``seat_picture`` (a seat's own cards),
+``hand_text`` (a seat's hand in words), ``story`` (the story told, for story games) and
+``alt_text`` (the table in words, for screen readers). A module only ever receives a view.
+:func:`renderer` is the one place a game's module is found, as a typed :class:`Renderer`; the
+Discord layer gets pictures through :mod:`bot.render.pictures` (cached, drawn in worker processes).
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
-from types import ModuleType
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.render.panel import Panel
 
 
-def renderer(game_id: str) -> ModuleType:
+@dataclass(frozen=True)
+class Renderer:
+    """What a game's render module offers, typed: the optional parts are None where a game has none."""
+
+    game: str
+    panel: Callable[..., Panel]
+    text: Callable[[Any], str]
+    picture: Callable[[Any], bytes | None]
+    seat_picture: Callable[[Any], bytes | None] | None = None
+    hand_text: Callable[[Any], str] | None = None
+    story: Callable[[Any], tuple[list[str], list[dict[str, Any]]]] | None = None
+    alt_text: Callable[[Any], str] | None = None
+    status: Callable[[Any], str] | None = None
+    warm: Callable[[], None] | None = None  # draws what its pictures reuse, once per process
+    compact: bool = False  # panel(view, with_picture=…) is understood
+
+    def table_panel(self, view: Any, with_picture: bool = True) -> Panel:
+        """The table's panel: only what the picture cannot say when there is a picture."""
+        return self.panel(view, with_picture=with_picture) if self.compact else self.panel(view)
+
+
+@functools.lru_cache(maxsize=None)
+def renderer(game_id: str) -> Renderer:
     from bot.engine import GAME_IDS
 
     if game_id not in GAME_IDS:
         raise KeyError(game_id)
-    return importlib.import_module(f"bot.render.{game_id}")
+    module = importlib.import_module(f"bot.render.{game_id}")
+    names = ("seat_picture", "hand_text", "story", "alt_text", "status", "warm")
+    optional = {name: getattr(module, name, None) for name in names}
+    compact = "with_picture" in inspect.signature(module.panel).parameters
+    return Renderer(game_id, module.panel, module.text, module.picture, compact=compact, **optional)

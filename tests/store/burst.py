@@ -13,7 +13,9 @@ import random
 import sys
 
 from bot.engine.registry import spec
-from bot.tables import Actor, TableService, load_game
+from bot.tables import Actor
+from bot.tables.games import load_game
+from bot.tables.service import TableService
 
 GAME = "maginot_line"
 

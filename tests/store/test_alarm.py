@@ -10,7 +10,8 @@ from pathlib import Path
 
 import bot.tables
 from bot.store import Seat, SQLiteStore
-from bot.tables import TIME_UP, Actor, TableService
+from bot.tables import TIME_UP, Actor
+from bot.tables.service import TableService
 from tests.conftest import Clock
 from tests.store.helpers import playing
 
@@ -65,7 +66,7 @@ async def test_a_damaged_row_leaves_the_sweep_for_good(store):
 async def test_the_sweep_pages_past_damaged_rows(store, monkeypatch):
     """Pages of 3; the second due table is damaged, so the first page holds 2 sound tables: the
     sweep still reaches every other due table, and tells each once."""
-    monkeypatch.setattr(bot.tables, "SWEEP_PAGE", 3)
+    monkeypatch.setattr(bot.tables.clock, "SWEEP_PAGE", 3)
     clock = Clock()
     service = TableService(store, clock=clock)
     ana, ben = Actor(100, "Ana"), Actor(101, "Ben")

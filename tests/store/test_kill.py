@@ -13,7 +13,7 @@ from pathlib import Path
 from bot.engine.registry import spec
 from bot.records import apply_logged
 from bot.store.base import SNAPSHOT_EVERY
-from bot.tables import GAMES, load_game
+from bot.tables.games import GAMES, load_game
 
 ROOT = Path(__file__).resolve().parents[2]
 

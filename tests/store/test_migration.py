@@ -14,7 +14,7 @@ from bot.engine.registry import spec
 from bot.store import SQLiteStore
 from bot.store.base import SNAPSHOT_EVERY
 from bot.store.sqlite import SCHEMA_VERSION
-from bot.tables import load_game
+from bot.tables.games import load_game
 from tests.store.helpers import playing
 
 FIXTURE = Path(__file__).parent / "fixtures" / "schema1.sql"  # the schema-1 database as SQL text

@@ -10,7 +10,9 @@ import random
 from bot.engine.registry import spec
 from bot.records import apply_logged
 from bot.store.base import SNAPSHOT_EVERY
-from bot.tables import GAMES, Actor, TableService, load_game
+from bot.tables import Actor
+from bot.tables.games import GAMES, load_game
+from bot.tables.service import TableService
 
 
 async def raw(store, sql: str, *args):

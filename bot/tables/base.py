@@ -1,0 +1,208 @@
+"""The table service's shared parts: its errors, who acts, what a change did, and the one
+write path (the channel's lock → the row → the change → one save, checked against the revision)."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import hashlib
+import logging
+import time
+from collections import OrderedDict, defaultdict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable
+
+from bot.engine.core import Game
+from bot.records import make_record
+from bot.store import StaleRevision, Store, TableRow
+from bot.tables.errors import StaleError, TableError
+from bot.tables.games import GAMES, load_game
+
+log = logging.getLogger("bot.tables")
+
+if TYPE_CHECKING:
+    from bot.tables.clock import Notice
+
+DEFAULT_TURN_LIMIT = 24 * 3600
+MIN_TURN_LIMIT = 60
+KEEP_EVENTS = 40
+MAX_MOVE_TEXT = 4000
+MAX_SKIP_STEPS = 200  # a skipped turn is played to its end, within reason
+MAX_BOT_STEPS = 1000  # bot seats play at once after every change, within reason (a few ms a step)
+BOT_NAME = "Deckhand bot"
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is acting: a Discord user (or a terminal player)."""
+
+    user_id: int
+    name: str
+    can_manage: bool = False  # Manage Messages in the channel
+
+
+@dataclass
+class Change:
+    """What an action did: the table after it, public and private events, who to ping."""
+
+    table: TableRow
+    events: list[str] = field(default_factory=list)
+    private: dict[int, list[str]] = field(default_factory=dict)  # seat -> texts
+    pings: list[int] = field(default_factory=list)  # user ids whose turn it now is
+    finished: bool = False
+    record: dict[str, Any] | None = None
+    secret: bool = False  # the move answered a private decision: tell the mover privately
+    notice: Notice | None = None  # the sweep's short message (a warning, time up, a clock run out)
+
+
+def table_key(table: TableRow) -> str:
+    """A short id naming this table (not just its channel): a new game gets a new one."""
+    tid = getattr(table, "table_id", None)
+    if tid:
+        return str(tid)
+    digest = hashlib.blake2s(f"{table.created_at!r}:{table.seed}".encode(), digest_size=5).hexdigest()
+    return digest
+
+
+
+def _working_copy(row: TableRow) -> TableRow:
+    """A copy of a cached row that a change may alter (its lists and series are its own)."""
+    t = copy.copy(row)
+    t.seats, t.moves, t.events, t.options = list(row.seats), list(row.moves), list(row.events), list(row.options)
+    t.series = dict(row.series)
+    return t
+
+
+def is_bot(user_id: int) -> bool:
+    """Bot seats (the built-in player, added with **Add a bot**) have negative user ids."""
+    return user_id < 0
+
+
+def acting_users(table: TableRow, game: Game | None = None) -> set[int]:
+    if table.status != "playing":
+        return set()
+    game = game or load_game(table)
+    return {table.seats[s].user_id for s in game.to_act()}
+
+
+
+class ServiceBase:
+    """The table service's state and its one write path (see :class:`~bot.tables.service.TableService`)."""
+
+    sweep_shards: tuple[int, tuple[int, ...]] | None = None  # (count, ids): a shard cluster's process sweeps its own
+    ROW_CACHE = 2048  # channels whose last saved row is kept for the next change
+    # Changes computed and saving at once: SQLite has one writer, PostgreSQL a pool of connections.
+    IN_FLIGHT = {"sqlite": 4, "postgres": 8}
+
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time):
+        self.store = store
+        self.clock = clock
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # The row each recent channel's last change saved: the next change starts from it and
+        # the save's revision check proves it current — one database hop per change.
+        self._rows: OrderedDict[int, TableRow] = OrderedDict()
+        # At most this many changes computed and saving at once: a burst of presses waits here,
+        # parked, instead of crowding one turn of the event loop with all their work.
+        self._in_flight = asyncio.Semaphore(self.IN_FLIGHT.get(getattr(store, "backend", ""), 4))
+
+    def _remember(self, table: TableRow) -> None:
+        self._rows[table.channel_id] = table
+        self._rows.move_to_end(table.channel_id)
+        while len(self._rows) > self.ROW_CACHE:
+            self._rows.popitem(last=False)
+        if table.live is not None:
+            GAMES.put(table, table.live)
+
+    # ----- reading -------------------------------------------------------------------
+    def cached(self, channel_id: int) -> TableRow | None:
+        """The row this process last saved for the channel (no store read; may be behind)."""
+        return self._rows.get(channel_id)
+
+    async def message_id(self, channel_id: int) -> int | None:
+        return await self.store.message_id(channel_id)
+
+    async def set_message_id(self, channel_id: int, message_id: int | None) -> None:
+        await self.store.set_message_id(channel_id, message_id)
+
+    async def last_record(self, channel_id: int) -> dict[str, Any] | None:
+        return await self.store.last_record(channel_id)
+
+    async def set_aside(self, channel_id: int, reason: str | None = None) -> bool:
+        """Set a damaged table aside (its raw row kept for an operator): the channel can play again."""
+        async with self._locks[channel_id]:
+            self._rows.pop(channel_id, None)
+            return await self.store.set_aside(channel_id, reason)
+
+    async def get(self, channel_id: int) -> TableRow | None:
+        return await self.store.get(channel_id)
+
+    async def require(self, channel_id: int) -> TableRow:
+        table = await self.store.get(channel_id)
+        if table is None:
+            raise TableError("There is no table in this channel. Start one with `/game new`.")
+        return table
+
+    # ----- the one write path --------------------------------------------------------
+    async def _update(self, channel_id: int, fn: Callable[[TableRow], Change], *, revision: int | None = None,
+                      fresh: TableRow | None = None) -> Change:
+        """Change a table and save it. ``fresh``: the row as just read from the store (the sweep's
+        due rows), used instead of this process's cached row."""
+        async with self._locks[channel_id], self._in_flight:
+            cached = self._rows.pop(channel_id, None)
+            if fresh is not None:
+                cached = fresh
+            if cached is not None:  # one hop: the save's revision check proves the cached row current
+                try:
+                    return await self._change(_working_copy(cached), fn, revision)
+                except (TableError, StaleRevision):
+                    # Refused or stale: the cached row may be behind the store; decide on the stored one
+                    # (a refusal of the same revision stands as it is).
+                    stored = await self.require(channel_id)
+                    if stored.revision == cached.revision and stored.table_id == cached.table_id:
+                        self._remember(cached)
+                        raise
+                    return await self._change(stored, fn, revision)
+            return await self._change(await self.require(channel_id), fn, revision)
+
+    async def _change(self, table: TableRow, fn: Callable[[TableRow], Change], revision: int | None) -> Change:
+        if revision is not None and revision != table.revision:
+            raise StaleError()
+        before = table.revision
+        change = fn(table)
+        self._play_bots(change)
+        change.table.revision = before + 1
+        record, result, results = None, "", []
+        if change.finished:
+            record, result, results = self._finish(change.table)
+            change.record = record
+        if change.table.status != "playing" and change.table.state is not None:
+            load_game(change.table)  # out of play: the final state is written once, as the snapshot
+        try:
+            await self.store.save(change.table, before, record, result, results)
+        except StaleRevision:
+            raise TableError("Someone else moved at the same moment; look at the table and try again.") from None
+        self._remember(change.table)
+        if change.finished:
+            await self._after_finish(change.table)
+        return change
+
+    def _finish(self, table: TableRow) -> tuple[dict[str, Any], str, list[tuple[int, str, str]]]:
+        game = load_game(table)  # only games that started finish
+        record = make_record(game, [m[:2] for m in table.moves], status=table.status)
+        outcome = game.outcome()
+        results: list[tuple[int, str, str]] = []
+        if outcome is None:  # abandoned
+            return record, "abandoned", []
+        solo = len(table.seats) == 1
+        for i, seat in enumerate(table.seats):
+            if is_bot(seat.user_id):  # bots keep no stats; the people they played against do
+                continue
+            if i in outcome.winners:
+                res = "win"
+            elif i in game.forfeited or solo or outcome.winners:
+                res = "loss"
+            else:
+                res = "draw"
+            results.append((seat.user_id, seat.name, res))
+        return record, "finished", results
+

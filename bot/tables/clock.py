@@ -1,0 +1,143 @@
+"""The turn clock: turn limits, their warnings, the rulebook clocks, and the sweep that finds due tables."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.engine.core import Game
+from bot.engine.registry import spec
+from bot.store import StoreError, TableRow
+from bot.store.base import WARN_FRACTION
+from bot.tables.base import KEEP_EVENTS, Change
+from bot.tables.errors import TableError
+from bot.tables.games import load_game
+
+SWEEP_PAGE = 200  # due tables read per page by the turn-limit sweep
+WARNING, TIME_UP, CLOCK = "warning", "time_up", "clock"
+
+
+class _NotDue(TableError):
+    """The sweep found a table not due after all: nothing to save."""
+
+
+@dataclass(frozen=True)
+class Notice:
+    """What the turn-limit sweep has to say about a table: one short message that mentions only
+    ``users`` (the late players; for a rulebook clock that ran out, whoever is to act now).
+    The table itself is ``Change.table``; the table message shows it, this only notifies."""
+
+    kind: str  # WARNING | TIME_UP | CLOCK
+    users: tuple[int, ...]
+    text: str  # plain words, after the mentions
+
+    def message(self) -> str:
+        mentions = " ".join(f"<@{u}>" for u in self.users)
+        return f"{mentions} — {self.text}" if mentions else self.text[:1].upper() + self.text[1:]
+
+
+
+
+class Clock:
+    """The sweep (a mixin of :class:`~bot.tables.service.TableService`)."""
+
+    async def check_timeouts(self) -> list[Change]:
+        """The turn-limit sweep: for each table whose alarm is due, warn the player to act when a
+        quarter of the turn limit is left (once per turn), mark the turn timed out when it is up
+        (once), or run out a rulebook clock. Returns the changes, each with its ``notice``.
+
+        Only due tables are read (the store's indexed alarm), a page at a time; a damaged row or
+        one table's trouble never stops the sweep."""
+        out: list[Change] = []
+        now = self.clock()
+        after: tuple[float, int] | None = None
+        while True:
+            page = await self.store.due(now, SWEEP_PAGE, after, shards=self.sweep_shards)
+            if not page:
+                break
+            for row in page:
+                try:
+                    out.append(await self._update(row.channel_id, lambda t: self._sweep(t, now), fresh=row))
+                except (TableError, StoreError):  # not due any more, or this table's own trouble
+                    continue
+            last = page[-1]
+            key = (last.alarm if last.alarm is not None else now, last.channel_id)
+            if after is not None and key <= after:  # no progress (a row that keeps failing): next sweep
+                break
+            after = key
+        return out
+
+    def _sweep(self, t: TableRow, now: float) -> Change:
+        """One due table (under its lock): the change to save, or _NotDue to leave it untouched."""
+        if t.alarm is None or t.alarm > now:  # moved (or already told) since it was read as due
+            raise _NotDue()
+        game = load_game(t)
+        title = spec(t.game).title
+        late = tuple(sorted({t.seats[s].user_id for s in game.to_act()}))
+        if t.game_clock is not None and t.turn_since is not None and t.turn_since + t.game_clock <= now:
+            seconds = int(t.game_clock)
+            change = self._run_out_clock(t, game)
+            if change.events:
+                text = f"the clock ran out at {title} ({seconds} s with no play)"
+                change.notice = Notice(CLOCK, tuple(change.pings), text + ("; your turn." if change.pings else "."))
+            return change
+        if not t.timed_out and t.turn_since is not None and t.turn_since + t.turn_limit <= now:
+            names = " and ".join(t.seats[s].name for s in sorted(game.to_act()))
+            t.timed_out = True
+            t.warned_for = t.turn_since  # no warning after the time is up
+            text = f"Time is up for {names}. The other players or the host may skip or remove them."
+            t.events = (t.events + [text])[-KEEP_EVENTS:]
+            if len(t.seats) > 1:
+                what = "the other players or the host may **Skip** your turn (the bot plays it) or **Remove** you."
+            else:
+                what = "you may **Skip** your turn (the bot plays it) or **Remove** yourself (the game ends)."
+            notice = Notice(TIME_UP, late, f"time is up at {title}; {what}")
+            return Change(t, events=[text], notice=notice)
+        warn_at = t.warn_at
+        if warn_at is not None and warn_at <= now:
+            t.warned_for = t.turn_since
+            left = about(t.turn_limit * (1 - WARN_FRACTION))
+            return Change(t, notice=Notice(WARNING, late, f"a quarter of your turn is left at {title} "
+                                                          f"(about {left} to go)."))
+        raise _NotDue()
+
+    def _run_out_clock(self, t: TableRow, game: Game) -> Change:
+        """The rulebook's own clock ran out: every open timed decision gets its default."""
+        change: Change | None = None
+        texts: list[str] = []
+        seconds = int(t.game_clock or 0)  # before the defaults are played (they set the next clock)
+        for d in game.decisions():
+            if d.clock_seconds is None or d.default is None or game.is_over():
+                continue
+            if d.seat not in game.to_act():
+                continue
+            change = self._apply(t, game, d.seat, d.default)
+            texts += change.events
+            game = load_game(t)
+        if change is None:
+            t.game_clock = None
+            return Change(t)
+        change.events = [f"The clock ran out ({seconds} s with no play).", *texts]
+        return change
+
+
+def format_duration(seconds: float) -> str:
+    seconds = int(seconds)
+    if seconds % 86400 == 0:
+        return f"{seconds // 86400} d"
+    if seconds % 3600 == 0:
+        return f"{seconds // 3600} h"
+    if seconds % 60 == 0:
+        return f"{seconds // 60} min"
+    return f"{seconds} s"
+
+
+def about(seconds: float) -> str:
+    """A length of time in plain words, rounded as a person would: "6 h", "25 min", "2 min 30 s"."""
+    seconds = max(0, round(seconds))
+    if seconds >= 2 * 3600:
+        return f"{round(seconds / 3600)} h"
+    if seconds >= 10 * 60:
+        return f"{round(seconds / 60)} min"
+    minutes, rest = divmod(seconds, 60)
+    return " ".join(part for part in (f"{minutes} min" if minutes else "", f"{rest} s" if rest else "") if part) \
+        or "0 s"

@@ -1,0 +1,279 @@
+"""The table service as the Discord layer meets it: readers and updates, never games or rows.
+
+:class:`Desk` wraps :class:`~bot.tables.service.TableService`: every action returns an
+:class:`~bot.tables.reader.Update` (the public reader, the actor's reader and private lines,
+pings, the end), every look a :class:`~bot.tables.reader.Reader`. A table whose row or moves
+cannot be rebuilt is *damaged*: every look and action is refused with one line saying so, and
+``abandon`` (host, owners or Manage Messages) sets it aside so the channel can play again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from bot.engine.hints import hint_sentence
+from bot.engine.registry import spec
+from bot.records import redacted
+from bot.store import DamagedTable, StoreError, TableRow
+from bot.store.base import DailyEntry
+from bot.tables.base import Actor, Change, table_key
+from bot.tables.daily import daily_day
+from bot.tables.errors import StaleError, TableError
+from bot.tables.games import load_game
+from bot.tables.reader import Reader, Update, reader_of, update_of
+from bot.tables.service import TableService
+
+log = logging.getLogger("bot.tables")
+
+NO_TABLE = "There is no table in this channel. Start one with `/game new`."
+
+
+class DamagedError(TableError):
+    """The channel's table cannot be rebuilt (a damaged row or move log): nothing was changed."""
+
+    def __init__(self, reason: str = ""):
+        why = f" ({reason.rstrip('.')})" if reason else ""
+        super().__init__(f"This table is damaged and cannot be played{why}. The host, or someone with Manage "
+                         "Messages, can clear it with `/game abandon`; nothing else was changed.")
+        self.reason = reason
+
+
+def _game(table: TableRow) -> Any:
+    """The table's game, or None before it is dealt; DamagedError when it cannot be rebuilt."""
+    if table.state is None:
+        return None
+    try:
+        return load_game(table)
+    except Exception as e:  # any failure to rebuild a game is a damaged table, never a bad move
+        raise DamagedError(_one_line(e)) from e
+
+
+def _one_line(e: BaseException) -> str:
+    text = str(e).splitlines()[0] if str(e) else type(e).__name__
+    return text if len(text) <= 120 else text[:119] + "…"
+
+
+class Desk:
+    """Readers and updates over one table service (the Discord layer's only way to the tables)."""
+
+    def __init__(self, service: TableService):
+        self._service = service
+
+    @property
+    def clock(self) -> Any:
+        return self._service.clock
+
+    # ----- looking --------------------------------------------------------------------
+    async def _row(self, channel_id: int) -> TableRow | None:
+        try:
+            return await self._service.get(channel_id)
+        except DamagedTable as e:
+            raise DamagedError(e.reason) from None
+
+    async def public(self, channel_id: int) -> Reader | None:
+        """The public reader of the channel's table (None: no table)."""
+        row = await self._row(channel_id)
+        return reader_of(row, _game(row), None) if row is not None else None
+
+    async def require_public(self, channel_id: int) -> Reader:
+        found = await self.public(channel_id)
+        if found is None:
+            raise TableError(NO_TABLE)
+        return found
+
+    async def reader(self, channel_id: int, user_id: int) -> Reader:
+        """The user's own reader (their seat's), else the public one; TableError if no table."""
+        row = await self._row(channel_id)
+        if row is None:
+            raise TableError(NO_TABLE)
+        return reader_of(row, _game(row), row.seat_of(user_id))
+
+    def latest(self, channel_id: int, than: Reader) -> Reader:
+        """The newest public reader this process holds of the same table (no store read): the
+        table message shows the table as it is now when another action landed meanwhile."""
+        row = self._service.cached(channel_id)
+        if row is None or table_key(row) != than.table.key or row.revision <= than.table.revision:
+            return than
+        try:
+            return reader_of(row, _game(row), None)
+        except DamagedError:
+            return than
+
+    async def to_move(self, channel_id: int, user_id: int, tid: str, opened: int) -> Reader:
+        """For offering moves (pickers, text boxes): the seat's reader if this user's decision is
+        still the one the picker was made for; otherwise the refusal a move would get."""
+        try:
+            row, _, seat = await self._service.to_move(channel_id, user_id, tid, opened)
+        except DamagedTable as e:
+            raise DamagedError(e.reason) from None
+        except TableError:
+            raise
+        except Exception as e:
+            raise DamagedError(_one_line(e)) from e
+        return reader_of(row, _game(row), seat)
+
+    # ----- acting ----------------------------------------------------------------------
+    async def _do(self, actor_id: int | None, work: Any) -> Update:
+        try:
+            change: Change = await work
+        except (TableError, StaleError):
+            raise
+        except DamagedTable as e:
+            raise DamagedError(e.reason) from None
+        except StoreError:
+            raise
+        except Exception as e:  # a game that cannot be rebuilt is a damaged table, not a bad move
+            log.warning("a damaged table refused an action: %s", e)
+            raise DamagedError(_one_line(e)) from e
+        row = change.table
+        return update_of(change, _game(row), actor_id)
+
+    async def new_table(self, channel_id: int, guild_id: int | None, actor: Actor, game_id: str,
+                        options: list[str] | None = None) -> Update:
+        return await self._do(actor.user_id, self._service.new_table(channel_id, guild_id, actor, game_id, options))
+
+    async def new_like_last(self, channel_id: int, guild_id: int | None, actor: Actor) -> Update:
+        """A new solo game of the same game and options as the channel's table (its **New game**)."""
+        row = await self._row(channel_id)
+        if row is None:
+            raise TableError(NO_TABLE)
+        return await self.new_table(channel_id, guild_id, actor, row.game, list(row.options))
+
+    async def join(self, channel_id: int, actor: Actor, revision: int | None = None) -> Update:
+        return await self._do(actor.user_id, self._service.join(channel_id, actor))
+
+    async def leave(self, channel_id: int, actor: Actor, revision: int | None = None) -> Update:
+        return await self._do(actor.user_id, self._service.leave(channel_id, actor))
+
+    async def start(self, channel_id: int, actor: Actor, revision: int | None = None) -> Update:
+        return await self._do(actor.user_id, self._service.start(channel_id, actor))
+
+    async def cancel(self, channel_id: int, actor: Actor, revision: int | None = None) -> Update:
+        return await self._do(actor.user_id, self._service.cancel(channel_id, actor))
+
+    async def add_bot(self, channel_id: int, actor: Actor, revision: int | None = None) -> Update:
+        return await self._do(actor.user_id, self._service.add_bot(channel_id, actor, revision=revision))
+
+    async def skip(self, channel_id: int, actor: Actor, revision: int | None = None) -> Update:
+        return await self._do(actor.user_id, self._service.skip(channel_id, actor, revision=revision))
+
+    async def remove(self, channel_id: int, actor: Actor, revision: int | None = None) -> Update:
+        return await self._do(actor.user_id, self._service.remove(channel_id, actor, revision=revision))
+
+    async def rematch(self, channel_id: int, actor: Actor, revision: int | None = None) -> Update:
+        return await self._do(actor.user_id, self._service.rematch(channel_id, actor))
+
+    async def set_turn_limit(self, channel_id: int, actor: Actor, seconds: int) -> Update:
+        return await self._do(actor.user_id, self._service.set_turn_limit(channel_id, actor, seconds))
+
+    async def move(self, channel_id: int, actor: Actor, move: str, *, table: str | None = None,
+                   opened: int | None = None) -> Update:
+        return await self._do(actor.user_id, self._service.move(channel_id, actor, move, table=table, opened=opened))
+
+    async def abandon(self, channel_id: int, actor: Actor) -> Update | None:
+        """Abandon the channel's table; a damaged one is set aside (its raw row kept for an
+        operator) so the channel can play again — then None is returned (nothing to show)."""
+        try:
+            row = await self._service.get(channel_id)
+            damaged = None
+            if row is not None and row.state is not None and row.status in ("lobby", "playing"):
+                try:
+                    load_game(row)
+                except Exception as e:
+                    damaged = _one_line(e)
+        except DamagedTable as e:
+            row, damaged = None, e.reason
+        if damaged is None:
+            return await self._do(actor.user_id, self._service.abandon(channel_id, actor))
+        if not actor.can_manage and (row is None or row.host_id != actor.user_id):
+            raise TableError("This table is damaged. Only the host (or someone with Manage Messages here) can clear "
+                             "it with `/game abandon`.")
+        await self._service.set_aside(channel_id, damaged)
+        return None
+
+    # ----- pickers, drafts, deliveries --------------------------------------------------
+    async def save_drafts(self, drafts: Any, reader: Reader) -> None:
+        """Store the partial actions a picker names by id, for this reader's seat and decision."""
+        if reader.seat is None:
+            return
+        await self._service.save_drafts(drafts, reader.table.key, reader.seat, reader.opened)
+
+    async def get_draft(self, key: str, channel_id: int, user_id: int, tid: str, opened: int) -> tuple[str, ...]:
+        """A stored draft, only for the table, seat and decision it was made for."""
+        return await self._service.get_draft(key, channel_id, user_id, tid, opened)
+
+    async def first_delivery(self, interaction_id: int) -> bool:
+        return await self._service.first_delivery(interaction_id)
+
+    # ----- the table message ----------------------------------------------------------
+    async def message_id(self, channel_id: int) -> int | None:
+        return await self._service.message_id(channel_id)
+
+    async def set_message_id(self, channel_id: int, message_id: int | None) -> None:
+        await self._service.set_message_id(channel_id, message_id)
+
+    # ----- records, hints, stats, the daily challenge, the sweep ----------------------
+    async def export(self, channel_id: int) -> tuple[dict[str, Any], bool]:
+        """The last finished game's record here, and whether its secrets were redacted."""
+        row = await self._row(channel_id)
+        if row is not None and row.status == "playing":
+            raise TableError("The record holds the shuffle, so it is available once the game ends.")
+        if row is not None and row.series.get("daily") == daily_day(self.clock()):
+            raise TableError("Today's daily deal stays secret until the day ends (UTC); its record can be exported "
+                             "tomorrow.")
+        record = await self._service.last_record(channel_id)
+        if not record:
+            raise TableError("No finished game here to export.")
+        if not spec(record["game"]).export_seed:
+            return redacted(record), True
+        return record, False
+
+    async def hint(self, channel_id: int, user_id: int) -> str:
+        """What the built-in player would do for this user's seat now, and why."""
+        row = await self._row(channel_id)
+        if row is None or row.status != "playing":
+            raise TableError("There is no game in progress here, so there is nothing to hint at.")
+        seat = row.seat_of(user_id)
+        if seat is None:
+            raise TableError("Hints are for the players at this table, and you are not playing here.")
+        if row.series.get("daily"):
+            raise TableError("The daily challenge is played without hints: it is you against the deck.")
+        game = _game(row)
+        if seat in game.forfeited:
+            raise TableError("You have left this game.")
+        if seat not in game.to_act():
+            raise TableError("A hint is for the player to act, and it is not your move. " + game.waiting_for())
+        return await asyncio.to_thread(hint_sentence, game, seat)
+
+    async def stats(self, guild_id: int | None, game: str | None = None, user_id: int | None = None) -> list[dict[str, Any]]:
+        return await self._service.stats(guild_id, game, user_id)
+
+    async def start_daily(self, channel_id: int, actor: Actor) -> Update:
+        return await self._do(actor.user_id, self._service.start_daily(channel_id, actor))
+
+    async def daily_board(self) -> list[DailyEntry]:
+        return await self._service.daily_board()
+
+    async def daily_attempt(self, user_id: int) -> DailyEntry | None:
+        return await self._service.daily_attempt(user_id)
+
+    async def give_back_daily(self, channel_id: int, actor: Actor, day: str, table_key_: str) -> None:
+        """The deal was never seen (its DM could not be posted): the attempt is given back and the
+        table closed."""
+        await self._service.store.daily_release(day, actor.user_id, table_key_)
+        await self._service.abandon(channel_id, actor)
+
+    def today(self) -> str:
+        return daily_day(self.clock())
+
+    async def check_timeouts(self) -> list[Update]:
+        """The sweep's changes, each as the public may see it, with its notice."""
+        out = []
+        for change in await self._service.check_timeouts():
+            try:
+                out.append(update_of(change, _game(change.table), None))
+            except DamagedError as e:
+                log.warning("table in channel %s: %s", change.table.channel_id, e)
+        return out

@@ -1,0 +1,271 @@
+"""The road out of the table service: one reader's object.
+
+A :class:`Reader` is what one reader — a seat, or the public (spectators, the channel) — may
+know of one table: the table's public facts, the game's view for that reader, the decisions
+open (public), and, for a seat that must act, its ``choices`` step by step with their labels.
+The Discord layer and the renders receive readers and :class:`Update` objects, never a game,
+a stored row or the store (an import contract in CI says so), so every payload they make is
+made from what its reader may know.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from bot.engine.core import Choices, Decision, View
+from bot.engine.registry import spec
+from bot.tables.base import is_bot, table_key
+
+if TYPE_CHECKING:
+    from bot.engine.core import Game
+    from bot.store import TableRow
+    from bot.tables.base import Change
+    from bot.tables.clock import Notice
+
+FORFEIT_TOKENS = ("concede", "resign")  # a game's own way out: asked for confirmation, kept apart from moves
+NO_CHOICES = Choices()
+
+
+@dataclass(frozen=True)
+class SeatFacts:
+    """A seat as everyone may see it: who sits there."""
+
+    user_id: int
+    name: str
+
+    @property
+    def is_bot(self) -> bool:
+        return is_bot(self.user_id)
+
+
+@dataclass(frozen=True)
+class TableFacts:
+    """What anyone in the channel may know of a table: never its state, seed or move log."""
+
+    channel_id: int
+    guild_id: int | None
+    game: str
+    key: str  # names this table (a new game in the same channel gets a new one)
+    revision: int
+    status: str  # lobby | playing | finished | abandoned
+    host_id: int
+    seats: tuple[SeatFacts, ...]
+    options: tuple[str, ...]
+    turn_limit: int  # seconds; 0: no limit
+    timed_out: bool
+    moves: int  # how many moves were played
+    started: bool  # the game was dealt (a lobby closed before it was is not)
+    daily: str | None  # the day of a daily challenge's table
+    damaged: str | None = None  # why a damaged table cannot be played (one line), else None
+    message_id: int | None = None  # the table message, where the store knows it
+
+    @property
+    def title(self) -> str:
+        return spec(self.game).title
+
+    def seat_of(self, user_id: int) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s.user_id == user_id:
+                return i
+        return None
+
+    @property
+    def people(self) -> list[SeatFacts]:
+        return [s for s in self.seats if not s.is_bot]
+
+    @classmethod
+    def of(cls, table: "TableRow", damaged: str | None = None) -> "TableFacts":
+        return cls(
+            channel_id=table.channel_id, guild_id=table.guild_id, game=table.game, key=table_key(table),
+            revision=table.revision, status=table.status, host_id=table.host_id,
+            seats=tuple(SeatFacts(s.user_id, s.name) for s in table.seats), options=tuple(table.options),
+            turn_limit=int(table.turn_limit or 0), timed_out=bool(table.timed_out), moves=len(table.moves),
+            started=table.state is not None, daily=table.series.get("daily") if table.series else None,
+            damaged=damaged if damaged is not None else table.damaged,
+            message_id=getattr(table, "message_id", None),
+        )
+
+
+@dataclass(frozen=True)
+class PublicMoves:
+    """A public decision's first step, which may be offered on the public table message: its
+    choices are the same from the public view (the engine's :attr:`Decision.public`)."""
+
+    seat: int
+    opened: int
+    choices: Choices
+
+
+class Reader:
+    """One reader's object for one table: ``seat`` (``None``: the public).
+
+    Everything here is what that reader may know: the view (every card it may not know is
+    hidden), the public decisions, and, for a seat that must act now, ``choices(prefix)``
+    with labels. The game behind it is private to this class and never handed out.
+    """
+
+    def __init__(self, table: TableFacts, game: "Game | None", seat: int | None):
+        self.table = table
+        self.seat = seat
+        self.__game = game
+
+    # ----- who reads -------------------------------------------------------------------
+    @property
+    def is_public(self) -> bool:
+        return self.seat is None
+
+    @property
+    def started(self) -> bool:
+        return self.__game is not None
+
+    @property
+    def game(self) -> str:
+        """The game's id (``gridcannon``…), never the game itself."""
+        return self.table.game
+
+    @property
+    def title(self) -> str:
+        return self.table.title
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.table.seats)
+
+    # ----- the view ----------------------------------------------------------------------
+    @functools.cached_property
+    def view(self) -> View | None:
+        """The game's view for this reader (None before the game is dealt)."""
+        return self.__game.view(self.seat) if self.__game is not None else None
+
+    @property
+    def recent(self) -> tuple[str, ...]:
+        """The recent log as this reader may read it, oldest first."""
+        view = self.view
+        return tuple(view.recent) if view is not None else ()
+
+    @functools.cached_property
+    def decisions(self) -> tuple[Decision, ...]:
+        """Who acts now, in what (public knowledge)."""
+        return self.__game.decisions() if self.__game is not None and self.table.status == "playing" else ()
+
+    @property
+    def acting_seats(self) -> frozenset[int]:
+        return frozenset(d.seat for d in self.decisions)
+
+    @functools.cached_property
+    def waiting_for(self) -> str:
+        """"It is Ana's turn." (public)."""
+        return self.__game.waiting_for() if self.__game is not None else ""
+
+    @functools.cached_property
+    def result(self) -> str:
+        """How the game ended, in plain words ("" while it runs)."""
+        out = self.__game.outcome() if self.__game is not None else None
+        return out.summary if out is not None else ""
+
+    @functools.cached_property
+    def winners(self) -> tuple[int, ...]:
+        out = self.__game.outcome() if self.__game is not None else None
+        return tuple(out.winners) if out is not None else ()
+
+    @functools.cached_property
+    def forfeited(self) -> tuple[int, ...]:
+        return tuple(self.__game.forfeited) if self.__game is not None else ()
+
+    # ----- this seat's decision ----------------------------------------------------------
+    @property
+    def has_left(self) -> bool:
+        return self.seat is not None and self.seat in self.forfeited
+
+    @property
+    def acting(self) -> bool:
+        """This seat must (or may) act now."""
+        return self.seat is not None and self.seat in self.acting_seats and not self.has_left
+
+    @property
+    def decision(self) -> Decision | None:
+        return next((d for d in self.decisions if d.seat == self.seat), None) if self.seat is not None else None
+
+    @functools.cached_property
+    def opened(self) -> int:
+        """The move count at which this seat's decision opened: its pickers' revision."""
+        return self.__game.opened_at(self.seat) if self.__game is not None and self.seat is not None else 0
+
+    def choices(self, prefix: Sequence[str] = ()) -> Choices:
+        """The next step after ``prefix``, for a seat that must act now (else nothing)."""
+        if not self.acting:
+            return NO_CHOICES
+        return self.__game.choices(self.seat, tuple(prefix))
+
+    def so_far(self, tokens: Sequence[str]) -> list[str]:
+        """The labels of the tokens chosen so far (plain words from this seat's choices)."""
+        out = []
+        for i, tok in enumerate(tokens):
+            c = self.choices(tokens[:i])
+            if c.kind == "text":
+                out.append(f"“{tok if len(tok) <= 60 else tok[:59] + '…'}”")
+                continue
+            out.append(next((o.label for o in c.options if o.token == tok), "") or tok)
+        return out
+
+    def text_verbs(self) -> list[str]:
+        """The first tokens of this seat's free-text actions now (story lines)."""
+        return [o.token for o in self.choices(()).options if self.choices((o.token,)).kind == "text"]
+
+    def public_moves(self) -> PublicMoves | None:
+        """The one open decision's first step when it may be shown to everyone (else None)."""
+        game = self.__game
+        if game is None or self.table.status != "playing":
+            return None
+        deciding = self.decisions
+        if len(deciding) != 1 or not deciding[0].public:
+            return None
+        seat = deciding[0].seat
+        return PublicMoves(seat, game.opened_at(seat), game.choices(seat, ()))
+
+    @functools.cached_property
+    def solo_concede(self) -> bool:
+        """The table's Concede (a forfeit) for a solo game, unless the game's own concede is open."""
+        game = self.__game
+        if game is None or len(self.table.seats) != 1 or not spec(self.table.game).solo_concede:
+            return False
+        return not any(o.token == "concede" for o in game.choices(0, ()).options)
+
+
+def reader_of(table: "TableRow", game: "Game | None", seat: int | None, damaged: str | None = None) -> Reader:
+    """The reader ``seat`` (``None``: the public) of ``table`` whose game is ``game``."""
+    return Reader(TableFacts.of(table, damaged), game, seat)
+
+
+@dataclass
+class Update:
+    """What an action did, as the Discord layer may hold it: the public reader, the actor's own
+    reader and private lines, who to ping, whether the game ended, the sweep's notice."""
+
+    public: Reader
+    mine: Reader | None = None
+    lines: list[str] = field(default_factory=list)  # the actor's private lines (what only they read)
+    events: list[str] = field(default_factory=list)  # the public lines this action added
+    pings: list[int] = field(default_factory=list)  # users who now must act (never the actor)
+    finished: bool = False
+    secret: bool = False  # the move answered a private decision
+    notice: "Notice | None" = None
+    extra: dict[str, Any] = field(default_factory=dict)  # e.g. rating changes at a game's end
+
+    @property
+    def table(self) -> TableFacts:
+        return self.public.table
+
+
+def update_of(change: "Change", game: "Game | None", actor_id: int | None) -> Update:
+    """An :class:`Update` from the service's change (``game``: the table's game after it)."""
+    table = change.table
+    public = reader_of(table, game, None)
+    seat = table.seat_of(actor_id) if actor_id is not None else None
+    mine = reader_of(table, game, seat) if seat is not None and game is not None else None
+    lines = list(change.private.get(seat, [])) if seat is not None else []
+    pings = list(change.pings)
+    return Update(public, mine, lines, list(change.events), pings, change.finished, change.secret, change.notice)

@@ -1,0 +1,117 @@
+"""Deckhand's components: one kind a handler, restart-safe.
+
+Each kind is a :class:`discord.ui.DynamicItem` whose custom_id names the table, the revision,
+the kind and its argument (``dh2:<table>:<rev>:<kind>:<arg>``), so a button works after a
+restart and a stale one is refused. Text boxes carry an id of their own (seat and opening),
+so two players' boxes never collide, and a box submitted after a restart is still answered.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+import secrets
+import types
+from typing import Any
+
+import discord
+
+PREFIX = "dh2"
+
+
+class Kind(str, enum.Enum):
+    """What a component does. The values are the short strings custom_ids carry."""
+
+    JOIN = "jn"
+    LEAVE = "lv"
+    START = "st"
+    CANCEL = "cx"
+    ADD_BOT = "ab"
+    HAND = "me"  # the private panel
+    SHOW = "sh"  # older table messages' Show table: a private copy
+    CONCEDE = "cc"
+    SKIP = "sk"
+    REMOVE = "rv"
+    REMATCH = "rm"
+    NEW_GAME = "ng"
+    STORY_FILE = "sf"
+    STEP = "s"  # a step of building a move
+    SELECT = "k"  # a select of the next step
+    PAGE = "p"  # another page of a select
+    TEXT = "t"  # opens a text box
+    MODAL = "m"  # a text box's submit
+    CONFIRM = "ok"  # play the move built so far
+    SURE = "y"  # confirm a table action (arg: cc, lv or ab for abandon)
+    SURE_MOVE = "ym"  # confirm a move that gives the game up
+    KEEP = "kp"  # "Keep playing": nothing changes
+
+    @property
+    def is_table_action(self) -> bool:
+        return self in TABLE_ACTIONS
+
+
+TABLE_ACTIONS = frozenset({Kind.JOIN, Kind.LEAVE, Kind.START, Kind.CANCEL, Kind.ADD_BOT, Kind.CONCEDE, Kind.SKIP,
+                           Kind.REMOVE, Kind.REMATCH, Kind.NEW_GAME})
+
+_MODAL_ID = re.compile(rf"^{PREFIX}:(?P<tid>[0-9a-z]+):(?P<rev>\d+):{Kind.MODAL.value}:(?P<arg>.*)$")
+
+
+class Component:
+    """Base of Deckhand's components: the custom_id names table, revision, kind and argument."""
+
+    kind: Kind = Kind.STEP
+
+    def __init__(self, item: discord.ui.Item, tid: str, rev: int, arg: str):
+        super().__init__(item)  # type: ignore[call-arg]
+        self.tid, self.rev, self.arg = tid, rev, arg
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str]):
+        return cls(item, match["tid"], int(match["rev"]), match["arg"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        handler = interaction.client.get_cog("Tables")
+        values = list(getattr(self.item, "values", []) or [])  # type: ignore[attr-defined]
+        await handler.on_component(interaction, self.kind, self.tid, self.rev, self.arg, values)  # type: ignore[union-attr]
+
+
+def _component(kind: Kind, select: bool = False) -> type[Component]:
+    """One DynamicItem class per kind of action (join, concede, a step of a move…)."""
+    template = rf"{PREFIX}:(?P<tid>[0-9a-z]+):(?P<rev>\d+):{kind.value}:(?P<arg>.*)"
+    base = discord.ui.DynamicItem[discord.ui.Select] if select else discord.ui.DynamicItem[discord.ui.Button]
+
+    def body(ns: dict[str, Any]) -> None:
+        ns.update(kind=kind, __module__=__name__)
+
+    return types.new_class(f"Component_{kind.name}", (Component, base), {"template": template}, body)
+
+
+COMPONENTS = [_component(k, select=k is Kind.SELECT) for k in Kind if k is not Kind.MODAL]
+
+
+def modal_id(tid: str, rev: int, arg: str, seat: int) -> str:
+    """A text box's custom_id: its table, decision and draft, plus the seat and this opening, so
+    two open boxes never share an id (discord.py keeps open boxes by custom_id alone)."""
+    return f"{PREFIX}:{tid}:{rev}:{Kind.MODAL.value}:{arg}|{seat}.{secrets.token_hex(3)}"
+
+
+def parse_modal_id(custom_id: str) -> tuple[str, int, str] | None:
+    """(table, revision, arg) of a text box's custom_id, else None."""
+    m = _MODAL_ID.match(custom_id or "")
+    if m is None:
+        return None
+    arg = m["arg"].rpartition("|")[0] if "|" in m["arg"] else m["arg"]
+    return m["tid"], int(m["rev"]), arg
+
+
+def modal_text(interaction: discord.Interaction) -> str:
+    """The text typed in a submitted text box (from the raw payload: works after a restart)."""
+    data: Any = interaction.data or {}
+    for row in data.get("components", []) or []:
+        inner = row.get("components", []) if isinstance(row, dict) else []
+        if isinstance(row, dict) and "component" in row:  # a label wrapping one input
+            inner = [row["component"]]
+        for c in inner:
+            if isinstance(c, dict) and "value" in c:
+                return str(c.get("value") or "")
+    return ""

@@ -1,0 +1,167 @@
+"""Where a table's one public message lives, and how it is shown after every change.
+
+The table message is edited in place by every action, whether it came through a button, a
+private picker, a text box or a slash command. A new copy is posted only when there is none, it
+cannot be edited, or it has scrolled far up the channel; the old copy then loses its buttons
+and links to the new one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.render import pictures
+from bot.render.panel import clip
+from bot.tables.reader import Reader
+from bot.ui import payloads
+from bot.ui.payloads import NO_PINGS
+
+if TYPE_CHECKING:
+    from bot.tables.desk import Desk
+
+log = logging.getLogger("cogs.tables")
+
+MOVE_DOWN_AFTER = 10  # other people's messages below the table message before it moves down the channel
+MOVED = "The table moved down the channel: {link}"
+
+
+async def render(reader: Reader) -> payloads.TableMessage:
+    """The public table message of a public reader; its picture is drawn off the event loop."""
+    picture = None
+    if reader.started and reader.table.status != "lobby":
+        picture = await pictures.table_picture(reader.game, reader.view)
+    return payloads.table_message(reader, picture)
+
+
+class Placement:
+    """The channel's table message: its id (as stored), what was posted below it, one edit at a time."""
+
+    def __init__(self, bot: discord.Client, desk: "Desk"):
+        self.bot, self.desk = bot, desk
+        self.live: dict[int, int] = {}  # channel -> its table message (as last read from the store)
+        self.below: dict[int, int] = {}  # channel -> other people's messages posted below it since
+        self.showing: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    def saw_message(self, message: discord.Message) -> None:
+        """Count what people post below a table message (content is not read)."""
+        ch = message.channel.id
+        live = self.live.get(ch)
+        me = self.bot.user
+        if live is None or message.id <= live or (me is not None and message.author.id == me.id):
+            return
+        self.below[ch] = self.below.get(ch, 0) + 1
+
+    def scrolled_away(self, channel_id: int) -> bool:
+        return self.below.get(channel_id, 0) >= MOVE_DOWN_AFTER
+
+    async def live_id(self, reader: Reader) -> int | None:
+        """The channel's table message, keeping the count of what was posted below it; read from the
+        reader when it carries it, else from the store."""
+        ch = reader.table.channel_id
+        mid = reader.table.message_id if reader.table.message_id is not None else await self.desk.message_id(ch)
+        if mid is None:
+            self.live.pop(ch, None)
+        elif self.live.get(ch) != mid:
+            self.live[ch] = mid
+            self.below[ch] = 0
+        return mid
+
+    async def remember(self, channel_id: int, message_id: int) -> None:
+        await self.desk.set_message_id(channel_id, message_id)
+        self.live[channel_id] = message_id
+        self.below[channel_id] = 0
+
+    async def post(self, interaction: discord.Interaction, msg: payloads.TableMessage) -> int:
+        """A new public table message, through the interaction (so it works wherever the app may answer)."""
+        if not interaction.response.is_done():
+            sent = await interaction.response.send_message(**msg.send_kwargs(), allowed_mentions=NO_PINGS)
+            if sent.message_id is not None:
+                return sent.message_id
+            return (await interaction.original_response()).id
+        return (await interaction.followup.send(**msg.send_kwargs(), allowed_mentions=NO_PINGS, wait=True)).id
+
+    async def edit(self, channel_id: int, message_id: int, **kw: Any) -> bool:
+        """Edit one of the bot's own messages through the channel; False if Discord will not let it."""
+        try:
+            await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(**kw)
+            return True
+        except discord.HTTPException as e:
+            log.info("could not edit table message %s in %s: %s", message_id, channel_id, e)
+            return False
+
+    async def show_table(self, reader: Reader, *, post: bool = True) -> int | None:
+        """Show the table without an interaction (a new thread, a timer): edit its table message in
+        place, else (``post``) post one in the channel; the message's id, or None."""
+        ch = reader.table.channel_id
+        async with self.showing[ch]:
+            msg = await render(reader)
+            live = await self.live_id(reader)
+            if live is not None and await self.edit(ch, live, **msg.edit_kwargs()):
+                return live
+            if not post:
+                return None
+            try:
+                sent = await self.bot.get_partial_messageable(ch).send(**msg.send_kwargs(), allowed_mentions=NO_PINGS)
+            except discord.HTTPException as e:  # e.g. a user-installed app cannot post here
+                log.info("could not post the table to %s: %s", ch, e)
+                return None
+            await self.remember(ch, sent.id)
+            return sent.id
+
+    async def show(self, interaction: discord.Interaction, reader: Reader, answer: str, move_down: bool) -> int | None:
+        """Show the table after an action: the clicked table message answers a click on it; else
+        the live one is edited and the actor is answered privately (``answer``)."""
+        ch = reader.table.channel_id
+        reader = self.desk.latest(ch, reader)  # another action landed meanwhile: show where the table is now
+        msg = await render(reader)
+        clicked = interaction.message
+        public_click = clicked is not None and not clicked.flags.ephemeral
+        live = await self.live_id(reader)
+        answered = False
+        if (public_click and clicked is not None and live is not None and clicked.id != live
+                and not interaction.response.is_done()):
+            # A click on another public copy (a notice posted with the table): the newer one is the table.
+            older, newer = sorted((clicked.id, live))
+            if clicked.id == older:
+                await interaction.response.edit_message(content=MOVED.format(link=payloads.jump_url(reader.table, live)),
+                                                        view=None)
+            else:
+                live = newer
+                await self.remember(ch, live)
+                await self.edit(ch, older, content=MOVED.format(link=payloads.jump_url(reader.table, live)), view=None)
+        if live is not None and (move_down or self.scrolled_away(ch)):
+            old, live = live, await self.post(interaction, msg)
+            await self.remember(ch, live)
+            await self.edit(ch, old, content=MOVED.format(link=payloads.jump_url(reader.table, live)), view=None)
+        elif (public_click and clicked is not None and not interaction.response.is_done()
+              and live in (None, clicked.id)):
+            await interaction.response.edit_message(**msg.edit_kwargs())
+            answered = True  # the table itself answers a click on it
+            if live is None:
+                live = clicked.id
+                await self.remember(ch, live)
+        elif live is not None and await self.edit(ch, live, **msg.edit_kwargs()):
+            answered = await self.acknowledge(interaction, answer, payloads.jump_url(reader.table, live))
+        else:
+            live = await self.post(interaction, msg)
+            await self.remember(ch, live)
+        if answer and not answered:
+            await interaction.followup.send(clip(answer, 1900), ephemeral=True, allowed_mentions=NO_PINGS)
+        return live
+
+    async def acknowledge(self, interaction: discord.Interaction, answer: str, link: str) -> bool:
+        """Answer an action that did not come from the table message: privately, with a link to it."""
+        if interaction.response.is_done():
+            return False
+        text = clip(f"{answer or 'Done.'}\nThe table: {link}", 2000)
+        clicked = interaction.message
+        if clicked is not None and clicked.flags.ephemeral:  # a private panel updates in place
+            await interaction.response.edit_message(content=text, embed=None, view=None, attachments=[])
+        else:
+            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)
+        return True

@@ -1,0 +1,372 @@
+"""Playing through Discord: components, moves, private panels, text boxes and what follows them.
+
+A mixin of the table cog (``cogs.tables.Tables``). It holds readers only: every look and every
+action goes through the desk (``bot.tables.desk``), every payload is made in ``bot.ui.payloads``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.engine.cards import pretty_text
+from bot.render import pictures
+from bot.render.panel import clip
+from bot.tables import Actor, TableError
+from bot.tables.desk import DamagedError
+from bot.tables.errors import StaleError
+from bot.tables.reader import Reader, Update
+from bot.ui import payloads
+from bot.ui.components import Kind, modal_id, modal_text, parse_modal_id
+from bot.ui.payloads import NO_PINGS
+from bot.ui.placement import Placement, render
+
+if TYPE_CHECKING:
+    from bot.tables.desk import Desk
+
+log = logging.getLogger("cogs.tables")
+
+DEFER_AFTER = 2.0  # seconds; Discord allows 3 for the first answer
+STALE_LINK = "That table has moved on since this was posted; here is the current table."
+ANSWERS = {Kind.JOIN: "You sat down at the table.", Kind.LEAVE: "You left the table.", Kind.START: "The game is on.",
+           Kind.CANCEL: "The table is cancelled.", Kind.CONCEDE: "You conceded.",
+           Kind.SKIP: "The late player's turn was played.", Kind.REMOVE: "The late player was removed.",
+           Kind.REMATCH: "A rematch is on.", Kind.NEW_GAME: "A new game is on.", Kind.ADD_BOT: "A bot took a seat."}
+
+
+def actor_of(interaction: discord.Interaction, owner_ids: Any = None) -> Actor:
+    """Who acts; the bot's owners (DECKHAND_OWNER_IDS) may manage any table. The display name is
+    kept on one line (it is escaped wherever it is shown)."""
+    user = interaction.user
+    perms = interaction.permissions
+    can_manage = interaction.guild_id is not None and bool(perms and perms.manage_messages)
+    shown = " ".join(str(user.display_name).split())[:80] or str(user.id)
+    return Actor(user.id, shown, can_manage or user.id in (owner_ids or ()))
+
+
+async def refuse(interaction: discord.Interaction, message: str) -> None:
+    """Every refusal: ephemeral, plain and short enough for Discord."""
+    message = clip(message, 1900)
+    if interaction.response.is_done():
+        await interaction.followup.send(message, ephemeral=True, allowed_mentions=NO_PINGS)
+    else:
+        await interaction.response.send_message(message, ephemeral=True, allowed_mentions=NO_PINGS)
+
+
+class Play:
+    """Components and moves (a mixin of the table cog)."""
+
+    bot: Any
+    desk: "Desk"
+    place: Placement
+
+    # ----- showing the table after an action ----------------------------------------------
+    async def publish(self, interaction: discord.Interaction, update: Update | Reader, *, answer: str = "",
+                      move_down: bool = False) -> None:
+        """Show the table after an action, wherever the action came from, then the notices."""
+        reader = update.public if isinstance(update, Update) else update
+        async with self.place.showing[reader.table.channel_id]:  # two actions at once: the later state shows last
+            live = await self.place.show(interaction, reader, answer, move_down)
+        if isinstance(update, Update):
+            await self.notify(interaction, update, live)
+
+    async def notify(self, interaction: discord.Interaction, update: Update, live: int | None) -> None:
+        """The mover's private lines (privately); then the only new public messages: a short turn
+        ping linking to the table, and one message when the game ends."""
+        reader = update.public
+        link = payloads.jump_url(reader.table, live) if live is not None else ""
+        if update.lines:
+            await interaction.followup.send(payloads.private_lines(update.lines), ephemeral=True,
+                                            allowed_mentions=NO_PINGS)
+        if update.pings and reader.table.status == "playing":
+            await interaction.followup.send(**payloads.ping(reader, update.pings, link))
+        if update.finished:
+            await interaction.followup.send(**payloads.ending(reader, link), allowed_mentions=NO_PINGS)
+
+    # ----- components ------------------------------------------------------------------
+    async def on_component(self, interaction: discord.Interaction, kind: Kind, tid: str, rev: int, arg: str,
+                           values: list[str]) -> None:
+        if not await self.desk.first_delivery(interaction.id):
+            return
+        try:
+            await self._component(interaction, kind, tid, rev, arg, values)
+        except StaleError:
+            await self.refuse_stale(interaction)
+        except TableError as e:
+            await refuse(interaction, str(e))
+
+    async def _component(self, interaction: discord.Interaction, kind: Kind, tid: str, rev: int, arg: str,
+                         values: list[str]) -> None:
+        if kind.is_table_action:
+            return await self.table_action(interaction, kind, tid, rev)
+        if kind is Kind.SURE:
+            try:
+                target = Kind(arg)
+            except ValueError:
+                return await refuse(interaction, "That button is not one of mine.")
+            if target not in (Kind.CONCEDE, Kind.LEAVE, Kind.CANCEL):
+                return await refuse(interaction, "That button is not one of mine.")
+            return await self.table_action(interaction, target, tid, rev, confirmed=True)
+        if kind is Kind.KEEP:
+            return await self.keep_playing(interaction)
+        if kind is Kind.SHOW:
+            msg = await render(await self.desk.require_public(interaction.channel_id))
+            return await interaction.response.send_message(**msg.send_kwargs(), ephemeral=True)
+        if kind is Kind.HAND:
+            return await self.show_hand(interaction)
+        if kind is Kind.STORY_FILE:
+            file = payloads.story_file(await self.desk.require_public(interaction.channel_id))
+            if file is None:
+                return await refuse(interaction, "No story here.")
+            return await interaction.response.send_message(file=file, ephemeral=True)
+        page = 0
+        if kind is Kind.PAGE:
+            number, _, arg = arg.partition(":")
+            page = int(number) if number.isdigit() else 0
+        tokens = await self.tokens(interaction, arg, tid, rev)
+        if kind is Kind.SELECT:
+            tokens = tokens + (",".join(values),) if len(values) != 1 else tokens + (values[0],)
+        if kind in (Kind.CONFIRM, Kind.SURE_MOVE):
+            return await self.play(interaction, " ".join(tokens), via="button", table=tid, opened=rev,
+                                   confirmed=kind is Kind.SURE_MOVE)
+        if kind is Kind.TEXT:
+            return await self.open_modal(interaction, tid, rev, tokens)
+        return await self.step(interaction, tid, rev, tokens, page)
+
+    async def tokens(self, interaction: discord.Interaction, arg: str, tid: str, rev: int) -> tuple[str, ...]:
+        if arg.startswith("~"):
+            return await self.desk.get_draft(arg[1:], interaction.channel_id, interaction.user.id, tid, rev)
+        return payloads.decode_tokens(arg)
+
+    async def refuse_stale(self, interaction: discord.Interaction) -> None:
+        """A stale component: say so, show the current table privately, change nothing."""
+        try:
+            reader = await self.desk.public(interaction.channel_id)
+        except DamagedError as e:
+            return await refuse(interaction, str(e))
+        if reader is None:
+            return await refuse(interaction, "That table is gone. Start one with `/game new`.")
+        kw = (await render(reader)).send_kwargs()
+        kw["content"] = STALE_LINK
+        if interaction.response.is_done():
+            await interaction.followup.send(**kw, ephemeral=True, allowed_mentions=NO_PINGS)
+        else:
+            await interaction.response.send_message(**kw, ephemeral=True, allowed_mentions=NO_PINGS)
+
+    # ----- lobby and table buttons --------------------------------------------------------
+    async def table_action(self, interaction: discord.Interaction, kind: Kind, tid: str | None, rev: int | None,
+                           *, confirmed: bool = False) -> None:
+        """Lobby and table buttons (and their slash commands): join, leave, start, cancel, concede,
+        skip, remove, rematch, new game. A button names its table and revision and is refused
+        when either has moved on. Leaving a game being played and conceding ask first."""
+        actor = actor_of(interaction, self.bot.owner_ids)
+        ch = interaction.channel_id
+        assert ch is not None
+        reader: Reader | None = None
+        try:
+            if tid is not None:
+                reader = await self.desk.require_public(ch)
+                if reader.table.key != tid or (rev is not None and reader.table.revision != rev):
+                    return await self.refuse_stale(interaction)
+            if kind in (Kind.CONCEDE, Kind.LEAVE) and not confirmed:
+                reader = reader or await self.desk.public(ch)
+                if reader is not None and reader.table.status == "playing" and \
+                        reader.table.seat_of(actor.user_id) is not None:
+                    what = "Concede" if kind is Kind.CONCEDE else "Leave the game"
+                    return await self.ask_sure(
+                        interaction, f"Are you sure? **{what}**: that is a forfeit, and it cannot be undone.",
+                        payloads.confirm_view(reader.table.key, reader.table.revision, payloads.SURE, kind.value))
+            update = await self._table_update(interaction, kind, actor, ch, rev)
+        except StaleError:
+            return await self.refuse_stale(interaction)
+        except TableError as e:
+            return await refuse(interaction, str(e))
+        if update is None:
+            return await refuse(interaction, "The damaged table was set aside; this channel can start a new game.")
+        await self.publish(interaction, update, answer=ANSWERS.get(kind, ""))
+
+    async def _table_update(self, interaction: discord.Interaction, kind: Kind, actor: Actor, ch: int,
+                            rev: int | None) -> Update | None:
+        desk = self.desk
+        fns = {Kind.JOIN: desk.join, Kind.LEAVE: desk.leave, Kind.START: desk.start, Kind.CANCEL: desk.cancel,
+               Kind.CONCEDE: desk.leave, Kind.SKIP: desk.skip, Kind.REMOVE: desk.remove, Kind.ADD_BOT: desk.add_bot,
+               Kind.REMATCH: desk.rematch}
+        if kind in fns:
+            keep_rev = rev is not None and kind not in (Kind.LEAVE, Kind.CONCEDE, Kind.CANCEL)
+            return await fns[kind](ch, actor, revision=rev if keep_rev else None)
+        return await desk.new_like_last(ch, interaction.guild_id, actor)  # Kind.NEW_GAME
+
+    # ----- the private panel ----------------------------------------------------------------
+    async def show_hand(self, interaction: discord.Interaction, note: str = "") -> None:
+        """The seat's private panel (its view, its picture, its first choices); a private panel
+        that asked for it is updated in place."""
+        try:
+            reader = await self.desk.reader(interaction.channel_id, interaction.user.id)
+        except TableError as e:
+            return await refuse(interaction, str(e))
+        if reader.seat is None:
+            return await refuse(interaction, "You are not playing at this table; the public table is all there is "
+                                             "to see.")
+        if reader.table.status != "playing":
+            return await refuse(interaction, "There is no game in progress at this table.")
+        await self.send_panel(interaction, reader, note)
+
+    async def send_panel(self, interaction: discord.Interaction, reader: Reader, note: str = "") -> None:
+        drafts = payloads.Drafts()
+        png = await pictures.seat_picture(reader.game, reader.view)
+        head, embed, view, files = payloads.seat_message(reader, drafts, png, note)
+        await self.desk.save_drafts(drafts, reader)
+        clicked = interaction.message
+        if clicked is not None and clicked.flags.ephemeral and not interaction.response.is_done():
+            return await interaction.response.edit_message(content=head, embed=embed, view=view, attachments=files)
+        kw: dict[str, Any] = {"files": files} if files else {}
+        if interaction.response.is_done():
+            await interaction.followup.send(head, embed=embed, view=view, ephemeral=True, allowed_mentions=NO_PINGS, **kw)
+        else:
+            await interaction.response.send_message(head, embed=embed, view=view, ephemeral=True,
+                                                    allowed_mentions=NO_PINGS, **kw)
+
+    async def step(self, interaction: discord.Interaction, tid: str, rev: int, tokens: tuple[str, ...],
+                   page: int = 0) -> None:
+        """A step of building an action: play it when it is whole and nothing may follow,
+        else show the next choices privately (in place when already private)."""
+        reader = await self.desk.to_move(interaction.channel_id, interaction.user.id, tid, rev)
+        c = reader.choices(tokens)
+        if tokens and c.complete and not c.options and c.kind == "token":
+            return await self.play(interaction, " ".join(tokens), via="button", table=tid, opened=rev)
+        drafts = payloads.Drafts()
+        text, view = payloads.picker(reader, payloads.Step(tokens, page), drafts)
+        await self.desk.save_drafts(drafts, reader)
+        message = interaction.message
+        if message is not None and message.flags.ephemeral:
+            await interaction.response.edit_message(content=text, embed=None, view=view, attachments=[])
+        else:
+            await interaction.response.send_message(text, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
+
+    # ----- text boxes -----------------------------------------------------------------------
+    async def open_modal(self, interaction: discord.Interaction, tid: str, rev: int, tokens: tuple[str, ...]) -> None:
+        reader = await self.desk.to_move(interaction.channel_id, interaction.user.id, tid, rev)
+        c = reader.choices(tokens)
+        if c.kind != "text":
+            raise TableError("The game is not asking you for that line now.")
+        drafts = payloads.Drafts()
+        arg = drafts.arg(tid, rev, payloads.MODAL, tokens)
+        await self.desk.save_drafts(drafts, reader)
+        label = clip(pretty_text(c.prompt or "Your line"), 45)
+        modal = discord.ui.Modal(title=label, timeout=None, custom_id=modal_id(tid, rev, arg, reader.seat or 0))
+        modal.add_item(discord.ui.TextInput(label=label or "Text", style=discord.TextStyle.paragraph,
+                                            required=c.required, max_length=max(1, min(c.max_len or 1000, 4000))))
+        await interaction.response.send_modal(modal)
+        modal.stop()  # submits are answered by ``on_modal``, before or after a restart, never by the box object
+
+    async def on_modal(self, interaction: discord.Interaction) -> bool:
+        """A text box was submitted (even one opened before a restart): play its line, or refuse
+        and give the player their text back. False when it is not one of ours."""
+        data: Any = interaction.data or {}
+        found = parse_modal_id(str(data.get("custom_id", "")))
+        if found is None:
+            return False
+        tid, rev, arg = found
+        text = " ".join(modal_text(interaction).split())
+        try:
+            tokens = await self.tokens(interaction, arg, tid, rev)
+        except TableError as e:
+            await refuse(interaction, _with_text_back(str(e) if not isinstance(e, StaleError) else
+                                                      "That table has moved on since this box was opened.", text))
+            return True
+        move = " ".join((*tokens, text)).strip()
+        await self.play(interaction, move, via="modal", table=tid, opened=rev, typed=text)
+        return True
+
+    # ----- moves ---------------------------------------------------------------------------
+    async def play(self, interaction: discord.Interaction, move: str, *, via: str, table: str | None = None,
+                   opened: int | None = None, confirmed: bool = False, typed: str = "") -> None:
+        """Apply a move and show the result: the table message is edited in place; the mover's
+        private panel (or private answer) says what was done. Giving the game up asks first."""
+        if via != "button" and not await self.desk.first_delivery(interaction.id):
+            return
+        try:
+            if not confirmed and payloads.is_forfeit(move.split()) and await self.ask_forfeit(interaction, move, table,
+                                                                                             opened):
+                return
+            actor = actor_of(interaction, self.bot.owner_ids)
+            work = asyncio.ensure_future(self.desk.move(interaction.channel_id, actor, move, table=table,
+                                                        opened=opened))
+            update = await self._in_time(interaction, work)
+        except StaleError:
+            if typed:
+                return await refuse(interaction, _with_text_back("That table has moved on since this box was opened.",
+                                                                 typed))
+            return await self.refuse_stale(interaction)
+        except TableError as e:
+            return await refuse(interaction, _with_text_back(str(e), typed) if typed else str(e))
+        clicked = interaction.message
+        on_panel = clicked is not None and clicked.flags.ephemeral
+        if via == "button" and not on_panel:  # a move on the table message: the table itself answers
+            return await self.publish(interaction, update)
+        lines, update.lines = update.lines, []
+        done = "Done." if update.secret else "Done: " + clip(pretty_text(move), 1800)
+        done = clip("\n".join([done, *(payloads.line(p) for p in lines)]), 1900)
+        if on_panel and not interaction.response.is_done():
+            await interaction.response.edit_message(content=done, embed=None, view=None, attachments=[])
+            return await self.publish(interaction, update)
+        if interaction.response.is_done():
+            await interaction.followup.send(done, ephemeral=True, allowed_mentions=NO_PINGS)
+            return await self.publish(interaction, update)
+        await self.publish(interaction, update, answer=done)
+
+    async def _in_time(self, interaction: discord.Interaction, work: "asyncio.Future[Update]") -> Update:
+        """Wait for the work; if it takes longer than Discord's 3 s allows, defer first so the
+        player is told what happened instead of "This interaction failed"."""
+        done, _ = await asyncio.wait({work}, timeout=DEFER_AFTER)
+        if not done and not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=interaction.message is None)
+        return await work
+
+    # ----- "Are you sure?" -------------------------------------------------------------------
+    async def ask_sure(self, interaction: discord.Interaction, question: str, view: discord.ui.View) -> None:
+        """An ephemeral question with Confirm / Keep playing; a private panel turns into it in place."""
+        clicked = interaction.message
+        if clicked is not None and clicked.flags.ephemeral and not interaction.response.is_done():
+            await interaction.response.edit_message(content=question, embed=None, view=view, attachments=[])
+        elif not interaction.response.is_done():
+            await interaction.response.send_message(question, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
+        else:
+            await interaction.followup.send(question, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
+
+    async def ask_forfeit(self, interaction: discord.Interaction, move: str, tid: str | None,
+                          opened: int | None) -> bool:
+        """Ask before a game's concede/resign; False when the mover cannot make it anyway (then the
+        move goes on, to be refused in plain words)."""
+        reader = await self.desk.reader(interaction.channel_id, interaction.user.id)
+        if reader.seat is None or reader.table.status != "playing":
+            return False
+        tokens = tuple(move.split())
+        if not reader.acting or not reader.choices(tokens).complete:
+            return False
+        tid = tid or reader.table.key
+        opened = reader.opened if opened is None else opened
+        drafts = payloads.Drafts()
+        arg = drafts.arg(tid, opened, payloads.SURE_MOVE, tokens)
+        await self.desk.save_drafts(drafts, reader)
+        await self.ask_sure(interaction, payloads.forfeit_question(reader, tokens),
+                            payloads.confirm_view(tid, opened, payloads.SURE_MOVE, arg))
+        return True
+
+    async def keep_playing(self, interaction: discord.Interaction) -> None:
+        """Keep playing: nothing changes; the private panel shows the hand again."""
+        reader = await self.desk.public(interaction.channel_id)
+        if reader is not None and reader.table.status == "playing" and \
+                reader.table.seat_of(interaction.user.id) is not None:
+            return await self.show_hand(interaction, note="Nothing was changed: you are still playing.")
+        await interaction.response.edit_message(content="Nothing was changed.", embed=None, view=None, attachments=[])
+
+
+def _with_text_back(reason: str, text: str) -> str:
+    """A refusal of a text box, with the player's own words given back to copy."""
+    if not text:
+        return reason
+    return clip(f"{reason}\nYour text, to copy:\n```\n{text.replace('`', 'ˋ')[:1700]}\n```", 1900)
