@@ -83,7 +83,31 @@ def battle_text(v: Any) -> str:
         extra = (f"; base tap on {name(c.tap)}" if c.tap else "") + (f"; split {' '.join(map(str, c.split))}"
                                                                     if c.split else "")
         lines.append(f"{names[c.seat]} commits: {plays or 'nothing'}{extra}")
+    if bt.commits:
+        lines.append("Values in this battle: " + "; ".join(value_words(v, x) for x in bt.values))
     return "\n".join(lines)
+
+
+def value_words(v: Any, x: Any) -> str:
+    """Ruling 32: one unit's or targeted Ace's values as this battle's outcome will use them."""
+    parts = ([] if x.id.startswith("#") else [f"Attack {x.attack}"]) + [f"Armor {x.armor}"]
+    if x.temp_life:
+        parts.append(f"temporary life {x.temp_life}")
+    if x.shielded:
+        parts.append("K♠: takes no wounds")
+    return f"{thing_name(v, x.id)}: {', '.join(parts)}"
+
+
+def thing_name(v: Any, key: str) -> str:
+    """A unit as ``[6♥ 5♠ 7♣]`` or an Ace as ``Ben's Ace #2``."""
+    if key.startswith("#"):
+        pos, _, seat = key[1:].partition("@")
+        return f"{v.players[int(seat)]}'s Ace #{pos}"
+    for b in v.boards:
+        for u in b.units:
+            if u.id == key:
+                return f"[{card(u.h)} {card(u.s)} {card(u.c)}]"
+    return key
 
 
 def status(v: Any) -> str:

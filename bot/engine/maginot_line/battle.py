@@ -174,7 +174,8 @@ def apply_declare(g: "MaginotLine", seat: int, action: Declare, events: list[Eve
     for uid, _ in attacks:
         g.unit(seat, uid)["tapped"] = True
     g.battle = {"attacker": seat, "defender": d, "attacks": [list(p) for p in attacks], "step": "engage",
-                "engaged": [], "init": [0, 0], "holder": seat, "seized": False, "commits": [], "played": []}
+                "engaged": [], "init": [0, 0], "holder": seat, "seized": False, "boosted": [], "commits": [],
+                "played": []}
     lines = ", ".join(f"{unit_text(g.unit(seat, uid))} at Ace #{parse_ace_token(t)[0]}" for uid, t in attacks)
     g.emit(events, f"{g.players[seat]} attacks {g.players[d]}: {lines}.", kind="declare")
     advance(g, events)
@@ -284,6 +285,14 @@ def start_commits(g: "MaginotLine", events: list[Event]) -> None:
     advance(g, events)
 
 
+def may_boost(g: "MaginotLine", seat: int) -> bool:
+    """Ruling 28 (V3): in B2, before any SEIZE and the first commit, the player without
+    initiative may discard J♦ for +3 Initiative, once per battle each."""
+    bt = g.battle
+    return (g.opts.jack_initiative and not bt["commits"] and not bt["seized"] and seat != bt["holder"]
+            and seat not in bt.get("boosted", ()) and f"JD@{seat}" in g.boards[seat]["hand"])
+
+
 def apply_seize(g: "MaginotLine", seat: int, action: Seize | Boost, events: list[Event]) -> None:
     bt = g.battle
     b = g.boards[seat]
@@ -304,14 +313,18 @@ def apply_seize(g: "MaginotLine", seat: int, action: Seize | Boost, events: list
         jd = f"JD@{seat}"
         if not g.opts.jack_initiative:
             raise IllegalMove("J♦ adds to Initiative only with the Diamond initiative variant.", "V3")
+        if seat in bt.get("boosted", ()):
+            raise IllegalMove("You have already used J♦ for Initiative in this battle.", "28")
         if jd not in b["hand"]:
             raise IllegalMove("Boosting needs J♦ in your hand.", "V3")
         b["hand"].remove(jd)
         b["discard"].append(jd)
+        bt.setdefault("boosted", []).append(seat)
         i = 0 if seat == bt["attacker"] else 1
         bt["init"][i] += 3
         bt["holder"] = bt["attacker"] if bt["init"][0] >= bt["init"][1] else bt["defender"]
-        g.emit(events, f"{g.players[seat]} discards J♦: Initiative {bt['init'][i]}; "
+        g.emit(events, f"{g.players[seat]} discards J♦ for +3 Initiative: {g.players[bt['attacker']]} "
+                       f"{bt['init'][0]}, {g.players[bt['defender']]} {bt['init'][1]}; "
                        f"{g.players[bt['holder']]} holds it.", kind="seize")
     advance(g, events)
 
@@ -380,7 +393,7 @@ def commit_root(g: "MaginotLine", seat: int) -> list[Option]:
     if first and not bt["seized"]:
         if f"KD@{seat}" in g.boards[seat]["hand"]:
             out.append(Option("seize", "Seize the initiative with K♦"))
-        if g.opts.jack_initiative and f"JD@{seat}" in g.boards[seat]["hand"]:
+        if may_boost(g, seat):
             out.append(Option("boost", "J♦: +3 Initiative"))
     return out
 
