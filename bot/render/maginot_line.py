@@ -335,9 +335,8 @@ DRAWERS: dict[str, Any] = {}
 
 
 @functools.lru_cache(maxsize=4096)
-def _tile(kind: str, args: tuple, bg: tuple[int, int, int]) -> Any:
-    """A sprite drawn once per look and background, flattened onto the band it goes on (RGB),
-    so that putting it on the sheet is a plain copy."""
+def _tile_rgb(kind: str, args: tuple, bg: tuple[int, int, int]) -> Any:
+    """A sprite drawn once per look and background, flattened onto the band it goes on (RGB)."""
     from PIL import Image
 
     rgba = DRAWERS[kind](*args)
@@ -346,16 +345,22 @@ def _tile(kind: str, args: tuple, bg: tuple[int, int, int]) -> Any:
     return flat.convert("RGB")
 
 
-def _unit_sprite(*args: Any, bg: tuple[int, int, int]) -> Any:
-    return _tile("unit", args, bg)
+@functools.lru_cache(maxsize=4096)
+def _tile(kind: str, args: tuple, bg: tuple[int, int, int]) -> Any:
+    """The same sprite in the shared palette: putting it on the page is a plain copy."""
+    return _quantize(_tile_rgb(kind, args, bg))
 
 
-def _ace_sprite(*args: Any, bg: tuple[int, int, int]) -> Any:
-    return _tile("ace", args, bg)
+def _unit_sprite(*args: Any, bg: tuple[int, int, int], rgb: bool = False) -> Any:
+    return (_tile_rgb if rgb else _tile)("unit", args, bg)
 
 
-def _chip(*args: Any, bg: tuple[int, int, int]) -> Any:
-    return _tile("chip", args, bg)
+def _ace_sprite(*args: Any, bg: tuple[int, int, int], rgb: bool = False) -> Any:
+    return (_tile_rgb if rgb else _tile)("ace", args, bg)
+
+
+def _chip(*args: Any, bg: tuple[int, int, int], rgb: bool = False) -> Any:
+    return (_tile_rgb if rgb else _tile)("chip", args, bg)
 
 
 CHIP_FILL = {"ace": (PAPER, dr.GOLD), "fallen": ((120, 120, 120), (80, 80, 80)), "res": (PAPER, (150, 40, 40)),
@@ -572,9 +577,9 @@ def _arrow(d: Any, x: float, y: float, left: bool) -> None:
 
 def _battle_unit(u: Any, x: Any) -> Any:
     if x is None:
-        return _unit_sprite(u.zone, u.cls, u.attack, u.armor, u.life, u.wounds, u.tapped, bg=BATTLE_BAND)
+        return _unit_sprite(u.zone, u.cls, u.attack, u.armor, u.life, u.wounds, u.tapped, bg=BATTLE_BAND, rgb=True)
     return _unit_sprite(u.zone, u.cls, x.attack, x.armor, u.life, u.wounds, u.tapped, x.temp_life, x.shielded,
-                        (x.attack != u.attack, x.armor != u.armor), bg=BATTLE_BAND)
+                        (x.attack != u.attack, x.armor != u.armor), bg=BATTLE_BAND, rgb=True)
 
 
 def _battle_ace(v: Any, tok: str, x: Any) -> Any:
@@ -585,7 +590,7 @@ def _battle_ace(v: Any, tok: str, x: Any) -> Any:
     title = f"Ace #{p}" if a is None or not isinstance(a.card, str) or p != 1 else f"#{p} {card(a.card)}"
     life = a.life if a is not None else 16
     return _ace_sprite(title, life, bool(a and a.wounds), x.armor if x else 0, x.temp_life if x else 0,
-                       bool(x and x.shielded), bg=BATTLE_BAND)
+                       bool(x and x.shielded), bg=BATTLE_BAND, rgb=True)
 
 
 BANDS = (dr.FELT, DARK_BAND, LIGHT_BAND, ACTIVE_BAND, BATTLE_BAND)
@@ -608,17 +613,17 @@ def _palette() -> Any:
         for k, (zone, tapped, wounds, temp) in enumerate((("patrol", False, 0, 0), ("guard", True, 2, 3),
                                                            ("patrol", True, 3, 0), ("guard", False, 0, 2))):
             sheet.img.paste(_unit_sprite(zone, 1 + k % 3, 7, 5, 6, wounds, tapped, temp, k == 3, (k == 1, k == 2),
-                                         bg=bg), (int(x), y + 150))
+                                         bg=bg, rgb=True), (int(x), y + 150))
             x += BLOCK_W + GAP
-        sheet.img.paste(_ace_sprite("#1 A♥", 9, True, 3, 3, True, bg=bg), (int(x), y + 150))
+        sheet.img.paste(_ace_sprite("#1 A♥", 9, True, 3, 3, True, bg=bg, rgb=True), (int(x), y + 150))
         x = dr.PAD
         for args in ((("A♦", dr.RED), ("16", WOUND)), "ace", True), ((("A♣", INK), ("9", (90, 90, 90))), "ace", False), \
                     ((("A♥", (225, 225, 225)),), "fallen", False), ((("5♦", dr.RED), ("+Q", BOOST)), "res", True), \
                     ((("7♥", dr.PINK), ("●3/7", dr.GOLD)), "build", False):
-            t = _chip(*args, bg=bg)
+            t = _chip(*args, bg=bg, rgb=True)
             sheet.img.paste(t, (int(x), y + 260))
             x += t.width + GAP
-        t = _chip((("10♥", dr.RED),), "hand", False, bg=bg)
+        t = _chip((("10♥", dr.RED),), "hand", False, bg=bg, rgb=True)
         sheet.img.paste(t, (int(x), y + 260))
         _legend(sheet, y + 320)
         _arrow(sheet.d, 600, y + 360, True)
@@ -626,19 +631,58 @@ def _palette() -> Any:
     return sheet.img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
-def _png(sheet: dr.Sheet) -> bytes:
-    """The sheet cut to what was drawn, mapped to the shared palette, as PNG (fast zlib)."""
-    import io
-
+def _quantize(img: Any) -> Any:
     from PIL import Image
 
-    img = sheet.img
-    h = int(sheet.y + dr.PAD)
-    if h != img.height:
-        img = img.crop((0, 0, img.width, h))
-    buf = io.BytesIO()
-    img.quantize(palette=_palette(), dither=Image.Dither.NONE).save(buf, format="PNG", compress_level=1)
-    return buf.getvalue()
+    return img.quantize(palette=_palette(), dither=Image.Dither.NONE)
+
+
+@functools.lru_cache(maxsize=16)
+def _index(colour: tuple[int, int, int]) -> int:
+    """The palette entry nearest ``colour``."""
+    from PIL import Image
+
+    return _quantize(Image.new("RGB", (1, 1), colour)).getpixel((0, 0))
+
+
+class Page:
+    """The picture in the shared palette (mode P): bands are filled, sprites copied in, and runs of
+    words drawn on a small RGB strip that is mapped to the palette and copied in."""
+
+    def __init__(self, height: int) -> None:
+        from PIL import Image
+
+        self.img = Image.new("P", (dr.WIDTH, height), _index(dr.FELT))
+        self.img.putpalette(_palette().getpalette())
+        self.y = dr.PAD
+
+    def band(self, height: float, colour: tuple[int, int, int]) -> None:
+        self.img.paste(_index(colour), (0, int(self.y), dr.WIDTH, int(self.y + height)))
+
+    def strip(self, rgb: Any) -> None:
+        """An RGB strip as wide as the page at the cursor (mapped to the palette), cursor below it."""
+        self.img.paste(rgb if rgb.mode == "P" else _quantize(rgb), (0, int(self.y)))
+        self.y += rgb.height
+
+    def words(self, lines: list[tuple[str, tuple[int, int, int]]], bg: tuple[int, int, int] = dr.FELT) -> None:
+        """Lines of text at the cursor, each fitted to the width."""
+        if not lines:
+            return
+        sheet = dr.Sheet(height=len(lines) * dr.LINE, bg=bg)
+        for k, (ln, ink) in enumerate(lines):
+            dr.text(sheet.d, (dr.PAD, k * dr.LINE), dr.fit(ln, INNER), ink)
+        self.strip(sheet.img)
+
+    def png(self) -> bytes:
+        import io
+
+        img = self.img
+        h = int(self.y + dr.PAD)
+        if h != img.height:
+            img = img.crop((0, 0, img.width, h))
+        buf = io.BytesIO()
+        img.save(buf, format="PNG", compress_level=1)
+        return buf.getvalue()
 
 
 def _legend(sheet: dr.Sheet, at: float | None = None) -> None:
@@ -657,51 +701,70 @@ def _legend(sheet: dr.Sheet, at: float | None = None) -> None:
         sheet.space(dr.LINE)
 
 
+@functools.lru_cache(maxsize=1)
+def _legend_strip() -> Any:
+    sheet = dr.Sheet(height=dr.LINE)
+    _legend(sheet, 0)
+    return _quantize(sheet.img)
+
+
+def _hand_tiles(hand: tuple) -> list[Any]:
+    return [_chip(((_label(c), _card_ink(c)),), "hand", False, bg=dr.FELT) for c in hand]
+
+
 def _hand_height(hand: tuple) -> int:
-    tiles = [_chip(((_label(c), _card_ink(c)),), "hand", False, bg=dr.FELT) for c in hand]
-    return int(_flow(None, tiles, dr.LINE, CHIP_H)) if hand else 0
+    return int(_flow(None, _hand_tiles(hand), dr.LINE, CHIP_H)) if hand else 0
 
 
-def _hand(sheet: dr.Sheet, hand: tuple) -> None:
-    dr.text(sheet.d, (dr.PAD, sheet.y), f"Your hand ({len(hand)})", dr.GOLD)
-    sheet.space(dr.LINE)
-    sheet.y = _flow(sheet, [_chip(((_label(c), _card_ink(c)),), "hand", False, bg=dr.FELT) for c in hand], sheet.y,
-                    CHIP_H)
+def _hand(page: Page, hand: tuple) -> None:
+    page.words([(f"Your hand ({len(hand)})", dr.GOLD)])
+    page.y = _flow(page, _hand_tiles(hand), page.y, CHIP_H)
 
 
-def _title(sheet: dr.Sheet, v: Any, title: str) -> None:
+def _title_lines(v: Any, title: str) -> list[tuple[str, tuple[int, int, int]]]:
     rounds = f" · round {v.rounds_done + 1}" if v.rounds_limit and not v.over else ""
-    dr.text(sheet.d, (dr.PAD, sheet.y), dr.fit(title + rounds, INNER), dr.GOLD)
-    sheet.space(dr.LINE)
-    sheet.line(status(v), dr.WHITE, limit=2)
-    sheet.space(4)
+    return [(title + rounds, dr.GOLD)] + [(ln, dr.WHITE) for ln in dr.wrap(status(v), INNER)[:2]]
 
 
-def _top_height(v: Any) -> int:
-    return dr.PAD + dr.LINE + 2 * dr.LINE + 4
+def _battle_strip(page: Page, v: Any) -> None:
+    tall = _battle_height(v)
+    sheet = dr.Sheet(height=tall, bg=BATTLE_BAND)
+    sheet.y = 0
+    _battle(sheet, v)
+    page.strip(sheet.img)
 
 
 def picture(v: Any) -> bytes:
-    """Every board for a phone: a band each (Aces with their life, resources, constructions as
-    chips; units as blocks), the battle as a diagram with its public values, and a seat's hand."""
+    """Every board for a phone: a band each (name and hand size, Aces with their life, resources,
+    constructions as chips; units as blocks), the battle as a diagram with its public values, and a
+    seat's own hand."""
     seats = _seat_order(v)
-    hand = v.boards[v.seat].hand if v.seat is not None else ()
-    height = (_top_height(v) + sum(_board_height(v, v.boards[s]) for s in seats) + _battle_height(v)
-              + _hand_height(hand) + 2 * dr.LINE + 3 * dr.PAD)
-    sheet = dr.Sheet(height=height)
-    _title(sheet, v, TITLE)
     live = [s for s in seats if not v.boards[s].out]
-    for i, s in enumerate(live):
-        _board(sheet, v, v.boards[s], DARK_BAND if i % 2 == 0 else LIGHT_BAND)
-    if len(live) < len(seats):
-        sheet.line(_out_line(v, seats), dr.MUTED, limit=1)
+    bands = [(s, DARK_BAND if i % 2 == 0 else LIGHT_BAND) for i, s in enumerate(live)]
+    hand = v.boards[v.seat].hand if v.seat is not None else ()
+    top = _title_lines(v, TITLE)
+    out = _out_line(v, seats)
+    height = (dr.PAD + len(top) * dr.LINE + 4
+              + sum(_board_height(v, v.boards[s], _bg(v, s, bg)) for s, bg in bands)
+              + (dr.LINE if out else 0) + _battle_height(v) + 6 + _hand_height(hand) + dr.LINE + dr.PAD)
+    page = Page(height)
+    page.words(top)
+    page.y += 4
+    for s, bg in bands:
+        _board(page, v, v.boards[s], bg)
+    if out:
+        page.words([(out, dr.MUTED)])
     if v.battle is not None:
-        _battle(sheet, v)
-    sheet.space(6)
+        _battle_strip(page, v)
+    page.y += 6
     if hand:
-        _hand(sheet, hand)
-    _legend(sheet)
-    return _png(sheet)
+        _hand(page, hand)
+    page.strip(_legend_strip())
+    return page.png()
+
+
+def _bg(v: Any, s: int, band: tuple[int, int, int]) -> tuple[int, int, int]:
+    return ACTIVE_BAND if v.current == s and not v.over else band
 
 
 def seat_picture(v: Any) -> bytes | None:
@@ -712,18 +775,19 @@ def seat_picture(v: Any) -> bytes | None:
     b = v.boards[v.seat]
     if not (b.hand or b.base or b.building):
         return None
-    height = (_top_height(v) + (_hand_height(b.hand) or dr.LINE) + _board_height(v, b) + _battle_height(v)
-              + dr.LINE + 3 * dr.PAD)
-    sheet = dr.Sheet(height=height)
-    _title(sheet, v, f"Your cards — {b.name}")
+    top = _title_lines(v, f"Your cards — {b.name}")
+    height = (dr.PAD + len(top) * dr.LINE + 4 + (_hand_height(b.hand) or dr.LINE)
+              + _board_height(v, b, _bg(v, b.seat, DARK_BAND)) + _battle_height(v) + 6 + dr.LINE + dr.PAD)
+    page = Page(height)
+    page.words(top)
+    page.y += 4
     if b.hand:
-        _hand(sheet, b.hand)
+        _hand(page, b.hand)
     else:
-        dr.text(sheet.d, (dr.PAD, sheet.y), "Your hand: empty", dr.GOLD)
-        sheet.space(dr.LINE)
-    _board(sheet, v, b, DARK_BAND)
+        page.words([("Your hand: empty", dr.GOLD)])
+    _board(page, v, b, DARK_BAND)
     if v.battle is not None:
-        _battle(sheet, v)
-    sheet.space(6)
-    _legend(sheet)
-    return _png(sheet)
+        _battle_strip(page, v)
+    page.y += 6
+    page.strip(_legend_strip())
+    return page.png()
