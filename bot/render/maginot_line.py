@@ -194,7 +194,8 @@ def alt_text(v: Any) -> str:
         top = f", top {card(b.base[0].card)}" if b.base and not isinstance(b.base[0].card, Hidden) else ""
         part = [f"{b.name}: {len(b.base)} Aces{top}, {life} life" + (" (tapped)" if b.base_tapped else "")]
         if b.resources:
-            part.append(f"{len(b.resources)} resources, {sum(r.tapped for r in b.resources)} tapped, "
+            n = len(b.resources)
+            part.append(f"{n} resource{'s' if n != 1 else ''}, {sum(r.tapped for r in b.resources)} tapped, "
                         f"initiative {b.initiative}")
         if b.building or b.finished:
             part.append(f"{len(b.building)} building, {len(b.finished)} finished")
@@ -227,7 +228,7 @@ TAPPED = (235, 110, 20)
 WOUND = (200, 30, 40)
 TEMP = (20, 120, 190)
 BOOST = (190, 120, 0)
-SHADE = (60, 60, 60, 110)
+SHADE = (60, 60, 60, 70)
 LIGHT_BAND, DARK_BAND, ACTIVE_BAND, BATTLE_BAND = dr.FELT_LIGHT, dr.FELT_DARK, (78, 66, 20), (70, 28, 28)
 
 
@@ -254,7 +255,7 @@ def _hatch(img: Any, w: int, h: int) -> None:
     over = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     d = ImageDraw.Draw(over)
     for k in range(-h, w, 14):
-        d.line([(k, h), (k + h, 0)], fill=SHADE, width=4)
+        d.line([(k, h), (k + h, 0)], fill=SHADE, width=3)
     mask = Image.new("L", (w, h), 0)
     ImageDraw.Draw(mask).rounded_rectangle([0, 0, w - 1, h - 1], radius=8, fill=255)
     img.alpha_composite(Image.composite(over, Image.new("RGBA", (w, h), (0, 0, 0, 0)), mask))
@@ -284,6 +285,14 @@ def _pips(d: Any, x: float, y: float, n: int, fill: Any) -> None:
         d.rectangle([x + k * 9, y + 16 - 5 * k, x + k * 9 + 6, y + 24], fill=fill)
 
 
+def _value_at(d: Any, x: float, value: str, changed: bool) -> None:
+    """A number in a block's middle row; one this battle changed sits on a gold patch."""
+    if changed:
+        w = dr.width_of(value)
+        d.rounded_rectangle([x - 3, 33, x + w + 3, 61], radius=5, fill=dr.GOLD, outline=INK, width=1)
+    dr.text(d, (x, 32), value, INK, red=None)
+
+
 def _draw_unit(zone: str, cls: int, attack: int, armor: int, life: int, wounds: int, tapped: bool,
                  temp: int = 0, shielded: bool = False, boosted: tuple[bool, bool] = (False, False)) -> Any:
     """One unit as a card-like block: its zone and class on top, Attack and Armor, then its life
@@ -299,9 +308,9 @@ def _draw_unit(zone: str, cls: int, attack: int, armor: int, life: int, wounds: 
     else:
         _pips(d, BLOCK_W - 34, 4, cls, hink)
     _sword(d, 8, 34, INK)
-    dr.text(d, (34, 32), str(attack), BOOST if boosted[0] else INK, red=None)
+    _value_at(d, 34, str(attack), boosted[0])
     _shield(d, 78, 35, INK)
-    dr.text(d, (104, 32), str(armor), BOOST if boosted[1] else INK, red=None)
+    _value_at(d, 104, str(armor), boosted[1])
     _heart(d, 8, 63, WOUND)
     left = f"{life - wounds}/{life}" if wounds else str(life)
     w = dr.text(d, (34, 60), left, WOUND if wounds else INK, red=None)
@@ -501,8 +510,18 @@ def _battle_height(v: Any) -> int:
         gs = sum(1 for _, a in bt.engaged if a == uid)
         per = max(1, (dr.WIDTH - dr.PAD - (dr.PAD + BLOCK_W + 50) + GAP) // (BLOCK_W + GAP))
         rows += max(1, -(-gs // per))
-    lines = 2 + len(bt.commits)
+    lines = 2 + sum(len(_commit_lines(v, c)) for c in bt.commits)
     return 8 + lines * dr.LINE + rows * (BLOCK_H + GAP) + 8
+
+
+def _commit_lines(v: Any, c: Any) -> list[str]:
+    """A revealed commit in words, on at most two lines."""
+    plays = ", ".join(f"{card(cc)} on {_short(v, t)}" for cc, t in c.plays)
+    extra = (["base tap on " + _short(v, c.tap)] if c.tap else []) + (
+        ["split " + " ".join(map(str, c.split))] if c.split else [])
+    words = "; ".join(x for x in [plays] + extra if x) or "nothing"
+    lines = dr.wrap(f"{v.players[c.seat]}: {words}", INNER)
+    return lines[:1] + [dr.fit(" ".join(lines[1:]), INNER)] if len(lines) > 1 else lines
 
 
 def _battle(sheet: dr.Sheet, v: Any) -> None:
@@ -527,12 +546,9 @@ def _battle(sheet: dr.Sheet, v: Any) -> None:
     dr.text(d, (dr.PAD, y), dr.fit(init, INNER), dr.WHITE)
     y += dr.LINE
     for c in bt.commits:
-        plays = ", ".join(f"{card(cc)} on {_short(v, t)}" for cc, t in c.plays)
-        extra = (["base tap on " + _short(v, c.tap)] if c.tap else []) + (
-            ["split " + " ".join(map(str, c.split))] if c.split else [])
-        words = "; ".join(x for x in [plays] + extra if x) or "nothing"
-        dr.text(d, (dr.PAD, y), dr.fit(f"{names[c.seat]}: {words}", INNER), dr.MUTED)
-        y += dr.LINE
+        for ln in _commit_lines(v, c):
+            dr.text(d, (dr.PAD, y), ln, dr.MUTED)
+            y += dr.LINE
     y += 2
     for uid, tok in bt.attacks:
         u = units.get(uid)
