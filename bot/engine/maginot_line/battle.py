@@ -174,7 +174,8 @@ def apply_declare(g: "MaginotLine", seat: int, action: Declare, events: list[Eve
     for uid, _ in attacks:
         g.unit(seat, uid)["tapped"] = True
     g.battle = {"attacker": seat, "defender": d, "attacks": [list(p) for p in attacks], "step": "engage",
-                "engaged": [], "init": [0, 0], "holder": seat, "seized": False, "commits": [], "played": []}
+                "engaged": [], "init": [0, 0], "holder": seat, "seized": False, "boosted": [], "commits": [],
+                "played": []}
     lines = ", ".join(f"{unit_text(g.unit(seat, uid))} at Ace #{parse_ace_token(t)[0]}" for uid, t in attacks)
     g.emit(events, f"{g.players[seat]} attacks {g.players[d]}: {lines}.", kind="declare")
     advance(g, events)
@@ -284,6 +285,14 @@ def start_commits(g: "MaginotLine", events: list[Event]) -> None:
     advance(g, events)
 
 
+def may_boost(g: "MaginotLine", seat: int) -> bool:
+    """Ruling 28 (V3): in B2, before any SEIZE and the first commit, the player without
+    initiative may discard J♦ for +3 Initiative, once per battle each."""
+    bt = g.battle
+    return (g.opts.jack_initiative and not bt["commits"] and not bt["seized"] and seat != bt["holder"]
+            and seat not in bt.get("boosted", ()) and f"JD@{seat}" in g.boards[seat]["hand"])
+
+
 def apply_seize(g: "MaginotLine", seat: int, action: Seize | Boost, events: list[Event]) -> None:
     bt = g.battle
     b = g.boards[seat]
@@ -304,14 +313,18 @@ def apply_seize(g: "MaginotLine", seat: int, action: Seize | Boost, events: list
         jd = f"JD@{seat}"
         if not g.opts.jack_initiative:
             raise IllegalMove("J♦ adds to Initiative only with the Diamond initiative variant.", "V3")
+        if seat in bt.get("boosted", ()):
+            raise IllegalMove("You have already used J♦ for Initiative in this battle.", "28")
         if jd not in b["hand"]:
             raise IllegalMove("Boosting needs J♦ in your hand.", "V3")
         b["hand"].remove(jd)
         b["discard"].append(jd)
+        bt.setdefault("boosted", []).append(seat)
         i = 0 if seat == bt["attacker"] else 1
         bt["init"][i] += 3
         bt["holder"] = bt["attacker"] if bt["init"][0] >= bt["init"][1] else bt["defender"]
-        g.emit(events, f"{g.players[seat]} discards J♦: Initiative {bt['init'][i]}; "
+        g.emit(events, f"{g.players[seat]} discards J♦ for +3 Initiative: {g.players[bt['attacker']]} "
+                       f"{bt['init'][0]}, {g.players[bt['defender']]} {bt['init'][1]}; "
                        f"{g.players[bt['holder']]} holds it.", kind="seize")
     advance(g, events)
 
@@ -380,7 +393,7 @@ def commit_root(g: "MaginotLine", seat: int) -> list[Option]:
     if first and not bt["seized"]:
         if f"KD@{seat}" in g.boards[seat]["hand"]:
             out.append(Option("seize", "Seize the initiative with K♦"))
-        if g.opts.jack_initiative and f"JD@{seat}" in g.boards[seat]["hand"]:
+        if may_boost(g, seat):
             out.append(Option("boost", "J♦: +3 Initiative"))
     return out
 
@@ -459,37 +472,81 @@ def commit_choices(g: "MaginotLine", seat: int, rest: tuple[str, ...]) -> Choice
 
 
 # ----- B5 outcome and B6 cleanup -----------------------------------------------------------
+class Bonuses:
+    """This battle's bonuses from the commits revealed so far (all of them at B5)."""
+
+    def __init__(self, g: "MaginotLine") -> None:
+        self.attack: dict[str, int] = defaultdict(int)
+        self.armor: dict[str, int] = defaultdict(int)
+        self.temp: dict[str, int] = defaultdict(int)
+        self.shielded: set[str] = set()
+        self.no_armor: set[str] = set()
+        self.healed: list[str] = []
+        self.split: list[int] = []
+        bt = g.battle
+        for c in bt["commits"]:
+            for card, t in c["plays"]:
+                f = face(card)
+                if f == "JC":
+                    self.attack[t] += 3
+                elif f == "JS":
+                    self.armor[t] += 3
+                elif f == "JH":
+                    self.temp[t] += 3
+                elif f == "KS":
+                    self.shielded.add(t)
+                elif f == "KC":
+                    self.no_armor.add(t)
+                elif f == "KH":
+                    self.healed.append(t)
+            if c["tap"]:
+                {"C": self.attack, "S": self.armor, "H": self.temp}[c["kind"]][c["tap"]] += 2
+            if c["seat"] == bt["attacker"]:
+                self.split = c["split"]
+
+    def unit_attack(self, g: "MaginotLine", uid: str) -> int:
+        return unit_attack(g.unit(owner(uid), uid)) + self.attack[uid]
+
+    def armor_of(self, g: "MaginotLine", key: str) -> int:
+        """Armor as B5 uses it: S number (+2 QS) or 0 for an Ace, + bonuses; 0 under K♣."""
+        if key in self.no_armor:
+            return 0
+        base = 0 if parse_ace_token(key) else unit_armor(g.unit(owner(key), key))
+        return base + self.armor[key]
+
+
+def hit_aces(g: "MaginotLine") -> list[str]:
+    """The Aces this battle's unengaged attackers hit (Ace #1 only with Top only)."""
+    d_seat = g.battle["defender"]
+    out: list[str] = []
+    for _, tok in g.battle["attacks"]:
+        t = tok if not g.opts.top_only else ace_token(1, d_seat)
+        if t not in out:
+            out.append(t)
+    return out
+
+
+def battle_values(g: "MaginotLine") -> list[tuple[str, int, int, int, bool]]:
+    """Ruling 32: for each unit in the battle (attackers, then guardians) and each targeted Ace,
+    (key, Attack, Armor, TempLife, K♠) with the bonuses of the commits revealed so far, as B5
+    uses them. An Ace's Attack is 0."""
+    bt = g.battle
+    bonus = Bonuses(g)
+    keys = in_battle(g, bt["attacker"]) + in_battle(g, bt["defender"])
+    out = [(k, bonus.unit_attack(g, k), bonus.armor_of(g, k), bonus.temp[k], k in bonus.shielded) for k in keys]
+    for tok in (hit_aces(g) if g.opts.top_only else targeted_aces(g)):
+        out.append((tok, 0, bonus.armor_of(g, tok), bonus.temp[tok], tok in bonus.shielded))
+    return out
+
+
 def resolve(g: "MaginotLine", events: list[Event]) -> None:
     bt = g.battle
-    a_seat, d_seat = bt["attacker"], bt["defender"]
-    atk_bonus: dict[str, int] = defaultdict(int)
-    arm_bonus: dict[str, int] = defaultdict(int)
-    temp: dict[str, int] = defaultdict(int)
-    shielded: set[str] = set()
-    no_armor: set[str] = set()
-    healed: list[str] = []
-    split: list[int] = []
-    for c in bt["commits"]:
-        for card, t in c["plays"]:
-            f = face(card)
-            if f == "JC":
-                atk_bonus[t] += 3
-            elif f == "JS":
-                arm_bonus[t] += 3
-            elif f == "JH":
-                temp[t] += 3
-            elif f == "KS":
-                shielded.add(t)
-            elif f == "KC":
-                no_armor.add(t)
-            elif f == "KH":
-                healed.append(t)
-        if c["tap"]:
-            {"C": atk_bonus, "S": arm_bonus, "H": temp}[c["kind"]][c["tap"]] += 2
-        if c["seat"] == a_seat:
-            split = c["split"]
+    d_seat = bt["defender"]
+    bonus = Bonuses(g)
+    temp, shielded = bonus.temp, bonus.shielded
+    split = bonus.split
     # KH takes effect before the battle's damage (ruling 16).
-    for t in healed:
+    for t in bonus.healed:
         pos = parse_ace_token(t)
         if pos:
             g.boards[pos[1]]["base"][pos[0] - 1]["wounds"] = 0
@@ -497,7 +554,7 @@ def resolve(g: "MaginotLine", events: list[Event]) -> None:
             g.unit(owner(t), t)["wounds"] = 0
 
     def attack(uid: str) -> int:
-        return unit_attack(g.unit(owner(uid), uid)) + atk_bonus[uid]
+        return bonus.unit_attack(g, uid)
 
     dmg: dict[str, int] = defaultdict(int)
     slots = split_slots(g)
@@ -514,13 +571,12 @@ def resolve(g: "MaginotLine", events: list[Event]) -> None:
     dead_units: list[str] = []
     dead_aces: list[int] = []
 
-    def hit(key: str, incoming: int, armor: int, life: int, rec: dict, label: str) -> int:
-        """Apply ``incoming`` to ``rec``; returns wounds beyond life (for V2)."""
+    def hit(key: str, incoming: int, life: int, rec: dict, label: str) -> tuple[bool, int]:
+        """Apply ``incoming`` to ``rec``: (destroyed, wounds beyond life — for V2)."""
         if key in shielded:
             lines.append(f"{label} takes {incoming}, K♠: no wounds")
-            return 0
-        if key in no_armor:
-            armor = 0
+            return False, 0
+        armor = bonus.armor_of(g, key)
         net = max(0, incoming - armor)
         soak = min(net, temp[key])
         rec["wounds"] += net - soak
@@ -528,14 +584,14 @@ def resolve(g: "MaginotLine", events: list[Event]) -> None:
         dead = rec["wounds"] >= life
         lines.append(f"{label} takes {incoming} − armor {armor}{extra} → {net - soak} wounds "
                      f"({rec['wounds']} of {life}){': destroyed' if dead else ''}")
-        return rec["wounds"] - life if dead else -1
+        return dead, (rec["wounds"] - life if dead else 0)
 
     for key in list(dmg):
         if parse_ace_token(key):
             continue
         u = g.unit(owner(key), key)
-        hit(key, dmg[key], unit_armor(u) + arm_bonus[key], unit_life(u), u, unit_text(u))
-        if u["wounds"] >= unit_life(u):
+        dead, _ = hit(key, dmg[key], unit_life(u), u, unit_text(u))
+        if dead:
             dead_units.append(key)
     base = g.boards[d_seat]["base"]
     aces = sorted((parse_ace_token(k)[0], k) for k in dmg if parse_ace_token(k))
@@ -545,10 +601,10 @@ def resolve(g: "MaginotLine", events: list[Event]) -> None:
         while True:
             rec = base[p - 1]
             shown = nice(rec["ace"]) if p == 1 or rec["shown"] else "an Ace"
-            surplus = hit(key, incoming + carry, arm_bonus[key], ACE_LIFE, rec,
-                          f"{g.players[d_seat]}'s Ace #{p} ({shown})" if p == 1 else f"{g.players[d_seat]}'s Ace #{p}")
+            dead, surplus = hit(key, incoming + carry, ACE_LIFE, rec,
+                                f"{g.players[d_seat]}'s Ace #{p} ({shown})" if p == 1 else f"{g.players[d_seat]}'s Ace #{p}")
             carry = 0
-            if surplus < 0:
+            if not dead:
                 break
             dead_aces.append(p)
             if g.opts.top_only and surplus > 0 and p < len(base):

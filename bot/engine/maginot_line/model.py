@@ -43,13 +43,15 @@ class MaginotOptions(Options):
         "Top only", "V2: attackers all hit Ace #1; damage beyond what destroys it passes to the next Ace.",
         aliases=("V2",))
     jack_initiative: bool = variant(
-        "Diamond initiative", "V3: in a battle, the player without initiative may discard J♦ for +3 Initiative.",
+        "Diamond initiative", "V3: in a battle, before any K♦ seizes it, the player without initiative may "
+        "discard J♦ for +3 Initiative (each player once per battle).",
         aliases=("V3", "jd initiative"))
     hand_limit: bool = variant(
         "Hand limit", "V4: at the end of your turn, discard down to 7 cards.", aliases=("V4",))
     teams: bool = variant(
-        "Teams", "V5: teams of two by join order (players 1–2, 3–4, 5–6); teammates may not attack each "
-        "other, and a team wins when only its members remain. Needs 4 or 6 players.", aliases=("V5",))
+        "Teams", "V5: teams of two who sit apart (seats 1 and 3 against 2 and 4; with 6 players 1 and 4, 2 "
+        "and 5, 3 and 6); teammates may not attack each other, and a team wins when only its members "
+        "remain. Needs 4 or 6 players.", aliases=("V5",))
     rounds: int = setting(100, 0, 10000, "Full rounds without a winner before the safeguard ranks the "
                           "players by Aces, then Ace life (0 = off).")
 

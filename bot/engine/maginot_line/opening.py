@@ -81,6 +81,14 @@ def begin(g: "MaginotLine", events: list[Event]) -> None:
     g.order = order
     first = g.rng().choice(live)
     seating = " → ".join(g.players[s] for s in order if s in live)
-    g.emit(events, f"Seating, clockwise: {seating}. {g.players[first]} goes first.")
+    teams = ""
+    if g.opts.teams:
+        from .turn import team_of
+
+        pairs = {}
+        for s in order:
+            pairs.setdefault(team_of(g, s), []).append(g.players[s])
+        teams = " Teams: " + "; ".join(" and ".join(p) for p in pairs.values()) + "."
+    g.emit(events, f"Seating, clockwise: {seating}. {g.players[first]} goes first.{teams}")
     g.round_start = first
     g.start_turn(first, events)

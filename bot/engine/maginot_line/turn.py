@@ -82,7 +82,11 @@ def eliminate(g: "MaginotLine", seat: int, events: list[Event]) -> None:
 
 
 def team_of(g: "MaginotLine", seat: int) -> int:
-    return seat // 2 if g.opts.teams else seat
+    """V5 (ruling 30): teams are pairs who sit apart — with 4 players seats 1 and 3 against 2 and 4;
+    with 6, seats 1 and 4, 2 and 5, 3 and 6 (seats counted clockwise in the drawn seating)."""
+    if not g.opts.teams:
+        return seat
+    return g.order.index(seat) % max(1, len(g.order) // 2)
 
 
 def check_victory(g: "MaginotLine", events: list[Event]) -> bool:

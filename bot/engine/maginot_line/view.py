@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from bot.engine.core import HIDDEN, Hidden, View
 
-from .battle import initiative
+from .battle import battle_values, initiative
 from .model import ACE_LIFE, unit_armor, unit_attack, unit_class, unit_life
 
 if TYPE_CHECKING:
@@ -84,6 +84,17 @@ class CommitView:
 
 
 @dataclass(frozen=True)
+class BattleValue:
+    """Ruling 32: a unit's or targeted Ace's values in this battle, as B5 will use them (with the
+    bonuses of the commits revealed so far: J♣ J♠ J♥ K♣ and base taps; K♠: takes no wounds)."""
+    id: str  # a unit's id or an Ace token ``#2@1``
+    attack: int  # 0 for an Ace
+    armor: int
+    temp_life: int
+    shielded: bool
+
+
+@dataclass(frozen=True)
 class BattleView:
     attacker: int
     defender: int
@@ -95,6 +106,8 @@ class BattleView:
     seized: bool
     commits: tuple[CommitView, ...]
     played: tuple[str, ...]
+    boosted: tuple[int, ...] = ()  # V3: who used J♦ for Initiative (ruling 28)
+    values: tuple[BattleValue, ...] = ()  # ruling 32, from the first commit on
 
 
 @dataclass(frozen=True)
@@ -143,7 +156,8 @@ def view(g: "MaginotLine", seat: int | None) -> MaginotView:
             bt["attacker"], bt["defender"], tuple(tuple(p) for p in bt["attacks"]), bt["step"],
             tuple(tuple(p) for p in bt["engaged"]), tuple(bt["init"]), bt["holder"], bt["seized"],
             tuple(CommitView(c["seat"], tuple(tuple(p) for p in c["plays"]), c["tap"], tuple(c["split"]))
-                  for c in bt["commits"]), tuple(bt["played"]))
+                  for c in bt["commits"]), tuple(bt["played"]), tuple(bt.get("boosted", ())),
+            tuple(BattleValue(*x) for x in battle_values(g)) if bt["step"] == "commit" else ())
     return MaginotView(
         **g.base_view(seat), order=tuple(g.order), current=g.current if g.current >= 0 else None, phase=g.phase,
         pool=g.pool, assembled=g.assembled, rounds_done=g.rounds_done, rounds_limit=g.opts.rounds,

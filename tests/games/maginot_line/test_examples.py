@@ -26,23 +26,37 @@ def test_m1_assembly():
 
 
 def test_m3_production():
-    g = begin(aces={0: "ADACASAH"})
+    # 3D+QD gives 3 (not 5): a diamond's number counts only for Initiative
+    g = begin()
     resource(g, 0, "3D", queen="QD")
-    resource(g, 0, "TD")
-    resource(g, 0, "2D")
-    hand(g, 0, "JD")
     g, ev = act(g, 0, "tap 3D")
     assert g.pool == 3 and "+3" in public(ev)
-    g, _ = act(g, 0, "tap 2D JD")
-    assert g.pool == 7
-    g, _ = act(g, 0, "tapbase")
+    # TD+QD also gives 3
+    t = begin()
+    resource(t, 0, "TD", queen="QD")
+    t, _ = act(t, 0, "tap TD")
+    assert t.pool == 3
+    # 2D with JD gives 4
+    j = begin()
+    resource(j, 0, "2D")
+    hand(j, 0, "JD")
+    j, _ = act(j, 0, "tap 2D JD")
+    assert j.pool == 4
+    # TAP_BASE with Ace #1 = AD gives 2
+    b = begin(aces={0: "ADACASAH"})
+    b, _ = act(b, 0, "tapbase")
+    assert b.pool == 2
+    # 3D+QD, 2D with JD and the base (Ace #1 = AD) in one phase: a pool of 9
+    g = begin(aces={0: "ADACASAH"})
+    resource(g, 0, "3D", queen="QD")
+    resource(g, 0, "2D")
+    hand(g, 0, "JD")
+    for move in ("tap 3D", "tap 2D JD", "tapbase"):
+        g, _ = act(g, 0, move)
     assert g.pool == 9
-    g, _ = act(g, 0, "tap TD")
-    assert g.pool == 10  # TD without a queen gives 1; with one it would give 3 (the fourth of the example)
-    g2 = begin()
-    resource(g2, 0, "TD", queen="QD")
-    g2, _ = act(g2, 0, "tap TD")
-    assert g2.pool == 3  # TD+QD also gives 3: 3 + 4 + 2 + 3 = 12 in one phase
+    # one deck has one QD: 3D+QD and TD+QD cannot both be in play
+    with pytest.raises(AssertionError, match="not free"):
+        resource(g, 0, "TD", queen="QD")
 
 
 def _fight(g, decl: str):
@@ -72,10 +86,9 @@ def test_m5_engagement():
 
 
 def test_m7_split_damage():
-    # The book's G1 [4H 3S 4C] and G2 [3H 2S 4C] would need two 4♣ in one deck: G1 is [4♥ 3♠ 2♣]+Q♣ (Attack 4).
     g = begin()
     a1 = unit(g, 0, "6H", "5S", "7C")
-    g1 = unit(g, 1, "4H", "3S", "2C", zone="guardian", queen="QC")
+    g1 = unit(g, 1, "4H", "3S", "3C", zone="guardian")
     g2 = unit(g, 1, "3H", "2S", "4C", zone="guardian")
     g, _ = _fight(g, f"attack @1 {a1} #1@1")
     g, _ = act(g, 1, f"engage {g1} {a1} {g2} {a1}")
@@ -84,13 +97,13 @@ def test_m7_split_damage():
     assert c.kind == "range" and (c.lo, c.hi) == (0, 7) and str(c.progress) == "Σ 0 of 7"
     last = g.choices(0, ("commit", "split", "2"))
     assert (last.lo, last.hi) == (5, 5)
-    g, ev = act(g, 0, "commit split 2 5")
+    g, ev = act(g, 0, "commit split 2 5")  # 2 to G1, 5 to G2 (the defender's listing order)
     v = g.view(None)
-    assert [u.id for u in v.boards[1].units] == [g1] and v.boards[1].units[0].wounds == 0  # G2 destroyed, G1 0
-    assert "3H@1" in v.boards[1].discard
+    assert "3H@1" in v.boards[1].discard  # G2: 5 − 2 = 3 ≥ 3 → destroyed
+    assert [u.id for u in v.boards[1].units] == [g1] and v.boards[1].units[0].wounds == 0  # G1: 0 wounds
     a = v.boards[0].units[0]
-    assert a.wounds == 3 and a.life == 6  # 8 in − 5 armor = 3 < 6: survives
-    assert v.boards[1].base[0].wounds == 0  # an engaged attacker never damages the base
+    assert a.wounds == 2 and a.life == 6  # A1 takes 3 + 4 = 7 − 5 armor = 2 wounds < 6: survives
+    assert v.boards[1].base[0].wounds == 0  # A1 does not damage the base
     assert "destroyed" in public(ev)
 
 

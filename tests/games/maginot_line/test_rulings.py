@@ -1,4 +1,4 @@
-"""A test per ruling of the rulebook (§3, 1–27), per variant (V1–V5), and the turn's edges."""
+"""A test per ruling of the rulebook (§3, 1–32), per variant (V1–V5), and the turn's edges."""
 
 from __future__ import annotations
 
@@ -414,13 +414,16 @@ def test_ruling_20_winner_may_have_an_empty_base():
     assert g.outcome().winners == (1,) and g.boards[1]["base"] == []
 
 
-def test_variant_v5_teams():
-    with pytest.raises(IllegalMove, match="4 or 6"):
-        begin(3, options=["Teams"])
+def test_ruling_30_v5_teams_sit_apart_with_4_or_6_players():
+    for n in (2, 3, 5):
+        with pytest.raises(IllegalMove, match="4 or 6"):
+            begin(n, options=["Teams"])
     g = begin(4, options=["Teams"])
+    g.order = [2, 0, 3, 1]  # seats 1..4 clockwise: Cat, Ana, Dee, Ben
+    assert {s: g.view(None).boards[s].team for s in range(4)} == {2: 0, 3: 0, 0: 1, 1: 1}
     unit(g, 0, "5H", "5S", "5C")
     g.phase = "battle"
-    assert "@1" not in g.choices(0, ("attack",)).tokens()
+    assert g.choices(0, ("attack",)).tokens() == ["@2", "@3"]  # Ben (seat 4) is Ana's (seat 2) teammate
     with pytest.raises(IllegalMove, match="teammate"):
         g.apply(0, "attack @1 5H@0 #1@1")
     for s in (2, 3):
@@ -430,6 +433,25 @@ def test_variant_v5_teams():
     g.phase = "consolidation"
     g, ev = act(g, 0, "end")
     assert g.outcome().winners == (0, 1)
+    h = begin(6, options=["Teams"])
+    h.order = [5, 4, 3, 2, 1, 0]  # seats 1..6: Fay Eve Dee Cat Ben Ana
+    team = {s: h.view(None).boards[s].team for s in range(6)}
+    assert team[5] == team[2] and team[4] == team[1] and team[3] == team[0]  # 1&4, 2&5, 3&6
+    assert len(set(team.values())) == 3
+    # a real deal: the seating message names the pairs, each pair two apart or three apart
+    from bot.engine.maginot_line import GAME
+
+    k = GAME.new(NAMES6, ["Teams"], seed=3)
+    for s in range(6):
+        k, ev = k.apply(s, "aces random")
+    said = public(ev)
+    assert "Teams: " in said
+    for s in range(6):
+        mate = [t for t in range(6) if t != s and k.view(None).boards[t].team == k.view(None).boards[s].team]
+        assert len(mate) == 1 and abs(k.order.index(s) - k.order.index(mate[0])) == 3
+
+
+NAMES6 = ["Ana", "Ben", "Cat", "Dee", "Eve", "Fay"]
 
 
 def test_ruling_21_every_player_for_themselves():
@@ -590,3 +612,127 @@ def test_private_things_stay_private():
     v1 = g.view(1).boards[0]
     assert v1.building[0].card is HIDDEN and v1.hand == () and v1.base[1].card is HIDDEN
     assert g.view(0).boards[0].building[0].card == "7H@0"
+
+
+def _v3(p_init: str, d_init: str, p_hand=("JD",), d_hand=("JD",)):
+    g = begin(options=["Diamond initiative"])
+    resource(g, 0, p_init)
+    resource(g, 1, d_init)
+    a = unit(g, 0, "5H", "5S", "5C")
+    hand(g, 0, *p_hand)
+    hand(g, 1, *d_hand)
+    g, _ = fight(g, f"attack @1 {a} #1@1")
+    return g
+
+
+def test_ruling_28_v3_jd_after_the_compare_before_seize_each_once():
+    g = _v3("2D", "4D", p_hand=("JD", "KD"), d_hand=("JD", "KD"))
+    assert g.battle["holder"] == 1 and g.choices(0).tokens() == ["commit", "seize", "boost"]
+    g, ev = act(g, 0, "boost")  # 5 v 4: Ana now holds it
+    assert g.battle["init"] == [5, 4] and g.battle["holder"] == 0
+    assert "Ana 5, Ben 4; Ana holds it" in public(ev)
+    assert [(d.seat, d.name) for d in g.decisions()] == [(1, "commit")]
+    assert g.choices(1).tokens() == ["commit", "seize", "boost"]  # Ben may answer the same way
+    g, _ = act(g, 1, "boost")  # 5 v 7: Ben holds it again
+    assert g.battle["init"] == [5, 7] and g.battle["holder"] == 1
+    assert g.choices(0).tokens() == ["commit", "seize"]  # Ana used hers: only K♦ is left to her
+    with pytest.raises(IllegalMove, match="already used"):
+        g.apply(0, "boost")
+    g, _ = act(g, 0, "seize")
+    assert g.battle["holder"] == 0 and g.choices(1).tokens() == ["commit"]  # no J♦ answer after a seize
+    assert g.view(None).battle.boosted == (0, 1)
+    # a tie after the answer still goes to P
+    h = _v3("4D", "4D", p_hand=("JD", "2C"), d_hand=("JD", "3C"))
+    assert h.battle["holder"] == 0 and h.decisions()[0].seat == 1
+    h, _ = act(h, 1, "boost")  # 4 v 7: Ben
+    h, _ = act(h, 0, "boost")  # 7 v 7: a tie, Ana
+    assert h.battle["init"] == [7, 7] and h.battle["holder"] == 0 and h.decisions()[0].seat == 1
+    # a J♦ seize first closes the J♦ window
+    k = _v3("2D", "4D", p_hand=("KD", "2C"))
+    k, _ = act(k, 0, "seize")
+    assert k.choices(1).tokens() == ["commit"]
+    with pytest.raises(IllegalMove, match="already seized"):
+        k.apply(1, "boost")
+
+
+def test_ruling_29_v4_silent_player_discards_at_random_in_public():
+    g = begin(options=["Hand limit"], phase="consolidation", seed=11)
+    hand(g, 0, *"2C 3C 4C 5C 6C 7C 8C 9C TC".split())
+    d = g.decisions()[0]
+    assert d.default == "end"  # what the table plays when the turn limit passes
+    g1, ev1 = act(g, 0, d.default)
+    g2, ev2 = act(g, 0, d.default)
+    out = sorted(g1.boards[0]["discard"])
+    assert len(out) == 2 and out == sorted(g2.boards[0]["discard"])  # the table's seeded generator
+    said = public(ev1)
+    assert "discards down to 7" in said and all(c.split("@")[0].replace("T", "10")[:-1] in said for c in out)
+    assert set(out) <= set(g1.view(1).boards[0].discard)  # public: Ben sees them
+    other = begin(options=["Hand limit"], phase="consolidation", seed=12)
+    hand(other, 0, *"2C 3C 4C 5C 6C 7C 8C 9C TC".split())
+    draws = {tuple(sorted(act(begin_s, 0, "end")[0].boards[0]["discard"]))
+             for begin_s in [_hand_limit(s) for s in range(8)]}
+    assert len(draws) > 1  # chance, not a fixed choice
+
+
+def _hand_limit(seed: int):
+    g = begin(options=["Hand limit"], phase="consolidation", seed=seed)
+    hand(g, 0, *"2C 3C 4C 5C 6C 7C 8C 9C TC".split())
+    return g
+
+
+def test_ruling_31_battle_cards_of_a_battle_without_outcome_are_discarded():
+    g = begin(3)
+    resource(g, 1, "9D")
+    a = unit(g, 0, "5H", "5S", "7C")
+    gd = unit(g, 1, "5H", "5S", "5C", zone="guardian")
+    hand(g, 0, "JC", "KC")
+    hand(g, 1, "JS")
+    g, _ = fight(g, f"attack @1 {a} #1@1")
+    g, _ = act(g, 1, f"engage {gd} {a}")
+    assert g.decisions()[0].seat == 0  # Ana, without initiative, commits first
+    g, _ = act(g, 0, f"commit JC@0 {a} KC@0 {gd}")
+    assert g.battle["played"] == ["JC@0", "KC@0"]
+    g, ev = g.forfeit(1)  # Ben leaves: no outcome
+    assert g.battle is None and "no outcome" in public(ev)
+    assert {"JC@0", "KC@0"} <= set(g.boards[0]["discard"]) and "JC@0" not in g.boards[0]["hand"]
+    assert g.unit(0, a)["wounds"] == 0 and g.unit(0, a)["tapped"]
+    check_cards(g)
+    # the attacker leaves: the defender's battle cards go to the defender's discard pile
+    h = begin(3)
+    resource(h, 0, "9D")
+    a = unit(h, 0, "5H", "5S", "7C")
+    hand(h, 0, "JC")
+    hand(h, 1, "JS")
+    h, _ = fight(h, f"attack @1 {a} #1@1")
+    h, _ = act(h, 1, "commit JS@1 #1@1")
+    h, ev = h.forfeit(0)
+    assert "JS@1" in h.boards[1]["discard"] and h.boards[1]["base"][0]["wounds"] == 0
+    check_cards(h)
+
+
+def test_ruling_32_battle_values_are_public_once_commits_are_revealed():
+    from bot.render import maginot_line as render
+
+    g = begin(3, aces={0: "ACASADAH"})
+    resource(g, 1, "9D")
+    a = unit(g, 0, "6H", "5S", "7C")
+    b = unit(g, 0, "2H", "3S", "4C")
+    gd = unit(g, 1, "5H", "7S", "5C", zone="guardian", queen="QS")
+    hand(g, 0, "JC", "KC", "2C")
+    hand(g, 1, "JS", "JH")
+    g, _ = fight(g, f"attack @1 {a} #2@1 {b} #1@1")
+    g, _ = act(g, 1, f"engage {gd} {a}")
+    before = {x.id: x for x in g.view(None).battle.values}
+    assert (before[gd].armor, before[a].attack, before["#1@1"].armor) == (9, 7, 0)
+    g, _ = act(g, 0, f"commit JC@0 {a} KC@0 {gd} tap {b}")  # base tap A♣: +2 Attack
+    seen = [g.view(s).battle.values for s in (None, 0, 1, 2)]
+    assert all(x == seen[0] for x in seen)  # every player and the public see the same values
+    vals = {x.id: x for x in seen[0]}
+    assert set(vals) == {a, b, gd, "#1@1", "#2@1"}  # units in the battle and targeted Aces
+    assert (vals[a].attack, vals[b].attack, vals[gd].armor) == (10, 6, 0)
+    text = render.text(g.view(2))
+    assert "Armor 0" in text and "Attack 10" in text
+    g, _ = act(g, 1, f"commit JS@1 {gd} JH@1 #1@1")
+    # as B5 used them: the guardian's Armor stayed 0 under K♣ (10 ≥ 7 life: destroyed), the Ace
+    # took 6 − 3 absorbed = 3 wounds
+    assert g.unit(1, gd) is None and g.boards[1]["base"][0]["wounds"] == 3
