@@ -417,13 +417,21 @@ class PostgresStore:
             for user_id in ids:
                 if found.get(user_id, 0) != expected[user_id]:
                     raise StaleRatings(f"the rating of user {user_id} in {game} changed")
-            await c.executemany(
-                "INSERT INTO ratings (guild_id, game, user_id, name, mu, sigma, ordinal, games, last_change, updated_at) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (guild_id, game, user_id) DO UPDATE SET "
-                "name = EXCLUDED.name, mu = EXCLUDED.mu, sigma = EXCLUDED.sigma, ordinal = EXCLUDED.ordinal, "
-                "games = EXCLUDED.games, last_change = EXCLUDED.last_change, updated_at = EXCLUDED.updated_at",
-                [(guild_id, game, r.user_id, r.name, r.mu, r.sigma, r.ordinal, r.games, r.last_change, r.updated_at)
-                 for r in rows])
+            # A player rated for the first time has no row to lock: a game saved at the same moment may
+            # insert it first. The upsert then finds that row and updates it only if its games count is
+            # still the expected one (checked on the committed row), else nothing: stale.
+            for r in rows:
+                status = await c.execute(
+                    "INSERT INTO ratings (guild_id, game, user_id, name, mu, sigma, ordinal, games, last_change, "
+                    "updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) "
+                    "ON CONFLICT (guild_id, game, user_id) DO UPDATE SET "
+                    "name = EXCLUDED.name, mu = EXCLUDED.mu, sigma = EXCLUDED.sigma, ordinal = EXCLUDED.ordinal, "
+                    "games = EXCLUDED.games, last_change = EXCLUDED.last_change, updated_at = EXCLUDED.updated_at "
+                    "WHERE ratings.games = $11",
+                    guild_id, game, r.user_id, r.name, r.mu, r.sigma, r.ordinal, r.games, r.last_change, r.updated_at,
+                    expected.get(r.user_id, 0))
+                if status.endswith(" 0"):
+                    raise StaleRatings(f"the rating of user {r.user_id} in {game} changed")
             return True
 
         return await self._run("save ratings", fn)
