@@ -45,7 +45,7 @@ from openskill.models import PlackettLuce
 
 from bot.engine.core import Game, Outcome
 from bot.engine.registry import spec
-from bot.records import FORFEIT
+from bot.records import FORFEIT, replay
 from bot.store.base import PlayerRating, StaleRatings, StoreError, TableRow
 
 log = logging.getLogger(__name__)
@@ -292,8 +292,6 @@ async def rate_history(store: Any, *, page: int = 200) -> int:
     order."""
     if await store.job_done(HISTORY_JOB):
         return 0
-    from bot.records import replay
-
     rated = 0
     after: tuple[float, int] | None = None
     while True:
@@ -303,7 +301,7 @@ async def rate_history(store: Any, *, page: int = 200) -> int:
         for rec in batch:
             after = (rec.finished_at, rec.id)
             try:
-                rated += bool(await _rate_record(store, rec, replay))
+                rated += bool(await _rate_record(store, rec))
             except StoreError:
                 raise
             except Exception:  # one unreadable record is left unrated; the others go on
@@ -312,7 +310,7 @@ async def rate_history(store: Any, *, page: int = 200) -> int:
     return rated
 
 
-async def _rate_record(store: Any, rec: Any, replay: Any) -> list[RatingChange]:
+async def _rate_record(store: Any, rec: Any) -> list[RatingChange]:
     record = rec.record
     if rec.guild_id is None or rec.result != "finished" or not isinstance(record, dict):
         return []
