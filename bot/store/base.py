@@ -29,6 +29,11 @@ Storage layout (the same on SQLite and PostgreSQL, see ``migrations/``):
   read and written on its own (:meth:`TableStore.message_id`), never by ``save``, and belongs to the
   table it was recorded for (``message_table``): a new table in the channel starts without one.
 * ``daily``: the daily challenge, one attempt per (UTC day, user): its table and how it ended.
+* ``ratings``: one rating per (guild, game, user) (``bot.ratings``): the model's μ and σ, the
+  conservative ``ordinal`` (μ − 3σ) the leaderboard is ordered by, games rated, the display points
+  the last game moved it. ``rated_games``: the key (table id) of every game already rated, written
+  in the same transaction as its ratings, so a game is rated once. ``jobs``: one-off work done
+  (the rating of the games finished before ratings existed).
 
 Damaged rows: a row whose columns cannot be decoded (a cut-off state, garbage seats, an unknown
 game, an unreadable move) makes :meth:`TableStore.get` raise :class:`DamagedTable`; listings and
@@ -62,6 +67,10 @@ class StaleRevision(StoreError):
 
 class SchemaTooNew(StoreError):
     """The database was written by a newer Deckhand than this one."""
+
+
+class StaleRatings(StoreError):
+    """A player's rating changed between reading it and saving the game's new ratings."""
 
 
 class DamagedTable(StoreError):
@@ -222,6 +231,52 @@ class DailyEntry:
         return None if self.finished_at is None else self.finished_at - self.started_at
 
 
+@dataclass(frozen=True)
+class PlayerRating:
+    """One player's rating in one game on one server (see ``bot.ratings`` for what it means)."""
+
+    guild_id: int
+    game: str
+    user_id: int
+    name: str
+    mu: float
+    sigma: float
+    ordinal: float  # mu - 3 sigma: what the leaderboard is ordered by
+    games: int  # games rated
+    last_change: int  # display points the last rated game moved it
+    updated_at: float
+
+
+def player_rating(r: Mapping[str, Any]) -> PlayerRating:
+    return PlayerRating(int(r["guild_id"]), str(r["game"]), int(r["user_id"]), str(r["name"]), float(r["mu"]),
+                        float(r["sigma"]), float(r["ordinal"]), int(r["games"]), int(r["last_change"]),
+                        float(r["updated_at"]))
+
+
+@dataclass(frozen=True)
+class FinishedRecord:
+    """A stored game record with its results (the people's ids and how each did), for rating
+    the games finished before ratings existed."""
+
+    id: int
+    table_id: str | None
+    guild_id: int | None
+    game: str
+    result: str  # finished | abandoned
+    record: Any  # the record (JSON), None if it cannot be read
+    finished_at: float
+    results: tuple[tuple[int, str, str], ...]  # (user_id, name, outcome)
+
+
+def finished_record(r: Mapping[str, Any], results: Sequence[tuple[int, str, str]]) -> FinishedRecord:
+    try:
+        record = json.loads(r["record"])
+    except (TypeError, ValueError):
+        record = None
+    return FinishedRecord(int(r["id"]), r["table_id"], r["guild_id"], str(r["game"]), str(r["result"]), record,
+                          float(r["finished_at"]), tuple((int(u), str(n), str(o)) for u, n, o in results))
+
+
 def daily_entry(r: Mapping[str, Any]) -> DailyEntry:
     return DailyEntry(str(r["day"]), int(r["user_id"]), str(r["name"]), str(r["table_id"]), float(r["started_at"]),
                       None if r["finished_at"] is None else float(r["finished_at"]),
@@ -292,6 +347,37 @@ class TableStore(Protocol):
 
     async def daily_entries(self, day: str) -> list[DailyEntry]:
         """Every attempt of ``day``, finished or not, in no particular order."""
+
+    async def ratings(self, guild_id: int, game: str, user_ids: Collection[int]) -> dict[int, PlayerRating]:
+        """The stored ratings of these users in ``game`` on ``guild_id``, by user id (none: unrated)."""
+
+    async def save_ratings(self, key: str, guild_id: int, game: str, rows: Sequence[PlayerRating],
+                           expected: Mapping[int, int], rated_at: float) -> bool:
+        """Write a game's new ratings and remember its ``key`` (its table id), in one transaction.
+        False, writing nothing, if ``key`` was rated before. Raises StaleRatings, writing nothing,
+        if a player's stored games count is not ``expected[user_id]`` (0: no rating yet)."""
+
+    async def is_rated(self, key: str) -> bool:
+        """Whether the game of ``key`` (its table id) was rated."""
+
+    async def leaderboard(self, guild_id: int, game: str, min_games: int = 1, limit: int = 10) -> list[PlayerRating]:
+        """The best ``limit`` ratings of ``game`` on ``guild_id`` with at least ``min_games`` games,
+        highest ``ordinal`` first (then most games, then user id)."""
+
+    async def player_ratings(self, guild_id: int, user_id: int, game: str | None = None) -> list[PlayerRating]:
+        """A player's ratings on ``guild_id`` (in ``game`` only, if given), by game."""
+
+    async def rating_place(self, guild_id: int, game: str, user_id: int, min_games: int = 1) -> int | None:
+        """The player's place (1 = first) on the leaderboard of ``game``; None if not on it."""
+
+    async def finished_records(self, after: tuple[float, int] | None, limit: int) -> list[FinishedRecord]:
+        """Up to ``limit`` stored records in the order they finished (by ``finished_at``, then id),
+        after the ``(finished_at, id)`` of the previous page, each with its results."""
+
+    async def job_done(self, name: str) -> bool:
+        """Whether the one-off job ``name`` was marked done."""
+
+    async def mark_job_done(self, name: str) -> None: ...
 
 
 # ----- encoding, shared by both back ends -------------------------------------------------------

@@ -12,14 +12,15 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 import asyncpg
 
 from bot.store.base import (
-    DailyEntry, DamagedTable, DamageLog, Draft, SchemaTooNew, StaleRevision, StoreError, TableRow,
-    daily_entry, decode_row, dumps, encode_row, known_games, new_draft_id, new_table_id, shard_ids, wrote_snapshot,
+    DailyEntry, DamagedTable, DamageLog, Draft, FinishedRecord, PlayerRating, SchemaTooNew, StaleRatings,
+    StaleRevision, StoreError, TableRow, daily_entry, decode_row, dumps, encode_row, finished_record, known_games,
+    new_draft_id, new_table_id, player_rating, shard_ids, wrote_snapshot,
 )
 from bot.store.migrations import migrations
 
@@ -391,6 +392,94 @@ class PostgresStore:
     async def daily_entries(self, day: str) -> list[DailyEntry]:
         rows = await self._fetch("read the daily challenge", "SELECT * FROM daily WHERE day = $1", day)
         return [daily_entry(r) for r in rows]
+
+    # ----- ratings ---------------------------------------------------------------------------------
+    async def ratings(self, guild_id: int, game: str, user_ids: Collection[int]) -> dict[int, PlayerRating]:
+        ids = sorted({int(u) for u in user_ids})
+        if not ids:
+            return {}
+        rows = await self._fetch("read ratings", "SELECT * FROM ratings WHERE guild_id = $1 AND game = $2 "
+                                 "AND user_id = ANY($3::bigint[])", guild_id, game, ids)
+        return {int(r["user_id"]): player_rating(r) for r in rows}
+
+    async def save_ratings(self, key: str, guild_id: int, game: str, rows: Sequence[PlayerRating],
+                           expected: Mapping[int, int], rated_at: float) -> bool:
+        async def fn(c: asyncpg.Connection) -> bool:
+            status = await c.execute("INSERT INTO rated_games (game_key, guild_id, game, rated_at) "
+                                     "VALUES ($1, $2, $3, $4) ON CONFLICT (game_key) DO NOTHING",
+                                     key, guild_id, game, rated_at)
+            if status.endswith(" 0"):
+                return False
+            ids = sorted(expected)
+            found = {r["user_id"]: r["games"] for r in await c.fetch(
+                "SELECT user_id, games FROM ratings WHERE guild_id = $1 AND game = $2 AND user_id = ANY($3::bigint[]) "
+                "FOR UPDATE", guild_id, game, ids)}
+            for user_id in ids:
+                if found.get(user_id, 0) != expected[user_id]:
+                    raise StaleRatings(f"the rating of user {user_id} in {game} changed")
+            # A player rated for the first time has no row to lock: a game saved at the same moment may
+            # insert it first. The upsert then finds that row and updates it only if its games count is
+            # still the expected one (checked on the committed row), else nothing: stale.
+            for r in rows:
+                status = await c.execute(
+                    "INSERT INTO ratings (guild_id, game, user_id, name, mu, sigma, ordinal, games, last_change, "
+                    "updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) "
+                    "ON CONFLICT (guild_id, game, user_id) DO UPDATE SET "
+                    "name = EXCLUDED.name, mu = EXCLUDED.mu, sigma = EXCLUDED.sigma, ordinal = EXCLUDED.ordinal, "
+                    "games = EXCLUDED.games, last_change = EXCLUDED.last_change, updated_at = EXCLUDED.updated_at "
+                    "WHERE ratings.games = $11",
+                    guild_id, game, r.user_id, r.name, r.mu, r.sigma, r.ordinal, r.games, r.last_change, r.updated_at,
+                    expected.get(r.user_id, 0))
+                if status.endswith(" 0"):
+                    raise StaleRatings(f"the rating of user {r.user_id} in {game} changed")
+            return True
+
+        return await self._run("save ratings", fn)
+
+    async def is_rated(self, key: str) -> bool:
+        return bool(await self._fetch("read rated games", "SELECT 1 FROM rated_games WHERE game_key = $1", key))
+
+    async def leaderboard(self, guild_id: int, game: str, min_games: int = 1, limit: int = 10) -> list[PlayerRating]:
+        rows = await self._fetch("read a leaderboard", "SELECT * FROM ratings WHERE guild_id = $1 AND game = $2 "
+                                 "AND games >= $3 ORDER BY ordinal DESC, games DESC, user_id LIMIT $4",
+                                 guild_id, game, min_games, limit)
+        return [player_rating(r) for r in rows]
+
+    async def player_ratings(self, guild_id: int, user_id: int, game: str | None = None) -> list[PlayerRating]:
+        if game is None:
+            rows = await self._fetch("read ratings", "SELECT * FROM ratings WHERE guild_id = $1 AND user_id = $2 "
+                                     "ORDER BY game", guild_id, user_id)
+        else:
+            rows = await self._fetch("read ratings", "SELECT * FROM ratings WHERE guild_id = $1 AND user_id = $2 "
+                                     "AND game = $3 ORDER BY game", guild_id, user_id, game)
+        return [player_rating(r) for r in rows]
+
+    async def rating_place(self, guild_id: int, game: str, user_id: int, min_games: int = 1) -> int | None:
+        rows = await self._fetch(
+            "read a leaderboard place",
+            "SELECT (SELECT COUNT(*) FROM ratings o WHERE o.guild_id = m.guild_id AND o.game = m.game AND o.games >= $4 "
+            "AND (o.ordinal, o.games, -o.user_id) > (m.ordinal, m.games, -m.user_id)) AS above "
+            "FROM ratings m WHERE m.guild_id = $1 AND m.game = $2 AND m.user_id = $3 AND m.games >= $4",
+            guild_id, game, user_id, min_games)
+        return int(rows[0]["above"]) + 1 if rows else None
+
+    async def finished_records(self, after: tuple[float, int] | None, limit: int) -> list[FinishedRecord]:
+        where, args = "", []
+        if after is not None:
+            where, args = "WHERE (r.finished_at, r.id) > ($2, $3)", [float(after[0]), int(after[1])]
+        rows = await self._fetch(
+            "read finished games",
+            "SELECT r.*, (SELECT array_agg(ARRAY[x.user_id::text, x.name, x.outcome]) FROM results x "
+            f"WHERE x.record_id = r.id) AS people FROM records r {where} ORDER BY r.finished_at, r.id LIMIT $1",
+            limit, *args)
+        return [finished_record(r, [(int(u), n, o) for u, n, o in (r["people"] or [])]) for r in rows]
+
+    async def job_done(self, name: str) -> bool:
+        return bool(await self._fetch("read done jobs", "SELECT 1 FROM jobs WHERE name = $1", name))
+
+    async def mark_job_done(self, name: str) -> None:
+        await self._run("mark a job done", lambda c: c.execute(
+            "INSERT INTO jobs (name, done_at) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING", name, time.time()))
 
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """Run one statement in its own transaction (tests, operators)."""

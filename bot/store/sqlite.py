@@ -16,14 +16,15 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
 from bot.store.base import (
-    DailyEntry, DamagedTable, DamageLog, Draft, SchemaTooNew, StaleRevision, StoreError, TableRow,
-    daily_entry, decode_row, dumps, encode_row, known_games, new_draft_id, new_table_id, shard_ids, wrote_snapshot,
+    DailyEntry, DamagedTable, DamageLog, Draft, FinishedRecord, PlayerRating, SchemaTooNew, StaleRatings,
+    StaleRevision, StoreError, TableRow, daily_entry, decode_row, dumps, encode_row, finished_record, known_games,
+    new_draft_id, new_table_id, player_rating, shard_ids, wrote_snapshot,
 )
 from bot.store.migrations import migrations, statements
 
@@ -479,6 +480,99 @@ class SQLiteStore:
         rows = await self._read("read the daily challenge", lambda c: c.execute(
             "SELECT * FROM daily WHERE day = ?", (day,)).fetchall())
         return [daily_entry(r) for r in rows]
+
+    # ----- ratings ---------------------------------------------------------------------------------
+    async def ratings(self, guild_id: int, game: str, user_ids: Collection[int]) -> dict[int, PlayerRating]:
+        ids = sorted({int(u) for u in user_ids})
+        if not ids:
+            return {}
+        rows = await self._read("read ratings", lambda c: c.execute(
+            f"SELECT * FROM ratings WHERE guild_id = ? AND game = ? AND user_id IN ({', '.join('?' * len(ids))})",
+            (guild_id, game, *ids)).fetchall())
+        return {int(r["user_id"]): player_rating(r) for r in rows}
+
+    async def save_ratings(self, key: str, guild_id: int, game: str, rows: Sequence[PlayerRating],
+                           expected: Mapping[int, int], rated_at: float) -> bool:
+        def fn(conn: sqlite3.Connection) -> bool:
+            cur = conn.execute("INSERT OR IGNORE INTO rated_games (game_key, guild_id, game, rated_at) VALUES (?, ?, ?, ?)",
+                               (key, guild_id, game, rated_at))
+            if cur.rowcount != 1:
+                return False
+            for user_id, games in expected.items():
+                found = conn.execute("SELECT games FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?",
+                                     (guild_id, game, user_id)).fetchone()
+                if (found[0] if found else 0) != games:
+                    raise StaleRatings(f"the rating of user {user_id} in {game} changed")
+            conn.executemany(
+                "INSERT INTO ratings (guild_id, game, user_id, name, mu, sigma, ordinal, games, last_change, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, user_id) DO UPDATE SET "
+                "name = excluded.name, mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal, "
+                "games = excluded.games, last_change = excluded.last_change, updated_at = excluded.updated_at",
+                [(guild_id, game, r.user_id, r.name, r.mu, r.sigma, r.ordinal, r.games, r.last_change, r.updated_at)
+                 for r in rows])
+            return True
+
+        return await self._write("save ratings", fn)
+
+    async def is_rated(self, key: str) -> bool:
+        r = await self._read("read rated games", lambda c: c.execute(
+            "SELECT 1 FROM rated_games WHERE game_key = ?", (key,)).fetchone())
+        return r is not None
+
+    async def leaderboard(self, guild_id: int, game: str, min_games: int = 1, limit: int = 10) -> list[PlayerRating]:
+        rows = await self._read("read a leaderboard", lambda c: c.execute(
+            "SELECT * FROM ratings WHERE guild_id = ? AND game = ? AND games >= ? "
+            "ORDER BY ordinal DESC, games DESC, user_id LIMIT ?", (guild_id, game, min_games, limit)).fetchall())
+        return [player_rating(r) for r in rows]
+
+    async def player_ratings(self, guild_id: int, user_id: int, game: str | None = None) -> list[PlayerRating]:
+        where, args = "guild_id = ? AND user_id = ?", [guild_id, user_id]
+        if game is not None:
+            where += " AND game = ?"
+            args.append(game)
+        rows = await self._read("read ratings", lambda c: c.execute(
+            f"SELECT * FROM ratings WHERE {where} ORDER BY game", args).fetchall())
+        return [player_rating(r) for r in rows]
+
+    async def rating_place(self, guild_id: int, game: str, user_id: int, min_games: int = 1) -> int | None:
+        def fn(conn: sqlite3.Connection) -> int | None:
+            me = conn.execute("SELECT ordinal, games FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?",
+                              (guild_id, game, user_id)).fetchone()
+            if me is None or me["games"] < min_games:
+                return None
+            (above,) = conn.execute(
+                "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ? AND games >= ? AND "
+                "(ordinal > ? OR (ordinal = ? AND (games > ? OR (games = ? AND user_id < ?))))",
+                (guild_id, game, min_games, me["ordinal"], me["ordinal"], me["games"], me["games"], user_id)).fetchone()
+            return int(above) + 1
+
+        return await self._read("read a leaderboard place", fn)
+
+    async def finished_records(self, after: tuple[float, int] | None, limit: int) -> list[FinishedRecord]:
+        where, args = "", []
+        if after is not None:
+            where, args = "WHERE (finished_at, id) > (?, ?)", [float(after[0]), int(after[1])]
+
+        def fn(conn: sqlite3.Connection) -> list[FinishedRecord]:
+            rows = conn.execute(f"SELECT * FROM records {where} ORDER BY finished_at, id LIMIT ?",
+                                (*args, limit)).fetchall()
+            out = []
+            for r in rows:
+                results = conn.execute("SELECT user_id, name, outcome FROM results WHERE record_id = ? ORDER BY rowid",
+                                       (r["id"],)).fetchall()
+                out.append(finished_record(r, [tuple(x) for x in results]))
+            return out
+
+        return await self._read("read finished games", fn)
+
+    async def job_done(self, name: str) -> bool:
+        r = await self._read("read done jobs", lambda c: c.execute("SELECT 1 FROM jobs WHERE name = ?",
+                                                                    (name,)).fetchone())
+        return r is not None
+
+    async def mark_job_done(self, name: str) -> None:
+        await self._write("mark a job done", lambda c: c.execute(
+            "INSERT OR IGNORE INTO jobs (name, done_at) VALUES (?, ?)", (name, time.time())))
 
     # ----- for tests and operators -----------------------------------------------------------------
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:

@@ -1,0 +1,150 @@
+"""``/game rating [game] [player]`` and the rating lines of a lobby and of a game's end: plain
+functions the table cog calls (the numbers come from ``bot.ratings``; see it for what they mean).
+
+* :func:`rating` answers the command, privately: a game and no player is that game's leaderboard
+  (players with at least ``MIN_GAMES`` games) with the caller's own line under it; otherwise the
+  player's (default: the caller's) rating in that game or in every game rated here.
+* :func:`lobby_lines`: each seated player's rating in the table's game, for the lobby message.
+* :func:`change_lines`: what a finished game did, ``Ana 1,212 → 1,236 (+24)`` a person.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord.utils import escape_markdown
+
+from bot.engine.registry import GAME_IDS, spec
+from bot.ratings import MIN_GAMES, NEW, RatingChange, bot_skill, display, is_bot
+from bot.store.base import PlayerRating, TableRow
+
+COLOUR = 0x2F7D4F
+BOARD_SIZE = 10
+NAME_LIMIT = 40
+NO_PINGS = discord.AllowedMentions.none()
+
+
+def name_text(name: str) -> str:
+    """A user's name as Discord shows it literally (markdown escaped, cut to a sensible length)."""
+    name = name if len(name) <= NAME_LIMIT else name[:NAME_LIMIT - 1] + "…"
+    return escape_markdown(name)
+
+
+def number(value: int) -> str:
+    return f"{value:,}"
+
+
+def signed(value: int) -> str:
+    return f"+{value:,}" if value > 0 else f"−{-value:,}" if value < 0 else "±0"
+
+
+def title_of(game: str) -> str:
+    try:
+        return spec(game).title
+    except KeyError:
+        return game
+
+
+def rating_line(r: PlayerRating) -> str:
+    """``1,236 · 14 games · last game +24``."""
+    games = f"{r.games} game{'s' * (r.games != 1)}"
+    return f"{number(display(r.mu, r.sigma))} · {games} · last game {signed(r.last_change)}"
+
+
+# ----- the command ----------------------------------------------------------------------------
+async def rating_embed(store: Any, guild_id: int, user_id: int, user_name: str,
+                       game: str | None = None) -> discord.Embed:
+    """A player's rating in ``game`` (with their place on its leaderboard), or in every game."""
+    rows = await store.player_ratings(guild_id, user_id, game)
+    who = name_text(user_name)
+    if game is not None:
+        embed = discord.Embed(title=f"{title_of(game)} — rating", colour=COLOUR)
+        if not rows:
+            embed.description = (f"**{who}** has no rating in {title_of(game)} here yet: a new player starts at "
+                                 f"{number(NEW.display)}, and every finished game with two or more players counts.")
+            return embed
+        r = rows[0]
+        place = await store.rating_place(guild_id, game, user_id, MIN_GAMES)
+        where = (f"#{place} on the leaderboard" if place is not None
+                 else f"on the leaderboard after {MIN_GAMES} games")
+        embed.description = f"**{who}** — {rating_line(r)} · {where}"
+    else:
+        embed = discord.Embed(title="Ratings", colour=COLOUR)
+        if not rows:
+            embed.description = (f"**{who}** has no rating here yet: a new player starts at {number(NEW.display)}, "
+                                 "and every finished game with two or more players counts.")
+            return embed
+        embed.description = f"**{who}**\n" + "\n".join(f"{title_of(r.game)}: {rating_line(r)}" for r in rows)
+    embed.set_footer(text="A cautious estimate of skill (μ − 3σ): it rises as you win and as your games make it surer.")
+    return embed
+
+
+async def leaderboard_embed(store: Any, guild_id: int, game: str, user_id: int | None = None,
+                            user_name: str = "") -> discord.Embed:
+    """The best ratings of ``game`` here (at least ``MIN_GAMES`` games), and the caller's own line
+    under it when they are not among those shown."""
+    board = await store.leaderboard(guild_id, game, MIN_GAMES, BOARD_SIZE)
+    embed = discord.Embed(title=f"{title_of(game)} — leaderboard", colour=COLOUR,
+                          description=f"Ranked by rating; players with at least {MIN_GAMES} rated games.")
+    if not board:
+        embed.description = (f"Nobody has {MIN_GAMES} rated games of {title_of(game)} here yet.")
+    else:
+        lines = [f"{i}. **{name_text(r.name)}** — {rating_line(r)}" for i, r in enumerate(board, start=1)]
+        embed.add_field(name="Leaderboard", value="\n".join(lines)[:1024], inline=False)
+    if user_id is not None and all(r.user_id != user_id for r in board):
+        mine = await store.player_ratings(guild_id, user_id, game)
+        if mine:
+            place = await store.rating_place(guild_id, game, user_id, MIN_GAMES)
+            head = f"#{place}" if place is not None else f"not ranked yet ({MIN_GAMES} games needed)"
+            embed.add_field(name="You", value=f"{head}: **{name_text(mine[0].name or user_name)}** — "
+                                              f"{rating_line(mine[0])}"[:1024], inline=False)
+    return embed
+
+
+async def rating(store: Any, interaction: discord.Interaction, game: str | None = None,
+                 player: discord.abc.User | None = None) -> None:
+    """``/game rating [game] [player]``, answered privately (an ephemeral embed)."""
+    if interaction.guild_id is None:
+        return await interaction.response.send_message(
+            "Ratings are kept per server: games in DMs are not rated. Ask in a server channel.", ephemeral=True)
+    if game is not None and game not in GAME_IDS:
+        return await interaction.response.send_message(f"There is no game called {escape_markdown(game)[:60]}.",
+                                                       ephemeral=True, allowed_mentions=NO_PINGS)
+    if game is not None and player is None:
+        embed = await leaderboard_embed(store, interaction.guild_id, game, interaction.user.id,
+                                        interaction.user.display_name)
+    else:
+        who = player or interaction.user
+        embed = await rating_embed(store, interaction.guild_id, who.id, who.display_name, game)
+    await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS)
+
+
+# ----- lines for the table messages -----------------------------------------------------------
+async def lobby_lines(store: Any, table: TableRow) -> list[str]:
+    """Each seated player's rating in the table's game, in seat order (``Ana — 1,212 (14 games)``,
+    ``Ben — new (1,000)``, a bot's fixed strength); none where the game is not rated (a DM, a
+    game for one, the daily challenge)."""
+    if table.guild_id is None or table.series.get("daily") or spec(table.game).max_players < 2:
+        return []
+    people = [s.user_id for s in table.seats if not is_bot(s.user_id)]
+    stored = await store.ratings(table.guild_id, table.game, people) if people else {}
+    lines = []
+    for s in table.seats:
+        who = name_text(s.name)
+        if is_bot(s.user_id):
+            lines.append(f"{who} — {number(bot_skill(table.game).display)} (built-in player, fixed)")
+        elif s.user_id in stored:
+            r = stored[s.user_id]
+            lines.append(f"{who} — {number(display(r.mu, r.sigma))} ({r.games} game{'s' * (r.games != 1)})")
+        else:
+            lines.append(f"{who} — new ({number(NEW.display)})")
+    return lines
+
+
+def change_lines(changes: Sequence[RatingChange]) -> str:
+    """The end-of-game line of each person's change, one a line: ``Ana 1,212 → 1,236 (+24)``
+    (empty when the game was not rated)."""
+    return "\n".join(f"{name_text(c.name)} {number(c.before)} → {number(c.after)} ({signed(c.delta)})"
+                     for c in changes)
