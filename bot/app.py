@@ -18,6 +18,7 @@ from bot.render import pictures
 from bot.store import Store, open_store
 from bot.tables.service import TableService
 from bot.tables.desk import Desk
+from bot.ratings import rate_history
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +76,7 @@ class DeckhandBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await open_store(self.database_url or self.database)
+        await rate_history(self.store)  # finished games from before ratings are rated once, oldest first
         self.service = TableService(self.store)
         self.service.sweep_shards = self.sweep_shards
         self.desk = Desk(self.service)  # the Discord layer's only road to the tables: readers, never games

@@ -48,6 +48,9 @@ from bot.engine.registry import spec
 from bot.records import FORFEIT, replay
 from bot.store.base import PlayerRating, StaleRatings, StoreError, TableRow
 
+__all__ = ["MIN_GAMES", "NEW", "PlayerRating", "RatingChange", "bot_skill", "display", "is_bot", "rate_history",
+           "rateable", "record_result"]
+
 log = logging.getLogger(__name__)
 
 MODEL = PlackettLuce()  # the library's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300

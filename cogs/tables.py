@@ -289,6 +289,15 @@ class Tables(Play, commands.Cog):
         await interaction.response.send_message(update.events[-1], allowed_mentions=NO_PINGS)
         await self.place.show_table(update.public, post=False)  # its buttons carry the new revision
 
+    @game.command(name="rating", description="A player's rating, or a game's leaderboard here (only you see it).")
+    @app_commands.describe(game="Which game (leave empty for every game you play)", player="Whose rating (default: yours)")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rating(self, interaction: discord.Interaction, game: str | None = None,
+                     player: discord.User | None = None) -> None:
+        from bot.ui import ratings
+
+        await ratings.rating(self.desk.ratings, interaction, game, player)
+
     @game.command(name="story", description="The story told at this table so far.")
     @app_commands.describe(page="Page of the story (long tales are split)")
     async def story(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 1000] = 1) -> None:

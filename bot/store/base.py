@@ -65,6 +65,11 @@ class StaleRevision(StoreError):
     """Someone else committed to this table first."""
 
 
+class AlreadySeen(StoreError):
+    """The interaction saved with a change was handled already (Discord delivered it twice):
+    nothing was written."""
+
+
 class SchemaTooNew(StoreError):
     """The database was written by a newer Deckhand than this one."""
 
@@ -139,6 +144,8 @@ class TableRow:
     # save): a save appends only the moves after it without reading the row first. None: unknown.
     live = None
     saved_moves = None
+    # ``message_id``: the table message (as stored with this table), when the row was read from the store.
+    message_id = None
     # ``snapshot_unsaved``: ``state`` (at ``state_ply``) may not be in the store yet: a game that
     # started and moved in one change (bot seats playing at once) writes its start state with it.
     snapshot_unsaved = False
@@ -486,6 +493,9 @@ def decode_row(r: Mapping[str, Any], move_entries: Sequence[str], record_text: s
         damaged=r["damaged"], game_clock=r["game_clock"], warned_for=r["warned_for"], state_ply=state_ply,
     )
     row.saved_moves = r["move_count"] if record_text is None else None
+    keys = r.keys() if hasattr(r, "keys") else ()
+    if "message_id" in keys and "message_table" in keys and r["message_table"] == r["table_id"]:
+        row.message_id = r["message_id"]  # read with the row: a press needs no second trip for it
     return row
 
 

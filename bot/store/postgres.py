@@ -18,7 +18,7 @@ from typing import Any
 import asyncpg
 
 from bot.store.base import (
-    DailyEntry, DamagedTable, DamageLog, Draft, FinishedRecord, PlayerRating, SchemaTooNew, StaleRatings,
+    AlreadySeen, DailyEntry, DamagedTable, DamageLog, Draft, FinishedRecord, PlayerRating, SchemaTooNew, StaleRatings,
     StaleRevision, StoreError, TableRow, daily_entry, decode_row, dumps, encode_row, finished_record, known_games,
     new_draft_id, new_table_id, player_rating, shard_ids, wrote_snapshot,
 )
@@ -193,7 +193,8 @@ class PostgresStore:
             raise self._error(e, what) from e
 
     async def save(self, table: TableRow, expected_revision: int | None, record: dict[str, Any] | None = None,
-                   result: str = "", results: Sequence[tuple[int, str, str]] = ()) -> None:
+                   result: str = "", results: Sequence[tuple[int, str, str]] = (),
+                   interaction_id: int | str | None = None) -> None:
         """As :meth:`bot.store.sqlite.SQLiteStore.save`. A move (the revision checked, the moves
         stored known, no record) is one statement: the row's update and the log's append."""
         table.updated_at = time.time()
@@ -211,16 +212,25 @@ class PostgresStore:
             fresh = [dumps(m) for m in table.moves[known:]]
             sets = ", ".join(f"{c} = ${i}" for i, c in enumerate(names[2:], start=4))
             k = len(names) + 2
-            sql = (f"WITH u AS (UPDATE tables SET {sets} WHERE channel_id = $1 AND table_id = $2 AND revision = $3 "
-                   "RETURNING table_id), "
+            # The press itself (its interaction id) is remembered in the same statement: a press
+            # Discord delivers twice finds it there and writes nothing.
+            seen = (f"i AS (INSERT INTO interactions (id, seen_at) VALUES (${k + 2}, ${k + 3}) ON CONFLICT (id) DO NOTHING "
+                    "RETURNING id), " if interaction_id is not None else "")
+            guard = " AND EXISTS (SELECT 1 FROM i)" if interaction_id is not None else ""
+            sql = (f"WITH {seen}u AS (UPDATE tables SET {sets} WHERE channel_id = $1 AND table_id = $2 AND revision = $3"
+                   f"{guard} RETURNING table_id), "
                    f"a AS (INSERT INTO moves (table_id, ply, entry) SELECT u.table_id, p, e FROM u, "
                    f"unnest(${k}::int[], ${k + 1}::text[]) AS n(p, e)) "
-                   "SELECT count(*) FROM u")
+                   f"SELECT (SELECT count(*) FROM u), {'(SELECT count(*) FROM i)' if seen else '1'}")
+            extra = [str(interaction_id), time.time()] if interaction_id is not None else []
             try:
-                updated = await self.pool.fetchval(sql, table.channel_id, table.table_id, expected_revision,
-                                                   *values[2:], list(range(known, n)), fresh)
+                updated, fresh_press = await self.pool.fetchrow(sql, table.channel_id, table.table_id,
+                                                                expected_revision, *values[2:], list(range(known, n)),
+                                                                fresh, *extra)
             except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
                 raise self._error(e, "save the table") from e
+            if fresh_press != 1:
+                raise AlreadySeen(f"interaction {interaction_id} was handled already")
             if updated != 1:
                 raise StaleRevision(table.channel_id)
             wrote_snapshot(table, snap)
@@ -230,6 +240,10 @@ class PostgresStore:
         sets = ", ".join(f"{c} = ${i}" for i, c in enumerate(names[2:], start=2))
 
         async def fn(c: asyncpg.Connection) -> None:
+            if interaction_id is not None and (await c.execute(
+                    "INSERT INTO interactions (id, seen_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING",
+                    str(interaction_id), time.time())).endswith(" 0"):
+                raise AlreadySeen(f"interaction {interaction_id} was handled already")
             if expected_revision is None:
                 old = await c.fetchval("SELECT table_id FROM tables WHERE channel_id = $1 FOR UPDATE", table.channel_id)
                 await c.execute("DELETE FROM moves WHERE table_id = ANY($1::text[])",

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bot.store.base import (
-    DailyEntry, DamagedTable, DamageLog, Draft, FinishedRecord, PlayerRating, SchemaTooNew, StaleRatings,
+    AlreadySeen, DailyEntry, DamagedTable, DamageLog, Draft, FinishedRecord, PlayerRating, SchemaTooNew, StaleRatings,
     StaleRevision, StoreError, TableRow, daily_entry, decode_row, dumps, encode_row, finished_record, known_games,
     new_draft_id, new_table_id, player_rating, shard_ids, wrote_snapshot,
 )
@@ -278,7 +278,8 @@ class SQLiteStore:
 
     # ----- writing tables --------------------------------------------------------------------------
     async def save(self, table: TableRow, expected_revision: int | None, record: dict[str, Any] | None = None,
-                   result: str = "", results: Sequence[tuple[int, str, str]] = ()) -> None:
+                   result: str = "", results: Sequence[tuple[int, str, str]] = (),
+                   interaction_id: int | str | None = None) -> None:
         """Write ``table`` and a finished game's record in one transaction: the row's small
         columns, the moves it gained since ``expected_revision`` appended to the move log, and its
         state only when a snapshot is due (:meth:`TableRow.snapshot_due`).
@@ -301,6 +302,10 @@ class SQLiteStore:
         fresh = [dumps(m) for m in table.moves[known:]] if known is not None and known <= n else None
 
         def fn(conn: sqlite3.Connection) -> None:
+            if interaction_id is not None and conn.execute(  # the press remembered in the same transaction
+                    "INSERT OR IGNORE INTO interactions (id, seen_at) VALUES (?, ?)",
+                    (str(interaction_id), time.time())).rowcount == 0:
+                raise AlreadySeen(f"interaction {interaction_id} was handled already")
             if expected_revision is None:
                 old = conn.execute("SELECT table_id FROM tables WHERE channel_id = ?", (table.channel_id,)).fetchone()
                 if old is not None:

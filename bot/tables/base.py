@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from bot.engine.core import Game
+from bot.ratings import RatingChange, record_result
 from bot.records import make_record
-from bot.store import StaleRevision, Store, TableRow
+from bot.store import StaleRevision, Store, StoreError, TableRow
 from bot.tables.errors import StaleError, TableError
 from bot.tables.games import GAMES, load_game
 
@@ -52,6 +53,7 @@ class Change:
     finished: bool = False
     record: dict[str, Any] | None = None
     secret: bool = False  # the move answered a private decision: tell the mover privately
+    ratings: list[RatingChange] = field(default_factory=list)  # each person's change when a rated game ends
     notice: Notice | None = None  # the sweep's short message (a warning, time up, a clock run out)
 
 
@@ -90,6 +92,7 @@ class ServiceBase:
     """The table service's state and its one write path (see :class:`~bot.tables.service.TableService`)."""
 
     sweep_shards: tuple[int, tuple[int, ...]] | None = None  # (count, ids): a shard cluster's process sweeps its own
+    rates_games = True  # a finished game updates its players' ratings
     ROW_CACHE = 2048  # channels whose last saved row is kept for the next change
     # Changes computed and saving at once: SQLite has one writer, PostgreSQL a pool of connections.
     IN_FLIGHT = {"sqlite": 4, "postgres": 8}
@@ -123,6 +126,9 @@ class ServiceBase:
 
     async def set_message_id(self, channel_id: int, message_id: int | None) -> None:
         await self.store.set_message_id(channel_id, message_id)
+        row = self._rows.get(channel_id)
+        if row is not None:  # the next change's row (and its readers) carry it: no read to find it
+            row.message_id = message_id
 
     async def last_record(self, channel_id: int) -> dict[str, Any] | None:
         return await self.store.last_record(channel_id)
@@ -144,7 +150,7 @@ class ServiceBase:
 
     # ----- the one write path --------------------------------------------------------
     async def _update(self, channel_id: int, fn: Callable[[TableRow], Change], *, revision: int | None = None,
-                      fresh: TableRow | None = None) -> Change:
+                      fresh: TableRow | None = None, interaction: int | None = None) -> Change:
         """Change a table and save it. ``fresh``: the row as just read from the store (the sweep's
         due rows), used instead of this process's cached row."""
         async with self._locks[channel_id], self._in_flight:
@@ -153,7 +159,7 @@ class ServiceBase:
                 cached = fresh
             if cached is not None:  # one hop: the save's revision check proves the cached row current
                 try:
-                    return await self._change(_working_copy(cached), fn, revision)
+                    return await self._change(_working_copy(cached), fn, revision, interaction)
                 except (TableError, StaleRevision):
                     # Refused or stale: the cached row may be behind the store; decide on the stored one
                     # (a refusal of the same revision stands as it is).
@@ -161,10 +167,13 @@ class ServiceBase:
                     if stored.revision == cached.revision and stored.table_id == cached.table_id:
                         self._remember(cached)
                         raise
-                    return await self._change(stored, fn, revision)
-            return await self._change(await self.require(channel_id), fn, revision)
+                    return await self._change(stored, fn, revision, interaction)
+            return await self._change(await self.require(channel_id), fn, revision, interaction)
 
-    async def _change(self, table: TableRow, fn: Callable[[TableRow], Change], revision: int | None) -> Change:
+    async def _change(self, table: TableRow, fn: Callable[[TableRow], Change], revision: int | None,
+                      interaction: int | None = None) -> Change:
+        """Compute the change on ``table`` and save it in one transaction, with ``interaction`` (the
+        press's id) remembered in the same write: one round trip to the store for a cached table."""
         if revision is not None and revision != table.revision:
             raise StaleError()
         before = table.revision
@@ -178,12 +187,17 @@ class ServiceBase:
         if change.table.status != "playing" and change.table.state is not None:
             load_game(change.table)  # out of play: the final state is written once, as the snapshot
         try:
-            await self.store.save(change.table, before, record, result, results)
+            await self.store.save(change.table, before, record, result, results, interaction_id=interaction)
         except StaleRevision:
             raise TableError("Someone else moved at the same moment; look at the table and try again.") from None
         self._remember(change.table)
         if change.finished:
             await self._after_finish(change.table)
+            if self.rates_games:  # the game is saved; its ratings follow (a game is rated once)
+                try:
+                    change.ratings = await record_result(self.store, change.table, load_game(change.table))
+                except StoreError as e:
+                    log.error("could not rate table %s: %s", change.table.table_id, e)
         return change
 
     def _finish(self, table: TableRow) -> tuple[dict[str, Any], str, list[tuple[int, str, str]]]:

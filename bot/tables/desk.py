@@ -16,11 +16,11 @@ from typing import Any
 from bot.engine.hints import hint_sentence
 from bot.engine.registry import spec
 from bot.records import redacted
-from bot.store import DamagedTable, StoreError, TableRow
+from bot.store import AlreadySeen, DamagedTable, StoreError, TableRow
 from bot.store.base import DailyEntry
 from bot.tables.base import Actor, Change, table_key
 from bot.tables.daily import daily_day
-from bot.tables.errors import StaleError, TableError
+from bot.tables.errors import AlreadyHandled, StaleError, TableError
 from bot.tables.games import load_game
 from bot.tables.reader import Reader, Update, reader_of, update_of
 from bot.tables.service import TableService
@@ -53,6 +53,25 @@ def _game(table: TableRow) -> Any:
 def _one_line(e: BaseException) -> str:
     text = str(e).splitlines()[0] if str(e) else type(e).__name__
     return text if len(text) <= 120 else text[:119] + "…"
+
+
+class RatingsReader:
+    """The stored ratings as the Discord layer may read them."""
+
+    def __init__(self, store: Any):
+        self._store = store
+
+    async def ratings(self, guild_id: int, game: str, users: list[int]) -> Any:
+        return await self._store.ratings(guild_id, game, users)
+
+    async def player_ratings(self, guild_id: int, user_id: int, game: str | None = None) -> Any:
+        return await self._store.player_ratings(guild_id, user_id, game)
+
+    async def rating_place(self, guild_id: int, game: str, user_id: int, min_games: int) -> Any:
+        return await self._store.rating_place(guild_id, game, user_id, min_games)
+
+    async def leaderboard(self, guild_id: int, game: str, min_games: int, limit: int) -> Any:
+        return await self._store.leaderboard(guild_id, game, min_games, limit)
 
 
 class Desk:
@@ -122,6 +141,8 @@ class Desk:
             raise
         except DamagedTable as e:
             raise DamagedError(e.reason) from None
+        except AlreadySeen:
+            raise AlreadyHandled() from None
         except StoreError:
             raise
         except Exception as e:  # a game that cannot be rebuilt is a damaged table, not a bad move
@@ -169,8 +190,16 @@ class Desk:
         return await self._do(actor.user_id, self._service.set_turn_limit(channel_id, actor, seconds))
 
     async def move(self, channel_id: int, actor: Actor, move: str, *, table: str | None = None,
-                   opened: int | None = None) -> Update:
-        return await self._do(actor.user_id, self._service.move(channel_id, actor, move, table=table, opened=opened))
+                   opened: int | None = None, interaction: int | None = None) -> Update:
+        """Play a move; ``interaction`` (the press's id) is remembered in the same write as the move,
+        and a press delivered twice raises AlreadyHandled, having written nothing."""
+        try:
+            return await self._do(actor.user_id, self._service.move(channel_id, actor, move, table=table,
+                                                                    opened=opened, interaction=interaction))
+        except TableError:  # refused before anything was written: a second delivery of a press is not refused
+            if interaction is not None and not await self._service.first_delivery(interaction):
+                raise AlreadyHandled() from None
+            raise
 
     async def abandon(self, channel_id: int, actor: Actor) -> Update | None:
         """Abandon the channel's table; a damaged one is set aside (its raw row kept for an
@@ -264,6 +293,11 @@ class Desk:
         table closed."""
         await self._service.store.daily_release(day, actor.user_id, table_key_)
         await self._service.abandon(channel_id, actor)
+
+    @property
+    def ratings(self) -> "RatingsReader":
+        """The ratings, read-only (``/game rating``, the lobby's lines)."""
+        return RatingsReader(self._service.store)
 
     def today(self) -> str:
         return daily_day(self.clock())

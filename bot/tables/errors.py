@@ -9,6 +9,10 @@ class TableError(Exception):
     """A refusal to show the user (ephemerally); nothing was changed."""
 
 
+class AlreadyHandled(Exception):
+    """The press was handled already (Discord delivered it twice): nothing was written; say nothing."""
+
+
 class StaleError(TableError):
     """A button or picker of a revision (or a table) that has moved on: refused, nothing changed."""
 

@@ -268,4 +268,5 @@ def update_of(change: "Change", game: "Game | None", actor_id: int | None) -> Up
     mine = reader_of(table, game, seat) if seat is not None and game is not None else None
     lines = list(change.private.get(seat, [])) if seat is not None else []
     pings = list(change.pings)
-    return Update(public, mine, lines, list(change.events), pings, change.finished, change.secret, change.notice)
+    return Update(public, mine, lines, list(change.events), pings, change.finished, change.secret, change.notice,
+                  {"ratings": list(getattr(change, "ratings", []))})

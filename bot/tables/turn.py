@@ -18,7 +18,7 @@ class Turn:
     """Moves and what follows them (a mixin of :class:`~bot.tables.service.TableService`)."""
 
     async def move(self, channel_id: int, actor: Actor, move: str, revision: int | None = None, *,
-                   table: str | None = None, opened: int | None = None) -> Change:
+                   table: str | None = None, opened: int | None = None, interaction: int | None = None) -> Change:
         """Play ``move`` for the actor. ``table``/``opened`` (from a button) must still name this
         table and the point at which the actor's decision opened; ``revision`` the table's."""
         if len(move) > MAX_MOVE_TEXT:
@@ -29,7 +29,7 @@ class Turn:
             self._check_fresh(t, game, seat, table, opened)
             return self._apply(t, game, seat, move)
 
-        return await self._update(channel_id, fn, revision=revision)
+        return await self._update(channel_id, fn, revision=revision, interaction=interaction)
 
     @staticmethod
     def _check_fresh(t: TableRow, game: Game, seat: int, table: str | None, opened: int | None) -> None:

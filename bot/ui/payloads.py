@@ -269,7 +269,7 @@ class TableMessage:
         return {"embed": self.embed, "view": self.view, "attachments": self.files, "content": self.content}
 
 
-def lobby_message(reader: Reader) -> TableMessage:
+def lobby_message(reader: Reader, ratings: Sequence[str] = ()) -> TableMessage:
     t = reader.table
     cls = spec(t.game)
     seats = "\n".join(f"{i + 1}. {f'🤖 {name(s.name)}' if s.is_bot else f'<@{s.user_id}>'}"
@@ -278,6 +278,8 @@ def lobby_message(reader: Reader) -> TableMessage:
     panel = Panel(title=f"{cls.title} — lobby",
                   description=f"{players}. Press **Join** to sit down; the host starts the game.")
     panel.add(f"Seats ({len(t.seats)}/{cls.max_players})", seats or "—")
+    if ratings:
+        panel.add("Ratings", "\n".join(ratings))
     panel.add("Options", ", ".join(t.options) or "the rulebook's defaults", True)
     panel.add("Turn limit", format_duration(t.turn_limit) if t.turn_limit else "none", True)
     panel.footer = f"{cls.credit} · table rev {t.revision}"
@@ -294,11 +296,12 @@ def lobby_message(reader: Reader) -> TableMessage:
     return TableMessage(embed_from_panel(panel), view, [])
 
 
-def table_message(reader: Reader, picture: bytes | None = None, *, drafts: Drafts | None = None) -> TableMessage:
+def table_message(reader: Reader, picture: bytes | None = None, *, drafts: Drafts | None = None,
+                  ratings: Sequence[str] = ()) -> TableMessage:
     """The public table: the public reader's panel, its picture and the buttons."""
     t = reader.table
     if t.status == "lobby":
-        return lobby_message(reader)
+        return lobby_message(reader, ratings)
     if not t.started:  # a lobby that closed before its game started
         panel = Panel(title=f"{t.title} — closed",
                       description="This table closed before its game began. Start a new one with `/game new`.")
@@ -426,13 +429,15 @@ def ping(reader: Reader, users: Sequence[int], link: str) -> dict[str, Any]:
                                                         roles=False)}
 
 
-def ending(reader: Reader, link: str) -> dict[str, Any]:
+def ending(reader: Reader, link: str, ratings: str = "") -> dict[str, Any]:
     """The one message a game's end posts: how it ended, a link to the final table, the story file."""
     t = reader.table
     if t.status == "finished" and reader.result:
         text = f"**{reader.title} is over.** {line(reader.result)}"
     else:
         text = f"**The {reader.title} game was abandoned.**"
+    if ratings:
+        text += f"\nRatings: {ratings}"
     if link:
         text += f"\nThe final table: {link}"
     kw: dict[str, Any] = {}

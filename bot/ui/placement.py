@@ -30,12 +30,18 @@ MOVE_DOWN_AFTER = 10  # other people's messages below the table message before i
 MOVED = "The table moved down the channel: {link}"
 
 
-async def render(reader: Reader) -> payloads.TableMessage:
-    """The public table message of a public reader; its picture is drawn off the event loop."""
+async def render(reader: Reader, ratings: Any = None) -> payloads.TableMessage:
+    """The public table message of a public reader; its picture is drawn off the event loop. A
+    lobby shows each seated player's rating (``ratings``: the desk's read-only ratings)."""
     picture = None
     if reader.started and reader.table.status != "lobby":
         picture = await pictures.table_picture(reader.game, reader.view)
-    return payloads.table_message(reader, picture)
+    lines: list[str] = []
+    if reader.table.status == "lobby" and ratings is not None:
+        from bot.ui.ratings import lobby_lines
+
+        lines = await lobby_lines(ratings, reader.table)
+    return payloads.table_message(reader, picture, ratings=lines)
 
 
 class Placement:
@@ -99,7 +105,7 @@ class Placement:
         place, else (``post``) post one in the channel; the message's id, or None."""
         ch = reader.table.channel_id
         async with self.showing[ch]:
-            msg = await render(reader)
+            msg = await render(reader, self.desk.ratings)
             live = await self.live_id(reader)
             if live is not None and await self.edit(ch, live, **msg.edit_kwargs()):
                 return live
@@ -118,7 +124,7 @@ class Placement:
         the live one is edited and the actor is answered privately (``answer``)."""
         ch = reader.table.channel_id
         reader = self.desk.latest(ch, reader)  # another action landed meanwhile: show where the table is now
-        msg = await render(reader)
+        msg = await render(reader, self.desk.ratings)
         clicked = interaction.message
         public_click = clicked is not None and not clicked.flags.ephemeral
         live = await self.live_id(reader)

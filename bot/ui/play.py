@@ -17,7 +17,7 @@ from bot.render import pictures
 from bot.render.panel import clip
 from bot.tables import Actor, TableError
 from bot.tables.desk import DamagedError
-from bot.tables.errors import StaleError
+from bot.tables.errors import AlreadyHandled, StaleError
 from bot.tables.reader import Reader, Update
 from bot.ui import payloads
 from bot.ui.components import Kind, modal_id, modal_text, parse_modal_id
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("cogs.tables")
 
+MOVE_KINDS = frozenset({Kind.STEP, Kind.SELECT, Kind.PAGE, Kind.CONFIRM, Kind.SURE_MOVE})
 DEFER_AFTER = 2.0  # seconds; Discord allows 3 for the first answer
 STALE_LINK = "That table has moved on since this was posted; here is the current table."
 ANSWERS = {Kind.JOIN: "You sat down at the table.", Kind.LEAVE: "You left the table.", Kind.START: "The game is on.",
@@ -84,15 +85,21 @@ class Play:
         if update.pings and reader.table.status == "playing":
             await interaction.followup.send(**payloads.ping(reader, update.pings, link))
         if update.finished:
-            await interaction.followup.send(**payloads.ending(reader, link), allowed_mentions=NO_PINGS)
+            from bot.ui.ratings import change_lines
+
+            rated = change_lines(update.extra.get("ratings", ()))
+            await interaction.followup.send(**payloads.ending(reader, link, rated), allowed_mentions=NO_PINGS)
 
     # ----- components ------------------------------------------------------------------
     async def on_component(self, interaction: discord.Interaction, kind: Kind, tid: str, rev: int, arg: str,
                            values: list[str]) -> None:
-        if not await self.desk.first_delivery(interaction.id):
+        # A press that may play a move is remembered with the move (one write); others here.
+        if kind not in MOVE_KINDS and not await self.desk.first_delivery(interaction.id):
             return
         try:
             await self._component(interaction, kind, tid, rev, arg, values)
+        except AlreadyHandled:
+            return
         except StaleError:
             await self.refuse_stale(interaction)
         except TableError as e:
@@ -286,16 +293,16 @@ class Play:
                    opened: int | None = None, confirmed: bool = False, typed: str = "") -> None:
         """Apply a move and show the result: the table message is edited in place; the mover's
         private panel (or private answer) says what was done. Giving the game up asks first."""
-        if via != "button" and not await self.desk.first_delivery(interaction.id):
-            return
         try:
             if not confirmed and payloads.is_forfeit(move.split()) and await self.ask_forfeit(interaction, move, table,
                                                                                              opened):
                 return
             actor = actor_of(interaction, self.bot.owner_ids)
             work = asyncio.ensure_future(self.desk.move(interaction.channel_id, actor, move, table=table,
-                                                        opened=opened))
+                                                        opened=opened, interaction=interaction.id))
             update = await self._in_time(interaction, work)
+        except AlreadyHandled:  # Discord delivered this press twice: it was played once
+            return
         except StaleError:
             if typed:
                 return await refuse(interaction, _with_text_back("That table has moved on since this box was opened.",

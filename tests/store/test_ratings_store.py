@@ -17,8 +17,11 @@ from bot.engine.registry import spec
 from bot.ratings import MIN_GAMES, RatingChange, bot_skill, display, rate_history, rateable, record_result
 from bot.store import Seat, SQLiteStore, TableRow
 from bot.store.base import PlayerRating, StaleRatings
-from bot.tables import Actor, TableService, is_bot, load_game
-from cogs.ratings import change_lines, leaderboard_embed, lobby_lines, rating_embed
+from bot.tables import Actor, is_bot
+from bot.tables.games import load_game
+from bot.tables.service import TableService
+from bot.tables.reader import TableFacts
+from bot.ui.ratings import change_lines, leaderboard_embed, lobby_lines, rating_embed
 from tests.store.helpers import row
 
 SCHEMA1 = Path(__file__).parent / "fixtures" / "schema1.sql"
@@ -182,6 +185,13 @@ async def history(service: TableService, after_each=None) -> list[TableRow]:
     return done
 
 
+def unrated(store) -> TableService:
+    """A table service that leaves rating to the test (the real one rates every game it ends)."""
+    service = TableService(store)
+    service.rates_games = False
+    return service
+
+
 def table_of(rows: list[tuple]) -> dict[tuple, tuple]:
     return {(g, game, u): (round(mu, 9), round(sigma, 9), games) for g, game, u, mu, sigma, games in rows}
 
@@ -190,7 +200,7 @@ RATINGS_SQL = "SELECT guild_id, game, user_id, mu, sigma, games FROM ratings"
 
 
 async def test_a_finished_game_is_rated_once_with_the_changes_in_seat_order(store):
-    service = TableService(store)
+    service = unrated(store)
     t = await play(service, 3, G, "court_wars", PEOPLE[:3], bots=1, seed=3, leave_at=(6, PEOPLE[2]))
     game = load_game(t)
     assert t.status == "finished" and game.forfeited == [2]
@@ -212,7 +222,7 @@ async def test_a_finished_game_is_rated_once_with_the_changes_in_seat_order(stor
 
 
 async def test_games_that_are_not_rated(store):
-    service = TableService(store)
+    service = unrated(store)
     dm = await play(service, 5, None, "cardchess2", PEOPLE[:2], options=("turn_cap=80",), seed=5)
     assert await record_result(store, dm, load_game(dm)) == [], "a DM has no server"
     await service.new_table(7, G, PEOPLE[0], "court_wars", seed=8)
@@ -238,7 +248,7 @@ async def test_history_of_a_database_made_before_ratings_is_rated_once_as_if_liv
     monkeypatch.setattr(module, "MIGRATIONS", before_ratings)
     monkeypatch.setattr(module, "SCHEMA_VERSION", len(before_ratings))
     old = await backend.open()
-    played = await history(TableService(old))
+    played = await history(unrated(old))
     await old.close()
     monkeypatch.setattr(module, "MIGRATIONS", full)
     monkeypatch.setattr(module, "SCHEMA_VERSION", len(full))
@@ -252,7 +262,7 @@ async def test_history_of_a_database_made_before_ratings_is_rated_once_as_if_liv
         if await record_result(live, t, load_game(t)):
             rated_live.append(t.table_id)
 
-    await history(TableService(live), rate_now)
+    await history(unrated(live), rate_now)
     expected = table_of(await live.execute(RATINGS_SQL))
     await live.close()
     assert len(rated_live) == 6, "every finished server game; not the DM one"
@@ -315,10 +325,10 @@ async def test_lobby_lines_name_each_seats_rating(store):
     await store.save_ratings("t1", G, "court_wars", [PlayerRating(G, "court_wars", 100, "Ana", 30.0, 2.0, 24.0, 14, 24,
                                                                   1.0)], {100: 0}, 1.0)
     t = row(1, guild_id=G, game="court_wars", seats=[Seat(100, "Ana"), Seat(101, "__Ben__"), Seat(-1, "Deckhand bot 1")])
-    assert await lobby_lines(store, t) == ["Ana — 1,960 (14 games)", "\\_\\_Ben\\_\\_ — new (1,000)",
+    assert await lobby_lines(store, TableFacts.of(t)) == ["Ana — 1,960 (14 games)", "\\_\\_Ben\\_\\_ — new (1,000)",
                                            f"Deckhand bot 1 — {bot_skill('court_wars').display:,} (built-in player, fixed)"]
-    assert await lobby_lines(store, row(1, guild_id=None, game="court_wars", seats=t.seats)) == [], "a DM"
-    assert await lobby_lines(store, row(1, guild_id=G, game="gridcannon")) == [], "a game for one"
+    assert await lobby_lines(store, TableFacts.of(row(1, guild_id=None, game="court_wars", seats=t.seats))) == [], "a DM"
+    assert await lobby_lines(store, TableFacts.of(row(1, guild_id=G, game="gridcannon"))) == [], "a game for one"
 
 
 async def test_rating_and_leaderboard_embeds(store):

@@ -17,8 +17,7 @@ import discord
 from discord.utils import escape_markdown
 
 from bot.engine.registry import GAME_IDS, spec
-from bot.ratings import MIN_GAMES, NEW, RatingChange, bot_skill, display, is_bot
-from bot.store.base import PlayerRating, TableRow
+from bot.ratings import MIN_GAMES, NEW, PlayerRating, RatingChange, bot_skill, display, is_bot
 
 COLOUR = 0x2F7D4F
 BOARD_SIZE = 10
@@ -122,11 +121,12 @@ async def rating(store: Any, interaction: discord.Interaction, game: str | None 
 
 
 # ----- lines for the table messages -----------------------------------------------------------
-async def lobby_lines(store: Any, table: TableRow) -> list[str]:
+async def lobby_lines(store: Any, table: Any) -> list[str]:
     """Each seated player's rating in the table's game, in seat order (``Ana — 1,212 (14 games)``,
     ``Ben — new (1,000)``, a bot's fixed strength); none where the game is not rated (a DM, a
     game for one, the daily challenge)."""
-    if table.guild_id is None or table.series.get("daily") or spec(table.game).max_players < 2:
+    """``table``: a table's public facts (guild_id, game, daily, seats with user_id and name)."""
+    if table.guild_id is None or table.daily or spec(table.game).max_players < 2:
         return []
     people = [s.user_id for s in table.seats if not is_bot(s.user_id)]
     stored = await store.ratings(table.guild_id, table.game, people) if people else {}

@@ -1,0 +1,41 @@
+"""Ratings through the Discord stand-in: a lobby shows each seated player's rating, a rated game's
+end says each person's change, and ``/game rating`` answers privately with the new numbers."""
+
+from __future__ import annotations
+
+from tests.discord_helpers import latest_table
+
+
+def people(standin, n=2):
+    g = standin.guild()
+    users = [standin.user(name=x) for x in ("ana", "ben", "cat")[:n]]
+    for u in users:
+        g.add_member(u)
+    return g, users
+
+
+async def test_a_game_rates_its_players_and_rating_answers_privately(standin, bot):
+    g, (ana, ben) = people(standin)
+    channel = int(g.channel["id"])
+    lobby = await standin.slash(bot, "game new", {"game": "court_wars"}, user=ana, guild=g)
+    joined = await standin.click(bot, lobby.message_id, label="Join", user=ben)
+    ratings = next(f["value"] for f in joined.embed["fields"] if f["name"] == "Ratings")
+    assert "ana — new (1,000)" in ratings.lower() and "ben — new (1,000)" in ratings.lower()
+    await standin.click(bot, lobby.message_id, label="Start", user=ana)
+    asked = await standin.slash(bot, "game leave", user=ben, guild=g)  # a forfeit: asks first
+    sure = await standin.click(bot, asked.message_id, label="Confirm", user=ben)
+    table = await bot.service.get(channel)
+    assert table.status == "finished"
+    ending = [m for m in sure.followups if "is over" in (m.get("content") or "")]
+    assert len(ending) == 1 and "Ratings:" in ending[0]["content"], sure.followups
+    assert "→" in ending[0]["content"] and "(+" in ending[0]["content"] and "(−" in ending[0]["content"]
+    mine = await standin.slash(bot, "game rating", {"game": "court_wars"}, user=ana, guild=g)
+    assert mine.ephemeral
+    shown = str(mine.embed)
+    from bot.ratings import display
+
+    (stored,) = await bot.store.player_ratings(int(g.id), int(ana["id"]), "court_wars")
+    assert display(stored.mu, stored.sigma) > 1000 and f"{display(stored.mu, stored.sigma):,}" in shown
+    theirs = await standin.slash(bot, "game rating", {}, user=ben, guild=g)
+    assert theirs.ephemeral and "Court Wars" in str(theirs.embed)
+    assert latest_table(standin, channel)

@@ -1,0 +1,83 @@
+"""A press is one round trip to the store when its table is cached: the interaction id, the move
+(and the log's append) are written together, and what is shown is made from the saved result."""
+
+from __future__ import annotations
+
+import itertools
+
+from bot.store import Store
+from bot.tables import Actor
+from bot.tables.desk import Desk
+from bot.tables.games import GAMES
+from bot.tables.service import TableService
+
+
+class Counting:
+    """The store, counting every call a press makes of it."""
+
+    def __init__(self, store):
+        self._store, self.calls = store, []
+
+    def __getattr__(self, name):
+        attr = getattr(self._store, name)
+        if not callable(attr):
+            return attr
+
+        async def counted(*args, **kwargs):
+            self.calls.append(name)
+            return await attr(*args, **kwargs)
+
+        return counted
+
+
+async def test_a_press_on_a_cached_table_is_one_write(tmp_path):
+    store = await Store.open(tmp_path / "t.sqlite3")
+    try:
+        counting = Counting(store)
+        service = TableService(counting)
+        desk = Desk(service)
+        ana, ben = Actor(1, "Ana"), Actor(2, "Ben")
+        await desk.new_table(10, 1, ana, "court_wars", [])
+        await desk.join(10, ben)
+        update = await desk.start(10, ana)
+        ids = itertools.count(1000)
+        for _ in range(6):
+            reader = await desk.public(10)
+            seat = min(reader.acting_seats)
+            who = (ana, ben)[seat]
+            mine = await desk.reader(10, who.user_id)
+            move = mine.choices(()).options[0].token
+            tokens = [move]
+            while not mine.choices(tokens).complete or mine.choices(tokens).options:
+                c = mine.choices(tokens)
+                if not c.options:
+                    break
+                tokens.append(c.options[0].token)
+            counting.calls.clear()
+            update = await desk.move(10, who, " ".join(tokens), interaction=next(ids))
+            assert counting.calls == ["save"], counting.calls  # one write: the press, the move, the log
+            assert update.public.table.revision == reader.table.revision + 1
+        # Delivered twice: the second press writes nothing and says so.
+        counting.calls.clear()
+        again = next(ids)
+        reader = await desk.public(10)
+        seat = min(reader.acting_seats)
+        who = (ana, ben)[seat]
+        mine = await desk.reader(10, who.user_id)
+        tokens = [mine.choices(()).options[0].token]
+        while mine.choices(tokens).options:
+            tokens.append(mine.choices(tokens).options[0].token)
+        await desk.move(10, who, " ".join(tokens), interaction=again)
+        from bot.tables.errors import AlreadyHandled
+
+        before = (await desk.public(10)).table.revision
+        try:
+            await desk.move(10, who, " ".join(tokens), interaction=again)
+        except AlreadyHandled:
+            pass
+        else:
+            raise AssertionError("a press delivered twice was played twice")
+        assert (await desk.public(10)).table.revision == before
+    finally:
+        GAMES.clear()
+        await store.close()
