@@ -299,7 +299,7 @@ def cmd_simulate(args: argparse.Namespace, settings: Settings) -> int:
 
     try:
         summary = simulate(args.game, args.games, args.seed, args.players, args.options, args.records)
-    except (IllegalMove, ValueError) as e:
+    except (IllegalMove, ValueError, OSError) as e:
         print(f"deckhand: {e}", file=sys.stderr)
         return 2
     if args.json:
@@ -315,7 +315,7 @@ def cmd_replay(args: argparse.Namespace, settings: Settings) -> int:
 
     try:
         summary = replay_summary(args.record)
-    except (OSError, ValueError) as e:  # json.JSONDecodeError is a ValueError
+    except (OSError, ValueError, RecursionError) as e:  # json.JSONDecodeError is a ValueError
         print(f"deckhand: cannot replay {args.record}: {str(e).splitlines()[0] if str(e) else type(e).__name__}",
               file=sys.stderr)
         return 2

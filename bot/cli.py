@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import random
 import re
 import shutil
@@ -322,8 +323,10 @@ def simulate(game_id: str, games: int, seed: int, players: int | None = None, op
     names = default_players(game_id, players)
     options = s.state.check_options(options or [])
     s.state.new(names, options, seed=seed)  # a bad option or player count stops here, before any game
+    if games < 1:
+        raise ValueError(f"--games takes a number of games, 1 or more, not {games}.")
     if records is not None:
-        records.mkdir(parents=True, exist_ok=True)
+        check_records_folder(records)
     finished = errors = wins = losses = total_moves = 0
     scores: list[float] = []
     bar = Progress(games, f"simulate {game_id}") if progress else None
@@ -348,7 +351,11 @@ def simulate(game_id: str, games: int, seed: int, players: int | None = None, op
         if outcome.score is not None:
             scores.append(outcome.score)
         if records is not None:
-            (records / f"{game_id}-{i:05d}.json").write_text(json.dumps(make_record(game, moves), indent=1))
+            out = records / f"{game_id}-{i:05d}.json"
+            try:
+                out.write_text(json.dumps(make_record(game, moves), indent=1))
+            except OSError as e:  # the disk filled, the folder went away…
+                raise OSError(f"--records: cannot write {out}: {e.strerror or e}.") from None
         if bar:
             bar.update(i + 1)
     if bar:
@@ -367,9 +374,29 @@ def simulate(game_id: str, games: int, seed: int, players: int | None = None, op
     }
 
 
+def check_records_folder(folder: Path) -> None:
+    """``simulate --records``: a folder that exists (or can be made) and can be written, else
+    OSError with one line saying why (checked before any game is played)."""
+    if folder.exists() and not folder.is_dir():
+        raise OSError(f"--records needs a folder, but {folder} is a file.")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise OSError(f"--records: cannot make the folder {folder}: {e.strerror or e}.") from None
+    probe = folder / f".deckhand-write-test-{os.getpid()}"
+    try:
+        probe.write_text("")
+        probe.unlink()
+    except OSError as e:
+        raise OSError(f"--records: cannot write in the folder {folder}: {e.strerror or e}.") from None
+
+
 # ----- records ----------------------------------------------------------------------------
 def replay_summary(path: Path) -> dict[str, Any]:
-    record = json.loads(path.read_text())
+    try:
+        record = json.loads(path.read_text())
+    except RecursionError:  # 2,000 nested brackets are not a record, and no reason for a traceback
+        raise ValueError("it is not a Deckhand record (its JSON is nested too deeply)") from None
     game = replay(record)
     outcome = game.outcome()
     return {

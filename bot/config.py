@@ -27,6 +27,7 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None  # the shards this process runs (None: every shard)
     identify_delay: float = 5.0  # seconds between IDENTIFYs of shard clusters: a process waits this × its first shard id
     sweep_seconds: float = 5.0  # how often the turn-limit sweep runs (an indexed read of due tables)
+    picture_workers: int | None = None  # picture processes (0: threads; None: one per core), read by bot.render.pictures
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, *, load_dotenv: bool = True) -> "Settings":
@@ -47,8 +48,10 @@ class Settings:
         if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
             raise ConfigError(f"DECKHAND_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
         shard_count, shard_ids = parse_shards(env.get("DECKHAND_SHARD_COUNT", ""), env.get("DECKHAND_SHARD_IDS", ""))
-        identify_delay = _seconds(env, "DECKHAND_IDENTIFY_DELAY", 5.0, least=0.0)
-        sweep_seconds = _seconds(env, "DECKHAND_SWEEP_SECONDS", 5.0, least=0.1)
+        identify_delay = _number(env, "DECKHAND_IDENTIFY_DELAY", 5.0, least=0.0, most=600.0, unit="seconds")
+        sweep_seconds = _number(env, "DECKHAND_SWEEP_SECONDS", 5.0, least=0.1, most=3600.0, unit="seconds")
+        picture_workers = _number(env, "DECKHAND_PICTURE_WORKERS", None, least=0, most=256, unit="processes",
+                                  whole=True)
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
             database=Path(env.get("DECKHAND_DATABASE", "").strip() or DEFAULT_DB),
@@ -62,6 +65,7 @@ class Settings:
             shard_ids=shard_ids,
             identify_delay=identify_delay,
             sweep_seconds=sweep_seconds,
+            picture_workers=None if picture_workers is None else int(picture_workers),
         )
 
     def require_token(self) -> str:
@@ -73,16 +77,20 @@ class Settings:
         return self.token
 
 
-def _seconds(env: dict[str, str], name: str, default: float, *, least: float) -> float:
+def _number(env: dict[str, str], name: str, default: float | None, *, least: float, most: float, unit: str,
+            whole: bool = False) -> float | None:
+    """A numeric setting, refused (one line naming it and its range) unless a finite number
+    from ``least`` to ``most``; the same rule for every numeric setting."""
     text = env.get(name, "").strip()
     if not text:
         return default
     try:
-        value = float(text)
+        value = int(text) if whole else float(text)
     except ValueError:
         value = float("nan")
-    if not value >= least or value == float("inf"):
-        raise ConfigError(f"{name} takes a number of seconds (at least {least:g}), not {text[:20]!r}.")
+    if not least <= value <= most:  # NaN fails both comparisons; inf and 1e308 fail the bound
+        kind = "a whole number of" if whole else "a number of"
+        raise ConfigError(f"{name} takes {kind} {unit} from {least:g} to {most:g}, not {text[:20]!r}.")
     return value
 
 

@@ -564,3 +564,74 @@ def test_start_without_token_plays_in_terminal(tmp_path):
     assert out.returncode == 0, out.stderr
     assert "Gridcannon" in out.stdout
     assert "  1. " in out.stdout
+
+
+# ----- faults of the command line (issue 16): one clear line, exit status 2 -------------------
+def one_line(err: str) -> str:
+    assert "Traceback" not in err, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, lines
+    return lines[0]
+
+
+def test_replay_of_deeply_nested_json_is_one_clear_line(tmp_path, capsys):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 2000 + "]" * 2000)  # 4 KB
+    assert main(["replay", str(deep)]) == 2
+    assert "nested too deeply" in one_line(capsys.readouterr().err)
+
+
+def test_simulate_records_at_a_file_is_one_clear_line(tmp_path, capsys):
+    taken = tmp_path / "taken"
+    taken.write_text("not a folder")
+    assert main(["simulate", "gridcannon", "--games", "1", "--records", str(taken)]) == 2
+    assert "is a file" in one_line(capsys.readouterr().err)
+    assert taken.read_text() == "not a folder"
+
+
+def test_simulate_records_at_an_unwritable_path_is_one_clear_line(tmp_path, capsys):
+    taken = tmp_path / "taken"
+    taken.write_text("")
+    assert main(["simulate", "gridcannon", "--games", "1", "--records", str(taken / "inside")]) == 2
+    assert "cannot make the folder" in one_line(capsys.readouterr().err)
+
+
+def test_simulate_records_in_a_read_only_folder_is_one_clear_line(tmp_path, capsys, monkeypatch):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    real = Path.write_text
+
+    def refuse(self, *a, **kw):  # root writes anywhere: the refusal a read-only folder gives
+        if self.parent == folder:
+            raise PermissionError(13, "Permission denied")
+        return real(self, *a, **kw)
+
+    monkeypatch.setattr(Path, "write_text", refuse)
+    assert main(["simulate", "gridcannon", "--games", "1", "--records", str(folder)]) == 2
+    assert "cannot write in the folder" in one_line(capsys.readouterr().err)
+
+
+@pytest.mark.parametrize("games", ["0", "-5"])
+def test_simulate_refuses_no_games(games, capsys):
+    assert main(["simulate", "gridcannon", "--games", games]) == 2
+    captured = capsys.readouterr()
+    assert "--games takes a number of games, 1 or more" in one_line(captured.err)
+    assert captured.out == ""
+
+
+@pytest.mark.parametrize("name, value", [
+    ("DECKHAND_SWEEP_SECONDS", v) for v in ("1e308", "nan", "inf", "-inf", "-1", "0", "", "soon")
+] + [
+    ("DECKHAND_IDENTIFY_DELAY", v) for v in ("1e308", "nan", "inf", "-1")
+] + [
+    ("DECKHAND_PICTURE_WORKERS", v) for v in ("-1", "1e308", "2.5", "nan", "many", "100000")
+])
+def test_every_numeric_setting_refuses_nonsense(name, value, monkeypatch, capsys):
+    monkeypatch.setenv(name, value)
+    code = main(["simulate", "gridcannon", "--games", "1", "--json"])
+    if value == "":  # unset: the default
+        assert code == 0
+        return
+    assert code == 2
+    line = one_line(capsys.readouterr().err)
+    assert name in line and "from" in line
