@@ -11,7 +11,7 @@ import textwrap
 from dataclasses import replace
 from pathlib import Path
 
-from bot.config import ConfigError, Settings, parse_shards
+from bot.config import ConfigError, Settings, parse_shards, settings_help
 from bot.cli import HelpFormatter, game_list
 from bot.engine.registry import GAME_IDS
 
@@ -22,9 +22,9 @@ EPILOG = """examples:
   python -m bot run                               run the Discord bot (needs DISCORD_TOKEN)
   python -m bot sync --guild 123456789            register slash commands in one server
   python -m bot bench                             print speed figures
-settings come from the environment or .env: DISCORD_TOKEN, DECKHAND_DATABASE, DISCORD_API_BASE,
-DISCORD_GATEWAY_URL, DECKHAND_LOG_LEVEL, DECKHAND_DEV_GUILD, DECKHAND_OWNER_IDS, DATABASE_URL,
-DECKHAND_SHARD_COUNT, DECKHAND_SHARD_IDS, DECKHAND_IDENTIFY_DELAY, DECKHAND_SWEEP_SECONDS (see README).
+
+settings (from the environment, or a .env file in the working folder; see .env.example):
+{settings}
 
 games:
 {games}"""
@@ -77,7 +77,8 @@ commands are registered once with `python -m bot sync`, not by `run`."""
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="deckhand", description="Deckhand: card games on Discord and in a terminal.",
-                                epilog=EPILOG.format(games=game_list()), formatter_class=HelpFormatter)
+                                epilog=EPILOG.format(games=game_list(), settings=settings_help()),
+                                formatter_class=HelpFormatter)
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     sub.add_parser("start", help="run the bot if DISCORD_TOKEN is set, else play Gridcannon in this terminal",
@@ -149,7 +150,15 @@ def parser() -> argparse.ArgumentParser:
     rp.add_argument("--json", action="store_true", help="end with one JSON line: game, finished, winners, score, "
                                                        "moves, summary, players")
 
-    b = sub.add_parser("bench", help="print engine and interaction-handling speed figures")
+    b = sub.add_parser(
+        "bench", help="print engine and interaction-handling speed figures", formatter_class=HelpFormatter,
+        description=textwrap.fill(
+            "Print speed figures beside their targets: each game's engine (actions applied, whole games with the "
+            "built-in player); one button press on a 300-move table through the table service and the message "
+            "builder; many tables moving at once; start-up, a move and the turn-limit sweep with 10 and with 100,000 "
+            "stored tables. The store figures run on a SQLite file and on a throw-away PostgreSQL server "
+            "(DECKHAND_PG_BIN). Takes minutes; --quick repeats less. Speed is measured here, never asserted "
+            "in tests.", 78))
     b.add_argument("--quick", action="store_true", help="fewer repetitions")
     b.add_argument("--json", action="store_true", help='end with one JSON line: {"figures": [...]}')
     return p

@@ -9,6 +9,52 @@ from pathlib import Path
 DEFAULT_DB = Path("data") / "deckhand.sqlite3"
 
 
+@dataclass(frozen=True)
+class Setting:
+    """One setting the code reads: its name, its default as written in ``.env.example`` (empty:
+    unset) and what it does. ``--help`` and ``.env.example`` list exactly these."""
+
+    name: str
+    default: str
+    help: str
+    default_note: str = ""  # what an empty default means, when it means something
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("DISCORD_TOKEN", "", "The bot token from the Discord developer portal (Bot → Reset Token). "
+            "Required for `run` and `sync`.", "none: `start` plays in the terminal"),
+    Setting("DECKHAND_DATABASE", str(DEFAULT_DB.as_posix()), "Where the SQLite database lives (created on first run)."),
+    Setting("DATABASE_URL", "", "PostgreSQL instead of the SQLite file (needed for several processes), "
+            "e.g. postgresql://user:pass@host/db.", "the SQLite file"),
+    Setting("DECKHAND_DEV_GUILD", "", "A guild (server) id for development: `python -m bot sync` registers "
+            "commands there instantly.", "global sync"),
+    Setting("DECKHAND_OWNER_IDS", "", "User ids (comma-separated) allowed to use owner-only commands.", "nobody"),
+    Setting("DECKHAND_LOG_LEVEL", "INFO", "DEBUG, INFO, WARNING or ERROR."),
+    Setting("DISCORD_API_BASE", "", "A REST proxy or a local Discord stand-in, "
+            "e.g. http://127.0.0.1:8080/api/v10.", "Discord's"),
+    Setting("DISCORD_GATEWAY_URL", "", "A gateway proxy or stand-in, e.g. ws://127.0.0.1:8080/gateway.", "Discord's"),
+    Setting("DECKHAND_SHARD_COUNT", "", "Several processes: shards in all, across every process.",
+            "one process, unsharded"),
+    Setting("DECKHAND_SHARD_IDS", "", "Several processes: this process's shard ids (0,1 or 0-3).", "every shard"),
+    Setting("DECKHAND_IDENTIFY_DELAY", "5", "Seconds per shard id a process waits before its first IDENTIFY "
+            "(processes started together take turns); 0 to 600."),
+    Setting("DECKHAND_SWEEP_SECONDS", "5", "How often (seconds) turn limits are checked; 0.1 to 3600."),
+    Setting("DECKHAND_PICTURE_WORKERS", "", "Processes that draw table pictures (0: draw in threads instead); "
+            "0 to 256.", "one per core"),
+    Setting("DECKHAND_PG_BIN", "/usr/lib/postgresql/15/bin", "`bench` only: where PostgreSQL's server programs "
+            "are, for the throw-away server it times (else pg_ctl on PATH)."),
+)
+
+
+def settings_help() -> str:
+    """The settings for ``--help``: one entry each, with its default."""
+    lines = []
+    for s in SETTINGS:
+        default = s.default or s.default_note or "unset"
+        lines.append(f"  {s.name:<26}{s.help} (default: {default})")
+    return "\n".join(lines)
+
+
 class ConfigError(Exception):
     """A setting is missing or wrong; the message names it."""
 

@@ -635,3 +635,62 @@ def test_every_numeric_setting_refuses_nonsense(name, value, monkeypatch, capsys
     assert code == 2
     line = one_line(capsys.readouterr().err)
     assert name in line and "from" in line
+
+
+# ----- settings: the code, .env.example and --help agree (issue 18 #12) ----------------------
+# ``os.environ.get("X", "d")``, ``os.getenv("X")``, ``env["X"]``, ``env.get("X")`` and helpers
+# handed the environment, ``_number(env, "X", …)``
+READS = re.compile(r"""(?:(?:environ|getenv|env)(?:\.get)?\s*[(\[]|\(env,)\s*["']([A-Z][A-Z0-9_]+)["']"""
+                   r"""(?:\s*,\s*["']([^"']*)["'])?""")
+
+
+def settings_the_code_reads() -> dict[str, set[str]]:
+    """Every setting read from the environment anywhere in bot/ and cogs/, with the literal
+    defaults written beside the reads."""
+    found: dict[str, set[str]] = {}
+    for path in [*(ROOT / "bot").rglob("*.py"), *(ROOT / "cogs").rglob("*.py")]:
+        for name, default in READS.findall(path.read_text(encoding="utf-8")):
+            found.setdefault(name, set())
+            if default:
+                found[name].add(default)
+    return found
+
+
+def env_example() -> tuple[str, dict[str, str]]:
+    text = (ROOT / ".env.example").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    values = {}
+    for i, line in enumerate(lines):
+        if line and not line.startswith("#"):
+            name, eq, value = line.partition("=")
+            assert eq, line
+            assert lines[i - 1].startswith("# "), f"{name} has no comment above it"
+            values[name] = value
+    return text, values
+
+
+def test_every_setting_the_code_reads_is_in_env_example_and_help_with_the_codes_default():
+    from bot.config import SETTINGS, Settings
+
+    read = settings_the_code_reads()
+    assert {"DECKHAND_SWEEP_SECONDS", "DECKHAND_PICTURE_WORKERS", "DATABASE_URL"} <= set(read)  # the scan works
+    text, example = env_example()
+    assert text.endswith("\n")
+    assert set(example) == set(read), "settings .env.example lists but the code does not read, or the reverse"
+    assert [s.name for s in SETTINGS] == list(example)
+    for name, defaults in read.items():  # a default written at the read is the example's value
+        assert all(d == example[name] for d in defaults), (name, defaults, example[name])
+    # the example's values are the code's defaults: setting them changes nothing
+    assert Settings.from_env(dict(example)) == Settings.from_env({})
+    help_text = " ".join(run_cli("--help", env={"COLUMNS": "100"}).stdout.split())
+    for s in SETTINGS:
+        shown = example[s.name] or s.default_note or "unset"
+        assert f"{s.name} " in help_text and f"(default: {shown})" in help_text, s.name
+        assert " ".join(s.help.split()) in help_text
+
+
+def test_bench_help_has_a_description(capsys):
+    with pytest.raises(SystemExit):
+        main(["bench", "--help"])
+    text = capsys.readouterr().out
+    assert "Print speed figures" in text and "100,000 stored" in " ".join(text.split())
