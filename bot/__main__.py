@@ -41,9 +41,12 @@ PLAY_EPILOG = """examples:
 in a game, type a move in the game's notation (as /game move on Discord), or:
   ? or moves    choose the move step by step: a number picks an option, a text step
                 takes your words as typed; back undoes a step, cancel clears the move
-  help          the game's rules
+  hint          what the built-in player would do now, and why
+  rules         the sections of the rules; rules SECTION shows one (a number or a name)
+  help          the game's rules, then these commands
   show          your view again
   quit          leave the game
+A typo gets the nearest moves and commands; resign and concede ask you to confirm.
 
 games:
 {games}"""

@@ -8,7 +8,9 @@ import random
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -553,7 +555,8 @@ def test_end_of_input_leaves_the_game():
 def test_play_from_the_command_line_with_bots():
     out = run_cli("play", "court_wars", "--players", "3", "--bots", "2,3", "--seed", "8", stdin="?\n1\nquit\n")
     assert out.returncode == 0, out.stderr
-    assert "Court Wars — seed 8. Players: P1, P2 (built-in player), P3 (built-in player)." in out.stdout
+    assert "Court Wars — seed 8. Players: Player 1, Player 2 (built-in player), Player 3 (built-in player)." \
+        in " ".join(out.stdout.split())
     assert "  1. " in out.stdout
     assert "Game left unfinished." in out.stdout
     assert "Pass the terminal" not in out.stdout
@@ -694,3 +697,121 @@ def test_bench_help_has_a_description(capsys):
         main(["bench", "--help"])
     text = capsys.readouterr().out
     assert "Print speed figures" in text and "100,000 stored" in " ".join(text.split())
+
+
+# ----- terminal play (issue 18 #11): through the program, stdin in, stdout out ------------------
+def played_until(game_id: str, names: list[str], seed: int, want: Callable[[Any], bool], limit: int = 400):
+    """The built-in player's moves (every seat human) until ``want(game)``, as lines typed at the
+    hot seat: an Enter at each hand-over (when the seat to act changes), then the move."""
+    s = spec(game_id)
+    g = s.state.new(names, seed=seed)
+    rng = random.Random(seed)
+    lines: list[str] = []
+    holder = 0 if len(names) == 1 else None
+    while True:
+        d = g.decisions()[0]
+        if d.seat != holder:
+            lines.append("")  # "Pass to …; press Enter"
+            holder = d.seat
+        if want(g):
+            return g, lines
+        assert len(lines) < limit and not g.is_over()
+        move = str(s.player(g, d.seat, rng))
+        g, _ = g.apply(d.seat, move)
+        lines.append(move)
+
+
+def test_a_typo_gets_the_nearest_moves_and_commands():
+    out = run_cli("play", "gridcannon", "--seed", "3", stdin="royl\nrulse\nhnit\nquit\n")
+    assert out.returncode == 0, out.stderr
+    text = " ".join(out.stdout.split())
+    assert "Not allowed: Unknown move 'royl'." in text
+    assert "Did you mean `royal`?" in text
+    assert "Did you mean `rules`?" in text and "Did you mean `hint`?" in text
+    assert "Type `?` for your moves, `help` for the rules and the terminal's commands." in text
+
+
+def test_rules_lists_sections_and_shows_one():
+    s = spec("gridcannon")
+    sections = s.rules_sections()
+    setup = next(i for i, (h, _) in enumerate(sections) if h == "Setup")
+    out = run_cli("play", "gridcannon", "--seed", "3", stdin=f"rules\nrules setp\nrules {setup + 1}\nrules zebra\nquit\n",
+                  env={"COLUMNS": "80"})
+    assert out.returncode == 0, out.stderr
+    text = " ".join(out.stdout.split())
+    assert "Sections of the rules: 1. " in text and all(f"{i}. {h}" in text for i, (h, _) in enumerate(sections, 1))
+    body = " ".join(sections[setup][1].split()).replace("**", "")
+    first_words = " ".join(body.split()[:8])
+    assert text.count(first_words) == 2  # `rules setp` (near miss) and `rules 4`: the Setup section, each time
+    next_head = sections[setup + 1][0]
+    assert f"{next_head} ---" not in text  # one section, not the rest
+    assert "No section 'zebra' in the rules." in text
+
+
+def test_hint_in_the_terminal_is_the_engines_hint():
+    from bot.engine.hints import hint_sentence
+
+    g = spec("gridcannon").state.new(["Player"], seed=3)
+    out = run_cli("play", "gridcannon", "--seed", "3", stdin="hint\nquit\n", env={"COLUMNS": "200"})
+    assert out.returncode == 0, out.stderr
+    assert f"Hint: {hint_sentence(g, 0)}" in " ".join(out.stdout.split())
+
+
+def test_refusals_point_to_the_terminals_rules_not_the_discord_command():
+    g = spec("gridcannon").state.new(["Player"], seed=3)
+    with pytest.raises(Exception) as refused:  # the engine itself cites the Discord command
+        g.apply(0, "royal JD T1")
+    assert "/game rules section: Setup" in str(refused.value)
+    out = run_cli("play", "gridcannon", "--seed", "3", stdin="royal JD T1\nrules Setup\nquit\n")
+    text = " ".join(out.stdout.split())
+    assert "Not allowed: J♦ cannot go to T1" in text and "(see `rules Setup`)" in text
+    assert "/game" not in out.stdout
+
+
+@pytest.mark.parametrize("game_id, names, verb", [("court_wars", ["Player 1", "Player 2"], "resign"),
+                                                  ("gridcannon", ["Player"], "concede")])
+def test_resign_and_concede_ask_for_confirmation(game_id, names, verb):
+    _, moves = played_until(game_id, names, 3, lambda g: verb in g.choices(g.decisions()[0].seat, ()).tokens())
+    args = ["play", game_id, "--seed", "3"] + (["--players", str(len(names))] if len(names) > 1 else [])
+    out = run_cli(*args, stdin="\n".join([*moves, verb, "no", "show", verb, "yes", ""]) + "\n",
+                  env={"COLUMNS": "200"})
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    asks = f"{verb.capitalize()}? That ends the game for you and cannot be undone. Type `yes` to confirm:"
+    assert text.count(asks) == 2
+    assert f"Not done: you did not {verb}." in text
+    kept, done = text.split(f"Not done: you did not {verb}.")
+    assert asks in kept and asks in done  # asked again after `no`: the game went on
+    assert "Game left unfinished." not in text and "Bye." not in text  # `yes` ended it
+    g, _ = played_until(game_id, names, 3, lambda g: verb in g.choices(g.decisions()[0].seat, ()).tokens())
+    ended = g.apply(g.decisions()[0].seat, verb)[0]
+    assert ended.is_over() and ended.outcome().summary in " ".join(done.split())
+
+
+def test_gridcannon_prints_every_event_and_prompt_once():
+    """Gridcannon's view shows the last move's events and the prompt: neither is printed again."""
+    s = spec("gridcannon")
+    g = s.state.new(["Player"], seed=3)
+    rng = random.Random(3)
+    moves, expected = [], []
+    for _ in range(12):
+        move = str(s.player(g, 0, rng))
+        g, events = g.apply(0, move)
+        moves.append(move)
+        expected.append(([e.for_(0) for e in events if e.for_(0)], g.decisions()[0].prompt if g.decisions() else ""))
+    out = run_cli("play", "gridcannon", "--seed", "3", stdin="\n".join(moves) + "\nquit\n", env={"COLUMNS": "300"})
+    assert out.returncode == 0, out.stderr
+    turns = out.stdout.split("Player> ")[1:]  # what follows each line typed
+    assert len(turns) == len(moves) + 1
+    for (events, prompt), shown in zip(expected, turns, strict=False):
+        flat = " ".join(shown.split())
+        for text in events:
+            assert flat.count(" ".join(text.split())) == 1, (text, shown)
+        if prompt:
+            assert flat.count(" ".join(prompt.split())) == 1, (prompt, shown)
+
+
+def test_default_names_read_player_1():
+    out = run_cli("play", "court_wars", "--bots", "2", "--seed", "1", stdin="quit\n", env={"COLUMNS": "200"})
+    assert "Players: Player 1, Player 2 (built-in player)." in out.stdout
+    assert "P1 P1" not in out.stdout and "Player 1 — K♠" in out.stdout
