@@ -20,6 +20,7 @@ Stop the bot while it runs: rows changed in the source during a copy may be miss
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
@@ -585,8 +586,8 @@ async def check(source_store: TableStore, target_store: TableStore, plan_list: S
 async def check_games(source_store: TableStore, target_store: TableStore, exact: bool = True) -> tuple[list[str], int]:
     """Every table loaded on both sides through the store (as the bot loads it): the same row,
     and on the target its game rebuilt from the snapshot and the moves after it."""
-    a = {t.channel_id: t for t in await source_store.tables()}
-    b = {t.channel_id: t for t in await target_store.tables()}
+    loaded = await asyncio.gather(source_store.tables(), target_store.tables())  # two threads or servers at once
+    a, b = ({t.channel_id: t for t in rows} for rows in loaded)
     out = []
     for channel in sorted(set(a) | set(b) if exact else set(a)):
         if channel not in b:
