@@ -1,15 +1,16 @@
 """Copy one store into another (``python -m bot migrate-store``): SQLite to PostgreSQL when a
 community outgrows one file, or back.
 
-* Every table of the schema is copied row for row, in primary-key order (byte order for text
-  keys on both back ends), in batches; each batch is one transaction on the target, written as an
-  upsert by primary key. ``results`` has no key of its own: it travels with its ``records`` batch
+* Every table of the schema is copied row for row, in the source's primary-key order, in
+  batches; each batch is one transaction on the target, written as an upsert by primary key
+  together with how far the copy got (the last key copied, in the marker table). ``results``
+  has no key of its own: it travels with its ``records`` batch
   (that batch's results are replaced whole). A table the copy does not know is copied too when it
   has a primary key; one without a key stops the copy before anything is written.
-* A marker table in the target (``deckhand_copy``) says a copy is under way. Run again after a
-  kill, the copy resumes after the last key the target holds for each table: nothing is doubled
+* A marker table in the target (``deckhand_copy``) says a copy is under way and how far it got.
+  Run again after a kill, the copy resumes after the last batch that committed: nothing is doubled
   and nothing skipped. A target that holds data without the marker is refused unless ``force``
-  (then every row is written again, the target's other rows kept).
+  (then the source's rows are written over it, the target's other rows kept).
 * The copy ends with a check: every table's rows compared between source and target, and every
   game table loaded through the target store, compared with the source's and its game rebuilt
   (its snapshot plus the moves after it replayed), as the table service loads it. The marker is
@@ -21,6 +22,7 @@ Stop the bot while it runs: rows changed in the source during a copy may be miss
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
@@ -77,25 +79,26 @@ class _Side:
 
     async def count(self, table: str) -> int: ...
 
-    async def last_key(self, table: str, key: Sequence[str]) -> tuple[Any, ...] | None: ...
-
     async def page(self, table: str, columns: Sequence[str], key: Sequence[str], after: tuple[Any, ...] | None,
                    limit: int) -> list[tuple[Any, ...]]: ...
 
     async def rows_in(self, table: str, columns: Sequence[str], column: str, lo: Any, hi: Any) -> list[tuple[Any, ...]]:
         """Rows whose ``column`` is above ``lo`` (None: no bound) and at most ``hi``."""
 
-    async def rows_between(self, table: str, columns: Sequence[str], key: Sequence[str], after: tuple[Any, ...] | None,
-                           last: tuple[Any, ...]) -> list[tuple[Any, ...]]:
-        """Rows whose key is above ``after`` (None: no bound) and at most ``last``, in key order."""
+    async def rows_with_keys(self, table: str, columns: Sequence[str], key: Sequence[str],
+                             keys: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+        """The rows with these keys (in no particular order)."""
 
     async def write(self, plan: Plan, rows: list[tuple[Any, ...]],
-                    children: list[tuple[Plan, Any, Any, list[tuple[Any, ...]]]]) -> None:
-        """Upsert ``rows`` and replace each child's rows in (lo, hi], in one transaction."""
+                    children: list[tuple[Plan, Any, Any, list[tuple[Any, ...]]]], progress: str) -> None:
+        """Upsert ``rows``, replace each child's rows in (lo, hi] and note ``progress`` (the
+        marker's line for this table), in one transaction."""
 
-    async def marker(self) -> tuple[str, bool] | None: ...
+    async def marker(self) -> dict[str, str] | None:
+        """The unfinished copy's marker: "" → the copy's source, each table → its progress."""
 
-    async def set_marker(self, source: str, force: bool) -> None: ...
+    async def set_marker(self, value: str) -> None:
+        """Start a copy's marker (its source), dropping any progress noted before."""
 
     async def drop_marker(self) -> None: ...
 
@@ -135,24 +138,23 @@ class _SQLite(_Side):
     async def count(self, table: str) -> int:
         return (await self._read(lambda c: c.execute(f"SELECT COUNT(*) FROM {table}").fetchone()))[0]
 
-    async def last_key(self, table: str, key: Sequence[str]) -> tuple[Any, ...] | None:
-        r = await self._read(lambda c: c.execute(
-            f"SELECT {', '.join(key)} FROM {table} ORDER BY {', '.join(f'{k} DESC' for k in key)} LIMIT 1").fetchone())
-        return None if r is None else tuple(r)
-
     async def page(self, table: str, columns: Sequence[str], key: Sequence[str], after: tuple[Any, ...] | None,
                    limit: int) -> list[tuple[Any, ...]]:
         where = f"WHERE ({', '.join(key)}) > ({', '.join('?' * len(key))})" if after is not None else ""
         sql = f"SELECT {', '.join(columns)} FROM {table} {where} ORDER BY {', '.join(key)} LIMIT ?"
         return [tuple(r) for r in await self._read(lambda c: c.execute(sql, (*(after or ()), limit)).fetchall())]
 
-    async def rows_between(self, table: str, columns: Sequence[str], key: Sequence[str], after: tuple[Any, ...] | None,
-                           last: tuple[Any, ...]) -> list[tuple[Any, ...]]:
-        k = f"({', '.join(key)})"
-        marks = f"({', '.join('?' * len(key))})"
-        where = f"{k} <= {marks}" + ("" if after is None else f" AND {k} > {marks}")
-        sql = f"SELECT {', '.join(columns)} FROM {table} WHERE {where} ORDER BY {', '.join(key)}"
-        return [tuple(r) for r in await self._read(lambda c: c.execute(sql, (*last, *(after or ()))).fetchall())]
+    async def rows_with_keys(self, table: str, columns: Sequence[str], key: Sequence[str],
+                             keys: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+        out: list[tuple[Any, ...]] = []
+        for i in range(0, len(keys), 500):
+            part = keys[i:i + 500]
+            row = f"({', '.join('?' * len(key))})"
+            sql = (f"SELECT {', '.join(columns)} FROM {table} WHERE ({', '.join(key)}) IN "
+                   f"(VALUES {', '.join([row] * len(part))})")
+            args = [v for k in part for v in k]
+            out += [tuple(r) for r in await self._read(lambda c, sql=sql, args=args: c.execute(sql, args).fetchall())]
+        return out
 
     async def rows_in(self, table: str, columns: Sequence[str], column: str, lo: Any, hi: Any) -> list[tuple[Any, ...]]:
         where, args = (f"{column} <= ?", [hi]) if lo is None else (f"{column} > ? AND {column} <= ?", [lo, hi])
@@ -160,11 +162,13 @@ class _SQLite(_Side):
         return [tuple(r) for r in await self._read(lambda c: c.execute(sql, args).fetchall())]
 
     async def write(self, plan: Plan, rows: list[tuple[Any, ...]],
-                    children: list[tuple[Plan, Any, Any, list[tuple[Any, ...]]]]) -> None:
+                    children: list[tuple[Plan, Any, Any, list[tuple[Any, ...]]]], progress: str) -> None:
         sql = _upsert_sql(plan.name, plan.columns, plan.key, lambda i: "?")
 
         def fn(c: sqlite3.Connection) -> None:
             c.executemany(sql, rows)
+            c.execute(f"INSERT INTO {MARKER} (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE "
+                      "SET value = excluded.value", (plan.name, progress))
             for child, lo, hi, child_rows in children:
                 col = child.parent_column
                 if lo is None:
@@ -176,21 +180,19 @@ class _SQLite(_Side):
 
         await self._write(fn)
 
-    async def marker(self) -> tuple[str, bool] | None:
-        def fn(c: sqlite3.Connection) -> tuple[str, bool] | None:
+    async def marker(self) -> dict[str, str] | None:
+        def fn(c: sqlite3.Connection) -> dict[str, str] | None:
             if c.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (MARKER,)).fetchone() is None:
                 return None
-            r = c.execute(f"SELECT source, force FROM {MARKER}").fetchone()
-            return None if r is None else (r[0], bool(r[1]))
+            return {r[0]: r[1] for r in c.execute(f"SELECT name, value FROM {MARKER}")}
 
         return await self._read(fn)
 
-    async def set_marker(self, source: str, force: bool) -> None:
+    async def set_marker(self, value: str) -> None:
         def fn(c: sqlite3.Connection) -> None:
-            c.execute(f"CREATE TABLE IF NOT EXISTS {MARKER} (source TEXT NOT NULL, force INTEGER NOT NULL, "
-                      "started_at REAL NOT NULL)")
+            c.execute(f"CREATE TABLE IF NOT EXISTS {MARKER} (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
             c.execute(f"DELETE FROM {MARKER}")
-            c.execute(f"INSERT INTO {MARKER} VALUES (?, ?, ?)", (source, int(force), time.time()))
+            c.execute(f"INSERT INTO {MARKER} (name, value) VALUES ('', ?)", (value,))
 
         await self._write(fn)
 
@@ -213,9 +215,12 @@ class _Postgres(_Side):
             "AND table_type = 'BASE TABLE' ORDER BY table_name")]
 
     async def columns(self, table: str) -> list[tuple[str, str]]:
-        return [(r[0], r[1]) for r in await self._fetch(
-            "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() "
-            "AND table_name = $1 ORDER BY ordinal_position", table)]
+        cache = self.__dict__.setdefault("_columns", {})  # asked for every batch: read once
+        if table not in cache:
+            cache[table] = [(r[0], r[1]) for r in await self._fetch(
+                "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() "
+                "AND table_name = $1 ORDER BY ordinal_position", table)]
+        return cache[table]
 
     async def key(self, table: str) -> list[str]:
         return [r[0] for r in await self._fetch(
@@ -223,40 +228,27 @@ class _Postgres(_Side):
             "AND a.attnum = ANY(i.indkey) WHERE i.indrelid = $1::regclass AND i.indisprimary "
             "ORDER BY array_position(i.indkey::int2[], a.attnum)", table)]
 
-    async def _keys(self, table: str, key: Sequence[str]) -> list[str]:
-        """The key's columns, text ones in byte order (SQLite's order): a resumed copy and the
-        check walk both back ends in the same order."""
-        types = dict(await self.columns(table))
-        return [f'{k} COLLATE "C"' if types.get(k) == "text" else k for k in key]
-
     async def count(self, table: str) -> int:
         return (await self._fetch(f"SELECT COUNT(*) FROM {table}"))[0][0]
 
-    async def last_key(self, table: str, key: Sequence[str]) -> tuple[Any, ...] | None:
-        keys = await self._keys(table, key)
-        rows = await self._fetch(f"SELECT {', '.join(key)} FROM {table} ORDER BY "
-                                 f"{', '.join(f'{k} DESC' for k in keys)} LIMIT 1")
-        return tuple(rows[0]) if rows else None
-
     async def page(self, table: str, columns: Sequence[str], key: Sequence[str], after: tuple[Any, ...] | None,
                    limit: int) -> list[tuple[Any, ...]]:
-        keys = await self._keys(table, key)
         n = len(key)
-        where = f"WHERE ({', '.join(keys)}) > ({', '.join(f'${i + 1}' for i in range(n))})" if after is not None else ""
+        where = f"WHERE ({', '.join(key)}) > ({', '.join(f'${i + 1}' for i in range(n))})" if after is not None else ""
         args = [*(after or ()), limit]
-        sql = f"SELECT {', '.join(columns)} FROM {table} {where} ORDER BY {', '.join(keys)} LIMIT ${len(args)}"
+        sql = f"SELECT {', '.join(columns)} FROM {table} {where} ORDER BY {', '.join(key)} LIMIT ${len(args)}"
         return [tuple(r) for r in await self._fetch(sql, *args)]
 
-    async def rows_between(self, table: str, columns: Sequence[str], key: Sequence[str], after: tuple[Any, ...] | None,
-                           last: tuple[Any, ...]) -> list[tuple[Any, ...]]:
-        keys = await self._keys(table, key)
-        n = len(key)
-        k = f"({', '.join(keys)})"
-        where = f"{k} <= ({', '.join(f'${i + 1}' for i in range(n))})"
-        if after is not None:
-            where += f" AND {k} > ({', '.join(f'${n + i + 1}' for i in range(n))})"
-        sql = f"SELECT {', '.join(columns)} FROM {table} WHERE {where} ORDER BY {', '.join(keys)}"
-        return [tuple(r) for r in await self._fetch(sql, *last, *(after or ()))]
+    async def rows_with_keys(self, table: str, columns: Sequence[str], key: Sequence[str],
+                             keys: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+        types = dict(await self.columns(table))
+        convert = _converter(types, key)
+        wanted = [convert(k) for k in keys]
+        arrays = [f"${i + 1}::{types[k]}[]" for i, k in enumerate(key)]
+        sql = (f"SELECT {', '.join(f't.{c}' for c in columns)} FROM {table} t JOIN unnest({', '.join(arrays)}) "
+               f"AS k({', '.join(f'k{i}' for i in range(len(key)))}) ON "
+               + " AND ".join(f"t.{k} = k.k{i}" for i, k in enumerate(key)))
+        return [tuple(r) for r in await self._fetch(sql, *([w[i] for w in wanted] for i in range(len(key))))]
 
     async def rows_in(self, table: str, columns: Sequence[str], column: str, lo: Any, hi: Any) -> list[tuple[Any, ...]]:
         if lo is None:
@@ -270,7 +262,7 @@ class _Postgres(_Side):
         return [t for _, t in await self.columns(table)]
 
     async def write(self, plan: Plan, rows: list[tuple[Any, ...]],
-                    children: list[tuple[Plan, Any, Any, list[tuple[Any, ...]]]]) -> None:
+                    children: list[tuple[Plan, Any, Any, list[tuple[Any, ...]]]], progress: str) -> None:
         convert = _converter(dict(await self.columns(plan.name)), plan.columns)
         sql = _upsert_sql(plan.name, plan.columns, plan.key, lambda i: f"${i + 1}")
         kids = []
@@ -281,6 +273,8 @@ class _Postgres(_Side):
 
         async def fn(c: Any) -> None:
             await c.executemany(sql, values)
+            await c.execute(f"INSERT INTO {MARKER} (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE "
+                            "SET value = excluded.value", plan.name, progress)
             for child, lo, hi, child_rows in kids:
                 col = child.parent_column
                 if lo is None:
@@ -292,19 +286,17 @@ class _Postgres(_Side):
 
         await self.store._run("write copied rows", fn)  # type: ignore[attr-defined]
 
-    async def marker(self) -> tuple[str, bool] | None:
+    async def marker(self) -> dict[str, str] | None:
         if not await self._fetch("SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() "
                                  "AND table_name = $1", MARKER):
             return None
-        rows = await self._fetch(f"SELECT source, force FROM {MARKER}")
-        return (rows[0][0], bool(rows[0][1])) if rows else None
+        return {r[0]: r[1] for r in await self._fetch(f"SELECT name, value FROM {MARKER}")}
 
-    async def set_marker(self, source: str, force: bool) -> None:
+    async def set_marker(self, value: str) -> None:
         async def fn(c: Any) -> None:
-            await c.execute(f"CREATE TABLE IF NOT EXISTS {MARKER} (source TEXT NOT NULL, force BOOLEAN NOT NULL, "
-                            "started_at DOUBLE PRECISION NOT NULL)")
+            await c.execute(f"CREATE TABLE IF NOT EXISTS {MARKER} (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
             await c.execute(f"DELETE FROM {MARKER}")
-            await c.execute(f"INSERT INTO {MARKER} VALUES ($1, $2, $3)", source, force, time.time())
+            await c.execute(f"INSERT INTO {MARKER} (name, value) VALUES ('', $1)", value)
 
         await self.store._run("mark the copy", fn)  # type: ignore[attr-defined]
 
@@ -422,39 +414,37 @@ async def copy_store(source_store: TableStore, target_store: TableStore, *, forc
     plan_list = await plans(source, target)
     report = Report()
     marker = await target.marker()
-    resume = False
-    if marker is not None:
-        if marker[0] != source_name and not force:
-            raise MigrateError(f"The target holds an unfinished copy from {marker[0]}, not from {source_name}: "
-                               "finish that one, or give --force to copy this source over it.")
-        resume = not marker[1] and not force and marker[0] == source_name
-        forced = marker[1] or force
+    noted = json.loads(marker[""]) if marker and marker.get("") else None
+    if noted is not None and noted.get("source") == source_name:
+        forced = bool(noted.get("force")) or force
+        progress = {name: json.loads(value) for name, value in marker.items() if name}
         report.resumed = True
-        say(f"Resuming the unfinished copy from {source_name}" + ("" if resume else " (every row written again)") + ".")
+        say(f"Resuming the unfinished copy from {source_name}.")
     else:
+        if noted is not None and not force:
+            raise MigrateError(f"The target holds an unfinished copy from {noted.get('source')}, not from "
+                               f"{source_name}: finish that one, or give --force to copy this source over it.")
         there = await held(target, plan_list)
         if there and not force:
             what = ", ".join(f"{n:,} {t}" for t, n in there.items())
             raise MigrateError(f"The target already holds data ({what}). Copy into an empty database, or give --force "
                                "to copy into it anyway (rows with the same keys are overwritten, the others kept).")
         forced = force or bool(there)
-        await target.set_marker(source_name, forced)
+        progress = {}
+        await target.set_marker(json.dumps({"source": source_name, "force": forced}))
     started = time.perf_counter()
     for plan in plan_list:
         total = await source.count(plan.name)
         report.totals[plan.name] = total
         for kid in plan.children:
             report.totals[kid.name] = await source.count(kid.name)
-        after = await target.last_key(plan.name, plan.key) if resume else None
-        done = 0
-        if after is not None:  # rows up to here committed in an earlier run (one transaction a batch)
-            done = await _count_upto(source, plan, after)
+        mine = progress.get(plan.name)  # the last batch an earlier run committed (with it, atomically)
+        after: tuple[Any, ...] | None = tuple(mine["after"]) if mine else None
+        done = int(mine["done"]) if mine else 0
         size = batch * 10 if plan.name == "moves" else batch
         report.copied[plan.name] = 0
         for kid in plan.children:
             report.copied[kid.name] = 0
-        if not total:
-            continue
         key_at = [plan.columns.index(k) for k in plan.key]
         while True:
             rows = await source.page(plan.name, plan.columns, plan.key, after, size)
@@ -467,9 +457,9 @@ async def copy_store(source_store: TableStore, target_store: TableStore, *, forc
                 kid_rows = await source.rows_in(kid.name, kid.columns, kid.parent_column, lo, last[0])
                 children.append((kid, lo, last[0], kid_rows))
                 report.copied[kid.name] += len(kid_rows)
-            await target.write(plan, rows, children)
-            after = last
             done += len(rows)
+            await target.write(plan, rows, children, json.dumps({"after": list(last), "done": done}))
+            after = last
             report.copied[plan.name] += len(rows)
             say(f"{plan.name}: {done:,} of {total:,} copied")
     await target.after_copy(plan_list)
@@ -493,28 +483,6 @@ async def copy_store(source_store: TableStore, target_store: TableStore, *, forc
     return report
 
 
-async def _count_upto(source: _Side, plan: Plan, last: tuple[Any, ...]) -> int:
-    """How many source rows sort at or before ``last`` (for the progress of a resumed copy)."""
-    n, after = 0, None
-    while True:
-        rows = await source.page(plan.name, plan.key, plan.key, after, 20_000)
-        if not rows:
-            return n
-        for r in rows:
-            if _after(tuple(r), last):
-                return n
-            n += 1
-        after = tuple(rows[-1])
-
-
-def _after(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
-    return tuple(_sort_key(v) for v in a) > tuple(_sort_key(v) for v in b)
-
-
-def _sort_key(v: Any) -> Any:
-    return v.encode() if isinstance(v, str) else v
-
-
 # ----- the check ------------------------------------------------------------------------------------
 def _same(v: Any) -> Any:
     """A value as both back ends agree on it (a boolean as 0/1, a whole float as an int)."""
@@ -526,11 +494,12 @@ def _same(v: Any) -> Any:
 
 
 async def check(source_store: TableStore, target_store: TableStore, plan_list: Sequence[Plan] | None = None,
-                page: int = 5000, exact: bool = True) -> tuple[list[str], int]:
-    """Every row of every copied table compared, in key order; then every game table loaded
-    through the target store, compared with the source's, and its game rebuilt. ``exact``: the
-    target holds nothing else (else: it holds every source row, and may hold others — a forced
-    copy). Returns the mismatches (empty: the copy is whole) and how many tables were checked."""
+                page: int = 2000, exact: bool = True) -> tuple[list[str], int]:
+    """Every row of every copied table compared (each source page with the target's rows of the
+    same keys); then every game table loaded through the target store, compared with the
+    source's, and its game rebuilt. ``exact``: the target holds nothing else (else: it holds
+    every source row and may hold others — a forced copy). Returns the mismatches (empty: the
+    copy is whole) and how many tables were checked."""
     source, target = side(source_store), side(target_store)
     if plan_list is None:
         plan_list = await plans(source, target)
@@ -538,36 +507,31 @@ async def check(source_store: TableStore, target_store: TableStore, plan_list: S
     for plan in plan_list:
         after: tuple[Any, ...] | None = None
         key_at = [plan.columns.index(k) for k in plan.key]
-        kept: set[Any] = set()  # the parent keys the source has (a forced copy's children are checked for these)
-
-        def key_of(r: tuple[Any, ...]) -> tuple[Any, ...]:
-            return tuple(r[i] for i in key_at)  # noqa: B023 (used in this loop only)
-
+        kept: set[Any] = set()  # the source's parent keys (a forced copy's children are checked for these)
+        seen = 0
         while True:
             a = await source.page(plan.name, plan.columns, plan.key, after, page)
             if not a:
                 break
-            last = key_of(a[-1])
-            b = await target.rows_between(plan.name, plan.columns, plan.key, after, last)
-            if not exact:
-                mine = {key_of(r) for r in a}
-                b = [r for r in b if key_of(r) in mine]
-            if plan.children:
-                kept.update(key_of(r)[0] for r in a)
-            if [[_same(v) for v in r] for r in a] != [[_same(v) for v in r] for r in b]:
-                keys_b = {key_of(r) for r in b}
-                missing = [key_of(r) for r in a if key_of(r) not in keys_b]
-                if missing:
-                    out.append(f"{plan.name}: {len(missing):,} rows missing on the target (first: key {missing[0]})")
-                else:
-                    by_key = {key_of(r): r for r in b}
-                    first = next(key_of(r) for r in a if [_same(v) for v in r] != [_same(v) for v in by_key[key_of(r)]])
-                    out.append(f"{plan.name}: rows differ on the target (first: key {first})"
-                               if len(a) == len(b) else f"{plan.name}: the target holds rows the source lacks")
+            keys = [tuple(r[i] for i in key_at) for r in a]
+            b = {tuple(_same(r[i]) for i in key_at): r
+                 for r in await target.rows_with_keys(plan.name, plan.columns, plan.key, keys)}
+            missing = [k for k in keys if tuple(_same(v) for v in k) not in b]
+            differ = [k for k, r in zip(keys, a, strict=True) if tuple(_same(v) for v in k) in b
+                      and [_same(v) for v in r] != [_same(v) for v in b[tuple(_same(v) for v in k)]]]
+            if missing:
+                out.append(f"{plan.name}: rows missing on the target (first: key {missing[0]})")
+            if differ:
+                out.append(f"{plan.name}: rows differ on the target (first: key {differ[0]})")
+            if missing or differ:
                 break
-            after = last
-        if exact and not out and await target.page(plan.name, plan.key, plan.key, after, 1):
-            out.append(f"{plan.name}: the target holds rows the source lacks" + (f" (after key {after})" if after else ""))
+            if plan.children:
+                kept.update(k[0] for k in keys)
+            seen += len(a)
+            after = keys[-1]
+        there = await target.count(plan.name)
+        if exact and not out and there != seen:
+            out.append(f"{plan.name}: the target holds {there:,} rows where the source has {seen:,}")
         for kid in plan.children:
             rows_a = await source.rows_in(kid.name, kid.columns, kid.parent_column, None, 2 ** 62)
             rows_b = await target.rows_in(kid.name, kid.columns, kid.parent_column, None, 2 ** 62)
