@@ -508,7 +508,7 @@ async def check(source_store: TableStore, target_store: TableStore, plan_list: S
         after: tuple[Any, ...] | None = None
         key_at = [plan.columns.index(k) for k in plan.key]
         kept: set[Any] = set()  # the source's parent keys (a forced copy's children are checked for these)
-        seen = 0
+        seen, whole = 0, True
         while True:
             a = await source.page(plan.name, plan.columns, plan.key, after, page)
             if not a:
@@ -524,13 +524,14 @@ async def check(source_store: TableStore, target_store: TableStore, plan_list: S
             if differ:
                 out.append(f"{plan.name}: rows differ on the target (first: key {differ[0]})")
             if missing or differ:
+                whole = False
                 break
             if plan.children:
                 kept.update(k[0] for k in keys)
             seen += len(a)
             after = keys[-1]
         there = await target.count(plan.name)
-        if exact and not out and there != seen:
+        if exact and whole and there != seen:
             out.append(f"{plan.name}: the target holds {there:,} rows where the source has {seen:,}")
         for kid in plan.children:
             rows_a = await source.rows_in(kid.name, kid.columns, kid.parent_column, None, 2 ** 62)

@@ -312,3 +312,37 @@ async def test_the_same_database_is_refused(tmp_path):
     out = migrate("--from", name, "--to", str(tmp_path / "." / "a.sqlite3"))
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert out.stderr.strip() == "deckhand: The source and the target are the same database."
+
+
+async def test_the_check_finds_what_differs(tmp_path):
+    """A move changed, a row missing, an extra row, a game that no longer rebuilds: each is a
+    mismatch the check names (and the copy keeps its marker, so it is not taken as finished)."""
+    source, target = await SQLiteStore.open(tmp_path / "a.sqlite3"), await SQLiteStore.open(tmp_path / "b.sqlite3")
+    try:
+        await fill(source, 40)
+        report = await copy_store(source, target, say=lambda line: None)
+        assert report.mismatches == []
+        assert (await check(source, target))[0] == []
+        playing = (await target.execute("SELECT table_id FROM tables WHERE channel_id = 1"))[0][0]
+        tampers = [
+            ("UPDATE moves SET entry = '[0,\"draw\",1.0]' WHERE table_id = ? AND ply = 35", (playing,),
+             "moves: rows differ on the target"),
+            ("DELETE FROM daily WHERE user_id = 1", (), "daily: rows missing on the target"),
+            ("INSERT INTO interactions (id, seen_at) VALUES ('extra', 1.0)", (), "interactions: the target holds"),
+            ("DELETE FROM results WHERE rowid = (SELECT MIN(rowid) FROM results)", (), "results: "),
+        ]
+        for sql, args, says in tampers:  # each on top of the last: each still found
+            await target.execute(sql, args)
+            found, _ = await check(source, target)
+            assert any(says in m for m in found), (says, found)
+        mended = await copy_store(source, target, say=lambda line: None, force=True)  # the extra row may stay
+        assert mended.mismatches == [] and await counts(target) == {**await counts(source), "interactions": 41}
+        await target.execute("UPDATE moves SET entry = '[0,\"fly away\",1.0]' WHERE table_id = ? AND ply = 35",
+                             (playing,))
+        await source.execute("UPDATE moves SET entry = '[0,\"fly away\",1.0]' WHERE table_id = ? AND ply = 35",
+                             (playing,))
+        found, _ = await check(source, target)  # the same on both sides, but the game cannot be rebuilt
+        assert any(m.startswith("table 1: its game cannot be rebuilt on the target") for m in found), found
+    finally:
+        await source.close()
+        await target.close()
