@@ -387,7 +387,7 @@ def store_name(text: str, flag: str) -> str:
 
 
 def cmd_migrate_store(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.store import StoreError, open_store
+    from bot.store import StoreError, is_postgres_url, open_store
     from bot.store.migrate import copy_store
 
     if args.batch < 1:
@@ -395,7 +395,7 @@ def cmd_migrate_store(args: argparse.Namespace, settings: Settings) -> int:
     target_name = store_name(args.to, "--to")
     source_name = store_name(args.source, "--from") if args.source is not None else \
         (settings.database_url or str(settings.database))
-    if args.source is not None and not is_url(source_name) and not Path(source_name).exists():
+    if args.source is not None and not is_postgres_url(source_name) and not Path(source_name).exists():
         raise ConfigError(f"--from: there is no database file {source_name}.")
     if args.source is None and not settings.database_url and not settings.database.exists():
         raise ConfigError(f"There is no database file {settings.database} to copy (set DECKHAND_DATABASE or "
@@ -421,12 +421,6 @@ def cmd_migrate_store(args: argparse.Namespace, settings: Settings) -> int:
     except StoreError as e:
         print(f"deckhand: {str(e).splitlines()[0]}", file=sys.stderr)
         return 2
-
-
-def is_url(text: str) -> bool:
-    from bot.store import is_postgres_url
-
-    return is_postgres_url(text)
 
 
 def cmd_bench(args: argparse.Namespace, settings: Settings) -> int:

@@ -150,8 +150,10 @@ class _SQLite(_Side):
         for i in range(0, len(keys), 500):
             part = keys[i:i + 500]
             row = f"({', '.join('?' * len(key))})"
-            sql = (f"SELECT {', '.join(columns)} FROM {table} WHERE ({', '.join(key)}) IN "
-                   f"(VALUES {', '.join([row] * len(part))})")
+            # the keys first (CROSS JOIN keeps that order): a lookup in the key's index each
+            on = " AND ".join(f"t.{k} = k.column{i + 1}" for i, k in enumerate(key))
+            sql = (f"SELECT {', '.join(f't.{c}' for c in columns)} FROM (VALUES {', '.join([row] * len(part))}) AS k "
+                   f"CROSS JOIN {table} AS t ON {on}")
             args = [v for k in part for v in k]
             out += [tuple(r) for r in await self._read(lambda c, sql=sql, args=args: c.execute(sql, args).fetchall())]
         return out
