@@ -74,7 +74,7 @@ def test_run_without_token_is_one_clear_line(tmp_path):
 def test_help_lists_every_command_and_game():
     out = run_cli("--help")
     assert out.returncode == 0
-    for cmd in ("start", "run", "sync", "play", "simulate", "replay", "bench"):
+    for cmd in ("start", "run", "sync", "play", "simulate", "replay", "bench", "migrate-store"):
         assert cmd in out.stdout
     for game in GAME_IDS:
         assert game in out.stdout
@@ -475,7 +475,7 @@ def test_wrap_lines_hangs_continuations_and_keeps_short_lines():
     assert all(len(ln) <= 20 for ln in wrapped) and all(ln.startswith("     ") for ln in wrapped[1:])
 
 
-@pytest.mark.parametrize("command", ["", "play", "simulate", "replay"])
+@pytest.mark.parametrize("command", ["", "play", "simulate", "replay", "bench", "migrate-store"])
 def test_argparse_help_wraps_at_the_terminal_width(command):
     """``--help`` follows the terminal's width (COLUMNS): prose reflowed, examples and the game
     list keep their columns and hang their continuations."""
