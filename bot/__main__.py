@@ -87,9 +87,10 @@ MIGRATE_EPILOG = """examples:
 Stop the bot first. The source is the configured store (DATABASE_URL, else DECKHAND_DATABASE) unless
 --from names another. Every table is copied in batches, one transaction each, and a line is printed
 per batch. Killed or interrupted, the same command run again finishes the copy: it resumes after
-the last batch that committed (the target notes it with each batch), and nothing is doubled. At the end every row is compared and every
-table loaded on the target, its game rebuilt; the exit status is 1 when anything differs. Then
-point DATABASE_URL (or DECKHAND_DATABASE) at the target and start the bot."""
+the last batch that committed (the target notes it with each batch), and nothing is doubled.
+At the end every row is compared and every table loaded on the target, its game rebuilt; the exit
+status is 1 when anything differs. Then point DATABASE_URL (or DECKHAND_DATABASE) at the target
+and start the bot."""
 
 
 def parser() -> argparse.ArgumentParser:
