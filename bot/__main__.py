@@ -11,7 +11,7 @@ import textwrap
 from dataclasses import replace
 from pathlib import Path
 
-from bot.config import ConfigError, Settings, parse_shards
+from bot.config import ConfigError, Settings, parse_shards, settings_help
 from bot.cli import HelpFormatter, game_list
 from bot.engine.registry import GAME_IDS
 
@@ -22,9 +22,10 @@ EPILOG = """examples:
   python -m bot run                               run the Discord bot (needs DISCORD_TOKEN)
   python -m bot sync --guild 123456789            register slash commands in one server
   python -m bot bench                             print speed figures
-settings come from the environment or .env: DISCORD_TOKEN, DECKHAND_DATABASE, DISCORD_API_BASE,
-DISCORD_GATEWAY_URL, DECKHAND_LOG_LEVEL, DECKHAND_DEV_GUILD, DECKHAND_OWNER_IDS, DATABASE_URL,
-DECKHAND_SHARD_COUNT, DECKHAND_SHARD_IDS, DECKHAND_IDENTIFY_DELAY, DECKHAND_SWEEP_SECONDS (see README).
+  python -m bot migrate-store --to postgresql://deckhand@db/deckhand   copy the SQLite file to PostgreSQL
+
+settings (from the environment, or a .env file in the working folder; see .env.example):
+{settings}
 
 games:
 {games}"""
@@ -40,9 +41,12 @@ PLAY_EPILOG = """examples:
 in a game, type a move in the game's notation (as /game move on Discord), or:
   ? or moves    choose the move step by step: a number picks an option, a text step
                 takes your words as typed; back undoes a step, cancel clears the move
-  help          the game's rules
+  hint          what the built-in player would do now, and why
+  rules         the sections of the rules; rules SECTION shows one (a number or a name)
+  help          the game's rules, then these commands
   show          your view again
   quit          leave the game
+A typo gets the nearest moves and commands; resign and concede ask you to confirm.
 
 games:
 {games}"""
@@ -75,9 +79,24 @@ process waits DECKHAND_IDENTIFY_DELAY (5 s) x its first shard id before it ident
 commands are registered once with `python -m bot sync`, not by `run`."""
 
 
+MIGRATE_EPILOG = """examples:
+  python -m bot migrate-store --to postgresql://deckhand:secret@db/deckhand
+  python -m bot migrate-store --from postgresql://deckhand@db/deckhand --to data/back.sqlite3
+  python -m bot migrate-store --to postgresql://deckhand@db/deckhand --force
+
+Stop the bot first. The source is the configured store (DATABASE_URL, else DECKHAND_DATABASE) unless
+--from names another. Every table is copied in batches, one transaction each, and a line is printed
+per batch. Killed or interrupted, the same command run again finishes the copy: it resumes after
+the last batch that committed (the target notes it with each batch), and nothing is doubled.
+At the end every row is compared and every table loaded on the target, its game rebuilt; the exit
+status is 1 when anything differs. Then point DATABASE_URL (or DECKHAND_DATABASE) at the target
+and start the bot."""
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="deckhand", description="Deckhand: card games on Discord and in a terminal.",
-                                epilog=EPILOG.format(games=game_list()), formatter_class=HelpFormatter)
+                                epilog=EPILOG.format(games=game_list(), settings=settings_help()),
+                                formatter_class=HelpFormatter)
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     sub.add_parser("start", help="run the bot if DISCORD_TOKEN is set, else play Gridcannon in this terminal",
@@ -149,7 +168,32 @@ def parser() -> argparse.ArgumentParser:
     rp.add_argument("--json", action="store_true", help="end with one JSON line: game, finished, winners, score, "
                                                        "moves, summary, players")
 
-    b = sub.add_parser("bench", help="print engine and interaction-handling speed figures")
+    mg = sub.add_parser(
+        "migrate-store", help="copy every table, record and stat to another database (SQLite ⇄ PostgreSQL)",
+        formatter_class=HelpFormatter,
+        description=textwrap.fill("Copy the whole store (tables and their move logs, records, stats, daily "
+                                  "challenge entries, drafts, remembered interactions, set-aside rows) into another "
+                                  "database, then check the copy: the way a community grows from the SQLite file to "
+                                  "PostgreSQL (or goes back).", 78),
+        epilog=MIGRATE_EPILOG)
+    mg.add_argument("--to", required=True, metavar="TARGET",
+                    help="a postgresql:// URL or a SQLite file path (created if missing); it must be empty")
+    mg.add_argument("--from", dest="source", default=None, metavar="SOURCE",
+                    help="copy from this URL or file instead of the configured store")
+    mg.add_argument("--force", action="store_true",
+                    help="copy into a target that already holds data (same keys overwritten, the rest kept)")
+    mg.add_argument("--batch", type=int, default=500, metavar="N",
+                    help="rows per transaction and per progress line (default 500; the move log ten times as many)")
+
+    b = sub.add_parser(
+        "bench", help="print engine and interaction-handling speed figures", formatter_class=HelpFormatter,
+        description=textwrap.fill(
+            "Print speed figures beside their targets: each game's engine (actions applied, whole games with the "
+            "built-in player); one button press on a 300-move table through the table service and the message "
+            "builder; many tables moving at once; start-up, a move and the turn-limit sweep with 10 and with 100,000 "
+            "stored tables. The store figures run on a SQLite file and on a throw-away PostgreSQL server "
+            "(DECKHAND_PG_BIN). Takes minutes; --quick repeats less. Speed is measured here, never asserted "
+            "in tests.", 78))
     b.add_argument("--quick", action="store_true", help="fewer repetitions")
     b.add_argument("--json", action="store_true", help='end with one JSON line: {"figures": [...]}')
     return p
@@ -299,7 +343,7 @@ def cmd_simulate(args: argparse.Namespace, settings: Settings) -> int:
 
     try:
         summary = simulate(args.game, args.games, args.seed, args.players, args.options, args.records)
-    except (IllegalMove, ValueError) as e:
+    except (IllegalMove, ValueError, OSError) as e:
         print(f"deckhand: {e}", file=sys.stderr)
         return 2
     if args.json:
@@ -315,7 +359,7 @@ def cmd_replay(args: argparse.Namespace, settings: Settings) -> int:
 
     try:
         summary = replay_summary(args.record)
-    except (OSError, ValueError) as e:  # json.JSONDecodeError is a ValueError
+    except (OSError, ValueError, RecursionError) as e:  # json.JSONDecodeError is a ValueError
         print(f"deckhand: cannot replay {args.record}: {str(e).splitlines()[0] if str(e) else type(e).__name__}",
               file=sys.stderr)
         return 2
@@ -329,6 +373,57 @@ def cmd_replay(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def store_name(text: str, flag: str) -> str:
+    """``--to``/``--from``: a postgresql:// URL or a SQLite path; anything else is one clear line."""
+    from bot.store import is_postgres_url
+
+    text = text.strip()
+    if not text:
+        raise ConfigError(f"{flag} takes a postgresql:// URL or a SQLite file path, not an empty text.")
+    if "://" in text and not is_postgres_url(text):
+        raise ConfigError(f"{flag} takes a postgresql:// URL or a SQLite file path, not {text.split('://')[0]}://….")
+    if not is_postgres_url(text) and Path(text).is_dir():
+        raise ConfigError(f"{flag}: {text} is a folder; name the SQLite file.")
+    return text
+
+
+def cmd_migrate_store(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.store import StoreError, is_postgres_url, open_store
+    from bot.store.migrate import copy_store
+
+    if args.batch < 1:
+        raise ConfigError(f"--batch takes a number of rows, 1 or more, not {args.batch}.")
+    target_name = store_name(args.to, "--to")
+    source_name = store_name(args.source, "--from") if args.source is not None else \
+        (settings.database_url or str(settings.database))
+    if args.source is not None and not is_postgres_url(source_name) and not Path(source_name).exists():
+        raise ConfigError(f"--from: there is no database file {source_name}.")
+    if args.source is None and not settings.database_url and not settings.database.exists():
+        raise ConfigError(f"There is no database file {settings.database} to copy (set DECKHAND_DATABASE or "
+                          "DATABASE_URL, or give --from).")
+
+    def say(line: str) -> None:
+        print(line, flush=True)
+
+    async def go() -> int:
+        source = await open_store(source_name)
+        try:
+            target = await open_store(target_name)
+            try:
+                report = await copy_store(source, target, force=args.force, batch=args.batch, say=say)
+            finally:
+                await target.close()
+        finally:
+            await source.close()
+        return 1 if report.mismatches else 0
+
+    try:
+        return asyncio.run(go())
+    except StoreError as e:
+        print(f"deckhand: {str(e).splitlines()[0]}", file=sys.stderr)
+        return 2
+
+
 def cmd_bench(args: argparse.Namespace, settings: Settings) -> int:
     from bot.bench import run_bench
 
@@ -336,7 +431,7 @@ def cmd_bench(args: argparse.Namespace, settings: Settings) -> int:
 
 
 COMMANDS = {"start": cmd_start, "run": cmd_run, "sync": cmd_sync, "play": cmd_play, "simulate": cmd_simulate,
-            "replay": cmd_replay, "bench": cmd_bench}
+            "replay": cmd_replay, "bench": cmd_bench, "migrate-store": cmd_migrate_store}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -8,8 +8,10 @@ shown from ``view`` through ``bot.render.<game>.text``, events are read per reci
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import json
+import os
 import random
 import re
 import shutil
@@ -80,7 +82,7 @@ def default_players(game_id: str, count: int | None) -> list[str]:
         need = (f"exactly {s.min_players}" if s.min_players == s.max_players
                 else f"{s.min_players} to {s.max_players}")
         raise ValueError(f"{s.title} takes {need} players, not {n}.")
-    return ["Player"] if n == 1 else [f"P{i + 1}" for i in range(n)]
+    return ["Player"] if n == 1 else [f"Player {i + 1}" for i in range(n)]
 
 
 def terminal_width(limit: int = MAX_WIDTH) -> int:
@@ -322,8 +324,10 @@ def simulate(game_id: str, games: int, seed: int, players: int | None = None, op
     names = default_players(game_id, players)
     options = s.state.check_options(options or [])
     s.state.new(names, options, seed=seed)  # a bad option or player count stops here, before any game
+    if games < 1:
+        raise ValueError(f"--games takes a number of games, 1 or more, not {games}.")
     if records is not None:
-        records.mkdir(parents=True, exist_ok=True)
+        check_records_folder(records)
     finished = errors = wins = losses = total_moves = 0
     scores: list[float] = []
     bar = Progress(games, f"simulate {game_id}") if progress else None
@@ -348,7 +352,11 @@ def simulate(game_id: str, games: int, seed: int, players: int | None = None, op
         if outcome.score is not None:
             scores.append(outcome.score)
         if records is not None:
-            (records / f"{game_id}-{i:05d}.json").write_text(json.dumps(make_record(game, moves), indent=1))
+            out = records / f"{game_id}-{i:05d}.json"
+            try:
+                out.write_text(json.dumps(make_record(game, moves), indent=1))
+            except OSError as e:  # the disk filled, the folder went away…
+                raise OSError(f"--records: cannot write {out}: {e.strerror or e}.") from None
         if bar:
             bar.update(i + 1)
     if bar:
@@ -367,9 +375,29 @@ def simulate(game_id: str, games: int, seed: int, players: int | None = None, op
     }
 
 
+def check_records_folder(folder: Path) -> None:
+    """``simulate --records``: a folder that exists (or can be made) and can be written, else
+    OSError with one line saying why (checked before any game is played)."""
+    if folder.exists() and not folder.is_dir():
+        raise OSError(f"--records needs a folder, but {folder} is a file.")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise OSError(f"--records: cannot make the folder {folder}: {e.strerror or e}.") from None
+    probe = folder / f".deckhand-write-test-{os.getpid()}"
+    try:
+        probe.write_text("")
+        probe.unlink()
+    except OSError as e:
+        raise OSError(f"--records: cannot write in the folder {folder}: {e.strerror or e}.") from None
+
+
 # ----- records ----------------------------------------------------------------------------
 def replay_summary(path: Path) -> dict[str, Any]:
-    record = json.loads(path.read_text())
+    try:
+        record = json.loads(path.read_text())
+    except RecursionError:  # 2,000 nested brackets are not a record, and no reason for a traceback
+        raise ValueError("it is not a Deckhand record (its JSON is nested too deeply)") from None
     game = replay(record)
     outcome = game.outcome()
     return {
@@ -384,7 +412,50 @@ def replay_summary(path: Path) -> dict[str, Any]:
 
 
 # ----- hot seat ---------------------------------------------------------------------------
-HINT = "Type a move, `?` to choose it step by step, `help` for the rules, `quit` to stop."
+HINT = "Type a move, `?` to choose it step by step, `hint` for a suggestion, `help` for the rules, `quit` to stop."
+COMMANDS_HELP = ("In this terminal: type a move in the game's notation, or `?` (or `moves`) to choose it step by "
+                 "step; `hint` suggests a move; `rules` lists the rules' sections and `rules SECTION` shows one; "
+                 "`help` shows all the rules; `show` your view again; `quit` leaves the game.")
+COMMANDS = ("?", "moves", "hint", "rules", "help", "show", "quit", "exit", "back", "cancel")
+LEAVING = ("resign", "concede")  # moves that end the game for the seat: the terminal asks before playing them
+_DISCORD_RULES = re.compile(r"/game rules section:\s*([^)]+?)\s*(?=\)|$)")
+
+
+def terminal_text(text: str) -> str:
+    """An engine's words as the terminal says them: a pointer to the Discord command
+    (``/game rules section: Setup``) becomes the terminal's own (```rules Setup```)."""
+    return _DISCORD_RULES.sub(lambda m: f"`rules {m.group(1)}`", text)
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def rules_section(spec: GameSpec, ask: str, width: int) -> str:
+    """``rules``: the sections of the game's rules; ``rules SECTION`` (a number, a name, the start
+    of one or a near miss): that section, wrapped to ``width``."""
+    sections = spec.rules_sections()
+    heads = [h for h, _ in sections]
+    listing = "; ".join(f"{i}. {h}" for i, h in enumerate(heads, start=1))
+    ask = ask.strip()
+    if not ask:
+        return wrap_lines(f"Sections of the rules: {listing}. Type `rules` and a section's number or name "
+                          "(`help` shows them all).", width, "  ")
+    lower = [h.lower() for h in heads]
+    want = ask.lower()
+    found = None
+    if want.isdigit() and 1 <= int(want) <= len(heads):
+        found = int(want) - 1
+    elif want in lower:
+        found = lower.index(want)
+    else:
+        starts = [i for i, h in enumerate(lower) if h.startswith(want)] or [i for i, h in enumerate(lower) if want in h]
+        close = difflib.get_close_matches(want, lower, n=1, cutoff=0.6)
+        found = starts[0] if starts else (lower.index(close[0]) if close else None)
+    if found is None:
+        return wrap_lines(f"No section {ask[:40]!r} in the rules. Sections: {listing}.", width, "  ")
+    head, body = sections[found]
+    return wrap_markdown(f"## {head}\n\n{body}", width)
 
 
 class Quit(Exception):
@@ -409,6 +480,7 @@ class HotSeat:
         self.holder: int | None = self.humans[0] if len(self.humans) == 1 else None
         self.pending: dict[int, list[str]] = {}  # lines a seat has not read yet
         self.unread: list[str] = []  # lines the holder was shown since its last input
+        self.fresh: list[str] = []  # events for the holder not shown yet: shown before its next view, once
 
     # ----- the loop ---------------------------------------------------------------------
     def run(self) -> Game:
@@ -431,10 +503,10 @@ class HotSeat:
         except Quit as q:
             self.write(str(q))
             return self.game
-        self.write("")
-        self.write(self.render.text(self.game.view(None)))
+        final = self.render.text(self.game.view(None))
+        self.show(final)
         outcome = self.game.outcome()
-        if outcome and outcome.summary:
+        if outcome and outcome.summary and _flat(pretty_text(outcome.summary)) not in _flat(final):
             self.write(wrap_lines(pretty_text(outcome.summary), self.width))
         return self.game
 
@@ -445,14 +517,13 @@ class HotSeat:
             for e in events:
                 text = e.for_(None)
                 if text:
-                    self.write(wrap_lines(pretty_text(text), self.width, "  "))
+                    self.write(wrap_lines(terminal_text(pretty_text(text)), self.width, "  "))
             return
         for seat in self.humans:
-            lines = [wrap_lines(pretty_text(t), self.width, "  ") for t in (e.for_(seat) for e in events) if t]
-            if seat == self.holder:
-                for t in lines:
-                    self.write(t)
-                self.unread += lines
+            lines = [wrap_lines(terminal_text(pretty_text(t)), self.width, "  ") for t in (e.for_(seat) for e in events)
+                     if t]
+            if seat == self.holder:  # shown before the seat's next view (unless that view shows them)
+                self.fresh += lines
             else:
                 self.pending.setdefault(seat, []).extend(lines)
 
@@ -460,6 +531,10 @@ class HotSeat:
         """Hand the terminal to ``seat`` (clearing the screen first when others share it)."""
         if self.holder == seat:
             return
+        for line in self.fresh:  # the last holder's own move's events, shown before the screen clears
+            self.write(line)
+        self.unread += self.fresh
+        self.fresh = []
         if self.holder is not None and self.unread:  # what the last holder may not have read yet
             self.pending[self.holder] = self.unread + self.pending.get(self.holder, [])
         self.unread = []
@@ -472,6 +547,18 @@ class HotSeat:
             self.write("Since your last turn:")
             for t in missed:
                 self.write(wrap_lines(f"  {t}", self.width, "  "))
+
+    def show(self, view_text: str) -> None:
+        """A view, after the events not shown yet that it does not show itself (a render that
+        lists the recent events would otherwise print each twice)."""
+        view_text = terminal_text(view_text)
+        flat = _flat(view_text)
+        for line in self.fresh:
+            if _flat(line) not in flat:
+                self.write(line)
+        self.fresh = []
+        self.write("")
+        self.write(view_text)
 
     def ask(self, prompt: str) -> str:
         try:
@@ -487,11 +574,12 @@ class HotSeat:
         seat = d.seat
         if len(self.humans) > 1:
             self.take_terminal(seat)
-        self.write("")
-        self.write(self.render.text(self.game.view(seat)))
+        view_text = self.render.text(self.game.view(seat))
+        self.show(view_text)
         name = self.game.players[seat]
-        if d.prompt:
-            self.write(wrap_lines(f"{name}: {pretty_text(d.prompt)}", self.width, "  "))
+        prompt = terminal_text(pretty_text(d.prompt or ""))
+        if prompt and _flat(prompt) not in _flat(view_text):  # a view that shows the prompt says it once
+            self.write(wrap_lines(f"{name}: {prompt}", self.width, "  "))
         prefix: tuple[str, ...] | None = None  # the move being built step by step, if any
         while True:
             building = f" [{' '.join(prefix)} …]" if prefix else (" [choosing]" if prefix == () else "")
@@ -501,8 +589,16 @@ class HotSeat:
                 raise Quit("Game left unfinished.")
             if cmd == "help":
                 self.write(rules_help(self.spec, self.width))
+                self.write("")
+                self.say(COMMANDS_HELP)
+            elif cmd == "rules" or cmd.startswith("rules "):
+                self.write(rules_section(self.spec, line[5:], self.width))
+            elif cmd == "hint":
+                from bot.engine.hints import hint_sentence
+
+                self.say(f"Hint: {terminal_text(hint_sentence(self.game, seat))}")
             elif cmd == "show":
-                self.write(self.render.text(self.game.view(seat)))
+                self.write(terminal_text(self.render.text(self.game.view(seat))))
             elif cmd in ("?", "moves"):
                 prefix = prefix or ()
                 self.list_choices(seat, prefix)
@@ -548,14 +644,33 @@ class HotSeat:
             return f"{texts[0]} {line.strip()}"
 
     def play(self, seat: int, text: str) -> bool:
-        """Apply a written move (True), or show the refusal's reason (False)."""
+        """Apply a written move (True), or show the refusal's reason (False). A move that ends
+        the game for the seat (resign, concede) is played only once confirmed."""
+        verb = text.split()[0].lower() if text.split() else ""
+        if verb in LEAVING and verb in {t.lower() for t in self.game.choices(seat, ()).tokens()}:
+            answer = self.ask(f"{verb.capitalize()}? That ends the game for you and cannot be undone. "
+                              "Type `yes` to confirm: ").strip().lower()
+            if answer not in ("yes", "y"):
+                return self.refuse(f"Not done: you did not {verb}.")
         try:
             self.game, events = self.game.apply(seat, text)
         except IllegalMove as e:
-            self.write(wrap_lines(f"Not allowed: {pretty_text(e.reason)}", self.width, "  "))
+            reason = terminal_text(pretty_text(e.reason))
+            self.write(wrap_lines(f"Not allowed: {reason}{self.suggest(seat, verb)}", self.width, "  "))
             return False
         self.deliver(events)
         return True
+
+    def suggest(self, seat: int, word: str) -> str:
+        """After a refusal of a first word that is no move now: the nearest moves and commands."""
+        root = self.game.choices(seat, ()).tokens()
+        if not word or word in {t.lower() for t in root}:
+            return ""
+        commands = [c for c in COMMANDS if c not in ("back", "cancel")]  # those only while building a move
+        names = list(dict.fromkeys([*(t.lower() for t in root), *commands]))
+        close = difflib.get_close_matches(word, names, n=3, cutoff=0.7)
+        did = f" Did you mean {' or '.join(f'`{c}`' for c in close)}?" if close else ""
+        return f"{did} Type `?` for your moves, `help` for the rules and the terminal's commands."
 
     def step(self, seat: int, prefix: tuple[str, ...], line: str) -> tuple[str, ...] | bool:
         """One typed line in the step-by-step builder: the extended prefix, True when the move
@@ -625,7 +740,7 @@ class HotSeat:
         self.write(wrap_lines(text, self.width, indent))
 
     def refuse(self, reason: str) -> bool:
-        self.write(wrap_lines(reason, self.width, "  "))
+        self.write(wrap_lines(terminal_text(reason), self.width, "  "))
         return False
 
     def list_choices(self, seat: int, prefix: tuple[str, ...]) -> None:

@@ -9,6 +9,52 @@ from pathlib import Path
 DEFAULT_DB = Path("data") / "deckhand.sqlite3"
 
 
+@dataclass(frozen=True)
+class Setting:
+    """One setting the code reads: its name, its default as written in ``.env.example`` (empty:
+    unset) and what it does. ``--help`` and ``.env.example`` list exactly these."""
+
+    name: str
+    default: str
+    help: str
+    default_note: str = ""  # what an empty default means, when it means something
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("DISCORD_TOKEN", "", "The bot token from the Discord developer portal (Bot → Reset Token). "
+            "Required for `run` and `sync`.", "none: `start` plays in the terminal"),
+    Setting("DECKHAND_DATABASE", str(DEFAULT_DB.as_posix()), "Where the SQLite database lives (created on first run)."),
+    Setting("DATABASE_URL", "", "PostgreSQL instead of the SQLite file (needed for several processes), "
+            "e.g. postgresql://user:pass@host/db.", "the SQLite file"),
+    Setting("DECKHAND_DEV_GUILD", "", "A guild (server) id for development: `python -m bot sync` registers "
+            "commands there instantly.", "global sync"),
+    Setting("DECKHAND_OWNER_IDS", "", "User ids (comma-separated) allowed to use owner-only commands.", "nobody"),
+    Setting("DECKHAND_LOG_LEVEL", "INFO", "DEBUG, INFO, WARNING or ERROR."),
+    Setting("DISCORD_API_BASE", "", "A REST proxy or a local Discord stand-in, "
+            "e.g. http://127.0.0.1:8080/api/v10.", "Discord's"),
+    Setting("DISCORD_GATEWAY_URL", "", "A gateway proxy or stand-in, e.g. ws://127.0.0.1:8080/gateway.", "Discord's"),
+    Setting("DECKHAND_SHARD_COUNT", "", "Several processes: shards in all, across every process.",
+            "one process, unsharded"),
+    Setting("DECKHAND_SHARD_IDS", "", "Several processes: this process's shard ids (0,1 or 0-3).", "every shard"),
+    Setting("DECKHAND_IDENTIFY_DELAY", "5", "Seconds per shard id a process waits before its first IDENTIFY "
+            "(processes started together take turns); 0 to 600."),
+    Setting("DECKHAND_SWEEP_SECONDS", "5", "How often (seconds) turn limits are checked; 0.1 to 3600."),
+    Setting("DECKHAND_PICTURE_WORKERS", "", "Processes that draw table pictures (0: draw in threads instead); "
+            "0 to 256.", "one per core"),
+    Setting("DECKHAND_PG_BIN", "/usr/lib/postgresql/15/bin", "`bench` only: where PostgreSQL's server programs "
+            "are, for the throw-away server it times (else pg_ctl on PATH)."),
+)
+
+
+def settings_help() -> str:
+    """The settings for ``--help``: one entry each, with its default."""
+    lines = []
+    for s in SETTINGS:
+        default = s.default or s.default_note or "unset"
+        lines.append(f"  {s.name:<26}{s.help} (default: {default})")
+    return "\n".join(lines)
+
+
 class ConfigError(Exception):
     """A setting is missing or wrong; the message names it."""
 
@@ -27,6 +73,7 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None  # the shards this process runs (None: every shard)
     identify_delay: float = 5.0  # seconds between IDENTIFYs of shard clusters: a process waits this × its first shard id
     sweep_seconds: float = 5.0  # how often the turn-limit sweep runs (an indexed read of due tables)
+    picture_workers: int | None = None  # picture processes (0: threads; None: one per core), read by bot.render.pictures
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, *, load_dotenv: bool = True) -> "Settings":
@@ -47,8 +94,10 @@ class Settings:
         if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
             raise ConfigError(f"DECKHAND_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
         shard_count, shard_ids = parse_shards(env.get("DECKHAND_SHARD_COUNT", ""), env.get("DECKHAND_SHARD_IDS", ""))
-        identify_delay = _seconds(env, "DECKHAND_IDENTIFY_DELAY", 5.0, least=0.0)
-        sweep_seconds = _seconds(env, "DECKHAND_SWEEP_SECONDS", 5.0, least=0.1)
+        identify_delay = _number(env, "DECKHAND_IDENTIFY_DELAY", 5.0, least=0.0, most=600.0, unit="seconds")
+        sweep_seconds = _number(env, "DECKHAND_SWEEP_SECONDS", 5.0, least=0.1, most=3600.0, unit="seconds")
+        picture_workers = _number(env, "DECKHAND_PICTURE_WORKERS", None, least=0, most=256, unit="processes",
+                                  whole=True)
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
             database=Path(env.get("DECKHAND_DATABASE", "").strip() or DEFAULT_DB),
@@ -62,6 +111,7 @@ class Settings:
             shard_ids=shard_ids,
             identify_delay=identify_delay,
             sweep_seconds=sweep_seconds,
+            picture_workers=None if picture_workers is None else int(picture_workers),
         )
 
     def require_token(self) -> str:
@@ -73,16 +123,20 @@ class Settings:
         return self.token
 
 
-def _seconds(env: dict[str, str], name: str, default: float, *, least: float) -> float:
+def _number(env: dict[str, str], name: str, default: float | None, *, least: float, most: float, unit: str,
+            whole: bool = False) -> float | None:
+    """A numeric setting, refused (one line naming it and its range) unless a finite number
+    from ``least`` to ``most``; the same rule for every numeric setting."""
     text = env.get(name, "").strip()
     if not text:
         return default
     try:
-        value = float(text)
+        value = int(text) if whole else float(text)
     except ValueError:
         value = float("nan")
-    if not value >= least or value == float("inf"):
-        raise ConfigError(f"{name} takes a number of seconds (at least {least:g}), not {text[:20]!r}.")
+    if not least <= value <= most:  # NaN fails both comparisons; inf and 1e308 fail the bound
+        kind = "a whole number of" if whole else "a number of"
+        raise ConfigError(f"{name} takes {kind} {unit} from {least:g} to {most:g}, not {text[:20]!r}.")
     return value
 
 

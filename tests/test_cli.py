@@ -8,7 +8,9 @@ import random
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -72,7 +74,7 @@ def test_run_without_token_is_one_clear_line(tmp_path):
 def test_help_lists_every_command_and_game():
     out = run_cli("--help")
     assert out.returncode == 0
-    for cmd in ("start", "run", "sync", "play", "simulate", "replay", "bench"):
+    for cmd in ("start", "run", "sync", "play", "simulate", "replay", "bench", "migrate-store"):
         assert cmd in out.stdout
     for game in GAME_IDS:
         assert game in out.stdout
@@ -473,7 +475,7 @@ def test_wrap_lines_hangs_continuations_and_keeps_short_lines():
     assert all(len(ln) <= 20 for ln in wrapped) and all(ln.startswith("     ") for ln in wrapped[1:])
 
 
-@pytest.mark.parametrize("command", ["", "play", "simulate", "replay"])
+@pytest.mark.parametrize("command", ["", "play", "simulate", "replay", "bench", "migrate-store"])
 def test_argparse_help_wraps_at_the_terminal_width(command):
     """``--help`` follows the terminal's width (COLUMNS): prose reflowed, examples and the game
     list keep their columns and hang their continuations."""
@@ -553,7 +555,8 @@ def test_end_of_input_leaves_the_game():
 def test_play_from_the_command_line_with_bots():
     out = run_cli("play", "court_wars", "--players", "3", "--bots", "2,3", "--seed", "8", stdin="?\n1\nquit\n")
     assert out.returncode == 0, out.stderr
-    assert "Court Wars — seed 8. Players: P1, P2 (built-in player), P3 (built-in player)." in out.stdout
+    assert "Court Wars — seed 8. Players: Player 1, Player 2 (built-in player), Player 3 (built-in player)." \
+        in " ".join(out.stdout.split())
     assert "  1. " in out.stdout
     assert "Game left unfinished." in out.stdout
     assert "Pass the terminal" not in out.stdout
@@ -564,3 +567,251 @@ def test_start_without_token_plays_in_terminal(tmp_path):
     assert out.returncode == 0, out.stderr
     assert "Gridcannon" in out.stdout
     assert "  1. " in out.stdout
+
+
+# ----- faults of the command line (issue 16): one clear line, exit status 2 -------------------
+def one_line(err: str) -> str:
+    assert "Traceback" not in err, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, lines
+    return lines[0]
+
+
+def test_replay_of_deeply_nested_json_is_one_clear_line(tmp_path, capsys):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 2000 + "]" * 2000)  # 4 KB
+    assert main(["replay", str(deep)]) == 2
+    assert "nested too deeply" in one_line(capsys.readouterr().err)
+
+
+def test_simulate_records_at_a_file_is_one_clear_line(tmp_path, capsys):
+    taken = tmp_path / "taken"
+    taken.write_text("not a folder")
+    assert main(["simulate", "gridcannon", "--games", "1", "--records", str(taken)]) == 2
+    assert "is a file" in one_line(capsys.readouterr().err)
+    assert taken.read_text() == "not a folder"
+
+
+def test_simulate_records_at_an_unwritable_path_is_one_clear_line(tmp_path, capsys):
+    taken = tmp_path / "taken"
+    taken.write_text("")
+    assert main(["simulate", "gridcannon", "--games", "1", "--records", str(taken / "inside")]) == 2
+    assert "cannot make the folder" in one_line(capsys.readouterr().err)
+
+
+def test_simulate_records_in_a_read_only_folder_is_one_clear_line(tmp_path, capsys, monkeypatch):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    real = Path.write_text
+
+    def refuse(self, *a, **kw):  # root writes anywhere: the refusal a read-only folder gives
+        if self.parent == folder:
+            raise PermissionError(13, "Permission denied")
+        return real(self, *a, **kw)
+
+    monkeypatch.setattr(Path, "write_text", refuse)
+    assert main(["simulate", "gridcannon", "--games", "1", "--records", str(folder)]) == 2
+    assert "cannot write in the folder" in one_line(capsys.readouterr().err)
+
+
+@pytest.mark.parametrize("games", ["0", "-5"])
+def test_simulate_refuses_no_games(games, capsys):
+    assert main(["simulate", "gridcannon", "--games", games]) == 2
+    captured = capsys.readouterr()
+    assert "--games takes a number of games, 1 or more" in one_line(captured.err)
+    assert captured.out == ""
+
+
+@pytest.mark.parametrize("name, value", [
+    ("DECKHAND_SWEEP_SECONDS", v) for v in ("1e308", "nan", "inf", "-inf", "-1", "0", "", "soon")
+] + [
+    ("DECKHAND_IDENTIFY_DELAY", v) for v in ("1e308", "nan", "inf", "-1")
+] + [
+    ("DECKHAND_PICTURE_WORKERS", v) for v in ("-1", "1e308", "2.5", "nan", "many", "100000")
+])
+def test_every_numeric_setting_refuses_nonsense(name, value, monkeypatch, capsys):
+    monkeypatch.setenv(name, value)
+    code = main(["simulate", "gridcannon", "--games", "1", "--json"])
+    if value == "":  # unset: the default
+        assert code == 0
+        return
+    assert code == 2
+    line = one_line(capsys.readouterr().err)
+    assert name in line and "from" in line
+
+
+# ----- settings: the code, .env.example and --help agree (issue 18 #12) ----------------------
+# ``os.environ.get("X", "d")``, ``os.getenv("X")``, ``env["X"]``, ``env.get("X")`` and helpers
+# handed the environment, ``_number(env, "X", …)``
+READS = re.compile(r"""(?:(?:environ|getenv|env)(?:\.get)?\s*[(\[]|\(env,)\s*["']([A-Z][A-Z0-9_]+)["']"""
+                   r"""(?:\s*,\s*["']([^"']*)["'])?""")
+
+
+def settings_the_code_reads() -> dict[str, set[str]]:
+    """Every setting read from the environment anywhere in bot/ and cogs/, with the literal
+    defaults written beside the reads."""
+    found: dict[str, set[str]] = {}
+    for path in [*(ROOT / "bot").rglob("*.py"), *(ROOT / "cogs").rglob("*.py")]:
+        for name, default in READS.findall(path.read_text(encoding="utf-8")):
+            found.setdefault(name, set())
+            if default:
+                found[name].add(default)
+    return found
+
+
+def env_example() -> tuple[str, dict[str, str]]:
+    text = (ROOT / ".env.example").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    values = {}
+    for i, line in enumerate(lines):
+        if line and not line.startswith("#"):
+            name, eq, value = line.partition("=")
+            assert eq, line
+            assert lines[i - 1].startswith("# "), f"{name} has no comment above it"
+            values[name] = value
+    return text, values
+
+
+def test_every_setting_the_code_reads_is_in_env_example_and_help_with_the_codes_default():
+    from bot.config import SETTINGS, Settings
+
+    read = settings_the_code_reads()
+    assert {"DECKHAND_SWEEP_SECONDS", "DECKHAND_PICTURE_WORKERS", "DATABASE_URL"} <= set(read)  # the scan works
+    text, example = env_example()
+    assert text.endswith("\n")
+    assert set(example) == set(read), "settings .env.example lists but the code does not read, or the reverse"
+    assert [s.name for s in SETTINGS] == list(example)
+    for name, defaults in read.items():  # a default written at the read is the example's value
+        assert all(d == example[name] for d in defaults), (name, defaults, example[name])
+    # the example's values are the code's defaults: setting them changes nothing
+    assert Settings.from_env(dict(example)) == Settings.from_env({})
+    help_text = " ".join(run_cli("--help", env={"COLUMNS": "100"}).stdout.split())
+    for s in SETTINGS:
+        shown = example[s.name] or s.default_note or "unset"
+        assert f"{s.name} " in help_text and f"(default: {shown})" in help_text, s.name
+        assert " ".join(s.help.split()) in help_text
+
+
+def test_bench_help_has_a_description(capsys):
+    with pytest.raises(SystemExit):
+        main(["bench", "--help"])
+    text = capsys.readouterr().out
+    assert "Print speed figures" in text and "100,000 stored" in " ".join(text.split())
+
+
+# ----- terminal play (issue 18 #11): through the program, stdin in, stdout out ------------------
+def played_until(game_id: str, names: list[str], seed: int, want: Callable[[Any], bool], limit: int = 400):
+    """The built-in player's moves (every seat human) until ``want(game)``, as lines typed at the
+    hot seat: an Enter at each hand-over (when the seat to act changes), then the move."""
+    s = spec(game_id)
+    g = s.state.new(names, seed=seed)
+    rng = random.Random(seed)
+    lines: list[str] = []
+    holder = 0 if len(names) == 1 else None
+    while True:
+        d = g.decisions()[0]
+        if d.seat != holder:
+            lines.append("")  # "Pass to …; press Enter"
+            holder = d.seat
+        if want(g):
+            return g, lines
+        assert len(lines) < limit and not g.is_over()
+        move = str(s.player(g, d.seat, rng))
+        g, _ = g.apply(d.seat, move)
+        lines.append(move)
+
+
+def test_a_typo_gets_the_nearest_moves_and_commands():
+    out = run_cli("play", "gridcannon", "--seed", "3", stdin="royl\nrulse\nhnit\nquit\n")
+    assert out.returncode == 0, out.stderr
+    text = " ".join(out.stdout.split())
+    assert "Not allowed: Unknown move 'royl'." in text
+    assert "Did you mean `royal`?" in text
+    assert "Did you mean `rules`?" in text and "Did you mean `hint`?" in text
+    assert "Type `?` for your moves, `help` for the rules and the terminal's commands." in text
+
+
+def test_rules_lists_sections_and_shows_one():
+    s = spec("gridcannon")
+    sections = s.rules_sections()
+    setup = next(i for i, (h, _) in enumerate(sections) if h == "Setup")
+    out = run_cli("play", "gridcannon", "--seed", "3", stdin=f"rules\nrules setp\nrules {setup + 1}\nrules zebra\nquit\n",
+                  env={"COLUMNS": "80"})
+    assert out.returncode == 0, out.stderr
+    text = " ".join(out.stdout.split())
+    assert "Sections of the rules: 1. " in text and all(f"{i}. {h}" in text for i, (h, _) in enumerate(sections, 1))
+    body = " ".join(sections[setup][1].split()).replace("**", "")
+    first_words = " ".join(body.split()[:8])
+    assert text.count(first_words) == 2  # `rules setp` (near miss) and `rules 4`: the Setup section, each time
+    next_head = sections[setup + 1][0]
+    assert f"{next_head} ---" not in text  # one section, not the rest
+    assert "No section 'zebra' in the rules." in text
+
+
+def test_hint_in_the_terminal_is_the_engines_hint():
+    from bot.engine.hints import hint_sentence
+
+    g = spec("gridcannon").state.new(["Player"], seed=3)
+    out = run_cli("play", "gridcannon", "--seed", "3", stdin="hint\nquit\n", env={"COLUMNS": "200"})
+    assert out.returncode == 0, out.stderr
+    assert f"Hint: {hint_sentence(g, 0)}" in " ".join(out.stdout.split())
+
+
+def test_refusals_point_to_the_terminals_rules_not_the_discord_command():
+    g = spec("gridcannon").state.new(["Player"], seed=3)
+    with pytest.raises(Exception) as refused:  # the engine itself cites the Discord command
+        g.apply(0, "royal JD T1")
+    assert "/game rules section: Setup" in str(refused.value)
+    out = run_cli("play", "gridcannon", "--seed", "3", stdin="royal JD T1\nrules Setup\nquit\n")
+    text = " ".join(out.stdout.split())
+    assert "Not allowed: J♦ cannot go to T1" in text and "(see `rules Setup`)" in text
+    assert "/game" not in out.stdout
+
+
+@pytest.mark.parametrize("game_id, names, verb", [("court_wars", ["Player 1", "Player 2"], "resign"),
+                                                  ("gridcannon", ["Player"], "concede")])
+def test_resign_and_concede_ask_for_confirmation(game_id, names, verb):
+    _, moves = played_until(game_id, names, 3, lambda g: verb in g.choices(g.decisions()[0].seat, ()).tokens())
+    args = ["play", game_id, "--seed", "3"] + (["--players", str(len(names))] if len(names) > 1 else [])
+    out = run_cli(*args, stdin="\n".join([*moves, verb, "no", "show", verb, "yes", ""]) + "\n",
+                  env={"COLUMNS": "200"})
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    asks = f"{verb.capitalize()}? That ends the game for you and cannot be undone. Type `yes` to confirm:"
+    assert text.count(asks) == 2
+    assert f"Not done: you did not {verb}." in text
+    kept, done = text.split(f"Not done: you did not {verb}.")
+    assert asks in kept and asks in done  # asked again after `no`: the game went on
+    assert "Game left unfinished." not in text and "Bye." not in text  # `yes` ended it
+    g, _ = played_until(game_id, names, 3, lambda g: verb in g.choices(g.decisions()[0].seat, ()).tokens())
+    ended = g.apply(g.decisions()[0].seat, verb)[0]
+    assert ended.is_over() and ended.outcome().summary in " ".join(done.split())
+
+
+def test_gridcannon_prints_every_event_and_prompt_once():
+    """Gridcannon's view shows the last move's events and the prompt: neither is printed again."""
+    s = spec("gridcannon")
+    g = s.state.new(["Player"], seed=3)
+    rng = random.Random(3)
+    moves, expected = [], []
+    for _ in range(12):
+        move = str(s.player(g, 0, rng))
+        g, events = g.apply(0, move)
+        moves.append(move)
+        expected.append(([e.for_(0) for e in events if e.for_(0)], g.decisions()[0].prompt if g.decisions() else ""))
+    out = run_cli("play", "gridcannon", "--seed", "3", stdin="\n".join(moves) + "\nquit\n", env={"COLUMNS": "300"})
+    assert out.returncode == 0, out.stderr
+    turns = out.stdout.split("Player> ")[1:]  # what follows each line typed
+    assert len(turns) == len(moves) + 1
+    for (events, prompt), shown in zip(expected, turns, strict=False):
+        flat = " ".join(shown.split())
+        for text in events:
+            assert flat.count(" ".join(text.split())) == 1, (text, shown)
+        if prompt:
+            assert flat.count(" ".join(prompt.split())) == 1, (prompt, shown)
+
+
+def test_default_names_read_player_1():
+    out = run_cli("play", "court_wars", "--bots", "2", "--seed", "1", stdin="quit\n", env={"COLUMNS": "200"})
+    assert "Players: Player 1, Player 2 (built-in player)." in out.stdout
+    assert "P1 P1" not in out.stdout and "Player 1 — K♠" in out.stdout
