@@ -168,13 +168,8 @@ class Event:
 
     @property
     def text(self) -> str:
-        """v1 compatibility: the public text, else the first private one."""
+        """The public text, else the first private one (a shorthand for tests and logs)."""
         return self.public if self.public is not None else next(iter(self.private.values()), "")
-
-    @property
-    def to(self) -> tuple[Seat, ...] | None:
-        """v1 compatibility: ``None`` for a public event, else the seats that read it."""
-        return None if self.public is not None else tuple(self.private)
 
     def for_(self, seat: Seat | None) -> str | None:
         """The text ``seat`` (``None``: the public) reads, or ``None``."""

@@ -8,11 +8,11 @@ Ben's K♠ stack"). :func:`hint_sentence` joins it to the action described from 
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Mapping
 
 from bot.engine.cards import pretty_text
+from bot.engine.registry import player_module
 from bot.engine.core import Action, Game
 
 HINT_SEED = "hint"  # the built-in player's coin flips, fixed so the same position gets the same hint
@@ -63,7 +63,7 @@ def hint(game: Game, seat: int) -> tuple[Action, str]:
     """The built-in player's action for ``seat`` and its reason (``seat`` must be deciding): the
     player module's own ``hint`` when its reasons depend on the position, else its ``REASONS`` by
     kind of action (``FALLBACK`` for any other step)."""
-    module = importlib.import_module(f"bot.engine.{game.game_id}.player")
+    module = player_module(game.game_id)
     own = getattr(module, "hint", None)
     if own is not None:
         return own(game, seat)

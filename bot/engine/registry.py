@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from importlib import resources
+from types import ModuleType
 
 from bot.engine.core import Action, Game, Outcome
 from bot.engine.options import Options
@@ -38,9 +39,6 @@ class GameSpec:
     """
 
     id: str
-    title: str
-    min_players: int
-    max_players: int
     credit: str
     summary: str
     state: type[Game]
@@ -53,15 +51,22 @@ class GameSpec:
     export_seed: bool = True
     story: bool = False  # the game tells a story (a story file at the end)
     seat_names: tuple[str, ...] = field(default_factory=tuple)
+    # Declared once, by the game's state class (``Game.title`` and its player counts): read from it.
+    title: str = field(init=False)
+    min_players: int = field(init=False)
+    max_players: int = field(init=False)
     # Settings that keep a game between random players short (a round-limit safeguard, lowered),
     # for test playouts and simulations that must finish quickly; never used at a real table.
     quick_options: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "title", self.state.title)
+        object.__setattr__(self, "min_players", self.state.min_players)
+        object.__setattr__(self, "max_players", self.state.max_players)
+
     def rules_text(self) -> str:
         """The rules as players read them, shipped beside the engine (``rules.md``)."""
-        package = f"bot.engine.{self.id}" if _is_package(self.id) else "bot.engine.rules"
-        name = "rules.md" if _is_package(self.id) else f"{self.id}.md"
-        return resources.files(package).joinpath(name).read_text(encoding="utf-8")
+        return resources.files(f"bot.engine.{self.id}").joinpath("rules.md").read_text(encoding="utf-8")
 
     def rules_sections(self) -> list[tuple[str, str]]:
         """The rules split at ``## `` headings: (heading, body) pairs, the intro first."""
@@ -79,11 +84,6 @@ class GameSpec:
         return [(h, b) for h, b in sections if b]
 
 
-def _is_package(game_id: str) -> bool:
-    spec = importlib.util.find_spec(f"bot.engine.{game_id}")
-    return bool(spec and spec.submodule_search_locations)
-
-
 _SPECS: dict[str, GameSpec] = {}
 
 
@@ -98,6 +98,13 @@ def spec(game_id: str) -> GameSpec:
     found = importlib.import_module(f"bot.engine.{game_id}").SPEC
     _SPECS[game_id] = found
     return found
+
+
+def player_module(game_id: str) -> ModuleType:
+    """A game's built-in player module (its ``auto_move``, and ``hint`` or ``REASONS``): found here,
+    like the game itself, never imported by name elsewhere."""
+    spec(game_id)  # a registered game (KeyError otherwise)
+    return importlib.import_module(f"bot.engine.{game_id}.player")
 
 
 def specs() -> list[GameSpec]:

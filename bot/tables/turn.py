@@ -112,18 +112,11 @@ class Turn:
 
     def _after(self, t: TableRow, new: Game, before: set[int], events: list[Event]) -> Change:
         change = Change(t)
-        for e in events:
-            private = getattr(e, "private", None)
-            if private is not None:  # a v2 event: the public text, and each seat's own text
-                if e.public:
-                    change.events.append(e.public)
-                for s, text in private.items():
-                    change.private.setdefault(s, []).append(text)
-            elif e.to is None:
-                change.events.append(e.text)
-            else:
-                for s in e.to:
-                    change.private.setdefault(s, []).append(e.text)
+        for e in events:  # the public text, and each seat's own text
+            if e.public:
+                change.events.append(e.public)
+            for s, text in e.private.items():
+                change.private.setdefault(s, []).append(text)
         t.events = (t.events + change.events)[-KEEP_EVENTS:]
         if new.is_over():
             t.status = "finished"

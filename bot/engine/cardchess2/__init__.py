@@ -15,9 +15,6 @@ CREDIT = "Cardchess2 (an anonymous forum post)"
 
 SPEC = GameSpec(
     id="cardchess2",
-    title="Cardchess2",
-    min_players=2,
-    max_players=2,
     credit=CREDIT,
     summary="Chess with a deck of cards: face-down cards on a 7×7 board attack with suit multipliers; the "
             "defender may enforce, the attacker may reinforce. Reach the far row or wipe out the other side.",

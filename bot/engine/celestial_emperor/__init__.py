@@ -21,9 +21,6 @@ from .view import CelestialView, DuelInfo, FinalCard, PlayerInfo, ScoreRow, Scor
 
 SPEC = GameSpec(
     id=GAME.game_id,
-    title=GAME.title,
-    min_players=GAME.min_players,
-    max_players=GAME.max_players,
     credit=GAME.credit,
     summary=GAME.summary,
     state=GAME,

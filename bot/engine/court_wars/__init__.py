@@ -31,9 +31,6 @@ def rematch_first(n: int, last_first: int, outcome: Outcome | None) -> int:
 
 SPEC = GameSpec(
     id="court_wars",
-    title="Court Wars",
-    min_players=2,
-    max_players=4,
     credit=CREDIT,
     summary=SUMMARY,
     state=CourtWarsGame,

@@ -74,9 +74,6 @@ GAME = GridcannonGame
 
 SPEC = GameSpec(
     id="gridcannon",
-    title="Gridcannon",
-    min_players=1,
-    max_players=1,
     credit=CREDIT,
     summary=SUMMARY,
     state=GridcannonGame,

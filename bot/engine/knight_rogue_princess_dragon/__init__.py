@@ -42,9 +42,6 @@ from bot.engine.registry import GameSpec
 
 SPEC = GameSpec(
     id=GAME.game_id,
-    title=GAME.title,
-    min_players=GAME.min_players,
-    max_players=GAME.max_players,
     credit=GAME.credit,
     summary=GAME.summary,
     state=GAME,
