@@ -141,7 +141,7 @@ def _board_card(sheet: dr.Sheet, b, x0: int, y0: int) -> None:
 
 def picture(view) -> bytes:
     """A PNG of the board and the seat's hand, readable at 400 px wide."""
-    sheet = dr.Sheet()
+    sheet = dr.Sheet(mode="P")
     d = sheet.d
     south, north = view.players[view.south], view.players[1 - view.south]
     sheet.line(f"{TITLE}: {south} South ▲ · {north} North ▼", dr.GOLD, limit=2)

@@ -254,7 +254,7 @@ def _row_of_cards(sheet: dr.Sheet, label: str, cards: tuple[str, ...] | list[str
 
 def picture(view: CelestialView) -> bytes | None:
     """The battle for a phone: the clans, the duel's cards, the tie pile and (for a seat) its hand."""
-    sheet = dr.Sheet()
+    sheet = dr.Sheet(mode="P")
     sheet.line(TITLE, dr.GOLD, limit=2)
     sheet.line(f"{PHASES.get(view.stage, view.stage)} · duels fought: {view.duels_fought}", dr.MUTED, limit=2)
     sheet.space(4)

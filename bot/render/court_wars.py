@@ -164,7 +164,7 @@ def _position(sheet: dr.Sheet, pos: PositionView, x: float, y: float) -> None:
 
 
 def picture(view: CourtWarsView) -> bytes | None:
-    sheet = dr.Sheet()
+    sheet = dr.Sheet(mode="P")
     d = sheet.d
     dr.text(d, (dr.PAD, sheet.y), TITLE, dr.GOLD, size=dr.TEXT + 6)
     sheet.space(dr.TEXT + 18)

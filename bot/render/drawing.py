@@ -4,6 +4,12 @@ Pictures are designed 800 px wide and must stay readable at 400 px on a phone, s
 of text is at least :data:`TEXT` px tall, the same size as a card's rank. Drawing is cheap: the
 font file is read once, card faces and backs are drawn once per (card, size) and pasted, and
 PNGs are written as 256-colour palettes with ``compress_level=1``.
+
+A sheet drawn in ``"P"`` mode (``Sheet(mode="P")``) is drawn straight into one fixed palette
+(:data:`PALETTE`, built once from the colours of the pictures and the blends of their text
+edges): no colours are chosen per picture, every pixel is one byte while drawing, card and text
+tiles are turned into palette tiles once and then only pasted, and the PNG is written as it is.
+A sheet in ``"RGB"`` mode (the default) is reduced to a palette of its own when written.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ BLACK = (20, 20, 20)
 PINK = (255, 150, 150)  # a red suit symbol written on the felt
 JOKER_INK = (120, 40, 160)
 BACK = (120, 30, 40)
+OUTLINE = (60, 60, 60)  # a card's edge
 
 _FONT_FILES = ("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", "DejaVuSans-Bold.ttf")
 _GLYPHS = {"🃏": "Joker", "🂠": "?"}  # emoji the font lacks, in words
@@ -104,7 +111,7 @@ def face(card: str, w: int = CARD_W, h: int = CARD_H) -> Any:
 
     img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
-    d.rounded_rectangle([0, 0, w - 1, h - 1], radius=max(5, w // 10), fill=WHITE, outline=(60, 60, 60), width=2)
+    d.rounded_rectangle([0, 0, w - 1, h - 1], radius=max(5, w // 10), fill=WHITE, outline=OUTLINE, width=2)
     if card.startswith("JK"):
         d.text((6, 2), "★", fill=JOKER_INK, font=font(TEXT))
         _star(d, w / 2 + 4, h * 0.62, min(w, h) * 0.3, GOLD)
@@ -132,7 +139,7 @@ def back(w: int = CARD_W, h: int = CARD_H, colour: tuple[int, int, int] = BACK) 
     img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     d.rounded_rectangle([0, 0, w - 1, h - 1], radius=max(5, w // 10), fill=colour, outline=WHITE, width=2)
-    light = tuple(min(255, c + 70) for c in colour)
+    light = lighter(colour)
     d.rounded_rectangle([6, 6, w - 7, h - 7], radius=4, outline=light, width=2)
     for k in range(12, w - 10, 10):
         d.line([k, 10, k, h - 11], fill=light, width=1)
@@ -149,8 +156,17 @@ def slot(w: int = CARD_W, h: int = CARD_H, colour: tuple[int, int, int] = MUTED)
     return img
 
 
+def lighter(colour: tuple[int, int, int], by: int = 70) -> tuple[int, int, int]:
+    return (min(255, colour[0] + by), min(255, colour[1] + by), min(255, colour[2] + by))
+
+
 def put(img: Any, tile: Any, x: float, y: float) -> None:
-    """Paste a cached tile (with its transparency) at (x, y)."""
+    """Paste a cached tile (with its transparency) at (x, y); on a palette sheet, the tile's
+    palette copy (made once) is pasted through its one-bit mask."""
+    if img.mode == "P" and tile.mode == "RGBA":
+        p, bit = palette_tile(tile)
+        img.paste(p, (int(x), int(y)), bit)
+        return
     img.paste(tile, (int(x), int(y)), tile)
 
 
@@ -182,13 +198,24 @@ def _glyphs(s: str, size: int, anchor: str) -> tuple[Any, tuple[int, int]]:
 
 def draw_text(d: Any, xy: tuple[float, float], s: str, fill: Any, size: int, anchor: str = "la") -> None:
     """One run of text in one colour, its glyphs rasterised once per (text, size) and then only
-    blended in: labels, names and numbers come back picture after picture."""
+    blended in: labels, names and numbers come back picture after picture. On a palette sheet
+    the run is a palette tile blended once with the colour under it (per text, size, ink and
+    ground) and pasted through a one-bit mask."""
     f = font(size)
     if "\n" in s or not hasattr(f, "getmask2"):
         d.text(xy, s, fill=fill, font=f, anchor=anchor)
         return
     mask, (ox, oy) = _glyphs(s, size, anchor)
-    d.draw.draw_bitmap((round(xy[0]) + ox, round(xy[1]) + oy), mask, d._getink(fill)[0])
+    x, y = round(xy[0]) + ox, round(xy[1]) + oy
+    if d.mode != "P":
+        d.draw.draw_bitmap((x, y), mask, d._getink(fill)[0])
+        return
+    if not mask.size[0] or not mask.size[1]:
+        return
+    img = d._image
+    ground = colour_at(img, x, y)
+    tile, bit = _text_tile(s, size, anchor, tuple(fill), ground)
+    img.paste(tile, (x, y), bit)
 
 
 def text(d: Any, xy: tuple[float, float], s: str, fill: Any = WHITE, size: int = TEXT, red: Any = PINK,
@@ -264,13 +291,15 @@ LINE = TEXT + 8  # the height of a line of text
 
 
 class Sheet:
-    """A picture :data:`WIDTH` px wide that grows downwards; :meth:`png` crops it to what was drawn."""
+    """A picture :data:`WIDTH` px wide that grows downwards; :meth:`png` crops it to what was drawn.
+    ``mode="P"`` draws it in the fixed :data:`PALETTE` (see the module's notes)."""
 
-    def __init__(self, height: int = 2400, bg: tuple[int, int, int] = FELT, width: int = WIDTH) -> None:
-        from PIL import Image, ImageDraw
+    def __init__(self, height: int = 2400, bg: tuple[int, int, int] = FELT, width: int = WIDTH,
+                 mode: str = "RGB") -> None:
+        from PIL import ImageDraw
 
         self.width = width
-        self.img = Image.new("RGB", (width, height), bg)
+        self.img = canvas(width, height, bg) if mode == "P" else _new_rgb(width, height, bg)
         self.d = ImageDraw.Draw(self.img)
         self.y = PAD
 
@@ -302,7 +331,7 @@ class Sheet:
         if self.y + PAD > self.img.height:
             raise ValueError(f"the picture needs {int(self.y + PAD)} px, the sheet has {self.img.height}")
         img = self.img.crop((0, 0, self.width, int(self.y + PAD)))
-        return encode(img)
+        return png(img) if img.mode == "P" else encode(img)
 
 
 def encode(img: Any) -> bytes:
@@ -319,6 +348,141 @@ def encode(img: Any) -> bytes:
     buf = io.BytesIO()
     img.save(buf, format="PNG", compress_level=1)
     return buf.getvalue()
+
+
+def _new_rgb(width: int, height: int, bg: tuple[int, int, int]) -> Any:
+    from PIL import Image
+
+    return Image.new("RGB", (width, height), bg)
+
+
+def png(img: Any) -> bytes:
+    """A palette picture as PNG, as it is (``compress_level=1``: a picture of flat colours
+    compresses almost as well as at higher levels, at a third of the time)."""
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", compress_level=1)
+    return buf.getvalue()
+
+
+# ----- the fixed palette ----------------------------------------------------------------------------
+# Every colour the palette pictures draw with, and the grounds their text and card inks sit on: the
+# palette holds these and three blends of each ink with each of its grounds (anti-aliased edges).
+GRIDCANNON_BACK = (70, 45, 110)
+STACK_EDGE = (215, 215, 205)
+BADGE = (40, 40, 40)
+HEALTH = (170, 30, 30)
+ARMOUR = (50, 60, 150)
+CROSS = (210, 50, 50)
+ACTING = (70, 60, 20)
+SOUTH = (40, 95, 175)  # Cardchess2's sides: blue and amber, never a suit's red
+NORTH = (205, 110, 20)
+SOUTH_DARK = (28, 62, 118)
+NORTH_DARK = (130, 66, 10)
+CELL_DARK = (58, 134, 88)
+CELL_LIGHT = (70, 150, 100)
+_FLAT = (FELT, FELT_DARK, FELT_LIGHT, WHITE, GOLD, MUTED, RED, BLACK, PINK, JOKER_INK, BACK, OUTLINE,
+         GRIDCANNON_BACK, STACK_EDGE, BADGE, HEALTH, ARMOUR, CROSS, ACTING, SOUTH, NORTH, SOUTH_DARK, NORTH_DARK,
+         CELL_DARK, CELL_LIGHT)
+_LIGHT_INKS = (WHITE, GOLD, MUTED, PINK)
+_DARK_GROUNDS = (FELT, FELT_DARK, FELT_LIGHT, ACTING, BADGE, HEALTH, ARMOUR, BACK, GRIDCANNON_BACK, SOUTH, NORTH,
+                 SOUTH_DARK, NORTH_DARK, CELL_DARK, CELL_LIGHT)
+_CARD_INKS = (BLACK, RED, JOKER_INK, OUTLINE, SOUTH, NORTH)  # on a card's white
+
+
+def _blend(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:
+    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
+
+
+def _palette() -> tuple[tuple[int, int, int], ...]:
+    out: dict[tuple[int, int, int], None] = {}
+    for c in _FLAT:
+        out[c] = None
+        out[lighter(c)] = None  # a card back's inner lines
+    pairs = [(i, g) for i in _LIGHT_INKS for g in _DARK_GROUNDS] + [(i, WHITE) for i in _CARD_INKS]
+    for ink, ground in pairs:
+        for t in (0.25, 0.5, 0.75):
+            out[_blend(ground, ink, t)] = None
+    assert len(out) <= 240, len(out)  # room left for a colour drawn that is not listed
+    return tuple(out)
+
+
+PALETTE = _palette()
+
+
+@functools.lru_cache(maxsize=1)
+def _palette_image() -> Any:
+    from PIL import Image
+
+    img = Image.new("P", (1, 1), 0)
+    img.putpalette(bytes(v for c in PALETTE for v in c))
+    return img
+
+
+@functools.lru_cache(maxsize=8)
+def _blank(width: int, height: int, bg: tuple[int, int, int]) -> Any:
+    from PIL import Image
+
+    img = Image.new("P", (width, height), PALETTE.index(bg) if bg in PALETTE else 0)
+    img.putpalette(bytes(v for c in PALETTE for v in c))
+    return img
+
+
+def canvas(width: int, height: int, bg: tuple[int, int, int] = FELT) -> Any:
+    """A palette picture of ``bg`` (a copy of one made once)."""
+    return _blank(width, height, bg).copy()
+
+
+def colour_at(img: Any, x: int, y: int) -> tuple[int, int, int]:
+    """The colour at (x, y) of a palette picture (its edge colour outside it)."""
+    x = min(max(0, x), img.width - 1)
+    y = min(max(0, y), img.height - 1)
+    i = img.im.getpixel((x, y))
+    if i < len(PALETTE):
+        return PALETTE[i]
+    pal = img.palette.palette
+    return (pal[3 * i], pal[3 * i + 1], pal[3 * i + 2])
+
+
+def to_palette(img: Any) -> Any:
+    """An RGB picture mapped once to the fixed palette (each pixel its nearest colour)."""
+    from PIL import Image
+
+    return img.quantize(palette=_palette_image(), dither=Image.Dither.NONE)
+
+
+_tiles: dict[int, tuple[Any, Any, Any]] = {}
+
+
+def palette_tile(tile: Any) -> tuple[Any, Any]:
+    """A cached RGBA tile as (palette tile, one-bit mask), made once per tile."""
+    got = _tiles.get(id(tile))
+    if got is not None and got[0] is tile:
+        return got[1], got[2]
+    from PIL import Image
+
+    p = to_palette(tile.convert("RGB"))
+    bit = tile.getchannel("A").point(lambda a: 255 if a >= 128 else 0).convert("1", dither=Image.Dither.NONE)
+    if len(_tiles) > 2048:
+        _tiles.clear()
+    _tiles[id(tile)] = (tile, p, bit)  # the tile kept alive with its copy: its id stays its own
+    return p, bit
+
+
+@functools.lru_cache(maxsize=4096)
+def _text_tile(s: str, size: int, anchor: str, ink: tuple[int, int, int],
+               ground: tuple[int, int, int]) -> tuple[Any, Any]:
+    """A run of text blended with its ground and mapped to the palette, and its one-bit mask."""
+    from PIL import Image, ImageDraw
+
+    mask, _ = _glyphs(s, size, anchor)
+    rgb = Image.new("RGB", mask.size, ground)
+    d = ImageDraw.Draw(rgb)
+    d.draw.draw_bitmap((0, 0), mask, d._getink(ink)[0])
+    cover = Image.new("L", mask.size, 0)
+    dl = ImageDraw.Draw(cover)
+    dl.draw.draw_bitmap((0, 0), mask, dl._getink(255)[0])
+    bit = cover.point(lambda a: 255 if a >= 24 else 0).convert("1", dither=Image.Dither.NONE)
+    return to_palette(rgb), bit
 
 
 def warm() -> None:

@@ -217,7 +217,7 @@ def _corner(sheet: dr.Sheet, x: float, y: float, title: str, lines: list[str]) -
 def picture(view: GridcannonView) -> bytes | None:
     """The table for a phone: the 3x3 grid (cells r1c1..r3c3) with its 12 royal slots (T1..R3)
     around it, the draw pile, the drawn card, the stash and the kills in the corners."""
-    sheet = dr.Sheet()
+    sheet = dr.Sheet(mode="P")
     dr.text(sheet.d, (dr.PAD, sheet.y), "Gridcannon", dr.GOLD, size=dr.TEXT + 6)
     sheet.space(dr.TEXT + 18)
     sheet.line(status(view), dr.GOLD, limit=3)

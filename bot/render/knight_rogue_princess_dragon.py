@@ -161,7 +161,7 @@ def _seat_band(sheet: dr.Sheet, view: KrpdView, seat: int, fill: tuple[int, int,
 
 def picture(view: KrpdView) -> bytes | None:
     """The table for a phone: each player's pile, showing and received cards, the story pile."""
-    sheet = dr.Sheet()
+    sheet = dr.Sheet(mode="P")
     sheet.line(TITLE, dr.GOLD, limit=2)
     sheet.line(f"{PHASE_NAME.get(view.phase, view.phase)} · tellings {sum(len(u) for u in view.used)} of 16",
                dr.MUTED)
