@@ -123,9 +123,15 @@ def _status(view: CelestialView) -> str:
     return (view.result or "The game is over.") if view.over else view.waiting
 
 
-def panel(view: CelestialView) -> Panel:
+def panel(view: CelestialView, *, with_picture: bool = True) -> Panel:
+    """The embed. Beside the picture it says only what the picture cannot (who must act and how);
+    ``with_picture=False``: every clan, the duel, the tie pile and the scoring in fields."""
     # The story's latest lines are among the recent moves the table message shows above the panel.
     p = Panel(title=TITLE, description=clip(pretty_text(_status(view)), 4096))
+    p.footer = clip(f"{PHASES.get(view.stage, view.stage)} · duels fought: {view.duels_fought}"
+                    " · choices are made privately (show my hand)", 2048)
+    if with_picture:
+        return p
     for pl in view.seats:
         p.add(f"{SUIT_SYMBOL[pl.suit]} {pl.clan} — {pl.name}", player_line(pl), True)
     line = duel_line(view)
@@ -136,9 +142,28 @@ def panel(view: CelestialView) -> Panel:
     sc = scoring_lines(view)
     if sc:
         p.add("Scoring", "\n".join(sc))
-    p.footer = clip(f"{PHASES.get(view.stage, view.stage)} · duels fought: {view.duels_fought}"
-                    " · choices are made privately (show my hand)", 2048)
     return p
+
+
+def alt_text(view: CelestialView) -> str:
+    """The battle in words (at most 1,000 characters), for screen readers and clients that hide
+    pictures: who must act, the clans, the duel, the tie pile, the scoring and a seat's own cards."""
+    parts = [f"{TITLE}. {PHASES.get(view.stage, view.stage)}. {pretty_text(_status(view))}"]
+    for pl in view.seats:
+        parts.append(f"{SUIT_SYMBOL[pl.suit]} {pl.clan} ({pl.name}): {player_line(pl)}.")
+    line = duel_line(view)
+    if line and view.duel is not None:
+        parts.append(f"Duel {view.duel.number}: {line}" + ("" if line.endswith(".") else "."))
+    if view.tie_pile:
+        parts.append(f"Tie pile: {_cards(view.tie_pile)}.")
+    parts += scoring_lines(view)
+    if view.hand is not None:
+        parts.append(f"Your hand: {_cards(view.hand)}.")
+        if view.committed:
+            parts.append(f"Committed face down: {pretty(view.committed)}.")
+        if view.final:
+            parts.append(f"Your final card: {pretty(view.final)}.")
+    return clip(" ".join(parts).replace("**", "").replace("🃏", "Joker"), 1000)
 
 
 def hand_text(view: CelestialView) -> str:

@@ -8,7 +8,6 @@ from bot.engine.gridcannon.view import CellView, GridcannonView, SlotView
 from bot.render.panel import Panel, clip, options_words
 from bot.render import drawing as dr
 
-CREDIT = "Based on Gridcannon by Tom Francis"
 W = 7  # width of one column of the text table
 
 
@@ -114,16 +113,21 @@ def footer(view: GridcannonView) -> str:
     score = ""
     if not view.over and not view.classic:
         score = f" · score if you win now: {view.score_so_far}"
-    return f"Rules: {opts} · kills {view.kills}/12{score} · {CREDIT}"
+    return f"Rules: {opts} · kills {view.kills}/12{score}"
 
 
-def panel(view: GridcannonView) -> Panel:
+def panel(view: GridcannonView, *, with_picture: bool = True) -> Panel:
+    """The embed. Beside the picture it says only what the picture cannot (what just happened,
+    what is asked); ``with_picture=False``: the table in text as well."""
     # The public table message shows the recent moves above the panel: a seat's view lists them here.
-    events = "\n".join(pretty_text(e) for e in view.latest[-8:]) if view.seat is not None else ""
+    events = "\n".join(pretty_text(e) for e in view.latest[-(3 if with_picture else 8):]) if view.seat is not None \
+        else ""
     desc = (events + "\n\n" if events else "") + f"**{status(view)}**"
     p = Panel(title="Gridcannon", description=clip(desc, 4096), footer=clip(footer(view), 2048))
     if view.over:
         p.colour = 0x2F7D4F if view.won else 0x8B1E1E
+    if with_picture:
+        return p
     p.add("Table", "```\n" + grid_block(view) + "\n```")
     p.add("Royals", royals_text(view))
     p.add("Pending card", _p(view.pending), True)
@@ -147,6 +151,25 @@ def text(view: GridcannonView) -> str:
     parts.append(">> " + status(view))
     parts.append(footer(view))
     return "\n".join(parts)
+
+
+def alt_text(view: GridcannonView) -> str:
+    """The table in words (at most 1,000 characters), for screen readers and clients that hide
+    pictures: what is asked, the nine cells, the royals, the drawn card, the stash and the piles."""
+    cells = "; ".join(f"{c.cell} {pretty(c.top)}" + (f" (stack of {c.height})" if c.height > 1 else "") if c.top
+                      else f"{c.cell} empty" for c in view.grid)
+    royals = []
+    for s in view.slots:
+        if s.state == "living" and s.royal is not None:
+            arm = f", armour {len(s.armour)}" if s.armour else ""
+            royals.append(f"{pretty(s.royal)} at {s.slot}, health {s.health}{arm}")
+    parts = [f"Gridcannon. {status(view)}", f"Grid: {cells}."]
+    parts.append(("Living royals: " + "; ".join(royals) + ".") if royals else "No living royal.")
+    parts.append(f"Kills {view.kills} of 12.")
+    if view.pending:
+        parts.append(f"Drawn: {pretty(view.pending)}.")
+    parts.append(f"Deck: {view.deck}. Stash: {_stash_plain(view).replace('(spent)', ' (spent)')}.")
+    return clip(" ".join(parts).replace("🃏", "Joker"), 1000)
 
 
 # ----- picture --------------------------------------------------------------------------
