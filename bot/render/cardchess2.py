@@ -214,7 +214,7 @@ def _board_card(sheet: dr.Sheet, b, x0: int, y0: int) -> None:
     dr.put(sheet.img, dr.back(CARD_W, CARD_H, BACK_COLOUR[b.side]), x, y)
     if not isinstance(b.card, Hidden):  # the recipient's own face-down card, named on a label
         code = base_code(b.card)
-        sheet.d.rounded_rectangle([x + 8, y + 22, x + CARD_W - 8, y + CARD_H - 22], 6, fill=dr.WHITE)
+        dr.put(sheet.img, dr.box(CARD_W - 15, CARD_H - 43, 6, dr.WHITE), x + 8, y + 22)
         ink = dr.RED if code[1] in "HD" else dr.BLACK
         dr.text(sheet.d, (x + CARD_W / 2, y + CARD_H / 2), pretty(code), ink, red=None, anchor="mm")
 
@@ -230,8 +230,7 @@ def _side_label(sheet: dr.Sheet, view, side: str) -> None:
     you = " (you)" if view.seat == seat else ""
     label = f"{view.players[seat]}{you} · {side} · {COLOUR_WORD[side]}"
     y = sheet.y
-    sheet.d.rounded_rectangle([BOARD_X, y, BOARD_X + 7 * CELL - 1, y + dr.LINE + 6], 10,
-                              fill=PICTURE_COLOUR[side])
+    dr.put(sheet.img, dr.box(7 * CELL, dr.LINE + 7, 10, PICTURE_COLOUR[side]), BOARD_X, y)
     dr.text(sheet.d, (BOARD_X + 12, y + 4), dr.fit(label, 7 * CELL - 24), dr.WHITE)
     sheet.y += dr.LINE + 14
 
@@ -240,7 +239,11 @@ def picture(view) -> bytes:
     """A PNG of the board and the seat's hand, readable at 400 px wide: drawn from the viewer's
     own side (South at the bottom for the public), each card on its owner's colour, each
     player's name on a strip of that colour at their edge of the board."""
-    sheet = dr.Sheet(mode="P")
+    return dr.sized(lambda height: _picture(view, height), 1600)
+
+
+def _picture(view, height: int) -> bytes:
+    sheet = dr.Sheet(height, mode="P")
     near = bottom_side(view)
     far = "North" if near == "South" else "South"
     flipped = near == "North"

@@ -179,8 +179,12 @@ def _position(sheet: dr.Sheet, pos: PositionView, x: float, y: float) -> None:
     dr.text(sheet.d, (x, ly + dr.LINE), f"Defence {pos.defence}")
 
 
-def picture(view: CourtWarsView) -> bytes | None:
-    sheet = dr.Sheet(mode="P")
+def picture(view: CourtWarsView) -> bytes:
+    return dr.sized(lambda height: _picture(view, height), 1400)
+
+
+def _picture(view: CourtWarsView, height: int) -> bytes:
+    sheet = dr.Sheet(height, mode="P")
     d = sheet.d
     dr.text(d, (dr.PAD, sheet.y), TITLE, dr.GOLD, size=dr.TEXT + 6)
     sheet.space(dr.TEXT + 18)

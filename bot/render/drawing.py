@@ -165,9 +165,25 @@ def put(img: Any, tile: Any, x: float, y: float) -> None:
     palette copy (made once) is pasted through its one-bit mask."""
     if img.mode == "P" and tile.mode == "RGBA":
         p, bit = palette_tile(tile)
-        img.paste(p, (int(x), int(y)), bit)
+        _paste(img, p, int(x), int(y), bit)
         return
     img.paste(tile, (int(x), int(y)), tile)
+
+
+def _paste(img: Any, tile: Any, x: int, y: int, mask: Any) -> None:
+    """Paste through a mask, straight to the core (the checks of ``Image.paste`` cost more than
+    pasting a card): ``img`` is a sheet's, loaded and writable; the core clips to its edges."""
+    img.im.paste(tile.im, (x, y, x + tile.width, y + tile.height), mask.im)
+
+
+@functools.lru_cache(maxsize=256)
+def box(w: int, h: int, radius: int, fill: Any, outline: Any = None, width: int = 0) -> Any:
+    """A rounded box (RGBA) drawn once per size and colours, then pasted with :func:`put`."""
+    from PIL import Image, ImageDraw
+
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    ImageDraw.Draw(img).rounded_rectangle([0, 0, w - 1, h - 1], radius=radius, fill=fill, outline=outline, width=width)
+    return img
 
 
 def card(img: Any, code: Any, x: float, y: float, w: int = CARD_W, h: int = CARD_H) -> None:
@@ -215,7 +231,7 @@ def draw_text(d: Any, xy: tuple[float, float], s: str, fill: Any, size: int, anc
     img = d._image
     ground = colour_at(img, x, y)
     tile, bit = _text_tile(s, size, anchor, tuple(fill), ground)
-    img.paste(tile, (x, y), bit)
+    _paste(img, tile, x, y, bit)
 
 
 def text(d: Any, xy: tuple[float, float], s: str, fill: Any = WHITE, size: int = TEXT, red: Any = PINK,
@@ -290,6 +306,21 @@ def fit(s: str, width: float, size: int = TEXT) -> str:
 LINE = TEXT + 8  # the height of a line of text
 
 
+class TooShort(ValueError):
+    """A sheet drawn past its bottom edge."""
+
+
+def sized(draw: Any, height: int) -> bytes:
+    """``draw(height)`` on a sheet of ``height`` px, again on a taller one if it did not fit (a
+    sheet as tall as most pictures need costs less to clear and to crop than a very tall one)."""
+    for _ in range(3):
+        try:
+            return draw(height)
+        except TooShort:
+            height *= 2
+    return draw(height)
+
+
 class Sheet:
     """A picture :data:`WIDTH` px wide that grows downwards; :meth:`png` crops it to what was drawn.
     ``mode="P"`` draws it in the fixed :data:`PALETTE` (see the module's notes)."""
@@ -329,7 +360,7 @@ class Sheet:
 
     def png(self) -> bytes:
         if self.y + PAD > self.img.height:
-            raise ValueError(f"the picture needs {int(self.y + PAD)} px, the sheet has {self.img.height}")
+            raise TooShort(f"the picture needs {int(self.y + PAD)} px, the sheet has {self.img.height}")
         img = self.img.crop((0, 0, self.width, int(self.y + PAD)))
         return png(img) if img.mode == "P" else encode(img)
 

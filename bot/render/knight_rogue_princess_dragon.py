@@ -178,9 +178,13 @@ def _seat_band(sheet: dr.Sheet, view: KrpdView, seat: int, fill: tuple[int, int,
     sheet.y += tall
 
 
-def picture(view: KrpdView) -> bytes | None:
+def picture(view: KrpdView) -> bytes:
     """The table for a phone: each player's pile, showing and received cards, the story pile."""
-    sheet = dr.Sheet(mode="P")
+    return dr.sized(lambda height: _picture(view, height), 1600)
+
+
+def _picture(view: KrpdView, height: int) -> bytes:
+    sheet = dr.Sheet(height, mode="P")
     sheet.line(TITLE, dr.GOLD, limit=2)
     sheet.line(f"{PHASE_NAME.get(view.phase, view.phase)} · tellings {sum(len(u) for u in view.used)} of 16",
                dr.MUTED)
