@@ -215,23 +215,42 @@ def _glyphs(s: str, size: int, anchor: str) -> tuple[Any, tuple[int, int]]:
 def draw_text(d: Any, xy: tuple[float, float], s: str, fill: Any, size: int, anchor: str = "la") -> None:
     """One run of text in one colour, its glyphs rasterised once per (text, size) and then only
     blended in: labels, names and numbers come back picture after picture. On a palette sheet
-    the run is a palette tile blended once with the colour under it (per text, size, ink and
-    ground) and pasted through a one-bit mask."""
+    the run is drawn word by word, each word a palette tile made once per (word, size, ink,
+    ground: the colour under it) and pasted through a one-bit mask: a new line of words already
+    seen costs no rendering."""
     f = font(size)
     if "\n" in s or not hasattr(f, "getmask2"):
         d.text(xy, s, fill=fill, font=f, anchor=anchor)
         return
+    if d.mode == "P":
+        _draw_words(d._image, xy, s, tuple(fill), size, anchor)
+        return
     mask, (ox, oy) = _glyphs(s, size, anchor)
-    x, y = round(xy[0]) + ox, round(xy[1]) + oy
-    if d.mode != "P":
-        d.draw.draw_bitmap((x, y), mask, d._getink(fill)[0])
-        return
-    if not mask.size[0] or not mask.size[1]:
-        return
-    img = d._image
-    ground = colour_at(img, x, y)
-    tile, bit = _text_tile(s, size, anchor, tuple(fill), ground)
-    _paste(img, tile, x, y, bit)
+    d.draw.draw_bitmap((round(xy[0]) + ox, round(xy[1]) + oy), mask, d._getink(fill)[0])
+
+
+@functools.lru_cache(maxsize=8192)
+def _advance(word: str, size: int) -> float:
+    """How far a word and the space after it move the pen."""
+    return font(size).getlength(word + " ")
+
+
+def _draw_words(img: Any, xy: tuple[float, float], s: str, ink: tuple[int, int, int], size: int,
+                anchor: str) -> None:
+    x, y = xy
+    if anchor[0] != "l":
+        total = font(size).getlength(s) if len(s) > 40 else width_of(s, size)
+        x -= total if anchor[0] == "r" else total / 2
+    anchor = "l" + anchor[1]
+    ry = round(y)
+    for word in s.split(" "):
+        if word:
+            mask, (ox, oy) = _glyphs(word, size, anchor)
+            if mask.size[0] and mask.size[1]:
+                px, py = round(x) + ox, ry + oy
+                tile, bit = _text_tile(word, size, anchor, ink, colour_at(img, px, py))
+                _paste(img, tile, px, py, bit)
+        x += _advance(word, size)
 
 
 def text(d: Any, xy: tuple[float, float], s: str, fill: Any = WHITE, size: int = TEXT, red: Any = PINK,
@@ -499,21 +518,38 @@ def palette_tile(tile: Any) -> tuple[Any, Any]:
     return p, bit
 
 
+@functools.lru_cache(maxsize=256)
+def _ramp(ink: tuple[int, int, int], ground: tuple[int, int, int]) -> list[int]:
+    """For each coverage 0..255 of a glyph's pixel, the palette index of ``ink`` blended that
+    much into ``ground``: the palette's own blends of the pair when it has them, else the
+    nearest palette colour of 17 levels of the blend."""
+    index = {c: i for i, c in enumerate(PALETTE)}
+    steps = [_blend(ground, ink, t) for t in (0, 0.25, 0.5, 0.75, 1)]
+    if all(c in index for c in steps):
+        return [index[steps[min(4, (a + 32) // 64)]] for a in range(256)]
+
+    def nearest(c: tuple[int, int, int]) -> int:
+        return min(range(len(PALETTE)), key=lambda i: sum((a - b) ** 2 for a, b in zip(PALETTE[i], c, strict=True)))
+
+    levels = [nearest(_blend(ground, ink, k / 16)) for k in range(17)]
+    return [levels[(a + 8) // 16] for a in range(256)]
+
+
 @functools.lru_cache(maxsize=4096)
 def _text_tile(s: str, size: int, anchor: str, ink: tuple[int, int, int],
                ground: tuple[int, int, int]) -> tuple[Any, Any]:
-    """A run of text blended with its ground and mapped to the palette, and its one-bit mask."""
-    from PIL import Image, ImageDraw
+    """A run of text as a palette tile (each glyph pixel ``ink`` blended into ``ground`` by its
+    coverage) and its one-bit mask (the pixels the glyphs cover)."""
+    from PIL import Image
 
-    mask, _ = _glyphs(s, size, anchor)
-    rgb = Image.new("RGB", mask.size, ground)
-    d = ImageDraw.Draw(rgb)
-    d.draw.draw_bitmap((0, 0), mask, d._getink(ink)[0])
-    cover = Image.new("L", mask.size, 0)
-    dl = ImageDraw.Draw(cover)
-    dl.draw.draw_bitmap((0, 0), mask, dl._getink(255)[0])
-    bit = cover.point(lambda a: 255 if a >= 24 else 0).convert("1", dither=Image.Dither.NONE)
-    return to_palette(rgb), bit
+    core, _ = _glyphs(s, size, anchor)
+    cover = Image.new("L", (1, 1))._new(core)
+    tile = Image.frombytes("P", cover.size, cover._new(core.point(_ramp(ink, ground), None)).tobytes())
+    bit = cover._new(core.point(_COVERED, "1"))
+    return tile, bit
+
+
+_COVERED = [0] * 24 + [255] * 232  # a glyph pixel at least this covered is drawn
 
 
 def warm() -> None:
