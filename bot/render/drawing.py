@@ -558,12 +558,14 @@ def warm() -> None:
     for size in (TEXT, TEXT + 6):
         font(size)
     faces(CARD_W, CARD_H)
-    back(), slot(), back(CARD_W, CARD_H), slot(CARD_W, CARD_H)
+    for tile in (back(), slot()):
+        palette_tile(tile)
 
 
 def faces(w: int, h: int) -> None:
-    """Draw every card's face at ``w`` x ``h`` into the cache (as :func:`card` asks for them)."""
+    """Draw every card's face at ``w`` x ``h`` into the cache (as :func:`card` asks for them),
+    and its palette tile."""
     for s in "SHDC":
         for r in "23456789TJQKA":
-            face(r + s, w, h)
-    face("JK", w, h)
+            palette_tile(face(r + s, w, h))
+    palette_tile(face("JK", w, h))

@@ -5,6 +5,7 @@ up as a picture worker does (``bot.render.pictures.warm`` and the registry's sam
 each view is drawn once, as a running bot draws a new table picture once.
 
     PYTHONPATH=. python -m tests.render.measure_pictures [views per game] [game …]
+    PYTHONPATH=. python -m tests.render.time_pictures varied [views per game] [game …]  (the same)
 
 Prints, per game, the p50 and p99 of the process CPU time (ms) of one picture and the p50 and
 largest of its bytes. CPU time, not wall time: the figures hold on a busy machine.
