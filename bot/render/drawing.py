@@ -239,7 +239,7 @@ def _draw_words(img: Any, xy: tuple[float, float], s: str, ink: tuple[int, int, 
                 anchor: str) -> None:
     x, y = xy
     if anchor[0] != "l":
-        total = font(size).getlength(s) if len(s) > 40 else width_of(s, size)
+        total = width_of(s, size)
         x -= total if anchor[0] == "r" else total / 2
     anchor = "l" + anchor[1]
     ry = round(y)
@@ -472,8 +472,9 @@ def _palette_image() -> Any:
 def _blank(width: int, height: int, bg: tuple[int, int, int]) -> Any:
     from PIL import Image
 
-    img = Image.new("P", (width, height), PALETTE.index(bg) if bg in PALETTE else 0)
+    img = Image.new("P", (width, height), 0)
     img.putpalette(bytes(v for c in PALETTE for v in c))
+    img.paste(PALETTE.index(bg) if bg in PALETTE else img.palette.getcolor(bg, img), (0, 0, width, height))
     return img
 
 
