@@ -11,7 +11,6 @@ from bot.render.panel import Panel, clip, options_words
 
 TITLE = "Cardchess2"
 FILES = "abcdefg"
-SIDE_COLOUR = {"South": (52, 101, 164), "North": (190, 60, 50)}
 SIDE_MARK = {"South": "▲", "North": "▼"}
 
 

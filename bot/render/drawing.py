@@ -243,13 +243,17 @@ def _draw_words(img: Any, xy: tuple[float, float], s: str, ink: tuple[int, int, 
         x -= total if anchor[0] == "r" else total / 2
     anchor = "l" + anchor[1]
     ry = round(y)
+    core = img.im
+    right, bottom = img.width - 1, img.height - 1
     for word in s.split(" "):
         if word:
             mask, (ox, oy) = _glyphs(word, size, anchor)
-            if mask.size[0] and mask.size[1]:
+            w, h = mask.size
+            if w and h:
                 px, py = round(x) + ox, ry + oy
-                tile, bit = _text_tile(word, size, anchor, ink, colour_at(img, px, py))
-                _paste(img, tile, px, py, bit)
+                i = core.getpixel((min(max(0, px), right), min(max(0, py), bottom)))
+                tile, bit = _text_tile(word, size, anchor, ink, _colour(img, i))
+                core.paste(tile, (px, py, px + w, py + h), bit)
         x += _advance(word, size)
 
 
@@ -487,7 +491,10 @@ def colour_at(img: Any, x: int, y: int) -> tuple[int, int, int]:
     """The colour at (x, y) of a palette picture (its edge colour outside it)."""
     x = min(max(0, x), img.width - 1)
     y = min(max(0, y), img.height - 1)
-    i = img.im.getpixel((x, y))
+    return _colour(img, img.im.getpixel((x, y)))
+
+
+def _colour(img: Any, i: int) -> tuple[int, int, int]:
     if i < len(PALETTE):
         return PALETTE[i]
     pal = img.palette.palette
@@ -540,14 +547,14 @@ def _ramp(ink: tuple[int, int, int], ground: tuple[int, int, int]) -> list[int]:
 def _text_tile(s: str, size: int, anchor: str, ink: tuple[int, int, int],
                ground: tuple[int, int, int]) -> tuple[Any, Any]:
     """A run of text as a palette tile (each glyph pixel ``ink`` blended into ``ground`` by its
-    coverage) and its one-bit mask (the pixels the glyphs cover)."""
+    coverage) and its one-bit mask (the pixels the glyphs cover), both as Pillow's core images
+    (pasted straight to a sheet's core)."""
     from PIL import Image
 
     core, _ = _glyphs(s, size, anchor)
     cover = Image.new("L", (1, 1))._new(core)
     tile = Image.frombytes("P", cover.size, cover._new(core.point(_ramp(ink, ground), None)).tobytes())
-    bit = cover._new(core.point(_COVERED, "1"))
-    return tile, bit
+    return tile.im, core.point(_COVERED, "1")
 
 
 _COVERED = [0] * 24 + [255] * 232  # a glyph pixel at least this covered is drawn
