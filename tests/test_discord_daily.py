@@ -36,7 +36,7 @@ async def test_two_users_get_the_same_deal_one_attempt_and_a_leaderboard(standin
     ta, tb = await bot.service.get(dm_a), await bot.service.get(dm_b)
     assert ta.seed == tb.seed and ta.table_id != tb.table_id
     assert public_deal(ta) == public_deal(tb), "the same deal for everyone today"
-    assert table_a["embeds"][0]["fields"] == res_b.embed["fields"]
+    assert table_a["embeds"][0]["description"] == res_b.embed["description"]
 
     again = await standin.slash(bot, "game daily", user=ana, guild=g)
     assert again.ephemeral and "already" in again.text

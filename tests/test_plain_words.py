@@ -13,6 +13,7 @@ refusal, prompt) starts with a capital.
 from __future__ import annotations
 
 import ast
+import inspect
 import os
 import random
 import re
@@ -92,6 +93,10 @@ def _renders(game: Game, seat: int | None) -> Iterator[tuple[str, str]]:
     r = renderer(game.game_id)
     view = game.view(seat)
     yield "panel", r.panel(view).as_text()
+    if "with_picture" in inspect.signature(r.panel).parameters:
+        yield "panel without a picture", r.panel(view, with_picture=False).as_text()
+    if hasattr(r, "alt_text"):
+        yield "alt text", r.alt_text(view)
     yield "text", r.text(view)
     for name in ("hand_text", "status"):
         fn = getattr(r, name, None)

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+import functools
+
 from bot.engine.cards import base_code, pretty
 from bot.engine.core import Hidden
 from bot.render import drawing as dr
 from bot.render.panel import Panel, clip, options_words
 
 TITLE = "Cardchess2"
-CREDIT = "Cardchess2 (an anonymous forum post)"
 FILES = "abcdefg"
-SIDE_COLOUR = {"South": (52, 101, 164), "North": (190, 60, 50)}
 SIDE_MARK = {"South": "▲", "North": "▼"}
 
 
@@ -97,9 +97,16 @@ def text(view) -> str:
     return "\n".join(parts)
 
 
-def panel(view) -> Panel:
-    """The embed: a text alternative of the picture."""
+def panel(view, *, with_picture: bool = True) -> Panel:
+    """The embed. Beside the picture it says only what the picture cannot (whose turn and what
+    is asked, a seat's recent moves); ``with_picture=False``: the whole table in text."""
     p = Panel(TITLE, clip(status(view), 4096))
+    if view.options:
+        p.footer = "Options: " + options_words(view.options)
+    if with_picture:
+        if view.recent and view.seat is not None:  # the table message shows the public ones above the panel
+            p.add("Recent", "\n".join(view.recent[-3:]))
+        return p
     own = "; * your own face-down card" if view.seat is not None else ""
     p.add(f"Board (South at the bottom; ▲ South, ▼ North, ## face down{own})", "```\n" + board_text(view) + "\n```")
     p.add("Table", counts(view))
@@ -107,68 +114,162 @@ def panel(view) -> Panel:
         p.add("Attack", attack_text(view))
     if view.seat is not None:
         p.add("Your hand", " ".join(_card(c) for c in view.hand) or "empty")
-    if view.recent and view.seat is not None:  # the table message shows the public ones above the panel
+    if view.recent and view.seat is not None:
         p.add("Recent", "\n".join(view.recent[-5:]))
-    p.footer = " · ".join(([("Options: " + options_words(view.options))] if view.options else []) + [CREDIT])
     return p
+
+
+def _side_words(view, side: str) -> str:
+    seat = view.south if side == "South" else 1 - view.south
+    you = ", you" if view.seat == seat else ""
+    up = [f"{pretty(base_code(b.card))} {b.cell}" for b in view.board if b.side == side and b.face_up]
+    own = [f"{pretty(base_code(b.card))} {b.cell}" for b in view.board
+           if b.side == side and not b.face_up and not isinstance(b.card, Hidden)]
+    down = [b.cell for b in view.board if b.side == side and not b.face_up and isinstance(b.card, Hidden)]
+    parts = [f"face up {', '.join(up)}" if up else "nothing face up"]
+    if own:
+        parts.append(f"your face-down {', '.join(own)}")
+    if down:
+        parts.append(f"face down at {', '.join(down)}")
+    return f"{side} ({view.players[seat]}{you}, {COLOUR_WORD[side]}): " + "; ".join(parts) + "."
+
+
+def alt_text(view) -> str:
+    """The table in words (at most 1,000 characters), for screen readers and clients that hide
+    pictures: whose turn, each side's cards where the viewer may see them, the hand, the counts."""
+    near = bottom_side(view)
+    far = "North" if near == "South" else "South"
+    parts = [f"{TITLE}, drawn from {near}'s side. {status(view)}", _side_words(view, near), _side_words(view, far)]
+    if view.attack:
+        parts.append(attack_text(view) + ".")
+    if view.seat is not None:
+        parts.append(hand_text(view) + ".")
+    parts.append(counts(view) + ".")
+    return clip(" ".join(parts), 1000)
 
 
 CELL = 104  # one board cell at the design width
 BOARD_X = (dr.WIDTH - 7 * CELL) // 2 + 10
-PICTURE_COLOUR = {"South": (40, 95, 175), "North": (205, 110, 20)}  # blue and amber: never a suit's red
+INSET = 9  # the owner's colour shows this wide around a card in its cell
+CARD_W, CARD_H = CELL - 2 * INSET, CELL - 2 * INSET
+PICTURE_COLOUR = {"South": dr.SOUTH, "North": dr.NORTH}  # blue and amber: never a suit's red
+BACK_COLOUR = {"South": dr.SOUTH_DARK, "North": dr.NORTH_DARK}
+COLOUR_WORD = {"South": "blue", "North": "amber"}
+
+
+def bottom_side(view) -> str:
+    """The side drawn at the bottom: the viewer's own (South for the public)."""
+    return view.side(view.seat) if view.seat is not None else "South"
+
+
+def _xy(cell: str, flipped: bool) -> tuple[int, int]:
+    """Where a cell's square starts, relative to the board's top-left corner."""
+    fi, r = FILES.index(cell[0]), int(cell[1]) - 1
+    if flipped:  # North at the bottom: the board turned half a turn
+        return (6 - fi) * CELL, r * CELL
+    return fi * CELL, (6 - r) * CELL
+
+
+@functools.lru_cache(maxsize=2)
+def _board_layer(flipped: bool):
+    """The empty board with its rank and file labels, drawn once per orientation."""
+    from PIL import ImageDraw
+
+    img = dr.canvas(dr.WIDTH, 7 * CELL + dr.LINE)
+    d = ImageDraw.Draw(img)
+    for fi, f in enumerate(FILES):
+        for r in range(7):
+            x, y = _xy(f"{f}{r + 1}", flipped)
+            shade = dr.CELL_LIGHT if (r + fi) % 2 else dr.CELL_DARK
+            d.rectangle([BOARD_X + x, y, BOARD_X + x + CELL - 1, y + CELL - 1], fill=shade)
+    for r in range(7):
+        _, y = _xy(f"a{r + 1}", flipped)
+        dr.text(d, (BOARD_X - 14, y + CELL / 2), str(r + 1), anchor="rm")
+    for f in FILES:
+        x, _ = _xy(f"{f}1", flipped)
+        dr.text(d, (BOARD_X + x + CELL / 2, 7 * CELL + 4), f, anchor="ma")
+    return img
+
+
+def board_top(view) -> int:
+    """Where the board starts, below the status and the far side's strip."""
+    lines = min(3, len(dr.wrap(status(view), dr.WIDTH - 2 * dr.PAD)))
+    return dr.PAD + lines * dr.LINE + 4 + dr.LINE + 14
+
+
+def cell_origin(view, cell: str) -> tuple[int, int]:
+    """The top-left corner of a cell's square in the picture of ``view``."""
+    x, y = _xy(cell, bottom_side(view) == "North")
+    return BOARD_X + x, board_top(view) + y
 
 
 def _board_card(sheet: dr.Sheet, b, x0: int, y0: int) -> None:
-    colour = PICTURE_COLOUR[b.side]
-    w, h = CELL - 16, CELL - 8
-    x, y = x0 + 8, y0 + 4
+    """A card in its cell: the whole cell in its owner's colour, the card inside it."""
+    sheet.d.rectangle([x0, y0, x0 + CELL - 1, y0 + CELL - 1], fill=PICTURE_COLOUR[b.side])
+    x, y = x0 + INSET, y0 + INSET
     if b.face_up:
-        sheet.d.rounded_rectangle([x0 + 3, y0 + 1, x0 + CELL - 4, y0 + CELL - 2], 10, fill=colour)
-        dr.card(sheet.img, base_code(b.card), x, y, w, h)
-    else:
-        dr.put(sheet.img, dr.back(w, h, colour), x, y)
-        if not isinstance(b.card, Hidden):  # the recipient's own face-down card, named on a label
-            code = base_code(b.card)
-            sheet.d.rounded_rectangle([x + 10, y + 18, x + w - 10, y + h - 18], 6, fill=dr.WHITE)
-            ink = dr.RED if code[1] in "HD" else dr.BLACK
-            dr.text(sheet.d, (x + w / 2, y + h / 2), pretty(code), ink, red=None, anchor="mm")
-    # the owner's side: a triangle pointing to the owner's goal row
-    cx, ty = x0 + CELL - 20, y0 + 10
-    pts = [(cx, ty), (cx - 9, ty + 14), (cx + 9, ty + 14)] if b.side == "South" else \
-        [(cx, ty + 14), (cx - 9, ty), (cx + 9, ty)]
-    sheet.d.polygon(pts, fill=colour if b.face_up else dr.WHITE, outline=dr.WHITE)
+        dr.card(sheet.img, base_code(b.card), x, y, CARD_W, CARD_H)
+        return
+    dr.put(sheet.img, dr.back(CARD_W, CARD_H, BACK_COLOUR[b.side]), x, y)
+    if not isinstance(b.card, Hidden):  # the recipient's own face-down card, named on a label
+        code = base_code(b.card)
+        dr.put(sheet.img, dr.box(CARD_W - 15, CARD_H - 43, 6, dr.WHITE), x + 8, y + 22)
+        ink = dr.RED if code[1] in "HD" else dr.BLACK
+        dr.text(sheet.d, (x + CARD_W / 2, y + CARD_H / 2), pretty(code), ink, red=None, anchor="mm")
+
+
+def _mark(sheet: dr.Sheet, x0: int, y0: int) -> None:
+    """A gold frame around a cell of the attack under way."""
+    sheet.d.rectangle([x0 + 1, y0 + 1, x0 + CELL - 2, y0 + CELL - 2], outline=dr.GOLD, width=5)
+
+
+def _side_label(sheet: dr.Sheet, view, side: str) -> None:
+    """One player's name on a strip of their colour, at their own edge of the board."""
+    seat = view.south if side == "South" else 1 - view.south
+    you = " (you)" if view.seat == seat else ""
+    label = f"{view.players[seat]}{you} · {side} · {COLOUR_WORD[side]}"
+    y = sheet.y
+    dr.put(sheet.img, dr.box(7 * CELL, dr.LINE + 7, 10, PICTURE_COLOUR[side]), BOARD_X, y)
+    dr.text(sheet.d, (BOARD_X + 12, y + 4), dr.fit(label, 7 * CELL - 24), dr.WHITE)
+    sheet.y += dr.LINE + 14
 
 
 def picture(view) -> bytes:
-    """A PNG of the board and the seat's hand, readable at 400 px wide."""
-    sheet = dr.Sheet()
-    d = sheet.d
-    south, north = view.players[view.south], view.players[1 - view.south]
-    sheet.line(f"{TITLE}: {south} South ▲ · {north} North ▼", dr.GOLD, limit=2)
+    """A PNG of the board and the seat's hand, readable at 400 px wide: drawn from the viewer's
+    own side (South at the bottom for the public), each card on its owner's colour, each
+    player's name on a strip of that colour at their edge of the board."""
+    return dr.sized(lambda height: _picture(view, height), 1600)
+
+
+def _picture(view, height: int) -> bytes:
+    sheet = dr.Sheet(height, mode="P")
+    near = bottom_side(view)
+    far = "North" if near == "South" else "South"
+    flipped = near == "North"
+    sheet.line(status(view), dr.GOLD, limit=3)
     sheet.space(4)
-    top = sheet.y
-    for r in range(7):
-        y0 = top + (6 - r) * CELL
-        dr.text(d, (BOARD_X - 14, y0 + CELL / 2), str(r + 1), anchor="rm")
-        for fi in range(7):
-            x0 = BOARD_X + fi * CELL
-            shade = (70, 150, 100) if (r + fi) % 2 else (58, 134, 88)
-            d.rectangle([x0, y0, x0 + CELL - 1, y0 + CELL - 1], fill=shade)
-            b = view.at(f"{FILES[fi]}{r + 1}")
-            if b is not None:
-                _board_card(sheet, b, x0, y0)
-    for fi, f in enumerate(FILES):
-        dr.text(d, (BOARD_X + fi * CELL + CELL / 2, top + 7 * CELL + 4), f, anchor="ma")
-    sheet.y = top + 7 * CELL + dr.LINE + 8
+    _side_label(sheet, view, far)
+    top = sheet.y = board_top(view)
+    sheet.img.paste(_board_layer(flipped), (0, top))
+    marked = set()
+    if view.attack is not None:
+        marked = {view.attack.target, *(s.cell for s in view.attack.strikers)}
+    for b in view.board:
+        x, y = _xy(b.cell, flipped)
+        _board_card(sheet, b, BOARD_X + x, top + y)
+    for cell in marked:
+        x, y = _xy(cell, flipped)
+        _mark(sheet, BOARD_X + x, top + y)
+    sheet.y = top + 7 * CELL + dr.LINE + 4
+    _side_label(sheet, view, near)
     if view.seat is not None:
         mine = [b for b in view.board if b.owner == view.seat and not b.face_up and not isinstance(b.card, Hidden)]
         if mine:
             sheet.line("Labelled backs: your face-down cards (only you see them).", dr.MUTED, limit=2)
         sheet.line(f"Your hand ({len(view.hand)}):" if view.hand else "Your hand: empty", dr.GOLD)
         sheet.cards([base_code(c) for c in view.hand])
-    sheet.line(status(view), dr.GOLD, limit=3)
     if view.attack:
-        sheet.line(attack_text(view), limit=4)
+        sheet.line(attack_text(view) + " (gold frames)", limit=4)
     sheet.line(counts(view), limit=3)
     if view.recent:
         sheet.line("Last: " + view.recent[-1], dr.MUTED, limit=3)
@@ -183,7 +284,9 @@ def seat_picture(view) -> bytes | None:
 
 
 def warm() -> None:
-    """Draw the board's card faces and backs once (a fresh picture worker calls this)."""
-    dr.faces(CELL - 16, CELL - 8)
-    for colour in PICTURE_COLOUR.values():
-        dr.back(CELL - 16, CELL - 8, colour)
+    """Draw the board, its card faces and backs once (a fresh picture worker calls this)."""
+    dr.faces(CARD_W, CARD_H)
+    for colour in BACK_COLOUR.values():
+        dr.back(CARD_W, CARD_H, colour)
+    for flipped in (False, True):
+        _board_layer(flipped)

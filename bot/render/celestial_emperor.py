@@ -123,9 +123,19 @@ def _status(view: CelestialView) -> str:
     return (view.result or "The game is over.") if view.over else view.waiting
 
 
-def panel(view: CelestialView) -> Panel:
+def panel(view: CelestialView, *, with_picture: bool = True) -> Panel:
+    """The embed. Beside the picture it says only what the picture cannot (who must act and how,
+    and at the end how the scoring went); ``with_picture=False``: every clan, the duel and the
+    tie pile in fields as well."""
     # The story's latest lines are among the recent moves the table message shows above the panel.
     p = Panel(title=TITLE, description=clip(pretty_text(_status(view)), 4096))
+    p.footer = clip(f"{PHASES.get(view.stage, view.stage)} · duels fought: {view.duels_fought}"
+                    " · choices are made privately (show my hand)", 2048)
+    if with_picture:
+        sc = scoring_lines(view)
+        if sc:  # how the game was won, step by step: what just happened, in words
+            p.add("Scoring", "\n".join(sc))
+        return p
     for pl in view.seats:
         p.add(f"{SUIT_SYMBOL[pl.suit]} {pl.clan} — {pl.name}", player_line(pl), True)
     line = duel_line(view)
@@ -136,9 +146,28 @@ def panel(view: CelestialView) -> Panel:
     sc = scoring_lines(view)
     if sc:
         p.add("Scoring", "\n".join(sc))
-    p.footer = clip(f"{PHASES.get(view.stage, view.stage)} · duels fought: {view.duels_fought}"
-                    " · choices are made privately (show my hand)", 2048)
     return p
+
+
+def alt_text(view: CelestialView) -> str:
+    """The battle in words (at most 1,000 characters), for screen readers and clients that hide
+    pictures: who must act, the clans, the duel, the tie pile, the scoring and a seat's own cards."""
+    parts = [f"{TITLE}. {PHASES.get(view.stage, view.stage)}. {pretty_text(_status(view))}"]
+    for pl in view.seats:
+        parts.append(f"{SUIT_SYMBOL[pl.suit]} {pl.clan} ({pl.name}): {player_line(pl)}.")
+    line = duel_line(view)
+    if line and view.duel is not None:
+        parts.append(f"Duel {view.duel.number}: {line}" + ("" if line.endswith(".") else "."))
+    if view.tie_pile:
+        parts.append(f"Tie pile: {_cards(view.tie_pile)}.")
+    parts += scoring_lines(view)
+    if view.hand is not None:
+        parts.append(f"Your hand: {_cards(view.hand)}.")
+        if view.committed:
+            parts.append(f"Committed face down: {pretty(view.committed)}.")
+        if view.final:
+            parts.append(f"Your final card: {pretty(view.final)}.")
+    return clip(" ".join(parts).replace("**", "").replace("🃏", "Joker"), 1000)
 
 
 def hand_text(view: CelestialView) -> str:
@@ -200,9 +229,8 @@ BOX_W = (dr.WIDTH - 3 * dr.PAD) // 2
 
 def _seat_box(sheet: dr.Sheet, view: CelestialView, p: PlayerInfo, x: float, y: float, h: float) -> None:
     d = sheet.d
-    fill = (70, 60, 20) if p.to_act else dr.FELT_DARK
-    d.rounded_rectangle([x, y, x + BOX_W, y + h], 12, fill=fill, outline=dr.GOLD if p.to_act else dr.FELT_LIGHT,
-                        width=3)
+    fill = dr.ACTING if p.to_act else dr.FELT_DARK
+    dr.put(sheet.img, dr.box(BOX_W + 1, int(h) + 1, 12, fill, dr.GOLD if p.to_act else dr.FELT_LIGHT, 3), x, y)
     tx, w = x + 12, BOX_W - 24
     dr.text(d, (tx, y + 8), dr.fit(f"{SUIT_SYMBOL[p.suit]} {p.clan}", w), dr.GOLD)
     me = " (you)" if view.seat == p.seat else ""
@@ -252,9 +280,13 @@ def _row_of_cards(sheet: dr.Sheet, label: str, cards: tuple[str, ...] | list[str
     sheet.cards(cards)
 
 
-def picture(view: CelestialView) -> bytes | None:
+def picture(view: CelestialView) -> bytes:
     """The battle for a phone: the clans, the duel's cards, the tie pile and (for a seat) its hand."""
-    sheet = dr.Sheet()
+    return dr.sized(lambda height: _picture(view, height), 1400)
+
+
+def _picture(view: CelestialView, height: int) -> bytes:
+    sheet = dr.Sheet(height, mode="P")
     sheet.line(TITLE, dr.GOLD, limit=2)
     sheet.line(f"{PHASES.get(view.stage, view.stage)} · duels fought: {view.duels_fought}", dr.MUTED, limit=2)
     sheet.space(4)

@@ -13,7 +13,6 @@ if TYPE_CHECKING:  # the renderer reads the typed view only
     from bot.engine.court_wars.view import CourtWarsView, PositionView, SeatView
 
 TITLE = "Court Wars"
-CREDIT = "Court Wars by Kroc Camen and Prenuntius (CC BY 3.0)"
 PHASE_HINT = {
     "build": "draws for the opening build",
     "guard": "places the drawn guard {card} on one of their stacks, or discards it",
@@ -86,11 +85,12 @@ def footer(view: CourtWarsView) -> str:
     variants = [o for o in view.options if "=" not in o]
     if variants:
         parts.append("Variants: " + ", ".join(variants))
-    parts.append(CREDIT)
     return " · ".join(parts)
 
 
-def panel(view: CourtWarsView) -> Panel:
+def panel(view: CourtWarsView, *, with_picture: bool = True) -> Panel:
+    """The embed. Beside the picture it says only what the picture cannot (whose turn and what
+    is asked, a seat's recent moves); ``with_picture=False``: every court and pile in fields."""
     if view.over:
         title = f"{TITLE} — game over"
     elif view.build_round:
@@ -101,6 +101,8 @@ def panel(view: CourtWarsView) -> Panel:
     recent = list(view.recent[-4:]) if view.seat is not None else []
     desc = "\n".join(recent + ["", status(view)]) if recent else status(view)
     p = Panel(title=clip(title, 256), description=clip(desc, 4096), footer=clip(footer(view), 2048))
+    if with_picture:
+        return p
     for s in view.seats:
         marker = " ◀" if not view.over and s.seat == view.current else ""
         flag = " — eliminated" if s.eliminated else ""
@@ -122,6 +124,20 @@ def text(view: CourtWarsView) -> str:
     lines.append(status(view).replace("**", ""))
     lines.append(footer(view))
     return "\n".join(lines)
+
+
+def alt_text(view: CourtWarsView) -> str:
+    """The table in words (at most 1,000 characters), for screen readers and clients that hide
+    pictures: what is asked, every court's stacks, the piles."""
+    parts = [f"{TITLE}. {status(view).replace('**', '')}"]
+    parts += [court_line(view, s) + "." for s in view.seats]
+    top = pretty(view.discard[-1]) if view.discard else "none"
+    parts.append(f"Discard pile {view.discard_size} (top {top}), draw pile {view.draw_size}.")
+    if view.draw_pile:
+        parts.append(f"The draw pile's next cards: {_cards(view.draw_pile[:6])}.")
+    if view.pending:
+        parts.append(f"Drawn: {pretty(view.pending)}.")
+    return clip(" ".join(parts).replace("🃏", "Joker"), 1000)
 
 
 # ----- picture -------------------------------------------------------------------------
@@ -163,8 +179,12 @@ def _position(sheet: dr.Sheet, pos: PositionView, x: float, y: float) -> None:
     dr.text(sheet.d, (x, ly + dr.LINE), f"Defence {pos.defence}")
 
 
-def picture(view: CourtWarsView) -> bytes | None:
-    sheet = dr.Sheet()
+def picture(view: CourtWarsView) -> bytes:
+    return dr.sized(lambda height: _picture(view, height), 1400)
+
+
+def _picture(view: CourtWarsView, height: int) -> bytes:
+    sheet = dr.Sheet(height, mode="P")
     d = sheet.d
     dr.text(d, (dr.PAD, sheet.y), TITLE, dr.GOLD, size=dr.TEXT + 6)
     sheet.space(dr.TEXT + 18)

@@ -4,6 +4,12 @@ Pictures are designed 800 px wide and must stay readable at 400 px on a phone, s
 of text is at least :data:`TEXT` px tall, the same size as a card's rank. Drawing is cheap: the
 font file is read once, card faces and backs are drawn once per (card, size) and pasted, and
 PNGs are written as 256-colour palettes with ``compress_level=1``.
+
+A sheet drawn in ``"P"`` mode (``Sheet(mode="P")``) is drawn straight into one fixed palette
+(:data:`PALETTE`, built once from the colours of the pictures and the blends of their text
+edges): no colours are chosen per picture, every pixel is one byte while drawing, card and text
+tiles are turned into palette tiles once and then only pasted, and the PNG is written as it is.
+A sheet in ``"RGB"`` mode (the default) is reduced to a palette of its own when written.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ BLACK = (20, 20, 20)
 PINK = (255, 150, 150)  # a red suit symbol written on the felt
 JOKER_INK = (120, 40, 160)
 BACK = (120, 30, 40)
+OUTLINE = (60, 60, 60)  # a card's edge
 
 _FONT_FILES = ("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", "DejaVuSans-Bold.ttf")
 _GLYPHS = {"🃏": "Joker", "🂠": "?"}  # emoji the font lacks, in words
@@ -104,7 +111,7 @@ def face(card: str, w: int = CARD_W, h: int = CARD_H) -> Any:
 
     img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
-    d.rounded_rectangle([0, 0, w - 1, h - 1], radius=max(5, w // 10), fill=WHITE, outline=(60, 60, 60), width=2)
+    d.rounded_rectangle([0, 0, w - 1, h - 1], radius=max(5, w // 10), fill=WHITE, outline=OUTLINE, width=2)
     if card.startswith("JK"):
         d.text((6, 2), "★", fill=JOKER_INK, font=font(TEXT))
         _star(d, w / 2 + 4, h * 0.62, min(w, h) * 0.3, GOLD)
@@ -132,7 +139,7 @@ def back(w: int = CARD_W, h: int = CARD_H, colour: tuple[int, int, int] = BACK) 
     img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     d.rounded_rectangle([0, 0, w - 1, h - 1], radius=max(5, w // 10), fill=colour, outline=WHITE, width=2)
-    light = tuple(min(255, c + 70) for c in colour)
+    light = lighter(colour)
     d.rounded_rectangle([6, 6, w - 7, h - 7], radius=4, outline=light, width=2)
     for k in range(12, w - 10, 10):
         d.line([k, 10, k, h - 11], fill=light, width=1)
@@ -149,9 +156,34 @@ def slot(w: int = CARD_W, h: int = CARD_H, colour: tuple[int, int, int] = MUTED)
     return img
 
 
+def lighter(colour: tuple[int, int, int], by: int = 70) -> tuple[int, int, int]:
+    return (min(255, colour[0] + by), min(255, colour[1] + by), min(255, colour[2] + by))
+
+
 def put(img: Any, tile: Any, x: float, y: float) -> None:
-    """Paste a cached tile (with its transparency) at (x, y)."""
+    """Paste a cached tile (with its transparency) at (x, y); on a palette sheet, the tile's
+    palette copy (made once) is pasted through its one-bit mask."""
+    if img.mode == "P" and tile.mode == "RGBA":
+        p, bit = palette_tile(tile)
+        _paste(img, p, int(x), int(y), bit)
+        return
     img.paste(tile, (int(x), int(y)), tile)
+
+
+def _paste(img: Any, tile: Any, x: int, y: int, mask: Any) -> None:
+    """Paste through a mask, straight to the core (the checks of ``Image.paste`` cost more than
+    pasting a card): ``img`` is a sheet's, loaded and writable; the core clips to its edges."""
+    img.im.paste(tile.im, (x, y, x + tile.width, y + tile.height), mask.im)
+
+
+@functools.lru_cache(maxsize=256)
+def box(w: int, h: int, radius: int, fill: Any, outline: Any = None, width: int = 0) -> Any:
+    """A rounded box (RGBA) drawn once per size and colours, then pasted with :func:`put`."""
+    from PIL import Image, ImageDraw
+
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    ImageDraw.Draw(img).rounded_rectangle([0, 0, w - 1, h - 1], radius=radius, fill=fill, outline=outline, width=width)
+    return img
 
 
 def card(img: Any, code: Any, x: float, y: float, w: int = CARD_W, h: int = CARD_H) -> None:
@@ -182,13 +214,47 @@ def _glyphs(s: str, size: int, anchor: str) -> tuple[Any, tuple[int, int]]:
 
 def draw_text(d: Any, xy: tuple[float, float], s: str, fill: Any, size: int, anchor: str = "la") -> None:
     """One run of text in one colour, its glyphs rasterised once per (text, size) and then only
-    blended in: labels, names and numbers come back picture after picture."""
+    blended in: labels, names and numbers come back picture after picture. On a palette sheet
+    the run is drawn word by word, each word a palette tile made once per (word, size, ink,
+    ground: the colour under it) and pasted through a one-bit mask: a new line of words already
+    seen costs no rendering."""
     f = font(size)
     if "\n" in s or not hasattr(f, "getmask2"):
         d.text(xy, s, fill=fill, font=f, anchor=anchor)
         return
+    if d.mode == "P":
+        _draw_words(d._image, xy, s, tuple(fill), size, anchor)
+        return
     mask, (ox, oy) = _glyphs(s, size, anchor)
     d.draw.draw_bitmap((round(xy[0]) + ox, round(xy[1]) + oy), mask, d._getink(fill)[0])
+
+
+@functools.lru_cache(maxsize=8192)
+def _advance(word: str, size: int) -> float:
+    """How far a word and the space after it move the pen."""
+    return font(size).getlength(word + " ")
+
+
+def _draw_words(img: Any, xy: tuple[float, float], s: str, ink: tuple[int, int, int], size: int,
+                anchor: str) -> None:
+    x, y = xy
+    if anchor[0] != "l":
+        total = width_of(s, size)
+        x -= total if anchor[0] == "r" else total / 2
+    anchor = "l" + anchor[1]
+    ry = round(y)
+    core = img.im
+    right, bottom = img.width - 1, img.height - 1
+    for word in s.split(" "):
+        if word:
+            mask, (ox, oy) = _glyphs(word, size, anchor)
+            w, h = mask.size
+            if w and h:
+                px, py = round(x) + ox, ry + oy
+                i = core.getpixel((min(max(0, px), right), min(max(0, py), bottom)))
+                tile, bit = _text_tile(word, size, anchor, ink, _colour(img, i))
+                core.paste(tile, (px, py, px + w, py + h), bit)
+        x += _advance(word, size)
 
 
 def text(d: Any, xy: tuple[float, float], s: str, fill: Any = WHITE, size: int = TEXT, red: Any = PINK,
@@ -263,14 +329,31 @@ def fit(s: str, width: float, size: int = TEXT) -> str:
 LINE = TEXT + 8  # the height of a line of text
 
 
-class Sheet:
-    """A picture :data:`WIDTH` px wide that grows downwards; :meth:`png` crops it to what was drawn."""
+class TooShort(ValueError):
+    """A sheet drawn past its bottom edge."""
 
-    def __init__(self, height: int = 2400, bg: tuple[int, int, int] = FELT, width: int = WIDTH) -> None:
-        from PIL import Image, ImageDraw
+
+def sized(draw: Any, height: int) -> bytes:
+    """``draw(height)`` on a sheet of ``height`` px, again on a taller one if it did not fit (a
+    sheet as tall as most pictures need costs less to clear and to crop than a very tall one)."""
+    for _ in range(3):
+        try:
+            return draw(height)
+        except TooShort:
+            height *= 2
+    return draw(height)
+
+
+class Sheet:
+    """A picture :data:`WIDTH` px wide that grows downwards; :meth:`png` crops it to what was drawn.
+    ``mode="P"`` draws it in the fixed :data:`PALETTE` (see the module's notes)."""
+
+    def __init__(self, height: int = 2400, bg: tuple[int, int, int] = FELT, width: int = WIDTH,
+                 mode: str = "RGB") -> None:
+        from PIL import ImageDraw
 
         self.width = width
-        self.img = Image.new("RGB", (width, height), bg)
+        self.img = canvas(width, height, bg) if mode == "P" else _new_rgb(width, height, bg)
         self.d = ImageDraw.Draw(self.img)
         self.y = PAD
 
@@ -300,9 +383,9 @@ class Sheet:
 
     def png(self) -> bytes:
         if self.y + PAD > self.img.height:
-            raise ValueError(f"the picture needs {int(self.y + PAD)} px, the sheet has {self.img.height}")
+            raise TooShort(f"the picture needs {int(self.y + PAD)} px, the sheet has {self.img.height}")
         img = self.img.crop((0, 0, self.width, int(self.y + PAD)))
-        return encode(img)
+        return png(img) if img.mode == "P" else encode(img)
 
 
 def encode(img: Any) -> bytes:
@@ -321,18 +404,176 @@ def encode(img: Any) -> bytes:
     return buf.getvalue()
 
 
+def _new_rgb(width: int, height: int, bg: tuple[int, int, int]) -> Any:
+    from PIL import Image
+
+    return Image.new("RGB", (width, height), bg)
+
+
+def png(img: Any) -> bytes:
+    """A palette picture as PNG, as it is (``compress_level=1``: a picture of flat colours
+    compresses almost as well as at higher levels, at a third of the time)."""
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", compress_level=1)
+    return buf.getvalue()
+
+
+# ----- the fixed palette ----------------------------------------------------------------------------
+# Every colour the palette pictures draw with, and the grounds their text and card inks sit on: the
+# palette holds these and three blends of each ink with each of its grounds (anti-aliased edges).
+GRIDCANNON_BACK = (70, 45, 110)
+STACK_EDGE = (215, 215, 205)
+BADGE = (40, 40, 40)
+HEALTH = (170, 30, 30)
+ARMOUR = (50, 60, 150)
+CROSS = (210, 50, 50)
+ACTING = (70, 60, 20)
+SOUTH = (40, 95, 175)  # Cardchess2's sides: blue and amber, never a suit's red
+NORTH = (205, 110, 20)
+SOUTH_DARK = (28, 62, 118)
+NORTH_DARK = (130, 66, 10)
+CELL_DARK = (58, 134, 88)
+CELL_LIGHT = (70, 150, 100)
+_FLAT = (FELT, FELT_DARK, FELT_LIGHT, WHITE, GOLD, MUTED, RED, BLACK, PINK, JOKER_INK, BACK, OUTLINE,
+         GRIDCANNON_BACK, STACK_EDGE, BADGE, HEALTH, ARMOUR, CROSS, ACTING, SOUTH, NORTH, SOUTH_DARK, NORTH_DARK,
+         CELL_DARK, CELL_LIGHT)
+_LIGHT_INKS = (WHITE, GOLD, MUTED, PINK)
+_DARK_GROUNDS = (FELT, FELT_DARK, FELT_LIGHT, ACTING, BADGE, HEALTH, ARMOUR, BACK, GRIDCANNON_BACK, SOUTH, NORTH,
+                 SOUTH_DARK, NORTH_DARK, CELL_DARK, CELL_LIGHT)
+_CARD_INKS = (BLACK, RED, JOKER_INK, OUTLINE, SOUTH, NORTH)  # on a card's white
+
+
+def _blend(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:
+    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
+
+
+def _palette() -> tuple[tuple[int, int, int], ...]:
+    out: dict[tuple[int, int, int], None] = {}
+    for c in _FLAT:
+        out[c] = None
+        out[lighter(c)] = None  # a card back's inner lines
+    pairs = [(i, g) for i in _LIGHT_INKS for g in _DARK_GROUNDS] + [(i, WHITE) for i in _CARD_INKS]
+    for ink, ground in pairs:
+        for t in (0.25, 0.5, 0.75):
+            out[_blend(ground, ink, t)] = None
+    assert len(out) <= 240, len(out)  # room left for a colour drawn that is not listed
+    return tuple(out)
+
+
+PALETTE = _palette()
+
+
+@functools.lru_cache(maxsize=1)
+def _palette_image() -> Any:
+    from PIL import Image
+
+    img = Image.new("P", (1, 1), 0)
+    img.putpalette(bytes(v for c in PALETTE for v in c))
+    return img
+
+
+@functools.lru_cache(maxsize=8)
+def _blank(width: int, height: int, bg: tuple[int, int, int]) -> Any:
+    from PIL import Image
+
+    img = Image.new("P", (width, height), 0)
+    img.putpalette(bytes(v for c in PALETTE for v in c))
+    img.paste(PALETTE.index(bg) if bg in PALETTE else img.palette.getcolor(bg, img), (0, 0, width, height))
+    return img
+
+
+def canvas(width: int, height: int, bg: tuple[int, int, int] = FELT) -> Any:
+    """A palette picture of ``bg`` (a copy of one made once)."""
+    return _blank(width, height, bg).copy()
+
+
+def colour_at(img: Any, x: int, y: int) -> tuple[int, int, int]:
+    """The colour at (x, y) of a palette picture (its edge colour outside it)."""
+    x = min(max(0, x), img.width - 1)
+    y = min(max(0, y), img.height - 1)
+    return _colour(img, img.im.getpixel((x, y)))
+
+
+def _colour(img: Any, i: int) -> tuple[int, int, int]:
+    if i < len(PALETTE):
+        return PALETTE[i]
+    pal = img.palette.palette
+    return (pal[3 * i], pal[3 * i + 1], pal[3 * i + 2])
+
+
+def to_palette(img: Any) -> Any:
+    """An RGB picture mapped once to the fixed palette (each pixel its nearest colour)."""
+    from PIL import Image
+
+    return img.quantize(palette=_palette_image(), dither=Image.Dither.NONE)
+
+
+_tiles: dict[int, tuple[Any, Any, Any]] = {}
+
+
+def palette_tile(tile: Any) -> tuple[Any, Any]:
+    """A cached RGBA tile as (palette tile, one-bit mask), made once per tile."""
+    got = _tiles.get(id(tile))
+    if got is not None and got[0] is tile:
+        return got[1], got[2]
+    from PIL import Image
+
+    p = to_palette(tile.convert("RGB"))
+    bit = tile.getchannel("A").point(lambda a: 255 if a >= 128 else 0).convert("1", dither=Image.Dither.NONE)
+    if len(_tiles) > 2048:
+        _tiles.clear()
+    _tiles[id(tile)] = (tile, p, bit)  # the tile kept alive with its copy: its id stays its own
+    return p, bit
+
+
+@functools.lru_cache(maxsize=256)
+def _ramp(ink: tuple[int, int, int], ground: tuple[int, int, int]) -> list[int]:
+    """For each coverage 0..255 of a glyph's pixel, the palette index of ``ink`` blended that
+    much into ``ground``: the palette's own blends of the pair when it has them, else the
+    nearest palette colour of 17 levels of the blend."""
+    index = {c: i for i, c in enumerate(PALETTE)}
+    steps = [_blend(ground, ink, t) for t in (0, 0.25, 0.5, 0.75, 1)]
+    if all(c in index for c in steps):
+        return [index[steps[min(4, (a + 32) // 64)]] for a in range(256)]
+
+    def nearest(c: tuple[int, int, int]) -> int:
+        return min(range(len(PALETTE)), key=lambda i: sum((a - b) ** 2 for a, b in zip(PALETTE[i], c, strict=True)))
+
+    levels = [nearest(_blend(ground, ink, k / 16)) for k in range(17)]
+    return [levels[(a + 8) // 16] for a in range(256)]
+
+
+@functools.lru_cache(maxsize=4096)
+def _text_tile(s: str, size: int, anchor: str, ink: tuple[int, int, int],
+               ground: tuple[int, int, int]) -> tuple[Any, Any]:
+    """A run of text as a palette tile (each glyph pixel ``ink`` blended into ``ground`` by its
+    coverage) and its one-bit mask (the pixels the glyphs cover), both as Pillow's core images
+    (pasted straight to a sheet's core)."""
+    from PIL import Image
+
+    core, _ = _glyphs(s, size, anchor)
+    cover = Image.new("L", (1, 1))._new(core)
+    tile = Image.frombytes("P", cover.size, cover._new(core.point(_ramp(ink, ground), None)).tobytes())
+    return tile.im, core.point(_COVERED, "1")
+
+
+_COVERED = [0] * 24 + [255] * 232  # a glyph pixel at least this covered is drawn
+
+
 def warm() -> None:
     """Read the font and draw the usual card faces, backs and places once (a fresh worker calls
     this before it draws its first picture)."""
     for size in (TEXT, TEXT + 6):
         font(size)
     faces(CARD_W, CARD_H)
-    back(), slot(), back(CARD_W, CARD_H), slot(CARD_W, CARD_H)
+    for tile in (back(), slot()):
+        palette_tile(tile)
 
 
 def faces(w: int, h: int) -> None:
-    """Draw every card's face at ``w`` x ``h`` into the cache (as :func:`card` asks for them)."""
+    """Draw every card's face at ``w`` x ``h`` into the cache (as :func:`card` asks for them),
+    and its palette tile."""
     for s in "SHDC":
         for r in "23456789TJQKA":
-            face(r + s, w, h)
-    face("JK", w, h)
+            palette_tile(face(r + s, w, h))
+    palette_tile(face("JK", w, h))

@@ -8,7 +8,6 @@ from bot.engine.gridcannon.view import CellView, GridcannonView, SlotView
 from bot.render.panel import Panel, clip, options_words
 from bot.render import drawing as dr
 
-CREDIT = "Based on Gridcannon by Tom Francis"
 W = 7  # width of one column of the text table
 
 
@@ -114,16 +113,21 @@ def footer(view: GridcannonView) -> str:
     score = ""
     if not view.over and not view.classic:
         score = f" · score if you win now: {view.score_so_far}"
-    return f"Rules: {opts} · kills {view.kills}/12{score} · {CREDIT}"
+    return f"Rules: {opts} · kills {view.kills}/12{score}"
 
 
-def panel(view: GridcannonView) -> Panel:
+def panel(view: GridcannonView, *, with_picture: bool = True) -> Panel:
+    """The embed. Beside the picture it says only what the picture cannot (what just happened,
+    what is asked); ``with_picture=False``: the table in text as well."""
     # The public table message shows the recent moves above the panel: a seat's view lists them here.
-    events = "\n".join(pretty_text(e) for e in view.latest[-8:]) if view.seat is not None else ""
+    events = "\n".join(pretty_text(e) for e in view.latest[-(3 if with_picture else 8):]) if view.seat is not None \
+        else ""
     desc = (events + "\n\n" if events else "") + f"**{status(view)}**"
     p = Panel(title="Gridcannon", description=clip(desc, 4096), footer=clip(footer(view), 2048))
     if view.over:
         p.colour = 0x2F7D4F if view.won else 0x8B1E1E
+    if with_picture:
+        return p
     p.add("Table", "```\n" + grid_block(view) + "\n```")
     p.add("Royals", royals_text(view))
     p.add("Pending card", _p(view.pending), True)
@@ -149,24 +153,41 @@ def text(view: GridcannonView) -> str:
     return "\n".join(parts)
 
 
+def alt_text(view: GridcannonView) -> str:
+    """The table in words (at most 1,000 characters), for screen readers and clients that hide
+    pictures: what is asked, the nine cells, the royals, the drawn card, the stash and the piles."""
+    cells = "; ".join(f"{c.cell} {pretty(c.top)}" + (f" (stack of {c.height})" if c.height > 1 else "") if c.top
+                      else f"{c.cell} empty" for c in view.grid)
+    royals = []
+    for s in view.slots:
+        if s.state == "living" and s.royal is not None:
+            arm = f", armour {len(s.armour)}" if s.armour else ""
+            royals.append(f"{pretty(s.royal)} at {s.slot}, health {s.health}{arm}")
+    parts = [f"Gridcannon. {status(view)}", f"Grid: {cells}."]
+    parts.append(("Living royals: " + "; ".join(royals) + ".") if royals else "No living royal.")
+    parts.append(f"Kills {view.kills} of 12.")
+    if view.pending:
+        parts.append(f"Drawn: {pretty(view.pending)}.")
+    parts.append(f"Deck: {view.deck}. Stash: {_stash_plain(view).replace('(spent)', ' (spent)')}.")
+    return clip(" ".join(parts).replace("🃏", "Joker"), 1000)
+
+
 # ----- picture --------------------------------------------------------------------------
 SPACE = 152  # one position of the 5x5 table at the design width
 GRID_X = (dr.WIDTH - 5 * SPACE) // 2
 GW, GH = 100, 132  # a card on the table
-DEAD = (60, 60, 60)
-HEALTH = (170, 30, 30)
+HEALTH = dr.HEALTH
 
 
 def warm() -> None:
     """Draw the table's card faces, backs and places once (a fresh picture worker calls this)."""
     dr.faces(GW, GH)
-    dr.back(GW, GH, (70, 45, 110)), dr.slot(GW, GH), dr.slot(GW, GH, (215, 215, 205))
+    dr.back(GW, GH, dr.GRIDCANNON_BACK), dr.slot(GW, GH), dr.slot(GW, GH, dr.STACK_EDGE)
 
 
 def _badge(sheet: dr.Sheet, cx: float, cy: float, label: str, fill) -> None:
-    w = max(40, dr.width_of(label) + 16)
-    sheet.d.rounded_rectangle([cx - w / 2, cy - 19, cx + w / 2, cy + 19], radius=19, fill=fill, outline=dr.WHITE,
-                              width=2)
+    w = int(max(40, dr.width_of(label) + 16))
+    dr.put(sheet.img, dr.box(w + 1, 39, 19, fill, dr.WHITE, 2), cx - w / 2, cy - 19)
     dr.text(sheet.d, (cx, cy), label, dr.WHITE, red=None, anchor="mm")
 
 
@@ -183,10 +204,10 @@ def _cell(sheet: dr.Sheet, cell: CellView, x: float, y: float) -> None:
         dr.put(sheet.img, dr.slot(GW, GH), x, y)
     else:
         for k in range(min(cell.height - 1, 3), 0, -1):
-            dr.put(sheet.img, dr.slot(GW, GH, (215, 215, 205)), x + 4 * k, y - 4 * k)
+            dr.put(sheet.img, dr.slot(GW, GH, dr.STACK_EDGE), x + 4 * k, y - 4 * k)
         dr.card(sheet.img, cell.top, x, y, GW, GH)
         if cell.height > 1:
-            _badge(sheet, x + GW - 14, y + GH - 18, f"×{cell.height}", (40, 40, 40))
+            _badge(sheet, x + GW - 14, y + GH - 18, f"×{cell.height}", dr.BADGE)
     _label(sheet, x, y, cell.cell, dr.GOLD)
 
 
@@ -198,13 +219,13 @@ def _royal(sheet: dr.Sheet, s: SlotView, x: float, y: float) -> None:
     dr.card(sheet.img, s.royal, x, y, GW, GH)
     if s.state == "dead":
         d = sheet.d
-        d.line([x + 30, y + 60, x + GW - 12, y + GH - 12], fill=(210, 50, 50), width=8)
-        d.line([x + GW - 12, y + 60, x + 30, y + GH - 12], fill=(210, 50, 50), width=8)
+        d.line([x + 30, y + 60, x + GW - 12, y + GH - 12], fill=dr.CROSS, width=8)
+        d.line([x + GW - 12, y + 60, x + 30, y + GH - 12], fill=dr.CROSS, width=8)
         _label(sheet, x, y, f"{s.slot} dead", dr.MUTED)
         return
     _badge(sheet, x + GW - 12, y + 14, str(s.health), HEALTH)
     if s.armour:
-        _badge(sheet, x + 18, y + GH - 16, f"+{len(s.armour)}", (50, 60, 150))
+        _badge(sheet, x + 18, y + GH - 16, f"+{len(s.armour)}", dr.ARMOUR)
     _label(sheet, x, y, s.slot)
 
 
@@ -214,10 +235,14 @@ def _corner(sheet: dr.Sheet, x: float, y: float, title: str, lines: list[str]) -
         dr.text(sheet.d, (x - 20, y + 4 + (k + 1) * dr.LINE), dr.fit(ln, SPACE + 10))
 
 
-def picture(view: GridcannonView) -> bytes | None:
+def picture(view: GridcannonView) -> bytes:
     """The table for a phone: the 3x3 grid (cells r1c1..r3c3) with its 12 royal slots (T1..R3)
     around it, the draw pile, the drawn card, the stash and the kills in the corners."""
-    sheet = dr.Sheet()
+    return dr.sized(lambda height: _picture(view, height), 1400)
+
+
+def _picture(view: GridcannonView, height: int) -> bytes:
+    sheet = dr.Sheet(height, mode="P")
     dr.text(sheet.d, (dr.PAD, sheet.y), "Gridcannon", dr.GOLD, size=dr.TEXT + 6)
     sheet.space(dr.TEXT + 18)
     sheet.line(status(view), dr.GOLD, limit=3)
@@ -225,7 +250,7 @@ def picture(view: GridcannonView) -> bytes | None:
     top = sheet.y
     x0, y0 = _place(1, 1, top)
     x1, y1 = _place(3, 3, top)
-    sheet.d.rounded_rectangle([x0 - 20, y0 - 12, x1 + GW + 20, y1 + GH + dr.LINE + 4], radius=16, fill=dr.FELT_DARK)
+    dr.put(sheet.img, dr.box(int(x1 - x0) + GW + 41, int(y1 - y0) + GH + dr.LINE + 17, 16, dr.FELT_DARK), x0 - 20, y0 - 12)
     for cell in view.grid:
         r, c = int(cell.cell[1]), int(cell.cell[3])
         _cell(sheet, cell, *_place(c, r, top))
@@ -237,8 +262,8 @@ def picture(view: GridcannonView) -> bytes | None:
     # The corners: draw pile, drawn card, stash (or Classic's piles), kills.
     x, y = _place(0, 0, top)
     if view.deck:
-        dr.put(sheet.img, dr.back(GW, GH, (70, 45, 110)), x, y)
-        _badge(sheet, x + GW / 2, y + GH / 2, str(view.deck), (40, 40, 40))
+        dr.put(sheet.img, dr.back(GW, GH, dr.GRIDCANNON_BACK), x, y)
+        _badge(sheet, x + GW / 2, y + GH / 2, str(view.deck), dr.BADGE)
     else:
         dr.put(sheet.img, dr.slot(GW, GH), x, y)
     _label(sheet, x, y, "Deck", dr.MUTED)

@@ -94,19 +94,38 @@ def _story_pile(view: KrpdView) -> str:
     return "bottom → top: " + " → ".join(parts)
 
 
-def panel(view: KrpdView) -> Panel:
+def panel(view: KrpdView, *, with_picture: bool = True) -> Panel:
+    """The embed. Beside the picture it says only what the picture cannot (who must act and how);
+    ``with_picture=False``: every player's cards, the story pile and what beats what in fields."""
     # The latest telling is among the recent moves the table message shows above the panel.
     lines = [pretty_text(status(view))]
     p = Panel(title=TITLE, description=clip("\n".join(lines), 4096))
-    for seat in range(len(view.players)):
-        p.add(_player_name(view, seat), _player_value(view, seat), True)
-    p.add("Story pile", _story_pile(view))
-    p.add("Beats", BEATS_LINE)
     footer = f"{PHASE_NAME.get(view.phase, view.phase)} · tellings {sum(len(u) for u in view.used)}/16"
     if view.options:
         footer += " · " + options_words(view.options)
     p.footer = clip(footer, 2048)
+    if with_picture:
+        return p
+    for seat in range(len(view.players)):
+        p.add(_player_name(view, seat), _player_value(view, seat), True)
+    p.add("Story pile", _story_pile(view))
+    p.add("Beats", BEATS_LINE)
     return p
+
+
+def alt_text(view: KrpdView) -> str:
+    """The table in words (at most 1,000 characters), for screen readers and clients that hide
+    pictures: what is asked, each player's cards, the story pile."""
+    def cards(cs: tuple[str, ...]) -> str:
+        return " ".join(pretty(c) for c in cs) or "none"
+
+    parts = [f"{TITLE}. {PHASE_NAME.get(view.phase, view.phase)}. {pretty_text(status(view))}"]
+    for seat in range(len(view.players)):
+        parts.append(f"{_player_name(view, seat)}: pile {view.own_count[seat]}, showing "
+                     f"{cards(view.showing[seat])}, received {cards(view.received[seat])}, "
+                     f"told with {cards(view.used[seat])}.")
+    parts.append(f"Story pile: {_story_pile(view) if view.story_pile else 'empty'}.")
+    return clip(" ".join(parts).replace("🃏", "Joker"), 1000)
 
 
 def text(view: KrpdView) -> str:
@@ -159,9 +178,13 @@ def _seat_band(sheet: dr.Sheet, view: KrpdView, seat: int, fill: tuple[int, int,
     sheet.y += tall
 
 
-def picture(view: KrpdView) -> bytes | None:
+def picture(view: KrpdView) -> bytes:
     """The table for a phone: each player's pile, showing and received cards, the story pile."""
-    sheet = dr.Sheet()
+    return dr.sized(lambda height: _picture(view, height), 1600)
+
+
+def _picture(view: KrpdView, height: int) -> bytes:
+    sheet = dr.Sheet(height, mode="P")
     sheet.line(TITLE, dr.GOLD, limit=2)
     sheet.line(f"{PHASE_NAME.get(view.phase, view.phase)} · tellings {sum(len(u) for u in view.used)} of 16",
                dr.MUTED)

@@ -4,6 +4,11 @@ draws, public and a seat's view), the encoding alone, and the bytes; then the pi
 with ``workers`` processes (and the longest the event loop waited meanwhile).
 
     PYTHONPATH=. python -m tests.render.time_pictures [runs] [workers]
+
+With ``varied``, the CPU time and bytes of each game's picture over many varied views instead
+(``tests/render/measure_pictures.py``: seeded games of the built-in players, each view drawn once):
+
+    PYTHONPATH=. python -m tests.render.time_pictures varied [views per game] [game …]
 """
 
 from __future__ import annotations
@@ -44,11 +49,15 @@ def main(runs: int = 50) -> None:
                 data = draw(view)
                 times.append(time.perf_counter() - t)
                 cpu.append(time.process_time() - c)
-            img = Image.open(io.BytesIO(data)).convert("RGB")
+            img = Image.open(io.BytesIO(data))
+            img.load()
+            encode = dr.png if img.mode == "P" else dr.encode  # a palette sheet is written as it is
+            if img.mode != "P":
+                img = img.convert("RGB")
             enc = []
             for _ in range(max(5, runs // 5)):
                 c = time.process_time()
-                dr.encode(img)
+                encode(img)
                 enc.append(time.process_time() - c)
             print(f"{game_id:30} {who:6} {statistics.median(times) * 1000:6.1f}ms {p99(times) * 1000:6.1f}ms "
                   f"{statistics.median(cpu) * 1000:6.1f}ms {statistics.median(enc) * 1000:6.1f}ms {len(data):8} "
@@ -124,5 +133,10 @@ async def road(workers: int, per_game: int = 20) -> None:
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["varied"]:
+        from tests.render import measure_pictures
+
+        measure_pictures.main(int(sys.argv[2]) if len(sys.argv) > 2 else 200, sys.argv[3:] or None)
+        sys.exit(0)
     main(int(sys.argv[1]) if len(sys.argv) > 1 else 50)
     asyncio.run(road(int(sys.argv[2]) if len(sys.argv) > 2 else 2))

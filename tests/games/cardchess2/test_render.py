@@ -19,9 +19,11 @@ def test_text_and_panel_show_the_board_counts_and_window_without_leaks():
     g = attack_window()
     for seat in (None, 0, 1):
         v = g.view(seat)
-        for out in (text(v), panel(v).as_text()):
+        for out in (text(v), panel(v, with_picture=False).as_text()):
             assert "Σ 100" in out and "Out of play" in out
             assert not leaks(out, g, seat)
+        beside = panel(v).as_text()  # beside the picture: what is asked, no text board
+        assert "Σ 100" in beside and "```" not in beside and not leaks(beside, g, seat)
     assert "▲Q♦*" in board_text(g.view(0)) and "▲##" in board_text(g.view(1))
     assert "Your hand: 8♥" in text(g.view(0)) and "8♥" not in text(g.view(1))
 

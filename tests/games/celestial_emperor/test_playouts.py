@@ -17,9 +17,10 @@ import re
 import pytest
 
 from bot.engine.celestial_emperor import GAME as G, LENIENT, SEAT_ORDER, STRICT, CelestialEmperorGame, auto_move
-from bot.render.celestial_emperor import hand_text, panel, text
+from bot.render.celestial_emperor import alt_text, hand_text, panel, text
 
-RENDERERS = [text, lambda v: panel(v).as_text(), hand_text]
+RENDERERS = [text, lambda v: panel(v).as_text(), lambda v: panel(v, with_picture=False).as_text(), hand_text,
+             alt_text]
 # Same matches as tests.playout.card_patterns, found in one pass: a pattern that starts with a
 # character set lets the regex engine skip ahead; the boundaries are checked by hand.
 CODE = re.compile(r"[2-9TJQKA][SHDC]")

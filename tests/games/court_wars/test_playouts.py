@@ -8,12 +8,12 @@ from collections import Counter
 
 from bot.engine import cards
 from bot.engine.court_wars import GAME, NO_JOKERS, SAME_VALUE, CourtWarsGame, auto_move, guard_value
-from bot.render.court_wars import panel, text
+from bot.render.court_wars import alt_text, panel, text
 from tests.games.court_wars.test_contract import check_knowledge
 from tests.playout import choose_random, playout
 
 PLAYERS = ["Ana", "Ben", "Cat", "Dee"]
-RENDERERS = (text, lambda v: panel(v).as_text())
+RENDERERS = (text, lambda v: panel(v).as_text(), lambda v: panel(v, with_picture=False).as_text(), alt_text)
 OPTION_SETS = [
     (),
     ("No Jokers",),

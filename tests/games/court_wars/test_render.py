@@ -25,7 +25,10 @@ def test_stack_text_and_court_line():
 
 def test_panel_shows_courts_piles_and_turn():
     g = W(discard=["7D", "5C"], draw=["2H"] * 3)
-    p = panel(g.view(None))
+    beside = panel(g.view(None))  # beside the picture: whose turn and what is asked, no stacks, no credit line
+    assert beside.title == "Court Wars — Ben's turn" and "**Ben** defends" in beside.description
+    assert not beside.fields and "Kroc Camen" not in beside.footer
+    p = panel(g.view(None), with_picture=False)
     assert p.title == "Court Wars — Ben's turn"
     assert "**Ben** defends" in p.description
     names = [f[0] for f in p.fields]
@@ -33,7 +36,6 @@ def test_panel_shows_courts_piles_and_turn():
     assert "Q♥ with 7♦ 5♣ (attack 12, defence 22)" in p.fields[1][1]
     piles = p.fields[-1][1]
     assert "Discard (2): 7♦ 5♣ ← top" in piles and "Draw pile: 3" in piles
-    assert "Court Wars by Kroc Camen and Prenuntius (CC BY 3.0)" in p.footer
     assert len(p.fields) <= 25 and all(len(v) <= 1024 for _, v, _ in p.fields)
 
 

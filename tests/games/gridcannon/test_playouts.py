@@ -8,11 +8,11 @@ import pytest
 
 from bot.engine import cards
 from bot.engine.gridcannon import LOSS, WIN, GridcannonGame, auto_move
-from bot.render.gridcannon import panel, text
+from bot.render.gridcannon import alt_text, panel, text
 from tests.playout import choose_random, playout
 
 G = GridcannonGame
-RENDERERS = (text, lambda v: panel(v).as_text())
+RENDERERS = (text, lambda v: panel(v).as_text(), lambda v: panel(v, with_picture=False).as_text(), alt_text)
 VARIANTS = [i.name for i in G.Options.infos() if i.is_variant]
 
 

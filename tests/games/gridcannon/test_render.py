@@ -41,14 +41,16 @@ def test_picture_at_setup_and_at_the_end():
 
 def test_panel_fits_discord_and_shows_the_table():
     g = _midgame()
-    p = panel(g.view(0))
+    beside = panel(g.view(0))  # beside the picture: what is asked, no text grid, no credit line
+    assert beside.title == "Gridcannon" and not beside.fields and "```" not in beside.as_text()
+    assert "Tom Francis" not in beside.footer and "kills" in beside.footer
+    p = panel(g.view(0), with_picture=False)
     assert p.title == "Gridcannon"
     assert len(p.description) <= 4096 and len(p.fields) <= 25
     assert all(len(v) <= 1024 and len(n) <= 256 for n, v, _ in p.fields)
     names = [n for n, _, _ in p.fields]
     assert names[:2] == ["Table", "Royals"] and "Pending card" in names and "Stash" in names
     assert p.fields[0][1].startswith("```") and "T1" in p.fields[0][1] and "R3" in p.fields[0][1]
-    assert "Tom Francis" in p.footer
 
 
 def test_text_and_grid_block():

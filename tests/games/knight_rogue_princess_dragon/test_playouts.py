@@ -11,11 +11,11 @@ import pytest
 from bot.engine.cards import pretty
 from bot.engine.core import walk_choices
 from bot.engine.knight_rogue_princess_dragon import ALL_CARDS, GAME, auto_move
-from bot.render.knight_rogue_princess_dragon import panel, text
+from bot.render.knight_rogue_princess_dragon import alt_text, panel, text
 from tests.playout import choose_random, playout
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
-RENDERERS = (text, lambda v: panel(v).as_text())
+RENDERERS = (text, lambda v: panel(v).as_text(), lambda v: panel(v, with_picture=False).as_text(), alt_text)
 OPTION_SETS = [
     (),
     ("Newest on Top",),
@@ -126,7 +126,7 @@ def assert_no_leak(g, events) -> None:
     for seat in (None, 0, 1, 2, 3):
         hidden = set(ALL_CARDS) - g.known(seat)
         v = g.view(seat)
-        texts = [repr(v), text(v), panel(v).as_text()]
+        texts = [repr(v), text(v), panel(v).as_text(), panel(v, with_picture=False).as_text(), alt_text(v)]
         texts += [e.for_(seat) or "" for e in events]
         if seat is not None and seat in g.to_act():
             root = g.choices(seat, ())

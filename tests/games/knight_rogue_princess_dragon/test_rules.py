@@ -553,7 +553,7 @@ def test_view_is_public_and_hides_own_pile_order():
     assert v.teller == P3 and v.flipper is None and v.priority is None
     hidden = set(ALL_CARDS) - g.known(None)
     assert hidden == {c for p in g.own for c in p} == set(ALL_CARDS) - g.known(P1)
-    blob = repr(v) + text(v) + panel(v).as_text()
+    blob = repr(v) + text(v) + panel(v, with_picture=False).as_text()
     for c in hidden:
         assert c not in blob
     assert not hasattr(v, "seed") and not hasattr(v, "own")
@@ -563,7 +563,9 @@ def test_view_is_public_and_hides_own_pile_order():
 def test_render_panel_and_text():
     g, _ = example_1()
     g, _ = do(g, P3, "tell Once upon a time, a Knight.")
-    p = panel(g.view(None))
+    beside = panel(g.view(None))  # beside the picture: what is asked, not the cards the picture shows
+    assert beside.description == "Cat hands K♦ to another player." and not beside.fields
+    p = panel(g.view(None), with_picture=False)
     assert p.title == "The Knight, the Rogue, the Princess and the Dragon"
     # The telling is among the recent moves the table message shows above the panel: not repeated here.
     assert "Once upon a time, a Knight." not in p.description

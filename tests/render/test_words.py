@@ -1,0 +1,79 @@
+"""What the table message says beside its picture, and the picture in words.
+
+- ``panel(view)`` beside a picture says only what the picture cannot (no text board, no stack
+  fields, no credit line); ``panel(view, with_picture=False)`` carries the table in text.
+- ``alt_text(view)``: the table in words for screen readers and clients that hide pictures —
+  never empty, at most 1,000 characters, made from the view only: re-dealing the cards its
+  reader cannot see changes nothing in it.
+- Cardchess2's picture is drawn from the viewer's own side, each card on its owner's colour.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+
+import pytest
+from PIL import Image
+
+from bot.render import cardchess2
+
+from .pictures import POSITIONS, positions, redeal
+
+MINE = ("gridcannon", "court_wars", "celestial_emperor", "knight_rogue_princess_dragon", "cardchess2")
+CREDITS = ("Tom Francis", "Kroc Camen", "Game Poem", "forum post", "CC BY")
+
+
+def _render(game_id: str):
+    return importlib.import_module(f"bot.render.{game_id}")
+
+
+@pytest.mark.parametrize("game_id", MINE)
+def test_the_panel_beside_a_picture_is_short_and_the_text_one_is_whole(game_id: str) -> None:
+    render = _render(game_id)
+    seat = POSITIONS[game_id][2]
+    for game in positions(game_id)[-6:]:
+        for who in (None, seat):
+            view = game.view(who)
+            beside, whole = render.panel(view), render.panel(view, with_picture=False)
+            assert "```" not in beside.as_text()
+            assert len(beside.as_text()) < len(whole.as_text())
+            assert not any(c in p.footer for c in CREDITS for p in (beside, whole))
+            if who is None:  # at most how the scoring went, once a game is over
+                assert all(n == "Scoring" for n, _, _ in beside.fields), f"{game_id}: {beside.fields}"
+            assert beside.description and beside.description in whole.as_text()
+
+
+@pytest.mark.parametrize("game_id", MINE)
+def test_alt_text_tells_the_table_in_words_and_only_what_its_reader_may_know(game_id: str) -> None:
+    render = _render(game_id)
+    seat = POSITIONS[game_id][2]
+    states = positions(game_id)
+    checked = 0
+    for k, game in enumerate(states[:: max(2, len(states) // 15)]):
+        for who in (None, seat):
+            words = render.alt_text(game.view(who))
+            assert words.strip() and len(words) <= 1000
+            other, moved = redeal(game, who, seed=k)
+            if moved:
+                assert render.alt_text(other.view(who)) == words, \
+                    f"{game_id}: the alt text of {who} changed when unseen cards were re-dealt"
+                checked += 1
+    assert checked >= 3
+
+
+def test_cardchess2_is_drawn_from_the_viewers_side_with_each_card_on_its_owners_colour() -> None:
+    game = positions("cardchess2")[-1]
+    south = game.view(None).south
+    for who, near in ((None, "South"), (south, "South"), (1 - south, "North")):
+        view = game.view(who)
+        assert cardchess2.bottom_side(view) == near
+        a1, a7 = cardchess2.cell_origin(view, "a1"), cardchess2.cell_origin(view, "a7")
+        assert (a1[1] > a7[1]) == (near == "South"), "the viewer's home row is at the bottom"
+        assert (a1[0] < cardchess2.cell_origin(view, "g1")[0]) == (near == "South")
+        img = Image.open(io.BytesIO(cardchess2.picture(view))).convert("RGB")
+        assert view.board
+        for b in view.board:
+            x, y = cardchess2.cell_origin(view, b.cell)
+            band = img.getpixel((x + 7, y + cardchess2.CELL // 2))
+            assert band == cardchess2.PICTURE_COLOUR[b.side], f"{b.cell}: not on its owner's colour"
