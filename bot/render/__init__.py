@@ -1,6 +1,7 @@
 """Renders: views → text (terminal), panels (embeds) and pictures. One module per game.
 
-Each game module has ``panel(view) -> Panel``, ``text(view) -> str`` and
+Each game module has ``panel(view, with_picture=True) -> Panel`` (beside a picture: only what the
+picture cannot say; without one: the whole table in words), ``text(view) -> str`` and
 ``picture(view) -> bytes | None``; it may also have ``seat_picture`` (a seat's own cards),
 ``hand_text`` (a seat's hand in words), ``story`` (the story told, for story games) and
 ``alt_text`` (the table in words, for screen readers). A module only ever receives a view.

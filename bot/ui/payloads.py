@@ -378,7 +378,7 @@ def seat_message(reader: Reader, drafts: Drafts, picture: bytes | None = None,
     if render.hand_text is not None:
         panel = Panel(title=f"Your hand — {reader.title}", description=render.hand_text(reader.view))
     else:
-        panel = render.panel(reader.view)
+        panel = render.table_panel(reader.view, with_picture=picture is not None)
         panel.title = f"Your view — {panel.title}"
     host = name(t.seats[0].name) if t.seats else "?"
     panel.footer = f"{reader.title} in this channel, hosted by {host} · press the button or /game hand again any time"
