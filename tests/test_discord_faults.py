@@ -1,0 +1,110 @@
+"""Faults, through the Discord stand-in: a damaged table (its moves fail on replay) answers every
+command and button with one line and can be set aside by the host; text boxes of two players at
+once, and one opened before a restart; drafts of another seat or table refused; the sweep's
+notices isolated from each other. The damaged-table tests run on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+from contextlib import asynccontextmanager
+
+import discord
+
+import bot.app
+from bot.tables.games import GAMES
+from tests.discord_helpers import auto_move_for, components, latest_table, make_move, parse_cid  # noqa: F401
+from tests.standin import logged_in
+from tests.store.conftest import backend, pg_server  # noqa: F401 — fixtures: both back ends, real PostgreSQL
+
+DAMAGED = "This table is damaged"
+
+
+@asynccontextmanager
+async def bot_on(backend, monkeypatch):  # noqa: F811
+    """A DeckhandBot whose store is the backend's database (call again for a restart)."""
+    async def open_store(*_a, **_k):
+        return await backend.open()
+
+    monkeypatch.setattr(bot.app, "open_store", open_store)
+    async with logged_in(bot.app.DeckhandBot("unused.sqlite3", run_timeouts=False)) as b:
+        yield b
+
+
+def people(standin, n=3):
+    g = standin.guild()
+    users = [standin.user(name=x) for x in ("ana", "ben", "cat", "dee")[:n]]
+    for u in users:
+        g.add_member(u)
+    return g, users
+
+
+async def court_wars(standin, b, g, users):
+    await standin.slash(b, "game new", {"game": "court_wars"}, user=users[0], guild=g)
+    for u in users[1:]:
+        await standin.slash(b, "game join", user=u, guild=g)
+    await standin.slash(b, "game start", user=users[0], guild=g)
+    channel = int(g.channel["id"])
+    for i in range(2):
+        seat, move = await auto_move_for(b, channel, i)
+        await make_move(standin, b, channel, seat, move, users)
+    return channel
+
+
+async def damage(store, channel: int) -> None:
+    """An illegal entry at the end of the move log (the row itself still loads)."""
+    [(tid, count)] = await store.execute(f"SELECT table_id, move_count FROM tables WHERE channel_id = {channel}")
+    bad = json.dumps([0, "no such move at all", 1.0])
+    await store.execute(f"UPDATE moves SET entry = '{bad}' WHERE table_id = '{tid}' AND ply = {count - 1}")
+    GAMES.clear()
+
+
+def one_line(res) -> None:
+    assert res.ephemeral, res.text
+    assert DAMAGED in res.text and "\n" not in res.text.strip(), res.text
+    assert "went wrong" not in res.text and "not possible now" not in res.text, res.text
+
+
+async def test_a_damaged_table_says_so_and_the_host_sets_it_aside(standin, backend, monkeypatch):  # noqa: F811
+    g, users = people(standin)
+    async with bot_on(backend, monkeypatch) as b:
+        channel = await court_wars(standin, b, g, users)
+        table_msg = int(latest_table(standin, channel)["id"])
+        buttons = [c["custom_id"] for c in components(standin, table_msg) if c.get("custom_id", "").startswith("dh2:")]
+        await damage(b.store, channel)
+    async with bot_on(backend, monkeypatch) as b:  # a restart: nothing cached
+        for command in ("game status", "game hand", "game history", "game hint"):
+            one_line(await standin.slash(b, command, user=users[0], guild=g))
+        one_line(await standin.slash(b, "game new", {"game": "court_wars"}, user=users[1], guild=g))
+        one_line(await standin.slash(b, "game move", {"move": "draw"}, user=users[0], guild=g))
+        one_line(await standin.slash(b, "game join", user=users[1], guild=g))
+        one_line(await standin.slash(b, "game turnlimit", {"minutes": 5}, user=users[0], guild=g))
+        assert buttons
+        for cid in buttons:  # every button on it is answered with the one line
+            one_line(await standin.click(b, table_msg, cid, user=users[0]))
+        # Abandon: a player who is not the host, without Manage Messages, is refused.
+        res = await standin.slash(b, "game abandon", user=users[1], guild=g)
+        assert res.ephemeral and "Only the host" in res.text, res.text
+        one_line(await standin.slash(b, "game status", user=users[0], guild=g))
+        res = await standin.slash(b, "game abandon", user=users[0], guild=g)
+        assert res.ephemeral and "set aside" in res.text, res.text
+        assert len(await b.store.set_aside_rows(channel)) == 1
+        res = await standin.slash(b, "game new", {"game": "court_wars"}, user=users[1], guild=g)
+        assert not res.ephemeral and res.embeds, res.text
+        assert (await b.desk.require_public(channel)).table.status == "lobby"
+
+
+async def test_manage_messages_sets_a_damaged_table_aside(standin, backend, monkeypatch):  # noqa: F811
+    g, users = people(standin, 4)
+    mod = users[3]
+    g.members[int(mod["id"])]["permissions"] = str(discord.Permissions(view_channel=True, send_messages=True,
+                                                                       manage_messages=True).value)
+    async with bot_on(backend, monkeypatch) as b:
+        channel = await court_wars(standin, b, g, users[:3])
+        await damage(b.store, channel)
+        b.service._rows.clear()
+        res = await standin.slash(b, "game abandon", user=mod, guild=g)
+        assert res.ephemeral and "set aside" in res.text, res.text
+        res = await standin.slash(b, "game new", {"game": "court_wars"}, user=mod, guild=g)
+        assert not res.ephemeral and res.embeds, res.text
+
+
