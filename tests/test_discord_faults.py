@@ -9,6 +9,7 @@ import json
 from contextlib import asynccontextmanager
 
 import discord
+import pytest
 
 import bot.app
 from bot.tables.games import GAMES
@@ -108,3 +109,55 @@ async def test_manage_messages_sets_a_damaged_table_aside(standin, backend, monk
         assert not res.ephemeral and res.embeds, res.text
 
 
+
+
+# ----- drafts: only the table, seat and decision they were made for -----------------------------
+async def test_another_seats_or_tables_draft_is_refused_as_stale(standin, bot):
+    import copy
+    import dataclasses
+
+    from bot.tables.errors import StaleError
+    from bot.ui import payloads
+
+    g, users = people(standin)
+    channel = await court_wars(standin, bot, g, users)
+    other = g.text_channel("other")
+    await standin.slash(bot, "game new", {"game": "court_wars"}, user=users[0], guild=g, channel=other)
+    for u in users[1:]:
+        await standin.slash(bot, "game join", user=u, guild=g, channel=other)
+    await standin.slash(bot, "game start", user=users[0], guild=g, channel=other)
+    other_id = int(other["id"])
+
+    seat, move = await auto_move_for(bot, channel, 7)
+    mover = users[seat]
+    idle = users[(seat + 1) % 3]
+    reader = await bot.desk.reader(channel, int(mover["id"]))
+    drafts = payloads.Drafts()
+    drafts.pending["k" * 8] = tuple(move.split())
+    await bot.desk.save_drafts(drafts, reader)
+    tid, opened = reader.table.key, reader.opened
+    key = "k" * 8
+    # The mover's own draft, asked for rightly, is theirs.
+    assert await bot.desk.get_draft(key, channel, int(mover["id"]), tid, opened) == tuple(move.split())
+    # Another seat, another table, another table id, another decision: stale.
+    asks = [(channel, int(idle["id"]), tid, opened),
+            (other_id, int(mover["id"]), tid, opened),
+            (other_id, int(mover["id"]), (await bot.desk.reader(other_id, int(mover["id"]))).table.key, opened),
+            (channel, int(mover["id"]), tid, opened + 1)]
+    for ask in asks:
+        with pytest.raises(StaleError):
+            await bot.desk.get_draft(key, *ask)
+
+    # Through Discord: a button naming the mover's draft, pressed by another seat or at another
+    # table, is refused as stale and changes nothing.
+    before = {ch: dataclasses.asdict(await bot.service.get(ch)) for ch in (channel, other_id)}
+    for ch, who in ((channel, idle), (other_id, mover)):
+        shown = copy.deepcopy(latest_table(standin, ch))
+        forged = f"dh2:{tid}:{opened}:ok:~{key}"
+        shown["components"][0]["components"][0]["custom_id"] = forged
+        shown["components"][0]["components"][0].pop("disabled", None)
+        payload = standin._component_payload(shown, {"custom_id": forged, "component_type": 2}, who)
+        res = await standin.interact(bot, payload)
+        assert res.ephemeral and "moved on" in res.text, res.text
+    after = {ch: dataclasses.asdict(await bot.service.get(ch)) for ch in (channel, other_id)}
+    assert after == before
