@@ -161,3 +161,53 @@ async def test_another_seats_or_tables_draft_is_refused_as_stale(standin, bot):
         assert res.ephemeral and "moved on" in res.text, res.text
     after = {ch: dataclasses.asdict(await bot.service.get(ch)) for ch in (channel, other_id)}
     assert after == before
+
+
+# ----- the sweep's notices: one channel's failure never stops the others' ----------------------
+async def open_table(standin, b, g, users, channel: dict, minutes: int | None = None) -> int:
+    await standin.slash(b, "game new", {"game": "court_wars"}, user=users[0], guild=g, channel=channel)
+    for u in users[1:]:
+        await standin.slash(b, "game join", user=u, guild=g, channel=channel)
+    if minutes is not None:
+        await standin.slash(b, "game turnlimit", {"minutes": minutes}, user=users[0], guild=g, channel=channel)
+    await standin.slash(b, "game start", user=users[0], guild=g, channel=channel)
+    return int(channel["id"])
+
+
+async def test_one_channels_notice_failing_does_not_stop_the_others(standin, bot, monkeypatch):
+    from tests.conftest import Clock
+
+    g, users = people(standin)
+    channels = [await open_table(standin, bot, g, users, g.text_channel(f"t{i}"), minutes=1) for i in range(4)]
+    clock = Clock(bot.desk.clock())
+    bot.service.clock = clock
+    clock.advance(2 * 86400)
+    cog = bot.get_cog("Tables")
+    broken_show, broken_send = channels[0], channels[2]
+    real_show = cog.place.show_table
+
+    async def show_table(reader, **kw):
+        if reader.table.channel_id == broken_show:
+            raise RuntimeError("the table message could not be built")
+        return await real_show(reader, **kw)
+
+    monkeypatch.setattr(cog.place, "show_table", show_table)
+    real_messageable = bot.get_partial_messageable
+
+    class Refusing:
+        async def send(self, *a, **k):
+            raise discord.Forbidden(type("R", (), {"status": 403, "reason": "Forbidden"})(), "Missing Access")
+
+    def messageable(cid, **kw):
+        return Refusing() if cid == broken_send else real_messageable(cid, **kw)
+
+    monkeypatch.setattr(bot, "get_partial_messageable", messageable)
+    before = {c: len(standin.channel_messages(c, include_ephemeral=False)) for c in channels}
+    assert await cog.check_timeouts() == 2
+    await standin.settle(bot)
+    for c in channels:
+        posted = standin.channel_messages(c, include_ephemeral=False)[before[c]:]
+        notices = [m for m in posted if "time is up" in (m.get("content") or "")]
+        assert len(notices) == (0 if c in (broken_show, broken_send) else 1), (c, posted)
+    for c in channels:  # every table was still marked timed out
+        assert (await bot.service.get(c)).timed_out
