@@ -12,7 +12,7 @@ import discord
 import pytest
 
 import bot.app
-from bot.tables.games import GAMES
+from bot.tables.games import GAMES, load_game
 from tests.discord_helpers import auto_move_for, components, latest_table, make_move, parse_cid  # noqa: F401
 from tests.standin import logged_in
 from tests.store.conftest import backend, pg_server  # noqa: F401 — fixtures: both back ends, real PostgreSQL
@@ -211,3 +211,89 @@ async def test_one_channels_notice_failing_does_not_stop_the_others(standin, bot
         assert len(notices) == (0 if c in (broken_show, broken_send) else 1), (c, posted)
     for c in channels:  # every table was still marked timed out
         assert (await bot.service.get(c)).timed_out
+
+
+# ----- every change of revision edits the live table message ------------------------------------
+TABLE_KINDS = {"jn", "lv", "st", "cx", "ab", "me", "sh", "cc", "sk", "rv", "rm", "ng", "sf"}
+HARMLESS = {"lv", "st", "cx", "cc", "sk", "rv", "me", "sf"}  # pressed by an outsider: a refusal, nothing changes
+
+
+async def assert_live_buttons_current(standin, b, channel: int, outsider: dict, step: str) -> None:
+    table = await b.service.get(channel)
+    live = await b.desk.message_id(channel)
+    assert live is not None, step
+    table_cids = [c["custom_id"] for c in components(standin, live)
+                  if c.get("custom_id", "").startswith("dh2:") and parse_cid(c["custom_id"])[2] in TABLE_KINDS]
+    assert table_cids, (step, components(standin, live))
+    for custom_id in table_cids:
+        tid, rev, kind, _ = parse_cid(custom_id)
+        assert (tid, rev) == (table.table_id, table.revision), (step, custom_id, table.revision)
+    for custom_id in table_cids:
+        if parse_cid(custom_id)[2] not in HARMLESS:
+            continue
+        comp = standin._component(standin._message(live), custom_id)
+        if comp.get("disabled"):
+            continue
+        res = await standin.click(b, live, custom_id, user=outsider)
+        assert "moved on" not in (res.text or ""), (step, custom_id, res.text)
+        after = await b.service.get(channel)
+        assert after.revision == table.revision, (step, custom_id, res.text)
+
+
+async def test_every_change_leaves_the_live_table_buttons_current(standin, bot):
+    from tests.conftest import Clock
+
+    g, users = people(standin, 4)
+    ana, ben, cat, dee = users
+    outsider = standin.user(name="eve")
+    g.add_member(outsider)
+    channel = int(g.channel["id"])
+    clock = Clock(bot.desk.clock())
+    bot.service.clock = clock
+
+    async def check(step):
+        await standin.settle(bot)
+        await assert_live_buttons_current(standin, bot, channel, outsider, step)
+
+    await standin.slash(bot, "game new", {"game": "court_wars"}, user=ana, guild=g)
+    await check("new")
+    live = await bot.desk.message_id(channel)
+    await standin.click(bot, live, label="Join", user=ben)
+    await check("join button")
+    await standin.slash(bot, "game join", user=cat, guild=g)
+    await check("/game join")
+    await standin.slash(bot, "game leave", user=cat, guild=g)
+    await check("/game leave")
+    await standin.click(bot, await bot.desk.message_id(channel), label="Join", user=cat)
+    await check("join again")
+    await standin.click(bot, await bot.desk.message_id(channel), label="Add a bot", user=ana)
+    await check("add a bot")
+    await standin.slash(bot, "game turnlimit", {"minutes": 5}, user=ana, guild=g)
+    await check("/game turnlimit in the lobby")
+    await standin.click(bot, await bot.desk.message_id(channel), label="Start", user=ana)
+    await check("start")
+    await standin.slash(bot, "game turnlimit", {"minutes": 10}, user=ana, guild=g)
+    await check("/game turnlimit in play")
+    seated = [ana, ben, cat]
+    for i in range(2):
+        table = await bot.service.get(channel)
+        seat, move = await auto_move_for(bot, channel, i)
+        if table.seats[seat].user_id < 0:
+            break
+        await make_move(standin, bot, channel, seat, move, seated + [dee])
+        await check(f"move {i}")
+    await standin.slash(bot, "game status", user=ben, guild=g)
+    await check("/game status")
+    cog = bot.get_cog("Tables")
+    for action in ("Skip", "Remove"):
+        clock.advance(2 * 86400)
+        await cog.check_timeouts()
+        await check(f"time up before {action}")
+        table = await bot.service.get(channel)
+        if table.status != "playing":
+            break
+        late = {table.seats[s].user_id for s in load_game(table).to_act()}
+        other = next(u for u in seated if int(u["id"]) not in late)
+        res = await standin.click(bot, await bot.desk.message_id(channel), label=action, user=other)
+        assert "moved on" not in res.text, res.text
+        await check(action)
