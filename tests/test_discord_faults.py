@@ -297,3 +297,120 @@ async def test_every_change_leaves_the_live_table_buttons_current(standin, bot):
         res = await standin.click(bot, await bot.desk.message_id(channel), label=action, user=other)
         assert "moved on" not in res.text, res.text
         await check(action)
+
+
+# ----- text boxes: two at once, and one opened before a restart ---------------------------------
+CE = "celestial_emperor"
+
+
+def text_verbs(game, seat: int) -> list[str]:
+    c = game.choices(seat, ())
+    return [o.token for o in getattr(c, "options", None) or [] if game.choices(seat, (o.token,)).kind == "text"]
+
+
+async def ce_at_the_epilogue(standin, b, users):
+    """Warriors of the Celestial Emperor played (through the desk) until two or more players are
+    asked for a line at once (the winner's victory and the losers' epilogue)."""
+    import random
+
+    from bot.tables import Actor
+
+    g = standin.guild()
+    for u in users:
+        g.add_member(u)
+    await standin.slash(b, "game new", {"game": CE, "variants": "Seat Order Clans"}, user=users[0], guild=g)
+    for u in users[1:]:
+        await standin.slash(b, "game join", user=u, guild=g)
+    await standin.slash(b, "game start", user=users[0], guild=g)
+    channel = int(g.channel["id"])
+    rng = random.Random(3)
+    for _ in range(3000):
+        table = await b.service.get(channel)
+        game = load_game(table)
+        writers = {s: text_verbs(game, s) for s in sorted(game.to_act()) if text_verbs(game, s)}
+        if len(writers) >= 2:
+            return g, channel, writers
+        seat = min(game.to_act())
+        move = str(spec_of(table.game).player(game, seat, rng))
+        if move.split()[0] in ("setting", "describe", "strike", "parry", "withdraw", "nullify", "victory", "return"):
+            move = f"{move.split()[0]} A line."
+        await b.desk.move(channel, Actor(int(users[seat]["id"]), users[seat]["username"]), move)
+    raise AssertionError("no two text boxes at once")
+
+
+def spec_of(game_id):
+    from bot.engine.registry import spec
+
+    return spec(game_id)
+
+
+async def open_box(standin, b, g, user, verb):
+    """/game hand, then the verb's ✍ button: the text box the bot shows (its custom_id)."""
+    panel = await standin.slash(b, "game hand", user=user, guild=g)
+    assert panel.ephemeral and panel.message_id, panel.text
+    for c in components(standin, panel.message_id):
+        cid = c.get("custom_id", "")
+        if cid.startswith("dh2:") and parse_cid(cid)[2] in ("t", "s"):
+            arg = parse_cid(cid)[3]
+            tokens = await b.desk.get_draft(arg[1:], int(g.channel["id"]), int(user["id"]), parse_cid(cid)[0],
+                                            parse_cid(cid)[1]) if arg.startswith("~") else tuple(arg.split())
+            if tokens == (verb,):
+                res = await standin.click(b, panel.message_id, cid, user=user)
+                if res.modal is None and res.message_id:  # a step first, then the text button
+                    return await open_box_on(standin, b, res.message_id, user)
+                assert res.modal is not None, res.text
+                return res.modal["custom_id"]
+    raise AssertionError(f"no text button for {verb!r}")
+
+
+async def open_box_on(standin, b, message_id, user):
+    cid = next(c["custom_id"] for c in components(standin, message_id)
+               if c.get("custom_id", "").startswith("dh2:") and parse_cid(c["custom_id"])[2] == "t")
+    res = await standin.click(b, message_id, cid, user=user)
+    assert res.modal is not None, res.text
+    return res.modal["custom_id"]
+
+
+async def submit(standin, b, modal_id, user, text):
+    field = standin.modal_fields(modal_id)[0]["custom_id"]
+    return await standin.submit_modal(b, modal_id, {field: text}, user=user)
+
+
+def logged_lines(table) -> list[str]:
+    return [str(m[1]) for m in table.moves]
+
+
+async def test_two_players_text_boxes_at_once_both_saved_and_answered(standin, bot):
+    users = [standin.user(name=x) for x in ("ana", "ben", "cat")]
+    g, channel, writers = await ce_at_the_epilogue(standin, bot, users)
+    (a, verb_a), (b_, verb_b) = list(writers.items())[:2]
+    box_a = await open_box(standin, bot, g, users[a], verb_a[0])
+    box_b = await open_box(standin, bot, g, users[b_], verb_b[0])
+    assert box_a != box_b, "each opened box has its own id"
+    res_a = await submit(standin, bot, box_a, users[a], "Ana's closing words, said once.")
+    res_b = await submit(standin, bot, box_b, users[b_], "Ben's closing words, said once.")
+    for res in (res_a, res_b):
+        assert res.answered and "went wrong" not in (res.text or "") and "moved on" not in (res.text or ""), res.text
+    lines = " | ".join(logged_lines(await bot.service.get(channel)))
+    assert "Ana's closing words, said once." in lines and "Ben's closing words, said once." in lines, lines
+
+
+async def test_a_text_box_opened_before_a_restart_is_answered(standin, make_bot):
+    users = [standin.user(name=x) for x in ("ana", "ben", "cat")]
+    async with logged_in(make_bot()) as b1:
+        g, channel, writers = await ce_at_the_epilogue(standin, b1, users)
+        (a, verb_a), (b_, verb_b) = list(writers.items())[:2]
+        box_a = await open_box(standin, b1, g, users[a], verb_a[0])
+        box_b = await open_box(standin, b1, g, users[b_], verb_b[0])
+    async with logged_in(make_bot()) as b2:  # a restart: the boxes were opened by the old process
+        res = await submit(standin, b2, box_a, users[a], "Still valid after the restart.")
+        assert res.answered and "moved on" not in res.text and "went wrong" not in res.text, res.text
+        assert "Still valid after the restart." in " | ".join(logged_lines(await b2.service.get(channel)))
+        # B's line is sent another way first: the old box is stale now, and gives the text back.
+        from bot.tables import Actor
+
+        await b2.desk.move(channel, Actor(int(users[b_]["id"]), "ben"), f"{verb_b[0]} Said with /game say.")
+        typed = "My long-considered words that must not be lost."
+        res = await submit(standin, b2, box_b, users[b_], typed)
+        assert res.ephemeral and typed in res.text, res.text
+        assert typed not in " | ".join(logged_lines(await b2.service.get(channel)))
