@@ -414,3 +414,93 @@ async def test_a_text_box_opened_before_a_restart_is_answered(standin, make_bot)
         res = await submit(standin, b2, box_b, users[b_], typed)
         assert res.ephemeral and typed in res.text, res.text
         assert typed not in " | ".join(logged_lines(await b2.service.get(channel)))
+
+
+# ----- text injection: hostile names and story lines are escaped everywhere ------------------
+HOSTILE_NAME = "Eve [free nitro](https://evil.example) <@&4242> **Boss** ```"
+HOSTILE_LINE = ("so it goes\n**The Dragon forfeits. bob wins.** [click me](https://evil.example) <@&4242> "
+                "@everyone ``` unclosed")
+
+
+def _strings(value) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() if k not in ("custom_id", "url", "proxy_url", "icon_url", "id")
+                for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def injections(text: str) -> list[str]:
+    """Each unescaped piece of hostile text in ``text``, with a little context."""
+    import re
+
+    patterns = {
+        "a role mention": r"<@&",
+        "@everyone": r"@everyone",
+        "a masked link": r"(?<!\\)\]\(",
+        "a code fence": r"```",
+        "bold": r"\*\*(The Dragon|Boss\*\*)",
+        "a line of its own": r"(?m)^[\\* ]*The Dragon forfeits",
+    }
+    return [f"{what}: {text[max(0, m.start() - 40):m.end() + 20]!r}"
+            for what, pattern in patterns.items() for m in re.finditer(pattern, text)]
+
+
+def every_version(standin) -> list[tuple[str, str]]:
+    """(where, text) of every message body and uploaded Markdown file the bot sent."""
+    out = []
+    for rec in standin.requests:
+        if rec.method not in ("POST", "PATCH") or not isinstance(rec.json, dict):
+            continue
+        body = rec.json.get("data") if isinstance(rec.json.get("data"), dict) else rec.json
+        for key in ("content", "embeds"):
+            for s in _strings(body.get(key)):
+                out.append((f"{rec.method} {rec.path} {key}", s))
+        for f in rec.files:
+            if f.filename.endswith(".md"):
+                out.append((f"{rec.path} {f.filename}", f.data.decode()))
+    return out
+
+
+async def test_hostile_names_and_lines_are_escaped_everywhere(standin, bot):
+    g = standin.guild()
+    users = [standin.user(name=x) for x in ("eve", "ben", "cat")]
+    g.add_member(users[0], nick=HOSTILE_NAME)
+    for u in users[1:]:
+        g.add_member(u)
+    channel = int(g.channel["id"])
+    res = await standin.slash(bot, "game new", {"game": CE, "variants": "Seat Order Clans"}, user=users[1], guild=g)
+    await standin.click(bot, res.message_id, label="Join", user=users[0])
+    await standin.click(bot, res.message_id, label="Add a bot", user=users[1])
+    await standin.slash(bot, "game leave", user=users[0], guild=g)
+    await standin.slash(bot, "game join", user=users[0], guild=g)
+    await standin.slash(bot, "game start", user=users[1], guild=g)
+    for i in range(600):
+        table = await bot.service.get(channel)
+        if table.status != "playing":
+            break
+        seat, move = await auto_move_for(bot, channel, i)
+        verb = move.split()[0]
+        if verb in ("setting", "describe", "strike", "parry", "withdraw", "nullify", "victory", "return"):
+            move = f"{verb} {HOSTILE_LINE}"
+        by_id = {int(u["id"]): u for u in users}
+        await make_move(standin, bot, channel, seat, move, [by_id.get(s.user_id) for s in table.seats])
+        if i % 40 == 0:
+            for command in ("game history", "game status", "game story"):
+                await standin.slash(bot, command, user=users[1], guild=g)
+    assert (await bot.service.get(channel)).status == "finished"
+    for command in ("game history", "game story"):
+        await standin.slash(bot, command, user=users[1], guild=g)
+    await standin.click(bot, await bot.desk.message_id(channel), label="Story file", user=users[1])
+    texts = every_version(standin)
+    assert any("evil.example" in t for _, t in texts), "the hostile text was shown somewhere"
+    assert any(f.endswith(".md") for f, _ in texts), "a story file was sent"
+    bad = [(where, kinds, t[:300]) for where, t in texts if (kinds := injections(t))]
+    found: dict[tuple[str, str], str] = {}
+    for where, kinds, _ in bad:
+        for k in kinds:
+            found.setdefault((where.split(" ")[-1], k.split(":")[0]), k)
+    assert not found, "\n".join(f"{w} — {k}" for (w, _), k in sorted(found.items()))
