@@ -71,6 +71,11 @@ async def test_a_damaged_table_says_so_and_the_host_sets_it_aside(standin, backe
         channel = await court_wars(standin, b, g, users)
         table_msg = int(latest_table(standin, channel)["id"])
         buttons = [c["custom_id"] for c in components(standin, table_msg) if c.get("custom_id", "").startswith("dh2:")]
+        seat, _ = await auto_move_for(b, channel, 0)
+        panel = await standin.slash(b, "game hand", user=users[seat], guild=g)  # a private panel, opened before
+        assert panel.ephemeral and panel.message_id
+        private = [c["custom_id"] for c in components(standin, panel.message_id)
+                   if c.get("custom_id", "").startswith("dh2:")]
         await damage(b.store, channel)
     async with bot_on(backend, monkeypatch) as b:  # a restart: nothing cached
         for command in ("game status", "game hand", "game history", "game hint"):
@@ -82,6 +87,9 @@ async def test_a_damaged_table_says_so_and_the_host_sets_it_aside(standin, backe
         assert buttons
         for cid in buttons:  # every button on it is answered with the one line
             one_line(await standin.click(b, table_msg, cid, user=users[0]))
+        assert private
+        for cid in private:  # and every button of a private panel opened before
+            one_line(await standin.click(b, panel.message_id, cid, user=users[seat]))
         # Abandon: a player who is not the host, without Manage Messages, is refused.
         res = await standin.slash(b, "game abandon", user=users[1], guild=g)
         assert res.ephemeral and "Only the host" in res.text, res.text
