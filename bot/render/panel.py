@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 
@@ -51,3 +51,14 @@ def plain(text: str) -> str:
     """Players' own words shown as typed: Markdown escaped, mentions defused (no pings, no
     swallowed embed), for embeds. The terminal shows text as it is."""
     return _MARKDOWN.sub(r"\\\1", text).replace("@", "@\u200b").replace("<#", "<\u200b#")
+
+
+def defuse_names(text: str, names: Sequence[str]) -> str:
+    """``text`` (the bot's own Markdown) with every player's display name in it escaped as
+    :func:`plain` does: a name cannot add a link, a mention, a code fence or bold. A name
+    already escaped (in a line that was escaped whole) is left as it is."""
+    hostile = sorted({n for n in names if n and plain(n) != n}, key=len, reverse=True)
+    if not hostile or not text:
+        return text
+    pattern = re.compile("(?<!\\\\)(?:" + "|".join(re.escape(n) for n in hostile) + ")")
+    return pattern.sub(lambda m: plain(m.group(0)), text)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 from bot.engine.core import Game
@@ -11,6 +12,8 @@ from bot.store.base import WARN_FRACTION
 from bot.tables.base import KEEP_EVENTS, Change
 from bot.tables.errors import TableError
 from bot.tables.games import load_game
+
+log = logging.getLogger("bot.tables")
 
 SWEEP_PAGE = 200  # due tables read per page by the turn-limit sweep
 WARNING, TIME_UP, CLOCK = "warning", "time_up", "clock"
@@ -49,15 +52,25 @@ class Clock:
         one table's trouble never stops the sweep."""
         out: list[Change] = []
         now = self.clock()
+        broken = self._broken_tables()
         after: tuple[float, int] | None = None
         while True:
             page = await self.store.due(now, SWEEP_PAGE, after, shards=self.sweep_shards)
             if not page:
                 break
             for row in page:
+                mark = (row.table_id, row.revision)
+                if broken.get(row.channel_id) == mark:  # reported once; tried again when it changes
+                    continue
                 try:
                     out.append(await self._update(row.channel_id, lambda t: self._sweep(t, now), fresh=row))
                 except (TableError, StoreError):  # not due any more, or this table's own trouble
+                    continue
+                except Exception as e:  # noqa: BLE001 — a damaged table (or any bug) never stops the sweep
+                    broken[row.channel_id] = mark
+                    log.error("the sweep skips the table in channel %s (damaged, it cannot be rebuilt): %s: %s",
+                              row.channel_id, type(e).__name__, str(e).splitlines()[0] if str(e) else "",
+                              exc_info=not isinstance(e, (ValueError, KeyError, TypeError, IndexError)))
                     continue
             last = page[-1]
             key = (last.alarm if last.alarm is not None else now, last.channel_id)
@@ -65,6 +78,14 @@ class Clock:
                 break
             after = key
         return out
+
+    def _broken_tables(self) -> dict[int, tuple[str | None, int]]:
+        """The tables the sweep could not handle, by channel, with the (table, revision) that
+        failed: skipped (and not reported again) until the table changes."""
+        found = getattr(self, "_sweep_broken", None)
+        if found is None:
+            found = self._sweep_broken = {}
+        return found
 
     def _sweep(self, t: TableRow, now: float) -> Change:
         """One due table (under its lock): the change to save, or _NotDue to leave it untouched."""

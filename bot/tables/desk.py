@@ -40,6 +40,16 @@ class DamagedError(TableError):
         self.reason = reason
 
 
+REPLAY = "its game cannot be rebuilt from its moves"
+
+
+def _unreplayable(e: BaseException) -> DamagedError:
+    """A game that cannot be rebuilt: the player is told so in plain words (never the engine's
+    refusal, which reads like a bad move of theirs and may name cards); the cause is logged."""
+    log.warning("a damaged table: %s: %s", type(e).__name__, _one_line(e))
+    return DamagedError(REPLAY)
+
+
 def _game(table: TableRow) -> Any:
     """The table's game, or None before it is dealt; DamagedError when it cannot be rebuilt."""
     if table.state is None:
@@ -47,7 +57,7 @@ def _game(table: TableRow) -> Any:
     try:
         return load_game(table)
     except Exception as e:  # any failure to rebuild a game is a damaged table, never a bad move
-        raise DamagedError(_one_line(e)) from e
+        raise _unreplayable(e) from e
 
 
 def _one_line(e: BaseException) -> str:
@@ -128,16 +138,19 @@ class Desk:
         except DamagedTable as e:
             raise DamagedError(e.reason) from None
         except TableError:
+            await self._check_damaged(channel_id)
             raise
         except Exception as e:
-            raise DamagedError(_one_line(e)) from e
+            raise _unreplayable(e) from e
         return reader_of(row, _game(row), seat)
 
     # ----- acting ----------------------------------------------------------------------
-    async def _do(self, actor_id: int | None, work: Any) -> Update:
+    async def _do(self, actor_id: int | None, work: Any, channel_id: int | None = None) -> Update:
         try:
             change: Change = await work
         except (TableError, StaleError):
+            if channel_id is not None:  # refused: a damaged table says so rather than the refusal
+                await self._check_damaged(channel_id)
             raise
         except DamagedTable as e:
             raise DamagedError(e.reason) from None
@@ -146,14 +159,22 @@ class Desk:
         except StoreError:
             raise
         except Exception as e:  # a game that cannot be rebuilt is a damaged table, not a bad move
-            log.warning("a damaged table refused an action: %s", e)
-            raise DamagedError(_one_line(e)) from e
+            raise _unreplayable(e) from e
         row = change.table
         return update_of(change, _game(row), actor_id)
 
+    async def _check_damaged(self, channel_id: int) -> None:
+        """DamagedError when the channel's table in play cannot be rebuilt; else nothing."""
+        row = await self._row(channel_id)
+        if row is not None and row.status in ("lobby", "playing"):
+            _game(row)
+
     async def new_table(self, channel_id: int, guild_id: int | None, actor: Actor, game_id: str,
                         options: list[str] | None = None) -> Update:
-        return await self._do(actor.user_id, self._service.new_table(channel_id, guild_id, actor, game_id, options))
+        row = await self._row(channel_id)
+        if row is not None and row.status in ("lobby", "playing"):
+            _game(row)  # a damaged table in the way says so (the host can set it aside)
+        return await self._do(actor.user_id, self._service.new_table(channel_id, guild_id, actor, game_id, options), channel_id)
 
     async def new_like_last(self, channel_id: int, guild_id: int | None, actor: Actor) -> Update:
         """A new solo game of the same game and options as the channel's table (its **New game**)."""
@@ -163,39 +184,39 @@ class Desk:
         return await self.new_table(channel_id, guild_id, actor, row.game, list(row.options))
 
     async def join(self, channel_id: int, actor: Actor, revision: int | None = None) -> Update:
-        return await self._do(actor.user_id, self._service.join(channel_id, actor))
+        return await self._do(actor.user_id, self._service.join(channel_id, actor), channel_id)
 
     async def leave(self, channel_id: int, actor: Actor, revision: int | None = None) -> Update:
-        return await self._do(actor.user_id, self._service.leave(channel_id, actor))
+        return await self._do(actor.user_id, self._service.leave(channel_id, actor), channel_id)
 
     async def start(self, channel_id: int, actor: Actor, revision: int | None = None) -> Update:
-        return await self._do(actor.user_id, self._service.start(channel_id, actor))
+        return await self._do(actor.user_id, self._service.start(channel_id, actor), channel_id)
 
     async def cancel(self, channel_id: int, actor: Actor, revision: int | None = None) -> Update:
-        return await self._do(actor.user_id, self._service.cancel(channel_id, actor))
+        return await self._do(actor.user_id, self._service.cancel(channel_id, actor), channel_id)
 
     async def add_bot(self, channel_id: int, actor: Actor, revision: int | None = None) -> Update:
-        return await self._do(actor.user_id, self._service.add_bot(channel_id, actor, revision=revision))
+        return await self._do(actor.user_id, self._service.add_bot(channel_id, actor, revision=revision), channel_id)
 
     async def skip(self, channel_id: int, actor: Actor, revision: int | None = None) -> Update:
-        return await self._do(actor.user_id, self._service.skip(channel_id, actor, revision=revision))
+        return await self._do(actor.user_id, self._service.skip(channel_id, actor, revision=revision), channel_id)
 
     async def remove(self, channel_id: int, actor: Actor, revision: int | None = None) -> Update:
-        return await self._do(actor.user_id, self._service.remove(channel_id, actor, revision=revision))
+        return await self._do(actor.user_id, self._service.remove(channel_id, actor, revision=revision), channel_id)
 
     async def rematch(self, channel_id: int, actor: Actor, revision: int | None = None) -> Update:
-        return await self._do(actor.user_id, self._service.rematch(channel_id, actor))
+        return await self._do(actor.user_id, self._service.rematch(channel_id, actor), channel_id)
 
     async def set_turn_limit(self, channel_id: int, actor: Actor, seconds: int) -> Update:
-        return await self._do(actor.user_id, self._service.set_turn_limit(channel_id, actor, seconds))
+        return await self._do(actor.user_id, self._service.set_turn_limit(channel_id, actor, seconds), channel_id)
 
     async def move(self, channel_id: int, actor: Actor, move: str, *, table: str | None = None,
                    opened: int | None = None, interaction: int | None = None) -> Update:
         """Play a move; ``interaction`` (the press's id) is remembered in the same write as the move,
         and a press delivered twice raises AlreadyHandled, having written nothing."""
+        work = self._service.move(channel_id, actor, move, table=table, opened=opened, interaction=interaction)
         try:
-            return await self._do(actor.user_id, self._service.move(channel_id, actor, move, table=table,
-                                                                    opened=opened, interaction=interaction))
+            return await self._do(actor.user_id, work, channel_id)
         except TableError:  # refused before anything was written: a second delivery of a press is not refused
             if interaction is not None and not await self._service.first_delivery(interaction):
                 raise AlreadyHandled() from None
@@ -215,7 +236,7 @@ class Desk:
         except DamagedTable as e:
             row, damaged = None, e.reason
         if damaged is None:
-            return await self._do(actor.user_id, self._service.abandon(channel_id, actor))
+            return await self._do(actor.user_id, self._service.abandon(channel_id, actor), channel_id)
         if not actor.can_manage and (row is None or row.host_id != actor.user_id):
             raise TableError("This table is damaged. Only the host (or someone with Manage Messages here) can clear "
                              "it with `/game abandon`.")
@@ -280,7 +301,7 @@ class Desk:
         return await self._service.stats(guild_id, game, user_id)
 
     async def start_daily(self, channel_id: int, actor: Actor) -> Update:
-        return await self._do(actor.user_id, self._service.start_daily(channel_id, actor))
+        return await self._do(actor.user_id, self._service.start_daily(channel_id, actor), channel_id)
 
     async def daily_board(self) -> list[DailyEntry]:
         return await self._service.daily_board()

@@ -31,7 +31,7 @@ from bot.engine.cards import pretty_text
 from bot.engine.core import Choices, Option
 from bot.engine.registry import spec, with_article
 from bot.render import renderer, story
-from bot.render.panel import Panel, clip, plain
+from bot.render.panel import Panel, clip, defuse_names, plain
 
 from bot.tables.clock import format_duration
 from bot.tables.drafts import new_draft_id
@@ -78,6 +78,15 @@ def jump_url(table: TableFacts, message_id: int) -> str:
 
 def cid(tid: str, rev: int, kind: str, arg: str = "") -> str:
     return f"{PREFIX}:{tid}:{rev}:{kind}:{arg}"
+
+
+def defused(panel: Panel, names: Sequence[str]) -> Panel:
+    """The panel with every player's name in it escaped (renderers write names as they are)."""
+    panel.title = defuse_names(panel.title, names)
+    panel.description = defuse_names(panel.description, names)
+    panel.fields = [(defuse_names(n, names), defuse_names(v, names), i) for n, v, i in panel.fields]
+    panel.footer = defuse_names(panel.footer, names) if panel.footer else panel.footer
+    return panel
 
 
 def embed_from_panel(panel: Panel) -> discord.Embed:
@@ -309,7 +318,7 @@ def table_message(reader: Reader, picture: bytes | None = None, *, drafts: Draft
         return TableMessage(embed_from_panel(panel), discord.ui.View(timeout=None), [])
     drafts = drafts if drafts is not None else Drafts()
     render = renderer(t.game)
-    panel = render.table_panel(reader.view, with_picture=picture is not None)
+    panel = defused(render.table_panel(reader.view, with_picture=picture is not None), reader.players)
     shown = reader.recent[-4:]
     if shown:
         recent = "\n".join(line(e) for e in shown)
@@ -380,6 +389,7 @@ def seat_message(reader: Reader, drafts: Drafts, picture: bytes | None = None,
     else:
         panel = render.table_panel(reader.view, with_picture=picture is not None)
         panel.title = f"Your view — {panel.title}"
+    panel = defused(panel, reader.players)
     host = name(t.seats[0].name) if t.seats else "?"
     panel.footer = f"{reader.title} in this channel, hosted by {host} · press the button or /game hand again any time"
     where = f"<#{t.channel_id}>"

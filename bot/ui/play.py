@@ -315,7 +315,7 @@ class Play:
         if via == "button" and not on_panel:  # a move on the table message: the table itself answers
             return await self.publish(interaction, update)
         lines, update.lines = update.lines, []
-        done = "Done." if update.secret else "Done: " + clip(pretty_text(move), 1800)
+        done = "Done." if update.secret else "Done: " + clip(payloads.line(move), 1800)
         done = clip("\n".join([done, *(payloads.line(p) for p in lines)]), 1900)
         if on_panel and not interaction.response.is_done():
             await interaction.response.edit_message(content=done, embed=None, view=None, attachments=[])
