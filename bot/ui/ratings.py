@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import discord
-from discord.utils import escape_markdown
 
 from bot.engine.registry import GAME_IDS, spec
+from bot.render.panel import plain
 from bot.ratings import MIN_GAMES, NEW, PlayerRating, RatingChange, bot_skill, display, is_bot
 
 COLOUR = 0x2F7D4F
@@ -27,8 +27,9 @@ NO_PINGS = discord.AllowedMentions.none()
 
 def name_text(name: str) -> str:
     """A user's name as Discord shows it literally (markdown escaped, cut to a sensible length)."""
+    name = " ".join(name.split())
     name = name if len(name) <= NAME_LIMIT else name[:NAME_LIMIT - 1] + "…"
-    return escape_markdown(name)
+    return plain(name)
 
 
 def number(value: int) -> str:
@@ -109,7 +110,7 @@ async def rating(store: Any, interaction: discord.Interaction, game: str | None 
         return await interaction.response.send_message(
             "Ratings are kept per server: games in DMs are not rated. Ask in a server channel.", ephemeral=True)
     if game is not None and game not in GAME_IDS:
-        return await interaction.response.send_message(f"There is no game called {escape_markdown(game)[:60]}.",
+        return await interaction.response.send_message(f"There is no game called {plain(game[:60])}.",
                                                        ephemeral=True, allowed_mentions=NO_PINGS)
     if game is not None and player is None:
         embed = await leaderboard_embed(store, interaction.guild_id, game, interaction.user.id,
