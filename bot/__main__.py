@@ -300,7 +300,8 @@ def cmd_sync(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_play(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.cli import default_players, game_spec, options_text, play_terminal
+    from bot.cli import default_players, game_spec, options_text
+    from bot.terminal import play_terminal
     from bot.engine.core import IllegalMove
 
     if args.list_variants:

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from bot.__main__ import main
-from bot.cli import CLEAR, HotSeat, play_terminal, rules_help, simulate, wrap_lines, wrap_markdown
+from bot.cli import CLEAR, rules_help, simulate, wrap_lines, wrap_markdown
+from bot.terminal import HotSeat, play_terminal
 from bot.engine.registry import GAME_IDS, spec
 
 ROOT = Path(__file__).resolve().parent.parent
