@@ -620,12 +620,16 @@ class Codec:
 
 
 class Word(Codec):
-    """One word: ``read(word, ctx)`` makes the value, ``write(value)`` the word."""
+    """One word: ``read(word, ctx)`` makes the value, ``write(value)`` the word. ``missing``:
+    the slot may be left empty, and is then refused with these words (clearer than the usage)."""
 
-    def __init__(self, read: Any, write: Any = str):
-        self._read, self._write = read, write
+    def __init__(self, read: Any, write: Any = str, missing: str = ""):
+        self._read, self._write, self.missing = read, write, missing
+        self.lo = 0 if missing else 1
 
     def read(self, words: Sequence[str], ctx: Any) -> Any:
+        if not words:
+            raise IllegalMove(self.missing, "parse")
         return self._read(words[0], ctx)
 
     def write(self, value: Any) -> str:
