@@ -797,9 +797,10 @@ class Grammar:
         return values[0] if len(values) == 1 else values
 
     # ----- reading ----------------------------------------------------------------------
-    def match(self, words: Sequence[str]) -> list[tuple[_Slot, Sequence[str]]] | None:
-        """The words each slot takes (the first fit, slots as greedy as they can be), or None."""
-        return next(self._fit(self.items, words, 0), None)
+    def fits(self, words: Sequence[str]) -> Iterator[list[tuple[_Slot, Sequence[str]]]]:
+        """The ways the slots may share ``words``, the greediest first (literals and word counts
+        only: reading them may still refuse)."""
+        return self._fit(self.items, words, 0)
 
     def _fit(self, items: tuple[Any, ...], words: Sequence[str], i: int) -> Iterator[list[tuple[_Slot, Sequence[str]]]]:
         if not items:
@@ -869,12 +870,15 @@ class Notation:
             raise self.unknown(words[0], words, ctx)
         parts = text.strip().split(None, 1)
         rest = parts[1].strip() if len(parts) > 1 else ""
-        for kind in candidates:
+        refused: IllegalMove | None = None
+        for kind in candidates:  # the first fit whose words read; else the plainest fit's refusal
             assert kind.grammar is not None
-            fit = kind.grammar.match(words[1:])
-            if fit is not None:
-                return kind.grammar.read(fit, rest, ctx)
-        raise self.refuse(candidates[0], words[0], ctx)
+            for fit in kind.grammar.fits(words[1:]):
+                try:
+                    return kind.grammar.read(fit, rest, ctx)
+                except IllegalMove as e:
+                    refused = e if refused is None or kind is candidates[0] else refused
+        raise refused or self.refuse(candidates[0], words[0], ctx)
 
     def refuse(self, kind: type[Action], word: str, ctx: Any) -> IllegalMove:
         """The refusal of words that do not fit ``kind``'s notation."""
