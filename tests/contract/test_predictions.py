@@ -120,22 +120,34 @@ def court_wars(game: Any, seat: int, tokens: tuple[str, ...], label: str) -> Che
 
 # ----- Cardchess2 ------------------------------------------------------------------------------
 _SIGMA = re.compile(r"Σ (\d+)")
+_AGAINST = re.compile(r"\(Σ (\d+) [≥<] (\d+)\)")
 
 
 def cardchess2(game: Any, seat: int, tokens: tuple[str, ...], label: str) -> Check | None:
+    """An attack's (or reinforcement's) progress ``Σ total of defence`` and the values its
+    strikers' labels show ("d2 (7)", "step to c3 (9)")."""
     if tokens[0] not in ("attack", "reinforce"):
         return None
     c = game.choices(seat, tokens)
     if not c.complete or c.progress is None:
         return None
-    total = c.progress.total
+    total, defence = c.progress.total, c.progress.target
+    shown = [v for i in range(1, len(tokens)) for o in game.choices(seat, tokens[:i]).options
+             if o.token == tokens[i] and (v := getattr(o.data, "value", None)) is not None]
+    strikers = len(game.parse(seat, " ".join(tokens)).strikers)  # each shows its value once (or not at all)
+    base = game.attack["sigma"] if tokens[0] == "reinforce" else 0
 
     def sigma(old: Any, seat: int, tokens: tuple[str, ...], new: Any, events: list) -> str:
-        for e in events:  # the attack (or reinforcement, or its resolution) says the Σ it reached
-            if e.kind in ("attack", "reinforce", "defeated", "survives") and (m := _SIGMA.search(e.for_(seat) or "")):
-                got = int(m.group(1))
-                return "" if got == total else f"Σ {got} after apply, the progress said Σ {total}"
-        return "no event gives the attack's Σ"
+        said = [e.for_(seat) or "" for e in events if e.kind in ("attack", "reinforce", "defeated", "survives")]
+        got = next((int(m.group(1)) for t in said if (m := _SIGMA.search(t))), None)
+        if got != total:
+            return f"Σ {got} after apply, the progress said Σ {total}"
+        if len(shown) == strikers and base + sum(shown) != total:
+            return f"the strikers' labels add up to {base} + {sum(shown)}, the attack makes Σ {total}"
+        against = next((int(m.group(2)) for t in said if (m := _AGAINST.search(t))), None)
+        if against is not None and against != defence:
+            return f"resolved against {against}, the progress said {defence}"
+        return ""
     return sigma
 
 
