@@ -716,9 +716,12 @@ class _Slot:
     stops: frozenset[str]  # literal words later in the pattern: the slot never takes them
 
 
-@dataclass(frozen=True)
 class _Optional:
-    items: tuple[Any, ...]
+    """An optional part ``[…]``: written only when none of its slots is empty."""
+
+    def __init__(self, items: tuple[Any, ...]):
+        self.items = items
+        self.slots = tuple(i for i in items if isinstance(i, _Slot))
 
 
 class Grammar:
@@ -734,6 +737,11 @@ class Grammar:
         if used != names:
             raise ValueError(f"{kind.__name__}'s notation {kind.notation!r} names {sorted(used)}, fields {sorted(names)}")
         self.need = sum(s.codec.lo for s in self.items if isinstance(s, _Slot))
+        self.free_text = any(s.codec is TEXT for s in self._slots(self.items))
+        # Most notations are fixed words (a verb, then one word a slot): read those without a search.
+        fixed = all(isinstance(i, str) and i != ANY_MORE or isinstance(i, _Slot) and i.codec.lo == i.codec.hi == 1
+                    for i in self.items)
+        self.fixed = tuple((k, i) for k, i in enumerate(self.items)) if fixed else None
 
     def _compile(self, words: list[str], codecs: Mapping[str, Codec]) -> tuple[Any, ...]:
         out: list[Any] = []
@@ -777,30 +785,43 @@ class Grammar:
 
     # ----- writing ----------------------------------------------------------------------
     def write(self, action: Action) -> str:
+        if not self.items:
+            return action.verb
         parts = [action.verb]
         self._write(self.items, action, parts)
         return " ".join(p for p in parts if p).strip()
 
     def _write(self, items: tuple[Any, ...], action: Action, parts: list[str]) -> None:
         for item in items:
-            if isinstance(item, _Optional):
-                if not any(s.codec.empty(self._value(s, action)) for s in self._slots(item.items)):
-                    self._write(item.items, action, parts)
-            elif isinstance(item, _Slot):
+            if type(item) is _Slot:
                 parts.append(item.codec.write(self._value(item, action)))
+            elif type(item) is _Optional:
+                if not any(s.codec.empty(self._value(s, action)) for s in item.slots):
+                    self._write(item.items, action, parts)
             elif item != ANY_MORE:
                 parts.append(item)
 
     @staticmethod
     def _value(slot: _Slot, action: Action) -> Any:
-        values = tuple(getattr(action, f) for f in slot.fields)
-        return values[0] if len(values) == 1 else values
+        if len(slot.fields) == 1:
+            return getattr(action, slot.fields[0])
+        return tuple(getattr(action, f) for f in slot.fields)
 
     # ----- reading ----------------------------------------------------------------------
     def fits(self, words: Sequence[str]) -> Iterator[list[tuple[_Slot, Sequence[str]]]]:
         """The ways the slots may share ``words``, the greediest first (literals and word counts
         only: reading them may still refuse)."""
-        return self._fit(self.items, words, 0)
+        if self.fixed is None:
+            return self._fit(self.items, words, 0)
+        if len(words) != len(self.items):
+            return iter(())
+        fit = []
+        for k, item in self.fixed:
+            if type(item) is _Slot:
+                fit.append((item, words[k:k + 1]))
+            elif words[k].lower() != item:
+                return iter(())
+        return iter((fit,))
 
     def _fit(self, items: tuple[Any, ...], words: Sequence[str], i: int) -> Iterator[list[tuple[_Slot, Sequence[str]]]]:
         if not items:
@@ -829,7 +850,10 @@ class Grammar:
         values: dict[str, Any] = {}
         for slot, words in fit:
             value = rest if slot.codec is TEXT else slot.codec.read(words, ctx)
-            values.update(zip(slot.fields, value, strict=True) if len(slot.fields) > 1 else [(slot.fields[0], value)])
+            if len(slot.fields) == 1:
+                values[slot.fields[0]] = value
+            else:
+                values.update(zip(slot.fields, value, strict=True))
         return self.kind(**values)
 
 
@@ -853,8 +877,10 @@ class Notation:
                  prepare: Any = None):
         self.kinds = tuple(kinds)
         self.usage, self.usage_rule, self.unknown, self.prepare = usage, usage_rule, unknown, prepare
+        self.by_verb: dict[str, list[type[Action]]] = {}
         for kind in self.kinds:
             kind.grammar = Grammar(kind, codecs or {})
+            self.by_verb.setdefault(kind.verb, []).append(kind)
 
     def parse(self, text: str, ctx: Any = None, kinds: Iterable[type[Action]] | None = None) -> Action:
         """The action written ``text`` (any case, extra spaces), among ``kinds`` (default: all);
@@ -864,18 +890,22 @@ class Notation:
         words = text.split()
         if not words:
             raise IllegalMove("Empty move.", "parse")
-        verb = words[0].lower()
-        candidates = [k for k in (self.kinds if kinds is None else kinds) if k.verb == verb]
+        candidates = self.by_verb.get(words[0].lower(), [])
+        if kinds is not None:
+            candidates = [k for k in candidates if k in kinds]
         if not candidates:
             raise self.unknown(words[0], words, ctx)
-        parts = text.strip().split(None, 1)
-        rest = parts[1].strip() if len(parts) > 1 else ""
         refused: IllegalMove | None = None
         for kind in candidates:  # the first fit whose words read; else the plainest fit's refusal
-            assert kind.grammar is not None
-            for fit in kind.grammar.fits(words[1:]):
+            grammar = kind.grammar
+            assert grammar is not None
+            rest = ""
+            if grammar.free_text:  # the player's own words, as written
+                parts = text.strip().split(None, 1)
+                rest = parts[1].strip() if len(parts) > 1 else ""
+            for fit in grammar.fits(words[1:]):
                 try:
-                    return kind.grammar.read(fit, rest, ctx)
+                    return grammar.read(fit, rest, ctx)
                 except IllegalMove as e:
                     refused = e if refused is None or kind is candidates[0] else refused
         raise refused or self.refuse(candidates[0], words[0], ctx)
