@@ -10,7 +10,9 @@ The vocabulary (python-chess / OpenSpiel style):
 - :class:`Decision` — who acts now, in which named decision (``turn``, ``enforce``, ``commit``…),
   whether its choices may be shown publicly, and what a timeout does.
 - :class:`Action` — a small frozen dataclass per kind; ``str(action)`` is the notation
-  (records, terminal, slash commands); :meth:`Game.parse` is the only parser.
+  (records, terminal, slash commands); :meth:`Game.parse` is the only parser. Each kind declares
+  its words once (``notation``, typed by :class:`Codec` s) and a game's :class:`Notation` writes
+  and reads them.
 - :meth:`Game.choices` — the next step of an action being built: one token, a set, an integer
   range or free text, each option with typed data from the seat's view; never a dead end.
 - :class:`Event` — what happened, as each recipient may read it, at the moment it happened.

@@ -21,13 +21,19 @@ class Draw(Action):
 
 
 @dataclass(frozen=True)
-class Place(Action):
-    """Place the pending number card on a cell."""
+class OnCell(Action):
+    """An action naming one cell (``place r1c2``)."""
 
     cell: int
+    notation: ClassVar[str] = "{cell}"
+
+
+@dataclass(frozen=True)
+class Place(OnCell):
+    """Place the pending number card on a cell."""
+
     verb: ClassVar[str] = "place"
     help: ClassVar[str] = "Place the pending number card on a cell"
-    notation: ClassVar[str] = "{cell}"
     usage: ClassVar[str] = "Write it as: place r1c1 (the cell for the pending card)."
 
 
@@ -55,13 +61,10 @@ class Armour(Action):
 
 
 @dataclass(frozen=True)
-class Extract(Action):
+class Extract(OnCell):
     """Ace ploy: a cell's whole stack to the bottom of the deck."""
-
-    cell: int
     verb: ClassVar[str] = "extract"
     help: ClassVar[str] = "Ace ploy: send a cell's whole stack to the bottom of the deck"
-    notation: ClassVar[str] = "{cell}"
     usage: ClassVar[str] = "Write it as: extract r2c2 (the stack an ace sends to the bottom)."
 
 
@@ -78,13 +81,10 @@ class Reassign(Action):
 
 
 @dataclass(frozen=True)
-class Replace(Action):
+class Replace(OnCell):
     """Setup: one grid card to the bottom of the deck, the cell refilled."""
-
-    cell: int
     verb: ClassVar[str] = "replace"
     help: ClassVar[str] = "Setup: replace one grid card (once)"
-    notation: ClassVar[str] = "{cell}"
     usage: ClassVar[str] = "Write it as: replace r2c2 (the cell whose card goes to the bottom)."
 
 
@@ -107,35 +107,26 @@ class Concede(Action):
 
 
 @dataclass(frozen=True)
-class Reset(Action):
+class Reset(OnCell):
     """Classic: play the drawn ace or joker on a cell, its stack to the bottom of the deck."""
-
-    cell: int
     verb: ClassVar[str] = "reset"
     help: ClassVar[str] = "Classic: play the drawn ace or joker on a cell"
-    notation: ClassVar[str] = "{cell}"
     usage: ClassVar[str] = "Write it as: reset r1c1 (the stack your ace or joker replaces)."
 
 
 @dataclass(frozen=True)
-class HardReset(Action):
+class HardReset(OnCell):
     """Classic: the unplaceable card to the shame pile, a stack to the bottom of the deck."""
-
-    cell: int
     verb: ClassVar[str] = "hardreset"
     help: ClassVar[str] = "Classic: shame the card and reset a stack"
-    notation: ClassVar[str] = "{cell}"
     usage: ClassVar[str] = "Write it as: hardreset r1c1 (the stack to reset)."
 
 
 @dataclass(frozen=True)
-class Recycle(Action):
+class Recycle(OnCell):
     """Classic, deck empty: a stack becomes the new deck, its top card shamed."""
-
-    cell: int
     verb: ClassVar[str] = "recycle"
     help: ClassVar[str] = "Classic: turn a stack into the new deck"
-    notation: ClassVar[str] = "{cell}"
     usage: ClassVar[str] = "Write it as: recycle r1c1 (the stack that becomes the new deck)."
 
 

@@ -41,11 +41,17 @@ class OrderAces(Action):
 
 
 @dataclass(frozen=True)
-class PlayResource(Action):
-    verb: ClassVar[str] = "resource"
-    help: ClassVar[str] = "Put a numbered diamond from your hand into your resource area."
+class OnCard(Action):
+    """An action naming one card of the player's."""
+
     notation: ClassVar[str] = "{card}"
     card: str = ""
+
+
+@dataclass(frozen=True)
+class PlayResource(OnCard):
+    verb: ClassVar[str] = "resource"
+    help: ClassVar[str] = "Put a numbered diamond from your hand into your resource area."
 
 
 @dataclass(frozen=True)
@@ -65,29 +71,30 @@ class TapBase(Action):
 
 
 @dataclass(frozen=True)
-class Start(Action):
+class Markers(Action):
+    """Markers from the pool onto a card being built (``start 7H@0 3``)."""
+
+    notation: ClassVar[str] = "{card} {markers:number}"
+    card: str = ""
+    markers: int = 0
+
+
+@dataclass(frozen=True)
+class Start(Markers):
     verb: ClassVar[str] = "start"
     help: ClassVar[str] = "Start building a numbered heart, spade or club with markers from your pool."
-    notation: ClassVar[str] = "{card} {markers:number}"
-    card: str = ""
-    markers: int = 0
 
 
 @dataclass(frozen=True)
-class Fund(Action):
+class Fund(Markers):
     verb: ClassVar[str] = "fund"
     help: ClassVar[str] = "Put more markers from your pool on a card being built."
-    notation: ClassVar[str] = "{card} {markers:number}"
-    card: str = ""
-    markers: int = 0
 
 
 @dataclass(frozen=True)
-class Rush(Action):
+class Rush(OnCard):
     verb: ClassVar[str] = "rush"
     help: ClassVar[str] = "Discard K♦ to complete a card being built or a component from your hand."
-    notation: ClassVar[str] = "{card}"
-    card: str = ""
 
 
 @dataclass(frozen=True)
