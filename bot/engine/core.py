@@ -10,7 +10,9 @@ The vocabulary (python-chess / OpenSpiel style):
 - :class:`Decision` — who acts now, in which named decision (``turn``, ``enforce``, ``commit``…),
   whether its choices may be shown publicly, and what a timeout does.
 - :class:`Action` — a small frozen dataclass per kind; ``str(action)`` is the notation
-  (records, terminal, slash commands); :meth:`Game.parse` is the only parser.
+  (records, terminal, slash commands); :meth:`Game.parse` is the only parser. Each kind declares
+  its words once (``notation``, typed by :class:`Codec` s) and a game's :class:`Notation` writes
+  and reads them.
 - :meth:`Game.choices` — the next step of an action being built: one token, a set, an integer
   range or free text, each option with typed data from the seat's view; never a dead end.
 - :class:`Event` — what happened, as each recipient may read it, at the moment it happened.
@@ -75,15 +77,20 @@ class Decision:
 
 # ----- actions and choices ------------------------------------------------------------------
 class Action:
-    """Base of typed actions. Subclasses are frozen dataclasses with ``verb`` and ``help``;
-    ``str()`` writes the notation, sets in canonical order."""
+    """Base of typed actions. Subclasses are frozen dataclasses with ``verb``, ``help`` and
+    ``notation`` (the words after the verb, see :class:`Notation`); ``str()`` writes the
+    notation from the fields, sets in canonical order."""
 
     verb: ClassVar[str] = ""
     help: ClassVar[str] = ""
+    notation: ClassVar[str] = ""  # the pattern of the words after the verb: "{cell}", "{card} [{jack:card}]"
+    usage: ClassVar[str] = ""  # the refusal when the words do not fit the pattern (a template, see Notation)
     free_text: ClassVar[bool] = False  # the action's last argument is the player's own words
+    grammar: ClassVar["Grammar | None"] = None  # the compiled ``notation``, set by the game's Notation
 
-    def __str__(self) -> str:  # pragma: no cover - every subclass writes its notation
-        return self.verb
+    def __str__(self) -> str:
+        grammar = type(self).grammar
+        return self.verb if grammar is None else grammar.write(self)
 
 
 @dataclass(frozen=True)
@@ -583,3 +590,325 @@ def seat_of(players: Sequence[str], name: str) -> int:
     if name.isdigit() and 1 <= int(name) <= len(players):
         return int(name) - 1
     raise IllegalMove(f"No player {name!r}.")
+
+
+# ----- notation: each action kind's words declared once ------------------------------------
+class Codec:
+    """How one slot of a notation is written and read back. A slot takes ``lo``..``hi`` words
+    (``hi`` None: any number); ``read`` gets them and the parse context (a seat, a state…)
+    and refuses bad words with :class:`IllegalMove`."""
+
+    lo: int = 1
+    hi: int | None = 1
+
+    def fits(self, words: Sequence[str]) -> bool:
+        """Whether the slot may take these words (their number; reading checks the rest)."""
+        return len(words) >= self.lo and (self.hi is None or len(words) <= self.hi)
+
+    def read(self, words: Sequence[str], ctx: Any) -> Any:  # pragma: no cover - every codec reads
+        raise NotImplementedError
+
+    def write(self, value: Any) -> str:
+        return str(value)
+
+    def empty(self, value: Any) -> bool:
+        """An optional part is left out when its values are empty."""
+        return value is None or value == () or value == ""
+
+
+class Word(Codec):
+    """One word: ``read(word, ctx)`` makes the value, ``write(value)`` the word. ``missing``:
+    the slot may be left empty, and is then refused with these words (clearer than the usage)."""
+
+    def __init__(self, read: Any, write: Any = str, missing: str = ""):
+        self._read, self._write, self.missing = read, write, missing
+        self.lo = 0 if missing else 1
+
+    def read(self, words: Sequence[str], ctx: Any) -> Any:
+        if not words:
+            raise IllegalMove(self.missing, "parse")
+        return self._read(words[0], ctx)
+
+    def write(self, value: Any) -> str:
+        return self._write(value)
+
+
+class Words(Word):
+    """``lo`` or more words read as one, joined by ``glue`` (a card ``10 h``, a clan ``white tiger``)."""
+
+    def __init__(self, read: Any, write: Any = str, glue: str = " ", lo: int = 1):
+        super().__init__(read, write)
+        self.glue, self.lo, self.hi = glue, lo, None
+
+    def read(self, words: Sequence[str], ctx: Any) -> Any:
+        return self._read(self.glue.join(words), ctx)
+
+
+class Pair(Codec):
+    """Two words, each read by its codec, as a tuple ``(first, second)``."""
+
+    lo = hi = 2
+
+    def __init__(self, first: Codec, second: Codec):
+        self.first, self.second = first, second
+
+    def read(self, words: Sequence[str], ctx: Any) -> Any:
+        return self.first.read(words[:1], ctx), self.second.read(words[1:], ctx)
+
+    def write(self, value: Any) -> str:
+        return f"{self.first.write(value[0])} {self.second.write(value[1])}"
+
+
+class Many(Codec):
+    """A tuple of items, ``item.lo`` words each, at least ``lo`` of them (``sizes``: the only
+    counts allowed). ``none``: words read as the empty tuple; ``blank``: how it is written.
+    ``order``: the canonical order (a sort key) a set is written in; ``once``: the refusal when
+    an item repeats; ``odd``: the refusal when the words do not make whole items (else they do
+    not fit). Items are written joined by ``sep``."""
+
+    def __init__(self, item: Codec, *, lo: int = 0, sizes: tuple[int, ...] | None = None, sep: str = " ",
+                 none: tuple[str, ...] = (), blank: str = "", order: Any = None, once: str = "", odd: str = ""):
+        self.item, self.sizes, self.sep, self.none, self.blank = item, sizes, sep, none, blank
+        self.order, self.once, self.odd = order, once, odd
+        self.items_lo = min(sizes) if sizes else lo
+        self.lo, self.hi = self.items_lo * item.lo, None
+
+    def fits(self, words: Sequence[str]) -> bool:
+        if len(words) == 1 and words[0].lower() in self.none:
+            return True
+        n, w = len(words), self.item.lo
+        if n % w:
+            return bool(self.odd) and n >= self.lo
+        return n // w >= self.items_lo and (self.sizes is None or n // w in self.sizes)
+
+    def read(self, words: Sequence[str], ctx: Any) -> Any:
+        if len(words) == 1 and words[0].lower() in self.none:
+            return ()
+        w = self.item.lo
+        if len(words) % w:
+            raise IllegalMove(self.odd, "parse")
+        items = [self.item.read(words[k:k + w], ctx) for k in range(0, len(words), w)]
+        if self.once and len(set(items)) != len(items):
+            raise IllegalMove(self.once, "parse")
+        return tuple(sorted(items, key=self.order) if self.order is not None else items)
+
+    def write(self, value: Any) -> str:
+        return self.sep.join(self.item.write(x) for x in value) if value else self.blank
+
+
+class Text(Codec):
+    """The player's own words: the rest of the written text after the verb, as written."""
+
+    lo, hi = 0, None
+
+
+TEXT = Text()
+ANY_MORE = "…"  # a notation item: any further words are ignored
+
+
+@dataclass(frozen=True)
+class _Slot:
+    fields: tuple[str, ...]
+    codec: Codec
+    stops: frozenset[str]  # literal words later in the pattern: the slot never takes them
+
+
+class _Optional:
+    """An optional part ``[…]``: written only when none of its slots is empty."""
+
+    def __init__(self, items: tuple[Any, ...]):
+        self.items = items
+        self.slots = tuple(i for i in items if isinstance(i, _Slot))
+
+
+class Grammar:
+    """One action kind's compiled notation: the verb, then ``kind.notation``'s items — literal
+    words, slots ``{field}`` / ``{field:codec}`` / ``{field1,field2:codec}`` (a codec giving a
+    tuple) and optional parts ``[…]``, left out when their values are empty."""
+
+    def __init__(self, kind: type[Action], codecs: Mapping[str, Codec]):
+        self.kind = kind
+        self.items = self._compile(kind.notation.split(), codecs)
+        names = {f.name for f in dataclasses.fields(kind)} if dataclasses.is_dataclass(kind) else set()
+        used = {f for s in self._slots(self.items) for f in s.fields}
+        if used != names:
+            raise ValueError(f"{kind.__name__}'s notation {kind.notation!r} names {sorted(used)}, fields {sorted(names)}")
+        self.need = sum(s.codec.lo for s in self.items if isinstance(s, _Slot))
+        self.free_text = any(s.codec is TEXT for s in self._slots(self.items))
+        # Most notations are fixed words (a verb, then one word a slot): read those without a search.
+        fixed = all(isinstance(i, str) and i != ANY_MORE or isinstance(i, _Slot) and i.codec.lo == i.codec.hi == 1
+                    for i in self.items)
+        self.fixed = tuple((k, i) for k, i in enumerate(self.items)) if fixed else None
+
+    def _compile(self, words: list[str], codecs: Mapping[str, Codec]) -> tuple[Any, ...]:
+        out: list[Any] = []
+        group: list[Any] | None = None
+        for word in words:
+            opens, closes = word.startswith("["), word.endswith("]")
+            word = word.strip("[]")
+            if opens:
+                group = []
+            item: Any = word.lower()
+            if word.startswith("{"):
+                names, _, codec = word.strip("{}").partition(":")
+                fields = tuple(names.split(","))
+                item = _Slot(fields, TEXT if codec == "text" else codecs[codec or fields[0]], frozenset())
+            (group if group is not None else out).append(item)
+            if closes and group is not None:
+                out.append(_Optional(tuple(group)))
+                group = None
+        return self._stops(tuple(out), frozenset())
+
+    def _stops(self, items: tuple[Any, ...], after: frozenset[str]) -> tuple[Any, ...]:
+        out: list[Any] = []
+        for item in reversed(items):
+            if isinstance(item, _Optional):
+                item = _Optional(self._stops(item.items, after))
+                after = after | {w for w in item.items if isinstance(w, str)}
+            elif isinstance(item, _Slot):
+                item = dataclasses.replace(item, stops=after)
+            elif item != ANY_MORE:
+                after = after | {item}
+            out.append(item)
+        return tuple(reversed(out))
+
+    @classmethod
+    def _slots(cls, items: tuple[Any, ...]) -> Iterator[_Slot]:
+        for item in items:
+            if isinstance(item, _Optional):
+                yield from cls._slots(item.items)
+            elif isinstance(item, _Slot):
+                yield item
+
+    # ----- writing ----------------------------------------------------------------------
+    def write(self, action: Action) -> str:
+        if not self.items:
+            return action.verb
+        parts = [action.verb]
+        self._write(self.items, action, parts)
+        return " ".join(p for p in parts if p).strip()
+
+    def _write(self, items: tuple[Any, ...], action: Action, parts: list[str]) -> None:
+        for item in items:
+            if type(item) is _Slot:
+                parts.append(item.codec.write(self._value(item, action)))
+            elif type(item) is _Optional:
+                if not any(s.codec.empty(self._value(s, action)) for s in item.slots):
+                    self._write(item.items, action, parts)
+            elif item != ANY_MORE:
+                parts.append(item)
+
+    @staticmethod
+    def _value(slot: _Slot, action: Action) -> Any:
+        if len(slot.fields) == 1:
+            return getattr(action, slot.fields[0])
+        return tuple(getattr(action, f) for f in slot.fields)
+
+    # ----- reading ----------------------------------------------------------------------
+    def fits(self, words: Sequence[str]) -> Iterator[list[tuple[_Slot, Sequence[str]]]]:
+        """The ways the slots may share ``words``, the greediest first (literals and word counts
+        only: reading them may still refuse)."""
+        if self.fixed is None:
+            return self._fit(self.items, words, 0)
+        if len(words) != len(self.items):
+            return iter(())
+        fit = []
+        for k, item in self.fixed:
+            if type(item) is _Slot:
+                fit.append((item, words[k:k + 1]))
+            elif words[k].lower() != item:
+                return iter(())
+        return iter((fit,))
+
+    def _fit(self, items: tuple[Any, ...], words: Sequence[str], i: int) -> Iterator[list[tuple[_Slot, Sequence[str]]]]:
+        if not items:
+            if i == len(words):
+                yield []
+            return
+        head, rest = items[0], items[1:]
+        if isinstance(head, _Optional):
+            yield from self._fit(head.items + rest, words, i)
+            yield from self._fit(rest, words, i)
+        elif head == ANY_MORE:
+            yield []
+        elif isinstance(head, str):
+            if i < len(words) and words[i].lower() == head:
+                yield from self._fit(rest, words, i + 1)
+        else:
+            end = i
+            while end < len(words) and words[end].lower() not in head.stops:
+                end += 1
+            for k in range(end, i - 1, -1):
+                if head.codec.fits(words[i:k]):
+                    for tail in self._fit(rest, words, k):
+                        yield [(head, words[i:k]), *tail]
+
+    def read(self, fit: list[tuple[_Slot, Sequence[str]]], rest: str, ctx: Any) -> Action:
+        values: dict[str, Any] = {}
+        for slot, words in fit:
+            value = rest if slot.codec is TEXT else slot.codec.read(words, ctx)
+            if len(slot.fields) == 1:
+                values[slot.fields[0]] = value
+            else:
+                values.update(zip(slot.fields, value, strict=True))
+        return self.kind(**values)
+
+
+def _unknown(word: str, words: Sequence[str], ctx: Any) -> IllegalMove:
+    return IllegalMove(f"Unknown move {word.lower()[:20]!r}.", "parse")
+
+
+class Notation:
+    """A game's notation, written once: each action kind declares ``verb`` and ``notation``;
+    ``codecs`` name the typed converters its slots use. ``str(action)`` writes it and
+    :meth:`parse` is the one parser.
+
+    ``usage``: the refusal template when the words do not fit a kind whose own ``usage`` is
+    empty (or a function ``(kind, ctx) -> template``); templates may use ``{verb}``, ``{word}``
+    (the verb as written), ``{n}`` (the words a kind needs at least) and ``{s}`` (plural).
+    ``unknown(word, words, ctx)`` makes the refusal of an unknown verb; ``prepare`` rewrites a
+    text before it is split (accepted spellings)."""
+
+    def __init__(self, kinds: Iterable[type[Action]], codecs: Mapping[str, Codec] | None = None, *,
+                 usage: Any = "Write it as: {verb}.", usage_rule: str = "parse", unknown: Any = _unknown,
+                 prepare: Any = None):
+        self.kinds = tuple(kinds)
+        self.usage, self.usage_rule, self.unknown, self.prepare = usage, usage_rule, unknown, prepare
+        self.by_verb: dict[str, list[type[Action]]] = {}
+        for kind in self.kinds:
+            kind.grammar = Grammar(kind, codecs or {})
+            self.by_verb.setdefault(kind.verb, []).append(kind)
+
+    def parse(self, text: str, ctx: Any = None, kinds: Iterable[type[Action]] | None = None) -> Action:
+        """The action written ``text`` (any case, extra spaces), among ``kinds`` (default: all);
+        raises :class:`IllegalMove` on bad syntax."""
+        if self.prepare is not None:
+            text = self.prepare(text)
+        words = text.split()
+        if not words:
+            raise IllegalMove("Empty move.", "parse")
+        candidates = self.by_verb.get(words[0].lower(), [])
+        if kinds is not None:
+            candidates = [k for k in candidates if k in kinds]
+        if not candidates:
+            raise self.unknown(words[0], words, ctx)
+        refused: IllegalMove | None = None
+        for kind in candidates:  # the first fit whose words read; else the plainest fit's refusal
+            grammar = kind.grammar
+            assert grammar is not None
+            rest = ""
+            if grammar.free_text:  # the player's own words, as written
+                parts = text.strip().split(None, 1)
+                rest = parts[1].strip() if len(parts) > 1 else ""
+            for fit in grammar.fits(words[1:]):
+                try:
+                    return grammar.read(fit, rest, ctx)
+                except IllegalMove as e:
+                    refused = e if refused is None or kind is candidates[0] else refused
+        raise refused or self.refuse(candidates[0], words[0], ctx)
+
+    def refuse(self, kind: type[Action], word: str, ctx: Any) -> IllegalMove:
+        """The refusal of words that do not fit ``kind``'s notation."""
+        template = self.usage(kind, ctx) if callable(self.usage) else (kind.usage or self.usage)
+        n = kind.grammar.need if kind.grammar is not None else 0
+        return IllegalMove(template.format(verb=kind.verb, word=word, n=n, s="" if n == 1 else "s"), self.usage_rule)

@@ -1,5 +1,5 @@
-"""Typed actions of Cardchess2 and their notation. ``str()`` writes the notation; :func:`parse`
-is its only parser.
+"""Typed actions of Cardchess2 and their notation, each kind's words declared once (``notation``):
+``str()`` writes them; :func:`parse` is the only parser.
 
     order 7H TS 2C 9D KS 3H 5C     home row, files a to g ("order" alone keeps the dealt order)
     move b2 b3
@@ -13,10 +13,11 @@ is its only parser.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from bot.engine.core import Action, IllegalMove
+from bot.engine.core import Action, Codec, IllegalMove, Many, Notation, Word
 from bot.engine.cards import parse_card
 
 from .geometry import INDEX
@@ -39,72 +40,62 @@ class Striker:
 class Order(Action):
     verb: ClassVar[str] = "order"
     help: ClassVar[str] = "Order your home row: seven cards, files a to g."
+    notation: ClassVar[str] = "{cards}"
+    usage: ClassVar[str] = "Name seven cards for your home row, files a to g."
     cards: tuple[str, ...] = ()
-
-    def __str__(self) -> str:
-        return " ".join(("order", *self.cards))
 
 
 @dataclass(frozen=True)
 class Move(Action):
     verb: ClassVar[str] = "move"
     help: ClassVar[str] = "Move one of your cards to an empty cell it can reach."
+    notation: ClassVar[str] = "{src:cell} {dst:cell}"
+    usage: ClassVar[str] = "Write a move as: move FROM TO (like move b2 b3)."
     src: str = ""
     dst: str = ""
-
-    def __str__(self) -> str:
-        return f"move {self.src} {self.dst}"
 
 
 @dataclass(frozen=True)
 class Add(Action):
     verb: ClassVar[str] = "add"
     help: ClassVar[str] = "Place a card from your hand face down where one of your cards could move."
+    notation: ClassVar[str] = "{card} {dst:cell}"
+    usage: ClassVar[str] = "Write an add as: add, the card, the cell (like add 8♥ d2)."
     card: str = ""
     dst: str = ""
-
-    def __str__(self) -> str:
-        return f"add {self.card} {self.dst}"
 
 
 @dataclass(frozen=True)
 class Attack(Action):
     verb: ClassVar[str] = "attack"
     help: ClassVar[str] = "Attack an opponent's card with one or more of yours."
+    notation: ClassVar[str] = "{target:cell} {strikers:attackers}"
+    usage: ClassVar[str] = "Write an attack as: attack TARGET ATTACKER [>STEP] … (like attack d6 d2)."
     target: str = ""
     strikers: tuple[Striker, ...] = ()
-
-    def __str__(self) -> str:
-        return " ".join(("attack", self.target, *map(str, self.strikers)))
 
 
 @dataclass(frozen=True)
 class Enforce(Action):
     verb: ClassVar[str] = "enforce"
     help: ClassVar[str] = "Turn up face-down cards covering the attacked card to add to its defence (or none)."
+    notation: ClassVar[str] = "{cells:enforcers}"
     cells: tuple[str, ...] = ()
-
-    def __str__(self) -> str:
-        return "enforce" + (" " + ",".join(self.cells) if self.cells else "")
 
 
 @dataclass(frozen=True)
 class Reinforce(Action):
     verb: ClassVar[str] = "reinforce"
     help: ClassVar[str] = "Add more attackers after an enforcement (or none)."
+    notation: ClassVar[str] = "{strikers:reinforcers}"
     strikers: tuple[Striker, ...] = ()
-
-    def __str__(self) -> str:
-        return " ".join(("reinforce", *map(str, self.strikers)))
 
 
 @dataclass(frozen=True)
 class Pass(Action):
     verb: ClassVar[str] = "pass"
     help: ClassVar[str] = "Do nothing: allowed only when no move, add or attack is legal."
-
-    def __str__(self) -> str:
-        return "pass"
+    usage: ClassVar[str] = "'pass' takes nothing after it."
 
 
 ACTIONS: tuple[type[Action], ...] = (Order, Move, Add, Attack, Enforce, Reinforce, Pass)
@@ -154,45 +145,48 @@ def strikers(tokens: list[str]) -> tuple[Striker, ...]:
     return tuple(out)
 
 
-def parse(text: str) -> Action:
-    """The typed action written ``text``; raises IllegalMove on bad syntax."""
+class _Strikers(Codec):
+    """Attackers (or reinforcers), each maybe with its step: ``c1 >c2 d2``; ``none`` words: none."""
+
+    hi = None
+
+    def __init__(self, lo: int, none: tuple[str, ...] = ()):
+        self.lo, self.none = lo, none
+
+    def fits(self, words: Sequence[str]) -> bool:
+        return len(words) >= self.lo
+
+    def read(self, words: Sequence[str], ctx: object) -> tuple[Striker, ...]:
+        if len(words) == 1 and words[0].lower() in self.none:
+            return ()
+        return strikers(list(words))
+
+    def write(self, value: tuple[Striker, ...]) -> str:
+        return " ".join(map(str, value))
+
+
+def _prepare(text: str) -> str:
+    """Accepted spellings: ``c3,e4``, ``c1 → c2``, ``c1> c2``."""
     text = text.replace(",", " ").replace("→", ">")
     text = re.sub(r">\s+", ">", text)
-    text = re.sub(r"\s>", " >", text)
-    tokens = text.split()
-    if not tokens:
-        raise IllegalMove("Empty move.", "parse")
-    verb, args = tokens[0].lower(), tokens[1:]
-    if verb == "order":
-        if args and len(args) != 7:
-            raise IllegalMove("Name seven cards for your home row, files a to g.", "parse")
-        return Order(tuple(card(a) for a in args))
-    if verb == "move":
-        if len(args) != 2:
-            raise IllegalMove("Write a move as: move FROM TO (like move b2 b3).", "parse")
-        return Move(cell(args[0]), cell(args[1]))
-    if verb == "add":
-        if len(args) != 2:
-            raise IllegalMove("Write an add as: add, the card, the cell (like add 8♥ d2).", "parse")
-        return Add(card(args[0]), cell(args[1]))
-    if verb == "attack":
-        if len(args) < 2:
-            raise IllegalMove("Write an attack as: attack TARGET ATTACKER [>STEP] … (like attack d6 d2).", "parse")
-        return Attack(cell(args[0]), strikers(args[1:]))
-    if verb == "enforce":
-        if len(args) == 1 and args[0].lower() in ("none", "-"):
-            return Enforce(())
-        cells = tuple(sorted({cell(a) for a in args}, key=INDEX.__getitem__))
-        if len(cells) != len(args):
-            raise IllegalMove("Name each enforcing card once.", "parse")
-        return Enforce(cells)
-    if verb == "reinforce":
-        if len(args) == 1 and args[0].lower() in ("none", "-"):
-            return Reinforce(())
-        return Reinforce(strikers(args))
-    if verb == "pass":
-        if args:
-            raise IllegalMove("'pass' takes nothing after it.", "parse")
-        return Pass()
-    raise IllegalMove(f"Unknown action {verb[:20]!r}: use order, move, add, attack, enforce, reinforce or pass.",
-                      "parse")
+    return re.sub(r"\s>", " >", text)
+
+
+def _unknown(word: str, words: object, ctx: object) -> IllegalMove:
+    return IllegalMove(f"Unknown action {word.lower()[:20]!r}: use order, move, add, attack, enforce, reinforce "
+                       "or pass.", "parse")
+
+
+_NONE = ("none", "-")
+NOTATION = Notation(ACTIONS, {
+    "cell": Word(lambda t, _: cell(t)), "card": Word(lambda t, _: card(t)),
+    "cards": Many(Word(lambda t, _: card(t)), sizes=(0, 7)),
+    "enforcers": Many(Word(lambda t, _: cell(t)), sep=",", none=_NONE, order=INDEX.__getitem__,
+                      once="Name each enforcing card once."),
+    "attackers": _Strikers(1), "reinforcers": _Strikers(0, _NONE),
+}, prepare=_prepare, unknown=_unknown)
+
+
+def parse(text: str) -> Action:
+    """The typed action written ``text``; raises IllegalMove on bad syntax."""
+    return NOTATION.parse(text)

@@ -34,20 +34,16 @@ class Target(Action):
 
     verb: ClassVar[str] = "target"
     help: ClassVar[str] = "Attacker: choose whom to attack"
+    notation: ClassVar[str] = "{clan}"
     clan: str  # the target's suit letter
-
-    def __str__(self) -> str:
-        return f"target {CLAN_WORD[self.clan]}"
 
 
 @dataclass(frozen=True)
 class CardAction(Action):
     """An action naming one card of the actor's hand."""
 
+    notation: ClassVar[str] = "{card}"
     card: str
-
-    def __str__(self) -> str:
-        return f"{self.verb} {self.card}"
 
 
 @dataclass(frozen=True)
@@ -80,9 +76,7 @@ class Skip(Action):
 
     verb: ClassVar[str] = "skip"
     help: ClassVar[str] = "Skip an optional line"
-
-    def __str__(self) -> str:
-        return "skip"
+    notation: ClassVar[str] = "…"  # any words after it are ignored
 
 
 # ----- story lines ----------------------------------------------------------------------------
@@ -92,10 +86,8 @@ class Line(Action):
 
     free_text: ClassVar[bool] = True
     story_kind: ClassVar[str] = ""  # the kind of story entry it makes
+    notation: ClassVar[str] = "{text:text}"
     text: str = ""
-
-    def __str__(self) -> str:
-        return f"{self.verb} {self.text}".strip()
 
 
 @dataclass(frozen=True)
@@ -161,33 +153,32 @@ LINE_BY_VERB = {c.verb: c for c in LINES}
 CARD_BY_VERB = {c.verb: c for c in CARD_ACTIONS}
 
 
+def _clan(word: str, _: object) -> str:
+    if word.lower() not in WORD_CLAN:
+        raise IllegalMove("Name the target by clan: target dragon, phoenix, tiger or tortoise.", "parse")
+    return WORD_CLAN[word.lower()]
+
+
+def _card(token: str, _: object) -> str:
+    try:
+        return parse_card(token)
+    except ValueError as e:
+        raise IllegalMove(str(e), "parse") from None
+
+
+def _unknown(word: str, words: object, task: str) -> IllegalMove:
+    shown = word if len(word) <= 20 else word[:19] + "…"
+    return IllegalMove(f"Unknown move {shown!r}" + (f": {task}." if task else "."), "parse")
+
+
+NOTATION = core.Notation(ACTIONS, {
+    "clan": core.Words(_clan, CLAN_WORD.__getitem__, glue="", lo=0), "card": core.Word(_card),
+}, usage="Write {verb} and one card, e.g. `{verb} 7♦`.", unknown=_unknown)
+
+
 def parse(text: str, task: str = "") -> Action:
     """The action written ``text`` (any case, extra spaces allowed; ``10d``/``7♦`` for cards).
 
     Raises IllegalMove on bad syntax; whether the action is legal now is for the rules to say.
     """
-    parts = text.strip().split(None, 1)
-    if not parts:
-        raise IllegalMove("Empty move.", "parse")
-    verb = parts[0].lower()
-    rest = parts[1].strip() if len(parts) > 1 else ""
-    if verb in LINE_BY_VERB:
-        return LINE_BY_VERB[verb](text=rest)
-    if verb == "skip":
-        return Skip()
-    args = rest.split()
-    if verb == "target":
-        word = "".join(args).lower()
-        if word not in WORD_CLAN:
-            raise IllegalMove("Name the target by clan: target dragon, phoenix, tiger or tortoise.", "parse")
-        return Target(WORD_CLAN[word])
-    if verb in CARD_BY_VERB:
-        if len(args) != 1:
-            raise IllegalMove(f"Write {verb} and one card, e.g. `{verb} 7♦`.", "parse")
-        try:
-            card = parse_card(args[0])
-        except ValueError as e:
-            raise IllegalMove(str(e), "parse") from None
-        return CARD_BY_VERB[verb](card)
-    shown = parts[0] if len(parts[0]) <= 20 else parts[0][:19] + "…"
-    raise IllegalMove(f"Unknown move {shown!r}" + (f": {task}." if task else "."), "parse")
+    return NOTATION.parse(text, task)

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from bot.engine.core import Action, IllegalMove
+from bot.engine.core import Action, IllegalMove, Notation, Word
 
 LETTERS = "KQJ"
 SUIT_ORDER = "SHDC"
@@ -34,17 +34,11 @@ class Draw(Action):
     verb: ClassVar[str] = "draw"
     help: ClassVar[str] = "Opening build: draw until a guard turns up, then place it or discard it."
 
-    def __str__(self) -> str:
-        return self.verb
-
 
 @dataclass(frozen=True)
 class Defend(Action):
     verb: ClassVar[str] = "defend"
     help: ClassVar[str] = "Defend: draw a card and deal with it."
-
-    def __str__(self) -> str:
-        return self.verb
 
 
 @dataclass(frozen=True)
@@ -52,17 +46,11 @@ class Skip(Action):
     verb: ClassVar[str] = "skip"
     help: ClassVar[str] = "After an ace: make no attack and draw again."
 
-    def __str__(self) -> str:
-        return self.verb
-
 
 @dataclass(frozen=True)
 class Discard(Action):
     verb: ClassVar[str] = "discard"
     help: ClassVar[str] = "Discard the drawn guard or joker."
-
-    def __str__(self) -> str:
-        return self.verb
 
 
 @dataclass(frozen=True)
@@ -70,40 +58,34 @@ class Resign(Action):
     verb: ClassVar[str] = "resign"
     help: ClassVar[str] = "Resign: you are eliminated at once."
 
-    def __str__(self) -> str:
-        return self.verb
+
+@dataclass(frozen=True)
+class _Position(Action):
+    """An action naming one of the writer's own positions ``letter`` (K, Q or J)."""
+
+    notation: ClassVar[str] = "{letter:own}"
+    usage: ClassVar[str] = "Write {verb} K, {verb} Q or {verb} J."
+    letter: str = "K"
+
+    @property
+    def index(self) -> int:
+        return LETTERS.index(self.letter)
 
 
 @dataclass(frozen=True)
-class Place(Action):
+class Place(_Position):
     """Put the drawn guard on your stack ``letter`` (K, Q or J)."""
 
     verb: ClassVar[str] = "place"
     help: ClassVar[str] = "Place the drawn guard on one of your living stacks (K, Q or J)."
-    letter: str = "K"
-
-    @property
-    def index(self) -> int:
-        return LETTERS.index(self.letter)
-
-    def __str__(self) -> str:
-        return f"{self.verb} {self.letter}"
 
 
 @dataclass(frozen=True)
-class PlaceJoker(Action):
+class PlaceJoker(_Position):
     """Put the drawn joker on your defeated position ``letter``."""
 
     verb: ClassVar[str] = "joker"
     help: ClassVar[str] = "Put the drawn joker on one of your defeated positions (K, Q or J)."
-    letter: str = "K"
-
-    @property
-    def index(self) -> int:
-        return LETTERS.index(self.letter)
-
-    def __str__(self) -> str:
-        return f"{self.verb} {self.letter}"
 
 
 @dataclass(frozen=True)
@@ -113,6 +95,9 @@ class Attack(Action):
 
     verb: ClassVar[str] = "attack"
     help: ClassVar[str] = "Attack: your stack, how many guards to spend, the target and how many cards to remove."
+    notation: ClassVar[str] = "{source:letter} {spend:guards} {target_seat,target:ref} {remove:cards}"
+    usage: ClassVar[str] = ("Write an attack as `attack SOURCE M SEAT:POSITION R` (your stack, guards to spend, "
+                            "the target, cards to remove), e.g. `attack K 2 2:Q 1`.")
     source: str = "K"
     spend: int = 1
     target_seat: int = 0  # 0-based; written 1-based
@@ -131,12 +116,8 @@ class Attack(Action):
     def target_ref(self) -> str:
         return f"{self.target_seat + 1}:{self.target}"
 
-    def __str__(self) -> str:
-        return f"{self.verb} {self.source} {self.spend} {self.target_ref} {self.remove}"
-
 
 ACTIONS: tuple[type[Action], ...] = (Draw, Defend, Attack, Skip, Place, PlaceJoker, Discard, Resign)
-_BARE = {a.verb: a for a in (Draw, Defend, Skip, Discard, Resign)}
 VERBS = frozenset(a.verb for a in ACTIONS)
 
 
@@ -148,46 +129,45 @@ def letter(token: str) -> str:
     raise IllegalMove(f"{token!r} is not a position: write K, Q or J.", "parse")
 
 
+def _own(token: str, ctx: tuple[int, Sequence[str]]) -> str:
+    """One of the writer's own positions: ``K``, or ``KS`` with their own suit."""
+    seat, suits = ctx
+    which = letter(token)
+    if len(token) == 2 and token.upper()[1] != suits[seat]:
+        raise IllegalMove(f"{token.upper()} is not one of your courts.", "parse")
+    return which
+
+
+def _number(what: str) -> Word:
+    def read(token: str, _: object) -> int:
+        try:
+            return int(token)
+        except ValueError:
+            raise IllegalMove(f"{token!r} is not a number of {what}.", "parse") from None
+    return Word(read)
+
+
+def _ref(token: str, ctx: tuple[int, Sequence[str]]) -> tuple[int, str]:
+    """``2:Q`` → (seat 1, ``Q``)."""
+    target = token.split(":")
+    if len(target) != 2 or not target[0].isdigit():
+        raise IllegalMove(f"{token!r} is not a target: write the player's number and the position, "
+                          "e.g. `2:Q`.", "parse")
+    opp = int(target[0]) - 1
+    if not 0 <= opp < len(ctx[1]):
+        raise IllegalMove(f"There is no player {target[0]}.", "parse")
+    return opp, letter(target[1])
+
+
+NOTATION = Notation(ACTIONS, {
+    "own": Word(_own), "letter": Word(lambda t, _: letter(t)), "guards": _number("guards to spend"),
+    "cards": _number("cards to remove"), "ref": Word(_ref, lambda v: f"{v[0] + 1}:{v[1]}"),
+}, usage="The move `{word}` takes no arguments: write it alone.",
+   unknown=lambda word, words, ctx: IllegalMove(f"{' '.join(words)!r} is not a move.", "verb"))
+
+
 def parse(seat: int, text: str, suits: Sequence[str]) -> Action:
     """The typed action written ``text`` by ``seat`` (``suits``: each seat's suit). Checks the
     syntax only; the rules check the rest. An unknown verb is refused with rule ``"verb"`` so the
     caller can say what is expected now."""
-    tokens = text.split()
-    if not tokens:
-        raise IllegalMove("Empty move.", "parse")
-    verb = tokens[0].lower()
-    if verb not in VERBS:
-        raise IllegalMove(f"{' '.join(tokens)!r} is not a move.", "verb")
-    if verb in _BARE:
-        if len(tokens) != 1:
-            raise IllegalMove(f"The move `{tokens[0]}` takes no arguments: write it alone.", "parse")
-        return _BARE[verb]()
-    if verb in ("place", "joker"):
-        if len(tokens) != 2:
-            raise IllegalMove(f"Write {verb} K, {verb} Q or {verb} J.", "parse")
-        which = letter(tokens[1])
-        if len(tokens[1]) == 2 and tokens[1].upper()[1] != suits[seat]:
-            raise IllegalMove(f"{tokens[1].upper()} is not one of your courts.", "parse")
-        return Place(which) if verb == "place" else PlaceJoker(which)
-    # attack
-    if len(tokens) != 5:
-        raise IllegalMove("Write an attack as `attack SOURCE M SEAT:POSITION R` (your stack, guards to spend, "
-                          "the target, cards to remove), e.g. `attack K 2 2:Q 1`.", "parse")
-    source = letter(tokens[1])
-    try:
-        spend = int(tokens[2])
-    except ValueError:
-        raise IllegalMove(f"{tokens[2]!r} is not a number of guards to spend.", "parse") from None
-    target = tokens[3].split(":")
-    if len(target) != 2 or not target[0].isdigit():
-        raise IllegalMove(f"{tokens[3]!r} is not a target: write the player's number and the position, "
-                          "e.g. `2:Q`.", "parse")
-    opp = int(target[0]) - 1
-    if not 0 <= opp < len(suits):
-        raise IllegalMove(f"There is no player {target[0]}.", "parse")
-    which = letter(target[1])
-    try:
-        remove = int(tokens[4])
-    except ValueError:
-        raise IllegalMove(f"{tokens[4]!r} is not a number of cards to remove.", "parse") from None
-    return Attack(source, spend, opp, which, remove)
+    return NOTATION.parse(text, (seat, suits))

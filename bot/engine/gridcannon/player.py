@@ -59,14 +59,15 @@ def _best_place(game: GridcannonGame, card: str, cells: list[int]) -> tuple[floa
     return best
 
 
-def _reassign_kills(game: GridcannonGame, move: A.Reassign) -> int:
+def _reassign_kills(game: GridcannonGame, move: A.Reassign) -> list[int]:
+    """The slots whose royals the reassignment kills."""
     g = [list(s) for s in game.grid]
     g[move.target].append(g[move.source].pop())
-    return len(game.kills_at(move.target, g))
+    return game.kills_at(move.target, g)
 
 
 def _best_killing_reassign(game: GridcannonGame, moves: list[Action]) -> Action | None:
-    scored = [(_reassign_kills(game, m), i) for i, m in enumerate(moves) if isinstance(m, A.Reassign)]
+    scored = [(len(_reassign_kills(game, m)), i) for i, m in enumerate(moves) if isinstance(m, A.Reassign)]
     best = max(scored, default=None)
     return moves[best[1]] if best and best[0] > 0 else None
 
@@ -176,7 +177,10 @@ def hint(game: GridcannonGame, seat: int) -> tuple[Action, str]:
     if isinstance(action, A.Armour):
         return action, "armouring a royal costs no ploy and still leaves it possible to kill"
     if isinstance(action, A.Reassign):
-        return action, "moving that card onto the other cell kills a royal"
+        kills = _reassign_kills(game, action)
+        if kills:
+            return action, f"moving that card onto the other cell kills {royals(kills)}"
+        return action, "the card fits on no cell and nothing kills a royal now, so a joker moves a top card instead"
     if isinstance(action, A.Extract):
         return action, "it clears the stack that helps your attacks least, and a big stack refills the deck"
     if isinstance(action, A.Reset):

@@ -2,15 +2,17 @@
 
 ``flip`` · ``use QS`` · ``pass 3`` (hand the told card to P3) · ``pass`` (let the ending stand) ·
 ``play`` / ``play QS`` (Free Choice) · ``tell <text>`` · ``wrapup <text>`` · ``twist <text>`` ·
-``close <text>``. The one parser is the game's ``parse(seat, text)``.
+``close <text>``. Each kind declares its words once; :data:`NOTATION` writes and reads them
+(the game's ``parse(seat, text)`` names the kinds its current step allows).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from bot.engine.core import Action
+from bot.engine.cards import parse_card
+from bot.engine.core import Action, IllegalMove, Notation, Word, Words
 
 
 @dataclass(frozen=True)
@@ -18,18 +20,13 @@ class Flip(Action):
     verb: ClassVar[str] = "flip"
     help: ClassVar[str] = "Turn the top card of your own pile face-up (finding the starter)."
 
-    def __str__(self) -> str:
-        return "flip"
-
 
 @dataclass(frozen=True)
 class Use(Action):
     verb: ClassVar[str] = "use"
     help: ClassVar[str] = "Choose which of your showing cards you tell with."
+    notation: ClassVar[str] = "{card}"
     card: str = ""
-
-    def __str__(self) -> str:
-        return f"use {self.card}"
 
 
 @dataclass(frozen=True)
@@ -38,19 +35,14 @@ class Give(Action):
 
     verb: ClassVar[str] = "pass"
     help: ClassVar[str] = "Hand the card you told with to another player: `pass <player number>`."
+    notation: ClassVar[str] = "{to:seat}"
     to: int = 0
-
-    def __str__(self) -> str:
-        return f"pass {self.to + 1}"
 
 
 @dataclass(frozen=True)
 class Pass(Action):
     verb: ClassVar[str] = "pass"
     help: ClassVar[str] = "In the ending: play nothing and let the ending stand."
-
-    def __str__(self) -> str:
-        return "pass"
 
 
 @dataclass(frozen=True)
@@ -59,10 +51,8 @@ class Play(Action):
 
     verb: ClassVar[str] = "play"
     help: ClassVar[str] = "In the ending: play a received card that beats the top of the story pile."
+    notation: ClassVar[str] = "[{card}]"
     card: str | None = None
-
-    def __str__(self) -> str:
-        return f"play {self.card}" if self.card else "play"
 
 
 @dataclass(frozen=True)
@@ -70,10 +60,8 @@ class Line(Action):
     """A line of the story in the player's own words."""
 
     free_text: ClassVar[bool] = True
+    notation: ClassVar[str] = "{text:text}"
     text: str = ""
-
-    def __str__(self) -> str:
-        return f"{self.verb} {self.text}".strip()
 
 
 @dataclass(frozen=True)
@@ -102,3 +90,25 @@ class Close(Line):
 
 LINES: dict[str, type[Line]] = {c.verb: c for c in (Tell, Wrapup, Twist, Close)}
 ACTIONS: tuple[type[Action], ...] = (Flip, Use, Give, Pass, Play, Tell, Wrapup, Twist, Close)
+
+
+def _card(text: str, _: object) -> str:
+    try:
+        return parse_card(text)
+    except ValueError as exc:
+        raise IllegalMove(str(exc), "parse") from None
+
+
+def _seat(token: str, game: Any) -> int:
+    """A player by number (1 to 4) or by name."""
+    if token.isdigit() and 1 <= int(token) <= 4:
+        return int(token) - 1
+    for i, p in enumerate(game.players):
+        if p.lower() == token.lower():
+            return i
+    raise IllegalMove(f"{token!r} is not a player: write the player's number, 1 to 4.", "parse")
+
+
+# A malformed count of words or a verb of another step: the game says what it expects now.
+NOTATION = Notation(ACTIONS, {"card": Words(_card), "seat": Word(_seat, lambda to: str(to + 1))},
+                    usage_rule="usage", unknown=lambda word, words, game: IllegalMove("", "verb"))

@@ -42,7 +42,8 @@ from bot.engine import core
 from bot.engine import options as opt
 from bot.engine.cards import parse_card, pretty
 from bot.engine.core import Action, Choices, Decision, Event, Game, Outcome, Seat, choices_from_actions
-from bot.engine.knight_rogue_princess_dragon.actions import LINES, Close, Flip, Give, Line, Pass, Play, Tell, Use
+from bot.engine.knight_rogue_princess_dragon.actions import (LINES, NOTATION, Close, Flip, Give, Line, Pass, Play, Tell,
+                                                              Use)
 from bot.engine.knight_rogue_princess_dragon.roles import (
     ALL_CARDS,
     BEATS_LINE,
@@ -61,6 +62,7 @@ from bot.engine.knight_rogue_princess_dragon.roles import (
 from bot.engine.knight_rogue_princess_dragon.view import PHASE_OF, KrpdView, StoryEntry, TimedDecision
 
 TEXT_STEPS = ("tell", "wrapup", "twist", "close")
+_STEP_KINDS = {"flip": (Flip,), "use": (Use,), "pass": (Give,), "priority": (Pass, Play), "race": (Pass, Play)}
 
 
 IllegalMove = core.IllegalMove  # one refusal class for every layer
@@ -302,20 +304,6 @@ class KnightRoguePrincessDragonGame(Game):
     def _say(self, seat: int, kind: str, card: str | None, text: str) -> None:
         self.transcript.append({"seat": seat, "kind": kind, "card": card, "text": text})
 
-    def _seat_token(self, token: str) -> int:
-        if token.isdigit() and 1 <= int(token) <= 4:
-            return int(token) - 1
-        for i, p in enumerate(self.players):
-            if p.lower() == token.lower():
-                return i
-        raise IllegalMove(f"{token!r} is not a player: write the player's number, 1 to 4.", "parse")
-
-    def _card(self, token: str) -> str:
-        try:
-            return parse_card(token)
-        except ValueError as exc:
-            raise IllegalMove(str(exc), "parse") from None
-
     def _line_label(self) -> str:
         """What the seat to act is asked to write now (a short title: modals allow 45 characters)."""
         if self.step == "tell":
@@ -352,29 +340,14 @@ class KnightRoguePrincessDragonGame(Game):
     def parse(self, seat: Seat, text: str) -> Action:
         """The typed action written ``text`` for the current step; a verb of another step, or
         a malformed argument, is refused with what is expected now."""
-        parts = text.strip().split(None, 1)
-        if not parts:
-            raise IllegalMove("Empty move.", "parse")
-        verb = parts[0].lower()
-        rest = parts[1].strip() if len(parts) > 1 else ""
         step = self.step
-        if step in TEXT_STEPS:
-            if verb != step:
-                raise IllegalMove(self._expecting(), "turn")
-            return LINES[verb](text=rest)
-        args = rest.split()
-        if step == "flip" and verb == "flip" and not args:
-            return Flip()
-        if step == "use" and verb == "use" and args:
-            return Use(self._card(" ".join(args)))
-        if step == "pass" and verb == "pass" and len(args) == 1:
-            return Give(self._seat_token(args[0]))
-        if step in ("priority", "race"):
-            if verb == "pass" and not args:
-                return Pass()
-            if verb == "play":
-                return Play(self._card(" ".join(args)) if args else None)
-        raise IllegalMove(self._expecting(), "turn")
+        kinds = (LINES[step],) if step in TEXT_STEPS else _STEP_KINDS.get(step, ())
+        try:
+            return NOTATION.parse(text, self, kinds)
+        except IllegalMove as e:
+            if e.rule in ("usage", "verb"):
+                raise IllegalMove(self._expecting(), "turn") from None
+            raise
 
     def _legal_tokens(self, seat: Seat) -> list[tuple[str, ...]]:
         """Every legal action of ``seat`` now as tokens (a text line as its verb alone)."""
