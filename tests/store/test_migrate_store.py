@@ -24,7 +24,9 @@ from bot.engine.registry import spec
 from bot.store import SQLiteStore
 from bot.store.migrate import MigrateError, check, copy_store
 from bot.store.postgres import PostgresStore
-from bot.tables import GAMES, Actor, TableService, load_game
+from bot.tables import Actor
+from bot.tables.games import GAMES, load_game
+from bot.tables.service import TableService
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = int(os.environ.get("DECKHAND_MIGRATE_TABLES", "2000"))
