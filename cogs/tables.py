@@ -280,8 +280,9 @@ class Tables(Play, commands.Cog):
             embed.add_field(name=spec(g).title, value="\n".join(lines)[:1024], inline=False)
         await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS)
 
-    @game.command(name="turnlimit", description="Set the turn limit in minutes (host; at least 1).")
-    async def turnlimit(self, interaction: discord.Interaction, minutes: app_commands.Range[int, 1, 100_000]) -> None:
+    @game.command(name="turnlimit", description="Set the turn limit in minutes (host; 0 switches it off).")
+    @app_commands.describe(minutes="Minutes a player has for a turn (0: no limit)")
+    async def turnlimit(self, interaction: discord.Interaction, minutes: app_commands.Range[int, 0, 100_000]) -> None:
         try:
             update = await self.desk.set_turn_limit(interaction.channel_id, actor_of(interaction), minutes * 60)
         except TableError as e:

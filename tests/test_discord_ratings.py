@@ -4,14 +4,7 @@ end says each person's change, and ``/game rating`` answers privately with the n
 from __future__ import annotations
 
 from tests.discord_helpers import latest_table
-
-
-def people(standin, n=2):
-    g = standin.guild()
-    users = [standin.user(name=x) for x in ("ana", "ben", "cat")[:n]]
-    for u in users:
-        g.add_member(u)
-    return g, users
+from tests.test_discord_bots import people
 
 
 async def test_a_game_rates_its_players_and_rating_answers_privately(standin, bot):

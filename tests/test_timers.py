@@ -187,3 +187,18 @@ async def test_a_rulebook_clock_that_runs_out_tells_whose_turn_it_is(service, cl
     if after.status == "playing":
         acting = {after.seats[s].user_id for s in load_game(after).to_act()}
         assert set(change.notice.users) <= acting
+
+
+async def test_a_turn_limit_of_zero_switches_it_off(service, clock, people):
+    """`/game turnlimit minutes:0`: no warning, no time up, however long a turn takes; a limit
+    under a minute (but not 0) is still refused."""
+    with pytest.raises(TableError, match="at least 1 minute"):
+        await three(service, people, limit=30)
+    change = await service.set_turn_limit(CH, people[0], 0)
+    assert "off" in change.events[-1]
+    await service.start(CH, people[0])
+    table, _ = await to_act(service)
+    assert table.turn_limit == 0 and table.deadline is None and table.warn_at is None
+    clock.advance(30 * 24 * 3600)
+    assert await service.check_timeouts() == []
+    assert not (await service.get(CH)).timed_out

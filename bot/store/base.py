@@ -183,9 +183,12 @@ class TableRow:
         """When the current turn runs out (None if no turn clock is running)."""
         if self.status != "playing" or self.turn_since is None:
             return None
+        limited = self.turn_limit > 0  # 0: the table has no turn limit (a rulebook clock still runs)
         if self.game_clock is not None:  # the rulebook's clock runs even after the turn limit was told
+            if not limited:
+                return self.turn_since + self.game_clock
             return self.turn_since + min(self.game_clock, self.turn_limit if not self.timed_out else self.game_clock)
-        if self.timed_out:
+        if self.timed_out or not limited:
             return None
         return self.turn_since + self.turn_limit
 
@@ -193,7 +196,8 @@ class TableRow:
     def warn_at(self) -> float | None:
         """When the player to act is warned (a quarter of the turn limit left), once per turn;
         None for a solo table, a turn already warned or told it is up, or no turn clock."""
-        if self.status != "playing" or self.turn_since is None or self.timed_out or len(self.seats) < 2:
+        if (self.status != "playing" or self.turn_since is None or self.timed_out or len(self.seats) < 2
+                or self.turn_limit <= 0):
             return None
         if self.warned_for == self.turn_since:
             return None

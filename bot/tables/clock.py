@@ -101,7 +101,7 @@ class Clock:
                 text = f"the clock ran out at {title} ({seconds} s with no play)"
                 change.notice = Notice(CLOCK, tuple(change.pings), text + ("; your turn." if change.pings else "."))
             return change
-        if not t.timed_out and t.turn_since is not None and t.turn_since + t.turn_limit <= now:
+        if not t.timed_out and t.turn_since is not None and t.turn_limit > 0 and t.turn_since + t.turn_limit <= now:
             names = " and ".join(t.seats[s].name for s in sorted(game.to_act()))
             t.timed_out = True
             t.warned_for = t.turn_since  # no warning after the time is up

@@ -145,10 +145,12 @@ class Lobby:
         def fn(t: TableRow) -> Change:
             if actor.user_id != t.host_id:
                 raise TableError("Only the host can set the turn limit.")
-            if seconds < MIN_TURN_LIMIT:
-                raise TableError("The turn limit is at least 1 minute.")
-            t.turn_limit = int(seconds)
+            if 0 < seconds < MIN_TURN_LIMIT:
+                raise TableError("The turn limit is at least 1 minute (0 switches it off).")
+            t.turn_limit = max(0, int(seconds))
             t.timed_out = False
+            if not t.turn_limit:
+                return Change(t, events=["The turn limit is off: nobody is timed out here."])
             return Change(t, events=[f"Turn limit set to {format_duration(seconds)}."])
 
         return await self._update(channel_id, fn)
