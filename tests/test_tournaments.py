@@ -1,0 +1,183 @@
+"""Tournaments through the table service: sign-up, rounds opened by the clock, results from the
+tables' ends, settling at the round's end, dropping out, a restart between and during rounds."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.engine.registry import spec
+from bot.store import Store
+from bot.tables import Actor, TableError
+from bot.tables.games import load_game
+from bot.tables.service import TableService
+from bot.tables.tournaments import FINISHED, RUNNING, Announce, OpenBoard, PostStandings, Settled, Tournaments
+
+GUILD = 1 << 22
+HOUR = 3600
+
+
+class Threads:
+    """Stands in for the Discord layer: a new channel id per thread."""
+
+    def __init__(self) -> None:
+        self.next = 900_000
+        self.posted: list[PostStandings] = []
+        self.announced: list[Announce] = []
+        self.settled: list[Settled] = []
+
+    async def run(self, tours: Tournaments, tid: int) -> None:
+        """The clock's steps until nothing is left to do now."""
+        for _ in range(20):
+            work = await tours.step(tid)
+            if not work:
+                return
+            for w in work:
+                if isinstance(w, OpenBoard):
+                    self.next += 1
+                    await tours.open_board(w.tournament, w.round, w.board, self.next)
+                elif isinstance(w, Announce):
+                    self.announced.append(w)
+                    await tours.announced(w.tournament, w.round, w.board)
+                elif isinstance(w, PostStandings):
+                    self.posted.append(w)
+                    await tours.posted_standings(w.tournament, w.round)
+                else:
+                    self.settled.append(w)
+        raise AssertionError("the clock kept finding work")
+
+
+async def play_out(service: TableService, channel: int, seed: int) -> None:
+    """Play a table to its end, every seat choosing as the built-in player would."""
+    rng = random.Random(seed)
+    for _ in range(400):
+        table = await service.get(channel)
+        if table.status != "playing":
+            return
+        game = load_game(table)
+        seat = min(game.to_act())
+        move = str(spec(table.game).player(game, seat, rng))
+        await service.move(channel, Actor(table.seats[seat].user_id, table.seats[seat].name), move)
+    raise AssertionError("the game did not end")
+
+
+@pytest.fixture
+def organiser():
+    return Actor(7, "Org", can_manage=True)
+
+
+async def test_swiss_of_nine_to_the_end_with_a_restart(db_path, clock, organiser):
+    store = await Store.open(db_path)
+    service = TableService(store, clock=clock)
+    tours = Tournaments(service)
+    view = await tours.create(GUILD, 55, organiser, "cardchess2", "swiss", round_seconds=2 * HOUR, bots=6)
+    tid = view.id
+    people = [Actor(100 + i, n) for i, n in enumerate(["Ana", "Ben", "Cat"])]
+    for p in people:
+        await tours.join(tid, p)
+    with pytest.raises(TableError, match="already"):
+        await tours.join(tid, people[0])
+    with pytest.raises(TableError, match="organiser"):
+        await tours.start(tid, people[0])
+    started = await tours.start(tid, organiser)
+    assert started.status == RUNNING and started.rounds_planned == 4 and len(started.entrants) == 9
+    threads = Threads()
+    await threads.run(tours, tid)
+
+    for rnd in range(1, 5):
+        t = await tours.load(tid)
+        assert len(t.rounds) == rnd
+        people_boards = [b for b in t.current if not b.bye and any(u > 0 for u in b.players)]
+        for b in t.current:
+            if b.bye:
+                continue
+            assert b.channel is not None and b.table
+            if all(u < 0 for u in b.players):
+                assert b.channel < 0 and b.done, "a table of bots is played at once, out of Discord"
+            else:
+                assert b.channel > 0 and (b.announced or b.done)
+        if rnd == 2:  # a restart between rounds' work: a new service on the same file
+            await store.close()
+            store = await Store.open(db_path)
+            service = TableService(store, clock=clock)
+            tours = Tournaments(service)
+        if rnd == 3:  # the round's end settles one table; the others end by play or by leaving
+            waiting = [b for b in people_boards if not b.done]
+            if waiting:
+                await service.leave(waiting[0].channel, Actor(next(u for u in waiting[0].players if u > 0), "x"))
+            for b in waiting[1:-1]:
+                await play_out(service, b.channel, rnd)
+            clock.advance(2 * HOUR + 1)
+            await threads.run(tours, tid)
+            continue
+        for k, b in enumerate(people_boards):
+            if not b.done:
+                await play_out(service, b.channel, rnd * 10 + k)
+                if k == 0 and rnd == 1:  # a restart in the middle of a round: the rest still counts
+                    await store.close()
+                    store = await Store.open(db_path)
+                    service = TableService(store, clock=clock)
+                    tours = Tournaments(service)
+        await threads.run(tours, tid)
+
+    final = await tours.view(tid)
+    assert final.status == FINISHED
+    assert [p.round for p in threads.posted] == [1, 2, 3, 4] and threads.posted[-1].final
+    t = await tours.load(tid)
+    pairs = [frozenset(b.players) for r in t.rounds for b in r if not b.bye]
+    assert len(pairs) == len(set(pairs)) == 16, "four rounds of four games, no pairing twice"
+    byes = [b.players[0] for r in t.rounds for b in r if b.bye]
+    assert len(byes) == len(set(byes)) == 4
+    table = final.standings
+    assert sum(s.points for s in table) == 4 * 5
+    assert all(a.points > b.points or (a.points == b.points and a.buchholz >= b.buchholz)
+               for a, b in zip(table, table[1:], strict=False))
+    # every people's game is recorded and rated
+    for r in t.rounds:
+        for b in r:
+            if b.bye:
+                continue
+            row = await service.get(b.channel)
+            assert row.status in ("finished", "abandoned") and row.series["tournament"][0] == tid
+    rated = await store.ratings(GUILD, "cardchess2", [p.user_id for p in people])
+    assert set(rated) == {p.user_id for p in people}
+    await store.close()
+
+
+async def test_settled_at_the_round_end_and_drop_out(db_path, clock, organiser):
+    store = await Store.open(db_path)
+    service = TableService(store, clock=clock)
+    tours = Tournaments(service)
+    tid = (await tours.create(GUILD, 55, organiser, "court_wars", "swiss", round_seconds=HOUR, rounds=2,
+                              settle="draw")).id
+    people = [Actor(100 + i, n) for i, n in enumerate(["Ana", "Ben", "Cat", "Dee"])]
+    for p in people:
+        await tours.join(tid, p)
+    await tours.leave(tid, people[3])
+    assert [e[1] for e in (await tours.view(tid)).entrants] == ["Ana", "Ben", "Cat"]
+    await tours.start(tid, organiser)
+    threads = Threads()
+    await threads.run(tours, tid)
+    assert len(threads.announced) == 1 and len(threads.announced[0].users) == 2
+    t = await tours.load(tid)
+    board = next(b for b in t.current if not b.bye)
+    clock.advance(HOUR + 1)
+    await threads.run(tours, tid)
+    assert len(threads.settled) == 1 and "draw" in threads.settled[0].text
+    row = await service.get(board.channel)
+    assert row.status == "abandoned"
+    t = await tours.load(tid)
+    assert t.rounds[0][0].places == [0, 0] and t.rounds[0][0].how == "settled"
+    assert len(t.rounds) == 2
+    # round two: one player drops out: the table is a forfeit
+    b2 = next(b for b in t.current if not b.bye)
+    leaver = b2.players[0]
+    await tours.drop(tid, Actor(leaver, "x"))
+    await threads.run(tours, tid)
+    final = await tours.view(tid)
+    assert final.status == FINISHED
+    t = await tours.load(tid)
+    assert t.rounds[1][[i for i, b in enumerate(t.rounds[1]) if not b.bye][0]].places[b2.players.index(leaver)] == 1
+    assert next(e for e in final.entrants if e[0] == leaver)[2], "marked as dropped"
+    await store.close()
