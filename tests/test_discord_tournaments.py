@@ -1,0 +1,122 @@
+"""A Swiss tournament of nine (three people, six built-in players) through the Discord stand-in:
+/tournament new (Manage Server only), sign-up buttons, the organiser's Start, each round's
+tables in threads with their people pinged, moves with /game move, standings (a table and a
+picture) after every round, a restart of the bot in the middle, Drop out, the final standings."""
+
+from __future__ import annotations
+
+import random
+
+import discord
+
+from bot.engine.registry import spec
+from bot.tables.games import load_game
+from tests.discord_helpers import latest_table
+from tests.standin import logged_in
+
+MANAGER = discord.Permissions(view_channel=True, send_messages=True, manage_guild=True,
+                              use_application_commands=True).value
+
+
+def cog(bot):
+    return bot.get_cog("Tournaments")
+
+
+async def play_table(standin, bot, channel_id: int, users: dict[int, dict], seed: int) -> None:
+    """The people at a table play it out with /game move (as the built-in player would choose)."""
+    rng = random.Random(seed)
+    thread = standin.channels[channel_id]
+    for _ in range(300):
+        table = await bot.service.get(channel_id)
+        if table.status != "playing":
+            return
+        game = load_game(table)
+        seat = min(game.to_act())
+        user = users[table.seats[seat].user_id]
+        move = str(spec(table.game).player(game, seat, rng))
+        res = await standin.slash(bot, "game move", {"move": move}, user=user, channel=thread)
+        assert not res.ephemeral or "moved on" not in res.text, res.text
+    raise AssertionError("the table did not end")
+
+
+async def test_swiss_of_nine_through_discord_with_a_restart(standin, make_bot):
+    g = standin.guild()
+    org, ana, ben = (standin.user(name=n) for n in ("org", "ana", "ben"))
+    g.add_member(org, permissions=MANAGER)
+    g.add_member(ana)
+    g.add_member(ben)
+    users = {int(u["id"]): u for u in (org, ana, ben)}
+    channel = int(g.channel["id"])
+    async with logged_in(make_bot()) as bot:
+        refused = await standin.slash(bot, "tournament new", {"game": "cardchess2", "format": "swiss"}, user=ana,
+                                      guild=g)
+        assert refused.ephemeral and "Manage Server" in refused.text
+        res = await standin.slash(bot, "tournament new", {"game": "cardchess2", "format": "swiss", "bots": 6,
+                                                          "round_hours": 2}, user=org, guild=g)
+        assert not res.ephemeral and "Sign-up is open" in res.embed["description"]
+        signup = res.message_id
+        labels = [label for _, label, _ in standin.buttons(signup)]
+        assert labels == ["Join", "Leave", "Start", "Cancel"]
+        for u in (org, ana, ben):
+            joined = await standin.click(bot, signup, label="Join", user=u)
+            assert joined.callback_type == 7  # the sign-up message edited in place
+        again = await standin.click(bot, signup, label="Join", user=ana)
+        assert again.ephemeral and "already" in again.text
+        early = await standin.click(bot, signup, label="Start", user=ana)
+        assert early.ephemeral and "organiser" in early.text
+        started = await standin.click(bot, signup, label="Start", user=org)
+        assert started.callback_type == 7
+        await standin.settle(bot)
+        tid = (await cog(bot).tours.in_channel(channel)).id
+        t = await cog(bot).tours.load(tid)
+        assert t.status == "running" and len(t.entrants) == 9 and t.rounds_planned == 4
+        first_round = t.current
+
+    # a restart between the round's opening and its games: a new bot on the same database
+    async with logged_in(make_bot()) as bot:
+        dropped_out = False
+        for rnd in range(1, 5):
+            t = await cog(bot).tours.load(tid)
+            assert len(t.rounds) == rnd
+            if rnd == 1:
+                assert [b.to_json() for b in t.current] == [b.to_json() for b in first_round]
+            for k, b in enumerate(t.current):
+                people = [u for u in b.players if u > 0]
+                if b.bye or not people:
+                    continue
+                thread = b.channel
+                assert thread in standin.channels and standin.channels[thread]["parent_id"] == str(channel)
+                posted = standin.channel_messages(thread)
+                pings = [m for m in posted if standin.pinged_user_ids(m)]
+                assert pings and sorted(standin.pinged_user_ids(pings[0])) == sorted(people), "the people pinged"
+                assert latest_table(standin, thread), "the table posted in its thread"
+                if rnd == 3 and not dropped_out:  # someone drops out with the button of the old sign-up message
+                    dropped_out = True
+                    leaver = users[people[0]]
+                    msg = (await cog(bot).tours.view(tid)).message_id
+                    dropped = await standin.click(bot, msg, label="Drop out", user=leaver)
+                    assert dropped.callback_type == 7
+                    assert (await bot.service.get(thread)).status == "finished", "dropping out forfeits the table"
+                    continue
+                await play_table(standin, bot, thread, users, rnd * 10 + k)
+            await standin.settle(bot)
+            await cog(bot).tick()
+            await standin.settle(bot)
+            standings = [m for m in standin.channel_messages(channel)
+                         if m.get("embeds") and "standings" in (m["embeds"][0].get("title") or "")]
+            assert len(standings) == rnd, "the standings after every round"
+            last = standings[-1]
+            assert last["attachments"] and last["attachments"][0]["filename"] == "standings.png"
+            assert standin.files(int(last["id"]))[0].data[:8] == b"\x89PNG\r\n\x1a\n"
+            assert "Pts" in last["embeds"][0]["description"]
+        view = await cog(bot).tours.view(tid)
+        assert view.status == "finished"
+        assert "final standings" in standings[-1]["embeds"][0]["title"]
+        shown = standin._message(view.message_id)
+        assert "Finished" in shown["embeds"][0]["description"] and not shown.get("components")
+        t = await cog(bot).tours.load(tid)
+        pairs = [frozenset(b.players) for r in t.rounds for b in r if not b.bye]
+        assert len(pairs) == len(set(pairs)) == 16
+        assert any(e.dropped for e in t.entrants)
+        rated = await bot.service.store.ratings(g.id, "cardchess2", list(users))
+        assert rated, "tournament games rate their people"
