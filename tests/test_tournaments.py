@@ -181,3 +181,92 @@ async def test_settled_at_the_round_end_and_drop_out(db_path, clock, organiser):
     assert t.rounds[1][[i for i, b in enumerate(t.rounds[1]) if not b.bye][0]].places[b2.players.index(leaver)] == 1
     assert next(e for e in final.entrants if e[0] == leaver)[2], "marked as dropped"
     await store.close()
+
+
+async def test_single_elimination_of_five(db_path, clock, organiser):
+    store = await Store.open(db_path)
+    service = TableService(store, clock=clock)
+    tours = Tournaments(service)
+    tid = (await tours.create(GUILD, 55, organiser, "court_wars", "elimination", round_seconds=HOUR, bots=2)).id
+    for i, n in enumerate(["Ana", "Ben", "Cat"]):
+        await tours.join(tid, Actor(100 + i, n))
+    view = await tours.start(tid, organiser)
+    assert view.rounds_planned == 3
+    threads = Threads()
+    await threads.run(tours, tid)
+    t = await tours.load(tid)
+    assert len(t.current) == 4 and sum(b.bye for b in t.current) == 3, "eight slots: three byes"
+    for _ in range(3):
+        t = await tours.load(tid)
+        for k, b in enumerate(t.current):
+            if not b.done:
+                await play_out(service, b.channel, k)
+        await threads.run(tours, tid)
+    final = await tours.view(tid)
+    assert final.status == FINISHED and len((await tours.load(tid)).rounds) == 3
+    assert not final.standings[0].out and all(s.out for s in final.standings[1:])
+    assert threads.posted[-1].final and [p.round for p in threads.posted] == [1, 2, 3]
+    await store.close()
+
+
+async def test_rounds_of_tables_with_fill_ins(db_path, clock, organiser):
+    store = await Store.open(db_path)
+    service = TableService(store, clock=clock)
+    tours = Tournaments(service)
+    tid = (await tours.create(GUILD, 55, organiser, "court_wars", "tables", seats=4, rounds=2, fill=True,
+                              round_seconds=HOUR)).id
+    for i in range(6):
+        await tours.join(tid, Actor(100 + i, f"P{i}"))
+    await tours.start(tid, organiser)
+    threads = Threads()
+    await threads.run(tours, tid)
+    t = await tours.load(tid)
+    assert [len(b.players) for b in t.current] == [4, 4]
+    assert sum(1 for u in t.current[1].players if u < 0) == 2, "two built-in players fill the second table"
+    row = await service.get(t.current[1].channel)
+    assert [s.name for s in row.seats][2:] == ["Deckhand bot (a fill-in)"] * 2
+    for _ in range(2):
+        t = await tours.load(tid)
+        for k, b in enumerate(t.current):
+            if not b.done:
+                await play_out(service, b.channel, k)
+        await threads.run(tours, tid)
+    final = await tours.view(tid)
+    assert final.status == FINISHED and len(final.standings) == 6
+    assert sum(s.points for s in final.standings) > 0 and all(s.user_id > 0 for s in final.standings)
+    await store.close()
+
+
+async def test_maginot_tables_of_twelve_settled_for_the_player_ahead(db_path, clock, organiser):
+    store = await Store.open(db_path)
+    service = TableService(store, clock=clock)
+    tours = Tournaments(service)
+    tid = (await tours.create(GUILD, 55, organiser, "maginot_line", "tables", seats=4, rounds=1,
+                              round_seconds=HOUR)).id
+    for i in range(12):
+        await tours.join(tid, Actor(100 + i, f"P{i}"))
+    await tours.start(tid, organiser)
+    threads = Threads()
+    await threads.run(tours, tid)
+    t = await tours.load(tid)
+    assert [len(b.players) for b in t.current] == [4, 4, 4] and len(threads.announced) == 3
+    # one table is played a while; then the round's time is up
+    rng = random.Random(1)
+    b = t.current[0]
+    for _ in range(40):
+        row = await service.get(b.channel)
+        game = load_game(row)
+        seat = min(game.to_act())
+        await service.move(b.channel, Actor(row.seats[seat].user_id, "x"),
+                           str(spec(row.game).player(game, seat, rng)))
+    await service.leave(t.current[1].channel, Actor(t.current[1].players[2], "x"))  # a forfeit: last there
+    clock.advance(HOUR + 1)
+    await threads.run(tours, tid)
+    t = await tours.load(tid)
+    assert t.status == FINISHED and all(b.how == "settled" for b in t.current)
+    assert len(threads.settled) == 3
+    assert max(t.current[1].places) == t.current[1].places[2], "who left is last at the table"
+    assert threads.posted[-1].final
+    for b in t.current:
+        assert (await service.get(b.channel)).status == "abandoned"
+    await store.close()
