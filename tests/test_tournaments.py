@@ -270,3 +270,26 @@ async def test_maginot_tables_of_twelve_settled_for_the_player_ahead(db_path, cl
     for b in t.current:
         assert (await service.get(b.channel)).status == "abandoned"
     await store.close()
+
+
+async def test_a_start_time_starts_it_or_closes_a_short_sign_up(db_path, clock, organiser):
+    store = await Store.open(db_path)
+    service = TableService(store, clock=clock)
+    tours = Tournaments(service)
+    full = (await tours.create(GUILD, 55, organiser, "cardchess2", "swiss", starts_in=HOUR)).id
+    short = (await tours.create(GUILD, 56, organiser, "cardchess2", "swiss", starts_in=HOUR)).id
+    for i in range(3):
+        await tours.join(full, Actor(100 + i, f"P{i}"))
+    await tours.join(short, Actor(100, "P0"))
+    assert await tours.due() == []
+    assert await tours.step(full) == [], "not before its time"
+    clock.advance(HOUR)
+    assert sorted(await tours.due()) == sorted([full, short])
+    threads = Threads()
+    await threads.run(tours, full)
+    await threads.run(tours, short)
+    assert (await tours.view(full)).status == RUNNING and len(threads.announced) == 1
+    assert (await tours.view(short)).status == "cancelled"
+    with pytest.raises(TableError, match="Sign-up has closed"):
+        await tours.join(full, Actor(200, "Late"))
+    await store.close()

@@ -569,7 +569,8 @@ class Tournaments:
                     await self.service._update(b.channel, lambda tb, text=text: self._close_table(tb, text))
                 except TableError:
                     pass
-                work.append(Settled(b.channel, text))
+                if b.channel > 0:  # a table of built-in players has no channel in Discord to tell
+                    work.append(Settled(b.channel, text))
         return work
 
     @staticmethod
