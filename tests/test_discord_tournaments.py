@@ -73,8 +73,10 @@ async def test_swiss_of_nine_through_discord_with_a_restart(standin, make_bot):
         first_round = t.current
 
     # a restart between the round's opening and its games: a new bot on the same database
-    async with logged_in(make_bot()) as bot:
-        dropped_out = False
+    bot = make_bot()
+    await bot.login("fake-token")
+    try:
+        dropped_out = restarted = False
         for rnd in range(1, 5):
             t = await cog(bot).tours.load(tid)
             assert len(t.rounds) == rnd
@@ -99,6 +101,12 @@ async def test_swiss_of_nine_through_discord_with_a_restart(standin, make_bot):
                     assert (await bot.service.get(thread)).status == "finished", "dropping out forfeits the table"
                     continue
                 await play_table(standin, bot, thread, users, rnd * 10 + k)
+                if rnd == 2 and not restarted:  # and a restart in the middle of round two
+                    restarted = True
+                    await standin.settle(bot)
+                    await bot.close()
+                    bot = make_bot()
+                    await bot.login("fake-token")
             await standin.settle(bot)
             await cog(bot).tick()
             await standin.settle(bot)
@@ -120,3 +128,6 @@ async def test_swiss_of_nine_through_discord_with_a_restart(standin, make_bot):
         assert any(e.dropped for e in t.entrants)
         rated = await bot.service.store.ratings(g.id, "cardchess2", list(users))
         assert rated, "tournament games rate their people"
+        assert restarted
+    finally:
+        await bot.close()
