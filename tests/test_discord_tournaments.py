@@ -131,3 +131,39 @@ async def test_swiss_of_nine_through_discord_with_a_restart(standin, make_bot):
         assert restarted
     finally:
         await bot.close()
+
+
+async def test_without_threads_the_round_waits_and_ends_in_draws(standin, make_bot, monkeypatch):
+    from types import SimpleNamespace
+
+    g = standin.guild()
+    org, ana = standin.user(name="org"), standin.user(name="ana")
+    g.add_member(org, permissions=MANAGER)
+    g.add_member(ana)
+    channel = int(g.channel["id"])
+    async with logged_in(make_bot()) as bot:
+        tried = []
+
+        async def refused(*args, **kw):
+            tried.append(kw.get("name"))
+            raise discord.Forbidden(SimpleNamespace(status=403, reason="Forbidden"), "Missing Permissions")
+
+        monkeypatch.setattr(bot.http, "start_thread_without_message", refused)
+        res = await standin.slash(bot, "tournament new", {"game": "court_wars", "format": "swiss", "rounds": 1,
+                                                          "round_hours": 1}, user=org, guild=g)
+        for u in (org, ana):
+            await standin.click(bot, res.message_id, label="Join", user=u)
+        await standin.click(bot, res.message_id, label="Start", user=org)
+        await standin.settle(bot)
+        await cog(bot).tick()
+        await standin.settle(bot)
+        told = [m for m in standin.channel_messages(channel) if "Create Public Threads" in (m.get("content") or "")]
+        assert len(told) == 1 and len(tried) >= 2, "told once, tried again by the clock"
+        tid = (await cog(bot).tours.in_channel(channel)).id
+        t = await cog(bot).tours.load(tid)
+        assert t.current[0].channel is None and not t.current[0].done
+        await cog(bot).tours._mutate(tid, lambda t: setattr(t, "round_ends", 0.0))  # the round's time is up
+        await cog(bot).tick()
+        await standin.settle(bot)
+        t = await cog(bot).tours.load(tid)
+        assert t.status == "finished" and t.current[0].places == [0, 0] and t.current[0].how == "settled"

@@ -293,3 +293,27 @@ async def test_a_start_time_starts_it_or_closes_a_short_sign_up(db_path, clock, 
     with pytest.raises(TableError, match="Sign-up has closed"):
         await tours.join(full, Actor(200, "Late"))
     await store.close()
+
+
+async def test_a_step_cut_short_after_settling_closes_the_table_on_the_next(db_path, clock, organiser):
+    store = await Store.open(db_path)
+    service = TableService(store, clock=clock)
+    tours = Tournaments(service)
+    tid = (await tours.create(GUILD, 55, organiser, "court_wars", "swiss", round_seconds=HOUR, rounds=1)).id
+    for i in range(2):
+        await tours.join(tid, Actor(100 + i, f"P{i}"))
+    await tours.start(tid, organiser)
+    threads = Threads()
+    await threads.run(tours, tid)
+    board = (await tours.load(tid)).current[0]
+
+    def settle_only(t):  # what a process killed between its two writes left behind
+        t.current[0].places, t.current[0].how = [0, 0], "settled"
+
+    await tours._mutate(tid, settle_only)
+    assert (await service.get(board.channel)).status == "playing"
+    clock.advance(HOUR + 1)
+    await threads.run(tours, tid)
+    assert (await service.get(board.channel)).status == "abandoned"
+    assert (await tours.view(tid)).status == FINISHED
+    await store.close()

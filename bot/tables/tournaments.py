@@ -544,22 +544,25 @@ class Tournaments:
         work: list[Work] = []
         r = len(t.rounds) - 1
         for i, b in enumerate(t.current):
-            if b.done or b.bye:
+            if b.bye or (b.done and b.how != "settled"):
                 continue
-            places = [0] * len(b.players)
             row = await self._table(b.channel) if b.channel is not None else None
-            if row is not None and row.status == "playing" and t.settle == AHEAD:
-                places = self._ahead(row)
+            if b.done:  # settled before a restart cut the step short: its table may still be playing
+                places, fresh = list(b.places or []), True
+            else:
+                places = [0] * len(b.players)
+                if row is not None and row.status == "playing" and t.settle == AHEAD:
+                    places = self._ahead(row)
 
-            def fn(t: Tournament, i: int = i, places: list[int] = places) -> bool:
-                board = t.rounds[r][i]
-                if board.done:
-                    return False
-                board.places, board.how = places, "settled"
-                return True
+                def fn(t: Tournament, i: int = i, places: list[int] = places) -> bool:
+                    board = t.rounds[r][i]
+                    if board.done:
+                        return False
+                    board.places, board.how = places, "settled"
+                    return True
 
-            _, fresh = await self._mutate(t.id, fn)
-            if fresh and row is not None and row.status == "playing":
+                _, fresh = await self._mutate(t.id, fn)
+            if fresh and row is not None and row.status == "playing" and row.series.get("tournament") == tag(t, r, i):
                 best = min(places)
                 winners = [row.seats[s].name for s, p in enumerate(places) if p == best]
                 how = (f"a win for {winners[0]} (ahead)" if len(winners) == 1 and len(places) > 1
