@@ -167,3 +167,59 @@ async def test_without_threads_the_round_waits_and_ends_in_draws(standin, make_b
         await standin.settle(bot)
         t = await cog(bot).tours.load(tid)
         assert t.status == "finished" and t.current[0].places == [0, 0] and t.current[0].how == "settled"
+
+
+async def test_maginot_tables_of_twelve_through_discord_with_a_restart(standin, make_bot):
+    g = standin.guild()
+    org, ana, ben, cat = (standin.user(name=n) for n in ("org", "ana", "ben", "cat"))
+    g.add_member(org, permissions=MANAGER)
+    for u in (ana, ben, cat):
+        g.add_member(u)
+    users = {int(u["id"]): u for u in (org, ana, ben, cat)}
+    channel = int(g.channel["id"])
+    bot = make_bot()
+    await bot.login("fake-token")
+    try:
+        res = await standin.slash(bot, "tournament new", {"game": "maginot_line", "format": "tables", "seats": 4,
+                                                          "rounds": 2, "round_hours": 1, "bots": 8, "settle": "ahead"},
+                                  user=org, guild=g)
+        assert "tables of 4" in res.embed["title"]
+        for u in users.values():
+            await standin.click(bot, res.message_id, label="Join", user=u)
+        await standin.click(bot, res.message_id, label="Start", user=org)
+        await standin.settle(bot)
+        tid = (await cog(bot).tours.in_channel(channel)).id
+        for rnd in range(1, 3):
+            t = await cog(bot).tours.load(tid)
+            assert len(t.rounds) == rnd
+            assert sum(len(b.players) for b in t.current if not b.bye) == (12 if rnd == 1 else 11)
+            people_boards = [b for b in t.current if any(u > 0 for u in b.players)]
+            for b in people_boards:
+                assert b.channel in standin.channels and b.announced
+                table = latest_table(standin, b.channel)
+                assert table and "Maginot" in (table["embeds"][0].get("title") or "")
+            if rnd == 1:  # a person drops out: a forfeit at that table, no table next round
+                leaver = next(u for u in people_boards[0].players if u > 0)
+                msg = (await cog(bot).tours.view(tid)).message_id
+                await standin.click(bot, msg, label="Drop out", user=users[leaver])
+                await standin.settle(bot)
+            else:  # a restart during the round
+                await bot.close()
+                bot = make_bot()
+                await bot.login("fake-token")
+            await cog(bot).tours._mutate(tid, lambda t: setattr(t, "round_ends", 0.0))  # the round's time is up
+            await cog(bot).tick()
+            await standin.settle(bot)
+            standings = [m for m in standin.channel_messages(channel)
+                         if m.get("embeds") and "standings" in (m["embeds"][0].get("title") or "")]
+            assert len(standings) == rnd
+        t = await cog(bot).tours.load(tid)
+        assert t.status == "finished"
+        assert "final standings" in standings[-1]["embeds"][0]["title"]
+        settled = [m for b in t.rounds[1] if b.channel and b.channel > 0 for m in standin.channel_messages(b.channel)
+                   if "settled as" in (m.get("content") or "")]
+        assert settled, "the tables still playing were settled and told so"
+        view = await cog(bot).tours.view(tid)
+        assert len(view.standings) == 12 and sum(s.points for s in view.standings) > 0
+    finally:
+        await bot.close()
