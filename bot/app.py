@@ -22,7 +22,7 @@ from bot.ratings import rate_history
 
 log = logging.getLogger(__name__)
 
-COGS = ("cogs.tables", "cogs.game_cog")  # the table commands, then one command group per registered game
+COGS = ("cogs.tables", "cogs.game_cog", "cogs.tournaments")  # the table commands, one group per game, /tournament
 
 # Deckhand never joins voice: discord.py's start-up warnings that voice libraries are missing are noise.
 discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False

@@ -198,6 +198,10 @@ class ServiceBase:
                     change.ratings = await record_result(self.store, change.table, load_game(change.table))
                 except StoreError as e:
                     log.error("could not rate table %s: %s", change.table.table_id, e)
+            if change.table.series.get("tournament"):  # its round hears of it (bot.tables.tournaments)
+                from bot.tables.tournaments import table_ended
+
+                await table_ended(self, change.table)
         return change
 
     def _finish(self, table: TableRow) -> tuple[dict[str, Any], str, list[tuple[int, str, str]]]:
