@@ -12,6 +12,7 @@ restarted bot reads it back from there.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
@@ -39,6 +40,7 @@ PER_PAGE = SELECT_MAX - 2  # steps a page of the picker; the other two options t
 RECORD_FILE = "record.json"
 PICTURE_FILE = "replay.png"
 WHICH = {"f": "⏮", "b": "◀", "n": "▶", "l": "⏭"}
+DEFER_AFTER = 2.0  # seconds; Discord allows 3 for the first answer
 
 
 # ----- custom_ids -----------------------------------------------------------------------
@@ -179,10 +181,11 @@ async def open_viewer(desk: "Desk", interaction: discord.Interaction, game: str 
     """``/game replay``: a finished game of this channel or server (``game``: its key, from the
     autocomplete; neither: the last one here) or an attached record, from its deal."""
     replays = replays_of(desk)
+    record_json = None
     try:
-        record_json = await read_attachment(record) if record is not None else None
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        if record_json is not None:
+        await interaction.response.defer(ephemeral=True, thinking=True)  # a first replay takes a moment
+        if record is not None:
+            record_json = await read_attachment(record)
             viewing = await replays.open_file(record_json)
         else:
             key = (game or "").strip()
@@ -245,34 +248,48 @@ async def viewing_for(replays: Replays, interaction: discord.Interaction, key: s
 
 async def on_component(desk: "Desk", interaction: discord.Interaction, kind: Kind, key: str, step: int, arg: str,
                        values: list[str]) -> None:
-    """A press in the viewer: the same message, at the new step or through the new eyes."""
+    """A press in the viewer: the same message, at the new step or through the new eyes. A step
+    seen before is drawn from the caches; a first one after a restart (a long game replayed) may
+    take longer than Discord waits, and is then answered by a deferred edit."""
+    work = asyncio.ensure_future(_pressed(desk, interaction, kind, key, step, arg, values))
+    done, _ = await asyncio.wait({work}, timeout=DEFER_AFTER)
+    if not done:
+        await interaction.response.defer()
     try:
-        viewing = await viewing_for(replays_of(desk), interaction, key)
-        last = viewing.replay.last
-        page = None
-        if kind is Kind.REPLAY:
-            which, _, eye = arg.partition(".")
-            seat = eye_of(eye)
-            step = {"f": 0, "b": step - 1, "n": step + 1, "l": last}.get(which, step)
-        elif kind is Kind.REPLAY_PICK:
-            _, _, eye = arg.partition(".")
-            seat = eye_of(eye)
-            value = values[0] if values else ""
-            if value[:1] == "p" and value[1:].isdigit():
-                page = int(value[1:])
-            elif value[:1] == "s" and value[1:].isdigit():
-                step = int(value[1:])
-        else:
-            seat = eye_of(values[0]) if values else eye_of(arg)
-        step = max(0, min(step, last))
-        if not viewing.allowed(seat):
-            raise TableError("You may not look through that seat's eyes in this game.")
-        msg = await frame(viewing, step, seat, page)
+        msg = await work
     except TableError as e:
         return await refuse(interaction, str(e))
     files = msg.pop("files")
     keep = [a for a in (interaction.message.attachments if interaction.message else []) if a.filename == RECORD_FILE]
-    await interaction.response.edit_message(**msg, attachments=[*keep, *files], allowed_mentions=NO_PINGS)
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**msg, attachments=[*keep, *files], allowed_mentions=NO_PINGS)
+    else:
+        await interaction.response.edit_message(**msg, attachments=[*keep, *files], allowed_mentions=NO_PINGS)
+
+
+async def _pressed(desk: "Desk", interaction: discord.Interaction, kind: Kind, key: str, step: int, arg: str,
+                   values: list[str]) -> dict[str, Any]:
+    viewing = await viewing_for(replays_of(desk), interaction, key)
+    last = viewing.replay.last
+    page = None
+    if kind is Kind.REPLAY:
+        which, _, eye = arg.partition(".")
+        seat = eye_of(eye)
+        step = {"f": 0, "b": step - 1, "n": step + 1, "l": last}.get(which, step)
+    elif kind is Kind.REPLAY_PICK:
+        _, _, eye = arg.partition(".")
+        seat = eye_of(eye)
+        value = values[0] if values else ""
+        if value[:1] == "p" and value[1:].isdigit():
+            page = int(value[1:])
+        elif value[:1] == "s" and value[1:].isdigit():
+            step = int(value[1:])
+    else:
+        seat = eye_of(values[0]) if values else eye_of(arg)
+    step = max(0, min(step, last))
+    if not viewing.allowed(seat):
+        raise TableError("You may not look through that seat's eyes in this game.")
+    return await frame(viewing, step, seat, page)
 
 
 class ReplayItem:
