@@ -98,6 +98,7 @@ class Replay:
     def __init__(self, key: str, record: dict[str, Any], *, channel_id: int = 0, guild_id: int | None = None):
         check_record(record)
         self.key = key
+        self.digest = file_key(record)  # the record's content: what caches of its pictures are keyed by
         self.game = str(record["game"])
         self.title = spec(self.game).title
         self.players = tuple(str(p) for p in record["players"])

@@ -17,6 +17,7 @@ import json
 import logging
 import re
 import types
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -25,7 +26,6 @@ from discord import app_commands
 from bot.render import pictures, renderer
 from bot.render.panel import clip
 from bot.tables import TableError
-from bot.tables.reader import Reader
 from bot.tables.replays import MAX_RECORD_BYTES, Replays, Viewing, replays_of
 from bot.ui.components import PREFIX, Kind
 from bot.ui.payloads import COLOUR, NO_PINGS, SELECT_MAX, alt_text, cid, embed_from_panel, line, name, picture_file
@@ -144,14 +144,46 @@ def components(viewing: Viewing, step: int, seat: int | None, page: int | None =
     return view
 
 
-async def picture_of(reader: Reader) -> bytes | None:
-    """The table as ``reader`` saw it (a seat's eyes: its own side shown), cached by view."""
-    return await pictures.table_picture(reader.game, reader.view)
+class _Pictures:
+    """The viewer's recent pictures by (record, step, eyes), beside the pictures' own cache (which
+    live tables share): stepping back and forth over a long game draws each picture once."""
+
+    def __init__(self, size: int = 256):  # about 50 KB each
+        self.size = size
+        self._items: OrderedDict[tuple[str, int, int | None], bytes | None] = OrderedDict()
+
+    def get(self, key: tuple[str, int, int | None]) -> tuple[bool, bytes | None]:
+        if key in self._items:
+            self._items.move_to_end(key)
+            return True, self._items[key]
+        return False, None
+
+    def put(self, key: tuple[str, int, int | None], png: bytes | None) -> None:
+        if png is None:
+            return  # a failed drawing is tried again next time
+        self._items[key] = png
+        self._items.move_to_end(key)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+
+PICTURES = _Pictures()
+
+
+async def picture_of(viewing: Viewing, step: int, seat: int | None) -> bytes | None:
+    """The table at ``step`` as ``seat`` saw it (a seat's eyes: its own side shown), cached by the
+    record's content (two databases' record 1 are not the same game)."""
+    reader = viewing.reader(step, seat)
+    key = (viewing.replay.digest, step, seat)
+    found, png = PICTURES.get(key)
+    if not found:
+        png = await pictures.table_picture(reader.game, reader.view)
+        PICTURES.put(key, png)
+    return png
 
 
 async def frame(viewing: Viewing, step: int, seat: int | None, page: int | None = None) -> dict[str, Any]:
-    reader = viewing.reader(step, seat)
-    return frame_message(viewing, step, seat, await picture_of(reader), page)
+    return frame_message(viewing, step, seat, await picture_of(viewing, step, seat), page)
 
 
 # ----- the command ------------------------------------------------------------------------
