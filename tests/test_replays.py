@@ -14,6 +14,7 @@ from bot.engine.registry import GAME_IDS, spec
 from bot.records import make_record, redacted
 from bot.tables import TableError
 from bot.tables.replays import Replay, Replays, Viewing, eyes_for, file_key, seats_of
+from bot.ui.payloads import alt_text
 from bot.ui.replay import components, frame_message, step_label
 from tests.contract.harness import Knowledge, assert_none_leak, card_universe, e_revealed, faces, view_strings
 
@@ -69,7 +70,7 @@ def check_replay(viewing: Viewing) -> int:
             assert_none_leak(viewing.line(step, eye), k.with_(revealed), f"the move's line at {where}")
             assert_none_leak([step_label(viewing, step, eye)], k.with_(revealed), f"the picker's label at {where}")
             msg = frame_message(viewing, step, eye, None)
-            assert_none_leak(message_texts(msg), then, f"the viewer's message at {where}")
+            assert_none_leak([*message_texts(msg), alt_text(reader)], then, f"the viewer's message at {where}")
             ids = [c.custom_id for c in msg["view"].children]
             assert_none_leak(ids, Knowledge(frozenset(), universe, all_faces), f"the custom_ids at {where}")
             assert all(len(i) <= 100 for i in ids)
