@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot.engine.cards import pretty_text
 from bot.render import pictures, renderer
 from bot.render.panel import clip
 from bot.tables import TableError
@@ -67,14 +68,14 @@ def step_label(viewing: Viewing, step: int, seat: int | None) -> str:
     if step == 0:
         return "0. The deal"
     said = viewing.line(step, seat)
-    text = line(said[0]) if said else "(nothing to see)"
-    return clip(f"{step}. {replay.mover(step)}: {text}", 100)
+    text = " ".join(pretty_text(said[0]).split()) if said else "(nothing to see)"  # a label shows no Markdown
+    return clip(f"{step}. {' '.join(replay.mover(step).split())}: {text}", 100)
 
 
 def eyes_label(viewing: Viewing, seat: int | None) -> str:
     if seat is None:
         return "The public view"
-    return clip(f"{viewing.replay.players[seat]}'s view", 100)
+    return clip(f"{' '.join(viewing.replay.players[seat].split())}'s view", 100)
 
 
 def frame_message(viewing: Viewing, step: int, seat: int | None, picture: bytes | None,
@@ -93,7 +94,7 @@ def frame_message(viewing: Viewing, step: int, seat: int | None, picture: bytes 
     panel.description = clip("\n".join(x for x in (head, told, panel.description) if x), 4096)
     panel.title = clip(f"{replay.title} — replay", 256)
     if seat is not None and r.hand_text is not None:
-        panel.fields.insert(0, (f"{replay.players[seat]}'s hand", clip(r.hand_text(reader.view), 1024), False))
+        panel.fields.insert(0, (f"{name(replay.players[seat])}'s hand", clip(r.hand_text(reader.view), 1024), False))
     if viewing.tells_all:
         policy = "every seat's view may be shown now the game is over"
     else:
