@@ -132,3 +132,20 @@ def test_the_picker_pages_past_25_moves():
         assert [o.value for o in select.options if o.default] == [f"s{step}"]
     middle = next(c for c in components(viewing, 30, None, page=0).children if ":rk:" in c.custom_id)
     assert [o.value for o in middle.options][-1] == "p1" and "s30" not in [o.value for o in middle.options]
+
+
+def test_every_step_is_the_game_as_it_was_in_any_order_of_visits():
+    """Only one state in :attr:`Replay.EVERY` is kept; the others are rebuilt when visited: in
+    order, backwards and jumping about, each is the game as a straight replay had it."""
+    record = played("maginot_line", 2, seed=8)
+    s = spec("maginot_line").state
+    game = s.new(record["players"], record["options"], seed=record["seed"])
+    truth = [repr(game.view(0))]
+    for seat, move in record["moves"]:
+        game = game.apply(seat, move)[0]
+        truth.append(repr(game.view(0)))
+    replay = Replay("r3", record)
+    last = replay.last
+    order = [*range(last + 1), *range(last, -1, -1), *random.Random(2).sample(range(last + 1), last + 1)]
+    for step in order:
+        assert repr(replay.reader(step, 0).view) == truth[step], f"step {step}"

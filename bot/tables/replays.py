@@ -93,7 +93,16 @@ class Listing:
 
 class Replay:
     """A finished game's every state, replayed from its record: step 0 is the deal, step ``k``
-    the table after move ``k``. The games stay private to this class."""
+    the table after move ``k``. The games stay private to this class.
+
+    Every state is not kept (a long Maginot Line game's would take a hundred megabytes): one every
+    :attr:`EVERY` steps, and the others are replayed from the one before when asked, the recent
+    ones (and their readers, with their views) kept in small caches. The events of every step are
+    kept: the picker lists each step's line."""
+
+    EVERY = 16  # steps between two kept states
+    STATES = 64  # recent states rebuilt between them, kept
+    READERS = 256  # recent readers (each with its view), kept
 
     def __init__(self, key: str, record: dict[str, Any], *, channel_id: int = 0, guild_id: int | None = None):
         check_record(record)
@@ -110,43 +119,68 @@ class Replay:
             game = cls.new(list(self.players), list(self.options), seed=self.seed)
         except ValueError as e:
             raise ValueError(f"the record's game cannot be set up: {e}") from None
-        states: list[Game] = [game]
+        kept: dict[int, Game] = {0: game}
         events: list[tuple[Event, ...]] = [()]
-        movers: list[int | None] = [None]
+        moves: list[tuple[int, str]] = []
         for i, (seat, move) in enumerate(record["moves"], start=1):
             try:
-                if move == FORFEIT:
-                    game, evs = game.forfeit(int(seat))
-                else:
-                    game, evs = game.apply(int(seat), str(move))
+                game, evs = _step(game, int(seat), str(move))
             except ValueError as e:
                 raise ValueError(f"move {i} ({str(move)[:60]!r} by seat {seat}) is illegal: {e}") from None
-            states.append(game)
+            if i % self.EVERY == 0:
+                kept[i] = game
             events.append(tuple(evs))
-            movers.append(int(seat))
-        self.__states = states
+            moves.append((int(seat), str(move)))
+        kept[len(moves)] = game
+        self.__kept = kept
+        self.__moves = tuple(moves)
         self.__events = events
-        self.movers = tuple(movers)
+        self.movers = (None, *(seat for seat, _ in moves))
         out = game.outcome()
         self.summary = out.summary if out is not None else "The game was abandoned."
         self.finished = out is not None
         self.people: tuple[tuple[int, str, str], ...] | None = None  # a stored record's people (user, name, outcome)
         self.daily: str | None = None  # a daily deal's day
-        self._readers: dict[tuple[int, int | None], Reader] = {}
+        self._states: OrderedDict[int, Game] = OrderedDict()
+        self._readers: OrderedDict[tuple[int, int | None], Reader] = OrderedDict()
         self._lock = threading.Lock()
 
     @property
     def steps(self) -> int:
         """How many steps there are (the deal and every move)."""
-        return len(self.__states)
+        return len(self.__moves) + 1
 
     @property
     def last(self) -> int:
-        return len(self.__states) - 1
+        return len(self.__moves)
+
+    def __state(self, step: int) -> Game:
+        """The game at ``step``: a kept one, a recent one, or replayed from the kept one before
+        (call with the lock held)."""
+        found = self.__kept.get(step)
+        if found is None:
+            found = self._states.get(step)
+        if found is not None:
+            return found
+        at = step - step % self.EVERY
+        game = self.__kept[at]
+        for j in range(step - 1, at, -1):  # the nearest recent state before: stepping on is one move
+            if j in self._states:
+                at, game = j, self._states[j]
+                break
+        for seat, move in self.__moves[at:step]:
+            at += 1
+            game = _step(game, seat, move)[0]
+            if at not in self.__kept:
+                self._states[at] = game
+                self._states.move_to_end(at)
+        while len(self._states) > self.STATES:
+            self._states.popitem(last=False)
+        return game
 
     def reader(self, step: int, seat: int | None) -> Reader:
-        """The reader ``seat`` (None: the public) of the table at ``step`` (kept: views are
-        made once). Who may use which seat is :class:`Viewing`'s business."""
+        """The reader ``seat`` (None: the public) of the table at ``step`` (kept for a while: its
+        view is made once). Who may use which seat is :class:`Viewing`'s business."""
         step = max(0, min(step, self.last))
         with self._lock:
             found = self._readers.get((step, seat))
@@ -157,7 +191,10 @@ class Replay:
                     status="finished" if over else "playing", host_id=0,
                     seats=tuple(SeatFacts(0, p) for p in self.players), options=self.options, turn_limit=0,
                     timed_out=False, moves=step, started=True, daily=None)
-                found = self._readers[(step, seat)] = Reader(facts, self.__states[step], seat)
+                found = self._readers[(step, seat)] = Reader(facts, self.__state(step), seat)
+                while len(self._readers) > self.READERS:
+                    self._readers.popitem(last=False)
+            self._readers.move_to_end((step, seat))
             return found
 
     def line(self, step: int, seat: int | None) -> tuple[str, ...]:
@@ -174,10 +211,18 @@ class Replay:
     # ----- for tests: the secrecy oracle ----------------------------------------------------
     def known(self, step: int, seat: int | None) -> frozenset[str]:
         """The cards ``seat`` may know at ``step`` (the engine's oracle, for the tests)."""
-        return self.__states[step].known(seat)
+        with self._lock:
+            return self.__state(step).known(seat)
 
     def events(self, step: int) -> tuple[Event, ...]:
         return self.__events[step]
+
+
+def _step(game: Game, seat: int, move: str) -> tuple[Game, list[Event]]:
+    """One logged move (a forfeit included), with its events."""
+    if move == FORFEIT:
+        return game.forfeit(seat)
+    return game.apply(seat, move)
 
 
 def eyes_for(game: str, players: Sequence[str], own: Sequence[int] = ()) -> tuple[int | None, ...]:
