@@ -278,7 +278,7 @@ class _ReplayCache:
     """Recent replays by key (a stored record or an attached one's digest): stepping back and
     forth replays nothing and draws each view once."""
 
-    def __init__(self, size: int = 32):
+    def __init__(self, size: int = 16):
         self.size = size
         self._items: OrderedDict[str, Replay] = OrderedDict()
         self._lock = threading.Lock()
