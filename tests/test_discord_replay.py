@@ -176,7 +176,21 @@ async def test_celestial_emperor_shows_the_public_view_and_a_players_own(standin
     eyes = parts(standin, mine.message_id)["eyes"]
     assert [o["value"] for o in eyes["options"]] == ["p", "1"]
     await standin.select(bot, mine.message_id, eyes["custom_id"], ["1"], user=users[1])
-    assert "ben's view" in standin._message(mine.message_id)["embeds"][0]["footer"]["text"]
+    own = mine.message_id
+    assert "ben's view" in standin._message(own)["embeds"][0]["footer"]["text"]
+    assert "ben's hand" in [f["name"] for f in standin._message(own)["embeds"][0]["fields"]]
+    # Ben steps through his own view: every version names only what Ben's seat could know then.
+    game = cls.new(record["players"], record["options"], seed=record["seed"])
+    for step in range(len(record["moves"]) + 1):
+        if step:
+            seat, move = record["moves"][step - 1]
+            game, events = game.apply(seat, move)
+            await standin.click(bot, own, parts(standin, own)["n"]["custom_id"], user=users[1])
+        assert step_of(standin, own) == step
+        k = Knowledge(game.known(1), universe, frozenset(faces(universe)))
+        revealed = frozenset().union(*(e_revealed(e) for e in (events if step else [])))
+        assert_none_leak(card_texts(standin._message(own), with_components=False), k.with_(revealed),
+                         f"Ben's replay at step {step}")
 
 
 async def test_todays_daily_deal_is_refused_until_the_day_ends(standin, bot, clock):
