@@ -16,6 +16,7 @@ from bot.ui import replay as replay_ui
 from tests.contract.harness import Knowledge, assert_none_leak, card_universe, e_revealed, faces
 from tests.discord_helpers import components, parse_cid
 from tests.standin import logged_in
+from tests.store.conftest import pg_server  # noqa: F401 — a real PostgreSQL server
 
 
 def people(standin, n=2):
@@ -259,3 +260,38 @@ async def test_an_attached_record_is_replayed_and_its_buttons_survive_a_restart(
     async with logged_in(make_bot()) as again:
         bad = await standin.slash(again, "game replay", {"record": garbage}, user=users[1], guild=other)
         assert bad.ephemeral and "not a Deckhand record" in bad.text
+
+
+async def test_the_viewer_on_postgresql_across_a_restart(standin, pg_server, tmp_path):  # noqa: F811
+    """The same viewer on a real PostgreSQL: recent games, a step, and a new bot on the same
+    database answering the old message's buttons."""
+    import uuid
+
+    import asyncpg
+
+    from bot.app import DeckhandBot
+
+    name = f"replay_{uuid.uuid4().hex[:10]}"
+    conn = await asyncpg.connect(pg_server.dsn)
+    try:
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+    url = f"postgresql://postgres@/{name}?host={pg_server.sock}"
+    g, users = people(standin, 2)
+    channel = int(g.channel["id"])
+    async with logged_in(DeckhandBot(tmp_path / "unused.sqlite3", database_url=url, run_timeouts=False)) as bot:
+        await finish(bot, channel, g.id, "cardchess2", users, seed=6)
+        listed = await standin.autocomplete(bot, "game replay", focused="game", user=users[0], guild=g)
+        assert [c["name"].split(" — ")[0] for c in listed] == ["Cardchess2"]
+        res = await standin.slash(bot, "game replay", {"game": listed[0]["value"]}, user=users[0], guild=g)
+        mid = res.message_id
+        eyes = parts(standin, mid)["eyes"]
+        assert [o["value"] for o in eyes["options"]] == ["p", "0"], "Cardchess2 keeps its secrets: public and own"
+        await standin.click(bot, mid, parts(standin, mid)["n"]["custom_id"], user=users[0])
+        old = parts(standin, mid)
+    async with logged_in(DeckhandBot(tmp_path / "unused.sqlite3", database_url=url, run_timeouts=False)) as again:
+        await standin.click(again, mid, old["n"]["custom_id"], user=users[0])
+        assert step_of(standin, mid) == 2
+        await standin.select(again, mid, parts(standin, mid)["eyes"]["custom_id"], ["0"], user=users[0])
+        assert "ana's view" in standin._message(mid)["embeds"][0]["footer"]["text"]
