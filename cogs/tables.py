@@ -388,5 +388,8 @@ def paginate(text: str, size: int) -> list[str]:
 
 
 async def setup(bot: "DeckhandBot") -> None:
-    bot.add_dynamic_items(*COMPONENTS)
+    from bot.ui import replay
+
+    replay.attach(Tables.game)  # /game replay: a finished game, step by step (bot.ui.replay answers its buttons)
+    bot.add_dynamic_items(*replay.with_viewer(COMPONENTS))
     await bot.add_cog(Tables(bot))

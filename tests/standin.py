@@ -825,6 +825,7 @@ class DiscordStandIn:
         add("GET", f"/applications/{S}/commands", self._get_commands)
         add("PUT", f"/applications/{S}/guilds/{S}/commands", self._put_commands)
         add("GET", f"/applications/{S}/guilds/{S}/commands", self._get_commands)
+        add("GET", f"/attachments/{S}/{T}", self._get_attachment)
 
     async def _rest_handler(self, request: web.Request) -> web.StreamResponse:
         path = request.path
@@ -864,6 +865,21 @@ class DiscordStandIn:
         self.unhandled.append(rec)
         rec.status = 404
         return _error(404, 0, f"Discord stand-in: unhandled route {request.method} {path}")
+
+    # --- attachments (the CDN) -----------------------------------------------------------------
+    def upload(self, filename: str, data: bytes, content_type: str = "application/json") -> dict:
+        """A file a user attaches to a slash command's attachment option (pass the dict as its value)."""
+        snow = self.snowflake()
+        self.attachments[snow] = UploadedFile(filename, data, content_type, None)
+        url = f"http://127.0.0.1:{self.port}/attachments/{snow}/{filename}"
+        return {"id": str(snow), "filename": filename, "size": len(data), "url": url, "proxy_url": url,
+                "content_type": content_type}
+
+    async def _get_attachment(self, rec: Request, aid: str, filename: str) -> web.Response:
+        f = self.attachments.get(int(aid))
+        if f is None or f.filename != filename:
+            return _error(404, 0, "404: Unknown attachment")
+        return web.Response(body=f.data, content_type=f.content_type or "application/octet-stream")
 
     # --- identity -------------------------------------------------------------------------------
     async def _get_me(self, rec: Request) -> web.Response:
@@ -1066,7 +1082,7 @@ class DiscordStandIn:
             snow = self.snowflake()
             filename = a.get("filename") or f.filename
             self.attachments[snow] = UploadedFile(filename, f.data, f.content_type, f.field)
-            url = f"https://cdn.standin.invalid/attachments/{snow}/{filename}"
+            url = f"http://127.0.0.1:{self.port}/attachments/{snow}/{filename}"  # served below, as a CDN would
             new.append(
                 {
                     "id": str(snow),
@@ -1734,6 +1750,9 @@ class DiscordStandIn:
             ch = {k: value[k] for k in ("id", "name", "type", "parent_id", "thread_metadata") if k in value}
             ch["permissions"] = DEFAULT_MEMBER_PERMISSIONS
             resolved.setdefault("channels", {})[value["id"]] = ch
+            return value["id"]
+        if t == 11 and isinstance(value, dict) and "filename" in value:  # an attachment (see upload())
+            resolved.setdefault("attachments", {})[value["id"]] = value
             return value["id"]
         if t in (8, 9) and isinstance(value, dict):
             resolved.setdefault("roles", {})[value["id"]] = value

@@ -288,6 +288,33 @@ def finished_record(r: Mapping[str, Any], results: Sequence[tuple[int, str, str]
                           float(r["finished_at"]), tuple((int(u), str(n), str(o)) for u, n, o in results))
 
 
+@dataclass(frozen=True)
+class StoredRecord:
+    """A stored game record for the replay viewer: where it was played, how it ended, its people
+    (their ids and outcomes, seat order, bots left out) and, for a daily deal, its day."""
+
+    id: int
+    channel_id: int
+    guild_id: int | None
+    table_id: str | None
+    game: str
+    result: str  # finished | abandoned
+    record: Any  # the record (JSON), None if it cannot be read
+    finished_at: float
+    people: tuple[tuple[int, str, str], ...]  # (user_id, name, outcome)
+    daily: str | None = None  # the day of a daily challenge's game
+
+
+def stored_record(r: Mapping[str, Any], people: Sequence[tuple[int, str, str]]) -> StoredRecord:
+    try:
+        record = json.loads(r["record"])
+    except (TypeError, ValueError):
+        record = None
+    return StoredRecord(int(r["id"]), int(r["channel_id"]), r["guild_id"], r["table_id"], str(r["game"]),
+                        str(r["result"]), record, float(r["finished_at"]),
+                        tuple((int(u), str(n), str(o)) for u, n, o in people), r["daily"])
+
+
 def daily_entry(r: Mapping[str, Any]) -> DailyEntry:
     return DailyEntry(str(r["day"]), int(r["user_id"]), str(r["name"]), str(r["table_id"]), float(r["started_at"]),
                       None if r["finished_at"] is None else float(r["finished_at"]),
@@ -384,6 +411,16 @@ class TableStore(Protocol):
     async def finished_records(self, after: tuple[float, int] | None, limit: int) -> list[FinishedRecord]:
         """Up to ``limit`` stored records in the order they finished (by ``finished_at``, then id),
         after the ``(finished_at, id)`` of the previous page, each with its results."""
+
+    async def recent_records(self, channel_id: int, guild_id: int | None, user_id: int,
+                             limit: int = 25) -> list[StoredRecord]:
+        """The newest records first: this channel's, and those of the same server that ``user_id``
+        played in (the replay viewer's list)."""
+        ...
+
+    async def stored_record(self, record_id: int) -> StoredRecord | None:
+        """One record by id, with its people and daily day (None: no such record)."""
+        ...
 
     async def job_done(self, name: str) -> bool:
         """Whether the one-off job ``name`` was marked done."""

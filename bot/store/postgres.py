@@ -22,6 +22,7 @@ from bot.store.base import (
     StaleRevision, StoreError, TableRow, daily_entry, decode_row, dumps, encode_row, finished_record, known_games,
     new_draft_id, new_table_id, player_rating, shard_ids, wrote_snapshot,
 )
+from bot.store.base import StoredRecord, stored_record
 from bot.store.migrations import migrations
 
 MIGRATIONS = migrations("postgres")
@@ -487,6 +488,25 @@ class PostgresStore:
             f"WHERE x.record_id = r.id) AS people FROM records r {where} ORDER BY r.finished_at, r.id LIMIT $1",
             limit, *args)
         return [finished_record(r, [(int(u), n, o) for u, n, o in (r["people"] or [])]) for r in rows]
+
+    # ----- the replay viewer ------------------------------------------------------------------------
+    _RECORD_COLUMNS = ("SELECT r.id, r.channel_id, r.guild_id, r.table_id, r.game, r.result, r.record, r.finished_at, "
+                       "(SELECT d.day FROM daily d WHERE d.table_id = r.table_id LIMIT 1) AS daily, "
+                       "(SELECT array_agg(ARRAY[x.user_id::text, x.name, x.outcome] ORDER BY x.ctid) FROM results x "
+                       "WHERE x.record_id = r.id) AS people FROM records r ")
+
+    async def recent_records(self, channel_id: int, guild_id: int | None, user_id: int,
+                             limit: int = 25) -> list[StoredRecord]:
+        rows = await self._fetch(
+            "read recent games",
+            self._RECORD_COLUMNS + "WHERE r.channel_id = $1 OR (r.guild_id = $2 AND EXISTS (SELECT 1 FROM results x "
+            "WHERE x.record_id = r.id AND x.user_id = $3)) ORDER BY r.id DESC LIMIT $4",
+            channel_id, guild_id, user_id, limit)
+        return [stored_record(r, [(int(u), n, o) for u, n, o in (r["people"] or [])]) for r in rows]
+
+    async def stored_record(self, record_id: int) -> StoredRecord | None:
+        rows = await self._fetch("read a game record", self._RECORD_COLUMNS + "WHERE r.id = $1", record_id)
+        return stored_record(rows[0], [(int(u), n, o) for u, n, o in (rows[0]["people"] or [])]) if rows else None
 
     async def job_done(self, name: str) -> bool:
         return bool(await self._fetch("read done jobs", "SELECT 1 FROM jobs WHERE name = $1", name))

@@ -26,6 +26,7 @@ from bot.store.base import (
     StaleRevision, StoreError, TableRow, daily_entry, decode_row, dumps, encode_row, finished_record, known_games,
     new_draft_id, new_table_id, player_rating, shard_ids, wrote_snapshot,
 )
+from bot.store.base import StoredRecord, stored_record
 from bot.store.migrations import migrations, statements
 
 T = TypeVar("T")
@@ -569,6 +570,38 @@ class SQLiteStore:
             return out
 
         return await self._read("read finished games", fn)
+
+    # ----- the replay viewer ------------------------------------------------------------------------
+    _RECORD_COLUMNS = ("SELECT r.id, r.channel_id, r.guild_id, r.table_id, r.game, r.result, r.record, r.finished_at, "
+                       "(SELECT d.day FROM daily d WHERE d.table_id = r.table_id LIMIT 1) AS daily FROM records r ")
+
+    @staticmethod
+    def _with_people(conn: sqlite3.Connection, rows: list[Any]) -> list[StoredRecord]:
+        out = []
+        for r in rows:
+            people = conn.execute("SELECT user_id, name, outcome FROM results WHERE record_id = ? ORDER BY rowid",
+                                  (r["id"],)).fetchall()
+            out.append(stored_record(r, [tuple(x) for x in people]))
+        return out
+
+    async def recent_records(self, channel_id: int, guild_id: int | None, user_id: int,
+                             limit: int = 25) -> list[StoredRecord]:
+        def fn(conn: sqlite3.Connection) -> list[StoredRecord]:
+            rows = conn.execute(
+                self._RECORD_COLUMNS + "WHERE r.channel_id = ? OR (r.guild_id = ? AND EXISTS (SELECT 1 FROM results x "
+                "WHERE x.record_id = r.id AND x.user_id = ?)) ORDER BY r.id DESC LIMIT ?",
+                (channel_id, guild_id, user_id, limit)).fetchall()
+            return self._with_people(conn, rows)
+
+        return await self._read("read recent games", fn)
+
+    async def stored_record(self, record_id: int) -> StoredRecord | None:
+        def fn(conn: sqlite3.Connection) -> StoredRecord | None:
+            rows = conn.execute(self._RECORD_COLUMNS + "WHERE r.id = ?", (record_id,)).fetchall()
+            found = self._with_people(conn, rows)
+            return found[0] if found else None
+
+        return await self._read("read a game record", fn)
 
     async def job_done(self, name: str) -> bool:
         r = await self._read("read done jobs", lambda c: c.execute("SELECT 1 FROM jobs WHERE name = ?",

@@ -44,6 +44,10 @@ class Kind(str, enum.Enum):
     SURE = "y"  # confirm a table action (arg: cc, lv or ab for abandon)
     SURE_MOVE = "ym"  # confirm a move that gives the game up
     KEEP = "kp"  # "Keep playing": nothing changes
+    # The replay viewer (bot.ui.replay): the table part names a record, the revision the step shown.
+    REPLAY = "rp"  # ⏮ ◀ ▶ ⏭ (arg: which one and whose eyes)
+    REPLAY_PICK = "rk"  # the move picker, a select paged past 25
+    REPLAY_EYES = "re"  # whose eyes to look through, a select
 
     @property
     def is_table_action(self) -> bool:

@@ -1,0 +1,391 @@
+"""The replay viewer: ``/game replay`` steps through a finished game, privately.
+
+One ephemeral message, edited in place: the table picture and panel at the step shown, the
+move's line (its events as the chosen eyes read them then), ⏮ ◀ ▶ ⏭, a move picker (a select,
+paged past 25) and, where the game's export policy allows more than the public view, whose eyes
+to look through. Everything is made from readers (``bot.tables.replays``); nothing is kept in
+view objects: every custom_id names the record (a stored record's id, or an attached record's
+digest — a record never changes, so a button naming it is never stale) and the step shown, so
+the buttons work after a restart. An attached record rides along on the viewer's message, so a
+restarted bot reads it back from there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import types
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.engine.cards import pretty_text
+from bot.render import pictures, renderer
+from bot.render.panel import clip
+from bot.tables import TableError
+from bot.tables.replays import MAX_RECORD_BYTES, Replays, Viewing, replays_of
+from bot.ui.components import PREFIX, Kind
+from bot.ui.payloads import COLOUR, NO_PINGS, SELECT_MAX, alt_text, cid, embed_from_panel, line, name, picture_file
+
+if TYPE_CHECKING:
+    from bot.tables.desk import Desk
+
+log = logging.getLogger("cogs.tables")
+
+REPLAY_KINDS = frozenset({Kind.REPLAY, Kind.REPLAY_PICK, Kind.REPLAY_EYES})
+PER_PAGE = SELECT_MAX - 2  # steps a page of the picker; the other two options turn its pages
+RECORD_FILE = "record.json"
+PICTURE_FILE = "replay.png"
+WHICH = {"f": "⏮", "b": "◀", "n": "▶", "l": "⏭"}
+DEFER_AFTER = 2.0  # seconds; Discord allows 3 for the first answer
+
+
+# ----- custom_ids -----------------------------------------------------------------------
+def eye_code(seat: int | None) -> str:
+    return "p" if seat is None else str(seat)
+
+
+def eye_of(code: str) -> int | None:
+    if code == "p":
+        return None
+    if not code.isdigit() or len(code) > 2:
+        raise TableError("That button is not one of mine.")
+    return int(code)
+
+
+def page_of(step: int) -> int:
+    return step // PER_PAGE
+
+
+# ----- payloads ---------------------------------------------------------------------------
+def step_label(viewing: Viewing, step: int, seat: int | None) -> str:
+    """A step as the picker lists it: its number, who moved and what the eyes read of it."""
+    replay = viewing.replay
+    if step == 0:
+        return "0. The deal"
+    said = viewing.line(step, seat)
+    text = " ".join(pretty_text(said[0]).split()) if said else "(nothing to see)"  # a label shows no Markdown
+    return clip(f"{step}. {' '.join(replay.mover(step).split())}: {text}", 100)
+
+
+def eyes_label(viewing: Viewing, seat: int | None) -> str:
+    if seat is None:
+        return "The public view"
+    return clip(f"{' '.join(viewing.replay.players[seat].split())}'s view", 100)
+
+
+def frame_message(viewing: Viewing, step: int, seat: int | None, picture: bytes | None,
+                  page: int | None = None) -> dict[str, Any]:
+    """The viewer at ``step`` through ``seat``'s eyes: content, embed, components and the picture."""
+    replay = viewing.replay
+    reader = viewing.reader(step, seat)
+    r = renderer(replay.game)
+    panel = r.table_panel(reader.view, with_picture=picture is not None)
+    said = viewing.line(step, seat)
+    if step == 0:
+        head = "**The deal.**"
+    else:
+        head = f"**Move {step} of {replay.last}** — {name(replay.mover(step))}"
+    told = "\n".join(f"• {line(t)}" for t in said[:6])
+    panel.description = clip("\n".join(x for x in (head, told, panel.description) if x), 4096)
+    panel.title = clip(f"{replay.title} — replay", 256)
+    if seat is not None and r.hand_text is not None:
+        panel.fields.insert(0, (f"{name(replay.players[seat])}'s hand", clip(r.hand_text(reader.view), 1024), False))
+    if viewing.tells_all:
+        policy = "every seat's view may be shown now the game is over"
+    else:
+        policy = "its secrets stay secret after the game: the public view" + (
+            ", and your own," if len(viewing.eyes) > 1 else "") + " only"
+    ending = f" · {replay.summary}" if step == replay.last else ""  # the result is told when it happens
+    panel.footer = clip(f"{eyes_label(viewing, seat)} · {replay.title}: {policy}{ending}", 2048)
+    embed = embed_from_panel(panel)
+    embed.colour = COLOUR
+    files: list[discord.File] = []
+    if picture:
+        files.append(picture_file(picture, PICTURE_FILE, alt_text(reader)))
+        embed.set_image(url=f"attachment://{PICTURE_FILE}")
+    where = f" played in {viewing.where}" if viewing.where else ""
+    content = clip(f"Replay of {replay.title}{where} ({', '.join(name(p) for p in replay.players)}) — only you "
+                   "can see this.", 2000)
+    return {"content": content, "embed": embed, "view": components(viewing, step, seat, page), "files": files}
+
+
+def components(viewing: Viewing, step: int, seat: int | None, page: int | None = None) -> discord.ui.View:
+    replay = viewing.replay
+    key, eye = replay.key, eye_code(seat)
+    view = discord.ui.View(timeout=None)
+    last = replay.last
+    targets = {"f": 0, "b": step - 1, "n": step + 1, "l": last}
+    for which, emoji in WHICH.items():
+        off = not 0 <= targets[which] <= last or targets[which] == step
+        view.add_item(discord.ui.Button(emoji=emoji, style=discord.ButtonStyle.secondary, row=0, disabled=off,
+                                        custom_id=cid(key, step, Kind.REPLAY.value, f"{which}.{eye}")))
+    page = page_of(step) if page is None else max(0, min(page, page_of(last)))
+    options: list[discord.SelectOption] = []
+    if page > 0:
+        options.append(discord.SelectOption(label=f"« Moves {max(0, (page - 1) * PER_PAGE)}–{page * PER_PAGE - 1}",
+                                            value=f"p{page - 1}", emoji="📜"))
+    for s in range(page * PER_PAGE, min(last + 1, (page + 1) * PER_PAGE)):
+        options.append(discord.SelectOption(label=step_label(viewing, s, seat), value=f"s{s}", default=s == step))
+    if (page + 1) * PER_PAGE <= last:
+        options.append(discord.SelectOption(
+            label=f"Moves {(page + 1) * PER_PAGE}–{min(last, (page + 2) * PER_PAGE - 1)} »", value=f"p{page + 1}",
+            emoji="📜"))
+    view.add_item(discord.ui.Select(custom_id=cid(key, step, Kind.REPLAY_PICK.value, f"{page}.{eye}"), row=1,
+                                    placeholder="Go to a move…", options=options))
+    if len(viewing.eyes) > 1:
+        view.add_item(discord.ui.Select(
+            custom_id=cid(key, step, Kind.REPLAY_EYES.value, eye), row=2, placeholder="Whose eyes…",
+            options=[discord.SelectOption(label=eyes_label(viewing, s), value=eye_code(s), default=s == seat)
+                     for s in viewing.eyes]))
+    return view
+
+
+class _Pictures:
+    """The viewer's recent pictures by (record, step, eyes), beside the pictures' own cache (which
+    live tables share): stepping back and forth over a long game draws each picture once."""
+
+    def __init__(self, size: int = 256):  # about 50 KB each
+        self.size = size
+        self._items: OrderedDict[tuple[str, int, int | None], bytes | None] = OrderedDict()
+
+    def get(self, key: tuple[str, int, int | None]) -> tuple[bool, bytes | None]:
+        if key in self._items:
+            self._items.move_to_end(key)
+            return True, self._items[key]
+        return False, None
+
+    def put(self, key: tuple[str, int, int | None], png: bytes | None) -> None:
+        if png is None:
+            return  # a failed drawing is tried again next time
+        self._items[key] = png
+        self._items.move_to_end(key)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+
+PICTURES = _Pictures()
+
+
+async def picture_of(viewing: Viewing, step: int, seat: int | None) -> bytes | None:
+    """The table at ``step`` as ``seat`` saw it (a seat's eyes: its own side shown), cached by the
+    record's content (two databases' record 1 are not the same game)."""
+    reader = viewing.reader(step, seat)
+    key = (viewing.replay.digest, step, seat)
+    found, png = PICTURES.get(key)
+    if not found:
+        png = await pictures.table_picture(reader.game, reader.view)
+        PICTURES.put(key, png)
+    return png
+
+
+async def frame(viewing: Viewing, step: int, seat: int | None, page: int | None = None) -> dict[str, Any]:
+    return frame_message(viewing, step, seat, await picture_of(viewing, step, seat), page)
+
+
+# ----- the command ------------------------------------------------------------------------
+async def refuse(interaction: discord.Interaction, message: str) -> None:
+    message = clip(message, 1900)
+    if interaction.response.is_done():
+        await interaction.followup.send(message, ephemeral=True, allowed_mentions=NO_PINGS)
+    else:
+        await interaction.response.send_message(message, ephemeral=True, allowed_mentions=NO_PINGS)
+
+
+async def read_attachment(attachment: discord.Attachment) -> Any:
+    if attachment.size > MAX_RECORD_BYTES:
+        raise TableError(f"That file is too large for a record ({attachment.size // 1000} KB).")
+    try:
+        data = await attachment.read()
+    except discord.HTTPException:
+        raise TableError("I could not read that file; try attaching it again.") from None
+    try:
+        return json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise TableError("That file is not a Deckhand record (a JSON file from `/game export`).") from None
+
+
+async def open_viewer(desk: "Desk", interaction: discord.Interaction, game: str | None,
+                      record: discord.Attachment | None) -> None:
+    """``/game replay``: a finished game of this channel or server (``game``: its key, from the
+    autocomplete; neither: the last one here) or an attached record, from its deal."""
+    replays = replays_of(desk)
+    record_json = None
+    try:
+        await interaction.response.defer(ephemeral=True, thinking=True)  # a first replay takes a moment
+        if record is not None:
+            record_json = await read_attachment(record)
+            viewing = await replays.open_file(record_json)
+        else:
+            key = (game or "").strip()
+            if not key:
+                found = await replays.recent(interaction.channel_id or 0, interaction.guild_id, interaction.user.id)
+                here = [g for g in found if g.here]
+                if not here:
+                    raise TableError("No finished game here to replay. Pick one with the `game` option, or attach "
+                                     "a record from `/game export`.")
+                key = here[0].key
+            viewing = await replays.open(key, interaction.channel_id or 0, interaction.guild_id, interaction.user.id)
+        msg = await frame(viewing, 0, None)
+    except TableError as e:
+        return await refuse(interaction, str(e))
+    files = msg.pop("files")
+    if record_json is not None:  # the record rides along: a restarted bot reads it back from the message
+        files.append(discord.File(_record_bytes(record_json), filename=RECORD_FILE))
+    await interaction.followup.send(**msg, files=files, ephemeral=True, allowed_mentions=NO_PINGS)
+
+
+def _record_bytes(record: Any) -> Any:
+    import io
+
+    return io.BytesIO(json.dumps(record, ensure_ascii=False).encode())
+
+
+async def recent_choices(desk: "Desk", interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The autocomplete: recent finished games here (and in this server, those the user played)."""
+    try:
+        found = await replays_of(desk).recent(interaction.channel_id or 0, interaction.guild_id, interaction.user.id)
+    except Exception:  # an autocomplete never fails loudly
+        log.exception("the replay list failed")
+        return []
+    needle = current.strip().lower()
+    out = []
+    for g in found:
+        label = g.label() if g.here else f"{g.label()} (elsewhere)"
+        if needle and needle not in label.lower() and needle != g.key:
+            continue
+        out.append(app_commands.Choice(name=clip(label, 100), value=g.key))
+    return out[:25]
+
+
+# ----- the buttons ------------------------------------------------------------------------
+async def viewing_for(replays: Replays, interaction: discord.Interaction, key: str) -> Viewing:
+    if key.startswith("f"):
+        found = replays.cached_file(key)
+        if found is not None:
+            return found
+        message = interaction.message
+        attached = next((a for a in (message.attachments if message else []) if a.filename == RECORD_FILE), None)
+        if attached is None:
+            raise TableError("This replay's record is no longer attached; run `/game replay` with the file again.")
+        viewing = await replays.open_file(await read_attachment(attached))
+        if viewing.replay.key != key:
+            raise TableError("This replay's record is no longer attached; run `/game replay` with the file again.")
+        return viewing
+    return await replays.open(key, interaction.channel_id or 0, interaction.guild_id, interaction.user.id)
+
+
+async def on_component(desk: "Desk", interaction: discord.Interaction, kind: Kind, key: str, step: int, arg: str,
+                       values: list[str]) -> None:
+    """A press in the viewer: the same message, at the new step or through the new eyes. A step
+    seen before is drawn from the caches; a first one after a restart (a long game replayed) may
+    take longer than Discord waits, and is then answered by a deferred edit."""
+    work = asyncio.ensure_future(_pressed(desk, interaction, kind, key, step, arg, values))
+    done, _ = await asyncio.wait({work}, timeout=DEFER_AFTER)
+    if not done:
+        await interaction.response.defer()
+    try:
+        msg = await work
+    except TableError as e:
+        return await refuse(interaction, str(e))
+    files = msg.pop("files")
+    keep = [a for a in (interaction.message.attachments if interaction.message else []) if a.filename == RECORD_FILE]
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**msg, attachments=[*keep, *files], allowed_mentions=NO_PINGS)
+    else:
+        await interaction.response.edit_message(**msg, attachments=[*keep, *files], allowed_mentions=NO_PINGS)
+
+
+async def _pressed(desk: "Desk", interaction: discord.Interaction, kind: Kind, key: str, step: int, arg: str,
+                   values: list[str]) -> dict[str, Any]:
+    viewing = await viewing_for(replays_of(desk), interaction, key)
+    last = viewing.replay.last
+    page = None
+    if kind is Kind.REPLAY:
+        which, _, eye = arg.partition(".")
+        seat = eye_of(eye)
+        step = {"f": 0, "b": step - 1, "n": step + 1, "l": last}.get(which, step)
+    elif kind is Kind.REPLAY_PICK:
+        _, _, eye = arg.partition(".")
+        seat = eye_of(eye)
+        value = values[0] if values else ""
+        if value[:1] == "p" and value[1:].isdigit():
+            page = int(value[1:])
+        elif value[:1] == "s" and value[1:].isdigit():
+            step = int(value[1:])
+    else:
+        seat = eye_of(values[0]) if values else eye_of(arg)
+    step = max(0, min(step, last))
+    if not viewing.allowed(seat):
+        raise TableError("You may not look through that seat's eyes in this game.")
+    return await frame(viewing, step, seat, page)
+
+
+class ReplayItem:
+    """Base of the viewer's components (restart-safe: everything is in the custom_id)."""
+
+    kind: Kind = Kind.REPLAY
+
+    def __init__(self, item: discord.ui.Item, key: str, step: int, arg: str):
+        super().__init__(item)  # type: ignore[call-arg]
+        self.key, self.step, self.arg = key, step, arg
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str]):
+        return cls(item, match["tid"], int(match["rev"]), match["arg"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = list(getattr(self.item, "values", []) or [])  # type: ignore[attr-defined]
+        try:
+            await on_component(interaction.client.desk, interaction, self.kind, self.key, self.step,  # type: ignore[attr-defined]
+                               self.arg, values)
+        except Exception:
+            log.exception("the replay viewer failed")
+            if not interaction.response.is_done():
+                await refuse(interaction, "Something went wrong on my side; nothing was changed.")
+
+
+def _item(kind: Kind) -> type:
+    template = rf"{PREFIX}:(?P<tid>[0-9a-z]+):(?P<rev>\d+):{kind.value}:(?P<arg>.*)"
+    select = kind is not Kind.REPLAY
+    base = discord.ui.DynamicItem[discord.ui.Select] if select else discord.ui.DynamicItem[discord.ui.Button]
+
+    def body(ns: dict[str, Any]) -> None:
+        ns.update(kind=kind, __module__=__name__)
+
+    return types.new_class(f"Replay_{kind.name}", (ReplayItem, base), {"template": template}, body)
+
+
+REPLAY_COMPONENTS = [_item(k) for k in sorted(REPLAY_KINDS, key=lambda k: k.value)]
+
+
+def with_viewer(table_components: list[type]) -> list[type]:
+    """The table's components with the replay kinds answered here instead."""
+    return [c for c in table_components if getattr(c, "kind", None) not in REPLAY_KINDS] + REPLAY_COMPONENTS
+
+
+class _Commands:
+    """``/game replay``, added to the table cog's ``/game`` group (its ``self`` is that cog)."""
+
+    desk: "Desk"
+
+    @app_commands.command(name="replay", description="Step through a finished game of this channel or server "
+                                                     "(only you see it).")
+    @app_commands.describe(game="A recent finished game (start typing to pick one; empty: the last one here)",
+                           record="An exported record (the JSON file from /game export)")
+    async def replay(self, interaction: discord.Interaction, game: str | None = None,
+                     record: discord.Attachment | None = None) -> None:
+        await open_viewer(self.desk, interaction, game, record)
+
+    @replay.autocomplete("game")
+    async def replay_games(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await recent_choices(self.desk, interaction, current)
+
+
+def attach(group: app_commands.Group) -> None:
+    """Add ``/game replay`` to the ``/game`` group (before its cog is made)."""
+    group.add_command(_Commands.replay, override=True)  # type: ignore[arg-type]
