@@ -90,7 +90,9 @@ def _component(kind: Kind, select: bool = False) -> type[Component]:
     return types.new_class(f"Component_{kind.name}", (Component, base), {"template": template}, body)
 
 
-COMPONENTS = [_component(k, select=k is Kind.SELECT) for k in Kind if k is not Kind.MODAL]
+# The replay viewer's kinds are answered by bot.ui.replay, not by the table cog.
+_ELSEWHERE = {Kind.MODAL, Kind.REPLAY, Kind.REPLAY_PICK, Kind.REPLAY_EYES}
+COMPONENTS = [_component(k, select=k is Kind.SELECT) for k in Kind if k not in _ELSEWHERE]
 
 
 def modal_id(tid: str, rev: int, arg: str, seat: int) -> str:
