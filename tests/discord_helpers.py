@@ -51,6 +51,14 @@ def parse_cid(custom_id: str) -> tuple[str, int, str, str]:
     return tid, int(rev), kind, arg
 
 
+def shown_revision(standin, message_id: int) -> int | None:
+    """The table revision a table message shows (its table buttons carry it; footers do not)."""
+    revs = {parse_cid(c)[1] for c, _, _ in standin.buttons(message_id)
+            if (c or "").startswith("dh2:") and parse_cid(c)[2] in ("me", "cc", "sk", "rv", "rm", "ng", "sf")}
+    assert len(revs) <= 1, revs
+    return next(iter(revs), None)
+
+
 def components(standin, message_id: int) -> list[dict]:
     msg = standin._message(message_id)
     out = []
@@ -63,6 +71,11 @@ def step_tokens(bot, arg: str) -> tuple[str, ...]:
     if arg.startswith("~"):
         return bot.service.get_draft(arg[1:])
     return tuple(arg.split())
+
+
+def played(res: Any) -> bool:
+    """The private panel says a move was made (it may show the seat's next step below that)."""
+    return bool(res is not None and res.ephemeral and (res.text or "").startswith("Done"))
 
 
 async def press_move(standin, bot, channel_id: int, move: str, user: dict) -> Any:
@@ -107,8 +120,8 @@ async def press_move(standin, bot, channel_id: int, move: str, user: dict) -> An
                 panel_id = res.message_id
             else:
                 return res
-            if not components(standin, panel_id) and best[1] == tokens:
-                return res
+            if best[1] == tokens and (not components(standin, panel_id) or played(res)):
+                return res  # played; the panel may go on to the same seat's next step
             continue
         for c, arg in kinds.get("k", []):
             done = step_tokens(bot, arg)
@@ -116,8 +129,8 @@ async def press_move(standin, bot, channel_id: int, move: str, user: dict) -> An
             values = [o["value"] for o in c.get("options", [])]
             if nxt in values:
                 res = await standin.select(bot, panel_id, c["custom_id"], [nxt], user=user)
-                if done + (nxt,) == tokens and not (res.ephemeral and res.message_id
-                                                    and components(standin, res.message_id)):
+                if done + (nxt,) == tokens and (played(res) or not (res.ephemeral and res.message_id
+                                                                    and components(standin, res.message_id))):
                     return res  # the last token, chosen from a select, made the move
                 panel_id = res.message_id or panel_id
                 break
@@ -187,4 +200,4 @@ async def auto_move_for(bot, channel_id: int, seed: int) -> tuple[int, str]:
 
 
 __all__ = ["auto_move_for", "click_seen", "components", "latest_table", "make_move", "parse_cid", "press_move",
-           "public_posts", "seen", "table_messages", "write_via_modal"]
+           "public_posts", "seen", "shown_revision", "table_messages", "write_via_modal"]

@@ -267,5 +267,7 @@ def update_of(change: "Change", game: "Game | None", actor_id: int | None) -> Up
     seat = table.seat_of(actor_id) if actor_id is not None else None
     mine = reader_of(table, game, seat) if seat is not None and game is not None else None
     lines = list(change.private.get(seat, [])) if seat is not None else []
-    pings = list(change.pings)
+    # Pings only for a change of who must act: never the actor (they are looking at the table),
+    # never a bot, one per person.
+    pings = [u for u in dict.fromkeys(change.pings) if u != actor_id and not is_bot(u)]
     return Update(public, mine, lines, list(change.events), pings, change.finished, change.secret, change.notice)

@@ -46,7 +46,7 @@ SELECT_MAX = 25
 PUBLIC_MOVES_MAX = BUTTONS_PER_ROW  # at most one row of moves on the public table message
 NO_PINGS = discord.AllowedMentions.none()
 COLOUR = 0x2F7D4F
-HAND_LABEL = "My hand / act"  # the private panel's button, the same name in every phase and game
+HAND_LABEL = "My view / act"  # the private panel's button: one name in every phase and game (Court Wars has no hand)
 
 # Kinds as the short strings older messages carry (kept, so old buttons still parse).
 STEP, SELECT, PAGE, TEXT, MODAL, CONFIRM = (Kind.STEP.value, Kind.SELECT.value, Kind.PAGE.value, Kind.TEXT.value,
@@ -249,6 +249,14 @@ def confirm_view(tid: str, rev: int, kind: str, arg: str) -> discord.ui.View:
     return view
 
 
+def move_down_view(reader: Reader) -> discord.ui.View:
+    """The one button under /game status's private copy: move the table down the channel."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label="Move the table down", style=discord.ButtonStyle.primary,
+                                    custom_id=cid(reader.table.key, reader.table.revision, Kind.MOVE_DOWN.value)))
+    return view
+
+
 # ----- whole table messages -------------------------------------------------------------------
 @dataclass
 class TableMessage:
@@ -269,6 +277,14 @@ class TableMessage:
         return {"embed": self.embed, "view": self.view, "attachments": self.files, "content": self.content}
 
 
+def without_credit(footer: str, game: str) -> str:
+    """A footer without the game's credit line (credits live in /game rules and the README, not
+    on every update of the table)."""
+    credit = spec(game).credit.strip()
+    parts = [p for p in (footer or "").split(" · ") if p.strip() and p.strip() != credit and credit not in p]
+    return " · ".join(parts)
+
+
 def lobby_message(reader: Reader) -> TableMessage:
     t = reader.table
     cls = spec(t.game)
@@ -280,7 +296,6 @@ def lobby_message(reader: Reader) -> TableMessage:
     panel.add(f"Seats ({len(t.seats)}/{cls.max_players})", seats or "—")
     panel.add("Options", ", ".join(t.options) or "the rulebook's defaults", True)
     panel.add("Turn limit", format_duration(t.turn_limit) if t.turn_limit else "none", True)
-    panel.footer = f"{cls.credit} · table rev {t.revision}"
     view = discord.ui.View(timeout=None)
     tid, rev = t.key, t.revision
     view.add_item(discord.ui.Button(label="Join", style=discord.ButtonStyle.success, custom_id=cid(tid, rev, "jn")))
@@ -302,7 +317,6 @@ def table_message(reader: Reader, picture: bytes | None = None, *, drafts: Draft
     if not t.started:  # a lobby that closed before its game started
         panel = Panel(title=f"{t.title} — closed",
                       description="This table closed before its game began. Start a new one with `/game new`.")
-        panel.footer = f"table rev {t.revision}"
         return TableMessage(embed_from_panel(panel), discord.ui.View(timeout=None), [])
     drafts = drafts if drafts is not None else Drafts()
     render = renderer(t.game)
@@ -316,8 +330,8 @@ def table_message(reader: Reader, picture: bytes | None = None, *, drafts: Draft
         panel.fields.insert(0, ("⏰ Time is up", clip(f"Time is up for {late}. The other players or the host may "
                                                        "**Skip** (the bot plays for them) or **Remove** them.", 1024),
                                 False))
-    status = {"playing": "", "finished": " · game over", "abandoned": " · abandoned"}.get(t.status, "")
-    panel.footer = clip(f"{panel.footer + ' · ' if panel.footer else ''}table rev {t.revision}{status}", 2048)
+    status = {"finished": "game over", "abandoned": "abandoned"}.get(t.status, "")
+    panel.footer = clip(" · ".join(x for x in (without_credit(panel.footer, t.game), status) if x), 2048)
     embed = embed_from_panel(panel)
     files: list[discord.File] = []
     if picture:
@@ -338,9 +352,7 @@ def _table_buttons(reader: Reader, drafts: Drafts) -> discord.ui.View:
             view.add_item(item)
         bottom: list[discord.ui.Item] = []
         if not moves or len(t.seats) > 1 or any(not d.public for d in deciding):
-            secret = any(not d.public for d in deciding)
-            label = HAND_LABEL if secret or not moves else "My view"
-            bottom.append(discord.ui.Button(label=label, style=discord.ButtonStyle.primary,
+            bottom.append(discord.ui.Button(label=HAND_LABEL, style=discord.ButtonStyle.primary,
                                             custom_id=cid(tid, rev, "me")))
         bottom.extend(forfeits)  # apart from the moves, and asked for confirmation
         if reader.solo_concede:
@@ -375,17 +387,17 @@ def seat_message(reader: Reader, drafts: Drafts, picture: bytes | None = None,
     if render.hand_text is not None:
         panel = Panel(title=f"Your hand — {reader.title}", description=render.hand_text(reader.view))
     else:
-        panel = render.panel(reader.view)
+        panel = render.table_panel(reader.view, with_picture=picture is not None)
         panel.title = f"Your view — {panel.title}"
     host = name(t.seats[0].name) if t.seats else "?"
     panel.footer = f"{reader.title} in this channel, hosted by {host} · press the button or /game hand again any time"
     where = f"<#{t.channel_id}>"
     if reader.acting:
         text, view = picker(reader, Step(()), drafts)
-        head = f"Your hand at {with_article('the', reader.title)} table in {where}. Your move — only you can see this.\n{text}"
+        head = f"Your seat at {with_article('the', reader.title)} table in {where}. Your move — only you can see this.\n{text}"
     else:
         view = discord.ui.View(timeout=None)
-        head = (f"Your hand at {with_article('the', reader.title)} table in {where}. Not your move right now: "
+        head = (f"Your seat at {with_article('the', reader.title)} table in {where}. Not your move right now: "
                 f"{name(reader.waiting_for)}")
     if note:
         head = f"{note}\n{head}"
@@ -445,6 +457,17 @@ def ending(reader: Reader, link: str) -> dict[str, Any]:
     return kw
 
 
+def did(labels: Sequence[str], secret: bool = False) -> str:
+    """What an action did, in one sentence from the labels of its tokens (the reader's plain words):
+    "Done: you chose royal K♣, then T2." (a secret choice is said only to its chooser, privately)."""
+    words = [clip(pretty_text(" ".join(str(x).split())), 200) for x in labels if str(x).strip()]
+    if not words:
+        return "Done."
+    said = words[0] if len(words) == 1 else ", ".join(words[:-1]) + ", then " + words[-1]
+    head = "Done: your secret choice is in —" if secret else "Done: you chose"
+    return clip(f"{head} {plain(said)}.", 1800)
+
+
 def private_lines(lines: Sequence[str]) -> str:
     return clip("\n".join(line(p) for p in lines), 2000)
 
@@ -452,7 +475,7 @@ def private_lines(lines: Sequence[str]) -> str:
 def history(reader: Reader) -> discord.Embed:
     lines = [line(e) for e in reader.recent[-20:]] or ["Nothing has happened yet."]
     embed = discord.Embed(title=f"{reader.title} — recent moves", description="\n".join(lines)[:4096], colour=COLOUR)
-    embed.set_footer(text=f"{reader.table.moves} moves so far · rev {reader.table.revision}")
+    embed.set_footer(text=f"{reader.table.moves} moves so far")
     return embed
 
 
