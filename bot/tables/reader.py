@@ -226,6 +226,13 @@ class Reader:
         seat = deciding[0].seat
         return PublicMoves(seat, game.opened_at(seat), game.choices(seat, ()))
 
+    def public_choices(self, prefix: Sequence[str]) -> Choices:
+        """A later step of the one public decision (its choices are the same from the public view)."""
+        offer = self.public_moves()
+        if offer is None:
+            return NO_CHOICES
+        return self.__game.choices(offer.seat, tuple(prefix))  # type: ignore[union-attr]
+
     @functools.cached_property
     def solo_concede(self) -> bool:
         """The table's Concede (a forfeit) for a solo game, unless the game's own concede is open."""

@@ -151,6 +151,46 @@ def _label(o: Option) -> str:
     return clip(pretty_text(o.label or o.token), LABEL_MAX)
 
 
+@dataclass(frozen=True)
+class Shortcut:
+    """A button that makes a whole move (or opens its text box) in one press."""
+
+    tokens: tuple[str, ...]
+    label: str
+    style: str = "secondary"
+    text: bool = False  # opens the text box of the move
+
+
+def shortcuts(options: Sequence[Option], prefix: tuple[str, ...], choices_of: Any, limit: int) -> list[Shortcut] | None:
+    """The options of a step as at most ``limit`` buttons, each a whole move where one more step
+    finishes it: an option whose next step is a short list of final choices becomes those choices
+    ("Place 2♠ on K♥"), one whose next step is a line of text opens its box at once. None when
+    that does not fit (the step is shown as it is)."""
+    out: list[Shortcut] = []
+    for o in options:
+        tokens = prefix + (o.token,)
+        nxt = choices_of(tokens)
+        if nxt.kind == "text" and not nxt.options:
+            out.append(Shortcut(tokens, o.label or o.token, "success", text=True))
+            continue
+        subs = list(nxt.options) if nxt.kind == "token" and not nxt.complete else []
+        if subs and all((c := choices_of(tokens + (s.token,))).complete and not c.options and c.kind == "token"
+                        for s in subs):
+            for s in subs:
+                label = s.label if s.label and s.label != s.token else f"{o.label or o.token}: {s.label or s.token}"
+                out.append(Shortcut(tokens + (s.token,), label, s.style or o.style))
+        else:
+            out.append(Shortcut(tokens, o.label or o.token, o.style))
+    return out if len(out) <= limit else None
+
+
+def _shortcut_button(tid: str, rev: int, s: Shortcut, drafts: Drafts) -> discord.ui.Button:
+    kind = TEXT if s.text else STEP
+    label = clip(pretty_text(f"✍ {s.label}" if s.text else s.label), LABEL_MAX)
+    return discord.ui.Button(label=label, style=_button_style(s.style),
+                             custom_id=cid(tid, rev, kind, drafts.arg(tid, rev, kind, s.tokens)))
+
+
 def picker(reader: Reader, step: Step, drafts: Drafts) -> tuple[str, discord.ui.View]:
     """A private step of building an action: the reader's choices after ``step.tokens``."""
     tid, rev = reader.table.key, reader.opened
@@ -171,8 +211,12 @@ def picker(reader: Reader, step: Step, drafts: Drafts) -> tuple[str, discord.ui.
     for o in apart:  # the game's concede/resign: apart from the moves, on the bottom row (it asks to confirm)
         view.add_item(discord.ui.Button(label=_label(o), style=discord.ButtonStyle.danger, row=4,
                                         custom_id=cid(tid, rev, STEP, drafts.arg(tid, rev, STEP, (o.token,)))))
+    short = shortcuts(options, step.tokens, reader.choices, STEP_BUTTONS_MAX) if c.kind == "token" else None
     if c.kind == "token" and not options:
         pass
+    elif short is not None:
+        for s in short:
+            view.add_item(_shortcut_button(tid, rev, s, drafts))
     elif c.kind == "token" and len(options) <= STEP_BUTTONS_MAX:
         for o in options:
             view.add_item(discord.ui.Button(
@@ -234,6 +278,9 @@ def public_moves(reader: Reader, drafts: Drafts, limit: int, forfeits: bool = Fa
     if not options or len(options) > limit:
         return []
     tid, rev = reader.table.key, offer.opened
+    short = shortcuts(options, (), reader.public_choices, limit) if not forfeits else None
+    if short is not None:
+        return [_shortcut_button(tid, rev, s, drafts) for s in short]
     return [discord.ui.Button(label=_label(o),
                               style=discord.ButtonStyle.danger if forfeits else _button_style(o.style),
                               custom_id=cid(tid, rev, STEP, drafts.arg(tid, rev, STEP, (o.token,))))
