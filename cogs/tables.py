@@ -219,7 +219,7 @@ class Tables(Play, commands.Cog):
                 return await refuse(interaction, f"{s.title}'s rules have no section {clip(section, 40)!r}. "
                                                  f"Sections: {names}.")
             head, body = found
-            pages = paginate(body, 4000)
+            pages = paginate(payloads.reflow(body), 4000)
             embed = discord.Embed(title=clip(f"{s.title} — {head}", 256), description=pages[0], colour=0x2F7D4F)
             if len(pages) > 1:
                 embed.set_footer(text=f"(continued in {len(pages) - 1} more message(s)) · {s.credit}"[:2048])

@@ -84,9 +84,12 @@ async def press_move(standin, bot, channel_id: int, move: str, user: dict) -> An
     tokens = tuple(move.split())
     msg = latest_table(standin, channel_id)
     panel_id = int(msg["id"])
+    def leads_to_move(c: dict) -> bool:  # a step of the move (a table button may make it whole at once)
+        got = step_tokens(bot, parse_cid(c["custom_id"])[3])
+        return bool(got) and got == tokens[:len(got)]
+
     on_table = [c for c in components(standin, panel_id)
-                if c.get("custom_id", "").split(":")[3:4] == ["s"]
-                and step_tokens(bot, parse_cid(c["custom_id"])[3]) == tokens[:1]]
+                if c.get("custom_id", "").split(":")[3:4] == ["s"] and leads_to_move(c)]
     if not on_table:
         me = next(c["custom_id"] for c in components(standin, panel_id) if parse_cid(c["custom_id"])[2] == "me")
         res = await standin.click(bot, panel_id, me, user=user)

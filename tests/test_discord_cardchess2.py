@@ -87,7 +87,8 @@ async def answer_enforcement(standin, bot, channel, user, move, panel=None):
                                user=user)
     assert step.ephemeral, step.text
     cells = move.split()[1].split(",") if len(move.split()) > 1 else []
-    if not components(standin, step.message_id):  # nothing covers the target: "none" was the only answer
+    if step.text.startswith("Done"):  # nothing covers the target: "none" was the only answer (the panel
+        # then carries on to the seat's next decision, if any)
         assert not cells and step.text.startswith("Done"), step.text
         return step, step
     if cells:

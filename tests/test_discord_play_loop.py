@@ -212,3 +212,12 @@ async def test_every_picture_carries_a_description(standin, bot):
                 seen += 1
                 assert (a.get("description") or "").strip(), (a.get("filename"), m.get("content"))
     assert seen >= 2  # the table and its private copy (/game status); Court Wars draws no seat picture
+
+
+def test_rules_text_is_reflowed_for_discord():
+    from bot.ui.payloads import reflow
+
+    text = ("A paragraph hard-wrapped\nat a hundred columns.\n\n- A bullet that\n  goes on.\n- Another.\n"
+            "## Heading\n```\ncode\n  kept\n```\n| a | b |\n| 1 | 2 |")
+    assert reflow(text) == ("A paragraph hard-wrapped at a hundred columns.\n\n- A bullet that goes on.\n- Another.\n"
+                            "## Heading\n```\ncode\n  kept\n```\n| a | b |\n| 1 | 2 |")
