@@ -221,3 +221,37 @@ def test_rules_text_is_reflowed_for_discord():
             "## Heading\n```\ncode\n  kept\n```\n| a | b |\n| 1 | 2 |")
     assert reflow(text) == ("A paragraph hard-wrapped at a hundred columns.\n\n- A bullet that goes on.\n- Another.\n"
                             "## Heading\n```\ncode\n  kept\n```\n| a | b |\n| 1 | 2 |")
+
+
+async def test_status_is_private_and_ten_presses_move_the_table_down_once(standin, bot):
+    import asyncio
+
+    from bot.ui.placement import MOVE_DOWN_AFTER
+    from tests.discord_helpers import click_seen, seen, table_messages
+
+    g, users, channel, _ = await open_game(standin, bot, "court_wars", 2)
+    onlookers = [standin.user(name=f"watcher{i}") for i in range(8)]
+    for u in onlookers:
+        g.add_member(u)
+    table_id = int(latest_table(standin, channel)["id"])
+    early = await standin.slash(bot, "game status", user=users[0], guild=g)
+    assert early.ephemeral and "near the bottom" in early.text  # still in view: nothing to move
+    assert "Move the table down" not in [label for _, label, _ in standin.buttons(early.message_id)]
+    bot.get_cog("Tables").place.below[channel] = MOVE_DOWN_AFTER  # people talked below it (counted as in
+    # test_discord_live_table, through the gateway)
+    watcher = await standin.slash(bot, "game status", user=onlookers[1], guild=g)
+    assert watcher.ephemeral and "Move the table down" not in [b for _, b, _ in standin.buttons(watcher.message_id)]
+    shown = []
+    for u in users:
+        res = await standin.slash(bot, "game status", user=u, guild=g)
+        assert res.ephemeral and "scrolled up" in res.text
+        shown.append((res.message_id, u))
+    public_before = len(standin.channel_messages(channel, include_ephemeral=False))
+    press = [(seen(standin, mid), next(c for c, b, _ in standin.buttons(mid) if b == "Move the table down"), u)
+             for mid, u in shown]
+    results = await asyncio.gather(*(click_seen(standin, bot, m, c, u) for m, c, u in press * 5))  # ten at once
+    assert all(r.ephemeral for r in results)
+    tables = table_messages(standin, channel)
+    assert len(tables) == 1 and int(tables[0]["id"]) != table_id  # moved once
+    assert len(standin.channel_messages(channel, include_ephemeral=False)) == public_before + 1
+    assert "moved down" in standin._message(table_id)["content"]
