@@ -57,7 +57,7 @@ async def test_lobby_refusals_and_start(standin, bot):
         assert not pings or first not in standin.pinged_user_ids(pings[-1])
     else:
         assert standin.pinged_user_ids(pings[-1]) == [first]
-    assert "@everyone" not in str(pings[-1].get("allowed_mentions"))
+    assert all("@everyone" not in str(m.get("allowed_mentions")) for m in pings)
 
 
 async def test_whole_story_with_modals_and_story_file(standin, bot):
