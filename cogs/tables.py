@@ -137,13 +137,9 @@ class Tables(Play, commands.Cog):
     async def start(self, interaction: discord.Interaction) -> None:
         await self.table_action(interaction, Kind.START, None, None)
 
-    @game.command(name="status", description="Post the table again at the bottom of the channel.")
+    @game.command(name="status", description="The table, privately; move it down the channel if it scrolled away.")
     async def status(self, interaction: discord.Interaction) -> None:
-        try:
-            reader = await self.desk.require_public(interaction.channel_id)
-        except TableError as e:
-            return await refuse(interaction, str(e))
-        await self.publish(interaction, reader, move_down=True)
+        await self.show_status(interaction)
 
     @game.command(name="hand", description="Your hand / your private view of this table (only you see it).")
     async def hand(self, interaction: discord.Interaction) -> None:
@@ -187,13 +183,7 @@ class Tables(Play, commands.Cog):
 
     @game.command(name="abandon", description="Abandon this channel's table (host or Manage Messages).")
     async def abandon(self, interaction: discord.Interaction) -> None:
-        try:
-            update = await self.desk.abandon(interaction.channel_id, actor_of(interaction, self.bot.owner_ids))
-        except TableError as e:
-            return await refuse(interaction, str(e))
-        if update is None:
-            return await refuse(interaction, "The damaged table was set aside; this channel can start a new game.")
-        await self.publish(interaction, update, answer="You abandoned the table.")
+        await self.abandon_table(interaction)
 
     @game.command(name="history", description="The recent moves at this table.")
     async def history(self, interaction: discord.Interaction) -> None:
@@ -229,7 +219,7 @@ class Tables(Play, commands.Cog):
                 return await refuse(interaction, f"{s.title}'s rules have no section {clip(section, 40)!r}. "
                                                  f"Sections: {names}.")
             head, body = found
-            pages = paginate(body, 4000)
+            pages = paginate(payloads.reflow(body), 4000)
             embed = discord.Embed(title=clip(f"{s.title} — {head}", 256), description=pages[0], colour=0x2F7D4F)
             if len(pages) > 1:
                 embed.set_footer(text=f"(continued in {len(pages) - 1} more message(s)) · {s.credit}"[:2048])

@@ -51,6 +51,14 @@ def parse_cid(custom_id: str) -> tuple[str, int, str, str]:
     return tid, int(rev), kind, arg
 
 
+def shown_revision(standin, message_id: int) -> int | None:
+    """The table revision a table message shows (its table buttons carry it; footers do not)."""
+    revs = {parse_cid(c)[1] for c, _, _ in standin.buttons(message_id)
+            if (c or "").startswith("dh2:") and parse_cid(c)[2] in ("me", "cc", "sk", "rv", "rm", "ng", "sf")}
+    assert len(revs) <= 1, revs
+    return next(iter(revs), None)
+
+
 def components(standin, message_id: int) -> list[dict]:
     msg = standin._message(message_id)
     out = []
@@ -65,15 +73,23 @@ def step_tokens(bot, arg: str) -> tuple[str, ...]:
     return tuple(arg.split())
 
 
+def played(res: Any) -> bool:
+    """The private panel says a move was made (it may show the seat's next step below that)."""
+    return bool(res is not None and res.ephemeral and (res.text or "").startswith("Done"))
+
+
 async def press_move(standin, bot, channel_id: int, move: str, user: dict) -> Any:
     """Make ``move`` with buttons and pickers only, the way a player would: a button on the table
     when there is one, else the private panel (My hand), then each step's button or select."""
     tokens = tuple(move.split())
     msg = latest_table(standin, channel_id)
     panel_id = int(msg["id"])
+    def leads_to_move(c: dict) -> bool:  # a step of the move (a table button may make it whole at once)
+        got = step_tokens(bot, parse_cid(c["custom_id"])[3])
+        return bool(got) and got == tokens[:len(got)]
+
     on_table = [c for c in components(standin, panel_id)
-                if c.get("custom_id", "").split(":")[3:4] == ["s"]
-                and step_tokens(bot, parse_cid(c["custom_id"])[3]) == tokens[:1]]
+                if c.get("custom_id", "").split(":")[3:4] == ["s"] and leads_to_move(c)]
     if not on_table:
         me = next(c["custom_id"] for c in components(standin, panel_id) if parse_cid(c["custom_id"])[2] == "me")
         res = await standin.click(bot, panel_id, me, user=user)
@@ -107,8 +123,8 @@ async def press_move(standin, bot, channel_id: int, move: str, user: dict) -> An
                 panel_id = res.message_id
             else:
                 return res
-            if not components(standin, panel_id) and best[1] == tokens:
-                return res
+            if best[1] == tokens and (not components(standin, panel_id) or played(res)):
+                return res  # played; the panel may go on to the same seat's next step
             continue
         for c, arg in kinds.get("k", []):
             done = step_tokens(bot, arg)
@@ -116,8 +132,8 @@ async def press_move(standin, bot, channel_id: int, move: str, user: dict) -> An
             values = [o["value"] for o in c.get("options", [])]
             if nxt in values:
                 res = await standin.select(bot, panel_id, c["custom_id"], [nxt], user=user)
-                if done + (nxt,) == tokens and not (res.ephemeral and res.message_id
-                                                    and components(standin, res.message_id)):
+                if done + (nxt,) == tokens and (played(res) or not (res.ephemeral and res.message_id
+                                                                    and components(standin, res.message_id))):
                     return res  # the last token, chosen from a select, made the move
                 panel_id = res.message_id or panel_id
                 break
@@ -187,4 +203,4 @@ async def auto_move_for(bot, channel_id: int, seed: int) -> tuple[int, str]:
 
 
 __all__ = ["auto_move_for", "click_seen", "components", "latest_table", "make_move", "parse_cid", "press_move",
-           "public_posts", "seen", "table_messages", "write_via_modal"]
+           "public_posts", "seen", "shown_revision", "table_messages", "write_via_modal"]

@@ -49,9 +49,10 @@ async def open_table(standin, bot, g, users):
     await standin.click(bot, lobby.message_id, label="Join", user=users[1])
     start = await standin.click(bot, lobby.message_id, label="Start", user=users[0])
     assert not start.ephemeral, start.text
-    # Both seats order their home rows at once: both are pinged.
+    # Both seats order their home rows at once: both must act, but the host just pressed Start and
+    # is looking at the table, so only the other is pinged.
     pinged = sorted(u for m in start.followups for u in standin.pinged_user_ids(m))
-    assert pinged == sorted(int(u["id"]) for u in users[:2])
+    assert pinged == [int(users[1]["id"])]
     return channel
 
 
@@ -61,7 +62,7 @@ def user_of(table, users, seat):
 
 
 async def my_panel(standin, bot, channel, user):
-    """The private panel (My hand / act) of ``user``."""
+    """The private panel (My view / act) of ``user``."""
     msg = latest_table(standin, channel)
     me = next(c["custom_id"] for c in components(standin, int(msg["id"]))
               if c.get("custom_id", "").startswith("dh2:") and parse_cid(c["custom_id"])[2] == "me")
@@ -86,7 +87,8 @@ async def answer_enforcement(standin, bot, channel, user, move, panel=None):
                                user=user)
     assert step.ephemeral, step.text
     cells = move.split()[1].split(",") if len(move.split()) > 1 else []
-    if not components(standin, step.message_id):  # nothing covers the target: "none" was the only answer
+    if step.text.startswith("Done"):  # nothing covers the target: "none" was the only answer (the panel
+        # then carries on to the seat's next decision, if any)
         assert not cells and step.text.startswith("Done"), step.text
         return step, step
     if cells:

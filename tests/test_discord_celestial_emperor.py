@@ -44,7 +44,7 @@ async def test_whole_game_hidden_choices_and_story(standin, bot):
     table = await bot.service.get(channel)
     msg = latest_table(standin, channel)
     labels = [label for _, label, _ in standin.buttons(int(msg["id"]))]
-    assert "My view" in labels  # the narrator's setting line is public; a secret choice opens "My hand / act"
+    assert "My view / act" in labels  # one name for the private panel in every phase
     assert not [cid for cid, _, _ in standin.buttons(int(msg["id"])) if ":mv:" in cid], \
         "no card choice ever sits on the public table"
     hand = await standin.slash(bot, "game hand", user=users[1], guild=g)
@@ -70,7 +70,7 @@ async def test_whole_game_hidden_choices_and_story(standin, bot):
         if verb == "commit" and not committed_checked and game.view(None).duel and game.view(None).duel.committed:
             shown = latest_table(standin, channel)
             assert "committed" in json.dumps(shown["embeds"]).lower()
-            assert "My hand / act" in [label for _, label, _ in standin.buttons(int(shown["id"]))]
+            assert "My view / act" in [label for _, label, _ in standin.buttons(int(shown["id"]))]
             committed_checked = True
     table = await bot.service.get(channel)
     assert table.status == "finished"
@@ -102,7 +102,7 @@ async def test_restart_mid_duel_loses_and_reveals_nothing(standin, make_bot):
         defender = min(game.to_act())
         # The defender opens their private panel before the restart.
         msg = latest_table(standin, channel)
-        panel = await standin.click(bot1, int(msg["id"]), label="My hand", user=users[defender])
+        panel = await standin.click(bot1, int(msg["id"]), label="My view", user=users[defender])
         assert panel.ephemeral
     async with logged_in(make_bot()) as bot2:
         after = await bot2.service.get(channel)
@@ -167,7 +167,9 @@ async def test_export_hides_secret_choices(standin, bot):
         if move.startswith(("commit", "trick")):
             secret.append(move)
     assert secret
-    await standin.slash(bot, "game abandon", user=users[0], guild=g)
+    sure = await standin.slash(bot, "game abandon", user=users[0], guild=g)
+    assert sure.ephemeral and "Are you sure" in sure.text  # a game in progress with several people asks first
+    await standin.click(bot, sure.message_id, label="Confirm", user=users[0])
     table = await bot.service.get(channel)
     exp = await standin.slash(bot, "game export", user=users[1], guild=g)
     assert exp.ephemeral

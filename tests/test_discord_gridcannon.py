@@ -147,15 +147,15 @@ async def test_rules_history_status_and_abandon(standin, bot):
     hist = await standin.slash(bot, "game history", user=alice)
     assert hist.ephemeral and hist.embed["description"]
     status = await standin.slash(bot, "game status", user=alice)
-    assert not status.ephemeral and [m["id"] for m in table_messages(standin, channel_id)] == [str(status.message_id)]
-    assert standin.buttons(res.message_id) == [] and str(status.message_id) in standin._message(res.message_id)["content"]
+    assert status.ephemeral and [m["id"] for m in table_messages(standin, channel_id)] == [str(res.message_id)]
+    assert status.files and all(f.filename.endswith(".png") for f in status.files)  # a private copy of the table
     early = await standin.slash(bot, "game export", user=alice)
     assert early.ephemeral and "once the game ends" in early.text
     gone = await standin.slash(bot, "game abandon", user=alice)
     assert gone.ephemeral and "abandoned" in gone.text
     assert (await bot.service.get(channel_id)).status == "abandoned"
     ending = standin.channel_messages(channel_id, include_ephemeral=False)[-1]
-    assert "was abandoned" in ending["content"] and str(status.message_id) in ending["content"]
+    assert "was abandoned" in ending["content"] and str(res.message_id) in ending["content"]
 
 
 async def test_gridcannon_slash_commands_offer_only_legal_choices(standin, bot):

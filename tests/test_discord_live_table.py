@@ -17,7 +17,8 @@ import pytest
 from bot.engine.registry import spec
 from bot.tables.games import load_game
 from tests.discord_helpers import (
-    auto_move_for, components, latest_table, make_move, parse_cid, press_move, public_posts, table_messages,
+    auto_move_for, components, latest_table, make_move, parse_cid, press_move, public_posts, shown_revision,
+    table_messages,
 )
 
 NAMES = ("ana", "ben", "cat", "dee")
@@ -69,6 +70,7 @@ async def test_a_whole_game_posts_one_table_message_pings_and_one_ending(standin
     title = spec(game_id).title
     link = link_to(g, table_id)
     pings = 0
+    start_pings = sum(1 for m in public_posts(standin, channel) if standin.pinged_user_ids(m))
     for i in range(2000):
         table = await bot.service.get(channel)
         if table.status != "playing":
@@ -76,6 +78,7 @@ async def test_a_whole_game_posts_one_table_message_pings_and_one_ending(standin
         seat, move = await auto_move_for(bot, channel, i)
         game = load_game(table)
         n = len(public_posts(standin, channel))
+        shown_before = standin.message_text(standin._message(table_id)), standin._message(table_id)["components"]
         if i % 5 == 4 and game.choices(seat, (move.split()[0],)).kind != "text":
             res = await standin.slash(bot, "game move", {"move": move}, user=users[seat], guild=g)
             assert res.ephemeral, res.text  # the mover is answered privately; the table shows the move
@@ -85,7 +88,11 @@ async def test_a_whole_game_posts_one_table_message_pings_and_one_ending(standin
         assert after.revision > table.revision, (move, after.revision)
         # The same table message shows the move.
         assert [int(m["id"]) for m in table_messages(standin, channel)] == [table_id]
-        assert f"rev {after.revision}" in standin.message_text(standin._message(table_id))
+        shown = standin.message_text(standin._message(table_id)), standin._message(table_id)["components"]
+        assert "rev " not in shown[0]  # no revision in its footer
+        # edited in place: its table buttons carry the new revision (else, with none, it changed)
+        assert shown_revision(standin, table_id) == after.revision if shown_revision(standin, table_id) is not None \
+            else shown != shown_before
         new = public_posts(standin, channel)[n:]
         turn = [m for m in new if standin.pinged_user_ids(m)]
         assert len(turn) <= 1, [m["content"] for m in new]  # at most one ping a turn
@@ -93,6 +100,7 @@ async def test_a_whole_game_posts_one_table_message_pings_and_one_ending(standin
             assert m["content"].endswith(f"— your turn at {title}: {link}") and not m["embeds"]
             acting = {uid[s] for s in load_game(after).to_act()}
             assert set(standin.pinged_user_ids(m)) <= acting
+            assert uid[seat] not in standin.pinged_user_ids(m), "never the player who just acted"
             pings += 1
         others = [m for m in new if m not in turn]
         assert len(others) == (1 if after.status == "finished" else 0), [m["content"] for m in others]
@@ -106,7 +114,8 @@ async def test_a_whole_game_posts_one_table_message_pings_and_one_ending(standin
     ending = posts[-1]
     assert f"**{title} is over.**" in ending["content"] and link in ending["content"]
     assert not standin.pinged_user_ids(ending)
-    start_pings = 1 if players > 1 else 0  # the start pings whoever acts first; a solo game pings nobody
+    # The start pings whoever acts first unless that is the host, who just pressed Start; solo: nobody.
+    assert start_pings <= (1 if players > 1 else 0)
     assert len(posts) == 1 + start_pings + pings + 1
     assert all(standin.pinged_user_ids(m) for m in posts[1:-1])
     assert pings >= 1 if players > 1 else pings == 0
@@ -195,12 +204,12 @@ async def moves_down(standin, bot, g, users):
     new_id = int(moved[0]["id"])
     old = standin._message(table_id)
     assert standin.buttons(table_id) == [] and old["content"] == f"The table moved down the channel: {link_to(g, new_id)}"
-    assert f"rev {(await bot.service.get(channel)).revision}" in standin.message_text(moved[0])
+    assert shown_revision(standin, int(moved[0]["id"])) == (await bot.service.get(channel)).revision
     # Moves go on editing the new one.
     seat, move = await auto_move_for(bot, channel, 3)
     await make_move(standin, bot, channel, seat, move, users)
     assert [int(m["id"]) for m in table_messages(standin, channel)] == [new_id]
-    assert f"rev {(await bot.service.get(channel)).revision}" in standin.message_text(standin._message(new_id))
+    assert shown_revision(standin, new_id) == (await bot.service.get(channel)).revision
 
 
 async def test_a_table_message_that_cannot_be_edited_is_posted_again(standin, bot):
@@ -284,7 +293,7 @@ async def test_resign_sits_apart_and_asks_first(standin, bot):
     assert (await bot.service.get(channel)).status == "playing" and not load_game(
         await bot.service.get(channel)).forfeited
     kept = await standin.click(bot, sure.message_id, label="Keep playing", user=users[seat])
-    assert "Your hand" in kept.text  # the panel is back
+    assert "Your seat" in kept.text  # the panel is back
     sure = await standin.slash(bot, "court-wars resign", user=users[seat], guild=g)
     assert sure.ephemeral and "Are you sure" in sure.text
     done = await standin.click(bot, sure.message_id, label="Confirm", user=users[seat])
@@ -370,4 +379,5 @@ async def test_two_actions_at_once_leave_the_newer_table_showing(standin, bot, m
     final = await bot.service.get(channel)
     assert final.revision == table.revision + 2
     assert [int(m["id"]) for m in table_messages(standin, channel)] == [table_id]
-    assert f"table rev {final.revision}" in standin.message_text(standin._message(table_id))
+    shown_revs = {parse_cid(c)[1] for c, _, _ in standin.buttons(table_id) if parse_cid(c)[2] == "me"}
+    assert shown_revs == {final.revision}  # the later state shows last

@@ -87,7 +87,7 @@ async def test_skip_plays_the_whole_turn_and_the_notice_and_buttons_go(standin, 
     g, users, channel, late = await started(standin, bot, clock)
     clock.advance(61)
     assert await bot.get_cog("Tables").check_timeouts() == 1
-    shown = (await standin.slash(bot, "game status", user=users[1], guild=g)).message_id
+    shown = int(latest_table(standin, channel)["id"])
     assert time_up_shown(standin, shown) == (True, {"Skip late player", "Remove late player"})
     before = await bot.service.get(channel)
     other = users[(late + 1) % 3]
@@ -114,7 +114,7 @@ async def test_when_the_late_player_moves_the_time_up_goes_away(standin, bot, cl
     assert await bot.get_cog("Tables").check_timeouts() == 1
     live = int(latest_table(standin, channel)["id"])
     assert time_up_shown(standin, live) == (True, {"Skip late player", "Remove late player"})  # edited in place
-    old = (await standin.slash(bot, "game status", user=users[1], guild=g)).message_id
+    old = int(latest_table(standin, channel)["id"])
     assert time_up_shown(standin, old)[0]
     shown = seen(standin, old)  # what another player's screen shows now
     for i in range(10):  # the late player finishes their turn themselves

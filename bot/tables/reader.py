@@ -226,6 +226,13 @@ class Reader:
         seat = deciding[0].seat
         return PublicMoves(seat, game.opened_at(seat), game.choices(seat, ()))
 
+    def public_choices(self, prefix: Sequence[str]) -> Choices:
+        """A later step of the one public decision (its choices are the same from the public view)."""
+        offer = self.public_moves()
+        if offer is None:
+            return NO_CHOICES
+        return self.__game.choices(offer.seat, tuple(prefix))  # type: ignore[union-attr]
+
     @functools.cached_property
     def solo_concede(self) -> bool:
         """The table's Concede (a forfeit) for a solo game, unless the game's own concede is open."""
@@ -267,6 +274,8 @@ def update_of(change: "Change", game: "Game | None", actor_id: int | None) -> Up
     seat = table.seat_of(actor_id) if actor_id is not None else None
     mine = reader_of(table, game, seat) if seat is not None and game is not None else None
     lines = list(change.private.get(seat, [])) if seat is not None else []
-    pings = list(change.pings)
+    # Pings only for a change of who must act: never the actor (they are looking at the table),
+    # never a bot, one per person.
+    pings = [u for u in dict.fromkeys(change.pings) if u != actor_id and not is_bot(u)]
     return Update(public, mine, lines, list(change.events), pings, change.finished, change.secret, change.notice,
                   {"ratings": list(getattr(change, "ratings", []))})

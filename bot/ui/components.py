@@ -41,13 +41,15 @@ class Kind(str, enum.Enum):
     TEXT = "t"  # opens a text box
     MODAL = "m"  # a text box's submit
     CONFIRM = "ok"  # play the move built so far
-    SURE = "y"  # confirm a table action (arg: cc, lv or ab for abandon)
+    SURE = "y"  # confirm a table action (arg: cc, lv or an for abandon)
     SURE_MOVE = "ym"  # confirm a move that gives the game up
     KEEP = "kp"  # "Keep playing": nothing changes
     # The replay viewer (bot.ui.replay): the table part names a record, the revision the step shown.
     REPLAY = "rp"  # ⏮ ◀ ▶ ⏭ (arg: which one and whose eyes)
     REPLAY_PICK = "rk"  # the move picker, a select paged past 25
     REPLAY_EYES = "re"  # whose eyes to look through, a select
+    ABANDON = "an"  # /game abandon, confirmed (only ever the arg of SURE)
+    MOVE_DOWN = "md"  # move the table message down the channel (from /game status)
 
     @property
     def is_table_action(self) -> bool:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -46,7 +47,7 @@ SELECT_MAX = 25
 PUBLIC_MOVES_MAX = BUTTONS_PER_ROW  # at most one row of moves on the public table message
 NO_PINGS = discord.AllowedMentions.none()
 COLOUR = 0x2F7D4F
-HAND_LABEL = "My hand / act"  # the private panel's button, the same name in every phase and game
+HAND_LABEL = "My view / act"  # the private panel's button: one name in every phase and game (Court Wars has no hand)
 
 # Kinds as the short strings older messages carry (kept, so old buttons still parse).
 STEP, SELECT, PAGE, TEXT, MODAL, CONFIRM = (Kind.STEP.value, Kind.SELECT.value, Kind.PAGE.value, Kind.TEXT.value,
@@ -160,6 +161,46 @@ def _label(o: Option) -> str:
     return clip(pretty_text(o.label or o.token), LABEL_MAX)
 
 
+@dataclass(frozen=True)
+class Shortcut:
+    """A button that makes a whole move (or opens its text box) in one press."""
+
+    tokens: tuple[str, ...]
+    label: str
+    style: str = "secondary"
+    text: bool = False  # opens the text box of the move
+
+
+def shortcuts(options: Sequence[Option], prefix: tuple[str, ...], choices_of: Any, limit: int) -> list[Shortcut] | None:
+    """The options of a step as at most ``limit`` buttons, each a whole move where one more step
+    finishes it: an option whose next step is a short list of final choices becomes those choices
+    ("Place 2♠ on K♥"), one whose next step is a line of text opens its box at once. None when
+    that does not fit (the step is shown as it is)."""
+    out: list[Shortcut] = []
+    for o in options:
+        tokens = prefix + (o.token,)
+        nxt = choices_of(tokens)
+        if nxt.kind == "text" and not nxt.options:
+            out.append(Shortcut(tokens, o.label or o.token, "success", text=True))
+            continue
+        subs = list(nxt.options) if nxt.kind == "token" and not nxt.complete else []
+        if subs and all((c := choices_of(tokens + (s.token,))).complete and not c.options and c.kind == "token"
+                        for s in subs):
+            for s in subs:
+                label = s.label if s.label and s.label != s.token else f"{o.label or o.token}: {s.label or s.token}"
+                out.append(Shortcut(tokens + (s.token,), label, s.style or o.style))
+        else:
+            out.append(Shortcut(tokens, o.label or o.token, o.style))
+    return out if len(out) <= limit else None
+
+
+def _shortcut_button(tid: str, rev: int, s: Shortcut, drafts: Drafts) -> discord.ui.Button:
+    kind = TEXT if s.text else STEP
+    label = clip(pretty_text(f"✍ {s.label}" if s.text else s.label), LABEL_MAX)
+    return discord.ui.Button(label=label, style=_button_style(s.style),
+                             custom_id=cid(tid, rev, kind, drafts.arg(tid, rev, kind, s.tokens)))
+
+
 def picker(reader: Reader, step: Step, drafts: Drafts) -> tuple[str, discord.ui.View]:
     """A private step of building an action: the reader's choices after ``step.tokens``."""
     tid, rev = reader.table.key, reader.opened
@@ -180,8 +221,12 @@ def picker(reader: Reader, step: Step, drafts: Drafts) -> tuple[str, discord.ui.
     for o in apart:  # the game's concede/resign: apart from the moves, on the bottom row (it asks to confirm)
         view.add_item(discord.ui.Button(label=_label(o), style=discord.ButtonStyle.danger, row=4,
                                         custom_id=cid(tid, rev, STEP, drafts.arg(tid, rev, STEP, (o.token,)))))
+    short = shortcuts(options, step.tokens, reader.choices, STEP_BUTTONS_MAX) if c.kind == "token" else None
     if c.kind == "token" and not options:
         pass
+    elif short is not None:
+        for s in short:
+            view.add_item(_shortcut_button(tid, rev, s, drafts))
     elif c.kind == "token" and len(options) <= STEP_BUTTONS_MAX:
         for o in options:
             view.add_item(discord.ui.Button(
@@ -243,6 +288,9 @@ def public_moves(reader: Reader, drafts: Drafts, limit: int, forfeits: bool = Fa
     if not options or len(options) > limit:
         return []
     tid, rev = reader.table.key, offer.opened
+    short = shortcuts(options, (), reader.public_choices, limit) if not forfeits else None
+    if short is not None:
+        return [_shortcut_button(tid, rev, s, drafts) for s in short]
     return [discord.ui.Button(label=_label(o),
                               style=discord.ButtonStyle.danger if forfeits else _button_style(o.style),
                               custom_id=cid(tid, rev, STEP, drafts.arg(tid, rev, STEP, (o.token,))))
@@ -255,6 +303,14 @@ def confirm_view(tid: str, rev: int, kind: str, arg: str) -> discord.ui.View:
     view.add_item(discord.ui.Button(label="Confirm", style=discord.ButtonStyle.danger, custom_id=cid(tid, rev, kind, arg)))
     view.add_item(discord.ui.Button(label="Keep playing", style=discord.ButtonStyle.secondary,
                                     custom_id=cid(tid, rev, KEEP)))
+    return view
+
+
+def move_down_view(reader: Reader) -> discord.ui.View:
+    """The one button under /game status's private copy: move the table down the channel."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label="Move the table down", style=discord.ButtonStyle.primary,
+                                    custom_id=cid(reader.table.key, reader.table.revision, Kind.MOVE_DOWN.value)))
     return view
 
 
@@ -278,6 +334,14 @@ class TableMessage:
         return {"embed": self.embed, "view": self.view, "attachments": self.files, "content": self.content}
 
 
+def without_credit(footer: str, game: str) -> str:
+    """A footer without the game's credit line (credits live in /game rules and the README, not
+    on every update of the table)."""
+    credit = spec(game).credit.strip()
+    parts = [p for p in (footer or "").split(" · ") if p.strip() and p.strip() != credit and credit not in p]
+    return " · ".join(parts)
+
+
 def lobby_message(reader: Reader, ratings: Sequence[str] = ()) -> TableMessage:
     t = reader.table
     cls = spec(t.game)
@@ -291,7 +355,6 @@ def lobby_message(reader: Reader, ratings: Sequence[str] = ()) -> TableMessage:
         panel.add("Ratings", "\n".join(ratings))
     panel.add("Options", ", ".join(t.options) or "the rulebook's defaults", True)
     panel.add("Turn limit", format_duration(t.turn_limit) if t.turn_limit else "none", True)
-    panel.footer = f"{cls.credit} · table rev {t.revision}"
     view = discord.ui.View(timeout=None)
     tid, rev = t.key, t.revision
     view.add_item(discord.ui.Button(label="Join", style=discord.ButtonStyle.success, custom_id=cid(tid, rev, "jn")))
@@ -314,7 +377,6 @@ def table_message(reader: Reader, picture: bytes | None = None, *, drafts: Draft
     if not t.started:  # a lobby that closed before its game started
         panel = Panel(title=f"{t.title} — closed",
                       description="This table closed before its game began. Start a new one with `/game new`.")
-        panel.footer = f"table rev {t.revision}"
         return TableMessage(embed_from_panel(panel), discord.ui.View(timeout=None), [])
     drafts = drafts if drafts is not None else Drafts()
     render = renderer(t.game)
@@ -328,8 +390,8 @@ def table_message(reader: Reader, picture: bytes | None = None, *, drafts: Draft
         panel.fields.insert(0, ("⏰ Time is up", clip(f"Time is up for {late}. The other players or the host may "
                                                        "**Skip** (the bot plays for them) or **Remove** them.", 1024),
                                 False))
-    status = {"playing": "", "finished": " · game over", "abandoned": " · abandoned"}.get(t.status, "")
-    panel.footer = clip(f"{panel.footer + ' · ' if panel.footer else ''}table rev {t.revision}{status}", 2048)
+    status = {"finished": "game over", "abandoned": "abandoned"}.get(t.status, "")
+    panel.footer = clip(" · ".join(x for x in (without_credit(panel.footer, t.game), status) if x), 2048)
     embed = embed_from_panel(panel)
     files: list[discord.File] = []
     if picture:
@@ -350,9 +412,7 @@ def _table_buttons(reader: Reader, drafts: Drafts) -> discord.ui.View:
             view.add_item(item)
         bottom: list[discord.ui.Item] = []
         if not moves or len(t.seats) > 1 or any(not d.public for d in deciding):
-            secret = any(not d.public for d in deciding)
-            label = HAND_LABEL if secret or not moves else "My view"
-            bottom.append(discord.ui.Button(label=label, style=discord.ButtonStyle.primary,
+            bottom.append(discord.ui.Button(label=HAND_LABEL, style=discord.ButtonStyle.primary,
                                             custom_id=cid(tid, rev, "me")))
         bottom.extend(forfeits)  # apart from the moves, and asked for confirmation
         if reader.solo_concede:
@@ -395,10 +455,10 @@ def seat_message(reader: Reader, drafts: Drafts, picture: bytes | None = None,
     where = f"<#{t.channel_id}>"
     if reader.acting:
         text, view = picker(reader, Step(()), drafts)
-        head = f"Your hand at {with_article('the', reader.title)} table in {where}. Your move — only you can see this.\n{text}"
+        head = f"Your seat at {with_article('the', reader.title)} table in {where}. Your move — only you can see this.\n{text}"
     else:
         view = discord.ui.View(timeout=None)
-        head = (f"Your hand at {with_article('the', reader.title)} table in {where}. Not your move right now: "
+        head = (f"Your seat at {with_article('the', reader.title)} table in {where}. Not your move right now: "
                 f"{name(reader.waiting_for)}")
     if note:
         head = f"{note}\n{head}"
@@ -408,6 +468,39 @@ def seat_message(reader: Reader, drafts: Drafts, picture: bytes | None = None,
         files.append(picture_file(picture, "hand.png", alt_text(reader)))
         embed.set_image(url="attachment://hand.png")
     return clip(head, 2000), embed, view, files
+
+
+_BLOCK_START = re.compile(r"^\s*([-*+•]\s|\d+[.)]\s|#|>|\||```)")
+
+
+def reflow(text: str) -> str:
+    """Rules text as Discord shows it well: lines hard-wrapped at ~100 columns joined again within
+    each paragraph and each bullet; blank lines, headings, bullets, quotes, tables and code blocks
+    kept as they are."""
+    out: list[str] = []
+    fenced = False
+    joinable = False  # the last line out is prose that a wrapped line may continue
+    for raw in text.splitlines():
+        stripped = raw.strip()
+        if stripped.startswith("```"):
+            fenced = not fenced
+            out.append(raw)
+            joinable = False
+            continue
+        if fenced:
+            out.append(raw)
+            continue
+        if not stripped:
+            out.append("")
+            joinable = False
+            continue
+        starts = _BLOCK_START.match(raw)
+        if joinable and not starts:
+            out[-1] = f"{out[-1].rstrip()} {stripped}"
+            continue
+        out.append(raw.rstrip())
+        joinable = not stripped.startswith(("#", "|", ">"))
+    return "\n".join(out)
 
 
 def story_markdown(reader: Reader) -> str | None:
@@ -460,6 +553,17 @@ def ending(reader: Reader, link: str, ratings: str = "") -> dict[str, Any]:
     return kw
 
 
+def did(labels: Sequence[str], secret: bool = False) -> str:
+    """What an action did, in one sentence from the labels of its tokens (the reader's plain words):
+    "Done: you chose royal K♣, then T2." (a secret choice is said only to its chooser, privately)."""
+    words = [clip(pretty_text(" ".join(str(x).split())), 200) for x in labels if str(x).strip()]
+    if not words:
+        return "Done."
+    said = words[0] if len(words) == 1 else ", ".join(words[:-1]) + ", then " + words[-1]
+    head = "Done: your secret choice is in —" if secret else "Done: you chose"
+    return clip(f"{head} {plain(said)}.", 1800)
+
+
 def private_lines(lines: Sequence[str]) -> str:
     return clip("\n".join(line(p) for p in lines), 2000)
 
@@ -467,7 +571,7 @@ def private_lines(lines: Sequence[str]) -> str:
 def history(reader: Reader) -> discord.Embed:
     lines = [line(e) for e in reader.recent[-20:]] or ["Nothing has happened yet."]
     embed = discord.Embed(title=f"{reader.title} — recent moves", description="\n".join(lines)[:4096], colour=COLOUR)
-    embed.set_footer(text=f"{reader.table.moves} moves so far · rev {reader.table.revision}")
+    embed.set_footer(text=f"{reader.table.moves} moves so far")
     return embed
 
 

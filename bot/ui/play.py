@@ -114,11 +114,17 @@ class Play:
                 target = Kind(arg)
             except ValueError:
                 return await refuse(interaction, "That button is not one of mine.")
-            if target not in (Kind.CONCEDE, Kind.LEAVE, Kind.CANCEL):
+            if target not in (Kind.CONCEDE, Kind.LEAVE, Kind.CANCEL, Kind.ABANDON):
                 return await refuse(interaction, "That button is not one of mine.")
+            if target is Kind.ABANDON:
+                return await self.abandon_table(interaction, tid, rev, confirmed=True)
             return await self.table_action(interaction, target, tid, rev, confirmed=True)
         if kind is Kind.KEEP:
             return await self.keep_playing(interaction)
+        if kind is Kind.MOVE_DOWN:
+            return await self.move_down(interaction, tid)
+        if kind is Kind.ABANDON:
+            return await self.abandon_table(interaction, tid, rev)
         if kind is Kind.SHOW:
             msg = await render(await self.desk.require_public(interaction.channel_id))
             return await interaction.response.send_message(**msg.send_kwargs(), ephemeral=True)
@@ -298,6 +304,9 @@ class Play:
                                                                                              opened):
                 return
             actor = actor_of(interaction, self.bot.owner_ids)
+            clicked = interaction.message
+            on_panel = clicked is not None and clicked.flags.ephemeral
+            labels = await self._labels(interaction, move) if via != "button" or on_panel else []
             work = asyncio.ensure_future(self.desk.move(interaction.channel_id, actor, move, table=table,
                                                         opened=opened, interaction=interaction.id))
             update = await self._in_time(interaction, work)
@@ -310,20 +319,48 @@ class Play:
             return await self.refuse_stale(interaction)
         except TableError as e:
             return await refuse(interaction, _with_text_back(str(e), typed) if typed else str(e))
-        clicked = interaction.message
-        on_panel = clicked is not None and clicked.flags.ephemeral
         if via == "button" and not on_panel:  # a move on the table message: the table itself answers
             return await self.publish(interaction, update)
         lines, update.lines = update.lines, []
-        done = "Done." if update.secret else "Done: " + clip(payloads.line(move), 1800)
-        done = clip("\n".join([done, *(payloads.line(p) for p in lines)]), 1900)
-        if on_panel and not interaction.response.is_done():
-            await interaction.response.edit_message(content=done, embed=None, view=None, attachments=[])
+        done = clip("\n".join([payloads.did(labels, update.secret), *(payloads.line(p) for p in lines)]), 1900)
+        if on_panel:
+            await self.carry_on(interaction, update, done)
             return await self.publish(interaction, update)
         if interaction.response.is_done():
             await interaction.followup.send(done, ephemeral=True, allowed_mentions=NO_PINGS)
             return await self.publish(interaction, update)
         await self.publish(interaction, update, answer=done)
+
+    async def _labels(self, interaction: discord.Interaction, move: str) -> list[str]:
+        """The plain-words labels of a move's tokens, read before it is played (for the sentence
+        that says what it did)."""
+        tokens = move.split()
+        try:
+            reader = await self.desk.reader(interaction.channel_id, interaction.user.id)
+        except TableError:
+            return tokens
+        return reader.so_far(tokens) if reader.acting else tokens
+
+    async def carry_on(self, interaction: discord.Interaction, update: Update, done: str) -> None:
+        """The private panel after its action: while the same seat still has a decision, the next
+        step in place (its picture redrawn), under a sentence of what happened; when the turn is
+        over, that sentence and nothing stale to press."""
+        mine = update.mine
+        kw: dict[str, Any]
+        if mine is not None and mine.acting and mine.table.status == "playing":
+            drafts = payloads.Drafts()
+            png = await pictures.seat_picture(mine.game, mine.view)
+            head, embed, view, files = payloads.seat_message(mine, drafts, png, done)
+            await self.desk.save_drafts(drafts, mine)
+            kw = {"content": head, "embed": embed, "view": view, "attachments": files}
+        else:
+            after = (mine or update.public).waiting_for if update.public.table.status == "playing" else ""
+            text = clip(f"{done}\n{payloads.line(after)}" if after else done, 1900)
+            kw = {"content": text, "embed": None, "view": None, "attachments": []}
+        if not interaction.response.is_done():
+            await interaction.response.edit_message(**kw)
+        else:  # deferred (a slow move): the deferred answer is the panel itself
+            await interaction.edit_original_response(**kw)
 
     async def _in_time(self, interaction: discord.Interaction, work: "asyncio.Future[Update]") -> Update:
         """Wait for the work; if it takes longer than Discord's 3 s allows, defer first so the
@@ -332,6 +369,88 @@ class Play:
         if not done and not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=interaction.message is None)
         return await work
+
+    # ----- the table, again; abandoning it -------------------------------------------------
+    async def show_status(self, interaction: discord.Interaction) -> None:
+        """/game status: a private copy of the table; when the table message has scrolled away, a
+        button to move it down the channel (for someone seated or managing the table)."""
+        try:
+            reader = await self.desk.require_public(interaction.channel_id)
+        except TableError as e:
+            return await refuse(interaction, str(e))
+        live = await self.place.live_id(reader)
+        msg = await render(reader)
+        may = self._may_move_down(interaction, reader)
+        if live is None:
+            text = "The table is not in this channel any more." + (" Press the button to post it." if may else "")
+        elif self.place.scrolled_away(reader.table.channel_id):
+            text = f"The table has scrolled up: {payloads.jump_url(reader.table, live)}" + (
+                " Press the button to move it down the channel." if may else "")
+        else:
+            text, may = f"The table, near the bottom of the channel: {payloads.jump_url(reader.table, live)}", False
+        kw = msg.send_kwargs()
+        kw["content"] = text
+        kw["view"] = payloads.move_down_view(reader) if may else discord.ui.View(timeout=None)
+        await interaction.response.send_message(**kw, ephemeral=True, allowed_mentions=NO_PINGS)
+
+    def _may_move_down(self, interaction: discord.Interaction, reader: Reader) -> bool:
+        actor = actor_of(interaction, self.bot.owner_ids)
+        t = reader.table
+        return actor.can_manage or actor.user_id == t.host_id or t.seat_of(actor.user_id) is not None
+
+    async def move_down(self, interaction: discord.Interaction, tid: str) -> None:
+        """Move the table down the channel: only when it has scrolled away (or is gone), only for
+        someone seated or managing the table; however many press it, one new table message."""
+        reader = await self.desk.require_public(interaction.channel_id)
+        if reader.table.key != tid:
+            return await self.refuse_stale(interaction)
+        if not self._may_move_down(interaction, reader):
+            return await refuse(interaction, "Only the players at this table (or the host, or someone with Manage "
+                                             "Messages) can move it down the channel.")
+        ch = reader.table.channel_id
+        async with self.place.showing[ch]:  # ten presses at once: one moves it, the others are told where it is
+            reader = await self.desk.require_public(ch)
+            live = await self.place.live_id(reader)
+            if live is not None and not self.place.scrolled_away(ch):
+                link = payloads.jump_url(reader.table, live)
+                return await interaction.response.edit_message(
+                    content=f"The table is near the bottom of the channel already: {link}", view=None)
+            await interaction.response.edit_message(content="The table moved down the channel.", view=None)
+            live = await self.place.show(interaction, reader, "", live is not None)
+        log.info("table %s moved down in %s to %s", tid, ch, live)
+
+    async def abandon_table(self, interaction: discord.Interaction, tid: str | None = None, rev: int | None = None,
+                            *, confirmed: bool = False) -> None:
+        """/game abandon: a game in progress with several people asks first (Confirm / Keep
+        playing, revision-checked); a lobby, a solo game or a damaged table goes at once."""
+        actor = actor_of(interaction, self.bot.owner_ids)
+        ch = interaction.channel_id
+        assert ch is not None
+        try:
+            reader = await self.desk.public(ch)
+        except DamagedError:
+            reader = None
+        except TableError as e:
+            return await refuse(interaction, str(e))
+        if reader is not None:
+            t = reader.table
+            if tid is not None and (t.key != tid or (rev is not None and t.revision != rev)):
+                return await self.refuse_stale(interaction)
+            if not confirmed and t.status == "playing" and len(t.people) > 1:
+                if not actor.can_manage and actor.user_id != t.host_id:
+                    return await refuse(interaction, "Only the host (or someone with Manage Messages here) can "
+                                                     "abandon this table.")
+                return await self.ask_sure(
+                    interaction, f"Are you sure? **Abandon** this {t.title} game: it ends for everyone, with no "
+                                 "winner, and cannot be undone.",
+                    payloads.confirm_view(t.key, t.revision, payloads.SURE, Kind.ABANDON.value))
+        try:
+            update = await self.desk.abandon(ch, actor)
+        except TableError as e:
+            return await refuse(interaction, str(e))
+        if update is None:
+            return await refuse(interaction, "The damaged table was set aside; this channel can start a new game.")
+        await self.publish(interaction, update, answer="You abandoned the table.")
 
     # ----- "Are you sure?" -------------------------------------------------------------------
     async def ask_sure(self, interaction: discord.Interaction, question: str, view: discord.ui.View) -> None:
@@ -352,6 +471,9 @@ class Play:
         if reader.seat is None or reader.table.status != "playing":
             return False
         tokens = tuple(move.split())
+        if not reader.acting and not reader.has_left:
+            raise TableError("It is not your turn, so the game's own resign is not open to you now. To give the "
+                             "game up at any time, use `/game leave` (it is a forfeit, and asks you first).")
         if not reader.acting or not reader.choices(tokens).complete:
             return False
         tid = tid or reader.table.key
