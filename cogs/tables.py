@@ -55,6 +55,8 @@ class Tables(Play, commands.Cog):
 
     async def cog_unload(self) -> None:
         self.timeout_loop.cancel()
+        for task in self.__dict__.get("bot_timers", {}).values():
+            task.cancel()
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:

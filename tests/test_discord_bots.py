@@ -99,3 +99,62 @@ async def test_add_a_bot_is_disabled_when_the_table_is_full(standin, bot):
     seats = next(f["value"] for f in res.embed["fields"] if f["name"].startswith("Seats"))
     assert [line.split(". ", 1)[1] for line in seats.splitlines()][1:] == [
         "🤖 Deckhand bot 1", "🤖 Deckhand bot 2", "🤖 Deckhand bot 3"]
+
+
+async def test_racing_bots_answer_after_a_human_delay_through_discord(standin, bot):
+    """KRPD's Open Race at a table of one person and three bots: when the race opens the bots have
+    not answered; a few seconds later (their seeded, human-like delay) the bot timer answers for
+    them and the table message shows it, with no interaction from anyone."""
+    import asyncio
+
+    from bot.tables.bots import race_slowest
+
+    g = standin.guild()
+    ana = standin.user(name="ana")
+    g.add_member(ana)
+    channel = int(g.channel["id"])
+    for attempt in range(12):
+        lobby = await standin.slash(bot, "game new", {"game": "knight_rogue_princess_dragon",
+                                                      "variants": "Open Race"}, user=ana, guild=g)
+        for _ in range(3):
+            await standin.click(bot, lobby.message_id, label="Add a bot", user=ana)
+        await standin.click(bot, lobby.message_id, label="Start", user=ana)
+        for i in range(200):
+            table = await bot.service.get(channel)
+            if table.status != "playing" or table.game_clock is not None:
+                break
+            _, move = await auto_move_for(bot, channel, attempt * 1000 + i)
+            await make_move(standin, bot, channel, 0, move, [ana])
+        if table.status == "playing" and table.game_clock is not None:
+            break
+        if table.status == "playing":
+            await standin.slash(bot, "game abandon", user=ana, guild=g)
+            sure = [m for m in standin.channel_messages(channel) if m.get("ephemeral")]
+            assert sure is not None
+            table = await bot.service.get(channel)
+            if table.status == "playing":  # asked first: confirm
+                last = standin.channel_messages(channel)[-1]
+                await standin.click(bot, int(last["id"]), label="Confirm", user=ana)
+    else:
+        raise AssertionError("the race never opened")
+    game = load_game(table)
+    bots_racing = {d.seat for d in game.decisions() if d.clock_seconds is not None} - {0}
+    assert bots_racing, "bots race the person and have not answered yet"
+    for _ in range(int((race_slowest(3) + 2) * 20)):  # the timer answers within the slowest delay
+        await asyncio.sleep(0.05)
+        if (await bot.service.get(channel)).revision > table.revision:
+            break
+    after = await bot.service.get(channel)
+    assert after.revision > table.revision and int(after.moves[len(table.moves)][0]) in bots_racing
+
+    def shows(rev: int) -> bool:
+        shown = latest_table(standin, channel)
+        return any(f":{rev}:" in c["custom_id"] for row in shown.get("components", [])
+                   for c in row.get("components", []) if c.get("custom_id"))
+
+    for _ in range(100):  # the timer edits the table message after saving the answer
+        current = (await bot.service.get(channel)).revision
+        if shows(current):
+            break
+        await asyncio.sleep(0.05)
+    assert shows((await bot.service.get(channel)).revision), "the table message shows the answer"

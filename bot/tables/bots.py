@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import random
 
-from bot.engine.core import IllegalMove
+from bot.engine.core import Game, IllegalMove
 from bot.engine.registry import spec
 from bot.store import Seat, TableRow
 from bot.tables.base import MAX_BOT_STEPS, BOT_NAME, Actor, Change, acting_users, is_bot
@@ -15,8 +15,69 @@ from bot.tables.games import load_game
 log = logging.getLogger("bot.tables")
 
 
+BOT_FASTEST = 1.0  # seconds: a bot in a race never answers quicker than a person could read the table
+PERSON = 2.0  # seconds a person takes to answer a race, for whom the bots' pace is made fair
+
+
+def racing(t: TableRow, game: Game) -> tuple[list[int], list[int]]:
+    """A race against a person: the bot seats and the people in open decisions that run on the
+    rulebook's clock (KRPD's Open Race: anyone may play at any time). Empty when no person races."""
+    timed = [d.seat for d in game.decisions() if d.clock_seconds is not None and d.seat not in game.forfeited]
+    bots = [s for s in timed if is_bot(t.seats[s].user_id)]
+    people = [s for s in timed if not is_bot(t.seats[s].user_id)]
+    return (bots, people) if bots and people else ([], [])
+
+
+def race_slowest(bots: int) -> float:
+    """The slowest a bot answers (seconds) with ``bots`` bots in the race: each bot waits uniformly
+    between BOT_FASTEST and this, so a person answering in PERSON seconds wins about as often as
+    each bot (P(all bots slower) = 1 / (bots + 1))."""
+    q = (1.0 / (bots + 1)) ** (1.0 / bots)  # each bot slower than the person with this chance
+    return BOT_FASTEST + (PERSON - BOT_FASTEST) / (1.0 - q)
+
+
+def bot_delay(t: TableRow, seat: int, bots: int) -> float:
+    """How long the bot at ``seat`` takes to answer this race, from the last play: drawn from the
+    table's seeded generator (the same table and moves give the same pace)."""
+    rng = random.Random(f"botdelay:{t.seed}:{len(t.moves)}:{seat}")
+    return rng.uniform(BOT_FASTEST, race_slowest(bots))
+
+
+def ready_bots(t: TableRow, game: Game, now: float) -> list[int]:
+    """The bot seats that may act now, lowest first: at once, except in a race against a person,
+    where a bot answers only when its human-like delay since the last play has passed."""
+    bots = sorted(s for s in game.to_act() if is_bot(t.seats[s].user_id))
+    racing_bots, _ = racing(t, game)
+    if not racing_bots:
+        return bots
+    since = t.turn_since if t.turn_since is not None else now
+    return [s for s in bots if s not in racing_bots or now >= since + bot_delay(t, s, len(racing_bots))]
+
+
+def next_bot_at(t: TableRow, game: Game) -> float | None:
+    """When the next racing bot answers (unix time), or None when no bot is waiting in a race."""
+    racing_bots, _ = racing(t, game)
+    if not racing_bots or t.status != "playing":
+        return None
+    since = t.turn_since or 0.0
+    return min(since + bot_delay(t, s, len(racing_bots)) for s in racing_bots)
+
+
 class Bots:
     """Bot seats (a mixin of :class:`~bot.tables.service.TableService`)."""
+
+    async def play_due_bots(self, channel_id: int) -> Change:
+        """Play the racing bots whose delay has passed (TableError when none is due: nothing saved)."""
+
+        def fn(t: TableRow) -> Change:
+            if t.status != "playing":
+                raise TableError("There is no game in progress here.")
+            due = next_bot_at(t, load_game(t))
+            if due is None or due > self.clock():
+                raise TableError("No bot is due to answer yet.")
+            return Change(t)  # the change's own bot step plays them
+
+        return await self._update(channel_id, fn)
 
     async def add_bot(self, channel_id: int, actor: Actor, revision: int | None = None) -> Change:
         """Seat a built-in player (the host's choice, in the lobby of a game for several)."""
@@ -58,7 +119,7 @@ class Bots:
         for _ in range(MAX_BOT_STEPS):
             if game.is_over():
                 break
-            bots = sorted(s for s in game.to_act() if is_bot(t.seats[s].user_id) and s not in game.forfeited)
+            bots = [s for s in ready_bots(t, game, self.clock()) if s not in game.forfeited]
             if not bots:
                 break
             seat = bots[0]

@@ -19,6 +19,7 @@ from bot.records import redacted
 from bot.store import AlreadySeen, DamagedTable, StoreError, TableRow
 from bot.store.base import DailyEntry
 from bot.tables.base import Actor, Change, table_key
+from bot.tables.bots import next_bot_at
 from bot.tables.daily import daily_day
 from bot.tables.errors import AlreadyHandled, StaleError, TableError
 from bot.tables.games import load_game
@@ -242,6 +243,24 @@ class Desk:
                              "it with `/game abandon`.")
         await self._service.set_aside(channel_id, damaged)
         return None
+
+    # ----- bots that pace like people in a race ----------------------------------------
+    async def bot_wait(self, channel_id: int) -> float | None:
+        """Seconds until a bot racing a person answers (None: no bot waits in a race)."""
+        try:
+            row = self._service.cached(channel_id) or await self._row(channel_id)
+            game = _game(row) if row is not None and row.status == "playing" else None
+        except DamagedError:
+            return None
+        due = next_bot_at(row, game) if game is not None else None
+        return None if due is None else max(0.0, due - self.clock())
+
+    async def play_due_bots(self, channel_id: int) -> Update | None:
+        """Play the racing bots whose time has come (None when none is due any more)."""
+        try:
+            return await self._do(None, self._service.play_due_bots(channel_id))
+        except TableError:
+            return None
 
     # ----- pickers, drafts, deliveries --------------------------------------------------
     async def save_drafts(self, drafts: Any, reader: Reader) -> None:

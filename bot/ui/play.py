@@ -73,6 +73,55 @@ class Play:
             live = await self.place.show(interaction, reader, answer, move_down)
         if isinstance(update, Update):
             await self.notify(interaction, update, live)
+        self.pace_bots(reader)
+
+    # ----- bots that pace like people in a race ---------------------------------------------
+    def pace_bots(self, reader: Reader) -> None:
+        """When bots race a person (a decision on the rulebook's clock), answer for them after their
+        human-like delay, on a timer of this channel (a newer change restarts it)."""
+        t = reader.table
+        if t.status != "playing" or not any(d.clock_seconds is not None and t.seats[d.seat].is_bot
+                                            for d in reader.decisions):
+            return
+        timers: dict[int, asyncio.Task] = self.__dict__.setdefault("bot_timers", {})
+        old = timers.get(t.channel_id)
+        if old is not None and not old.done():
+            old.cancel()
+        timers[t.channel_id] = asyncio.create_task(self._bots_when_due(t.channel_id),
+                                                   name=f"deckhand: racing bots in {t.channel_id}")
+
+    async def _bots_when_due(self, channel_id: int) -> None:
+        try:
+            for _ in range(64):  # a race is short; each round of this loop is one bot's answer
+                wait = await self.desk.bot_wait(channel_id)
+                if wait is None:
+                    return
+                await asyncio.sleep(wait + 0.01)
+                update = await self.desk.play_due_bots(channel_id)
+                if update is None:
+                    continue
+                live = await self.place.show_table(update.public)  # (it takes the channel's showing lock)
+                await self.announce(update, live)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a bot's late answer never breaks the table: the race's own clock ends it
+            log.exception("racing bots failed in channel %s", channel_id)
+
+    async def announce(self, update: Update, live: int | None) -> None:
+        """The public notices of a change no interaction asked for: the turn ping and the end."""
+        reader = update.public
+        channel = self.bot.get_partial_messageable(reader.table.channel_id)
+        link = payloads.jump_url(reader.table, live) if live is not None else ""
+        try:
+            if update.pings and reader.table.status == "playing":
+                await channel.send(**payloads.ping(reader, update.pings, link))
+            if update.finished:
+                from bot.ui.ratings import change_lines
+
+                rated = change_lines(update.extra.get("ratings", ()))
+                await channel.send(**payloads.ending(reader, link, rated), allowed_mentions=NO_PINGS)
+        except discord.HTTPException as e:
+            log.info("could not post to %s: %s", reader.table.channel_id, e)
 
     async def notify(self, interaction: discord.Interaction, update: Update, live: int | None) -> None:
         """The mover's private lines (privately); then the only new public messages: a short turn
