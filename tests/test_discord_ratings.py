@@ -4,17 +4,25 @@ end says each person's change, and ``/game rating`` answers privately with the n
 from __future__ import annotations
 
 from tests.discord_helpers import latest_table
+from tests.store.conftest import backend, pg_server  # noqa: F401 — fixtures: both back ends, real PostgreSQL
 from tests.test_discord_bots import people
+from tests.test_discord_faults import bot_on
 
 
-async def test_a_game_rates_its_players_and_rating_answers_privately(standin, bot):
+async def test_a_game_rates_its_players_and_rating_answers_privately(standin, backend, monkeypatch):  # noqa: F811
     g, (ana, ben) = people(standin)
     channel = int(g.channel["id"])
-    lobby = await standin.slash(bot, "game new", {"game": "court_wars"}, user=ana, guild=g)
-    joined = await standin.click(bot, lobby.message_id, label="Join", user=ben)
-    ratings = next(f["value"] for f in joined.embed["fields"] if f["name"] == "Ratings")
-    assert "ana — new (1,000)" in ratings.lower() and "ben — new (1,000)" in ratings.lower()
-    await standin.click(bot, lobby.message_id, label="Start", user=ana)
+    async with bot_on(backend, monkeypatch) as bot:
+        lobby = await standin.slash(bot, "game new", {"game": "court_wars"}, user=ana, guild=g)
+        joined = await standin.click(bot, lobby.message_id, label="Join", user=ben)
+        ratings = next(f["value"] for f in joined.embed["fields"] if f["name"] == "Ratings")
+        assert "ana — new (1,000)" in ratings.lower() and "ben — new (1,000)" in ratings.lower()
+        await standin.click(bot, lobby.message_id, label="Start", user=ana)
+    async with bot_on(backend, monkeypatch) as bot:  # a restart mid-game: the game is rated all the same
+        await _finish_and_look(standin, bot, g, channel, ana, ben)
+
+
+async def _finish_and_look(standin, bot, g, channel, ana, ben):
     asked = await standin.slash(bot, "game leave", user=ben, guild=g)  # a forfeit: asks first
     sure = await standin.click(bot, asked.message_id, label="Confirm", user=ben)
     table = await bot.service.get(channel)
