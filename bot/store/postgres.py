@@ -12,18 +12,17 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import asyncpg
 
 from bot.store.base import (
-    AlreadySeen, DailyEntry, DamagedTable, DamageLog, Draft, FinishedRecord, PlayerRating, SchemaTooNew, StaleRatings,
-    StaleRevision, StoreError, TableRow, daily_entry, decode_row, dumps, encode_row, finished_record, known_games,
-    new_draft_id, new_table_id, player_rating, shard_ids, wrote_snapshot,
+    AlreadySeen, DamagedTable, DamageLog, Draft, SchemaTooNew, StaleRevision, StoreError, TableRow, decode_row, dumps,
+    encode_row, known_games, new_draft_id, new_table_id, shard_ids, wrote_snapshot,
 )
-from bot.store.base import StoredRecord, stored_record
 from bot.store.migrations import migrations
+from bot.store.postgres_extras import PostgresDaily, PostgresRatings, PostgresReplays
 
 MIGRATIONS = migrations("postgres")
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -64,7 +63,7 @@ def cause_of(e: BaseException) -> str:
     return "a database error"
 
 
-class PostgresStore:
+class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
     """``await PostgresStore.open("postgresql://…", schema=None)``."""
 
     backend = "postgres"
@@ -385,129 +384,7 @@ class PostgresStore:
             "UPDATE tables SET message_id = $1, message_table = table_id WHERE channel_id = $2",
             message_id, channel_id))
 
-    # ----- the daily challenge ---------------------------------------------------------------------
-    async def daily_claim(self, day: str, user_id: int, name: str, table_id: str, started_at: float) -> bool:
-        status = await self._run("take a daily attempt", lambda c: c.execute(
-            "INSERT INTO daily (day, user_id, name, table_id, started_at) VALUES ($1, $2, $3, $4, $5) "
-            "ON CONFLICT (day, user_id) DO NOTHING", day, user_id, name, table_id, started_at))
-        return status.endswith(" 1")
-
-    async def daily_release(self, day: str, user_id: int, table_id: str) -> None:
-        await self._run("give back a daily attempt", lambda c: c.execute(
-            "DELETE FROM daily WHERE day = $1 AND user_id = $2 AND table_id = $3 AND finished_at IS NULL",
-            day, user_id, table_id))
-
-    async def daily_finish(self, table_id: str, finished_at: float, won: bool, score: int | None,
-                           kills: int | None) -> bool:
-        status = await self._run("record a daily result", lambda c: c.execute(
-            "UPDATE daily SET finished_at = $1, won = $2, score = $3, kills = $4 "
-            "WHERE table_id = $5 AND finished_at IS NULL", finished_at, int(won), score, kills, table_id))
-        return not status.endswith(" 0")
-
-    async def daily_entries(self, day: str) -> list[DailyEntry]:
-        rows = await self._fetch("read the daily challenge", "SELECT * FROM daily WHERE day = $1", day)
-        return [daily_entry(r) for r in rows]
-
-    # ----- ratings ---------------------------------------------------------------------------------
-    async def ratings(self, guild_id: int, game: str, user_ids: Collection[int]) -> dict[int, PlayerRating]:
-        ids = sorted({int(u) for u in user_ids})
-        if not ids:
-            return {}
-        rows = await self._fetch("read ratings", "SELECT * FROM ratings WHERE guild_id = $1 AND game = $2 "
-                                 "AND user_id = ANY($3::bigint[])", guild_id, game, ids)
-        return {int(r["user_id"]): player_rating(r) for r in rows}
-
-    async def save_ratings(self, key: str, guild_id: int, game: str, rows: Sequence[PlayerRating],
-                           expected: Mapping[int, int], rated_at: float) -> bool:
-        async def fn(c: asyncpg.Connection) -> bool:
-            status = await c.execute("INSERT INTO rated_games (game_key, guild_id, game, rated_at) "
-                                     "VALUES ($1, $2, $3, $4) ON CONFLICT (game_key) DO NOTHING",
-                                     key, guild_id, game, rated_at)
-            if status.endswith(" 0"):
-                return False
-            ids = sorted(expected)
-            found = {r["user_id"]: r["games"] for r in await c.fetch(
-                "SELECT user_id, games FROM ratings WHERE guild_id = $1 AND game = $2 AND user_id = ANY($3::bigint[]) "
-                "FOR UPDATE", guild_id, game, ids)}
-            for user_id in ids:
-                if found.get(user_id, 0) != expected[user_id]:
-                    raise StaleRatings(f"the rating of user {user_id} in {game} changed")
-            # A player rated for the first time has no row to lock: a game saved at the same moment may
-            # insert it first. The upsert then finds that row and updates it only if its games count is
-            # still the expected one (checked on the committed row), else nothing: stale.
-            for r in rows:
-                status = await c.execute(
-                    "INSERT INTO ratings (guild_id, game, user_id, name, mu, sigma, ordinal, games, last_change, "
-                    "updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) "
-                    "ON CONFLICT (guild_id, game, user_id) DO UPDATE SET "
-                    "name = EXCLUDED.name, mu = EXCLUDED.mu, sigma = EXCLUDED.sigma, ordinal = EXCLUDED.ordinal, "
-                    "games = EXCLUDED.games, last_change = EXCLUDED.last_change, updated_at = EXCLUDED.updated_at "
-                    "WHERE ratings.games = $11",
-                    guild_id, game, r.user_id, r.name, r.mu, r.sigma, r.ordinal, r.games, r.last_change, r.updated_at,
-                    expected.get(r.user_id, 0))
-                if status.endswith(" 0"):
-                    raise StaleRatings(f"the rating of user {r.user_id} in {game} changed")
-            return True
-
-        return await self._run("save ratings", fn)
-
-    async def is_rated(self, key: str) -> bool:
-        return bool(await self._fetch("read rated games", "SELECT 1 FROM rated_games WHERE game_key = $1", key))
-
-    async def leaderboard(self, guild_id: int, game: str, min_games: int = 1, limit: int = 10) -> list[PlayerRating]:
-        rows = await self._fetch("read a leaderboard", "SELECT * FROM ratings WHERE guild_id = $1 AND game = $2 "
-                                 "AND games >= $3 ORDER BY ordinal DESC, games DESC, user_id LIMIT $4",
-                                 guild_id, game, min_games, limit)
-        return [player_rating(r) for r in rows]
-
-    async def player_ratings(self, guild_id: int, user_id: int, game: str | None = None) -> list[PlayerRating]:
-        if game is None:
-            rows = await self._fetch("read ratings", "SELECT * FROM ratings WHERE guild_id = $1 AND user_id = $2 "
-                                     "ORDER BY game", guild_id, user_id)
-        else:
-            rows = await self._fetch("read ratings", "SELECT * FROM ratings WHERE guild_id = $1 AND user_id = $2 "
-                                     "AND game = $3 ORDER BY game", guild_id, user_id, game)
-        return [player_rating(r) for r in rows]
-
-    async def rating_place(self, guild_id: int, game: str, user_id: int, min_games: int = 1) -> int | None:
-        rows = await self._fetch(
-            "read a leaderboard place",
-            "SELECT (SELECT COUNT(*) FROM ratings o WHERE o.guild_id = m.guild_id AND o.game = m.game AND o.games >= $4 "
-            "AND (o.ordinal, o.games, -o.user_id) > (m.ordinal, m.games, -m.user_id)) AS above "
-            "FROM ratings m WHERE m.guild_id = $1 AND m.game = $2 AND m.user_id = $3 AND m.games >= $4",
-            guild_id, game, user_id, min_games)
-        return int(rows[0]["above"]) + 1 if rows else None
-
-    async def finished_records(self, after: tuple[float, int] | None, limit: int) -> list[FinishedRecord]:
-        where, args = "", []
-        if after is not None:
-            where, args = "WHERE (r.finished_at, r.id) > ($2, $3)", [float(after[0]), int(after[1])]
-        rows = await self._fetch(
-            "read finished games",
-            "SELECT r.*, (SELECT array_agg(ARRAY[x.user_id::text, x.name, x.outcome]) FROM results x "
-            f"WHERE x.record_id = r.id) AS people FROM records r {where} ORDER BY r.finished_at, r.id LIMIT $1",
-            limit, *args)
-        return [finished_record(r, [(int(u), n, o) for u, n, o in (r["people"] or [])]) for r in rows]
-
-    # ----- the replay viewer ------------------------------------------------------------------------
-    _RECORD_COLUMNS = ("SELECT r.id, r.channel_id, r.guild_id, r.table_id, r.game, r.result, r.record, r.finished_at, "
-                       "(SELECT d.day FROM daily d WHERE d.table_id = r.table_id LIMIT 1) AS daily, "
-                       "(SELECT array_agg(ARRAY[x.user_id::text, x.name, x.outcome] ORDER BY x.ctid) FROM results x "
-                       "WHERE x.record_id = r.id) AS people FROM records r ")
-
-    async def recent_records(self, channel_id: int, guild_id: int | None, user_id: int,
-                             limit: int = 25) -> list[StoredRecord]:
-        rows = await self._fetch(
-            "read recent games",
-            self._RECORD_COLUMNS + "WHERE r.channel_id = $1 OR (r.guild_id = $2 AND EXISTS (SELECT 1 FROM results x "
-            "WHERE x.record_id = r.id AND x.user_id = $3)) ORDER BY r.id DESC LIMIT $4",
-            channel_id, guild_id, user_id, limit)
-        return [stored_record(r, [(int(u), n, o) for u, n, o in (r["people"] or [])]) for r in rows]
-
-    async def stored_record(self, record_id: int) -> StoredRecord | None:
-        rows = await self._fetch("read a game record", self._RECORD_COLUMNS + "WHERE r.id = $1", record_id)
-        return stored_record(rows[0], [(int(u), n, o) for u, n, o in (rows[0]["people"] or [])]) if rows else None
-
+    # ----- one-off jobs (the daily challenge, ratings and replay records: bot.store.postgres_extras) ---
     async def job_done(self, name: str) -> bool:
         return bool(await self._fetch("read done jobs", "SELECT 1 FROM jobs WHERE name = $1", name))
 

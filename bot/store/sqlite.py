@@ -16,18 +16,17 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
 from bot.store.base import (
-    AlreadySeen, DailyEntry, DamagedTable, DamageLog, Draft, FinishedRecord, PlayerRating, SchemaTooNew, StaleRatings,
-    StaleRevision, StoreError, TableRow, daily_entry, decode_row, dumps, encode_row, finished_record, known_games,
-    new_draft_id, new_table_id, player_rating, shard_ids, wrote_snapshot,
+    AlreadySeen, DamagedTable, DamageLog, Draft, SchemaTooNew, StaleRevision, StoreError, TableRow, decode_row, dumps,
+    encode_row, known_games, new_draft_id, new_table_id, shard_ids, wrote_snapshot,
 )
-from bot.store.base import StoredRecord, stored_record
 from bot.store.migrations import migrations, statements
+from bot.store.sqlite_extras import SQLiteDaily, SQLiteRatings, SQLiteReplays
 
 T = TypeVar("T")
 
@@ -105,7 +104,7 @@ def _rollback(conn: sqlite3.Connection) -> None:
             pass  # the original error is the one to report
 
 
-class SQLiteStore:
+class SQLiteStore(SQLiteDaily, SQLiteRatings, SQLiteReplays):
     """``await SQLiteStore.open(path)``. Safe for any number of concurrent tables in one loop."""
 
     backend = "sqlite"
@@ -463,146 +462,7 @@ class SQLiteStore:
         await self._write("record the table message", lambda c: c.execute(
             "UPDATE tables SET message_id = ?, message_table = table_id WHERE channel_id = ?", (message_id, channel_id)))
 
-    # ----- the daily challenge ---------------------------------------------------------------------
-    async def daily_claim(self, day: str, user_id: int, name: str, table_id: str, started_at: float) -> bool:
-        cur = await self._write("take a daily attempt", lambda c: c.execute(
-            "INSERT OR IGNORE INTO daily (day, user_id, name, table_id, started_at) VALUES (?, ?, ?, ?, ?)",
-            (day, user_id, name, table_id, started_at)))
-        return cur.rowcount == 1
-
-    async def daily_release(self, day: str, user_id: int, table_id: str) -> None:
-        await self._write("give back a daily attempt", lambda c: c.execute(
-            "DELETE FROM daily WHERE day = ? AND user_id = ? AND table_id = ? AND finished_at IS NULL",
-            (day, user_id, table_id)))
-
-    async def daily_finish(self, table_id: str, finished_at: float, won: bool, score: int | None,
-                           kills: int | None) -> bool:
-        cur = await self._write("record a daily result", lambda c: c.execute(
-            "UPDATE daily SET finished_at = ?, won = ?, score = ?, kills = ? "
-            "WHERE table_id = ? AND finished_at IS NULL", (finished_at, int(won), score, kills, table_id)))
-        return cur.rowcount > 0
-
-    async def daily_entries(self, day: str) -> list[DailyEntry]:
-        rows = await self._read("read the daily challenge", lambda c: c.execute(
-            "SELECT * FROM daily WHERE day = ?", (day,)).fetchall())
-        return [daily_entry(r) for r in rows]
-
-    # ----- ratings ---------------------------------------------------------------------------------
-    async def ratings(self, guild_id: int, game: str, user_ids: Collection[int]) -> dict[int, PlayerRating]:
-        ids = sorted({int(u) for u in user_ids})
-        if not ids:
-            return {}
-        rows = await self._read("read ratings", lambda c: c.execute(
-            f"SELECT * FROM ratings WHERE guild_id = ? AND game = ? AND user_id IN ({', '.join('?' * len(ids))})",
-            (guild_id, game, *ids)).fetchall())
-        return {int(r["user_id"]): player_rating(r) for r in rows}
-
-    async def save_ratings(self, key: str, guild_id: int, game: str, rows: Sequence[PlayerRating],
-                           expected: Mapping[int, int], rated_at: float) -> bool:
-        def fn(conn: sqlite3.Connection) -> bool:
-            cur = conn.execute("INSERT OR IGNORE INTO rated_games (game_key, guild_id, game, rated_at) VALUES (?, ?, ?, ?)",
-                               (key, guild_id, game, rated_at))
-            if cur.rowcount != 1:
-                return False
-            for user_id, games in expected.items():
-                found = conn.execute("SELECT games FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?",
-                                     (guild_id, game, user_id)).fetchone()
-                if (found[0] if found else 0) != games:
-                    raise StaleRatings(f"the rating of user {user_id} in {game} changed")
-            conn.executemany(
-                "INSERT INTO ratings (guild_id, game, user_id, name, mu, sigma, ordinal, games, last_change, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, user_id) DO UPDATE SET "
-                "name = excluded.name, mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal, "
-                "games = excluded.games, last_change = excluded.last_change, updated_at = excluded.updated_at",
-                [(guild_id, game, r.user_id, r.name, r.mu, r.sigma, r.ordinal, r.games, r.last_change, r.updated_at)
-                 for r in rows])
-            return True
-
-        return await self._write("save ratings", fn)
-
-    async def is_rated(self, key: str) -> bool:
-        r = await self._read("read rated games", lambda c: c.execute(
-            "SELECT 1 FROM rated_games WHERE game_key = ?", (key,)).fetchone())
-        return r is not None
-
-    async def leaderboard(self, guild_id: int, game: str, min_games: int = 1, limit: int = 10) -> list[PlayerRating]:
-        rows = await self._read("read a leaderboard", lambda c: c.execute(
-            "SELECT * FROM ratings WHERE guild_id = ? AND game = ? AND games >= ? "
-            "ORDER BY ordinal DESC, games DESC, user_id LIMIT ?", (guild_id, game, min_games, limit)).fetchall())
-        return [player_rating(r) for r in rows]
-
-    async def player_ratings(self, guild_id: int, user_id: int, game: str | None = None) -> list[PlayerRating]:
-        where, args = "guild_id = ? AND user_id = ?", [guild_id, user_id]
-        if game is not None:
-            where += " AND game = ?"
-            args.append(game)
-        rows = await self._read("read ratings", lambda c: c.execute(
-            f"SELECT * FROM ratings WHERE {where} ORDER BY game", args).fetchall())
-        return [player_rating(r) for r in rows]
-
-    async def rating_place(self, guild_id: int, game: str, user_id: int, min_games: int = 1) -> int | None:
-        def fn(conn: sqlite3.Connection) -> int | None:
-            me = conn.execute("SELECT ordinal, games FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?",
-                              (guild_id, game, user_id)).fetchone()
-            if me is None or me["games"] < min_games:
-                return None
-            (above,) = conn.execute(
-                "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ? AND games >= ? AND "
-                "(ordinal > ? OR (ordinal = ? AND (games > ? OR (games = ? AND user_id < ?))))",
-                (guild_id, game, min_games, me["ordinal"], me["ordinal"], me["games"], me["games"], user_id)).fetchone()
-            return int(above) + 1
-
-        return await self._read("read a leaderboard place", fn)
-
-    async def finished_records(self, after: tuple[float, int] | None, limit: int) -> list[FinishedRecord]:
-        where, args = "", []
-        if after is not None:
-            where, args = "WHERE (finished_at, id) > (?, ?)", [float(after[0]), int(after[1])]
-
-        def fn(conn: sqlite3.Connection) -> list[FinishedRecord]:
-            rows = conn.execute(f"SELECT * FROM records {where} ORDER BY finished_at, id LIMIT ?",
-                                (*args, limit)).fetchall()
-            out = []
-            for r in rows:
-                results = conn.execute("SELECT user_id, name, outcome FROM results WHERE record_id = ? ORDER BY rowid",
-                                       (r["id"],)).fetchall()
-                out.append(finished_record(r, [tuple(x) for x in results]))
-            return out
-
-        return await self._read("read finished games", fn)
-
-    # ----- the replay viewer ------------------------------------------------------------------------
-    _RECORD_COLUMNS = ("SELECT r.id, r.channel_id, r.guild_id, r.table_id, r.game, r.result, r.record, r.finished_at, "
-                       "(SELECT d.day FROM daily d WHERE d.table_id = r.table_id LIMIT 1) AS daily FROM records r ")
-
-    @staticmethod
-    def _with_people(conn: sqlite3.Connection, rows: list[Any]) -> list[StoredRecord]:
-        out = []
-        for r in rows:
-            people = conn.execute("SELECT user_id, name, outcome FROM results WHERE record_id = ? ORDER BY rowid",
-                                  (r["id"],)).fetchall()
-            out.append(stored_record(r, [tuple(x) for x in people]))
-        return out
-
-    async def recent_records(self, channel_id: int, guild_id: int | None, user_id: int,
-                             limit: int = 25) -> list[StoredRecord]:
-        def fn(conn: sqlite3.Connection) -> list[StoredRecord]:
-            rows = conn.execute(
-                self._RECORD_COLUMNS + "WHERE r.channel_id = ? OR (r.guild_id = ? AND EXISTS (SELECT 1 FROM results x "
-                "WHERE x.record_id = r.id AND x.user_id = ?)) ORDER BY r.id DESC LIMIT ?",
-                (channel_id, guild_id, user_id, limit)).fetchall()
-            return self._with_people(conn, rows)
-
-        return await self._read("read recent games", fn)
-
-    async def stored_record(self, record_id: int) -> StoredRecord | None:
-        def fn(conn: sqlite3.Connection) -> StoredRecord | None:
-            rows = conn.execute(self._RECORD_COLUMNS + "WHERE r.id = ?", (record_id,)).fetchall()
-            found = self._with_people(conn, rows)
-            return found[0] if found else None
-
-        return await self._read("read a game record", fn)
-
+    # ----- one-off jobs (the daily challenge, ratings and replay records: bot.store.sqlite_extras) -----
     async def job_done(self, name: str) -> bool:
         r = await self._read("read done jobs", lambda c: c.execute("SELECT 1 FROM jobs WHERE name = ?",
                                                                     (name,)).fetchone())

@@ -1,0 +1,158 @@
+"""A table row's columns as the store writes and reads them, shared by both back ends: the
+encoding of a :class:`bot.store.base.TableRow` (:func:`encode_row`), its decoding with the damage it
+may hold named (:func:`decode_row`), and the read models of the other tables' rows (ratings,
+finished and stored records, daily entries). Imported from ``bot.store.base`` too."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any
+
+from bot.store.base import (
+    STATUSES, DailyEntry, DamagedTable, FinishedRecord, PlayerRating, Seat, StoredRecord, TableRow,
+)
+
+
+# ----- the read models of the other tables' rows --------------------------------------------------
+def player_rating(r: Mapping[str, Any]) -> PlayerRating:
+    return PlayerRating(int(r["guild_id"]), str(r["game"]), int(r["user_id"]), str(r["name"]), float(r["mu"]),
+                        float(r["sigma"]), float(r["ordinal"]), int(r["games"]), int(r["last_change"]),
+                        float(r["updated_at"]))
+
+
+def finished_record(r: Mapping[str, Any], results: Sequence[tuple[int, str, str]]) -> FinishedRecord:
+    try:
+        record = json.loads(r["record"])
+    except (TypeError, ValueError):
+        record = None
+    return FinishedRecord(int(r["id"]), r["table_id"], r["guild_id"], str(r["game"]), str(r["result"]), record,
+                          float(r["finished_at"]), tuple((int(u), str(n), str(o)) for u, n, o in results))
+
+
+def stored_record(r: Mapping[str, Any], people: Sequence[tuple[int, str, str]]) -> StoredRecord:
+    try:
+        record = json.loads(r["record"])
+    except (TypeError, ValueError):
+        record = None
+    return StoredRecord(int(r["id"]), int(r["channel_id"]), r["guild_id"], r["table_id"], str(r["game"]),
+                        str(r["result"]), record, float(r["finished_at"]),
+                        tuple((int(u), str(n), str(o)) for u, n, o in people), r["daily"])
+
+
+def daily_entry(r: Mapping[str, Any]) -> DailyEntry:
+    return DailyEntry(str(r["day"]), int(r["user_id"]), str(r["name"]), str(r["table_id"]), float(r["started_at"]),
+                      None if r["finished_at"] is None else float(r["finished_at"]),
+                      None if r["won"] is None else bool(r["won"]), r["score"], r["kills"])
+
+
+# ----- encoding, shared by both back ends -------------------------------------------------------
+def dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def encode_row(t: TableRow, snapshot: tuple[dict[str, Any] | None, int] | None = None) -> dict[str, Any]:
+    """The ``tables`` columns of a row (without the move log). ``state`` is there only when
+    ``snapshot`` (see :meth:`TableRow.snapshot_due`) is given: a move without one leaves the
+    stored state alone (``state_ply`` is always written: a row migrated with NULL, "every move",
+    must say how many moves its state holds once moves are appended after it)."""
+    cols = {
+        "channel_id": t.channel_id, "table_id": t.table_id, "guild_id": t.guild_id, "game": t.game,
+        "status": t.status, "host_id": t.host_id, "seats": dumps([[s.user_id, s.name] for s in t.seats]),
+        "options": dumps(t.options), "seed": t.seed,
+        "events": dumps(t.events), "revision": t.revision, "move_count": len(t.moves), "turn_limit": t.turn_limit,
+        "turn_since": t.turn_since, "timed_out": bool(t.timed_out), "deadline": t.deadline,
+        "game_clock": t.game_clock, "warned_for": t.warned_for, "alarm": t.alarm,
+        "series": dumps(t.series), "created_at": t.created_at, "updated_at": t.updated_at,
+        "state_ply": t.state_ply,
+    }
+    if snapshot is not None:
+        state, ply = snapshot
+        cols["state"] = None if state is None else dumps(state)
+        cols["state_ply"] = ply
+    return cols
+
+
+def wrote_snapshot(t: TableRow, snapshot: tuple[dict[str, Any] | None, int] | None) -> None:
+    """After a save: the row says what the store now holds."""
+    t.saved_moves = len(t.moves)
+    t.snapshot_unsaved = False
+    if snapshot is not None:
+        t.state, t.state_ply = snapshot
+        if t.state is None:
+            t.state_ply = None
+
+
+ROW_COLUMNS: tuple[str, ...] = tuple(encode_row(TableRow(0, None, "", "lobby", 0, [], [], 0), (None, 0)))
+
+
+class _Damage(Exception):
+    pass
+
+
+def _json(text: Any, what: str) -> Any:
+    if not isinstance(text, str):
+        raise _Damage(f"its {what} is missing")
+    try:
+        return json.loads(text)
+    except ValueError:
+        raise _Damage(f"its {what} is cut short or is not JSON") from None
+
+
+def decode_row(r: Mapping[str, Any], move_entries: Sequence[str], record_text: str | None,
+               games: Collection[str]) -> TableRow:
+    """A TableRow from its columns, its move-log entries and (for a table with a record) the
+    record's text; raises DamagedTable naming what is wrong."""
+    damaged = r["damaged"]
+    if damaged is not None and (r["status"] != "abandoned" or r["raw_moves"] is not None):
+        raise DamagedTable(r["channel_id"], damaged)  # flagged (by a migration), not set aside yet
+    try:
+        if damaged is None and r["game"] not in games:  # a set-aside row keeps its game name, known or not
+            raise _Damage(f"its game {str(r['game'])[:40]!r} is unknown")
+        if r["status"] not in STATUSES:
+            raise _Damage(f"its status {str(r['status'])[:20]!r} is unknown")
+        raw_seats = _json(r["seats"], "seats")
+        try:
+            seats = [Seat(int(u), str(n)) for u, n in raw_seats]
+        except (TypeError, ValueError):
+            raise _Damage("its seats are not a list of players") from None
+        options = _json(r["options"], "options")
+        state = None if r["state"] is None else _json(r["state"], "game state")
+        events = _json(r["events"], "recent events")
+        series = _json(r["series"], "series")
+        if not isinstance(options, list) or not isinstance(events, list):
+            raise _Damage("its options or recent events are not lists")
+        if state is not None and not isinstance(state, dict):
+            raise _Damage("its game state is not a game state")
+        if not isinstance(series, dict):
+            raise _Damage("its series is not a series")
+        if record_text is not None:
+            record = _json(record_text, "record")
+            moves = [[int(m[0]), str(m[1]), None] for m in record.get("moves", [])]
+        else:
+            moves = [_json(e, "move log") for e in move_entries]
+            if len(moves) != r["move_count"]:
+                raise _Damage(f"its move log has {len(moves)} moves where {r['move_count']} were saved")
+        state_ply = r["state_ply"]
+        if state is None:
+            state_ply = None
+        elif state_ply is None or record_text is not None:
+            state_ply = len(moves)
+        elif not 0 <= state_ply <= len(moves):
+            raise _Damage(f"its state holds {state_ply} moves of a log of {len(moves)}")
+    except _Damage as e:
+        raise DamagedTable(r["channel_id"], str(e)) from None
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
+        raise DamagedTable(r["channel_id"], f"it cannot be read ({type(e).__name__})") from None
+    row = TableRow(
+        channel_id=r["channel_id"], guild_id=r["guild_id"], game=r["game"], status=r["status"], host_id=r["host_id"],
+        seats=seats, options=options, seed=r["seed"], state=state, moves=moves, events=events,
+        revision=r["revision"], turn_limit=r["turn_limit"], turn_since=r["turn_since"], timed_out=bool(r["timed_out"]),
+        series=series, created_at=r["created_at"], updated_at=r["updated_at"], table_id=r["table_id"],
+        damaged=r["damaged"], game_clock=r["game_clock"], warned_for=r["warned_for"], state_ply=state_ply,
+    )
+    row.saved_moves = r["move_count"] if record_text is None else None
+    keys = r.keys() if hasattr(r, "keys") else ()
+    if "message_id" in keys and "message_table" in keys and r["message_table"] == r["table_id"]:
+        row.message_id = r["message_id"]  # read with the row: a press needs no second trip for it
+    return row
