@@ -105,7 +105,7 @@ class Watcher:
     pictures_seen: set[str] = field(default_factory=set)  # attachment ids already compared
     counts: dict[str, int] = field(default_factory=dict)
     states: list[Game] = field(default_factory=list)  # the states this step may have shown (before, after)
-    _drawn: dict[tuple[int, int | None, str], bytes | None] = field(default_factory=dict)
+    _drawn: dict[tuple[int, int | None, str], bytes | None] = field(default_factory=dict)  # this step's drawings
 
     def count(self, what: str, n: int = 1) -> None:
         self.counts[what] = self.counts.get(what, 0) + n
@@ -136,6 +136,7 @@ class Watcher:
         if now is not None:
             self.learn(now, events)
         self.states = [g for g in (before, now) if g is not None]
+        self._drawn.clear()  # keyed by id(): only for the states held in self.states
         new = self.standin.shown_since(self.mark)
         self.mark += len(new)
         for item in new:
@@ -163,7 +164,7 @@ class Watcher:
         know re-dealt: what the reader may be shown."""
         key = (id(game), seat, kind)
         if key not in self._drawn:
-            other, _ = redeal(game, seat, seed=len(self._drawn))
+            other, _ = redeal(game, seat, seed=self.mark + len(self._drawn))
             view = other.view(seat)
             self._drawn[key] = draw_table(self.game_id, view) if kind == "table" else draw_seat(self.game_id, view)
         return self._drawn[key]
