@@ -4,10 +4,30 @@ from __future__ import annotations
 
 import copy
 import random
+import sys
 from typing import Any
 
 from bot.engine.registry import spec
 from bot.tables import load_game
+
+
+def no_deferral_deadline(bot: Any) -> Any:
+    """Make ``bot`` wait for a move however long it takes before answering, instead of deferring
+    after DEFER_AFTER seconds of wall clock (Discord's 3 s for a first answer). On a loaded machine
+    that deadline changed what a test saw (a deferred update and a follow-up instead of the panel
+    edited to "Done."), so a test failed or passed by timing. The deferral itself is tested with the
+    deadline at 0 (test_discord_slow). Each bot loads its own copy of the cog's module, so this is
+    set after the bot's setup loaded it."""
+    setup = bot.setup_hook
+
+    async def setup_hook() -> None:
+        await setup()
+        tables = sys.modules.get("cogs.tables")
+        if tables is not None and hasattr(tables, "DEFER_AFTER"):
+            tables.DEFER_AFTER = 3600.0
+
+    bot.setup_hook = setup_hook
+    return bot
 
 
 def table_messages(standin, channel_id: int) -> list[dict]:
@@ -186,5 +206,6 @@ async def auto_move_for(bot, channel_id: int, seed: int) -> tuple[int, str]:
     return seat, str(spec(table.game).player(game, seat, random.Random(seed)))
 
 
-__all__ = ["auto_move_for", "click_seen", "components", "latest_table", "make_move", "parse_cid", "press_move",
+__all__ = ["auto_move_for", "click_seen", "components", "latest_table", "make_move", "no_deferral_deadline", "parse_cid",
+           "press_move",
            "public_posts", "seen", "table_messages", "write_via_modal"]

@@ -48,12 +48,17 @@ __all__ = [
     "UploadedFile",
     "Shown",
     "fail_on_discord_errors",
+    "guild_cached",
     "logged_in",
     "running_standin",
     "walk_components",
 ]
 
 DISCORD_EPOCH_MS = 1420070400000
+# How long a wait may last before a test fails as hung. Every wait here is for an event (discord.py's
+# handler tasks finishing, the bot receiving a gateway frame); this is only the safety net, so it is
+# long enough that no loaded machine reaches it (a short deadline made the suite flaky under load).
+SAFETY_TIMEOUT = 120.0
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 IS_COMPONENTS_V2 = 1 << 15
@@ -716,7 +721,7 @@ class DiscordStandIn:
                 out.append(t)
         return out
 
-    async def settle(self, bot: Any = None, *, timeout: float = 10.0, allow_errors: bool = False) -> None:
+    async def settle(self, bot: Any = None, *, timeout: float = SAFETY_TIMEOUT, allow_errors: bool = False) -> None:
         """Wait until discord.py finished handling everything dispatched so far (command invokers, view,
         modal and dynamic-item callbacks, event listeners), then re-raise the first exception discord.py
         logged at ERROR meanwhile (unless allow_errors; they stay in ``self.discord_errors``)."""
@@ -1888,7 +1893,7 @@ class DiscordStandIn:
         via_gateway: bool = False,
         allow_errors: bool = False,
         expect_answer: bool = True,
-        timeout: float = 10.0,
+        timeout: float = SAFETY_TIMEOUT,
         shard: int | None = None,
     ) -> InteractionResult:
         """Feed any INTERACTION_CREATE payload to the bot (parser or gateway), settle, return what it answered."""
@@ -1898,10 +1903,15 @@ class DiscordStandIn:
         self.interactions[payload["token"]] = result
         start = len(self.requests)
         if via_gateway:
-            await self.gateway_dispatch("INTERACTION_CREATE", payload, shard=shard)
-            deadline = asyncio.get_running_loop().time() + timeout
-            while not result.callbacks and asyncio.get_running_loop().time() < deadline:
-                await asyncio.sleep(0.005)
+            # Wait for the bot to have parsed the frame (discord.py dispatches "interaction" after it
+            # started the handlers), not for a while: then settle() below waits for those handlers.
+            received = asyncio.ensure_future(
+                bot.wait_for("interaction", check=lambda i: i.id == result.id, timeout=timeout))
+            try:
+                await self.gateway_dispatch("INTERACTION_CREATE", payload, shard=shard)
+                await received
+            finally:
+                received.cancel()
         else:
             bot._connection.parsers["INTERACTION_CREATE"](payload)
         try:
@@ -2107,6 +2117,24 @@ async def running_standin(*, check_clean: bool = True, **kwargs: Any) -> AsyncIt
         await standin.stop()
     if ok and check_clean:
         standin.assert_clean()
+
+
+async def guild_cached(bot: Any, guild_id: int, *, timeout: float = SAFETY_TIMEOUT) -> Any:
+    """The guild once the bot has it: READY may fire before a GUILD_CREATE was handled when the
+    machine is slow (discord.py waits ``guild_ready_timeout`` for each), so wait for the event."""
+    guild = bot.get_guild(guild_id)
+    if guild is not None:
+        return guild
+    waits = [asyncio.ensure_future(bot.wait_for(event, check=lambda g: g.id == guild_id))
+             for event in ("guild_join", "guild_available")]
+    try:
+        done, _ = await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for w in waits:
+            w.cancel()
+    if not done:
+        raise StandInError(f"the bot never received guild {guild_id}")
+    return bot.get_guild(guild_id)
 
 
 @contextlib.asynccontextmanager
