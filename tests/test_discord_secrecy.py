@@ -16,6 +16,20 @@ engine's contract, so "may know" is what the reader has known at some point of t
 Pictures are checked by value, not only by name: a public picture must be byte for byte the picture
 of the public view of a state re-dealt so that only cards the public cannot know moved, and a seat's
 picture that of the seat's view of a state re-dealt the same way for that seat.
+
+Planted leaks (each put in by hand, seen to fail here, then taken out):
+(a) the public table embed lists the deciding seat's private cards (from ``game.view(seat)``):
+    caught in celestial_emperor, cardchess2 and maginot_line at the start (Court Wars and the
+    Knight/Rogue/Princess/Dragon have no private cards: nothing to leak that way);
+(b) a seat's private hand message names three cards of the next seat it cannot know: caught in
+    celestial_emperor, cardchess2 and maginot_line at the first private panel;
+(c) the table's "My hand" button carries a card the public cannot know in its custom_id: caught
+    in all five games at the start;
+(d) the public picture drawn from the deciding seat's view instead of the public one: caught by
+    the picture check in celestial_emperor, knight_rogue_princess_dragon, cardchess2 and
+    maginot_line;
+(e) the top card of Court Wars' hidden draw pile in the public embed: caught in court_wars;
+(f) an autocomplete choice naming a card the typing seat cannot know: see the report of the change.
 """
 
 from __future__ import annotations
