@@ -63,8 +63,10 @@ def make_bot(db_path):
     """Build a fresh DeckhandBot on the test's database file (call again to 'restart')."""
     from bot.app import DeckhandBot
 
+    from tests.discord_helpers import no_deferral_deadline
+
     def make():
-        return DeckhandBot(db_path, run_timeouts=False)
+        return no_deferral_deadline(DeckhandBot(db_path, run_timeouts=False))
 
     return make
 

@@ -10,6 +10,26 @@ from bot.engine.registry import spec
 from bot.tables.games import load_game
 
 
+def no_deferral_deadline(bot: Any) -> Any:
+    """Make ``bot`` wait for a move however long it takes before answering, instead of deferring
+    after DEFER_AFTER seconds of wall clock (Discord's 3 s for a first answer). On a loaded machine
+    that deadline changed what a test saw (a deferred update and a follow-up instead of the panel
+    edited to "Done."), so a test failed or passed by timing. The deferral itself is tested with the
+    deadline at 0 (test_discord_slow). Each bot loads its own copy of the cog's module, so this is
+    set after the bot's setup loaded it (the deadline lives in ``bot.ui.play``)."""
+    setup = bot.setup_hook
+
+    async def setup_hook() -> None:
+        await setup()
+        import bot.ui.play as play
+
+        assert hasattr(play, "DEFER_AFTER"), "the play loop's deferral deadline moved: follow it here"
+        play.DEFER_AFTER = 3600.0
+
+    bot.setup_hook = setup_hook
+    return bot
+
+
 def table_messages(standin, channel_id: int) -> list[dict]:
     """Public messages carrying a table (an embed and Deckhand buttons), oldest first."""
     out = []
@@ -202,5 +222,5 @@ async def auto_move_for(bot, channel_id: int, seed: int) -> tuple[int, str]:
     return seat, str(spec(table.game).player(game, seat, random.Random(seed)))
 
 
-__all__ = ["auto_move_for", "click_seen", "components", "latest_table", "make_move", "parse_cid", "press_move",
-           "public_posts", "seen", "shown_revision", "table_messages", "write_via_modal"]
+__all__ = ["auto_move_for", "click_seen", "components", "latest_table", "make_move", "no_deferral_deadline", "parse_cid",
+           "press_move", "public_posts", "seen", "shown_revision", "table_messages", "write_via_modal"]

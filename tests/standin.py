@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import datetime as _dt
 import itertools
 import json
@@ -45,13 +46,19 @@ __all__ = [
     "Request",
     "StandInError",
     "UploadedFile",
+    "Shown",
     "fail_on_discord_errors",
+    "guild_cached",
     "logged_in",
     "running_standin",
     "walk_components",
 ]
 
 DISCORD_EPOCH_MS = 1420070400000
+# How long a wait may last before a test fails as hung. Every wait here is for an event (discord.py's
+# handler tasks finishing, the bot receiving a gateway frame); this is only the safety net, so it is
+# long enough that no loaded machine reaches it (a short deadline made the suite flaky under load).
+SAFETY_TIMEOUT = 120.0
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 IS_COMPONENTS_V2 = 1 << 15
@@ -127,6 +134,37 @@ class Request:
     files: list[UploadedFile] = field(default_factory=list)
     status: int | None = None
     auth: str | None = None  # the Authorization header ("Bot <token>"), to tell bot processes apart
+
+
+@dataclass
+class Shown:
+    """One thing the bot showed someone, as it was at that moment (later edits never change it).
+
+    ``kind``: ``"message"`` (a message as created, or as it became after one edit), ``"modal"``
+    (a modal's payload, callback type 9) or ``"autocomplete"`` (the choices of callback type 8).
+    ``reader``: the one user who sees it (an ephemeral message's or a DM's user, the user a modal
+    or autocomplete answered), or ``None`` for everyone in the channel. ``how`` says which request
+    made it: ``send`` (POST channel message), ``edit`` (PATCH channel message), ``response``
+    (callback 4), ``deferred`` (callback 5), ``update`` (callback 7), ``webhook-edit`` (PATCH
+    @original or a follow-up), ``followup`` (POST webhook), ``modal``, ``autocomplete``.
+    ``version`` counts the versions of one message from 0 (its creation). ``payload``: a deep copy
+    of the message (``_wire`` form) or of the callback's data; ``files``: the attachments' bytes as
+    received (a message's, in the order of its ``attachments``)."""
+
+    seq: int
+    kind: str
+    how: str
+    reader: int | None
+    payload: dict
+    message_id: int | None = None
+    channel_id: int | None = None
+    version: int = 0
+    interaction_user: int | None = None  # who pressed/typed what made the bot show it (None: no interaction)
+    files: list[UploadedFile] = field(default_factory=list)
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(int(self.payload.get("flags") or 0) & EPHEMERAL) if self.kind == "message" else True
 
 
 def _now_iso() -> str:
@@ -540,6 +578,10 @@ class DiscordStandIn:
         self.commands: dict[int | None, list[dict]] = {}  # guild_id (None = global) -> stored commands
         self.command_puts: list[tuple[int | None, list[dict]]] = []  # every bulk upsert body, in order
         self.modals: list[dict] = []
+        # Everything the bot ever showed, oldest first: every version of every message (creation and
+        # each edit, however made), ephemeral ones with their reader, modals and autocomplete choices.
+        self.shown: list[Shown] = []
+        self.versions: dict[int, list[Shown]] = {}  # message id -> its versions, oldest first
         self.interactions: dict[str, InteractionResult] = {}  # by token
         self.unanswered: list[InteractionResult] = []
         self.gateway_received: list[dict] = []  # every op a bot sent over the gateway
@@ -679,7 +721,7 @@ class DiscordStandIn:
                 out.append(t)
         return out
 
-    async def settle(self, bot: Any = None, *, timeout: float = 10.0, allow_errors: bool = False) -> None:
+    async def settle(self, bot: Any = None, *, timeout: float = SAFETY_TIMEOUT, allow_errors: bool = False) -> None:
         """Wait until discord.py finished handling everything dispatched so far (command invokers, view,
         modal and dynamic-item callbacks, event listeners), then re-raise the first exception discord.py
         logged at ERROR meanwhile (unless allow_errors; they stay in ``self.discord_errors``)."""
@@ -781,6 +823,41 @@ class DiscordStandIn:
             gone = " (it was deleted)" if int(message_id) in self.deleted_messages else ""
             raise StandInError(f"the bot has no message {message_id}{gone}")
         return msg
+
+    # --- history: every version of everything shown ----------------------------------------------
+    def reader_of(self, msg: dict) -> int | None:
+        """Who may read a message: the user of an ephemeral one, the recipient of a DM, else None (all)."""
+        if msg.get("ephemeral") or int(msg.get("flags") or 0) & EPHEMERAL:
+            owner = msg.get("_owner_id")
+            return int(owner) if owner is not None else None
+        ch = self.channels.get(int(msg["channel_id"]))
+        if ch is not None and ch.get("type") == 1:
+            return int(ch["recipients"][0]["id"])
+        return None
+
+    def _record(self, kind: str, how: str, payload: dict, *, reader: int | None, message_id: int | None = None,
+                channel_id: int | None = None, interaction: InteractionResult | None = None,
+                files: list[UploadedFile] | None = None) -> Shown:
+        version = len(self.versions.get(message_id, ())) if message_id is not None else 0
+        item = Shown(len(self.shown), kind, how, reader, copy.deepcopy(payload), message_id, channel_id, version,
+                     interaction.user_id if interaction is not None else None, list(files or ()))
+        self.shown.append(item)
+        if message_id is not None:
+            self.versions.setdefault(message_id, []).append(item)
+        return item
+
+    def _record_message(self, msg: dict, how: str, interaction: InteractionResult | None = None) -> None:
+        files = [self.attachments[int(a["id"])] for a in msg.get("attachments") or [] if int(a["id"]) in self.attachments]
+        self._record("message", how, _wire(msg), reader=self.reader_of(msg), message_id=int(msg["id"]),
+                     channel_id=int(msg["channel_id"]), interaction=interaction, files=files)
+
+    def message_versions(self, message_id: int | str) -> list[Shown]:
+        """Every version of a message (its creation, then one per edit), oldest first; deleted ones too."""
+        return list(self.versions.get(int(message_id), ()))
+
+    def shown_since(self, mark: int) -> list[Shown]:
+        """What the bot showed after ``mark`` (a length of ``self.shown`` taken earlier)."""
+        return self.shown[mark:]
 
     @staticmethod
     def _component(msg: dict, custom_id: str) -> dict:
@@ -1105,6 +1182,7 @@ class DiscordStandIn:
         type_: int = 0,
         interaction: InteractionResult | None = None,
         extra_flags: int = 0,
+        how: str = "send",
     ) -> dict | web.Response:
         body = body or {}
         ch = self.channels.get(channel_id)
@@ -1169,9 +1247,11 @@ class DiscordStandIn:
         self.messages[mid] = msg
         if ch is not None:
             ch["last_message_id"] = str(mid)
+        self._record_message(msg, how, interaction)
         return msg
 
-    def _apply_edit(self, rec: Request, msg: dict, body: dict) -> dict | web.Response:
+    def _apply_edit(self, rec: Request, msg: dict, body: dict, *, how: str = "edit",
+                    interaction: InteractionResult | None = None) -> dict | web.Response:
         body = body or {}
         new = dict(msg)
         for key, empty in (("content", ""), ("embeds", []), ("components", []), ("poll", None)):
@@ -1198,6 +1278,7 @@ class DiscordStandIn:
             return self._invalid(errs)
         msg.clear()
         msg.update(new)
+        self._record_message(msg, how, interaction)
         return msg
 
     # --- interactions ---------------------------------------------------------------------------
@@ -1220,7 +1301,8 @@ class DiscordStandIn:
             return self._invalid([f"callback type {ctype} is not valid for interaction type {ix.type}"])
         message: dict | None = None
         if ctype == 4:
-            built = self._build_message(rec, data or {}, ix.channel_id, type_=20 if ix.type == 2 else 0, interaction=ix)
+            built = self._build_message(rec, data or {}, ix.channel_id, type_=20 if ix.type == 2 else 0, interaction=ix,
+                                        how="response")
             if isinstance(built, web.Response):
                 return built
             message = built
@@ -1228,7 +1310,8 @@ class DiscordStandIn:
         elif ctype == 5:
             flags = int((data or {}).get("flags") or 0) & EPHEMERAL
             built = self._build_message(
-                rec, {"flags": flags}, ix.channel_id, type_=20 if ix.type == 2 else 0, interaction=ix, extra_flags=LOADING
+                rec, {"flags": flags}, ix.channel_id, type_=20 if ix.type == 2 else 0, interaction=ix, extra_flags=LOADING,
+                how="deferred",
             )
             if isinstance(built, web.Response):  # pragma: no cover
                 return built
@@ -1240,7 +1323,7 @@ class DiscordStandIn:
                 src = self.messages.get(ix.source_message_id)  # type: ignore[arg-type]
                 if src is None:
                     return _error(404, 10008, "Unknown Message")
-                edited = self._apply_edit(rec, src, data or {})
+                edited = self._apply_edit(rec, src, data or {}, how="update", interaction=ix)
                 if isinstance(edited, web.Response):
                     return edited
                 message = edited
@@ -1256,6 +1339,8 @@ class DiscordStandIn:
                     errs.append(f"choice value {c['value']!r} longer than 100")
             if errs:
                 return self._invalid(errs)
+            self._record("autocomplete", "autocomplete", {"choices": choices}, reader=ix.user_id,
+                         channel_id=ix.channel_id, interaction=ix)
         elif ctype == 9:
             errs = []
             if not 1 <= len((data or {}).get("title") or "") <= 45:
@@ -1280,6 +1365,7 @@ class DiscordStandIn:
                     "submitted": False,
                 }
             )
+            self._record("modal", "modal", data or {}, reader=ix.user_id, channel_id=ix.channel_id, interaction=ix)
         ix.callbacks.append({"type": ctype, "data": data, "files": list(rec.files)})
         resp: dict[str, Any] = {
             "interaction": {
@@ -1325,7 +1411,7 @@ class DiscordStandIn:
         msg = self._webhook_target(ix, mid)
         if isinstance(msg, web.Response):
             return msg
-        edited = self._apply_edit(rec, msg, rec.json or {})
+        edited = self._apply_edit(rec, msg, rec.json or {}, how="webhook-edit", interaction=ix)
         if isinstance(edited, web.Response):
             return edited
         ix.edits.append(rec.json or {})
@@ -1352,12 +1438,12 @@ class DiscordStandIn:
         if ix.callback_type == 5 and orig is not None and orig["flags"] & LOADING:
             # The first follow-up after a "thinking" defer replaces the loading message.
             body = {k: v for k, v in body.items() if k != "flags"}
-            edited = self._apply_edit(rec, orig, body)
+            edited = self._apply_edit(rec, orig, body, how="followup", interaction=ix)
             if isinstance(edited, web.Response):
                 return edited
             ix.edits.append(body)
             return _json_response(_wire(edited))
-        built = self._build_message(rec, body, ix.channel_id, interaction=ix)  # type: ignore[arg-type]
+        built = self._build_message(rec, body, ix.channel_id, interaction=ix, how="followup")  # type: ignore[arg-type]
         if isinstance(built, web.Response):
             return built
         ix.followup_ids.append(int(built["id"]))
@@ -1826,7 +1912,7 @@ class DiscordStandIn:
         via_gateway: bool = False,
         allow_errors: bool = False,
         expect_answer: bool = True,
-        timeout: float = 10.0,
+        timeout: float = SAFETY_TIMEOUT,
         shard: int | None = None,
     ) -> InteractionResult:
         """Feed any INTERACTION_CREATE payload to the bot (parser or gateway), settle, return what it answered."""
@@ -1836,10 +1922,15 @@ class DiscordStandIn:
         self.interactions[payload["token"]] = result
         start = len(self.requests)
         if via_gateway:
-            await self.gateway_dispatch("INTERACTION_CREATE", payload, shard=shard)
-            deadline = asyncio.get_running_loop().time() + timeout
-            while not result.callbacks and asyncio.get_running_loop().time() < deadline:
-                await asyncio.sleep(0.005)
+            # Wait for the bot to have parsed the frame (discord.py dispatches "interaction" after it
+            # started the handlers), not for a while: then settle() below waits for those handlers.
+            received = asyncio.ensure_future(
+                bot.wait_for("interaction", check=lambda i: i.id == result.id, timeout=timeout))
+            try:
+                await self.gateway_dispatch("INTERACTION_CREATE", payload, shard=shard)
+                await received
+            finally:
+                received.cancel()
         else:
             bot._connection.parsers["INTERACTION_CREATE"](payload)
         try:
@@ -2045,6 +2136,24 @@ async def running_standin(*, check_clean: bool = True, **kwargs: Any) -> AsyncIt
         await standin.stop()
     if ok and check_clean:
         standin.assert_clean()
+
+
+async def guild_cached(bot: Any, guild_id: int, *, timeout: float = SAFETY_TIMEOUT) -> Any:
+    """The guild once the bot has it: READY may fire before a GUILD_CREATE was handled when the
+    machine is slow (discord.py waits ``guild_ready_timeout`` for each), so wait for the event."""
+    guild = bot.get_guild(guild_id)
+    if guild is not None:
+        return guild
+    waits = [asyncio.ensure_future(bot.wait_for(event, check=lambda g: g.id == guild_id))
+             for event in ("guild_join", "guild_available")]
+    try:
+        done, _ = await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for w in waits:
+            w.cancel()
+    if not done:
+        raise StandInError(f"the bot never received guild {guild_id}")
+    return bot.get_guild(guild_id)
 
 
 @contextlib.asynccontextmanager

@@ -16,6 +16,7 @@ import pytest
 
 from bot.engine.registry import spec
 from bot.tables.games import load_game
+from tests.standin import SAFETY_TIMEOUT
 from tests.discord_helpers import (
     auto_move_for, components, latest_table, make_move, parse_cid, press_move, public_posts, shown_revision,
     table_messages,
@@ -82,6 +83,10 @@ async def test_a_whole_game_posts_one_table_message_pings_and_one_ending(standin
         if i % 5 == 4 and game.choices(seat, (move.split()[0],)).kind != "text":
             res = await standin.slash(bot, "game move", {"move": move}, user=users[seat], guild=g)
             assert res.ephemeral, res.text  # the mover is answered privately; the table shows the move
+            sure = [cid for cid, _, _ in res.buttons() if parse_cid(cid)[2] == "ym"] if res.message_id else []
+            if sure:  # giving the game up (the built-in player concedes in some deals) asks first
+                res = await standin.click(bot, res.message_id, sure[0], user=users[seat])
+                assert res.ephemeral, res.text
         else:
             await make_move(standin, bot, channel, seat, move, users)
         after = await bot.service.get(channel)
@@ -153,18 +158,21 @@ async def someone_talks(standin, bot, g, user, count):
     cog = bot.get_cog("Tables")
     channel = int(g.channel["id"])
     start = cog.place.below.get(channel, 0)
-    for _ in range(count):
+    ids = [standin.snowflake() for _ in range(count)]
+    # Wait for the bot to have received each message (then settle() waits for its listeners),
+    # not for a while.
+    received = [asyncio.ensure_future(bot.wait_for("message", check=lambda m, i=i: m.id == i, timeout=SAFETY_TIMEOUT))
+                for i in ids]
+    for i in ids:
         await standin.gateway_dispatch("MESSAGE_CREATE", {
-            "id": str(standin.snowflake()), "channel_id": g.channel["id"], "guild_id": str(g.id), "author": user,
+            "id": str(i), "channel_id": g.channel["id"], "guild_id": str(g.id), "author": user,
             "content": "", "timestamp": datetime.datetime.now(datetime.timezone.utc).isoformat(),
             "edited_timestamp": None, "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [],
             "attachments": [], "embeds": [], "pinned": False, "type": 0, "flags": 0,
         })
-    for _ in range(500):
-        if cog.place.below.get(channel, 0) >= start + count:
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("the bot never saw the messages")
+    await asyncio.gather(*received)
+    await standin.settle(bot)
+    assert cog.place.below.get(channel, 0) == start + count, "the bot counts each message below its table"
 
 
 async def test_the_table_moves_down_when_it_has_scrolled_away(standin, make_bot):
@@ -174,11 +182,11 @@ async def test_the_table_moves_down_when_it_has_scrolled_away(standin, make_bot)
     bot.guild_ready_timeout = 0.05
     task = asyncio.create_task(bot.start("fake-token"))
     try:
-        await asyncio.wait_for(bot.wait_until_ready(), 10)
+        await asyncio.wait_for(bot.wait_until_ready(), SAFETY_TIMEOUT)
         await moves_down(standin, bot, g, users)
     finally:
         await bot.close()
-        await asyncio.wait_for(task, 5)
+        await asyncio.wait_for(task, SAFETY_TIMEOUT)
 
 
 async def moves_down(standin, bot, g, users):
@@ -352,11 +360,13 @@ async def test_two_actions_at_once_leave_the_newer_table_showing(standin, bot, m
 
     original = pictures.table_picture
     slow = {"left": 1}
+    drawing, release = asyncio.Event(), asyncio.Event()
 
     async def table_picture(game_id, view):
-        if slow["left"]:
+        if slow["left"]:  # the first action's picture is held until the second action is in
             slow["left"] -= 1
-            await asyncio.sleep(0.3)
+            drawing.set()
+            await release.wait()
         return await original(game_id, view)
 
     monkeypatch.setattr(pictures, "table_picture", table_picture)
@@ -368,12 +378,21 @@ async def test_two_actions_at_once_leave_the_newer_table_showing(standin, bot, m
         return result
 
     res_a = feed(move_a, users[first])
-    for _ in range(200):  # the first move is saved; its table is being drawn
-        if slow["left"] == 0:
-            break
-        await asyncio.sleep(0.005)
+    await asyncio.wait_for(drawing.wait(), SAFETY_TIMEOUT)  # the first move is saved; its table is being drawn
     assert (await bot.service.get(channel)).revision == table.revision + 1
+    saved = asyncio.Event()
+    save = bot.service.move
+
+    async def save_and_tell(*args, **kwargs):
+        out = await save(*args, **kwargs)
+        saved.set()
+        return out
+
+    monkeypatch.setattr(bot.service, "move", save_and_tell)
     res_b = feed(move_b, users[second])
+    await asyncio.wait_for(saved.wait(), SAFETY_TIMEOUT)  # the second move lands while the first is drawn
+    assert (await bot.service.get(channel)).revision == table.revision + 2
+    release.set()
     await standin.settle(bot)
     assert res_a.ephemeral and res_b.ephemeral
     final = await bot.service.get(channel)

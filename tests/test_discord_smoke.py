@@ -8,6 +8,8 @@ import asyncio
 
 from bot.app import build
 from bot.config import Settings
+from tests.discord_helpers import no_deferral_deadline
+from tests.standin import SAFETY_TIMEOUT, guild_cached
 
 
 async def test_full_start_over_the_gateway(standin, tmp_path):
@@ -16,7 +18,7 @@ async def test_full_start_over_the_gateway(standin, tmp_path):
     g = standin.guild(name="Smoke")
     ana = standin.user(name="ana")
     g.add_member(ana)
-    bot = build(settings)
+    bot = no_deferral_deadline(build(settings))
     bot._connection.guild_ready_timeout = 0.05
     ready = asyncio.Event()
 
@@ -26,8 +28,8 @@ async def test_full_start_over_the_gateway(standin, tmp_path):
     bot.add_listener(on_ready)
     task = asyncio.create_task(bot.start(settings.require_token()))
     try:
-        await asyncio.wait_for(ready.wait(), 10)
-        assert bot.get_guild(g.id) is not None
+        await asyncio.wait_for(ready.wait(), SAFETY_TIMEOUT)
+        assert await guild_cached(bot, g.id) is not None
         res = await standin.slash(bot, "game new", {"game": "gridcannon"}, user=ana, guild=g, via_gateway=True)
         assert not res.ephemeral and "Gridcannon" in res.embed["title"]
         first = next(cid for cid, _, _ in standin.buttons(res.message_id) if ":s:" in cid)
@@ -37,7 +39,7 @@ async def test_full_start_over_the_gateway(standin, tmp_path):
         assert bot.get_cog("Tables").timeout_loop.is_running()
     finally:
         await bot.close()
-        await asyncio.wait_for(task, 10)
+        await asyncio.wait_for(task, SAFETY_TIMEOUT)
     assert task.exception() is None
     assert settings.database.exists()
 

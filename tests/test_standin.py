@@ -13,9 +13,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from tests.standin import (
+    SAFETY_TIMEOUT,
     DiscordStandIn,
     StandInError,
     fail_on_discord_errors,
+    guild_cached,
     logged_in,
     running_standin,
 )
@@ -426,9 +428,9 @@ async def test_gateway_smoke(standin: DiscordStandIn) -> None:
     bot.add_listener(on_ready)
     task = asyncio.create_task(bot.start("fake-token"))
     try:
-        await asyncio.wait_for(ready.wait(), 5)
+        await asyncio.wait_for(ready.wait(), SAFETY_TIMEOUT)
         assert 2 in [op["op"] for op in standin.gateway_received]  # IDENTIFY
-        guild = bot.get_guild(GUILD_ID)
+        guild = await guild_cached(bot, GUILD_ID)
         assert guild is not None and guild.name == "Smoke" and not guild.unavailable
         assert guild.get_channel(int(g.channel["id"])).name == "general"
         res = await standin.slash(bot, "admin", user=frank, guild=g, via_gateway=True)
@@ -438,7 +440,7 @@ async def test_gateway_smoke(standin: DiscordStandIn) -> None:
         assert clicked.content == "count=1"
     finally:
         await bot.close()
-        await asyncio.wait_for(task, 5)
+        await asyncio.wait_for(task, SAFETY_TIMEOUT)
     assert task.exception() is None
 
 

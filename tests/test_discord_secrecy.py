@@ -1,0 +1,325 @@
+"""Where leaks land: whole games of every hidden-information game through the Discord stand-in,
+with people in every seat, and after EVERY step every version of everything the bot showed anyone
+checked against what its reader may know.
+
+Read at the wire, not inside the bot: each version of each message (its creation and every edit,
+however made: a REST edit, an UPDATE_MESSAGE answer to a press, a webhook edit of an answer or a
+follow-up), each ephemeral message (read by the user whose interaction it answered), each modal and
+each list of autocomplete choices. Every string in them counts — content, embeds (title,
+description, fields, footer, author), components (labels, custom_ids, placeholders, option labels,
+values and descriptions), attachments' file names and descriptions, text files' contents. A card the
+reader may not know (``game.known(seat)``, the engine's oracle; the public for public messages) must
+not be named in any notation the bot uses: codes (``9H``, ``8H@1``) or faces (``9♥``). The log of
+what happened may name a card its reader once knew (a discard later shuffled away), as in the
+engine's contract, so "may know" is what the reader has known at some point of this game.
+
+Pictures are checked by value, not only by name: a public picture must be byte for byte the picture
+of the public view of a state re-dealt so that only cards the public cannot know moved, and a seat's
+picture that of the seat's view of a state re-dealt the same way for that seat.
+
+Planted leaks (each put in by hand, seen to fail here, then taken out):
+(a) the public table embed lists the deciding seat's private cards (from ``game.view(seat)``):
+    caught in celestial_emperor, cardchess2 and maginot_line at the start (Court Wars and the
+    Knight/Rogue/Princess/Dragon have no private cards: nothing to leak that way);
+(b) a seat's private hand message names three cards of the next seat it cannot know: caught in
+    celestial_emperor, cardchess2 and maginot_line at the first private panel;
+(c) the table's "My hand" button carries a card the public cannot know in its custom_id: caught
+    in all five games at the start;
+(d) the public picture drawn from the deciding seat's view instead of the public one: caught by
+    the picture check in celestial_emperor, knight_rogue_princess_dragon, cardchess2 and
+    maginot_line;
+(e) the top card of Court Wars' hidden draw pile in the public embed: caught in court_wars;
+(f) an autocomplete choice naming a card the typing seat cannot know: caught in all five games
+    (the first autocomplete of a seat to act)."""
+
+from __future__ import annotations
+
+import re
+import types
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from bot.engine.core import Game
+from bot.engine.registry import spec
+from bot.render.pictures import draw_seat, draw_table
+import bot.tables.lobby as table_module
+from bot.tables.games import load_game
+from tests.contract.harness import card_universe, e_revealed
+from tests.discord_helpers import auto_move_for, latest_table, make_move
+from tests.render.pictures import redeal
+from tests.standin import Shown
+
+# Card names as a reader could read them: codes (9H, TD, JK, 8H@1) and faces (9♥, 10♦).
+_CODE = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][SHDC]|JK2?)(@\d+)?(?![A-Za-z0-9])")
+_FACE = re.compile(r"(?<![0-9])(10|[2-9JQKA])([♠♥♦♣])")
+_SUIT = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+# Discord's own bookkeeping in a stored message: ids, times, the author, who was mentioned, the
+# interaction it answered. None of it is written by the bot.
+_NOT_WRITTEN = frozenset({"id", "channel_id", "guild_id", "timestamp", "edited_timestamp", "author", "mentions",
+                          "mention_roles", "interaction_metadata", "webhook_id", "application_id", "url", "proxy_url",
+                          "size", "content_type", "message_reference", "type", "flags"})
+
+
+def strings(node: Any, out: list[str], top: bool = True) -> list[str]:
+    """Every string a reader is shown in ``node`` (a message, modal or choice list), keys included."""
+    if isinstance(node, str):
+        out.append(node)
+    elif isinstance(node, dict):
+        for k, v in node.items():
+            if top and k in _NOT_WRITTEN:
+                continue
+            out.append(str(k))
+            strings(v, out, top=False)
+    elif isinstance(node, (list, tuple)):
+        for v in node:
+            strings(v, out, top=False)
+    return out
+
+
+def named(text: str) -> set[str]:
+    """Cards ``text`` names: codes as written (``8H@1`` keeps its deck) and faces as codes (``9♥`` → ``9H``)."""
+    found = {code + (deck or "") for code, deck in _CODE.findall(text)}
+    found.update(("T" if r == "10" else r) + _SUIT[s] for r, s in _FACE.findall(text))
+    return found
+
+
+def face(card: str) -> str:
+    return card.partition("@")[0]
+
+
+def leaks(text: str, known: set[str], universe: frozenset[str]) -> set[str]:
+    """Cards of this game named in ``text`` that its reader may not know. A name without a deck
+    (``8H``, ``8♥``) is a leak only when the reader may know no card with that face."""
+    out = set()
+    faces = {face(c) for c in universe}
+    known_faces = {face(c) for c in known}
+    for card in named(text):
+        if "@" in card:
+            if card in universe and card not in known:
+                out.add(card)
+        elif card in faces and card not in known_faces:
+            out.add(card)
+    return out
+
+
+@dataclass
+class Watcher:
+    """Checks, after every step, everything the bot showed since the step before."""
+
+    standin: Any
+    bot: Any
+    channel: int
+    game_id: str
+    seat_of: dict[int, int]  # user id -> seat
+    ever: dict[int | None, set[str]] = field(default_factory=dict)  # what each reader has known this game
+    universe: frozenset[str] = frozenset()
+    mark: int = 0
+    pictures_seen: set[str] = field(default_factory=set)  # attachment ids already compared
+    counts: dict[str, int] = field(default_factory=dict)
+    states: list[Game] = field(default_factory=list)  # the states this step may have shown (before, after)
+    _drawn: dict[tuple[int, int | None, str], bytes | None] = field(default_factory=dict)  # this step's drawings
+
+    def count(self, what: str, n: int = 1) -> None:
+        self.counts[what] = self.counts.get(what, 0) + n
+
+    async def game(self) -> Game | None:
+        table = await self.bot.service.get(self.channel)
+        return load_game(table) if table is not None and table.state is not None else None
+
+    def learn(self, game: Game, events: list[Any] = ()) -> None:
+        """What every reader knows in ``game`` (and what ``events`` revealed as they happened)."""
+        if not self.universe:
+            self.universe = card_universe(game)
+        for r in [None, *range(len(game.players))]:
+            mine = self.ever.setdefault(r, set())
+            mine.update(game.known(r))
+            for e in events:
+                if e.for_(r):
+                    mine.update(e_revealed(e))
+
+    def reader(self, item: Shown) -> int | None:
+        """The seat of the one user who sees ``item``; None: the public (a public message, or a user
+        who holds no seat, who may know what the public knows)."""
+        return None if item.reader is None else self.seat_of.get(item.reader)
+
+    async def check(self, what: str, before: Game | None = None, events: list[Any] = ()) -> None:
+        """Everything shown since the last check, each against what its reader may know."""
+        now = await self.game()
+        if now is not None:
+            self.learn(now, events)
+        self.states = [g for g in (before, now) if g is not None]
+        self._drawn.clear()  # keyed by id(): only for the states held in self.states
+        new = self.standin.shown_since(self.mark)
+        self.mark += len(new)
+        for item in new:
+            self.check_item(item, what)
+
+    def check_item(self, item: Shown, what: str) -> None:
+        seat = self.reader(item)
+        where = (f"after {what}: {item.kind} ({item.how}) v{item.version} of message {item.message_id}, "
+                 f"read by {'the public' if seat is None else f'seat {seat}'}")
+        self.count(item.kind + ("" if seat is None else " (private)"))
+        texts = strings(item.payload, [])
+        for f in item.files:
+            if not f.filename.endswith(".png"):
+                texts.append(f.data.decode("utf-8", "replace"))
+        if self.universe:
+            known = self.ever.get(seat, set())
+            for text in texts:
+                bad = leaks(text, known, self.universe)
+                assert not bad, f"{where} names {sorted(bad)}, which its reader may not know, in {text[:300]!r}"
+        if item.kind == "message":
+            self.check_pictures(item, seat, where)
+
+    def drawn(self, game: Game, seat: int | None, kind: str) -> bytes | None:
+        """The picture of ``seat``'s view (None: public) of ``game`` with the cards ``seat`` may not
+        know re-dealt: what the reader may be shown."""
+        key = (id(game), seat, kind)
+        if key not in self._drawn:
+            other, _ = redeal(game, seat, seed=self.mark + len(self._drawn))
+            view = other.view(seat)
+            self._drawn[key] = draw_table(self.game_id, view) if kind == "table" else draw_seat(self.game_id, view)
+        return self._drawn[key]
+
+    def explain(self, data: bytes) -> str:
+        """Which view, not re-dealt, the picture was drawn from: a leak, or an old state."""
+        found = []
+        for g in self.states:
+            for r in [None, *range(len(g.players))]:
+                if draw_table(self.game_id, g.view(r)) == data or draw_seat(self.game_id, g.view(r)) == data:
+                    found.append(f"{'public' if r is None else f'seat {r}'} view at move {g.move_count}")
+        return "; ".join(found) or "no view of the state before or after the step draws it"
+
+    def check_pictures(self, item: Shown, seat: int | None, where: str) -> None:
+        by_id = {a["id"]: a for a in item.payload.get("attachments") or []}
+        for att, f in zip(by_id.values(), item.files, strict=True):
+            if att["id"] in self.pictures_seen or not f.filename.endswith(".png"):
+                continue
+            self.pictures_seen.add(att["id"])
+            assert self.states, f"{where}: a picture before the game began"
+            # A public message's picture is the table's; a private one is its reader's own picture
+            # (a seat's) or the table's.
+            kinds = ["table"] if seat is None else ["seat", "table"]
+            fits = [(kind, g) for g in self.states for kind in kinds
+                    if self.drawn(g, seat if kind == "seat" else None, kind) == f.data]
+            assert fits, f"{where}: the picture {f.filename!r} is not the one drawn from its reader's view " \
+                         f"with the cards it may not know re-dealt ({self.explain(f.data)})"
+            self.count("picture")
+
+
+# game id -> (players, variants (quick settings where the game has them), the table's seed)
+GAMES: dict[str, tuple[int, str | None, int]] = {
+    "court_wars": (3, None, 11),
+    "celestial_emperor": (3, "Seat Order Clans", 5),
+    "knight_rogue_princess_dragon": (4, None, 3),
+    "cardchess2": (2, ", ".join(spec("cardchess2").quick_options), 2),
+    "maginot_line": (2, ", ".join(spec("maginot_line").quick_options), 66),
+}
+
+
+def has_choice_option(bot, command: str, verb: str) -> bool:
+    group = bot.tree.get_command(command)
+    sub = group.get_command(verb) if group is not None else None
+    return sub is not None and any(p.name == "choice" for p in sub.parameters)
+
+
+async def play_and_watch(standin, bot, monkeypatch, game_id: str) -> Watcher:
+    n, variants, seed = GAMES[game_id]
+    sp = spec(game_id)
+    monkeypatch.setattr(table_module, "secrets", types.SimpleNamespace(randbits=lambda bits: seed))
+    g = standin.guild()
+    users = [standin.user(name=x) for x in ("ana", "ben", "cat", "dee", "eve")[:n]]
+    outsider = standin.user(name="zed")
+    for u in [*users, outsider]:
+        g.add_member(u)
+    channel = int(g.channel["id"])
+    w = Watcher(standin, bot, channel, game_id, {int(u["id"]): i for i, u in enumerate(users)})
+    args = {"game": game_id, **({"variants": variants} if variants else {})}
+    lobby = await standin.slash(bot, "game new", args, user=users[0], guild=g)
+    for u in users[1:]:
+        await standin.click(bot, lobby.message_id, label="Join", user=u)
+    await w.check("the lobby")
+    await standin.click(bot, lobby.message_id, label="Start", user=users[0])
+    w.learn(await w.game())
+    await w.check("the start")
+    for i in range(400):
+        table = await bot.service.get(channel)
+        if table.status != "playing":
+            break
+        before = load_game(table)
+        seat, move = await auto_move_for(bot, channel, i)
+        verb = move.split()[0]
+        if before.choices(seat, (verb,)).kind == "text":
+            move = f"{verb} Line {i} by seat {seat}."
+        if i % 3 == 0 and has_choice_option(bot, sp.command, verb):
+            # What typing the move offers the seat to act, and someone else (nothing, or only theirs).
+            for who in (users[seat], users[(seat + 1) % n], outsider):
+                await standin.autocomplete(bot, f"{sp.command} {verb}", {"choice": ""}, focused="choice",
+                                           user=who, guild=g)
+        if i % 2 == 0:
+            # Someone not acting (by turns, the outsider too) looks at their own hand or view.
+            watcher = [*users, outsider][(i // 2) % (n + 1)]
+            if watcher is not users[seat]:
+                await standin.slash(bot, "game hand", user=watcher, guild=g)
+        _, events = before.apply(seat, move)
+        await make_move(standin, bot, channel, seat, move, users)
+        await w.check(f"move {i} {move!r} by seat {seat}", before, list(events))
+    table = await bot.service.get(channel)
+    assert table.status == "finished", f"{game_id}: no end after {i + 1} moves"
+    # The end: the final table, the story or record files offered, each checked like the rest.
+    final = latest_table(standin, channel)
+    for label in ("Story file",):
+        if any(lb == label for _, lb, _ in standin.buttons(int(final["id"]))):
+            await standin.click(bot, int(final["id"]), label=label, user=users[1 % n])
+    await w.check("the end")
+    assert w.mark == len(standin.shown), "something shown was never checked"
+    return w
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+async def test_nothing_shown_names_a_card_its_reader_may_not_know(standin, bot, monkeypatch, game_id):
+    w = await play_and_watch(standin, bot, monkeypatch, game_id)
+    table_id = int(latest_table(standin, w.channel)["id"])
+    # The live table was edited all game, and every version of it was read, not just the last.
+    assert len(standin.message_versions(table_id)) > 5, w.counts
+    assert w.counts.get("message (private)", 0) > 5, w.counts
+    assert w.counts.get("picture", 0) > 5, w.counts
+    if game_id in ("celestial_emperor", "knight_rogue_princess_dragon"):
+        assert w.counts.get("modal (private)", 0) > 0, w.counts
+    assert w.counts.get("autocomplete (private)", 0) > 0, w.counts
+
+
+def test_leak_finder_reads_every_notation():
+    universe = frozenset({"9H", "TD", "KS", "8H@0", "8H@1", "JK"})
+    assert leaks("you hold 9H", set(), universe) == {"9H"}
+    assert leaks("you hold 9♥ and 10♦", set(), universe) == {"9H", "TD"}
+    assert leaks("dh2:abc:3:s:play KS", set(), universe) == {"KS"}
+    assert leaks("8H@1", {"8H@0"}, universe) == {"8H@1"}
+    assert leaks("8♥", {"8H@0"}, universe) == set()  # the reader knows an 8♥: the face alone says nothing
+    assert leaks("8♥", set(), universe) == {"8H"}
+    assert leaks("TDX 9HZ x9H A9H 19♥", set(), universe) == set()
+    assert leaks("9H and KS", {"9H", "KS"}, universe) == set()
+    assert strings({"id": "9H", "content": "KS", "embeds": [{"title": "TD", "url": "x"}]}, []) == \
+        ["content", "KS", "embeds", "title", "TD", "url", "x"]
+
+
+async def test_standin_keeps_every_version_with_its_reader(standin, bot):
+    """The history the check above reads: each edit is a new version, the old ones kept as shown;
+    ephemeral answers carry their reader."""
+    g = standin.guild()
+    ana, ben = standin.user(name="ana"), standin.user(name="ben")
+    for u in (ana, ben):
+        g.add_member(u)
+    lobby = await standin.slash(bot, "game new", {"game": "court_wars"}, user=ana, guild=g)
+    joined = await standin.click(bot, lobby.message_id, label="Join", user=ben)
+    versions = standin.message_versions(lobby.message_id)
+    assert len(versions) >= 2 and versions[0].how == "response" and versions[0].reader is None
+    assert versions[0].payload["components"] != versions[-1].payload["components"]  # the old revision kept
+    assert any(v.how in ("update", "edit", "webhook-edit") for v in versions[1:])
+    hand = await standin.slash(bot, "game hand", user=ben, guild=g)
+    mine = standin.message_versions(hand.message_id)
+    assert mine and all(v.ephemeral and v.reader == int(ben["id"]) for v in mine)
+    assert joined.message_id is not None
+    assert [s.seq for s in standin.shown] == list(range(len(standin.shown)))
