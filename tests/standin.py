@@ -1928,7 +1928,11 @@ class DiscordStandIn:
                 bot.wait_for("interaction", check=lambda i: i.id == result.id, timeout=timeout))
             try:
                 await self.gateway_dispatch("INTERACTION_CREATE", payload, shard=shard)
-                await received
+                # A bot in another process (a shard cluster) never tells this one: its answer does.
+                loop = asyncio.get_running_loop()
+                deadline = loop.time() + timeout
+                while not received.done() and not result.callbacks and loop.time() < deadline:
+                    await asyncio.sleep(0.005)
             finally:
                 received.cancel()
         else:
