@@ -196,6 +196,8 @@ def parser() -> argparse.ArgumentParser:
             "in tests.", 78))
     b.add_argument("--quick", action="store_true", help="fewer repetitions")
     b.add_argument("--json", action="store_true", help='end with one JSON line: {"figures": [...]}')
+    b.add_argument("--only", default="", metavar="PARTS",
+                   help="comma-separated parts to run (engines, press, service, sweep, memory; default all)")
     return p
 
 
@@ -425,9 +427,10 @@ def cmd_migrate_store(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_bench(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.bench import run_bench
+    from bot.bench import SECTIONS, run_bench
 
-    return run_bench(quick=args.quick, as_json=args.json)
+    only = tuple(x.strip() for x in args.only.split(",") if x.strip()) or SECTIONS
+    return run_bench(quick=args.quick, as_json=args.json, only=only)
 
 
 COMMANDS = {"start": cmd_start, "run": cmd_run, "sync": cmd_sync, "play": cmd_play, "simulate": cmd_simulate,

@@ -61,7 +61,7 @@ class Figure:
         target = ""
         if self.target is not None:
             sign = "≥" if self.higher_is_better else "≤"
-            verdict = "" if self.note else ("met" if self.met else "NOT MET")
+            verdict = "" if self.note else ("PASS" if self.met else "FAIL")
             target = f"target {sign} {self.target:g} {self.unit}  {verdict}"
         if self.note:
             return f"{self.name:<66} {'—':>10} {self.unit:<8} {target} {self.note}"
@@ -140,11 +140,9 @@ class PrivatePostgres:
     def start(self) -> "PrivatePostgres":
         data = self.root / "data"
         self._run("initdb", "-D", str(data), "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8")
-        # fsync on; a commit returns before its WAL is flushed (synchronous_commit=off): the same
-        # promise as SQLite's WAL with synchronous=NORMAL — a crash of the bot loses no acknowledged
-        # move, a power cut may lose the last moments.
-        opts = (f"-c listen_addresses='' -k {self.sock} -c max_connections=100 -c shared_buffers=64MB "
-                "-c synchronous_commit=off")
+        # PostgreSQL's default durability (fsync on, synchronous_commit on): a commit returns once
+        # its WAL is flushed. The bench never turns synchronous_commit off.
+        opts = f"-c listen_addresses='' -k {self.sock} -c max_connections=100 -c shared_buffers=64MB"
         self._run("pg_ctl", "-D", str(data), "-o", opts, "-l", str(self.root / "log"), "-w", "-t", "60", "start")
         return self
 
@@ -527,7 +525,37 @@ async def store_figures(quick: bool, report: Callable[[Figure], None]) -> None:
                     print(f"  ({part.__name__} on {backend.name}: {time.perf_counter() - start:.1f} s)", flush=True)
 
 
-def run_bench(quick: bool = False, as_json: bool = False) -> int:
+async def real_press_figures(quick: bool, report: Callable[[Figure], None]) -> None:
+    """The real press (``bot.benchkit``): the bot fed gateway payloads, answering a stand-in."""
+    from bot.benchkit.press import press_figures
+
+    import bot.ui  # noqa: F401  (imported before timing, as in the running bot)
+    from bot.app import settle_memory
+
+    settle_memory()
+    with tempfile.TemporaryDirectory(prefix="deckhand-bench-") as tmp:
+        async with backends(Path(tmp)) as found:
+            for backend, why in found:
+                if backend is None:
+                    report(Figure("[postgres] real press", float("nan"), "ms", note=why))
+                    continue
+                if backend.name == "postgres":
+                    store = await backend.open("durability")
+                    try:
+                        rows = await store.execute("SELECT current_setting('synchronous_commit'), "
+                                                   "current_setting('fsync')")
+                    finally:
+                        await store.close()
+                    print(f"  (PostgreSQL: synchronous_commit={rows[0][0]}, fsync={rows[0][1]})", flush=True)
+                start = time.perf_counter()
+                await press_figures(backend, quick, report)
+                print(f"  (real press on {backend.name}: {time.perf_counter() - start:.1f} s)", flush=True)
+
+
+SECTIONS = ("engines", "press", "service")
+
+
+def run_bench(quick: bool = False, as_json: bool = False, only: tuple[str, ...] = SECTIONS) -> int:
     figures: list[Figure] = []
 
     def report(f: Figure) -> None:
@@ -537,14 +565,27 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
     games = 3 if quick else 40
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"Load average {load:.1f} on {os.cpu_count()} CPUs when the bench started (timings grow with it).")
-    print("Engines (built-in players; apply = replaying the recorded actions)")
-    for game_id in GAME_IDS:
-        for f in engine_figures(game_id, games):
-            report(f)
+    if "engines" in only:
+        print("Engines (built-in players; apply = replaying the recorded actions)")
+        for game_id in GAME_IDS:
+            for f in engine_figures(game_id, games):
+                report(f)
+    if "press" in only:
+        print("\nThe real press: gateway INTERACTION_CREATE payloads fed to the bot (discord.py, the cog, the desk,\n"
+              "the store, the message built and sent to a Discord stand-in in another process, pictures as\n"
+              "multipart uploads). Maginot Line with teams (4 seats); its table message carries My hand, so a\n"
+              "button move is My hand → the private panel's steps; the rest by /game move. CPU: this process\n"
+              "(process_time, all its threads; not the stand-in, not the picture processes).")
+        asyncio.run(real_press_figures(quick, report))
+    if "service" not in only:
+        if as_json:
+            print(json.dumps({"figures": [f.as_json() for f in figures]}))
+        return 0
     print("\nInteractions, server-side (remember the interaction, load, check, apply, save; embed and components\n"
           "built on the loop, the picture in the picture processes; no Discord stand-in, so none of its cost is\n"
           "in these figures; its own cost is measured by the tests' stand-in, not here).\n"
-          "SQLite: a file, WAL, synchronous=NORMAL. PostgreSQL: a private local server, synchronous_commit=off.")
+          "SQLite: a file, WAL, synchronous=NORMAL. PostgreSQL: a private local server at its default durability\n"
+          "(fsync=on, synchronous_commit=on; the bench never sets synchronous_commit=off).")
     asyncio.run(store_figures(quick, report))
     if as_json:
         print(json.dumps({"figures": [f.as_json() for f in figures]}))

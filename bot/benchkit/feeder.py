@@ -71,6 +71,17 @@ class Feeder:
         self.http = session
         self.ids = itertools.count(930_000_000_000_000_000)
         self.errors = _Errors()
+        self._capture: list[asyncio.Future[Any]] | None = None
+        loop = asyncio.get_running_loop()
+        previous = loop.get_task_factory()
+
+        def factory(loop: asyncio.AbstractEventLoop, coro: Any, **kw: Any) -> asyncio.Future[Any]:
+            task = previous(loop, coro, **kw) if previous else asyncio.Task(coro, loop=loop, **kw)
+            if self._capture is not None:
+                self._capture.append(task)
+            return task
+
+        loop.set_task_factory(factory)  # type: ignore[arg-type]
 
     # ----- payloads --------------------------------------------------------------------
     def payload(self, type_: int, data: dict[str, Any], who: int, channel_id: int,
@@ -109,8 +120,20 @@ class Feeder:
         return self.payload(2, data, who, channel_id)
 
     # ----- feeding ---------------------------------------------------------------------
-    def feed(self, payload: dict[str, Any]) -> None:
-        self.bot._connection.parsers["INTERACTION_CREATE"](payload)
+    def feed(self, payload: dict[str, Any]) -> list[asyncio.Future[Any]]:
+        """Hand the payload to discord.py's parser; the tasks it started to handle it."""
+        self._capture = captured = []
+        try:
+            self.bot._connection.parsers["INTERACTION_CREATE"](payload)
+        finally:
+            self._capture = None
+        return captured
+
+    async def press(self, payload: dict[str, Any]) -> int:
+        """Feed one payload and wait until discord.py has handled it; how many handlers failed."""
+        tasks = self.feed(payload)
+        done = await asyncio.gather(*tasks, return_exceptions=True)
+        return sum(1 for x in done if isinstance(x, BaseException))
 
     @staticmethod
     def _busy() -> list[asyncio.Task]:

@@ -95,6 +95,7 @@ class Presser:
         self.bot, self.feeder, self.counting = bot, feeder, counting
         self.table_message: dict[int, int] = {}
         self.rng = random.Random(1)
+        self.failed = 0  # handler tasks that raised
 
     async def show(self, channels: list[int]) -> None:
         cog = self.bot.get_cog("Tables")
@@ -155,8 +156,7 @@ class Presser:
     async def timed(self, payload: dict[str, Any], kind: str, ch: int) -> Sample:
         calls, cpu = self.counting.calls, time.process_time()
         start = time.monotonic()
-        self.feeder.feed(payload)
-        await self.feeder.settle()
+        self.failed += await self.feeder.press(payload)
         wall = time.monotonic() - start
         return Sample(kind, ch, payload["token"], start, wall, time.process_time() - cpu, self.counting.calls - calls)
 
@@ -249,7 +249,7 @@ async def latency(backend: Any, length: int, tables: int, presses: int, pictures
             for ch in channels:
                 stored = await store.get(ch)
                 run.lost += before[ch] + done[ch] - len(stored.moves)
-            run.errors = len(feeder.errors.records)
+            run.errors = len(feeder.errors.records) + presser.failed
         return run
     finally:
         await store.close()
@@ -260,3 +260,146 @@ def load() -> float:
 
 
 __all__ = ["Presser", "Run", "Sample", "latency", "load", "p", "statistics"]
+
+
+@dataclass
+class Burst:
+    interactions: int = 0
+    moves: int = 0
+    elapsed: float = 0.0
+    cpu: float = 0.0
+    stall: float = 0.0  # the event loop's longest stall (s)
+    errors: int = 0
+    lost: int = 0
+    tables: int = 0
+
+
+async def many(backend: Any, tables: int, rounds: int, pictures_on: bool) -> Burst:
+    """``tables`` tables of mixed lengths (30, 300 and 1,000 moves) pressed at once: every round,
+    one ``/game move`` on every table and a **My hand** on every other one, all fed together."""
+    from bot.bench import LoopWatch
+    from bot.tables.service import TableService
+
+    store = await backend.open(f"many{'p' if pictures_on else ''}")
+    out = Burst(tables=tables)
+    try:
+        service = TableService(store)
+        lengths = (30, 300, 1000)
+        for i, n in enumerate(lengths):
+            await template(service, 1 + i, n)
+        channels = [1000 + i for i in range(tables)]
+        share = {30: channels[: tables // 2], 300: channels[tables // 2: tables * 17 // 20],
+                 1000: channels[tables * 17 // 20:]}
+        for i, n in enumerate(lengths):
+            await clone(store, backend.name, 1 + i, share[n])
+        async with running_bot(store, pictures_on) as (bot, feeder, counting):
+            if pictures_on:
+                from bot.engine.registry import sample_views
+                from bot.render import pictures
+
+                await pictures.prepare(sample_views())
+            presser = Presser(bot, feeder, counting)
+            await presser.show(channels)
+            warm = Run()
+            for ch in channels:
+                await presser.press(ch, "slash", warm)
+            before = {ch: len((await store.get(ch)).moves) for ch in channels}
+            errors0 = len(feeder.errors.records)
+            played = dict.fromkeys(channels, 0)
+            for r in range(rounds):
+                payloads: list[tuple[int, dict[str, Any]]] = []
+                for k, ch in enumerate(channels):  # chosen and built before the clock starts
+                    nxt = await presser.next_move(ch)
+                    if nxt is None:
+                        continue
+                    seat, move = nxt
+                    payloads.append((ch, feeder.slash_move(ch, move, seat)))
+                    if (k + r) % 2 == 0:
+                        msg = await feeder.message(presser.table_message[ch])
+                        me = next((c for c, kind, _ in buttons(msg) if kind == "me"), None)
+                        if me is not None:
+                            payloads.append((0, feeder.click(msg, me, (seat + 1) % SEATS)))
+                with LoopWatch() as watch:
+                    start, cpu = time.perf_counter(), time.process_time()
+                    tasks = []
+                    for _, pl in payloads:  # one event per turn of the loop, as the gateway reads them
+                        tasks += feeder.feed(pl)
+                        await asyncio.sleep(0)
+                    results = await asyncio.gather(*tasks, return_exceptions=True)
+                    out.elapsed += time.perf_counter() - start
+                    out.cpu += time.process_time() - cpu
+                out.stall = max(out.stall, watch.worst)
+                out.errors += sum(1 for x in results if isinstance(x, BaseException))
+                out.interactions += len(payloads)
+                for ch, _ in payloads:
+                    if ch:
+                        played[ch] += 1
+                        out.moves += 1
+            out.errors += len(feeder.errors.records) - errors0
+            for ch in channels:
+                stored = await store.get(ch)
+                out.lost += before[ch] + played[ch] - len(stored.moves)
+        return out
+    finally:
+        await store.close()
+
+
+def mean(values: list[float]) -> float:
+    return statistics.fmean(values) if values else float("nan")
+
+
+async def press_figures(backend: Any, quick: bool, report: Any) -> None:
+    """The real press on one back end: latency, CPU and store round trips by table length (with
+    and without pictures on SQLite), then many tables at once."""
+    from bot.bench import Figure
+
+    tag = f"[{backend.name}]"
+    tables, presses = (4, 6) if quick else (50, 20)
+    cpu_no_picture: dict[int, float] = {}
+    for pictures_on in ((False, True) if backend.name == "sqlite" else (False,)):
+        what = "with its picture" if pictures_on else "no picture"
+        for length in (30, 300, 1000):
+            run = await latency(backend, length, tables, presses, pictures_on)
+            everything = run.samples + run.openings
+            cpu = sum(s.cpu for s in everything) / max(1, len(everything)) * 1000
+            edits = [(s.edit - s.start) * 1000 for s in run.samples if s.edit is not None]
+            roads = {k: sum(1 for s in run.samples if s.kind == k) for k in ("panel", "slash")}
+            name = f"{tag} real press, {length}-move tables, {what}"
+            print(f"  ({name}: {len(run.samples)} moves — {roads['panel']} on private panels, {roads['slash']} by "
+                  f"/game move — and {len(run.openings)} other presses (My hand on the table message, panel steps); "
+                  f"load {load():.1f})", flush=True)
+            report(Figure(f"{name}: main-process CPU per interaction", cpu, "ms", None if pictures_on else 1.5))
+            if not pictures_on:
+                cpu_no_picture[length] = cpu
+            target = 25.0 if pictures_on else 5.0
+            report(Figure(f"{name}: click → table edit p50", p(edits, 50), "ms"))
+            report(Figure(f"{name}: click → table edit p99", p(edits, 99), "ms", target))
+            missing = len(run.samples) - len(edits)
+            report(Figure(f"{name}: moves with no table edit seen", missing, "count", 0))
+            for road in ("panel", "slash"):
+                calls = [s.calls for s in run.samples if s.kind == road]
+                if calls:
+                    report(Figure(f"{name}: store round trips per move press ({road}), most", max(calls), "calls", 1))
+            opens = [s.calls for s in run.openings]
+            if opens:
+                report(Figure(f"{name}: store round trips per other press (My hand, a step), mean", mean(opens),
+                              "calls"))
+            report(Figure(f"{name}: errors", run.errors, "count", 0))
+            report(Figure(f"{name}: lost updates", run.lost, "count", 0))
+        if not pictures_on:
+            report(Figure(f"{tag} real press, no picture: CPU per interaction, 1,000 ÷ 30 moves",
+                          cpu_no_picture[1000] / cpu_no_picture[30], "x", 1.2))
+    for pictures_on in ((False, True) if backend.name == "sqlite" else (False,)):
+        rounds = 3 if quick else 12
+        burst = await many(backend, 200, rounds, pictures_on)
+        what = "with pictures" if pictures_on else "no pictures"
+        name = f"{tag} 200 tables of mixed lengths at once, {what}"
+        print(f"  ({name}: {burst.interactions} interactions, {burst.moves} of them moves, in {rounds} rounds; "
+              f"load {load():.1f})", flush=True)
+        report(Figure(f"{name}: interactions/s", burst.interactions / burst.elapsed, "ops/s",
+                      300.0 if pictures_on else 1000.0, higher_is_better=True))
+        report(Figure(f"{name}: main-process CPU per interaction", burst.cpu / max(1, burst.interactions) * 1000,
+                      "ms"))
+        report(Figure(f"{name}: event loop blocked at most", burst.stall * 1000, "ms", 20))
+        report(Figure(f"{name}: errors", burst.errors, "count", 0))
+        report(Figure(f"{name}: lost updates", burst.lost, "count", 0))
