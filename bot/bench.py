@@ -105,6 +105,53 @@ def engine_figures(game_id: str, games: int) -> list[Figure]:
             Figure(f"{game_id}: whole games, built-in players", games / auto_elapsed, "games/s")]
 
 
+QUITTING = frozenset({"resign", "concede", "quit", "forfeit"})
+
+
+def random_action(game: Any, seat: int, rng: random.Random) -> str:
+    """A uniformly random complete action, walked through ``choices`` (giving up only when it is
+    all that is offered; free text gets a short line)."""
+    tokens: tuple[str, ...] = ()
+    for _ in range(200):
+        c = game.choices(seat, tokens)
+        if c.kind == "text":
+            return " ".join((*tokens, "A quiet line."))
+        if c.kind == "range":
+            nxt = [str(rng.randint(c.lo, c.hi))] if c.hi >= c.lo else []
+        elif c.kind == "set":
+            toks = c.tokens()
+            hi = min(c.hi, len(toks))
+            nxt = [",".join(sorted(rng.sample(toks, rng.randint(c.lo, hi)), key=toks.index))] if hi >= c.lo else []
+        else:
+            nxt = [o.token for o in c.options if o.style != "danger" and o.token not in QUITTING] or \
+                  [o.token for o in c.options]
+        if c.complete and tokens and (not nxt or rng.random() < 0.25):
+            return " ".join(tokens)
+        if not nxt:
+            raise RuntimeError(f"{game.game_id}: a dead end in choices after {tokens!r}")
+        tokens += (rng.choice(nxt),)
+    raise RuntimeError(f"{game.game_id}: choices never completed: {tokens!r}")
+
+
+def random_playouts(game_id: str, games: int, max_steps: int = 5000) -> tuple[int, float]:
+    """Random playouts (every action a random walk through ``choices``): steps and seconds."""
+    cls = spec(game_id).state
+    names = default_players(game_id, None)
+    steps = 0
+    start = time.perf_counter()
+    for i in range(games):
+        rng = random.Random(i)
+        game = cls.new(names, seed=i)
+        for _ in range(max_steps):
+            decisions = game.decisions()
+            if not decisions:
+                break
+            seat = decisions[0].seat
+            game, _ = game.apply(seat, random_action(game, seat, rng))
+            steps += 1
+    return steps, time.perf_counter() - start
+
+
 # ----- the back ends ----------------------------------------------------------------------
 PG_BIN = Path(os.environ.get("DECKHAND_PG_BIN", "/usr/lib/postgresql/15/bin"))
 
@@ -570,6 +617,9 @@ def run_bench(quick: bool = False, as_json: bool = False, only: tuple[str, ...] 
         for game_id in GAME_IDS:
             for f in engine_figures(game_id, games):
                 report(f)
+            steps, seconds = random_playouts(game_id, max(2, games // 2))
+            report(Figure(f"{game_id}: random playouts (random walks through choices; {steps} steps)",
+                          steps / seconds, "steps/s"))
     if "press" in only:
         print("\nThe real press: gateway INTERACTION_CREATE payloads fed to the bot (discord.py, the cog, the desk,\n"
               "the store, the message built and sent to a Discord stand-in in another process, pictures as\n"
