@@ -599,7 +599,14 @@ async def real_press_figures(quick: bool, report: Callable[[Figure], None]) -> N
                 print(f"  (real press on {backend.name}: {time.perf_counter() - start:.1f} s)", flush=True)
 
 
-SECTIONS = ("engines", "press", "service")
+async def sweep_memory_figures(quick: bool, report: Callable[[Figure], None]) -> None:
+    from bot.benchkit.sweep import sweep_and_memory
+
+    with tempfile.TemporaryDirectory(prefix="deckhand-bench-") as tmp:
+        await sweep_and_memory(Backend("sqlite", Path(tmp)), quick, report)
+
+
+SECTIONS = ("engines", "press", "sweep", "service")
 
 
 def run_bench(quick: bool = False, as_json: bool = False, only: tuple[str, ...] = SECTIONS) -> int:
@@ -627,6 +634,10 @@ def run_bench(quick: bool = False, as_json: bool = False, only: tuple[str, ...] 
               "button move is My hand → the private panel's steps; the rest by /game move. CPU: this process\n"
               "(process_time, all its threads; not the stand-in, not the picture processes).")
         asyncio.run(real_press_figures(quick, report))
+    if "sweep" in only:
+        print("\nThe turn-limit sweep through the cog (notices and table edits to the stand-in), and memory (SQLite).\n"
+              "Event-loop time: CPU of the loop's thread during the sweep (the store works in its own thread).")
+        asyncio.run(sweep_memory_figures(quick, report))
     if "service" not in only:
         if as_json:
             print(json.dumps({"figures": [f.as_json() for f in figures]}))

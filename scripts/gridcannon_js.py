@@ -129,7 +129,9 @@ def engine_file(given: str | None, folder: Path) -> Path | None:
         return None
 
 
-def python_playouts(decks: list[list[str]], rounds: int) -> tuple[int, int, float]:
+def python_playouts(decks: list[list[str]], rounds: int, walk: bool = False) -> tuple[int, int, float]:
+    """Random playouts on Deckhand's engine: a uniform pick among the legal moves (as the
+    JavaScript side does), or (``walk``) a random walk through ``choices`` as the bench does."""
     from bot.bench import random_action
     from bot.engine.registry import spec
 
@@ -143,7 +145,8 @@ def python_playouts(decks: list[list[str]], rounds: int) -> tuple[int, int, floa
             for _ in range(5000):
                 if not game.decisions():
                     break
-                game, _ = game.apply(0, random_action(game, 0, rng))
+                move = random_action(game, 0, rng) if walk else rng.choice(game.legal_moves(0))
+                game, _ = game.apply(0, move)
                 steps += 1
             games += 1
     return steps, games, time.perf_counter() - start
@@ -183,10 +186,13 @@ def main() -> int:
             return 1
         js = json.loads(done.stdout.strip().splitlines()[-1])
     steps, games, seconds = python_playouts(decks, args.rounds)
+    wsteps, wgames, wseconds = python_playouts(decks, args.rounds, walk=True)
     load = os.getloadavg()[0]
     print(f"Gridcannon random playouts on the same {args.games} decks × {args.rounds} (load average {load:.1f}):")
-    print(f"  Deckhand (Python):       {steps / seconds:10.0f} steps/s  {games / seconds:8.1f} games/s  "
-          f"({steps} steps, {seconds:.2f} s)")
+    print(f"  Deckhand (Python), a random legal move:      {steps / seconds:10.0f} steps/s  {games / seconds:8.1f} "
+          f"games/s  ({steps} steps, {seconds:.2f} s)")
+    print(f"  Deckhand (Python), a random walk of choices: {wsteps / wseconds:10.0f} steps/s  "
+          f"{wgames / wseconds:8.1f} games/s  ({wsteps} steps, {wseconds:.2f} s)")
     print(f"  engine.mjs (Node {subprocess.run([node, '--version'], capture_output=True, text=True).stdout.strip()}):"
           f" {js['steps'] / js['seconds']:10.0f} steps/s  {js['games'] / js['seconds']:8.1f} games/s  "
           f"({js['steps']} steps, {js['seconds']:.2f} s, {js['stuck']} stuck)")

@@ -72,6 +72,7 @@ class Feeder:
         self.ids = itertools.count(930_000_000_000_000_000)
         self.errors = _Errors()
         self._capture: list[asyncio.Future[Any]] | None = None
+        self.server_pid = 0
         loop = asyncio.get_running_loop()
         previous = loop.get_task_factory()
 
@@ -220,6 +221,7 @@ async def running_bot(store: Any, pictures_on: bool) -> AsyncIterator[tuple[Any,
     try:
         await bot.login("bench-token")
         feeder = Feeder(bot, base, session)
+        feeder.server_pid = proc.pid
         errors = feeder.errors
         for name in ("discord", "cogs", "bot"):
             logging.getLogger(name).addHandler(errors)

@@ -59,8 +59,10 @@ class Server:
                  "url": "https://cdn.invalid/x", "proxy_url": "https://cdn.invalid/x"}
                 for i, a in enumerate(body.get("attachments") or [])]
 
-    def _edit(self, mid: int, body: dict[str, Any]) -> dict[str, Any] | None:
+    def _edit(self, mid: int, body: dict[str, Any], channel: str | None = None) -> dict[str, Any] | None:
         msg = self.messages.get(mid)
+        if msg is None and channel is not None:  # a table message of a table the bench made in the database
+            msg = self.messages[mid] = {**self._new(channel, {}), "id": str(mid)}
         if msg is None:
             return None
         for key in ("content", "embeds", "components"):
@@ -147,7 +149,7 @@ class Server:
             mid = int(parts[3])
             self._note(arrived, method, "channel-edit", str(mid), body, size)
             if method == "PATCH":
-                found = self._edit(mid, body)
+                found = self._edit(mid, body, channel)
                 if found is None:
                     return ok({"code": 10008, "message": "Unknown Message"}, status=404)
                 return ok(found)

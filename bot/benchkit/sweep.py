@@ -1,0 +1,151 @@
+"""The turn-limit sweep at scale and the bot's memory, through the real bot and the stand-in.
+
+Sweep: 100,000 stored tables (made by the database itself), 1,000 of them due; the cog's
+``check_timeouts`` reads them, saves each change, edits each table message and posts each
+notice. Memory: the same 100,000 tables plus 1,000 hot tables of 300+ moves, each pressed
+through the real path with its picture; the resident memory of the bot's process and of its
+picture processes."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from bot.benchkit.feeder import running_bot
+from bot.benchkit.press import Presser, Run, clone, load, template
+
+DUE = 1000
+STORED = 100_000
+HOT = 1000
+
+
+async def stored_tables(store: Any, backend: str, count: int) -> None:
+    """``count`` idle tables, half finished and half ongoing, cloned by the database."""
+    from bot.bench import LONG_GAME, MANY_GAME, _next_move, _table
+    from bot.tables.service import TableService
+
+    service = TableService(store)
+    await _table(service, 1, MANY_GAME, 2, seed=1)
+    import random
+
+    rng = random.Random(1)
+    for _ in range(12):
+        await service.move(1, *(await _next_move(service, 1, rng) or ()))
+    await _table(service, 2, "knight_rogue_princess_dragon", 4, seed=2)
+    krng = random.Random(2)
+    while (nxt := await _next_move(service, 2, krng)) is not None:
+        await service.move(2, *nxt)
+    del LONG_GAME
+    from bot.bench import _fill
+
+    await _fill(store, backend, 1, 2, count - 2)
+
+
+async def make_due(store: Any, backend: str, count: int, now: float) -> list[int]:
+    """Make ``count`` of the ongoing idle tables due now (their turn is up), each with a table message."""
+    q = "?" if backend == "sqlite" else "$1"
+    rows = await store.execute(f"SELECT channel_id, turn_limit FROM tables WHERE status = 'playing' AND channel_id > "
+                               f"1000000000 ORDER BY channel_id LIMIT {q}", (count,))
+    channels = [int(r[0]) for r in rows]
+    limit = int(rows[0][1] or 86400)
+    args = (now - limit - 60, now - 30)
+    if backend == "sqlite":
+        sql = ("UPDATE tables SET turn_since = ?, alarm = ?, timed_out = 0, warned_for = NULL, "
+               "message_id = 7000000000000000000 + channel_id, message_table = table_id "
+               f"WHERE channel_id IN ({', '.join('?' * len(channels))})")
+        await store.execute(sql, (*args, *channels))
+    else:
+        sql = ("UPDATE tables SET turn_since = $1, alarm = $2, timed_out = FALSE, warned_for = NULL, "
+               "message_id = 7000000000000000000 + channel_id, message_table = table_id "
+               "WHERE channel_id = ANY($3::bigint[])")
+        await store.execute(sql, (*args, channels))
+    return channels
+
+
+def rss_kb(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def children(pid: int) -> list[int]:
+    out: list[int] = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            text = Path(f"/proc/{pid}/task/{task}/children").read_text().split()
+            for c in map(int, text):
+                out += [c, *children(c)]
+    except OSError:
+        pass
+    return out
+
+
+async def sweep_and_memory(backend: Any, quick: bool, report: Any) -> None:
+    from bot.bench import Figure, LoopWatch
+    from bot.tables.games import GAMES
+
+    tag = f"[{backend.name}]"
+    stored = 10_000 if quick else STORED
+    due = 100 if quick else DUE
+    hot = 50 if quick else HOT
+    store = await backend.open("sweep")
+    try:
+        t0 = time.perf_counter()
+        await stored_tables(store, backend.name, stored)
+        now = time.time()
+        channels = await make_due(store, backend.name, due, now)
+        print(f"  ({tag} {stored:,} stored tables made in {time.perf_counter() - t0:.1f} s; {len(channels)} due; "
+              f"load {load():.1f})", flush=True)
+        async with running_bot(store, pictures_on=False) as (bot, feeder, counting):
+            cog = bot.get_cog("Tables")
+            GAMES.clear()
+            with LoopWatch() as watch:
+                start, loop_cpu = time.perf_counter(), time.thread_time()
+                told = await cog.check_timeouts()
+                wall, loop = time.perf_counter() - start, time.thread_time() - loop_cpu
+            name = f"{tag} sweep, {len(channels):,} of {stored:,} tables due (notices posted, table messages edited)"
+            report(Figure(f"{name}: event-loop time", loop * 1000, "ms", 200 if due >= DUE else None))
+            report(Figure(f"{name}: wall time", wall * 1000, "ms"))
+            report(Figure(f"{name}: event loop blocked at most", watch.worst * 1000, "ms", 20))
+            report(Figure(f"{name}: notices posted", told, "count", None))
+            if told != len(channels):
+                report(Figure(f"{name}: due tables not told", len(channels) - told, "count", 0))
+        # memory: 1,000 hot tables of 300+ moves, each pressed with its picture
+        t0 = time.perf_counter()
+        await template(__import__("bot.tables.service", fromlist=["TableService"]).TableService(store), 3, 300)
+        hot_channels = [2_000_000 + i for i in range(hot)]
+        await clone(store, backend.name, 3, hot_channels)
+        print(f"  ({tag} {hot} hot tables of 300+ moves made in {time.perf_counter() - t0:.1f} s)", flush=True)
+        async with running_bot(store, pictures_on=True) as (bot, feeder, counting):
+            from bot.engine.registry import sample_views
+            from bot.render import pictures
+
+            await pictures.prepare(sample_views())
+            presser = Presser(bot, feeder, counting)
+            await presser.show(hot_channels)
+            run = Run()
+            for ch in hot_channels:
+                await presser.press(ch, "slash", run)
+            me = os.getpid()
+            stand_in = feeder.server_pid
+            procs = [p for p in children(me) if p != stand_in and p not in children(stand_in)]
+            main_kb = rss_kb(me)
+            pictures_kb = sum(rss_kb(p) for p in procs)
+            name = f"{tag} memory, {stored:,} stored tables, {hot:,} hot ones of 300+ moves pressed with pictures"
+            report(Figure(f"{name}: RSS, bot process", main_kb / 1024, "MB"))
+            report(Figure(f"{name}: RSS, its {len(procs)} picture processes", pictures_kb / 1024, "MB"))
+            report(Figure(f"{name}: RSS, bot and picture processes", (main_kb + pictures_kb) / 1024, "MB", 300))
+            from bot.tables.games import GAMES as cache
+
+            rows = bot.service._rows
+            print(f"  (caches: games {len(cache)} ≈ {cache.bytes / 2**20:.1f} MB of {cache.max_bytes / 2**20:.0f}; "
+                  f"rows {len(rows)} ≈ {rows.bytes / 2**20:.1f} MB of {rows.max_bytes / 2**20:.0f}; "
+                  f"pictures {pictures.stats()})", flush=True)
+    finally:
+        await store.close()
