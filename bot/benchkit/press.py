@@ -47,17 +47,17 @@ def actors() -> list[Any]:
     return [Actor(USER_BASE + i, f"Player {i}") for i in range(SEATS)]
 
 
-async def template(service: Any, channel: int, moves: int) -> None:
+async def template(service: Any, channel: int, moves: int, seed: int = SEED) -> None:
     """A table ``moves`` moves long, played by the built-in players through the service."""
     from bot.engine.registry import spec
     from bot.tables.games import load_game
 
     people = actors()
-    await service.new_table(channel, 1, people[0], GAME, OPTIONS, seed=SEED)
+    await service.new_table(channel, 1, people[0], GAME, OPTIONS, seed=seed)
     for a in people[1:]:
         await service.join(channel, a)
     await service.start(channel, people[0])
-    rng = random.Random(SEED)
+    rng = random.Random(seed)
     for _ in range(moves):
         row = await service.require(channel)
         game = load_game(row)

@@ -9,6 +9,7 @@ picture processes."""
 from __future__ import annotations
 
 import os
+import random
 import time
 from pathlib import Path
 from typing import Any
@@ -23,13 +24,11 @@ HOT = 1000
 
 async def stored_tables(store: Any, backend: str, count: int) -> None:
     """``count`` idle tables, half finished and half ongoing, cloned by the database."""
-    from bot.bench import LONG_GAME, MANY_GAME, _next_move, _table
+    from bot.bench import MANY_GAME, _fill, _next_move, _table
     from bot.tables.service import TableService
 
     service = TableService(store)
     await _table(service, 1, MANY_GAME, 2, seed=1)
-    import random
-
     rng = random.Random(1)
     for _ in range(12):
         await service.move(1, *(await _next_move(service, 1, rng) or ()))
@@ -37,9 +36,6 @@ async def stored_tables(store: Any, backend: str, count: int) -> None:
     krng = random.Random(2)
     while (nxt := await _next_move(service, 2, krng)) is not None:
         await service.move(2, *nxt)
-    del LONG_GAME
-    from bot.bench import _fill
-
     await _fill(store, backend, 1, 2, count - 2)
 
 
@@ -89,6 +85,7 @@ def children(pid: int) -> list[int]:
 async def sweep_and_memory(backend: Any, quick: bool, report: Any) -> None:
     from bot.bench import Figure, LoopWatch
     from bot.tables.games import GAMES
+    from bot.tables.service import TableService
 
     tag = f"[{backend.name}]"
     stored = 10_000 if quick else STORED
@@ -118,9 +115,11 @@ async def sweep_and_memory(backend: Any, quick: bool, report: Any) -> None:
                 report(Figure(f"{name}: due tables not told", len(channels) - told, "count", 0))
         # memory: 1,000 hot tables of 300+ moves, each pressed with its picture
         t0 = time.perf_counter()
-        await template(__import__("bot.tables.service", fromlist=["TableService"]).TableService(store), 3, 300)
+        kinds = 5 if quick else 10  # distinct games (seeds), each copied; their presses differ again
         hot_channels = [2_000_000 + i for i in range(hot)]
-        await clone(store, backend.name, 3, hot_channels)
+        for k in range(kinds):
+            await template(TableService(store), 3 + k, 300 + 7 * k, seed=k)
+            await clone(store, backend.name, 3 + k, hot_channels[k::kinds])
         print(f"  ({tag} {hot} hot tables of 300+ moves made in {time.perf_counter() - t0:.1f} s)", flush=True)
         async with running_bot(store, pictures_on=True) as (bot, feeder, counting):
             from bot.engine.registry import sample_views
@@ -130,8 +129,9 @@ async def sweep_and_memory(backend: Any, quick: bool, report: Any) -> None:
             presser = Presser(bot, feeder, counting)
             await presser.show(hot_channels)
             run = Run()
-            for ch in hot_channels:
-                await presser.press(ch, "slash", run)
+            for _ in range(2):
+                for ch in hot_channels:
+                    await presser.press(ch, "slash", run)
             me = os.getpid()
             stand_in = feeder.server_pid
             procs = [p for p in children(me) if p != stand_in and p not in children(stand_in)]

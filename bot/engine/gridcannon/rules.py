@@ -257,7 +257,7 @@ class GridcannonGame(Game):
 
     def legal_slots(self, royal: str) -> list[str]:
         """Slots ``royal`` may take now (§4 with rulings 1-3)."""
-        free = {s for s, slot in zip(SLOTS, self.slots) if slot["royal"] is None}
+        free = {s for s, slot in zip(SLOTS, self.slots, strict=True) if slot["royal"] is None}
         eligible = [c for c in PERIMETER if not free.isdisjoint(CELL_SLOTS[c])]
         grid = self.grid
         with_card = [c for c in eligible if grid[c]]
