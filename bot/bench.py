@@ -1,20 +1,25 @@
-"""``python -m bot bench``: speed figures printed beside their targets (never asserted in tests).
+"""``python -m bot bench``: speed figures printed beside their targets (PASS/FAIL; never asserted in tests).
 
-1. Engine: actions/s replaying recorded games (apply only) and whole games/s with the built-in
-   player choosing every action, per game.
-2. One interaction, server-side, on each back end (SQLite file; a private PostgreSQL 15 server
-   the bench starts itself): what the bot does for one button press — remember the interaction
-   id, load, check, apply, save, then the public table's embed and components built in a worker
-   thread as the Discord layer does — on a table 300 moves long. It goes through the table
-   service and the Discord layer's message builder (real discord.py embeds and views), not through
-   a Discord stand-in: the network and discord.py's gateway parsing are not included, so there is
-   no stand-in cost to take out. A cold figure (a fresh process: snapshot + replay) is beside it.
-3. Many tables at once: one move on every table dispatched together (asyncio.gather), then
-   settled; throughput, errors, lost updates and the longest the event loop went without running
-   a 1 ms ticker.
-4. Flat with the number of stored tables: start-up (open the store, first turn-limit sweep), one
-   move and a sweep with 10 and with 100,000 idle tables (finished and ongoing) in the database.
+1. Engines: actions/s replaying recorded games (apply only), whole games/s with the built-in
+   player choosing every action, and random playouts (steps/s, every action a random walk
+   through ``choices``), per game.
+2. The real press (``bot.benchkit``): a real bot (discord.py, the cog, the desk, the store, the
+   message built and serialised) fed gateway INTERACTION_CREATE payloads — My hand on the table
+   message, the private panel's steps, ``/game move`` — answering a Discord stand-in that runs in
+   another process (pictures go as multipart uploads). On tables of 30, 300 and 1,000 moves:
+   main-process CPU per interaction, click → table edit p50/p99 (the edit's arrival at the
+   stand-in), store round trips per press (calls on the store counted); then 200 tables of mixed
+   lengths at once: interactions/s, the event loop's longest stall, errors and lost updates
+   (every table's final move count checked). On SQLite and on PostgreSQL at its default
+   durability (the bench never sets synchronous_commit=off).
+3. The turn-limit sweep through the cog's ``check_timeouts`` with 1,000 of 100,000 stored tables
+   due (notices posted, table messages edited): the event loop's time; memory (RSS of the bot
+   and its picture processes) with 100,000 stored tables and 1,000 hot ones of 300+ moves.
+4. Server-side figures (the table service and the message builder, no Discord stand-in), as
+   before: one interaction on a 300-move table, many tables at once, flat with the number of
+   stored tables.
 
+``--only engines,press,sweep,service`` runs some parts; ``--quick`` repeats less.
 ``--json`` prints ``{"figures": [{"name", "value", "unit", "target", "met"}]}`` as the last line.
 """
 

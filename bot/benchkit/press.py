@@ -96,6 +96,9 @@ class Presser:
         self.table_message: dict[int, int] = {}
         self.rng = random.Random(1)
         self.failed = 0  # handler tasks that raised
+        # Copies of one table show the same pictures: forget them before each press, so every
+        # press draws its own, as a real table's changed view does.
+        self.fresh_pictures = False
 
     async def show(self, channels: list[int]) -> None:
         cog = self.bot.get_cog("Tables")
@@ -154,6 +157,10 @@ class Presser:
         return best[1], best[2], best[0] == len(want)
 
     async def timed(self, payload: dict[str, Any], kind: str, ch: int) -> Sample:
+        if self.fresh_pictures:
+            from bot.render import pictures
+
+            pictures.cache_clear()
         calls, cpu = self.counting.calls, time.process_time()
         start = time.monotonic()
         self.failed += await self.feeder.press(payload)
@@ -239,6 +246,7 @@ async def latency(backend: Any, length: int, tables: int, presses: int, pictures
             for ch in channels:  # the first press on a copy reads it from the store: not timed
                 await presser.press(ch, "slash", warm)
             before = {ch: len((await store.get(ch)).moves) for ch in channels}
+            presser.fresh_pictures = pictures_on
             run = Run()
             roads = ("table", "panel", "slash")
             for i in range(presses):
@@ -319,6 +327,10 @@ async def many(backend: Any, tables: int, rounds: int, pictures_on: bool) -> Bur
                         me = next((c for c, kind, _ in buttons(msg) if kind == "me"), None)
                         if me is not None:
                             payloads.append((0, feeder.click(msg, me, (seat + 1) % SEATS)))
+                if pictures_on:  # copies of three tables: their pictures are drawn anew each round
+                    from bot.render import pictures
+
+                    pictures.cache_clear()
                 with LoopWatch() as watch:
                     start, cpu = time.perf_counter(), time.process_time()
                     tasks = []
