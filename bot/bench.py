@@ -249,19 +249,23 @@ async def backends(folder: Path) -> AsyncIterator[list[tuple[Backend | None, str
 
 # ----- 2, 3, 4. interactions ----------------------------------------------------------------
 class LoopWatch:
-    """Measures the longest stretch the event loop went without running a 1 ms ticker."""
+    """Measures the longest stretch the event loop went without running a 1 ms ticker: in wall
+    time (``worst``; on a loaded machine it includes the time the process waited for a core) and
+    in the CPU time of the loop's thread (``worst_cpu``: the work that blocked it, whatever the load)."""
 
     def __init__(self) -> None:
         self.worst = 0.0
+        self.worst_cpu = 0.0
         self._task: asyncio.Task | None = None
 
     async def _tick(self) -> None:
-        last = time.perf_counter()
+        last, last_cpu = time.perf_counter(), time.thread_time()
         while True:
             await asyncio.sleep(0.001)
-            now = time.perf_counter()
+            now, cpu = time.perf_counter(), time.thread_time()
             self.worst = max(self.worst, now - last - 0.001)
-            last = now
+            self.worst_cpu = max(self.worst_cpu, cpu - last_cpu)
+            last, last_cpu = now, cpu
 
     def __enter__(self) -> "LoopWatch":
         self._task = asyncio.get_running_loop().create_task(self._tick())
