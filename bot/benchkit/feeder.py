@@ -9,7 +9,6 @@ import itertools
 import logging
 import subprocess
 import sys
-import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -21,8 +20,6 @@ from bot.benchkit.server import APP_ID
 
 GUILD_ID = 910_000_000_000_000_000
 USER_BASE = 920_000_000_000_000_000
-DISPATCH = ("CommandTree-invoker", "discord-ui-view-dispatch-", "discord-ui-modal-dispatch-",
-            "discord-ui-dynamic-item-", "discord.py: ")
 PERMISSIONS = str((1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31))  # plain member
 
 
@@ -135,26 +132,6 @@ class Feeder:
         tasks = self.feed(payload)
         done = await asyncio.gather(*tasks, return_exceptions=True)
         return sum(1 for x in done if isinstance(x, BaseException))
-
-    @staticmethod
-    def _busy() -> list[asyncio.Task]:
-        me = asyncio.current_task()
-        return [t for t in asyncio.all_tasks() if t is not me and not t.done() and t.get_name().startswith(DISPATCH)]
-
-    async def settle(self, timeout: float = 60.0) -> None:
-        """Wait until discord.py has handled everything fed so far."""
-        deadline = time.monotonic() + timeout
-        quiet = 0
-        while quiet < 2:
-            await asyncio.sleep(0)
-            busy = self._busy()
-            if not busy:
-                quiet += 1
-                continue
-            quiet = 0
-            done, _ = await asyncio.wait(busy, timeout=max(0.0, deadline - time.monotonic()))
-            if not done:
-                raise RuntimeError("discord.py is still handling presses after the timeout")
 
     # ----- the stand-in's side ----------------------------------------------------------
     async def get(self, route: str) -> Any:

@@ -5,7 +5,6 @@ it; the Discord layer and the renders get readers (``bot.tables.reader``), never
 from __future__ import annotations
 
 import gc
-import os
 import sys
 import threading
 import types
@@ -19,7 +18,7 @@ from bot.store import TableRow
 from bot.tables.errors import TableError
 
 MB = 1 << 20
-GAME_CACHE_BYTES = int(os.environ.get("DECKHAND_GAME_CACHE_MB", "48") or 48) * MB
+GAME_CACHE_BYTES = 48 * MB  # the recent games kept, in (estimated) bytes
 
 _SKIP = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType)
 
