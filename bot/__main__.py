@@ -189,13 +189,17 @@ def parser() -> argparse.ArgumentParser:
         "bench", help="print engine and interaction-handling speed figures", formatter_class=HelpFormatter,
         description=textwrap.fill(
             "Print speed figures beside their targets: each game's engine (actions applied, whole games with the "
-            "built-in player); one button press on a 300-move table through the table service and the message "
-            "builder; many tables moving at once; start-up, a move and the turn-limit sweep with 10 and with 100,000 "
-            "stored tables. The store figures run on a SQLite file and on a throw-away PostgreSQL server "
-            "(DECKHAND_PG_BIN). Takes minutes; --quick repeats less. Speed is measured here, never asserted "
-            "in tests.", 78))
+            "built-in player, random playouts); the real press — gateway payloads fed to the bot, answered to a "
+            "Discord stand-in in another process — on tables of 30, 300 and 1,000 moves, and 200 tables at once; "
+            "the turn-limit sweep with 1,000 of 100,000 tables due, and memory; the server-side figures (one press "
+            "through the table service and the message builder, many tables at once, start-up, a move and the "
+            "sweep with 10 and with 100,000 stored tables). The store figures run on a SQLite file and on a "
+            "throw-away PostgreSQL server at its default durability (DECKHAND_PG_BIN). Takes many minutes; "
+            "--quick repeats less. Speed is measured here, never asserted in tests.", 78))
     b.add_argument("--quick", action="store_true", help="fewer repetitions")
     b.add_argument("--json", action="store_true", help='end with one JSON line: {"figures": [...]}')
+    b.add_argument("--only", default="", metavar="PARTS",
+                   help="comma-separated parts to run (engines, press, service, sweep, memory; default all)")
     return p
 
 
@@ -426,9 +430,10 @@ def cmd_migrate_store(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_bench(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.bench import run_bench
+    from bot.bench import SECTIONS, run_bench
 
-    return run_bench(quick=args.quick, as_json=args.json)
+    only = tuple(x.strip() for x in args.only.split(",") if x.strip()) or SECTIONS
+    return run_bench(quick=args.quick, as_json=args.json, only=only)
 
 
 COMMANDS = {"start": cmd_start, "run": cmd_run, "sync": cmd_sync, "play": cmd_play, "simulate": cmd_simulate,

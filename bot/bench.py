@@ -1,20 +1,25 @@
-"""``python -m bot bench``: speed figures printed beside their targets (never asserted in tests).
+"""``python -m bot bench``: speed figures printed beside their targets (PASS/FAIL; never asserted in tests).
 
-1. Engine: actions/s replaying recorded games (apply only) and whole games/s with the built-in
-   player choosing every action, per game.
-2. One interaction, server-side, on each back end (SQLite file; a private PostgreSQL 15 server
-   the bench starts itself): what the bot does for one button press — remember the interaction
-   id, load, check, apply, save, then the public table's embed and components built in a worker
-   thread as the Discord layer does — on a table 300 moves long. It goes through the table
-   service and the Discord layer's message builder (real discord.py embeds and views), not through
-   a Discord stand-in: the network and discord.py's gateway parsing are not included, so there is
-   no stand-in cost to take out. A cold figure (a fresh process: snapshot + replay) is beside it.
-3. Many tables at once: one move on every table dispatched together (asyncio.gather), then
-   settled; throughput, errors, lost updates and the longest the event loop went without running
-   a 1 ms ticker.
-4. Flat with the number of stored tables: start-up (open the store, first turn-limit sweep), one
-   move and a sweep with 10 and with 100,000 idle tables (finished and ongoing) in the database.
+1. Engines: actions/s replaying recorded games (apply only), whole games/s with the built-in
+   player choosing every action, and random playouts (steps/s, every action a random walk
+   through ``choices``), per game.
+2. The real press (``bot.benchkit``): a real bot (discord.py, the cog, the desk, the store, the
+   message built and serialised) fed gateway INTERACTION_CREATE payloads — My hand on the table
+   message, the private panel's steps, ``/game move`` — answering a Discord stand-in that runs in
+   another process (pictures go as multipart uploads). On tables of 30, 300 and 1,000 moves:
+   main-process CPU per interaction, click → table edit p50/p99 (the edit's arrival at the
+   stand-in), store round trips per press (calls on the store counted); then 200 tables of mixed
+   lengths at once: interactions/s, the event loop's longest stall, errors and lost updates
+   (every table's final move count checked). On SQLite and on PostgreSQL at its default
+   durability (the bench never sets synchronous_commit=off).
+3. The turn-limit sweep through the cog's ``check_timeouts`` with 1,000 of 100,000 stored tables
+   due (notices posted, table messages edited): the event loop's time; memory (RSS of the bot
+   and its picture processes) with 100,000 stored tables and 1,000 hot ones of 300+ moves.
+4. Server-side figures (the table service and the message builder, no Discord stand-in), as
+   before: one interaction on a 300-move table, many tables at once, flat with the number of
+   stored tables.
 
+``--only engines,press,sweep,service`` runs some parts; ``--quick`` repeats less.
 ``--json`` prints ``{"figures": [{"name", "value", "unit", "target", "met"}]}`` as the last line.
 """
 
@@ -61,7 +66,7 @@ class Figure:
         target = ""
         if self.target is not None:
             sign = "≥" if self.higher_is_better else "≤"
-            verdict = "" if self.note else ("met" if self.met else "NOT MET")
+            verdict = "" if self.note else ("PASS" if self.met else "FAIL")
             target = f"target {sign} {self.target:g} {self.unit}  {verdict}"
         if self.note:
             return f"{self.name:<66} {'—':>10} {self.unit:<8} {target} {self.note}"
@@ -105,6 +110,53 @@ def engine_figures(game_id: str, games: int) -> list[Figure]:
             Figure(f"{game_id}: whole games, built-in players", games / auto_elapsed, "games/s")]
 
 
+QUITTING = frozenset({"resign", "concede", "quit", "forfeit"})
+
+
+def random_action(game: Any, seat: int, rng: random.Random) -> str:
+    """A uniformly random complete action, walked through ``choices`` (giving up only when it is
+    all that is offered; free text gets a short line)."""
+    tokens: tuple[str, ...] = ()
+    for _ in range(200):
+        c = game.choices(seat, tokens)
+        if c.kind == "text":
+            return " ".join((*tokens, "A quiet line."))
+        if c.kind == "range":
+            nxt = [str(rng.randint(c.lo, c.hi))] if c.hi >= c.lo else []
+        elif c.kind == "set":
+            toks = c.tokens()
+            hi = min(c.hi, len(toks))
+            nxt = [",".join(sorted(rng.sample(toks, rng.randint(c.lo, hi)), key=toks.index))] if hi >= c.lo else []
+        else:
+            nxt = [o.token for o in c.options if o.style != "danger" and o.token not in QUITTING] or \
+                  [o.token for o in c.options]
+        if c.complete and tokens and (not nxt or rng.random() < 0.25):
+            return " ".join(tokens)
+        if not nxt:
+            raise RuntimeError(f"{game.game_id}: a dead end in choices after {tokens!r}")
+        tokens += (rng.choice(nxt),)
+    raise RuntimeError(f"{game.game_id}: choices never completed: {tokens!r}")
+
+
+def random_playouts(game_id: str, games: int, max_steps: int = 5000) -> tuple[int, float]:
+    """Random playouts (every action a random walk through ``choices``): steps and seconds."""
+    cls = spec(game_id).state
+    names = default_players(game_id, None)
+    steps = 0
+    start = time.perf_counter()
+    for i in range(games):
+        rng = random.Random(i)
+        game = cls.new(names, seed=i)
+        for _ in range(max_steps):
+            decisions = game.decisions()
+            if not decisions:
+                break
+            seat = decisions[0].seat
+            game, _ = game.apply(seat, random_action(game, seat, rng))
+            steps += 1
+    return steps, time.perf_counter() - start
+
+
 # ----- the back ends ----------------------------------------------------------------------
 PG_BIN = Path(os.environ.get("DECKHAND_PG_BIN", "/usr/lib/postgresql/15/bin"))
 
@@ -140,11 +192,9 @@ class PrivatePostgres:
     def start(self) -> "PrivatePostgres":
         data = self.root / "data"
         self._run("initdb", "-D", str(data), "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8")
-        # fsync on; a commit returns before its WAL is flushed (synchronous_commit=off): the same
-        # promise as SQLite's WAL with synchronous=NORMAL — a crash of the bot loses no acknowledged
-        # move, a power cut may lose the last moments.
-        opts = (f"-c listen_addresses='' -k {self.sock} -c max_connections=100 -c shared_buffers=64MB "
-                "-c synchronous_commit=off")
+        # PostgreSQL's default durability (fsync on, synchronous_commit on): a commit returns once
+        # its WAL is flushed. The bench never turns synchronous_commit off.
+        opts = f"-c listen_addresses='' -k {self.sock} -c max_connections=100 -c shared_buffers=64MB"
         self._run("pg_ctl", "-D", str(data), "-o", opts, "-l", str(self.root / "log"), "-w", "-t", "60", "start")
         return self
 
@@ -199,19 +249,23 @@ async def backends(folder: Path) -> AsyncIterator[list[tuple[Backend | None, str
 
 # ----- 2, 3, 4. interactions ----------------------------------------------------------------
 class LoopWatch:
-    """Measures the longest stretch the event loop went without running a 1 ms ticker."""
+    """Measures the longest stretch the event loop went without running a 1 ms ticker: in wall
+    time (``worst``; on a loaded machine it includes the time the process waited for a core) and
+    in the CPU time of the loop's thread (``worst_cpu``: the work that blocked it, whatever the load)."""
 
     def __init__(self) -> None:
         self.worst = 0.0
+        self.worst_cpu = 0.0
         self._task: asyncio.Task | None = None
 
     async def _tick(self) -> None:
-        last = time.perf_counter()
+        last, last_cpu = time.perf_counter(), time.thread_time()
         while True:
             await asyncio.sleep(0.001)
-            now = time.perf_counter()
+            now, cpu = time.perf_counter(), time.thread_time()
             self.worst = max(self.worst, now - last - 0.001)
-            last = now
+            self.worst_cpu = max(self.worst_cpu, cpu - last_cpu)
+            last, last_cpu = now, cpu
 
     def __enter__(self) -> "LoopWatch":
         self._task = asyncio.get_running_loop().create_task(self._tick())
@@ -527,7 +581,44 @@ async def store_figures(quick: bool, report: Callable[[Figure], None]) -> None:
                     print(f"  ({part.__name__} on {backend.name}: {time.perf_counter() - start:.1f} s)", flush=True)
 
 
-def run_bench(quick: bool = False, as_json: bool = False) -> int:
+async def real_press_figures(quick: bool, report: Callable[[Figure], None]) -> None:
+    """The real press (``bot.benchkit``): the bot fed gateway payloads, answering a stand-in."""
+    from bot.benchkit.press import press_figures
+
+    import bot.ui  # noqa: F401  (imported before timing, as in the running bot)
+    from bot.app import settle_memory
+
+    settle_memory()
+    with tempfile.TemporaryDirectory(prefix="deckhand-bench-") as tmp:
+        async with backends(Path(tmp)) as found:
+            for backend, why in found:
+                if backend is None:
+                    report(Figure("[postgres] real press", float("nan"), "ms", note=why))
+                    continue
+                if backend.name == "postgres":
+                    store = await backend.open("durability")
+                    try:
+                        rows = await store.execute("SELECT current_setting('synchronous_commit'), "
+                                                   "current_setting('fsync')")
+                    finally:
+                        await store.close()
+                    print(f"  (PostgreSQL: synchronous_commit={rows[0][0]}, fsync={rows[0][1]})", flush=True)
+                start = time.perf_counter()
+                await press_figures(backend, quick, report)
+                print(f"  (real press on {backend.name}: {time.perf_counter() - start:.1f} s)", flush=True)
+
+
+async def sweep_memory_figures(quick: bool, report: Callable[[Figure], None]) -> None:
+    from bot.benchkit.sweep import sweep_and_memory
+
+    with tempfile.TemporaryDirectory(prefix="deckhand-bench-") as tmp:
+        await sweep_and_memory(Backend("sqlite", Path(tmp)), quick, report)
+
+
+SECTIONS = ("engines", "press", "sweep", "service")
+
+
+def run_bench(quick: bool = False, as_json: bool = False, only: tuple[str, ...] = SECTIONS) -> int:
     figures: list[Figure] = []
 
     def report(f: Figure) -> None:
@@ -537,14 +628,34 @@ def run_bench(quick: bool = False, as_json: bool = False) -> int:
     games = 3 if quick else 40
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"Load average {load:.1f} on {os.cpu_count()} CPUs when the bench started (timings grow with it).")
-    print("Engines (built-in players; apply = replaying the recorded actions)")
-    for game_id in GAME_IDS:
-        for f in engine_figures(game_id, games):
-            report(f)
+    if "engines" in only:
+        print("Engines (built-in players; apply = replaying the recorded actions)")
+        for game_id in GAME_IDS:
+            for f in engine_figures(game_id, games):
+                report(f)
+            steps, seconds = random_playouts(game_id, max(2, games // 2))
+            report(Figure(f"{game_id}: random playouts (random walks through choices; {steps} steps)",
+                          steps / seconds, "steps/s"))
+    if "press" in only:
+        print("\nThe real press: gateway INTERACTION_CREATE payloads fed to the bot (discord.py, the cog, the desk,\n"
+              "the store, the message built and sent to a Discord stand-in in another process, pictures as\n"
+              "multipart uploads). Maginot Line with teams (4 seats); its table message carries My hand, so a\n"
+              "button move is My hand → the private panel's steps; the rest by /game move. CPU: this process\n"
+              "(process_time, all its threads; not the stand-in, not the picture processes).")
+        asyncio.run(real_press_figures(quick, report))
+    if "sweep" in only:
+        print("\nThe turn-limit sweep through the cog (notices and table edits to the stand-in), and memory (SQLite).\n"
+              "Event-loop time: CPU of the loop's thread during the sweep (the store works in its own thread).")
+        asyncio.run(sweep_memory_figures(quick, report))
+    if "service" not in only:
+        if as_json:
+            print(json.dumps({"figures": [f.as_json() for f in figures]}))
+        return 0
     print("\nInteractions, server-side (remember the interaction, load, check, apply, save; embed and components\n"
           "built on the loop, the picture in the picture processes; no Discord stand-in, so none of its cost is\n"
           "in these figures; its own cost is measured by the tests' stand-in, not here).\n"
-          "SQLite: a file, WAL, synchronous=NORMAL. PostgreSQL: a private local server, synchronous_commit=off.")
+          "SQLite: a file, WAL, synchronous=NORMAL. PostgreSQL: a private local server at its default durability\n"
+          "(fsync=on, synchronous_commit=on; the bench never sets synchronous_commit=off).")
     asyncio.run(store_figures(quick, report))
     if as_json:
         print(json.dumps({"figures": [f.as_json() for f in figures]}))

@@ -4,7 +4,7 @@
 view)`` a seat's private picture (None when the game has none for that view). Callers never
 draw in the event-loop thread:
 
-- **Cached by view.** A picture depends on its view only, so pictures are kept in a small LRU
+- **Cached by view.** A picture depends on its view only, so pictures are kept in an LRU bounded in bytes
   keyed by (game, kind, a digest of the view's ``repr``): views are frozen dataclasses of
   strings, numbers and tuples, so equal views give equal keys and an unchanged table is never
   drawn twice. Two callers asking for the same picture at once share one drawing.
@@ -42,7 +42,7 @@ from bot.render import renderer
 
 log = logging.getLogger(__name__)
 
-CACHE_SIZE = 256  # pictures kept (about 50 KB each)
+CACHE_BYTES = 16 << 20  # pictures kept, in bytes (a PNG is about 50 KB)
 MAX_RESTARTS = 3  # pool restarts after a break before drawing in threads for good
 
 Key = tuple[str, str, bytes]
@@ -90,30 +90,40 @@ def key(kind: str, game_id: str, view: Any) -> Key:
 
 _lock = threading.Lock()
 _cache: OrderedDict[Key, bytes | None] = OrderedDict()
+_cache_bytes = 0  # the PNGs' lengths plus about 200 bytes an entry
 _inflight: dict[Key, cf.Future] = {}
 _stats = {"hits": 0, "draws": 0, "thread_draws": 0, "failures": 0}
 
 
+def _weight(png: bytes | None) -> int:
+    return 200 + (len(png) if png else 0)
+
+
 def _remember(k: Key, fut: cf.Future) -> None:
+    global _cache_bytes
     with _lock:
         _inflight.pop(k, None)
         if fut.cancelled() or fut.exception() is not None:
             return
+        if k in _cache:
+            _cache_bytes -= _weight(_cache.pop(k))
         _cache[k] = fut.result()
-        _cache.move_to_end(k)
-        while len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
+        _cache_bytes += _weight(_cache[k])
+        while _cache_bytes > CACHE_BYTES and len(_cache) > 1:
+            _cache_bytes -= _weight(_cache.popitem(last=False)[1])
 
 
 def cache_clear() -> None:
+    global _cache_bytes
     with _lock:
         _cache.clear()
+        _cache_bytes = 0
 
 
 def stats() -> dict[str, int]:
     """Counters since start: cache hits, pictures drawn (and how many in threads), failures."""
     with _lock:
-        return {**_stats, "cached": len(_cache)}
+        return {**_stats, "cached": len(_cache), "cached_bytes": _cache_bytes}
 
 
 # ----- the pool ----------------------------------------------------------------------------

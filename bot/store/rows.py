@@ -99,6 +99,19 @@ def _json(text: Any, what: str) -> Any:
         raise _Damage(f"its {what} is cut short or is not JSON") from None
 
 
+def _move_log(entries: Sequence[str]) -> list[Any]:
+    """The move log's entries, parsed in one go (one JSON text: a long log costs one C-level parse,
+    not one call a move); entry by entry only to name a damaged one."""
+    if entries and all(isinstance(e, str) for e in entries):
+        try:
+            moves = json.loads("[" + ",".join(entries) + "]")
+        except ValueError:
+            moves = None
+        if isinstance(moves, list) and len(moves) == len(entries):
+            return moves
+    return [_json(e, "move log") for e in entries]
+
+
 def decode_row(r: Mapping[str, Any], move_entries: Sequence[str], record_text: str | None,
                games: Collection[str]) -> TableRow:
     """A TableRow from its columns, its move-log entries and (for a table with a record) the
@@ -130,7 +143,7 @@ def decode_row(r: Mapping[str, Any], move_entries: Sequence[str], record_text: s
             record = _json(record_text, "record")
             moves = [[int(m[0]), str(m[1]), None] for m in record.get("moves", [])]
         else:
-            moves = [_json(e, "move log") for e in move_entries]
+            moves = _move_log(move_entries)
             if len(moves) != r["move_count"]:
                 raise _Damage(f"its move log has {len(moves)} moves where {r['move_count']} were saved")
         state_ply = r["state_ply"]

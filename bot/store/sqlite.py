@@ -215,8 +215,10 @@ class SQLiteStore(SQLiteDaily, SQLiteRatings, SQLiteReplays):
             found = conn.execute("SELECT record FROM records WHERE id = ?", (r["record_id"],)).fetchone()
             record_text = found[0] if found else "null"
         elif r["move_count"]:
-            entries = [e for (e,) in conn.execute("SELECT entry FROM moves WHERE table_id = ? ORDER BY ply",
-                                                  (r["table_id"],))]
+            cur = conn.cursor()
+            cur.row_factory = None  # plain tuples: a long log is read without a Row object a move
+            entries = [e for (e,) in cur.execute("SELECT entry FROM moves WHERE table_id = ? ORDER BY ply",
+                                                 (r["table_id"],))]
         return decode_row(r, entries, record_text, self.games)
 
     def _decode_all(self, conn: sqlite3.Connection, rows: Sequence[sqlite3.Row]) -> tuple[list[TableRow],

@@ -17,7 +17,7 @@ from bot.ratings import RatingChange, record_result
 from bot.records import make_record
 from bot.store import StaleRevision, Store, StoreError, TableRow
 from bot.tables.errors import StaleError, TableError
-from bot.tables.games import GAMES, load_game
+from bot.tables.games import GAMES, MB, load_game, row_bytes
 
 log = logging.getLogger("bot.tables")
 
@@ -88,12 +88,45 @@ def acting_users(table: TableRow, game: Game | None = None) -> set[int]:
 
 
 
+class _Rows:
+    """The last saved row of recent channels, least recently saved dropped first once their
+    estimated size passes ``max_bytes`` (a long game's row weighs more than a short one's)."""
+
+    def __init__(self, max_bytes: int):
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        self._rows: OrderedDict[int, tuple[TableRow, int]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def get(self, channel_id: int) -> TableRow | None:
+        found = self._rows.get(channel_id)
+        return found[0] if found is not None else None
+
+    def pop(self, channel_id: int, default: TableRow | None = None) -> TableRow | None:
+        found = self._rows.pop(channel_id, None)
+        if found is None:
+            return default
+        self.bytes -= found[1]
+        return found[0]
+
+    def put(self, table: TableRow) -> None:
+        self.pop(table.channel_id)
+        size = row_bytes(table)
+        self._rows[table.channel_id] = (table, size)
+        self.bytes += size
+        while self.bytes > self.max_bytes and len(self._rows) > 1:
+            _, (_, dropped) = self._rows.popitem(last=False)
+            self.bytes -= dropped
+
+
 class ServiceBase:
     """The table service's state and its one write path (see :class:`~bot.tables.service.TableService`)."""
 
     sweep_shards: tuple[int, tuple[int, ...]] | None = None  # (count, ids): a shard cluster's process sweeps its own
     rates_games = True  # a finished game updates its players' ratings
-    ROW_CACHE = 2048  # channels whose last saved row is kept for the next change
+    ROW_CACHE_BYTES = 64 * MB  # the last saved rows kept for the next change, bounded in (estimated) bytes
     # Changes computed and saving at once: SQLite has one writer, PostgreSQL a pool of connections.
     IN_FLIGHT = {"sqlite": 4, "postgres": 8}
 
@@ -103,16 +136,13 @@ class ServiceBase:
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         # The row each recent channel's last change saved: the next change starts from it and
         # the save's revision check proves it current — one database hop per change.
-        self._rows: OrderedDict[int, TableRow] = OrderedDict()
+        self._rows = _Rows(self.ROW_CACHE_BYTES)
         # At most this many changes computed and saving at once: a burst of presses waits here,
         # parked, instead of crowding one turn of the event loop with all their work.
         self._in_flight = asyncio.Semaphore(self.IN_FLIGHT.get(getattr(store, "backend", ""), 4))
 
     def _remember(self, table: TableRow) -> None:
-        self._rows[table.channel_id] = table
-        self._rows.move_to_end(table.channel_id)
-        while len(self._rows) > self.ROW_CACHE:
-            self._rows.popitem(last=False)
+        self._rows.put(table)
         if table.live is not None:
             GAMES.put(table, table.live)
 

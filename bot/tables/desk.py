@@ -346,6 +346,7 @@ class Desk:
         """The sweep's changes, each as the public may see it, with its notice."""
         out = []
         for change in await self._service.check_timeouts():
+            await asyncio.sleep(0)  # a thousand due tables: let presses in between their readers
             try:
                 out.append(update_of(change, _game(change.table), None))
             except DamagedError as e:

@@ -4,8 +4,12 @@ it; the Discord layer and the renders get readers (``bot.tables.reader``), never
 
 from __future__ import annotations
 
+import gc
+import sys
 import threading
+import types
 from collections import OrderedDict
+from typing import Any
 
 from bot.engine.core import Game
 from bot.engine.registry import spec
@@ -13,17 +17,76 @@ from bot.records import apply_logged
 from bot.store import TableRow
 from bot.tables.errors import TableError
 
+MB = 1 << 20
+GAME_CACHE_BYTES = 48 * MB  # the recent games kept, in (estimated) bytes
+
+_SKIP = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType)
+
+
+def deep_size(obj: Any, limit: int = 50_000) -> int:
+    """Bytes held by ``obj`` and everything it reaches (each object once; classes, modules and
+    functions not counted), walking at most ``limit`` objects."""
+    seen: set[int] = set()
+    stack = [obj]
+    total = 0
+    while stack and len(seen) < limit:
+        o = stack.pop()
+        if id(o) in seen or isinstance(o, _SKIP):
+            continue
+        seen.add(id(o))
+        total += sys.getsizeof(o)
+        stack.extend(gc.get_referents(o))
+    return total
+
+
+class SizeEstimate:
+    """The size of an object of a kind (a game id, a class), measured on the first of its kind and
+    then once in ``every`` (a walk of the object costs about a millisecond: never on every move);
+    it follows growth at once and shrinkage slowly."""
+
+    def __init__(self, every: int = 64, default: int = 32 * 1024):
+        self.every, self.default = every, default
+        self._sizes: dict[Any, int] = {}
+        self._seen: dict[Any, int] = {}
+        self._lock = threading.Lock()
+
+    def of(self, kind: Any, obj: Any) -> int:
+        with self._lock:
+            n = self._seen.get(kind, 0)
+            self._seen[kind] = n + 1
+            known = self._sizes.get(kind)
+        if known is not None and n % self.every:
+            return known
+        measured = deep_size(obj)
+        with self._lock:
+            old = self._sizes.get(kind)
+            self._sizes[kind] = measured if old is None else max(measured, (3 * old + measured) // 4)
+            return self._sizes[kind]
+
+    def known(self, kind: Any) -> int:
+        """The last estimate for the kind (``default`` before the first)."""
+        with self._lock:
+            return self._sizes.get(kind, self.default)
+
+
+GAME_SIZES = SizeEstimate()
+
 
 class _GameCache:
     """The game of each recent table at its latest revision, by table id: a move neither parses a
     state nor replays the log when its table was loaded or saved in this process. A hit needs the
     same (table id, revision). Games never change (``apply`` makes a new one), so one may be
-    shared; thread-safe (messages and pictures are built in worker threads)."""
+    shared; thread-safe (messages and pictures are built in worker threads). Bounded in bytes
+    (an estimate of each game's, by its game), not in entries: a long game weighs more."""
 
-    def __init__(self, size: int = 4096):
-        self.size = size
-        self._games: OrderedDict[str, tuple[int, Game]] = OrderedDict()
+    def __init__(self, max_bytes: int = GAME_CACHE_BYTES):
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        self._games: OrderedDict[str, tuple[int, Game, int]] = OrderedDict()
         self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._games)
 
     def get(self, table: TableRow) -> Game | None:
         with self._lock:
@@ -37,18 +100,30 @@ class _GameCache:
             held = self._games.get(table.table_id)
             if held is not None and held[0] > table.revision:
                 return  # a newer revision is already held
-            self._games[table.table_id] = (table.revision, game)
-            self._games.move_to_end(table.table_id)
-            while len(self._games) > self.size:
-                self._games.popitem(last=False)
+        size = GAME_SIZES.of(table.game, game)
+        with self._lock:
+            held = self._games.pop(table.table_id, None)
+            if held is not None:
+                self.bytes -= held[2]
+            self._games[table.table_id] = (table.revision, game, size)
+            self.bytes += size
+            while self.bytes > self.max_bytes and len(self._games) > 1:
+                _, (_, _, dropped) = self._games.popitem(last=False)
+                self.bytes -= dropped
 
     def clear(self) -> None:
         with self._lock:
             self._games.clear()
+            self.bytes = 0
 
 
 GAMES = _GameCache()
 
+
+def row_bytes(table: TableRow) -> int:
+    """An estimate of a row's size in memory: its move log (about 180 bytes a move, measured), its
+    recent events, and its state (about its game's size)."""
+    return 2048 + 180 * len(table.moves) + 200 * len(table.events) + GAME_SIZES.known(table.game)
 
 
 def load_game(table: TableRow) -> Game:
@@ -67,5 +142,3 @@ def load_game(table: TableRow) -> Game:
         GAMES.put(table, game)
     table.live = game
     return game
-
-

@@ -46,6 +46,14 @@ class Turn:
     async def to_move(self, channel_id: int, user_id: int, table: str, opened: int) -> tuple[TableRow, Game, int]:
         """For offering moves (pickers, text boxes): the table, game and seat, if this user's
         decision is still the one the picker was made for; otherwise the refusal a move would get."""
+        cached = self.cached(channel_id)
+        if cached is not None:  # the row this process saved last: no store read (the move's save checks it)
+            try:
+                game, seat = self._player(cached, user_id)
+                self._check_fresh(cached, game, seat, table, opened)
+                return cached, game, seat
+            except TableError:
+                pass  # refused on the cached row: decide on the stored one (the cache may be behind)
         row = await self.require(channel_id)
         game, seat = self._player(row, user_id)
         self._check_fresh(row, game, seat, table, opened)

@@ -16,12 +16,12 @@ def test_a_figure_prints_as_name_value_unit_target_met():
     out = json.loads(json.dumps({"figures": [f.as_json() for f in (fast, slow, plain)]}))
     assert [set(f) for f in out["figures"]] == [{"name", "value", "unit", "target", "met"}] * 3
     assert [f["met"] for f in out["figures"]] == [True, False, None]
-    assert "met" in fast.line() and "NOT MET" in slow.line()
+    assert "PASS" in fast.line() and "FAIL" in slow.line()
 
 
 def test_a_figure_not_measured_says_why():
     f = Figure("[postgres] one interaction: p99", math.nan, "ms", 5.0, note="not measured: no server programs")
     got = f.as_json()
     assert got["value"] is None and got["met"] is None and got["note"].startswith("not measured")
-    assert "not measured: no server programs" in f.line() and "NOT MET" not in f.line()
+    assert "not measured: no server programs" in f.line() and "FAIL" not in f.line()
     json.dumps(got, allow_nan=False)  # valid JSON for machines (no NaN)

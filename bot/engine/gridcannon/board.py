@@ -79,6 +79,7 @@ def _value(card: str | None) -> int:
 
 
 _VALUES = {c: _value(c) for c in cards.deck(2)}
+VALUES: dict[str | None, int] = {**_VALUES, None: 0}  # every card's grid value, and no card's (0): the hot paths'
 
 
 def qualifies(card: str | None, royal: str) -> bool:

@@ -28,6 +28,7 @@ from bot.engine.core import (
 from . import actions as A
 from .board import (
     BASE,
+    VALUES,
     CELL_SLOTS,
     CELLS,
     EXHAUSTED,
@@ -256,9 +257,10 @@ class GridcannonGame(Game):
 
     def legal_slots(self, royal: str) -> list[str]:
         """Slots ``royal`` may take now (§4 with rulings 1-3)."""
-        free = {s for i, s in enumerate(SLOTS) if self.slots[i]["royal"] is None}
-        eligible = [c for c in PERIMETER if any(s in free for s in CELL_SLOTS[c])]
-        with_card = [c for c in eligible if self.grid[c]]
+        free = {s for s, slot in zip(SLOTS, self.slots, strict=True) if slot["royal"] is None}
+        eligible = [c for c in PERIMETER if not free.isdisjoint(CELL_SLOTS[c])]
+        grid = self.grid
+        with_card = [c for c in eligible if grid[c]]
         if not with_card:
             cands = eligible
         else:
@@ -278,10 +280,15 @@ class GridcannonGame(Game):
         return [s for s in SLOTS if s in ok]
 
     def can_place(self, card: str, cell: int) -> bool:
-        return self.top(cell) is None or value(self.top(cell)) <= value(card)
+        stack = self.grid[cell]
+        return not stack or value(stack[-1]) <= value(card)
 
     def place_cells(self, card: str) -> list[int]:
-        return [c for c in range(9) if self.can_place(card, c)]
+        v = VALUES.get(card)
+        if v is None:
+            v = value(card)
+        return [c for c, stack in enumerate(self.grid) if not stack or VALUES.get(stack[-1], v + 1) <= v
+                or (stack[-1] not in VALUES and value(stack[-1]) <= v)]
 
     def armour_targets(self, card: str) -> list[int]:
         """Slot indexes of the royals ``card`` may armour (§7; ties give several)."""
@@ -357,7 +364,18 @@ class GridcannonGame(Game):
     def decisions(self) -> tuple[Decision, ...]:
         if self.phase in (WIN, LOSS):
             return ()
-        return (Decision(0, STAGES[self.phase][1], public=True, default=None, prompt=self.prompt()),)
+        # Asked several times a move (apply, to_act, choices): kept with the facts its prompt reads
+        # (phase, pending card, grid tops, royals, stash, set-aside royals), so a changed state never
+        # gets an old answer.
+        key = (self.phase, self.pending, tuple([st[-1] if st else None for st in self.grid]),
+               tuple([(s["royal"], s["dead"]) for s in self.slots]),
+               tuple([(ploy["card"], ploy["spent"]) for ploy in self.stash]), tuple(self.set_aside))
+        held = self.__dict__.get("_decisions")
+        if held is not None and held[0] == key:
+            return held[1]
+        out = (Decision(0, STAGES[self.phase][1], public=True, default=None, prompt=self.prompt()),)
+        self.__dict__["_decisions"] = (key, out)
+        return out
 
     # ----- actions: the legal token lists, choices, parse ---------------------------------
     def _token_lists(self, verb: str | None = None, source: str | None = None) -> Iterator[tuple[str, ...]]:
@@ -439,7 +457,7 @@ class GridcannonGame(Game):
             return Choices()
         prefix = tuple(prefix)
         lists = self._token_lists(prefix[0] if prefix else None, prefix[1] if len(prefix) > 1 else None)
-        c = choices_from_actions(lists, prefix, self._label, prompt="" if prefix else self.prompt())
+        c = choices_from_actions(lists, prefix, self._label, prompt="" if prefix else self.decisions()[0].prompt)
         styled = tuple(Option(o.token, o.label, o.data, _STYLE.get(o.token, "")) if not prefix else o
                        for o in c.options)
         return Choices(c.kind, styled, prompt=c.prompt, complete=c.complete)

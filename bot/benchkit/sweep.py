@@ -1,0 +1,194 @@
+"""The turn-limit sweep at scale and the bot's memory, through the real bot and the stand-in.
+
+Sweep: 100,000 stored tables (made by the database itself), 1,000 of them due; the cog's
+``check_timeouts`` reads them, saves each change, edits each table message and posts each
+notice. Memory: the same 100,000 tables plus 1,000 hot tables of 300+ moves, each pressed
+through the real path with its picture; the resident memory of the bot's process and of its
+picture processes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from bot.benchkit.feeder import running_bot
+from bot.benchkit.press import Presser, Run, clone, load, template
+
+DUE = 1000
+STORED = 100_000
+HOT = 1000
+HOT_BASE = 2_000_000
+
+
+async def stored_tables(store: Any, backend: str, count: int) -> None:
+    """``count`` idle tables, half finished and half ongoing, cloned by the database."""
+    from bot.bench import MANY_GAME, _fill, _next_move, _table
+    from bot.tables.service import TableService
+
+    service = TableService(store)
+    await _table(service, 1, MANY_GAME, 2, seed=1)
+    rng = random.Random(1)
+    for _ in range(12):
+        await service.move(1, *(await _next_move(service, 1, rng) or ()))
+    await _table(service, 2, "knight_rogue_princess_dragon", 4, seed=2)
+    krng = random.Random(2)
+    while (nxt := await _next_move(service, 2, krng)) is not None:
+        await service.move(2, *nxt)
+    await _fill(store, backend, 1, 2, count - 2)
+
+
+async def make_due(store: Any, backend: str, count: int, now: float) -> list[int]:
+    """Make ``count`` of the ongoing idle tables due now (their turn is up), each with a table message."""
+    q = "?" if backend == "sqlite" else "$1"
+    rows = await store.execute(f"SELECT channel_id, turn_limit FROM tables WHERE status = 'playing' AND channel_id > "
+                               f"1000000000 ORDER BY channel_id LIMIT {q}", (count,))
+    channels = [int(r[0]) for r in rows]
+    limit = int(rows[0][1] or 86400)
+    args = (now - limit - 60, now - 30)
+    if backend == "sqlite":
+        sql = ("UPDATE tables SET turn_since = ?, alarm = ?, timed_out = 0, warned_for = NULL, "
+               "message_id = 7000000000000000000 + channel_id, message_table = table_id "
+               f"WHERE channel_id IN ({', '.join('?' * len(channels))})")
+        await store.execute(sql, (*args, *channels))
+    else:
+        sql = ("UPDATE tables SET turn_since = $1, alarm = $2, timed_out = FALSE, warned_for = NULL, "
+               "message_id = 7000000000000000000 + channel_id, message_table = table_id "
+               "WHERE channel_id = ANY($3::bigint[])")
+        await store.execute(sql, (*args, channels))
+    return channels
+
+
+def rss_kb(pid: int, field: str = "VmRSS:", source: str = "status") -> int:
+    """A process's resident memory in KB (``Pss:`` from ``smaps_rollup``: shared pages counted
+    once across the processes that share them, e.g. the forked picture workers)."""
+    try:
+        for line in Path(f"/proc/{pid}/{source}").read_text().splitlines():
+            if line.startswith(field):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def pss_kb(pid: int) -> int:
+    return rss_kb(pid, "Pss:", "smaps_rollup")
+
+
+def children(pid: int) -> list[int]:
+    out: list[int] = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            text = Path(f"/proc/{pid}/task/{task}/children").read_text().split()
+            for c in map(int, text):
+                out += [c, *children(c)]
+    except OSError:
+        pass
+    return out
+
+
+async def sweep_and_memory(backend: Any, quick: bool, report: Any) -> None:
+    from bot.bench import Figure, LoopWatch
+    from bot.tables.games import GAMES
+    from bot.tables.service import TableService
+
+    tag = f"[{backend.name}]"
+    stored = 10_000 if quick else STORED
+    due = 100 if quick else DUE
+    hot = 50 if quick else HOT
+    store = await backend.open("sweep")
+    try:
+        t0 = time.perf_counter()
+        await stored_tables(store, backend.name, stored)
+        now = time.time()
+        channels = await make_due(store, backend.name, due, now)
+        print(f"  ({tag} {stored:,} stored tables made in {time.perf_counter() - t0:.1f} s; {len(channels)} due; "
+              f"load {load():.1f})", flush=True)
+        async with running_bot(store, pictures_on=False) as (bot, feeder, counting):
+            cog = bot.get_cog("Tables")
+            GAMES.clear()
+            with LoopWatch() as watch:
+                start, loop_cpu = time.perf_counter(), time.thread_time()
+                told = await cog.check_timeouts()
+                wall, loop = time.perf_counter() - start, time.thread_time() - loop_cpu
+            name = f"{tag} sweep, {len(channels):,} of {stored:,} tables due (notices posted, table messages edited)"
+            report(Figure(f"{name}: event-loop time", loop * 1000, "ms", 200 if due >= DUE else None))
+            report(Figure(f"{name}: wall time", wall * 1000, "ms"))
+            report(Figure(f"{name}: event loop blocked at most (wall)", watch.worst * 1000, "ms", 20))
+            report(Figure(f"{name}: event loop blocked at most (its thread's CPU)", watch.worst_cpu * 1000, "ms",
+                          20))
+            report(Figure(f"{name}: notices posted", told, "count", None))
+            if told != len(channels):
+                report(Figure(f"{name}: due tables not told", len(channels) - told, "count", 0))
+        # memory: 1,000 hot tables of 300+ moves, each pressed with its picture, in a fresh process
+        kinds = 5 if quick else 10  # distinct games (seeds), each copied; their presses differ again
+        hot_channels = [HOT_BASE + i for i in range(hot)]
+        t0 = time.perf_counter()
+        for k in range(kinds):
+            await template(TableService(store), 3 + k, 300 + 7 * k, seed=k)
+            await clone(store, backend.name, 3 + k, hot_channels[k::kinds])
+        print(f"  ({tag} {hot} hot tables of 300+ moves made in {time.perf_counter() - t0:.1f} s)", flush=True)
+    finally:
+        await store.close()
+    # A fresh process, as a bot started on this database: this one's high-water marks stay out of it.
+    done = await asyncio.to_thread(subprocess.run, [sys.executable, "-m", "bot.benchkit.sweep", str(backend.folder),
+                                                    str(hot)], capture_output=True, text=True, timeout=3600)
+    if done.returncode != 0:
+        report(Figure(f"{tag} memory", float("nan"), "MB", 300, note="not measured: " +
+                      (done.stderr.strip().splitlines() or ["?"])[-1][:150]))
+        return
+    got = json.loads(done.stdout.strip().splitlines()[-1])
+    name = f"{tag} memory, {stored:,} stored tables, {hot:,} hot ones of 300+ moves pressed twice with pictures"
+    report(Figure(f"{name}: RSS, bot process", got["main_kb"] / 1024, "MB"))
+    report(Figure(f"{name}: RSS, its {got['procs']} picture processes", got["pictures_kb"] / 1024, "MB"))
+    report(Figure(f"{name}: RSS, bot and picture processes (summed: shared pages counted in each)",
+                  (got["main_kb"] + got["pictures_kb"]) / 1024, "MB", 300))
+    report(Figure(f"{name}: PSS, bot and picture processes (shared pages counted once)", got["pss_kb"] / 1024,
+                  "MB", 300))
+    print(f"  ({got['caches']}; load {load():.1f})", flush=True)
+
+
+async def _memory(folder: Path, hot: int) -> dict[str, Any]:
+    """In a fresh process: open the bench's database, press every hot table twice with its
+    picture through the real path, then read the resident memory."""
+    from bot.app import settle_memory
+    from bot.bench import Backend
+    from bot.engine.registry import sample_views
+    from bot.render import pictures
+    from bot.tables.games import GAMES
+
+    store = await Backend("sqlite", folder).open("sweep")
+    try:
+        async with running_bot(store, pictures_on=True) as (bot, feeder, counting):
+            settle_memory()
+            await pictures.prepare(sample_views())
+            presser = Presser(bot, feeder, counting)
+            hot_channels = [HOT_BASE + i for i in range(hot)]
+            await presser.show(hot_channels)
+            presser.fresh_pictures = False  # the pictures cache keeps what it may (bounded in bytes)
+            run = Run()
+            for _ in range(2):
+                for ch in hot_channels:
+                    await presser.press(ch, "slash", run)
+            me = os.getpid()
+            stand_in = feeder.server_pid
+            procs = [p for p in children(me) if p != stand_in and p not in children(stand_in)]
+            rows = bot.service._rows
+            caches = (f"caches: games {len(GAMES)} ≈ {GAMES.bytes / 2**20:.1f} MB of {GAMES.max_bytes / 2**20:.0f}; "
+                      f"rows {len(rows)} ≈ {rows.bytes / 2**20:.1f} MB of {rows.max_bytes / 2**20:.0f}; "
+                      f"pictures {pictures.stats()['cached']} ≈ {pictures.stats()['cached_bytes'] / 2**20:.1f} MB; "
+                      f"discord.py views held {len(bot._connection._view_store._views)}")
+            return {"main_kb": rss_kb(me), "pictures_kb": sum(rss_kb(p) for p in procs), "procs": len(procs),
+                    "pss_kb": pss_kb(me) + sum(pss_kb(p) for p in procs), "caches": caches}
+    finally:
+        await store.close()
+
+
+if __name__ == "__main__":
+    print(json.dumps(asyncio.run(_memory(Path(sys.argv[1]), int(sys.argv[2])))))
