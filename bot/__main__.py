@@ -199,7 +199,7 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--quick", action="store_true", help="fewer repetitions")
     b.add_argument("--json", action="store_true", help='end with one JSON line: {"figures": [...]}')
     b.add_argument("--only", default="", metavar="PARTS",
-                   help="comma-separated parts to run (engines, press, service, sweep, memory; default all)")
+                   help="comma-separated parts to run (engines, press, sweep (with memory), replay, service; default all)")
     return p
 
 

@@ -19,7 +19,7 @@
    before: one interaction on a 300-move table, many tables at once, flat with the number of
    stored tables.
 
-``--only engines,press,sweep,service`` runs some parts; ``--quick`` repeats less.
+``--only engines,press,sweep,replay,service`` runs some parts; ``--quick`` repeats less.
 ``--json`` prints ``{"figures": [{"name", "value", "unit", "target", "met"}]}`` as the last line.
 """
 
@@ -615,7 +615,7 @@ async def sweep_memory_figures(quick: bool, report: Callable[[Figure], None]) ->
         await sweep_and_memory(Backend("sqlite", Path(tmp)), quick, report)
 
 
-SECTIONS = ("engines", "press", "sweep", "service")
+SECTIONS = ("engines", "press", "sweep", "replay", "service")
 
 
 def run_bench(quick: bool = False, as_json: bool = False, only: tuple[str, ...] = SECTIONS) -> int:
@@ -647,6 +647,12 @@ def run_bench(quick: bool = False, as_json: bool = False, only: tuple[str, ...] 
         print("\nThe turn-limit sweep through the cog (notices and table edits to the stand-in), and memory (SQLite).\n"
               "Event-loop time: CPU of the loop's thread during the sweep (the store works in its own thread).")
         asyncio.run(sweep_memory_figures(quick, report))
+    if "replay" in only:
+        print("\nThe replay viewer (/game replay): a finished game's frames (reader, picture, message) stepping\n"
+              "forward (each picture drawn) and back (cached), the Discord round trip aside.")
+        from bot.benchkit.replay import replay_figures
+
+        asyncio.run(replay_figures(quick, report, Figure))
     if "service" not in only:
         if as_json:
             print(json.dumps({"figures": [f.as_json() for f in figures]}))
