@@ -111,6 +111,11 @@ class _Rows:
         self.bytes -= found[1]
         return found[0]
 
+    def clear(self) -> None:
+        """Forget every row (the next change of each channel reads the store)."""
+        self._rows.clear()
+        self.bytes = 0
+
     def put(self, table: TableRow) -> None:
         self.pop(table.channel_id)
         size = row_bytes(table)
