@@ -29,7 +29,8 @@ HOT_BASE = 2_000_000
 
 async def stored_tables(store: Any, backend: str, count: int) -> None:
     """``count`` idle tables, half finished and half ongoing, cloned by the database."""
-    from bot.bench import MANY_GAME, _fill, _next_move, _table
+    from bot.bench import MANY_GAME
+    from bot.benchkit.service import _fill, _next_move, _table
     from bot.tables.service import TableService
 
     service = TableService(store)
