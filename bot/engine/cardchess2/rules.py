@@ -794,7 +794,7 @@ class Cardchess2(Game):
             self._forget()
             return
         pool = [("board", c) for c in sorted(self.board, key=INDEX.__getitem__)]
-        pool += [("hand", f"{s}:{i}") for s in (self.south, other) for i in range(len(self.hands[s]))]
+        pool += [("hand", f"{s}:{i}") for s in (self.south, 1 - self.south) for i in range(len(self.hands[s]))]
         where, ref = pool[rng.randrange(len(pool))]
         if where == "board":
             owner, code, _ = self.board.pop(ref)

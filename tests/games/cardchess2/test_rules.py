@@ -4,6 +4,7 @@ rulebook's worked examples (T1–T15). Seat 0 (Sam) is South, seat 1 (Nia) North
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
@@ -296,6 +297,46 @@ def test_ruling_19_repetition_kill_when_the_pile_is_small():
     g, ev = act(g, N, "move f5 e6")
     kill = [e for e in ev if e.kind == "kill"]
     assert kill and kill[0].data in g.out_shown and "random kill" in texts(ev)
+
+
+KILL_SEEDS = range(700)  # fixed seeds: the bound below is loose, and the test is deterministic
+
+
+def _repeat_into_a_kill(mover: int, seed: int) -> tuple[Cardchess2, Cardchess2, list]:
+    """A four-turn round trip whose last move (by ``mover``) repeats the starting board, with one
+    card out of play (so the penalty is a kill): the state before that move, after it, its events."""
+    g = position("8H d3", "9C e6", to_act="S" if mover == N else "N", hands=(["2S", "3S"], ["4D", "5D"]),
+                 out=["2H"], seed=seed)
+    moves = {S: ["move d3 d4", "move d4 d3"], N: ["move e6 f5", "move f5 e6"]}
+    order = [1 - mover, mover, 1 - mover]
+    for i, seat in enumerate(order):
+        g, _ = act(g, seat, moves[seat][i // 2])
+    before = g
+    after, ev = act(g, mover, moves[mover][1])
+    return before, after, ev
+
+
+@pytest.mark.parametrize("mover", [S, N], ids=["South repeats", "North repeats"])
+def test_ruling_19_repetition_kill_draws_from_the_board_and_both_hands_uniformly(mover):
+    """§2.6: the kill is uniform over every board card and both hands, whoever caused the
+    repetition (a North repetition once drew from South's hand twice and never from North's)."""
+    hits: Counter = Counter()
+    pools = set()
+    for seed in KILL_SEEDS:
+        before, after, ev = _repeat_into_a_kill(mover, seed)
+        pool = [v[1] for v in before.board.values()] + before.hands[S] + before.hands[N]
+        pools.add(tuple(sorted(pool)))
+        (kill,) = [e for e in ev if e.kind == "kill"]
+        assert kill.data in pool and kill.data in after.out_shown
+        hits[kill.data] += 1
+    (pool,) = pools  # the same position for every seed
+    assert len(pool) == 2 + len(before.hands[S]) + len(before.hands[N]) and len(before.hands[N]) >= 2
+    assert set(hits) == set(pool), f"never killed: {sorted(set(pool) - set(hits))}"
+    expected = len(KILL_SEEDS) / len(pool)
+    for card in pool:  # 4 to 5 standard deviations either way: only a biased pool fails
+        assert 0.6 * expected <= hits[card] <= 1.4 * expected, (card, hits[card], expected, dict(hits))
+    in_hand = sum(hits[c] for c in before.hands[N])
+    assert in_hand >= 0.6 * expected * len(before.hands[N]), "North's hand is under-drawn"
 
 
 def test_ruling_20_elimination_by_a_kill():
