@@ -1,4 +1,4 @@
-"""Cardchess2: a test per ruling (R1–R25), per variant (V1–V9) and per setting, and the
+"""Cardchess2: a test per ruling (R1–R26), per variant (V1–V9) and per setting, and the
 rulebook's worked examples (T1–T15). Seat 0 (Sam) is South, seat 1 (Nia) North."""
 
 from __future__ import annotations
@@ -406,6 +406,21 @@ def test_ruling_25_defaults_and_leaving():
     assert g3.decisions()[0].name == "reinforce" and g3.decisions()[0].default == "reinforce"
     left, _ = g3.forfeit(S)
     assert left.is_over() and left.outcome().winners == (N,) and not left.decisions()
+
+
+@pytest.mark.parametrize("n", [5, 14])
+def test_ruling_26_own_decks_each_set_n_cards_out_of_play(n):
+    """Under V1 each player sets N cards out of play from their own deck: 2N in all, N from each
+    deck; the deal and the hands then come from each player's own deck."""
+    g = GAME.new(PLAYERS, ["Own decks", f"out_of_play={n}"], seed=26)
+    assert len(g.out) == 2 * n and not g.out_shown
+    assert sorted(c[-1] for c in g.out) == ["0"] * n + ["1"] * n  # N from each deck
+    assert [len(d) for d in g.decks] == [52 - n - 7 - 5] * 2
+    assert all(c.endswith(f"@{s}") for s in (0, 1) for c in g.decks[s] + g.dealt[s] + g.hands[s])
+    assert g.view(None).out_size == g.view(0).out_size == 2 * n
+    one = GAME.new(PLAYERS, [f"out_of_play={n}"], seed=26)  # one shared deck: N in all
+    assert len(one.out) == n and len(one.decks) == 1 and len(one.decks[0]) == 52 - n - 24
+    assert "26." in dict(SPEC.rules_sections())["Rulings"]
 
 
 # ----- variants and settings ----------------------------------------------------------------
