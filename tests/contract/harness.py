@@ -330,7 +330,10 @@ class Playout:
             for e in events:
                 text = e.for_(r)
                 if text:
-                    # An event is read as it happens: what was revealed then counts as known then.
+                    # Each event is judged as it happens: against what the state lets its reader
+                    # know after the step, and what the event itself says it shows (a card an attack
+                    # shows may be back in a hand by the step's end). Another line naming that card
+                    # must say so too.
                     revealed = e_revealed(e)
                     assert_no_leak(text, k.with_(revealed), f"an event for {r}")
                     ever.update(revealed)
@@ -410,7 +413,11 @@ def as_stored(game: Game) -> dict[str, Any]:
 
 
 def e_revealed(event: Any) -> frozenset[str]:
-    """Cards an event reveals as it happens (its typed payload may list them)."""
+    """Cards an event shows its readers as it happens: what it says it reveals (older events:
+    what their typed payload lists)."""
+    reveals = getattr(event, "reveals", ())
+    if reveals:
+        return frozenset(reveals)
     data = getattr(event, "data", None)
     if isinstance(data, dict):
         data = data.get("revealed")

@@ -11,7 +11,8 @@ import pytest
 from bot.engine.cardchess2 import GAME, SPEC, auto_move
 from bot.engine.cardchess2.geometry import MULT, Rules, value
 from bot.engine.cardchess2.rules import Cardchess2
-from bot.engine.core import HIDDEN, IllegalMove
+from bot.engine.core import HIDDEN, Event, IllegalMove
+from tests.contract.harness import Playout, card_universe
 
 from .helpers import PLAYERS, leaks, position
 
@@ -337,6 +338,30 @@ def test_ruling_19_repetition_kill_draws_from_the_board_and_both_hands_uniformly
         assert 0.6 * expected <= hits[card] <= 1.4 * expected, (card, hits[card], expected, dict(hits))
     in_hand = sum(hits[c] for c in before.hands[N])
     assert in_hand >= 0.6 * expected * len(before.hands[N]), "North's hand is under-drawn"
+
+
+def test_ruling_19_a_card_shown_then_drawn_back_in_the_same_turn_is_judged_as_it_happened():
+    """An attack shows its target, the target goes out of play, and the same turn's penalty draws
+    the whole pile back into the hands: the attack's events named a card everyone saw then, which
+    nobody but its drawer may place now. The events say what they reveal, and the contract judges
+    each one then, not after the turn (a later line naming it would still fail)."""
+    g = position("KS d4", "KC g7", to_act="N", hands=([], ["2H"]), out=["3C", "4C", "5C", "6C", "7C"])
+    g, _ = act(g, N, "add 2H f5")
+    before = g
+    g, ev = act(g, S, "attack f5 d4")  # the board is back to the start: the penalty takes all 6
+    assert "2H" in g.hands[S] + g.hands[N] and "2H" not in g.known(None) and not g.out
+    (attack,) = [e for e in ev if e.kind == "attack"]
+    assert set(attack.reveals) == {"2H", "KS"} and [e.reveals for e in ev if e.kind == "defeated"] == [("2H",)]
+    assert "2♥" in texts(ev) and not leaks(texts(ev), g, None, frozenset(attack.reveals))
+    check = Playout(SPEC, 2, seed=1, check_redeal=False)
+    universe = card_universe(before)
+    check.check_step(g, ev, universe, random.Random(1))
+    late = ev + [Event("The pile held 2♥.")]  # said after the draw: a leak
+    with pytest.raises(AssertionError, match=r"an event for None names \['2H'\]"):
+        check.check_step(g, late, universe, random.Random(1))
+    unsaid = [Event(e.public, e.private, e.kind, e.data) if e.kind == "attack" else e for e in ev]
+    with pytest.raises(AssertionError, match="an event for None"):  # an attack that did not say what it showed
+        check.check_step(g, unsaid[:1], universe, random.Random(1))
 
 
 def test_ruling_20_elimination_by_a_kill():
