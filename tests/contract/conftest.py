@@ -1,11 +1,31 @@
-"""Print the contract suite's figures (playouts, steps checked) at the end of a run (-n0)."""
+"""Print the contract suite's figures per game (playouts, steps, leak checks…) at the end of a
+run, gathered from the workers when the run is spread over several (``-n 2``)."""
 
 from __future__ import annotations
+
+import pytest
+
+
+def pytest_sessionfinish(session):
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # a worker: hand the figures to the controller
+        from tests.contract.harness import COUNTS
+
+        workeroutput["contract_counts"] = [[game, figure, n] for (game, figure), n in COUNTS.items()]
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    from tests.contract.harness import COUNTS
+
+    for game, figure, n in getattr(node, "workeroutput", {}).get("contract_counts", []):
+        COUNTS[(game, figure)] += n
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
     from tests.contract.harness import COUNTS
 
-    if COUNTS:
-        figures = ", ".join(f"{k}: {v}" for k, v in sorted(COUNTS.items()))
-        terminalreporter.write_line(f"contract suite figures — {figures}")
+    games = sorted({game for game, _ in COUNTS})
+    for game in games:
+        figures = ", ".join(f"{figure}: {n}" for (g, figure), n in sorted(COUNTS.items()) if g == game)
+        terminalreporter.write_line(f"contract suite figures, {game} — {figures}")
