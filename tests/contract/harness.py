@@ -319,13 +319,17 @@ class Playout:
     def names(self) -> list[str]:
         return [f"P{i + 1}" for i in range(self.players)]
 
+    @property
+    def render(self) -> Any:
+        """The game's render module (text, panel)."""
+        return renderer(self.spec.id)
+
     def count(self, figure: str, n: int = 1) -> None:
         COUNTS[(self.spec.id, figure)] += n
 
     def run(self) -> Game:
         rng = random.Random(self.seed)
         spec = self.spec
-        self.render = renderer(spec.id)
         game = spec.state.new(self.names(), self.options, seed=self.seed)
         assert game.to_json() == spec.state.new(self.names(), self.options, seed=self.seed).to_json(), \
             "not deterministic"
