@@ -1,9 +1,25 @@
 """Print the contract suite's figures per game (playouts, steps, leak checks…) at the end of a
-run, gathered from the workers when the run is spread over several (``-n 2``)."""
+run, gathered from the workers when the run is spread over several (``-n 2``).
+
+``DECKHAND_FIGURES=<file>``: each worker also rewrites ``<file>.<worker>`` with its figures so
+far after every test (JSON), so a long run shows where it stands."""
 
 from __future__ import annotations
 
+import json
+import os
+from pathlib import Path
+
 import pytest
+
+
+def pytest_runtest_logfinish(nodeid, location):
+    figures = os.environ.get("DECKHAND_FIGURES")
+    if figures:
+        from tests.contract.harness import COUNTS
+
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        Path(f"{figures}.{worker}").write_text(json.dumps([[g, f, n] for (g, f), n in sorted(COUNTS.items())]))
 
 
 def pytest_sessionfinish(session):
