@@ -165,13 +165,16 @@ class Event:
 
     ``public`` is what everyone else reads (``None``: nothing); ``private`` maps a seat to what
     that seat reads instead (``"You add 8♥ at d3"`` while the channel reads ``"North adds a
-    card at d3"``). ``kind`` and ``data`` are a typed payload for renderers and tests.
+    card at d3"``). ``kind`` and ``data`` are a typed payload for renderers and tests;
+    ``reveals``: the cards it shows everyone who reads it, as it happens (a later event of the
+    same action may hide them again).
     """
 
     public: str | None
     private: Mapping[Seat, str] = field(default_factory=dict)
     kind: str = ""
     data: Any = None
+    reveals: tuple[str, ...] = ()
 
     @property
     def text(self) -> str:
@@ -443,9 +446,9 @@ class Game(abc.ABC):
 
     # ----- events and the log ---------------------------------------------------------
     def emit(self, events: list[Event] | None, public: str | None, private: Mapping[Seat, str] | None = None,
-             *, log: bool = True, kind: str = "", data: Any = None) -> Event:
+             *, log: bool = True, kind: str = "", data: Any = None, reveals: Iterable[str] = ()) -> Event:
         """Record an event in the log (unless ``log`` is false) and in ``events``."""
-        event = Event(public, dict(private or {}), kind, data)
+        event = Event(public, dict(private or {}), kind, data, tuple(reveals))
         if log:
             self.journal = (self.journal + [event.to_json()])[-self.log_size:]
         if events is not None:

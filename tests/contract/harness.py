@@ -6,6 +6,7 @@ it is registered: nothing here knows a rule.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import random
@@ -18,13 +19,14 @@ from bot.engine.cards import Card
 from bot.engine.core import Choices, Game, IllegalMove, _field_names
 from bot.engine.registry import GameSpec
 from bot.records import make_record, replay
+from bot.render import renderer
 
 # Card names as a recipient could read them: codes (7H, TD, JK, 8H@1) and pretty (7♥, 10♦).
 _CODE = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][SHDC](?:@\d)?|JK\d?(?:@\d)?)(?![A-Za-z0-9])")
 _PRETTY = re.compile(r"(?<![0-9])(10|[2-9JQKA])([♠♥♦♣])")
 _SUIT = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 
-COUNTS: Counter = Counter()
+COUNTS: Counter = Counter()  # (game id, figure) -> count, for the report (playouts, steps, leak checks…)
 QUITTING = {"resign", "concede", "forfeit", "leave"}  # figures for the report (playouts, steps, leak checks)
 
 
@@ -180,29 +182,30 @@ def card_universe(game: Game) -> frozenset[str]:
     return frozenset(found)
 
 
-def redeal(game: Game, seat: int | None, rng: random.Random, universe: frozenset[str]) -> Game:
+def redeal(game: Game, seat: int | None, rng: random.Random, universe: frozenset[str],
+           known: frozenset[str] | None = None, data: dict[str, Any] | None = None) -> Game:
     """A state the seat cannot tell apart from ``game``: the cards it may not know, permuted
-    among their places. Only card codes move; everything the seat sees stays put."""
-    unknown = sorted(universe - game.known(seat))
+    among their places. Only card codes move; everything the seat sees stays put. ``known``
+    and ``data`` (``game.known(seat)`` and ``game.to_json()``, not changed here), when at hand."""
+    unknown = sorted(universe - (game.known(seat) if known is None else known))
     if len(unknown) < 2:
         return game
     shuffled = unknown[:]
     rng.shuffle(shuffled)
     mapping = dict(zip(unknown, shuffled, strict=True))
 
-    def sub(x: Any) -> Any:
-        if isinstance(x, str):
-            return mapping.get(x, x)
-        if isinstance(x, dict):
-            return {k: sub(v) for k, v in x.items()}
-        if isinstance(x, list):
-            return [sub(v) for v in x]
-        return x
+    get = mapping.get
 
-    data = game.to_json()
-    state = data["state"]
-    data = {**data, "state": {k: (v if k == "journal" else sub(v)) for k, v in state.items()}}
-    return type(game).from_json(json.loads(json.dumps(data)))
+    def sub(x: Any) -> Any:  # states are JSON-like: lists, dicts, strings and numbers
+        if type(x) is dict:
+            return {k: get(v, v) if type(v) is str else sub(v) for k, v in x.items()}
+        if type(x) is list:
+            return [get(v, v) if type(v) is str else sub(v) for v in x]
+        return get(x, x) if type(x) is str else x
+
+    data = game.to_json() if data is None else data
+    state = data["state"]  # sub() builds new lists and dicts: ``data`` is left as it was
+    return type(game).from_json({**data, "state": {k: (v if k == "journal" else sub(v)) for k, v in state.items()}})
 
 
 def candidates(c: Choices, rng: random.Random) -> list[str]:
@@ -225,12 +228,16 @@ def candidates(c: Choices, rng: random.Random) -> list[str]:
     return []
 
 
-def random_action(game: Game, seat: int, rng: random.Random, first: Choices | None = None) -> str:
+def random_action(game: Game, seat: int, rng: random.Random, first: Choices | None = None,
+                  trail: list[tuple[tuple[str, ...], Choices]] | None = None) -> str:
     """Walk ``choices`` to a complete action, a random option each step. A dead end fails.
-    ``first``: ``game.choices(seat, ())``, when already worked out."""
+    ``first``: ``game.choices(seat, ())``, when already worked out; ``trail`` receives every
+    step walked, as (prefix, choices)."""
     tokens: tuple[str, ...] = ()
     for _ in range(200):
         c = first if first is not None and not tokens else game.choices(seat, tokens)
+        if trail is not None:
+            trail.append((tokens, c))
         nxt = candidates(c, rng)
         if c.complete and tokens and (not nxt or rng.random() < 0.25):
             return " ".join(tokens)
@@ -246,6 +253,55 @@ def random_action(game: Game, seat: int, rng: random.Random, first: Choices | No
 
 
 @dataclass
+class Walk:
+    """A random walk through a seat's picker to a complete action, every step kept."""
+
+    action: str
+    trail: list[tuple[tuple[str, ...], Choices]]
+
+    @classmethod
+    def of(cls, game: Game, seat: int, rng: random.Random) -> "Walk":
+        trail: list[tuple[tuple[str, ...], Choices]] = []
+        action = random_action(game, seat, rng, trail=trail)
+        return cls(action, trail)
+
+    def near_misses(self, universe: frozenset[str], rng: random.Random, n: int = 1) -> list[str]:
+        """``n`` actions a player might type instead: the walked one with a token swapped for
+        another offered somewhere on the walk or a random card of the game (seen or not), or
+        one token too many. Most are refused; the refusals are compared."""
+        tokens = self.action.split()
+        pool = sorted({t for _, c in self.trail for t in c.tokens()} | set(rng.sample(sorted(universe), 3)))
+        out = []
+        for _ in range(n):
+            if tokens and rng.random() < 0.7:
+                i = rng.randrange(len(tokens))
+                out.append(" ".join(tokens[:i] + [rng.choice(pool)] + tokens[i + 1:]))
+            else:
+                out.append(" ".join(tokens + [rng.choice(pool)]))
+        return out
+
+
+def choice_strings(c: Choices) -> list[str]:
+    """Every string a picker step shows or carries: prompt, progress, tokens, labels, data."""
+    out = [c.prompt, str(c.progress) if c.progress is not None else ""]
+    for o in c.options:
+        out += (o.token, o.label)
+        if o.data is not None and not isinstance(o.data, (int, float, bool)):
+            out += view_strings(o.data)
+    return out
+
+
+def refusal(game: Game, seat: int, action: str) -> tuple[str, str] | None:
+    """The rule and the reason ``game`` gives for refusing ``action`` by ``seat`` (``None``:
+    accepted)."""
+    try:
+        game.apply(seat, action)
+    except IllegalMove as e:
+        return e.rule, str(e)
+    return None
+
+
+@dataclass
 class Playout:
     spec: GameSpec
     players: int
@@ -257,10 +313,19 @@ class Playout:
     moves: list[list[Any]] = field(default_factory=list)
     ever: dict[Any, set[str]] = field(default_factory=dict)  # cards each recipient has known
     public_known: frozenset[str] = frozenset()  # what the public may know at the step being checked
-    offered: dict[int, Choices] = field(default_factory=dict)  # each deciding seat's first choices there
+    walked: dict[int, Walk] = field(default_factory=dict)  # each deciding seat's random walk there
+    redealt: dict[int, Game] = field(default_factory=dict)  # the state re-dealt for each deciding seat there
 
     def names(self) -> list[str]:
         return [f"P{i + 1}" for i in range(self.players)]
+
+    @property
+    def render(self) -> Any:
+        """The game's render module (text, panel)."""
+        return renderer(self.spec.id)
+
+    def count(self, figure: str, n: int = 1) -> None:
+        COUNTS[(self.spec.id, figure)] += n
 
     def run(self) -> Game:
         rng = random.Random(self.seed)
@@ -270,7 +335,7 @@ class Playout:
             "not deterministic"
         universe = card_universe(game)
         states = [game.to_json()]
-        self.check_step(game, [], universe, rng)
+        self.check_step(game, [], universe, rng, states[0])
         steps = 0
         while not game.is_over():
             steps += 1
@@ -281,9 +346,14 @@ class Playout:
             if rng.random() < 0.05:
                 self.check_refusals(game, seat, rng)
             if seat == self.bot_seat:
-                action = str(spec.player(game, seat, random.Random(rng.random())))
+                pick = rng.random()
+                action = str(spec.player(game, seat, random.Random(pick)))
+                if seat in self.redealt:  # the same pick where what the seat cannot see was re-dealt
+                    theirs = str(spec.player(self.redealt[seat], seat, random.Random(pick)))
+                    assert theirs == action, f"the built-in player peeked: {action!r} vs {theirs!r}"
+                    self.count("built-in picks compared")
             else:
-                action = random_action(game, seat, rng, first=self.offered.get(seat))
+                action = self.walked[seat].action  # the walk whose every step check_step read
             try:
                 new, events = game.apply(seat, action)
             except IllegalMove as e:
@@ -298,8 +368,8 @@ class Playout:
             again = type(game).from_json(json.loads(text))
             assert json.dumps(again.to_json(), sort_keys=True) == text, "JSON round trip changed the state"
             states.append(data)
-            self.check_step(game, events, universe, rng)
-        COUNTS["playouts"] += 1
+            self.check_step(game, events, universe, rng, data)
+        self.count("playouts")
         # Replay reproduces every state.
         record = make_record(game, self.moves)
         replayed = spec.state.new(self.names(), self.options, seed=self.seed)
@@ -310,14 +380,27 @@ class Playout:
         assert replay(record).to_json() == game.to_json()
         return game
 
-    def check_step(self, game: Game, events: list[Any], universe: frozenset[str], rng: random.Random) -> None:
-        COUNTS["steps"] += 1
+    def shown(self, view: Any) -> tuple[str, str]:
+        """The text render and the panel of ``view`` without its log (the log is checked on its
+        own, against what the recipient has ever known): what they show of where cards are now."""
+        bare = dataclasses.replace(view, recent=())
+        return self.render.text(bare), self.render.panel(bare).as_text()
+
+    def check_step(self, game: Game, events: list[Any], universe: frozenset[str], rng: random.Random,
+                   data: dict[str, Any] | None = None) -> None:
+        """Every recipient's view, log, events, text render and panel; every step of a random walk
+        through each deciding seat's picker; then, on a state re-dealt for the public and for each
+        deciding seat, the same view, renders, picker, refusals and built-in pick."""
+        self.count("steps")
         all_faces = frozenset(faces(universe))
         to_act = game.to_act()
         views: dict[int | None, Any] = {}
-        offered = self.offered = {}
+        shown: dict[int | None, tuple[str, str]] = {}
+        knowns: dict[int | None, frozenset[str]] = {}
+        walked = self.walked = {}
+        self.redealt = {}
         for r in [None, *range(self.players)]:
-            known = game.known(r)
+            known = knowns[r] = game.known(r)
             if r is None:
                 self.public_known = known
             k = Knowledge(known, universe, all_faces)
@@ -325,12 +408,17 @@ class Playout:
             # Where cards are now: the view, less its log of what happened.
             public = None if r is None else views[None]
             assert_none_leak(self.strings_to_check(view, known, public, universe), k, f"the view of {r}")
+            shown[r] = self.shown(view)
+            assert_none_leak(shown[r], k, f"the text render or panel of {r}")
             ever = self.ever.setdefault(r, set())
             ever.update(known)
             for e in events:
                 text = e.for_(r)
                 if text:
-                    # An event is read as it happens: what was revealed then counts as known then.
+                    # Each event is judged as it happens: against what the state lets its reader
+                    # know after the step, and what the event itself says it shows (a card an attack
+                    # shows may be back in a hand by the step's end). Another line naming that card
+                    # must say so too.
                     revealed = e_revealed(e)
                     assert_no_leak(text, k.with_(revealed), f"an event for {r}")
                     ever.update(revealed)
@@ -339,15 +427,15 @@ class Playout:
             # chosen into a hidden trick) redact their log themselves, and test it.
             assert_none_leak(view.recent, Knowledge(frozenset(ever), universe, all_faces), f"the log of {r}")
             if r is not None and r in to_act:
-                c = offered[r] = game.choices(r, ())
-                texts = [c.prompt]
-                for o in c.options:
-                    texts += (o.token, o.label)
-                assert_none_leak(texts, k, f"the choices of {r}")
-            COUNTS["leak checks"] += 1
+                # Every step of a random walk through the picker (the acting seat then plays it).
+                w = walked[r] = Walk.of(game, r, random.Random(rng.random()))
+                for prefix, c in w.trail:
+                    assert_none_leak(choice_strings(c), k, f"the choices of {r} after {prefix!r}")
+                self.count("picker steps checked", len(w.trail))
+            self.count("leak checks")
         if self.check_redeal:
-            for d in game.decisions():
-                self.check_redeal_of(game, d.seat, universe, rng, views[d.seat], offered[d.seat])
+            for r in [None, *sorted(to_act)]:
+                self.check_redeal_of(game, r, universe, rng, views[r], shown[r], walked.get(r), knowns[r], data)
 
     def strings_to_check(self, view: Any, known: frozenset[str], public: Any, universe: frozenset[str]) -> set[str]:
         """The strings of ``view`` (its log aside) that could name a card its recipient may not
@@ -364,22 +452,37 @@ class Playout:
                 changed_strings(getattr(view, name), getattr(public, name), out)
         return out
 
-    def check_redeal_of(self, game: Game, seat: int, universe: frozenset[str], rng: random.Random,
-                        view: Any = None, offered: Choices | None = None) -> None:
-        """Re-deal what ``seat`` cannot see: its view, its choices and the built-in player's
-        pick stay the same (``view`` and ``offered``: the seat's, already worked out this step)."""
-        other = redeal(game, seat, random.Random(rng.random()), universe)
+    def check_redeal_of(self, game: Game, seat: int | None, universe: frozenset[str], rng: random.Random,
+                        view: Any = None, shown: tuple[str, str] | None = None, walk: Walk | None = None,
+                        known: frozenset[str] | None = None, data: dict[str, Any] | None = None) -> None:
+        """Re-deal what ``seat`` (``None``: the public) cannot see: its view, text render and
+        panel stay the same; for a deciding seat also every step of its walk through the picker
+        (options, labels, prompts) and its refusals of near-miss actions (the built-in player's
+        pick is compared in ``run``, where it plays). ``view``, ``shown``, ``walk``, ``known``
+        and ``data`` (the state's JSON): already worked out this step."""
+        other = redeal(game, seat, random.Random(rng.random()), universe, known, data)
         if other is game:
             return
         view = game.view(seat) if view is None else view
-        assert repr(other.view(seat)) == repr(view), "the seat's view changed when unseen cards moved"
-        a = game.choices(seat, ()) if offered is None else offered
-        b = other.choices(seat, ())
-        assert a == b, "choices changed when cards the seat cannot see were re-dealt"
-        mine = str(self.spec.player(game, seat, random.Random(11)))
-        theirs = str(self.spec.player(other, seat, random.Random(11)))
-        assert mine == theirs, f"the built-in player peeked: {mine!r} vs {theirs!r}"
-        COUNTS["re-deals"] += 1
+        theirs = other.view(seat)
+        assert theirs == view or repr(theirs) == repr(view), "the view changed when unseen cards moved"
+        assert self.shown(theirs) == (self.shown(view) if shown is None else shown), \
+            "the text render or panel changed when unseen cards moved"
+        self.count("re-deals")
+        if seat is None:
+            return
+        walk = Walk.of(game, seat, random.Random(rng.random())) if walk is None else walk
+        for prefix, c in walk.trail:
+            assert other.choices(seat, prefix) == c, \
+                f"choices after {prefix!r} changed when cards the seat cannot see were re-dealt"
+        for action in walk.near_misses(universe, random.Random(rng.random())):
+            told = [refusal(g, seat, action) for g in (game, other)]
+            # Compared, not read for card names: a refusal may name a card as a rule does ("Only J♦
+            # from your hand adds to a tap") or as notation help; naming where a hidden card is
+            # would change with the re-deal.
+            assert told[0] == told[1], f"{action!r}: refused differently when unseen cards moved: {told}"
+            self.count("refusals compared")
+        self.redealt[seat] = other
 
     def check_refusals(self, game: Game, seat: int, rng: random.Random) -> None:
         before = json.dumps(game.to_json(), sort_keys=True)
@@ -397,7 +500,7 @@ class Playout:
             else:
                 raise AssertionError(f"{text[:40]!r} by seat {who} was accepted")
         assert json.dumps(game.to_json(), sort_keys=True) == before, "a refusal changed the state"
-        COUNTS["refusal checks"] += 1
+        self.count("refusal checks")
 
 
 def as_stored(game: Game) -> dict[str, Any]:
@@ -410,7 +513,11 @@ def as_stored(game: Game) -> dict[str, Any]:
 
 
 def e_revealed(event: Any) -> frozenset[str]:
-    """Cards an event reveals as it happens (its typed payload may list them)."""
+    """Cards an event shows its readers as it happens: what it says it reveals (older events:
+    what their typed payload lists)."""
+    reveals = getattr(event, "reveals", ())
+    if reveals:
+        return frozenset(reveals)
     data = getattr(event, "data", None)
     if isinstance(data, dict):
         data = data.get("revealed")

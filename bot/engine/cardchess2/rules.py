@@ -631,7 +631,8 @@ class Cardchess2(Game):
         self.attack = {"attacker": seat, "target": action.target, "card": code, "def": dfn, "strikers": strikers,
                        "sigma": sigma, "enforcers": [], "enforcement": 0}
         self.emit(events, f"{self.players[seat]} attacks {show(code)} at {action.target} (defence {dfn}) with "
-                          f"{_strikers_text(strikers)}: Σ {sigma}.", kind="attack", data=dict(self.attack))
+                          f"{_strikers_text(strikers)}: Σ {sigma}.", kind="attack", data=dict(self.attack),
+                  reveals=[code, *(s[0] for s in strikers)])
         defender = 1 - seat
         if sigma >= dfn and any(not v[2] for v in self.board.values() if v[0] == defender):
             self.phase = "enforce"  # ruling 24: whatever covers the target
@@ -662,7 +663,8 @@ class Cardchess2(Game):
         parts = ", ".join(f"{show(e[0])} {e[1]} (+{e[2]})" for e in enforcers)
         need = a["def"] + a["enforcement"]
         self.emit(events, f"{self.players[seat]} enforces {a['target']} with {parts}: defence {a['def']} + "
-                          f"{a['enforcement']} = {need} against Σ {a['sigma']}.", kind="enforce", data=list(enforcers))
+                          f"{a['enforcement']} = {need} against Σ {a['sigma']}.", kind="enforce", data=list(enforcers),
+                  reveals=[e[0] for e in enforcers])
         attacker = a["attacker"]
         if a["sigma"] < need and self._reinforce_possible(attacker):
             self.phase = "reinforce"
@@ -699,7 +701,8 @@ class Cardchess2(Game):
         a["strikers"] = a["strikers"] + added
         a["sigma"] += sum(s[3] for s in added)
         self.emit(events, f"{self.players[seat]} reinforces with {_strikers_text(added)}: Σ {a['sigma']} against "
-                          f"{a['def'] + a['enforcement']}.", kind="reinforce", data=added)
+                          f"{a['def'] + a['enforcement']}.", kind="reinforce", data=added,
+                  reveals=[s[0] for s in added])
         self._resolve(events)
 
     def _resolve(self, events: list[Event]) -> None:
@@ -714,10 +717,10 @@ class Cardchess2(Game):
             self.out.append(a["card"])
             self.out_shown.append(a["card"])
             self.emit(events, f"{show(a['card'])} at {a['target']} is defeated (Σ {a['sigma']} ≥ {need}) and goes "
-                              "out of play.", kind="defeated", data=a["card"])
+                              "out of play.", kind="defeated", data=a["card"], reveals=[a["card"]])
         else:
             self.emit(events, f"{show(a['card'])} at {a['target']} survives (Σ {a['sigma']} < {need}) and stays face up.",
-                      kind="survives", data=a["card"])
+                      kind="survives", data=a["card"], reveals=[a["card"]])
         if self._eliminated(events):
             return
         self.passes = 0
@@ -794,7 +797,7 @@ class Cardchess2(Game):
             self._forget()
             return
         pool = [("board", c) for c in sorted(self.board, key=INDEX.__getitem__)]
-        pool += [("hand", f"{s}:{i}") for s in (self.south, other) for i in range(len(self.hands[s]))]
+        pool += [("hand", f"{s}:{i}") for s in (self.south, 1 - self.south) for i in range(len(self.hands[s]))]
         where, ref = pool[rng.randrange(len(pool))]
         if where == "board":
             owner, code, _ = self.board.pop(ref)
@@ -808,7 +811,7 @@ class Cardchess2(Game):
         self.out_shown.append(code)
         self.emit(events, f"Repetition: the board repeats an earlier state and the out-of-play pile holds fewer than "
                           f"6 cards. A random kill takes {show(code)} from {place}; it goes out of play.",
-                  kind="kill", data=code)
+                  kind="kill", data=code, reveals=[code])
         self._eliminated(events)
 
     def _forget(self) -> None:

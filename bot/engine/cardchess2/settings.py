@@ -36,7 +36,8 @@ class Cardchess2Options(Options):
     sudden_goal: bool = variant(
         "Sudden goal", "V9: you win at the end of your own turn if you have a card on your goal row.",
         aliases=("V9",))
-    out_of_play: int = setting(5, 5, 14, "Cards put face down out of play at the start: 5 or 14.")
+    out_of_play: int = setting(5, 5, 14, "Cards put face down out of play at the start: 5 or 14 "
+                                          "(with Own decks, from each deck).")
     turn_cap: int = setting(300, 1, 10000, "The game is a draw after this many turns in total.")
 
     def validate(self) -> None:

@@ -146,7 +146,7 @@ def choices(g: "MaginotLine", seat: int, prefix: tuple[str, ...]) -> Choices:
         jd = f"JD@{seat}"
         if len(rest) == 1:
             opts = (Option(jd, f"With J♦ (+{tap_yield(rs[rest[0]], True)})", jd),) if jd in b["hand"] else ()
-            return Choices("token", opts, complete=True, prompt="Add J♦ to this tap?")
+            return Choices("token", opts, complete=True, prompt="Add J♦ to this tap?" if opts else "Tap it.")
         return Choices(complete=True) if len(rest) == 2 and rest[1] == jd and jd in b["hand"] else Choices()
     if verb == "tapbase":
         return Choices(complete=True) if not rest and can_tap_base(g, seat) else Choices()

@@ -188,14 +188,7 @@ def check_step(g: Cardchess2, new: Cardchess2, seat: int, action: str, events, f
     data = json.loads(json.dumps(new.to_json()))
     again = GAME.from_json(data)
     assert again.to_json() == new.to_json()
-    shown = set()  # cards everyone saw during this action (an attack's cards, a kill), as it happened
-    for e in events:
-        if e.kind == "attack":
-            shown |= {e.data["card"], *(s[0] for s in e.data["strikers"])}
-        elif e.kind in ("enforce", "reinforce"):
-            shown |= {x[0] for x in e.data}
-        elif e.kind in ("defeated", "survives", "kill"):
-            shown.add(e.data)
+    shown = {c for e in events for c in e.reveals}  # cards everyone saw during this action, as it happened
     for r in (None, 0, 1):
         view = new.view(r)
         text = blob(view) if full else view_text(view)

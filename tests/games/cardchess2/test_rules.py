@@ -1,16 +1,18 @@
-"""Cardchess2: a test per ruling (R1–R25), per variant (V1–V9) and per setting, and the
+"""Cardchess2: a test per ruling (R1–R26), per variant (V1–V9) and per setting, and the
 rulebook's worked examples (T1–T15). Seat 0 (Sam) is South, seat 1 (Nia) North."""
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
 from bot.engine.cardchess2 import GAME, SPEC, auto_move
 from bot.engine.cardchess2.geometry import MULT, Rules, value
 from bot.engine.cardchess2.rules import Cardchess2
-from bot.engine.core import HIDDEN, IllegalMove
+from bot.engine.core import HIDDEN, Event, IllegalMove
+from tests.contract.harness import Playout, card_universe
 
 from .helpers import PLAYERS, leaks, position
 
@@ -298,6 +300,70 @@ def test_ruling_19_repetition_kill_when_the_pile_is_small():
     assert kill and kill[0].data in g.out_shown and "random kill" in texts(ev)
 
 
+KILL_SEEDS = range(700)  # fixed seeds: the bound below is loose, and the test is deterministic
+
+
+def _repeat_into_a_kill(mover: int, seed: int) -> tuple[Cardchess2, Cardchess2, list]:
+    """A four-turn round trip whose last move (by ``mover``) repeats the starting board, with one
+    card out of play (so the penalty is a kill): the state before that move, after it, its events."""
+    g = position("8H d3", "9C e6", to_act="S" if mover == N else "N", hands=(["2S", "3S"], ["4D", "5D"]),
+                 out=["2H"], seed=seed)
+    moves = {S: ["move d3 d4", "move d4 d3"], N: ["move e6 f5", "move f5 e6"]}
+    order = [1 - mover, mover, 1 - mover]
+    for i, seat in enumerate(order):
+        g, _ = act(g, seat, moves[seat][i // 2])
+    before = g
+    after, ev = act(g, mover, moves[mover][1])
+    return before, after, ev
+
+
+@pytest.mark.parametrize("mover", [S, N], ids=["South repeats", "North repeats"])
+def test_ruling_19_repetition_kill_draws_from_the_board_and_both_hands_uniformly(mover):
+    """§2.6: the kill is uniform over every board card and both hands, whoever caused the
+    repetition (a North repetition once drew from South's hand twice and never from North's)."""
+    hits: Counter = Counter()
+    pools = set()
+    for seed in KILL_SEEDS:
+        before, after, ev = _repeat_into_a_kill(mover, seed)
+        pool = [v[1] for v in before.board.values()] + before.hands[S] + before.hands[N]
+        pools.add(tuple(sorted(pool)))
+        (kill,) = [e for e in ev if e.kind == "kill"]
+        assert kill.data in pool and kill.data in after.out_shown
+        hits[kill.data] += 1
+    (pool,) = pools  # the same position for every seed
+    assert len(pool) == 2 + len(before.hands[S]) + len(before.hands[N]) and len(before.hands[N]) >= 2
+    assert set(hits) == set(pool), f"never killed: {sorted(set(pool) - set(hits))}"
+    expected = len(KILL_SEEDS) / len(pool)
+    for card in pool:  # 4 to 5 standard deviations either way: only a biased pool fails
+        assert 0.6 * expected <= hits[card] <= 1.4 * expected, (card, hits[card], expected, dict(hits))
+    in_hand = sum(hits[c] for c in before.hands[N])
+    assert in_hand >= 0.6 * expected * len(before.hands[N]), "North's hand is under-drawn"
+
+
+def test_ruling_19_a_card_shown_then_drawn_back_in_the_same_turn_is_judged_as_it_happened():
+    """An attack shows its target, the target goes out of play, and the same turn's penalty draws
+    the whole pile back into the hands: the attack's events named a card everyone saw then, which
+    nobody but its drawer may place now. The events say what they reveal, and the contract judges
+    each one then, not after the turn (a later line naming it would still fail)."""
+    g = position("KS d4", "KC g7", to_act="N", hands=([], ["2H"]), out=["3C", "4C", "5C", "6C", "7C"])
+    g, _ = act(g, N, "add 2H f5")
+    before = g
+    g, ev = act(g, S, "attack f5 d4")  # the board is back to the start: the penalty takes all 6
+    assert "2H" in g.hands[S] + g.hands[N] and "2H" not in g.known(None) and not g.out
+    (attack,) = [e for e in ev if e.kind == "attack"]
+    assert set(attack.reveals) == {"2H", "KS"} and [e.reveals for e in ev if e.kind == "defeated"] == [("2H",)]
+    assert "2♥" in texts(ev) and not leaks(texts(ev), g, None, frozenset(attack.reveals))
+    check = Playout(SPEC, 2, seed=1, check_redeal=False)
+    universe = card_universe(before)
+    check.check_step(g, ev, universe, random.Random(1))
+    late = ev + [Event("The pile held 2♥.")]  # said after the draw: a leak
+    with pytest.raises(AssertionError, match=r"an event for None names \['2H'\]"):
+        check.check_step(g, late, universe, random.Random(1))
+    unsaid = [Event(e.public, e.private, e.kind, e.data) if e.kind == "attack" else e for e in ev]
+    with pytest.raises(AssertionError, match="an event for None"):  # an attack that did not say what it showed
+        check.check_step(g, unsaid[:1], universe, random.Random(1))
+
+
 def test_ruling_20_elimination_by_a_kill():
     g = position("8H d3", "9C e6", out=[])
     g.decks = [[]]  # no draws: the kill takes one of the two board cards
@@ -365,6 +431,21 @@ def test_ruling_25_defaults_and_leaving():
     assert g3.decisions()[0].name == "reinforce" and g3.decisions()[0].default == "reinforce"
     left, _ = g3.forfeit(S)
     assert left.is_over() and left.outcome().winners == (N,) and not left.decisions()
+
+
+@pytest.mark.parametrize("n", [5, 14])
+def test_ruling_26_own_decks_each_set_n_cards_out_of_play(n):
+    """Under V1 each player sets N cards out of play from their own deck: 2N in all, N from each
+    deck; the deal and the hands then come from each player's own deck."""
+    g = GAME.new(PLAYERS, ["Own decks", f"out_of_play={n}"], seed=26)
+    assert len(g.out) == 2 * n and not g.out_shown
+    assert sorted(c[-1] for c in g.out) == ["0"] * n + ["1"] * n  # N from each deck
+    assert [len(d) for d in g.decks] == [52 - n - 7 - 5] * 2
+    assert all(c.endswith(f"@{s}") for s in (0, 1) for c in g.decks[s] + g.dealt[s] + g.hands[s])
+    assert g.view(None).out_size == g.view(0).out_size == 2 * n
+    one = GAME.new(PLAYERS, [f"out_of_play={n}"], seed=26)  # one shared deck: N in all
+    assert len(one.out) == n and len(one.decks) == 1 and len(one.decks[0]) == 52 - n - 24
+    assert "26." in dict(SPEC.rules_sections())["Rulings"]
 
 
 # ----- variants and settings ----------------------------------------------------------------

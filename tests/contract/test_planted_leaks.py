@@ -1,0 +1,82 @@
+"""Leaks planted on purpose: each must fail the contract's playout checks, with the check that is
+meant to catch it. A check that stops seeing its leak fails here (see planted_leaks.md)."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import pytest
+
+from bot.engine.cards import pretty
+from bot.engine.core import HIDDEN, Hidden
+from bot.engine.registry import spec
+from bot.render import renderer
+from tests.contract.harness import Playout
+
+
+def playout_fails(game_id: str, players: int, seeds: range, match: str) -> str:
+    """The failure of the first of these seeded playouts of ``game_id`` that fails (one must),
+    which must be the one ``match`` describes."""
+    s = spec(game_id)
+    for seed in seeds:
+        try:
+            Playout(s, players, seed=seed, options=s.quick_options).run()
+        except AssertionError as e:
+            assert re.search(match, str(e)), f"seed {seed} failed otherwise: {e}"
+            return str(e)
+    pytest.fail(f"no playout of {game_id} caught the plant")
+
+
+def test_a_second_step_picker_label_showing_the_top_of_the_draw_pile(monkeypatch):
+    """Court Wars: after "attack", each stack's label also names the hidden top of the draw pile."""
+    game = spec("court_wars").state
+    label = game._label
+
+    def planted(self, seat, tokens):
+        text = label(self, seat, tokens)
+        if len(tokens) == 2 and tokens[0] == "attack" and self.draw_pile:
+            text += f" (next: {pretty(self.draw_pile[0])})"
+        return text
+
+    monkeypatch.setattr(game, "_label", planted)
+    # read as a card name, or (a joker's name is no card code) seen by the re-deal
+    playout_fails("court_wars", 2, range(3), r"the choices of \d after \('attack',\) names|"
+                                             r"choices after \('attack',\) changed when cards the seat cannot see")
+
+
+def test_the_rank_of_one_face_down_card_in_the_public_view(monkeypatch):
+    """Cardchess2: the public view's first face-down card carries its rank (a value, not a name:
+    only the re-deal sees it)."""
+    game = spec("cardchess2").state
+    view = game.view
+
+    def planted(self, seat):
+        v = view(self, seat)
+        down = [i for i, b in enumerate(v.board) if b.card is HIDDEN]
+        if seat is not None or not down:
+            return v
+        i = down[0]
+        rank = Hidden(self.board[v.board[i].cell][1][0])
+        board = v.board[:i] + (dataclasses.replace(v.board[i], card=rank),) + v.board[i + 1:]
+        return dataclasses.replace(v, board=board)
+
+    monkeypatch.setattr(game, "view", planted)
+    playout_fails("cardchess2", 2, range(3), "the view changed when unseen cards moved")
+
+
+@pytest.mark.parametrize("game_id", ["celestial_emperor", "knight_rogue_princess_dragon", "maginot_line"])
+def test_a_text_render_naming_a_hidden_card(monkeypatch, game_id):
+    """The text render names a card (K♠) that is, at some step, hidden from its reader."""
+    module = renderer(game_id)
+    text = module.text
+    monkeypatch.setattr(module, "text", lambda view: text(view) + "\nWatch out for " + pretty("KS"))
+    s = spec(game_id)
+    playout_fails(game_id, s.min_players, range(5), r"the text render or panel of .* names \['KS'\]")
+
+
+def test_planted_helpers_leave_honest_games_alone():
+    """The same playouts pass without the plants (the failures above are the plants')."""
+    for game_id, players in (("court_wars", 2), ("cardchess2", 2), ("knight_rogue_princess_dragon", 4)):
+        s = spec(game_id)
+        assert Playout(s, players, seed=0, options=s.quick_options).run().is_over()
