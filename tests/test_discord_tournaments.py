@@ -11,11 +11,26 @@ import discord
 
 from bot.engine.registry import spec
 from bot.tables.games import load_game
-from tests.discord_helpers import latest_table
+import pytest
+
+from tests.discord_helpers import latest_table, no_deferral_deadline
 from tests.standin import logged_in
+from tests.store.conftest import backend, pg_server  # noqa: F401 — fixtures: both back ends, real PostgreSQL
 
 MANAGER = discord.Permissions(view_channel=True, send_messages=True, manage_guild=True,
                               use_application_commands=True).value
+
+
+@pytest.fixture
+def make_bot_on(backend, monkeypatch):  # noqa: F811
+    """Bots on the backend's database (SQLite, then a real PostgreSQL); call again to restart."""
+    import bot.app as app
+
+    async def open_store(*_a, **_k):
+        return await backend.open()
+
+    monkeypatch.setattr(app, "open_store", open_store)
+    return lambda: no_deferral_deadline(app.DeckhandBot("unused.sqlite3", run_timeouts=False))
 
 
 def cog(bot):
@@ -39,7 +54,8 @@ async def play_table(standin, bot, channel_id: int, users: dict[int, dict], seed
     raise AssertionError("the table did not end")
 
 
-async def test_swiss_of_nine_through_discord_with_a_restart(standin, make_bot):
+async def test_swiss_of_nine_through_discord_with_a_restart(standin, make_bot_on):
+    make_bot = make_bot_on
     g = standin.guild()
     org, ana, ben = (standin.user(name=n) for n in ("org", "ana", "ben"))
     g.add_member(org, permissions=MANAGER)
