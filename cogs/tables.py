@@ -22,6 +22,8 @@ from bot.ui import payloads
 from bot.ui.components import COMPONENTS, Kind
 from bot.ui.payloads import NO_PINGS
 from bot.ui.placement import MOVE_DOWN_AFTER, Placement
+from bot.ui.confirmations import Confirmations
+from bot.ui.pacing import BotPace
 from bot.ui.play import Play, actor_of, refuse
 
 if TYPE_CHECKING:
@@ -38,7 +40,7 @@ SWEEP_SECONDS = 5.0  # the turn-limit sweep: an indexed read of the due tables o
 __all__ = ["MOVE_DOWN_AFTER", "Tables", "actor_of", "refuse", "legal_choices", "paginate", "setup"]
 
 
-class Tables(Play, commands.Cog):
+class Tables(Play, Confirmations, BotPace, commands.Cog):
     """Tables in channels and DMs: lobby, moves, status, records."""
 
     game = app_commands.Group(name="game", description="Card tables: start, join and play games.",
