@@ -21,9 +21,10 @@ from typing import Any
 from bot.render.panel import Panel
 
 
-@dataclass(frozen=True)
+@dataclass
 class Renderer:
-    """What a game's render module offers, typed: the optional parts are None where a game has none."""
+    """What a game's render module offers, typed: the optional parts are None where a game has none.
+    One per game (cached); not frozen, so a test may plant a leak in a render for the whole suite."""
 
     game: str
     panel: Callable[..., Panel]
