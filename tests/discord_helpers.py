@@ -30,6 +30,15 @@ def no_deferral_deadline(bot: Any) -> Any:
     return bot
 
 
+def guild_with(standin, names: Any) -> tuple[Any, list[dict]]:
+    """A guild of the stand-in with one member per name (the test's people), and those users."""
+    g = standin.guild()
+    users = [standin.user(name=x) for x in names]
+    for u in users:
+        g.add_member(u)
+    return g, users
+
+
 def table_messages(standin, channel_id: int) -> list[dict]:
     """Public messages carrying a table (an embed and Deckhand buttons), oldest first."""
     out = []
@@ -222,5 +231,6 @@ async def auto_move_for(bot, channel_id: int, seed: int) -> tuple[int, str]:
     return seat, str(spec(table.game).player(game, seat, random.Random(seed)))
 
 
-__all__ = ["auto_move_for", "click_seen", "components", "latest_table", "make_move", "no_deferral_deadline", "parse_cid",
-           "press_move", "public_posts", "seen", "shown_revision", "table_messages", "write_via_modal"]
+__all__ = ["auto_move_for", "click_seen", "components", "guild_with", "latest_table", "make_move",
+           "no_deferral_deadline", "parse_cid", "press_move", "public_posts", "seen", "shown_revision",
+           "table_messages", "write_via_modal"]

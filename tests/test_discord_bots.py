@@ -8,17 +8,13 @@ import re
 
 from bot.tables import Actor
 from bot.tables.games import load_game
-from tests.discord_helpers import auto_move_for, latest_table, make_move, parse_cid
+from tests.discord_helpers import guild_with, auto_move_for, latest_table, make_move, parse_cid
 
 CODE = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA][SHDC])(?![A-Za-z0-9])")
 
 
 def people(standin, n=2):
-    g = standin.guild()
-    users = [standin.user(name=x) for x in ("ana", "ben", "cat")[:n]]
-    for u in users:
-        g.add_member(u)
-    return g, users
+    return guild_with(standin, ("ana", "ben", "cat")[:n])
 
 
 async def test_a_bot_seat_plays_court_wars_to_the_end(standin, bot):

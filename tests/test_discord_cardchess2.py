@@ -15,7 +15,9 @@ import pytest
 import bot.tables
 from bot.engine import cards
 from bot.tables.games import load_game
-from tests.discord_helpers import auto_move_for, components, latest_table, parse_cid, press_move, step_tokens, table_messages
+from tests.discord_helpers import (
+    guild_with, auto_move_for, components, latest_table, parse_cid, press_move, step_tokens, table_messages,
+)
 from tests.standin import logged_in
 
 # A table seed (found by playing) whose game opens the enforcement window early and, once,
@@ -31,11 +33,7 @@ def fixed_seed(monkeypatch):
 
 
 def people(standin):
-    g = standin.guild()
-    users = [standin.user(name=n) for n in ("alice", "bob", "carol")]
-    for u in users:
-        g.add_member(u)
-    return g, users
+    return guild_with(standin, ("alice", "bob", "carol"))
 
 
 async def row(bot, channel):

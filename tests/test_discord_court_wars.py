@@ -7,16 +7,12 @@ import json
 
 from bot.records import replay
 from bot.tables.games import load_game
-from tests.discord_helpers import auto_move_for, latest_table, make_move, table_messages
+from tests.discord_helpers import guild_with, auto_move_for, latest_table, make_move, table_messages
 from tests.standin import logged_in
 
 
 def people(standin, n=5):
-    g = standin.guild()
-    users = [standin.user(name=x) for x in ("ana", "ben", "cat", "dee", "eve")[:n]]
-    for u in users:
-        g.add_member(u)
-    return g, users
+    return guild_with(standin, ("ana", "ben", "cat", "dee", "eve")[:n])
 
 
 async def test_three_player_game_with_timeout_forfeit_and_win(standin, bot, clock):

@@ -13,7 +13,7 @@ import pytest
 
 import bot.app
 from bot.tables.games import GAMES, load_game
-from tests.discord_helpers import auto_move_for, components, latest_table, make_move, parse_cid  # noqa: F401
+from tests.discord_helpers import guild_with, auto_move_for, components, latest_table, make_move, parse_cid  # noqa: F401
 from tests.standin import logged_in
 from tests.store.conftest import backend, pg_server  # noqa: F401 — fixtures: both back ends, real PostgreSQL
 
@@ -32,11 +32,7 @@ async def bot_on(backend, monkeypatch):  # noqa: F811
 
 
 def people(standin, n=3):
-    g = standin.guild()
-    users = [standin.user(name=x) for x in ("ana", "ben", "cat", "dee")[:n]]
-    for u in users:
-        g.add_member(u)
-    return g, users
+    return guild_with(standin, ("ana", "ben", "cat", "dee")[:n])
 
 
 async def court_wars(standin, b, g, users):

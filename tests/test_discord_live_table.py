@@ -18,7 +18,7 @@ from bot.engine.registry import spec
 from bot.tables.games import load_game
 from tests.standin import SAFETY_TIMEOUT
 from tests.discord_helpers import (
-    auto_move_for, components, latest_table, make_move, parse_cid, press_move, public_posts, shown_revision,
+    auto_move_for, guild_with, components, latest_table, make_move, parse_cid, press_move, public_posts, shown_revision,
     table_messages,
 )
 
@@ -35,11 +35,7 @@ GAMES = [
 
 
 def people(standin, n):
-    g = standin.guild()
-    users = [standin.user(name=x) for x in NAMES[:n]]
-    for u in users:
-        g.add_member(u)
-    return g, users
+    return guild_with(standin, NAMES[:n])
 
 
 def link_to(g, message_id: int) -> str:

@@ -15,7 +15,7 @@ from bot.engine.cards import pretty
 from bot.engine.maginot_line import battle
 from bot.engine.maginot_line.model import face
 from bot.tables.games import load_game
-from tests.discord_helpers import auto_move_for, components, latest_table, parse_cid, press_move
+from tests.discord_helpers import guild_with, auto_move_for, components, latest_table, parse_cid, press_move
 from tests.standin import logged_in, walk_components
 
 # The table's seed (drawn with secrets.randbits when the game starts) is fixed so the game is the same
@@ -31,11 +31,7 @@ SYM = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 
 
 def people(standin):
-    g = standin.guild()
-    users = [standin.user(name=x) for x in ("ana", "ben", "cat", "dee")]
-    for u in users:
-        g.add_member(u)
-    return g, users
+    return guild_with(standin, ("ana", "ben", "cat", "dee"))
 
 
 async def snapshot(bot, channel):

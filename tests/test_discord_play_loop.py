@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from bot.engine.registry import spec
 from bot.tables.games import load_game
-from tests.discord_helpers import components, latest_table, parse_cid, step_tokens
+from tests.discord_helpers import guild_with, components, latest_table, parse_cid, step_tokens
 
 
 @dataclass
@@ -29,11 +29,7 @@ class Turn:
 
 
 def people(standin, n):
-    g = standin.guild()
-    users = [standin.user(name=x) for x in ("ana", "ben", "cat", "dee")[:n]]
-    for u in users:
-        g.add_member(u)
-    return g, users
+    return guild_with(standin, ("ana", "ben", "cat", "dee")[:n])
 
 
 async def open_game(standin, bot, game_id, n, variants=""):

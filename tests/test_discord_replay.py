@@ -14,17 +14,13 @@ from bot.tables import Actor
 from bot.tables.games import load_game
 from bot.ui import replay as replay_ui
 from tests.contract.harness import Knowledge, assert_none_leak, card_universe, e_revealed, faces
-from tests.discord_helpers import components, parse_cid
+from tests.discord_helpers import guild_with, components, parse_cid
 from tests.standin import logged_in
 from tests.store.conftest import pg_server  # noqa: F401 — a real PostgreSQL server
 
 
 def people(standin, n=2):
-    g = standin.guild()
-    users = [standin.user(name=x) for x in ("ana", "ben", "cat", "dee")[:n]]
-    for u in users:
-        g.add_member(u)
-    return g, users
+    return guild_with(standin, ("ana", "ben", "cat", "dee")[:n])
 
 
 async def finish(bot, channel: int, guild: int | None, game: str, users: list[dict], bots: int = 0,

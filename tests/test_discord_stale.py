@@ -8,15 +8,11 @@ from __future__ import annotations
 import dataclasses
 
 from bot.tables.games import load_game
-from tests.discord_helpers import auto_move_for, click_seen, components, latest_table, parse_cid, press_move, seen
+from tests.discord_helpers import guild_with, auto_move_for, click_seen, components, latest_table, parse_cid, press_move, seen
 
 
 def people(standin, n=4):
-    g = standin.guild()
-    users = [standin.user(name=x) for x in ("ana", "ben", "cat", "dee")[:n]]
-    for u in users:
-        g.add_member(u)
-    return g, users
+    return guild_with(standin, ("ana", "ben", "cat", "dee")[:n])
 
 
 async def snapshot(bot, channel):
