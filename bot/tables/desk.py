@@ -113,9 +113,11 @@ class Desk:
             raise TableError(NO_TABLE)
         return found
 
-    async def reader(self, channel_id: int, user_id: int) -> Reader:
-        """The user's own reader (their seat's), else the public one; TableError if no table."""
-        row = await self._row(channel_id)
+    async def reader(self, channel_id: int, user_id: int, *, cached: bool = False) -> Reader:
+        """The user's own reader (their seat's), else the public one; TableError if no table.
+        ``cached``: from the row this process last saved when it has one (no store read; for words
+        about a press, never for deciding anything)."""
+        row = (self._service.cached(channel_id) if cached else None) or await self._row(channel_id)
         if row is None:
             raise TableError(NO_TABLE)
         return reader_of(row, _game(row), row.seat_of(user_id))

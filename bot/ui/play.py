@@ -337,7 +337,7 @@ class Play:
         that says what it did)."""
         tokens = move.split()
         try:
-            reader = await self.desk.reader(interaction.channel_id, interaction.user.id)
+            reader = await self.desk.reader(interaction.channel_id, interaction.user.id, cached=True)
         except TableError:
             return tokens
         return reader.so_far(tokens) if reader.acting else tokens
