@@ -596,7 +596,7 @@ def seat_of(players: Sequence[str], name: str) -> int:
 
 
 # ----- notation: each action kind's words declared once ------------------------------------
-class Codec:
+class Codec(abc.ABC):
     """How one slot of a notation is written and read back. A slot takes ``lo``..``hi`` words
     (``hi`` None: any number); ``read`` gets them and the parse context (a seat, a state…)
     and refuses bad words with :class:`IllegalMove`."""
@@ -608,8 +608,9 @@ class Codec:
         """Whether the slot may take these words (their number; reading checks the rest)."""
         return len(words) >= self.lo and (self.hi is None or len(words) <= self.hi)
 
-    def read(self, words: Sequence[str], ctx: Any) -> Any:  # pragma: no cover - every codec reads
-        raise NotImplementedError
+    @abc.abstractmethod
+    def read(self, words: Sequence[str], ctx: Any) -> Any:
+        """The value these words stand for (every codec reads its own way)."""
 
     def write(self, value: Any) -> str:
         return str(value)
@@ -700,9 +701,13 @@ class Many(Codec):
 
 
 class Text(Codec):
-    """The player's own words: the rest of the written text after the verb, as written."""
+    """The player's own words: the rest of the written text after the verb, as written (the
+    parser hands them over whole; read as words they are joined back)."""
 
     lo, hi = 0, None
+
+    def read(self, words: Sequence[str], ctx: Any) -> Any:
+        return " ".join(words)
 
 
 TEXT = Text()
