@@ -81,20 +81,21 @@ class Component:
         await handler.on_component(interaction, self.kind, self.tid, self.rev, self.arg, values)  # type: ignore[union-attr]
 
 
-def _component(kind: Kind, select: bool = False) -> type[Component]:
-    """One DynamicItem class per kind of action (join, concede, a step of a move…)."""
+def component_class(kind: Kind, select: bool = False, base_class: type[Component] = Component) -> type[Component]:
+    """One DynamicItem class per kind of action (join, concede, a step of a move…); ``base_class``
+    answers it (the table cog's, unless another part of the Discord layer answers that kind)."""
     template = rf"{PREFIX}:(?P<tid>[0-9a-z]+):(?P<rev>\d+):{kind.value}:(?P<arg>.*)"
     base = discord.ui.DynamicItem[discord.ui.Select] if select else discord.ui.DynamicItem[discord.ui.Button]
 
     def body(ns: dict[str, Any]) -> None:
         ns.update(kind=kind, __module__=__name__)
 
-    return types.new_class(f"Component_{kind.name}", (Component, base), {"template": template}, body)
+    return types.new_class(f"Component_{kind.name}", (base_class, base), {"template": template}, body)
 
 
 # The replay viewer's kinds are answered by bot.ui.replay, not by the table cog.
 _ELSEWHERE = {Kind.MODAL, Kind.REPLAY, Kind.REPLAY_PICK, Kind.REPLAY_EYES}
-COMPONENTS = [_component(k, select=k is Kind.SELECT) for k in Kind if k not in _ELSEWHERE]
+COMPONENTS = [component_class(k, select=k is Kind.SELECT) for k in Kind if k not in _ELSEWHERE]
 
 
 def modal_id(tid: str, rev: int, arg: str, seat: int) -> str:

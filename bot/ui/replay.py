@@ -15,8 +15,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import re
-import types
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +26,7 @@ from bot.render import pictures, renderer
 from bot.render.panel import clip
 from bot.tables import TableError
 from bot.tables.replays import MAX_RECORD_BYTES, Replays, Viewing, replays_of
-from bot.ui.components import PREFIX, Kind
+from bot.ui.components import Component, Kind, component_class
 from bot.ui.payloads import COLOUR, NO_PINGS, SELECT_MAX, alt_text, cid, embed_from_panel, line, name, picture_file
 
 if TYPE_CHECKING:
@@ -325,18 +323,19 @@ async def _pressed(desk: "Desk", interaction: discord.Interaction, kind: Kind, k
     return await frame(viewing, step, seat, page)
 
 
-class ReplayItem:
-    """Base of the viewer's components (restart-safe: everything is in the custom_id)."""
+class ReplayItem(Component):
+    """Base of the viewer's components (restart-safe: everything is in the custom_id, whose table
+    part names the record and whose revision part is the step shown)."""
 
     kind: Kind = Kind.REPLAY
 
-    def __init__(self, item: discord.ui.Item, key: str, step: int, arg: str):
-        super().__init__(item)  # type: ignore[call-arg]
-        self.key, self.step, self.arg = key, step, arg
+    @property
+    def key(self) -> str:
+        return self.tid
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str]):
-        return cls(item, match["tid"], int(match["rev"]), match["arg"])
+    @property
+    def step(self) -> int:
+        return self.rev
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = list(getattr(self.item, "values", []) or [])  # type: ignore[attr-defined]
@@ -350,14 +349,7 @@ class ReplayItem:
 
 
 def _item(kind: Kind) -> type:
-    template = rf"{PREFIX}:(?P<tid>[0-9a-z]+):(?P<rev>\d+):{kind.value}:(?P<arg>.*)"
-    select = kind is not Kind.REPLAY
-    base = discord.ui.DynamicItem[discord.ui.Select] if select else discord.ui.DynamicItem[discord.ui.Button]
-
-    def body(ns: dict[str, Any]) -> None:
-        ns.update(kind=kind, __module__=__name__)
-
-    return types.new_class(f"Replay_{kind.name}", (ReplayItem, base), {"template": template}, body)
+    return component_class(kind, select=kind is not Kind.REPLAY, base_class=ReplayItem)
 
 
 REPLAY_COMPONENTS = [_item(k) for k in sorted(REPLAY_KINDS, key=lambda k: k.value)]
