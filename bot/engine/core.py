@@ -30,7 +30,7 @@ import marshal
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, dataclass_transform
 
 from bot.engine.options import Options
 
@@ -76,10 +76,13 @@ class Decision:
 
 
 # ----- actions and choices ------------------------------------------------------------------
+@dataclass_transform(frozen_default=True)
 class Action:
-    """Base of typed actions. Subclasses are frozen dataclasses with ``verb``, ``help`` and
-    ``notation`` (the words after the verb, see :class:`Notation`); ``str()`` writes the
-    notation from the fields, sets in canonical order."""
+    """Base of typed actions. A kind is one declaration: its class words as keywords, its fields
+    as annotations (``class Move(Action, verb="move", notation="{unit:card}"): unit: str = ""``),
+    made a frozen dataclass by :meth:`__init_subclass__`. ``verb``, ``help`` and ``notation``
+    (the words after the verb, see :class:`Notation`); ``str()`` writes the notation from the
+    fields, sets in canonical order."""
 
     verb: ClassVar[str] = ""
     help: ClassVar[str] = ""
@@ -88,12 +91,19 @@ class Action:
     free_text: ClassVar[bool] = False  # the action's last argument is the player's own words
     grammar: ClassVar["Grammar | None"] = None  # the compiled ``notation``, set by the game's Notation
 
+    def __init_subclass__(cls, **words: Any) -> None:
+        super().__init_subclass__()
+        for name, value in words.items():  # only the words every kind (or its base) declares
+            if not hasattr(cls, name):
+                raise TypeError(f"{cls.__name__}: an action kind has no {name!r} to declare")
+            setattr(cls, name, value)
+        dataclass(frozen=True)(cls)
+
     def __str__(self) -> str:
         grammar = type(self).grammar
         return self.verb if grammar is None else grammar.write(self)
 
 
-@dataclass(frozen=True)
 class TextAction(Action):
     """A generic free-text action ``<verb> <text>`` (story lines)."""
 

@@ -9,8 +9,6 @@ byte, sets are written in canonical order, and no kind writes or parses its nota
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import ClassVar
 
 import pytest
 
@@ -123,19 +121,13 @@ def test_every_kind_declares_its_notation_once(game_id: str) -> None:
 
 
 # ----- the shared writer and parser, on a kind of its own -------------------------------------------
-@dataclass(frozen=True)
-class Put(Action):
-    verb: ClassVar[str] = "put"
-    notation: ClassVar[str] = "[{card}] {cells} [on {where}]"
-    usage: ClassVar[str] = "Write {word} and some cells."
+class Put(Action, verb="put", notation="[{card}] {cells} [on {where}]", usage="Write {word} and some cells."):
     cells: tuple[int, ...] = ()
     card: str | None = None
     where: str | None = None
 
 
-@dataclass(frozen=True)
-class Rest(Action):
-    verb: ClassVar[str] = "rest"
+class Rest(Action, verb="rest"): ...
 
 
 CELL = Word(lambda t, _: int(t[1:]) if t[:1] == "c" and t[1:].isdigit() else _refuse(t), lambda i: f"c{i}")
@@ -172,12 +164,15 @@ def test_the_shared_notation_refuses_clearly(text: str, reason: str) -> None:
 
 
 def test_a_notation_must_name_every_field() -> None:
-    @dataclass(frozen=True)
-    class Broken(Action):
-        verb: ClassVar[str] = "broken"
-        notation: ClassVar[str] = "{a}"
+    class Broken(Action, verb="broken", notation="{a}"):
         a: int = 0
         b: int = 0
 
     with pytest.raises(ValueError, match="Broken"):
         Notation((Broken,), {"a": Word(lambda t, _: int(t))})
+
+
+def test_a_kind_declares_only_words_an_action_has() -> None:
+    with pytest.raises(TypeError, match="verbb"):
+        class Typo(Action, verbb="typo"): ...
+    assert Rest.verb == "rest" and Put.usage == "Write {word} and some cells."

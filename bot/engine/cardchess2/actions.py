@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
 
 from bot.engine.core import Action, Codec, IllegalMove, Many, Notation, Word
 from bot.engine.cards import parse_card
@@ -36,66 +35,43 @@ class Striker:
         return self.cell if self.step is None else f"{self.cell} >{self.step}"
 
 
-@dataclass(frozen=True)
-class Order(Action):
-    verb: ClassVar[str] = "order"
-    help: ClassVar[str] = "Order your home row: seven cards, files a to g."
-    notation: ClassVar[str] = "{cards}"
-    usage: ClassVar[str] = "Name seven cards for your home row, files a to g."
+class Order(Action, verb="order", help="Order your home row: seven cards, files a to g.", notation="{cards}",
+            usage="Name seven cards for your home row, files a to g."):
     cards: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Move(Action):
-    verb: ClassVar[str] = "move"
-    help: ClassVar[str] = "Move one of your cards to an empty cell it can reach."
-    notation: ClassVar[str] = "{src:cell} {dst:cell}"
-    usage: ClassVar[str] = "Write a move as: move FROM TO (like move b2 b3)."
+class Move(Action, verb="move", help="Move one of your cards to an empty cell it can reach.", notation="{src:cell} {dst:cell}",
+           usage="Write a move as: move FROM TO (like move b2 b3)."):
     src: str = ""
     dst: str = ""
 
 
-@dataclass(frozen=True)
-class Add(Action):
-    verb: ClassVar[str] = "add"
-    help: ClassVar[str] = "Place a card from your hand face down where one of your cards could move."
-    notation: ClassVar[str] = "{card} {dst:cell}"
-    usage: ClassVar[str] = "Write an add as: add, the card, the cell (like add 8♥ d2)."
+class Add(Action, verb="add", help="Place a card from your hand face down where one of your cards could move.",
+          notation="{card} {dst:cell}", usage="Write an add as: add, the card, the cell (like add 8♥ d2)."):
     card: str = ""
     dst: str = ""
 
 
-@dataclass(frozen=True)
-class Attack(Action):
-    verb: ClassVar[str] = "attack"
-    help: ClassVar[str] = "Attack an opponent's card with one or more of yours."
-    notation: ClassVar[str] = "{target:cell} {strikers:attackers}"
-    usage: ClassVar[str] = "Write an attack as: attack TARGET ATTACKER [>STEP] … (like attack d6 d2)."
+class Attack(Action, verb="attack", help="Attack an opponent's card with one or more of yours.",
+             notation="{target:cell} {strikers:attackers}",
+             usage="Write an attack as: attack TARGET ATTACKER [>STEP] … (like attack d6 d2)."):
     target: str = ""
     strikers: tuple[Striker, ...] = ()
 
 
-@dataclass(frozen=True)
-class Enforce(Action):
-    verb: ClassVar[str] = "enforce"
-    help: ClassVar[str] = "Turn up face-down cards covering the attacked card to add to its defence (or none)."
-    notation: ClassVar[str] = "{cells:enforcers}"
+class Enforce(Action, verb="enforce",
+              help="Turn up face-down cards covering the attacked card to add to its defence (or none).",
+              notation="{cells:enforcers}"):
     cells: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Reinforce(Action):
-    verb: ClassVar[str] = "reinforce"
-    help: ClassVar[str] = "Add more attackers after an enforcement (or none)."
-    notation: ClassVar[str] = "{strikers:reinforcers}"
+class Reinforce(Action, verb="reinforce", help="Add more attackers after an enforcement (or none).",
+                notation="{strikers:reinforcers}"):
     strikers: tuple[Striker, ...] = ()
 
 
-@dataclass(frozen=True)
-class Pass(Action):
-    verb: ClassVar[str] = "pass"
-    help: ClassVar[str] = "Do nothing: allowed only when no move, add or attack is legal."
-    usage: ClassVar[str] = "'pass' takes nothing after it."
+class Pass(Action, verb="pass", help="Do nothing: allowed only when no move, add or attack is legal.",
+           usage="'pass' takes nothing after it."): ...
 
 
 ACTIONS: tuple[type[Action], ...] = (Order, Move, Add, Attack, Enforce, Reinforce, Pass)

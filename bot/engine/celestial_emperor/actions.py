@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from bot.engine import core
@@ -28,122 +27,64 @@ MAX_TEXT = 1000
 
 
 # ----- choices of a card or a target ----------------------------------------------------------
-@dataclass(frozen=True)
-class Target(Action):
+class Target(Action, verb="target", help="Attacker: choose whom to attack", notation="{clan}"):
     """R1: the attacker picks the clan to attack."""
 
-    verb: ClassVar[str] = "target"
-    help: ClassVar[str] = "Attacker: choose whom to attack"
-    notation: ClassVar[str] = "{clan}"
     clan: str  # the target's suit letter
 
 
-@dataclass(frozen=True)
-class CardAction(Action):
+class CardAction(Action, notation="{card}"):
     """An action naming one card of the actor's hand."""
 
-    notation: ClassVar[str] = "{card}"
     card: str
 
 
-@dataclass(frozen=True)
-class Commit(CardAction):
+class Commit(CardAction, verb="commit", help="Commit a card face-down for the duel (only you see it)"):
     """R1/R2: commit a duel card face-down."""
 
-    verb: ClassVar[str] = "commit"
-    help: ClassVar[str] = "Commit a card face-down for the duel (only you see it)"
 
-
-@dataclass(frozen=True)
-class Trick(CardAction):
+class Trick(CardAction, verb="trick", help="Choose the card you put into the trick (only you see it)"):
     """R5: put one card from hand face-down into the winner's trick."""
 
-    verb: ClassVar[str] = "trick"
-    help: ClassVar[str] = "Choose the card you put into the trick (only you see it)"
 
-
-@dataclass(frozen=True)
-class Keep(CardAction):
+class Keep(CardAction, verb="keep", help="Endgame: choose the card to keep as your final card"):
     """E1: keep one card as the final card; the rest go onto the trick pile."""
 
-    verb: ClassVar[str] = "keep"
-    help: ClassVar[str] = "Endgame: choose the card to keep as your final card"
 
-
-@dataclass(frozen=True)
-class Skip(Action):
+class Skip(Action, verb="skip", help="Skip an optional line", notation="…"):  # any words after it are ignored
     """Leave out an optional line (the tie text, a lenient attack description, the epilogue)."""
-
-    verb: ClassVar[str] = "skip"
-    help: ClassVar[str] = "Skip an optional line"
-    notation: ClassVar[str] = "…"  # any words after it are ignored
 
 
 # ----- story lines ----------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Line(Action):
+class Line(Action, free_text=True, notation="{text:text}"):
     """A line of the story in the player's own words: ``<verb> <text>``."""
 
-    free_text: ClassVar[bool] = True
     story_kind: ClassVar[str] = ""  # the kind of story entry it makes
-    notation: ClassVar[str] = "{text:text}"
     text: str = ""
 
 
-@dataclass(frozen=True)
-class Setting(Line):
-    verb: ClassVar[str] = "setting"
-    help: ClassVar[str] = "Narrate where the fight takes place"
-    story_kind: ClassVar[str] = "setting"
+class Setting(Line, verb="setting", help="Narrate where the fight takes place", story_kind="setting"): ...
 
 
-@dataclass(frozen=True)
-class Describe(Line):
-    verb: ClassVar[str] = "describe"
-    help: ClassVar[str] = "Describe your attack"
-    story_kind: ClassVar[str] = "attack"
+class Describe(Line, verb="describe", help="Describe your attack", story_kind="attack"): ...
 
 
-@dataclass(frozen=True)
-class Nullify(Line):
-    verb: ClassVar[str] = "nullify"
-    help: ClassVar[str] = "Defender, on a tie: how the attack came to nothing"
-    story_kind: ClassVar[str] = "nullify"
+class Nullify(Line, verb="nullify", help="Defender, on a tie: how the attack came to nothing", story_kind="nullify"): ...
 
 
-@dataclass(frozen=True)
-class Strike(Line):
-    verb: ClassVar[str] = "strike"
-    help: ClassVar[str] = "Winner (attacker): describe your strike"
-    story_kind: ClassVar[str] = "strike"
+class Strike(Line, verb="strike", help="Winner (attacker): describe your strike", story_kind="strike"): ...
 
 
-@dataclass(frozen=True)
-class Parry(Line):
-    verb: ClassVar[str] = "parry"
-    help: ClassVar[str] = "Winner (defender): describe your parry"
-    story_kind: ClassVar[str] = "parry"
+class Parry(Line, verb="parry", help="Winner (defender): describe your parry", story_kind="parry"): ...
 
 
-@dataclass(frozen=True)
-class Withdraw(Line):
-    verb: ClassVar[str] = "withdraw"
-    help: ClassVar[str] = "Loser: describe moving away or changing the scene"
-    story_kind: ClassVar[str] = "withdraw"
+class Withdraw(Line, verb="withdraw", help="Loser: describe moving away or changing the scene", story_kind="withdraw"): ...
 
 
-@dataclass(frozen=True)
-class Victory(Line):
-    verb: ClassVar[str] = "victory"
-    help: ClassVar[str] = "The winner's victory description"
-    story_kind: ClassVar[str] = "victory"
+class Victory(Line, verb="victory", help="The winner's victory description", story_kind="victory"): ...
 
 
-@dataclass(frozen=True)
-class Return(Line):
-    verb: ClassVar[str] = "return"
-    help: ClassVar[str] = "Your line about returning to fight again"
-    story_kind: ClassVar[str] = "return"
+class Return(Line, verb="return", help="Your line about returning to fight again", story_kind="return"): ...
 
 
 LINES: tuple[type[Line], ...] = (Setting, Describe, Nullify, Strike, Parry, Withdraw, Victory, Return)

@@ -20,8 +20,6 @@ own suit, ``attack KH 1 2:QS 1``), so records written then replay unchanged.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import ClassVar
 
 from bot.engine.core import Action, IllegalMove, Notation, Word
 
@@ -29,42 +27,24 @@ LETTERS = "KQJ"
 SUIT_ORDER = "SHDC"
 
 
-@dataclass(frozen=True)
-class Draw(Action):
-    verb: ClassVar[str] = "draw"
-    help: ClassVar[str] = "Opening build: draw until a guard turns up, then place it or discard it."
+class Draw(Action, verb="draw", help="Opening build: draw until a guard turns up, then place it or discard it."): ...
 
 
-@dataclass(frozen=True)
-class Defend(Action):
-    verb: ClassVar[str] = "defend"
-    help: ClassVar[str] = "Defend: draw a card and deal with it."
+class Defend(Action, verb="defend", help="Defend: draw a card and deal with it."): ...
 
 
-@dataclass(frozen=True)
-class Skip(Action):
-    verb: ClassVar[str] = "skip"
-    help: ClassVar[str] = "After an ace: make no attack and draw again."
+class Skip(Action, verb="skip", help="After an ace: make no attack and draw again."): ...
 
 
-@dataclass(frozen=True)
-class Discard(Action):
-    verb: ClassVar[str] = "discard"
-    help: ClassVar[str] = "Discard the drawn guard or joker."
+class Discard(Action, verb="discard", help="Discard the drawn guard or joker."): ...
 
 
-@dataclass(frozen=True)
-class Resign(Action):
-    verb: ClassVar[str] = "resign"
-    help: ClassVar[str] = "Resign: you are eliminated at once."
+class Resign(Action, verb="resign", help="Resign: you are eliminated at once."): ...
 
 
-@dataclass(frozen=True)
-class _Position(Action):
+class _Position(Action, notation="{letter:own}", usage="Write {verb} K, {verb} Q or {verb} J."):
     """An action naming one of the writer's own positions ``letter`` (K, Q or J)."""
 
-    notation: ClassVar[str] = "{letter:own}"
-    usage: ClassVar[str] = "Write {verb} K, {verb} Q or {verb} J."
     letter: str = "K"
 
     @property
@@ -72,32 +52,22 @@ class _Position(Action):
         return LETTERS.index(self.letter)
 
 
-@dataclass(frozen=True)
-class Place(_Position):
+class Place(_Position, verb="place", help="Place the drawn guard on one of your living stacks (K, Q or J)."):
     """Put the drawn guard on your stack ``letter`` (K, Q or J)."""
 
-    verb: ClassVar[str] = "place"
-    help: ClassVar[str] = "Place the drawn guard on one of your living stacks (K, Q or J)."
 
-
-@dataclass(frozen=True)
-class PlaceJoker(_Position):
+class PlaceJoker(_Position, verb="joker", help="Put the drawn joker on one of your defeated positions (K, Q or J)."):
     """Put the drawn joker on your defeated position ``letter``."""
 
-    verb: ClassVar[str] = "joker"
-    help: ClassVar[str] = "Put the drawn joker on one of your defeated positions (K, Q or J)."
 
-
-@dataclass(frozen=True)
-class Attack(Action):
+class Attack(Action, verb="attack",
+             help="Attack: your stack, how many guards to spend, the target and how many cards to remove.",
+             notation="{source:letter} {spend:guards} {target_seat,target:ref} {remove:cards}",
+             usage=("Write an attack as `attack SOURCE M SEAT:POSITION R` (your stack, guards to spend, "
+                    "the target, cards to remove), e.g. `attack K 2 2:Q 1`.")):
     """Spend the outermost ``spend`` guards of your stack ``source`` to remove the outermost
     ``remove`` cards of seat ``target_seat``'s stack ``target`` (``remove`` = guards + 1 defeats it)."""
 
-    verb: ClassVar[str] = "attack"
-    help: ClassVar[str] = "Attack: your stack, how many guards to spend, the target and how many cards to remove."
-    notation: ClassVar[str] = "{source:letter} {spend:guards} {target_seat,target:ref} {remove:cards}"
-    usage: ClassVar[str] = ("Write an attack as `attack SOURCE M SEAT:POSITION R` (your stack, guards to spend, "
-                            "the target, cards to remove), e.g. `attack K 2 2:Q 1`.")
     source: str = "K"
     spend: int = 1
     target_seat: int = 0  # 0-based; written 1-based

@@ -8,84 +8,52 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from bot.engine.cards import parse_card
 from bot.engine.core import Action, IllegalMove, Notation, Word, Words
 
 
-@dataclass(frozen=True)
-class Flip(Action):
-    verb: ClassVar[str] = "flip"
-    help: ClassVar[str] = "Turn the top card of your own pile face-up (finding the starter)."
+class Flip(Action, verb="flip", help="Turn the top card of your own pile face-up (finding the starter)."): ...
 
 
-@dataclass(frozen=True)
-class Use(Action):
-    verb: ClassVar[str] = "use"
-    help: ClassVar[str] = "Choose which of your showing cards you tell with."
-    notation: ClassVar[str] = "{card}"
+class Use(Action, verb="use", help="Choose which of your showing cards you tell with.", notation="{card}"):
     card: str = ""
 
 
-@dataclass(frozen=True)
-class Give(Action):
+class Give(Action, verb="pass", help="Hand the card you told with to another player: `pass <player number>`.",
+           notation="{to:seat}"):
     """Hand the card just told with to another player (``to`` is a seat, written 1-based)."""
 
-    verb: ClassVar[str] = "pass"
-    help: ClassVar[str] = "Hand the card you told with to another player: `pass <player number>`."
-    notation: ClassVar[str] = "{to:seat}"
     to: int = 0
 
 
-@dataclass(frozen=True)
-class Pass(Action):
-    verb: ClassVar[str] = "pass"
-    help: ClassVar[str] = "In the ending: play nothing and let the ending stand."
+class Pass(Action, verb="pass", help="In the ending: play nothing and let the ending stand."): ...
 
 
-@dataclass(frozen=True)
-class Play(Action):
+class Play(Action, verb="play", help="In the ending: play a received card that beats the top of the story pile.",
+           notation="[{card}]"):
     """Play onto the story pile: the top received card, or ``card`` (Free Choice, or named)."""
 
-    verb: ClassVar[str] = "play"
-    help: ClassVar[str] = "In the ending: play a received card that beats the top of the story pile."
-    notation: ClassVar[str] = "[{card}]"
     card: str | None = None
 
 
-@dataclass(frozen=True)
-class Line(Action):
+class Line(Action, free_text=True, notation="{text:text}"):
     """A line of the story in the player's own words."""
 
-    free_text: ClassVar[bool] = True
-    notation: ClassVar[str] = "{text:text}"
     text: str = ""
 
 
-@dataclass(frozen=True)
-class Tell(Line):
-    verb: ClassVar[str] = "tell"
-    help: ClassVar[str] = "Tell your part of the story with your card."
+class Tell(Line, verb="tell", help="Tell your part of the story with your card."): ...
 
 
-@dataclass(frozen=True)
-class Wrapup(Line):
-    verb: ClassVar[str] = "wrapup"
-    help: ClassVar[str] = "Last teller: how that character gets what they want."
+class Wrapup(Line, verb="wrapup", help="Last teller: how that character gets what they want."): ...
 
 
-@dataclass(frozen=True)
-class Twist(Line):
-    verb: ClassVar[str] = "twist"
-    help: ClassVar[str] = "After a play: how your character reverses the outcome."
+class Twist(Line, verb="twist", help="After a play: how your character reverses the outcome."): ...
 
 
-@dataclass(frozen=True)
-class Close(Line):
-    verb: ClassVar[str] = "close"
-    help: ClassVar[str] = "The closing lines of the story (one or two)."
+class Close(Line, verb="close", help="The closing lines of the story (one or two)."): ...
 
 
 LINES: dict[str, type[Line]] = {c.verb: c for c in (Tell, Wrapup, Twist, Close)}

@@ -23,175 +23,109 @@ seat 1); a player is ``@1``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
-
 from bot.engine.cards import parse_card
 from bot.engine.core import Action, IllegalMove, Many, Notation, Pair, Word
 
 from .model import parse_ace_token
 
 
-@dataclass(frozen=True)
-class OrderAces(Action):
-    verb: ClassVar[str] = "aces"
-    help: ClassVar[str] = "Order your four Aces, Ace #1 first (or at random)."
-    notation: ClassVar[str] = "{order:aces}"
+class OrderAces(Action, verb="aces", help="Order your four Aces, Ace #1 first (or at random).", notation="{order:aces}"):
     order: tuple[str, ...] = ()  # empty: at random
 
 
-@dataclass(frozen=True)
-class OnCard(Action):
+class OnCard(Action, notation="{card}"):
     """An action naming one card of the player's."""
 
-    notation: ClassVar[str] = "{card}"
     card: str = ""
 
 
-@dataclass(frozen=True)
-class PlayResource(OnCard):
-    verb: ClassVar[str] = "resource"
-    help: ClassVar[str] = "Put a numbered diamond from your hand into your resource area."
+class PlayResource(OnCard, verb="resource", help="Put a numbered diamond from your hand into your resource area."): ...
 
 
-@dataclass(frozen=True)
-class TapResource(Action):
-    verb: ClassVar[str] = "tap"
-    help: ClassVar[str] = "Tap a resource card for markers (with J♦ from your hand: +3)."
-    notation: ClassVar[str] = "{card} [{jack:card}]"
-    usage: ClassVar[str] = "The move `tap` takes a resource card and maybe a J♦."
+class TapResource(Action, verb="tap", help="Tap a resource card for markers (with J♦ from your hand: +3).",
+                  notation="{card} [{jack:card}]", usage="The move `tap` takes a resource card and maybe a J♦."):
     card: str = ""
     jack: str | None = None
 
 
-@dataclass(frozen=True)
-class TapBase(Action):
-    verb: ClassVar[str] = "tapbase"
-    help: ClassVar[str] = "Tap your base (Ace #1 is A♦) for 2 markers."
+class TapBase(Action, verb="tapbase", help="Tap your base (Ace #1 is A♦) for 2 markers."): ...
 
 
-@dataclass(frozen=True)
-class Markers(Action):
+class Markers(Action, notation="{card} {markers:number}"):
     """Markers from the pool onto a card being built (``start 7H@0 3``)."""
 
-    notation: ClassVar[str] = "{card} {markers:number}"
     card: str = ""
     markers: int = 0
 
 
-@dataclass(frozen=True)
-class Start(Markers):
-    verb: ClassVar[str] = "start"
-    help: ClassVar[str] = "Start building a numbered heart, spade or club with markers from your pool."
+class Start(Markers, verb="start", help="Start building a numbered heart, spade or club with markers from your pool."): ...
 
 
-@dataclass(frozen=True)
-class Fund(Markers):
-    verb: ClassVar[str] = "fund"
-    help: ClassVar[str] = "Put more markers from your pool on a card being built."
+class Fund(Markers, verb="fund", help="Put more markers from your pool on a card being built."): ...
 
 
-@dataclass(frozen=True)
-class Rush(OnCard):
-    verb: ClassVar[str] = "rush"
-    help: ClassVar[str] = "Discard K♦ to complete a card being built or a component from your hand."
+class Rush(OnCard, verb="rush", help="Discard K♦ to complete a card being built or a component from your hand."): ...
 
 
-@dataclass(frozen=True)
-class AttachQueen(Action):
-    verb: ClassVar[str] = "queen"
-    help: ClassVar[str] = "Attach a queen: ♣♠♥ to a unit of yours, ♦ to a resource card of yours."
-    notation: ClassVar[str] = "{card} {target:card}"
+class AttachQueen(Action, verb="queen", help="Attach a queen: ♣♠♥ to a unit of yours, ♦ to a resource card of yours.",
+                  notation="{card} {target:card}"):
     card: str = ""
     target: str = ""
 
 
-@dataclass(frozen=True)
-class Heal(Action):
-    verb: ClassVar[str] = "heal"
-    help: ClassVar[str] = "Discard K♥ to remove all wounds from one of your units or Aces."
-    notation: ClassVar[str] = "{target}"
+class Heal(Action, verb="heal", help="Discard K♥ to remove all wounds from one of your units or Aces.", notation="{target}"):
     target: str = ""
 
 
-@dataclass(frozen=True)
-class Revive(Action):
-    verb: ClassVar[str] = "revive"
-    help: ClassVar[str] = "Discard a joker to put one of your fallen Aces at the bottom of your base."
-    notation: ClassVar[str] = "{ace:card}"
+class Revive(Action, verb="revive", help="Discard a joker to put one of your fallen Aces at the bottom of your base.",
+             notation="{ace:card}"):
     ace: str = ""
 
 
-@dataclass(frozen=True)
-class Done(Action):
-    verb: ClassVar[str] = "done"
-    help: ClassVar[str] = "Finish this phase of your turn (construction, then battles)."
+class Done(Action, verb="done", help="Finish this phase of your turn (construction, then battles)."): ...
 
 
-@dataclass(frozen=True)
-class Declare(Action):
-    verb: ClassVar[str] = "attack"
-    help: ClassVar[str] = "Declare a battle: an opponent, then your untapped patrol units, each with a target Ace."
-    notation: ClassVar[str] = "{defender:player} {attacks}"
-    usage: ClassVar[str] = "The move `attack` takes a player, then units each with a target Ace."
+class Declare(Action, verb="attack",
+              help="Declare a battle: an opponent, then your untapped patrol units, each with a target Ace.",
+              notation="{defender:player} {attacks}",
+              usage="The move `attack` takes a player, then units each with a target Ace."):
     defender: int = 0
     attacks: tuple[tuple[str, str], ...] = ()  # (unit, ace token)
 
 
-@dataclass(frozen=True)
-class Engage(Action):
-    verb: ClassVar[str] = "engage"
-    help: ClassVar[str] = "Engage attackers with your untapped guardians (guardian, attacker, …), or none."
-    notation: ClassVar[str] = "{pairs:engagements}"
+class Engage(Action, verb="engage", help="Engage attackers with your untapped guardians (guardian, attacker, …), or none.",
+             notation="{pairs:engagements}"):
     pairs: tuple[tuple[str, str], ...] = ()  # (guardian, attacker)
 
 
-@dataclass(frozen=True)
-class Seize(Action):
-    verb: ClassVar[str] = "seize"
-    help: ClassVar[str] = "Discard K♦ to take the initiative in this battle."
+class Seize(Action, verb="seize", help="Discard K♦ to take the initiative in this battle."): ...
 
 
-@dataclass(frozen=True)
-class Boost(Action):
-    verb: ClassVar[str] = "boost"
-    help: ClassVar[str] = "V3: discard J♦ for +3 Initiative in this battle."
+class Boost(Action, verb="boost", help="V3: discard J♦ for +3 Initiative in this battle."): ...
 
 
-@dataclass(frozen=True)
-class Commit(Action):
-    verb: ClassVar[str] = "commit"
-    help: ClassVar[str] = "Your commit: battle cards with their targets, any base tap, and (attacker) the split."
-    notation: ClassVar[str] = "{plays} [tap {tap:unit}] [split {split:numbers}]"
-    usage: ClassVar[str] = "Write a commit as cards with targets, then `tap` and `split`."
+class Commit(Action, verb="commit",
+             help="Your commit: battle cards with their targets, any base tap, and (attacker) the split.",
+             notation="{plays} [tap {tap:unit}] [split {split:numbers}]",
+             usage="Write a commit as cards with targets, then `tap` and `split`."):
     plays: tuple[tuple[str, str], ...] = ()  # (card, target), sorted by card
     tap: str | None = None  # the unit the base tap helps
     split: tuple[int, ...] = ()  # per guardian of a multi-engaged attacker, in canonical order
 
 
-@dataclass(frozen=True)
-class Move(Action):
-    verb: ClassVar[str] = "move"
-    help: ClassVar[str] = "Switch one of your units between Patrol and Guardian."
-    notation: ClassVar[str] = "{unit:card}"
+class Move(Action, verb="move", help="Switch one of your units between Patrol and Guardian.", notation="{unit:card}"):
     unit: str = ""
 
 
-@dataclass(frozen=True)
-class Assemble(Action):
-    verb: ClassVar[str] = "assemble"
-    help: ClassVar[str] = "Make a unit from a finished heart, spade and club of one class."
-    notation: ClassVar[str] = "{h:card} {s:card} {c:card}"
+class Assemble(Action, verb="assemble", help="Make a unit from a finished heart, spade and club of one class.",
+               notation="{h:card} {s:card} {c:card}"):
     h: str = ""
     s: str = ""
     c: str = ""
 
 
-@dataclass(frozen=True)
-class EndTurn(Action):
-    verb: ClassVar[str] = "end"
-    help: ClassVar[str] = "End your turn (V4: name the cards to discard down to 7, or leave them to chance)."
-    notation: ClassVar[str] = "{discards}"
+class EndTurn(Action, verb="end", help="End your turn (V4: name the cards to discard down to 7, or leave them to chance).",
+              notation="{discards}"):
     discards: tuple[str, ...] = ()
 
 
