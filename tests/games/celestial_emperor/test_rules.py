@@ -93,12 +93,17 @@ def lowest(g, who) -> str:
     return min(g.hands[seat(g, who)], key=value)
 
 
+def commit_both(g, atk, dfn, a_card, d_card, text="x"):
+    """R1–R2: ``atk`` targets ``dfn`` (suit letters), describes the attack (``text``), both commit."""
+    g = step(g, atk, f"target {CLAN_WORD[dfn]}")
+    g = step(g, atk, f"describe {text}")
+    g = step(g, atk, f"commit {a_card}")
+    return step(g, dfn, f"commit {d_card}")
+
+
 def duel(g, atk, dfn, a_card, d_card, atk_trick=None, def_trick=None):
     """Play one whole duel (R1–R6) between clans ``atk`` and ``dfn`` (suit letters)."""
-    g = step(g, atk, f"target {CLAN_WORD[dfn]}")
-    g = step(g, atk, "describe A swift blow.")
-    g = step(g, atk, f"commit {a_card}")
-    g = step(g, dfn, f"commit {d_card}")
+    g = commit_both(g, atk, dfn, a_card, d_card, "A swift blow.")
     if value(a_card) == value(d_card):
         return step(g, dfn, "skip")
     w, lo = (atk, dfn) if value(a_card) > value(d_card) else (dfn, atk)
@@ -241,10 +246,7 @@ def test_visibility_trick_contents_known_to_nobody_but_the_card_one_put_in():
 def test_visibility_revealed_cards_public_until_the_receiver_chooses_a_trick_card():
     g = started("DS")
     d, s = seat(g, "D"), seat(g, "S")
-    g = step(g, "D", "target tiger")
-    g = step(g, "D", "describe Strike.")
-    g = step(g, "D", "commit 9D")
-    g = step(g, "S", "commit 3S")
+    g = commit_both(g, "D", "S", "9D", "3S", "Strike.")
     pub = g.view(None).duel
     assert pub.attacker_card == "9D" and pub.defender_card == "3S"
     g = step(g, "D", f"strike {LINE}")
@@ -328,10 +330,7 @@ def test_rule_R2_to_R6_winner_loser_texts_exchange_and_trick():
 
 def test_attacker_wins_writes_a_strike():
     g = started("DS")
-    g = step(g, "D", "target tiger")
-    g = step(g, "D", "describe Strike.")
-    g = step(g, "D", "commit KD")
-    g = step(g, "S", "commit 8S")
+    g = commit_both(g, "D", "S", "KD", "8S", "Strike.")
     assert verbs(g, seat(g, "D")) == ["strike"]
 
 
@@ -444,10 +443,7 @@ def test_ruling_09_trick_count_is_duels_won_plus_endgame_discards():
     # The source's example: 4 wins, 3 cards left, 2 discarded: T = 6.
     g = position("DHS", {"D": ["5D", "6D", "7D"], "H": ["2H", "3H"], "S": ["4S", "8S"]},
                  T={"D": 4}, pointer="D")
-    g = step(g, "D", "target phoenix")
-    g = step(g, "D", "describe x")
-    g = step(g, "D", "commit 7D")
-    g = step(g, "H", "commit 2H")
+    g = commit_both(g, "D", "H", "7D", "2H")
     g = step(g, "D", f"strike {LINE}")
     g = step(g, "H", f"withdraw {LINE}")
     g = step(g, "D", "trick 5D")
@@ -463,10 +459,7 @@ def test_ruling_09_trick_count_is_duels_won_plus_endgame_discards():
 
 def test_ruling_10_any_card_in_hand_may_go_into_the_trick_privately():
     g = started("DS")
-    g = step(g, "D", "target tiger")
-    g = step(g, "D", "describe x")
-    g = step(g, "D", "commit 9D")
-    g = step(g, "S", "commit 3S")
+    g = commit_both(g, "D", "S", "9D", "3S")
     g = step(g, "D", f"strike {LINE}")
     g = step(g, "S", f"withdraw {LINE}")
     assert "trick 3S" in moves(g, seat(g, "D"))  # the card just received
@@ -570,10 +563,7 @@ def test_example_05_the_defender_wins():
     g = duel(started("DSC"), "D", "S", "7D", "7S")
     g = duel(g, "S", "C", "9S", "2C")
     assert sizes(g) == "D12 S11 C12" and attacker(g) == "C"
-    g = step(g, "C", "target dragon")
-    g = step(g, "C", "describe The tortoise lunges.")
-    g = step(g, "C", "commit 5C")
-    g = step(g, "D", "commit KD")
+    g = commit_both(g, "C", "D", "5C", "KD", "The tortoise lunges.")
     assert g.duel["winner"] == seat(g, "D")
     g = step(g, "D", f"parry {LINE}")
     g = step(g, "C", f"withdraw {LINE}")
@@ -587,10 +577,7 @@ def test_example_05_the_defender_wins():
 
 def test_example_07_face_cards():
     g = started("DH")
-    g = step(g, "D", "target phoenix")
-    g = step(g, "D", "describe x")
-    g = step(g, "D", "commit KD")
-    g = step(g, "H", "commit QH")
+    g = commit_both(g, "D", "H", "KD", "QH")
     assert g.duel["winner"] == seat(g, "D") and g.duel["loser"] == seat(g, "H")
 
 
@@ -711,10 +698,7 @@ def test_forfeit_of_the_defender_after_commit_returns_the_attackers_card_and_att
 
 def test_forfeit_of_the_attacker_returns_the_defenders_card_turn_passes():
     g = started("DHS")
-    g = step(g, "D", "target tiger")
-    g = step(g, "D", "describe x")
-    g = step(g, "D", "commit 9D")
-    g = step(g, "S", "commit 2S")
+    g = commit_both(g, "D", "S", "9D", "2S")
     g = step(g, "D", f"strike {LINE}")
     g, _ = g.forfeit(seat(g, "D"))
     assert len(g.hands[seat(g, "S")]) == 13 and attacker(g) == "H"
@@ -724,10 +708,7 @@ def test_forfeit_of_the_attacker_returns_the_defenders_card_turn_passes():
 
 def test_forfeit_during_the_trick_keeps_the_received_card_and_undoes_the_trick():
     g = started("DHS")
-    g = step(g, "D", "target tiger")
-    g = step(g, "D", "describe x")
-    g = step(g, "D", "commit 9D")
-    g = step(g, "S", "commit 2S")
+    g = commit_both(g, "D", "S", "9D", "2S")
     g = step(g, "D", f"strike {LINE}")
     g = step(g, "S", f"withdraw {LINE}")
     g = step(g, "S", "trick 9D")
