@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import AsyncIterator
 from typing import Any
 
 from bot.engine.registry import spec
@@ -231,6 +232,17 @@ async def auto_move_for(bot, channel_id: int, seed: int) -> tuple[int, str]:
     return seat, str(spec(table.game).player(game, seat, random.Random(seed)))
 
 
-__all__ = ["auto_move_for", "click_seen", "components", "guild_with", "latest_table", "make_move",
+async def auto_moves(bot, channel_id: int, limit: int, first_seed: int = 0) -> AsyncIterator[tuple[int, Any, int, str]]:
+    """Turn after turn while the table plays (at most ``limit`` turns): ``(i, table, seat, move)``,
+    the built-in player's move for the seat to act, seeded ``first_seed + i``."""
+    for i in range(limit):
+        table = await bot.service.get(channel_id)
+        if table.status != "playing":
+            return
+        seat, move = await auto_move_for(bot, channel_id, first_seed + i)
+        yield i, table, seat, move
+
+
+__all__ = ["auto_move_for", "auto_moves", "click_seen", "components", "guild_with", "latest_table", "make_move",
            "no_deferral_deadline", "parse_cid", "press_move", "public_posts", "seen", "shown_revision",
            "table_messages", "write_via_modal"]

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from bot.tables.games import load_game
-from tests.discord_helpers import auto_move_for, components, latest_table, make_move, parse_cid
+from tests.discord_helpers import auto_move_for, auto_moves, components, latest_table, make_move, parse_cid
 from tests.playout import card_patterns
 from tests.standin import logged_in
 
@@ -51,11 +51,7 @@ async def test_whole_game_hidden_choices_and_story(standin, bot):
     assert hand.ephemeral and "Celestial Emperor table in" in hand.text
     seen = len(standin.channel_messages(channel, include_ephemeral=False))
     committed_checked = False
-    for i in range(500):
-        table = await bot.service.get(channel)
-        if table.status != "playing":
-            break
-        seat, move = await auto_move_for(bot, channel, i)
+    async for i, _, seat, move in auto_moves(bot, channel, 500):
         verb = move.split()[0]
         if verb in ("setting", "describe", "strike", "parry", "withdraw", "nullify", "victory", "return"):
             move = f"{verb} Line {i} by {users[seat]['username']}."

@@ -7,7 +7,7 @@ import json
 
 from bot.records import replay
 from bot.tables.games import load_game
-from tests.discord_helpers import guild_with, auto_move_for, latest_table, make_move, table_messages
+from tests.discord_helpers import guild_with, auto_move_for, auto_moves, latest_table, make_move, table_messages
 from tests.standin import logged_in
 
 
@@ -97,11 +97,7 @@ async def test_three_player_game_with_timeout_forfeit_and_win(standin, bot, cloc
     game = load_game(table)
     assert late in game.forfeited and table.status == "playing"
 
-    for i in range(600):
-        table = await bot.service.get(channel)
-        if table.status != "playing":
-            break
-        seat, move = await auto_move_for(bot, channel, 1000 + i)
+    async for _, _, seat, move in auto_moves(bot, channel, 600, 1000):
         await make_move(standin, bot, channel, seat, move, users)
     table = await bot.service.get(channel)
     assert table.status == "finished"
@@ -134,11 +130,7 @@ async def test_court_wars_slash_commands(standin, bot):
                               user=users[0], guild=g)
     await standin.click(bot, res.message_id, label="Join", user=users[1])
     await standin.click(bot, res.message_id, label="Start", user=users[0])
-    for i in range(40):
-        table = await bot.service.get(channel)
-        if table.status != "playing":
-            break
-        seat, move = await auto_move_for(bot, channel, i)
+    async for _, _, seat, move in auto_moves(bot, channel, 40):
         verb = move.split()[0]
         if move != verb:
             typed = " ".join(move.split()[1:-1]) + " " if len(move.split()) > 2 else ""

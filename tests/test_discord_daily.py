@@ -5,7 +5,7 @@ finished attempts."""
 from __future__ import annotations
 
 from bot.tables.games import load_game
-from tests.discord_helpers import auto_move_for, latest_table, press_move
+from tests.discord_helpers import auto_moves, latest_table, press_move
 
 
 def public_deal(table) -> dict:
@@ -44,11 +44,7 @@ async def test_two_users_get_the_same_deal_one_attempt_and_a_leaderboard(standin
     assert hint.ephemeral and "without hints" in hint.text
 
     # Ana plays hers to the end with buttons, a second per move; Ben takes longer, then gives up.
-    for i in range(600):
-        table = await bot.service.get(dm_a)
-        if table.status != "playing":
-            break
-        _, move = await auto_move_for(bot, dm_a, i)
+    async for _, _, _, move in auto_moves(bot, dm_a, 600):
         clock.advance(1)
         res = await press_move(standin, bot, dm_a, move, ana)
         assert not (res.ephemeral and "moved on" in res.text), res.text

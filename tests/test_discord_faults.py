@@ -13,7 +13,7 @@ import pytest
 
 import bot.app
 from bot.tables.games import GAMES, load_game
-from tests.discord_helpers import guild_with, auto_move_for, components, latest_table, make_move, parse_cid  # noqa: F401
+from tests.discord_helpers import guild_with, auto_move_for, auto_moves, components, latest_table, make_move, parse_cid  # noqa: F401
 from tests.standin import logged_in
 from tests.store.conftest import backend, pg_server  # noqa: F401 — fixtures: both back ends, real PostgreSQL
 
@@ -482,11 +482,7 @@ async def test_hostile_names_and_lines_are_escaped_everywhere(standin, bot):
     await standin.slash(bot, "game leave", user=users[0], guild=g)
     await standin.slash(bot, "game join", user=users[0], guild=g)
     await standin.slash(bot, "game start", user=users[1], guild=g)
-    for i in range(600):
-        table = await bot.service.get(channel)
-        if table.status != "playing":
-            break
-        seat, move = await auto_move_for(bot, channel, i)
+    async for i, table, seat, move in auto_moves(bot, channel, 600):
         verb = move.split()[0]
         if verb in ("setting", "describe", "strike", "parry", "withdraw", "nullify", "victory", "return"):
             move = f"{verb} {HOSTILE_LINE}"

@@ -4,7 +4,7 @@ four, flips, tellings through modals, passes, the priority round, the story file
 from __future__ import annotations
 
 from bot.tables.games import load_game
-from tests.discord_helpers import auto_move_for, latest_table, make_move
+from tests.discord_helpers import auto_move_for, auto_moves, latest_table, make_move
 from tests.standin import logged_in
 
 KRPD = "knight_rogue_princess_dragon"
@@ -29,6 +29,14 @@ async def open_lobby(standin, bot, g, users, n=4, options=None):
         r = await standin.click(bot, lobby, label="Join", user=u)
         assert r.callback_type == 7  # the lobby message is edited in place
     return lobby
+
+
+async def started_four(standin, bot):
+    """Four players seated and the game started by the host: the guild, its people, the channel."""
+    g, users = seat_four(standin)
+    lobby = await open_lobby(standin, bot, g, users)
+    await standin.click(bot, lobby, label="Start", user=users[0])
+    return g, users, int(g.channel["id"])
 
 
 async def test_lobby_refusals_and_start(standin, bot):
@@ -61,16 +69,9 @@ async def test_lobby_refusals_and_start(standin, bot):
 
 
 async def test_whole_story_with_modals_and_story_file(standin, bot):
-    g, users = seat_four(standin)
-    lobby = await open_lobby(standin, bot, g, users)
-    await standin.click(bot, lobby, label="Start", user=users[0])
-    channel = int(g.channel["id"])
+    g, users, channel = await started_four(standin, bot)
     n_pings = 0
-    for i in range(400):
-        table = await bot.service.get(channel)
-        if table.status != "playing":
-            break
-        seat, move = await auto_move_for(bot, channel, i)
+    async for i, _, seat, move in auto_moves(bot, channel, 400):
         move = str(move)
         if move.startswith(("tell", "twist", "wrapup", "close")):
             move = move.split(" ", 1)[0] + f" Line {i}: @everyone <@&1> **bold** by seat {seat}."
@@ -122,10 +123,7 @@ async def test_restart_mid_lobby_and_mid_game(standin, make_bot):
 
 
 async def test_wrong_player_and_text_limits(standin, bot):
-    g, users = seat_four(standin)
-    lobby = await open_lobby(standin, bot, g, users)
-    await standin.click(bot, lobby, label="Start", user=users[0])
-    channel = int(g.channel["id"])
+    g, users, channel = await started_four(standin, bot)
     table = await bot.service.get(channel)
     seat = min(load_game(table).to_act())
     other = users[(seat + 1) % 4]
@@ -140,16 +138,9 @@ async def test_wrong_player_and_text_limits(standin, bot):
 
 
 async def test_game_commands_for_verbs_and_lines(standin, bot):
-    g, users = seat_four(standin)
-    lobby = await open_lobby(standin, bot, g, users)
-    await standin.click(bot, lobby, label="Start", user=users[0])
-    channel = int(g.channel["id"])
+    g, users, channel = await started_four(standin, bot)
     told = 0
-    for i in range(60):
-        table = await bot.service.get(channel)
-        if table.status != "playing":
-            break
-        seat, move = await auto_move_for(bot, channel, i)
+    async for i, _, seat, move in auto_moves(bot, channel, 60):
         move = str(move)
         verb, _, rest = move.partition(" ")
         path = f"knight-rogue-princess-dragon {verb}"

@@ -18,8 +18,8 @@ from bot.engine.registry import spec
 from bot.tables.games import load_game
 from tests.standin import SAFETY_TIMEOUT
 from tests.discord_helpers import (
-    auto_move_for, guild_with, components, latest_table, make_move, parse_cid, press_move, public_posts, shown_revision,
-    table_messages,
+    auto_move_for, auto_moves, guild_with, components, latest_table, make_move, parse_cid, press_move, public_posts,
+    shown_revision, table_messages,
 )
 
 NAMES = ("ana", "ben", "cat", "dee")
@@ -68,11 +68,7 @@ async def test_a_whole_game_posts_one_table_message_pings_and_one_ending(standin
     link = link_to(g, table_id)
     pings = 0
     start_pings = sum(1 for m in public_posts(standin, channel) if standin.pinged_user_ids(m))
-    for i in range(2000):
-        table = await bot.service.get(channel)
-        if table.status != "playing":
-            break
-        seat, move = await auto_move_for(bot, channel, i)
+    async for i, table, seat, move in auto_moves(bot, channel, 2000):
         game = load_game(table)
         n = len(public_posts(standin, channel))
         shown_before = standin.message_text(standin._message(table_id)), standin._message(table_id)["components"]
@@ -105,10 +101,8 @@ async def test_a_whole_game_posts_one_table_message_pings_and_one_ending(standin
             pings += 1
         others = [m for m in new if m not in turn]
         assert len(others) == (1 if after.status == "finished" else 0), [m["content"] for m in others]
-    else:
-        raise AssertionError("the game did not end")
     table = await bot.service.get(channel)
-    assert table.status == "finished"
+    assert table.status == "finished", "the game did not end"
     posts = public_posts(standin, channel)
     assert int(posts[0]["id"]) == table_id  # the lobby became the table, and stayed the only one
     assert "game over" in standin.message_text(posts[0])

@@ -47,7 +47,7 @@ from bot.render.pictures import draw_seat, draw_table
 import bot.tables.lobby as table_module
 from bot.tables.games import load_game
 from tests.contract.harness import card_universe, e_revealed
-from tests.discord_helpers import auto_move_for, latest_table, make_move
+from tests.discord_helpers import auto_moves, latest_table, make_move
 from tests.render.pictures import redeal
 from tests.standin import Shown
 
@@ -244,12 +244,8 @@ async def play_and_watch(standin, bot, monkeypatch, game_id: str) -> Watcher:
     await standin.click(bot, lobby.message_id, label="Start", user=users[0])
     w.learn(await w.game())
     await w.check("the start")
-    for i in range(400):
-        table = await bot.service.get(channel)
-        if table.status != "playing":
-            break
+    async for i, table, seat, move in auto_moves(bot, channel, 400):
         before = load_game(table)
-        seat, move = await auto_move_for(bot, channel, i)
         verb = move.split()[0]
         if before.choices(seat, (verb,)).kind == "text":
             move = f"{verb} Line {i} by seat {seat}."
