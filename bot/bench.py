@@ -29,8 +29,6 @@ import asyncio
 import json
 import os
 import random
-import shutil
-import subprocess
 import tempfile
 import time
 from collections.abc import AsyncIterator, Callable
@@ -41,6 +39,7 @@ from typing import Any
 
 from bot.cli import default_players, play_auto
 from bot.engine.registry import GAME_IDS, spec
+from bot.store.pgserver import PrivatePostgres
 
 LONG_GAME = "maginot_line"  # games run past 300 moves (Court Wars ends near 130)
 MANY_GAME = "court_wars"
@@ -157,58 +156,6 @@ def random_playouts(game_id: str, games: int, max_steps: int = 5000) -> tuple[in
 
 
 # ----- the back ends ----------------------------------------------------------------------
-PG_BIN = Path(os.environ.get("DECKHAND_PG_BIN", "/usr/lib/postgresql/15/bin"))
-
-
-class PrivatePostgres:
-    """A throw-away PostgreSQL server in a temporary folder (Unix socket only), for the bench."""
-
-    def __init__(self) -> None:
-        bin_dir = PG_BIN if (PG_BIN / "initdb").exists() else None
-        if bin_dir is None and shutil.which("pg_ctl"):
-            bin_dir = Path(shutil.which("pg_ctl") or "").parent
-        if bin_dir is None:
-            raise RuntimeError(f"PostgreSQL's server programs are not in {PG_BIN} nor on PATH (set DECKHAND_PG_BIN)")
-        self.bin = bin_dir
-        self.root = Path(tempfile.mkdtemp(prefix="deckhand-bench-pg-"))
-        self.sock = self.root / "sock"
-        self.sock.mkdir()
-        self.user: str | None = None
-        if os.geteuid() == 0:  # initdb refuses root
-            self.user = "postgres"
-            shutil.chown(self.root, self.user)
-            shutil.chown(self.sock, self.user)
-            self.root.chmod(0o755)
-
-    def _run(self, *args: str) -> None:
-        cmd = [str(self.bin / args[0]), *args[1:]]
-        if self.user:
-            cmd = ["runuser", "-u", self.user, "--", *cmd]
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=90)
-        if done.returncode != 0:
-            raise RuntimeError(f"{args[0]} failed: {(done.stderr or done.stdout).strip()[:200]}")
-
-    def start(self) -> "PrivatePostgres":
-        data = self.root / "data"
-        self._run("initdb", "-D", str(data), "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8")
-        # PostgreSQL's default durability (fsync on, synchronous_commit on): a commit returns once
-        # its WAL is flushed. The bench never turns synchronous_commit off.
-        opts = f"-c listen_addresses='' -k {self.sock} -c max_connections=100 -c shared_buffers=64MB"
-        self._run("pg_ctl", "-D", str(data), "-o", opts, "-l", str(self.root / "log"), "-w", "-t", "60", "start")
-        return self
-
-    @property
-    def dsn(self) -> str:
-        return f"postgresql://postgres@/postgres?host={self.sock}"
-
-    def stop(self) -> None:
-        try:
-            self._run("pg_ctl", "-D", str(self.root / "data"), "-m", "immediate", "-w", "stop")
-        except (RuntimeError, OSError, subprocess.SubprocessError):
-            pass
-        shutil.rmtree(self.root, ignore_errors=True)
-
-
 class Backend:
     """Opens stores on one database of one back end, a fresh database (file or schema) per name."""
 
@@ -235,7 +182,10 @@ async def backends(folder: Path) -> AsyncIterator[list[tuple[Backend | None, str
     try:
         import asyncpg  # noqa: F401
 
-        server = await asyncio.to_thread(lambda: PrivatePostgres().start())
+        # PostgreSQL's default durability (fsync on, synchronous_commit on): a commit returns once
+        # its WAL is flushed. The bench never turns synchronous_commit off.
+        server = await asyncio.to_thread(lambda: PrivatePostgres(
+            "deckhand-bench-pg-", "-c max_connections=100 -c shared_buffers=64MB", timeout=90).start())
         out.append((Backend("postgres", folder, server.dsn), ""))
     except Exception as e:  # the PostgreSQL figures say why instead
         out.append((None, f"not measured: {e}".replace("\n", " ")[:160]))

@@ -261,19 +261,9 @@ async def test_an_attached_record_is_replayed_and_its_buttons_survive_a_restart(
 async def test_the_viewer_on_postgresql_across_a_restart(standin, pg_server, tmp_path):  # noqa: F811
     """The same viewer on a real PostgreSQL: recent games, a step, and a new bot on the same
     database answering the old message's buttons."""
-    import uuid
-
-    import asyncpg
-
     from bot.app import DeckhandBot
 
-    name = f"replay_{uuid.uuid4().hex[:10]}"
-    conn = await asyncpg.connect(pg_server.dsn)
-    try:
-        await conn.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await conn.close()
-    url = f"postgresql://postgres@/{name}?host={pg_server.sock}"
+    url = await pg_server.create_database("replay_")
     g, users = people(standin, 2)
     channel = int(g.channel["id"])
     async with logged_in(DeckhandBot(tmp_path / "unused.sqlite3", database_url=url, run_timeouts=False)) as bot:

@@ -11,7 +11,6 @@ import asyncio
 import os
 import random
 import sys
-import uuid
 from pathlib import Path
 
 import asyncpg
@@ -242,13 +241,7 @@ async def cluster(pg_server, tmp_path):  # noqa: F811
     from bot.app import DeckhandBot
     from tests.standin import logged_in
 
-    name = f"shards_{uuid.uuid4().hex[:10]}"
-    conn = await asyncpg.connect(pg_server.dsn)
-    try:
-        await conn.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await conn.close()
-    url = f"postgresql://postgres@/{name}?host={pg_server.sock}"
+    url = await pg_server.create_database("shards_")
     async with running_standin() as standin:
         guilds = {0: _guild_on(standin, 0, 2, "Zero"), 1: _guild_on(standin, 1, 2, "One")}
         async with logged_in(DeckhandBot(tmp_path / "template.sqlite3", run_timeouts=False)) as template:

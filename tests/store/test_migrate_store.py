@@ -8,16 +8,15 @@ drafts, remembered interactions and set-aside rows beside them."""
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 import signal
 import subprocess
 import sys
 import time
-import uuid
 from pathlib import Path
 
-import asyncpg
 import pytest
 
 from bot.engine.registry import spec
@@ -36,20 +35,8 @@ COPIED = ("tables", "moves", "records", "results", "daily", "drafts", "interacti
 # ----- databases ------------------------------------------------------------------------------------
 @pytest.fixture
 def pg_database(pg_server):
-    """A fresh, empty PostgreSQL database on the test server: its URL."""
-    made: list[str] = []
-
-    async def make() -> str:
-        name = f"m_{uuid.uuid4().hex[:12]}"
-        conn = await asyncpg.connect(pg_server.dsn)
-        try:
-            await conn.execute(f"CREATE DATABASE {name}")
-        finally:
-            await conn.close()
-        made.append(name)
-        return pg_server.dsn.replace("@/postgres?", f"@/{name}?")
-
-    return make
+    """Makes a fresh, empty PostgreSQL database on the test server: its URL."""
+    return functools.partial(pg_server.create_database, "m_")
 
 
 async def open_any(target: str):
