@@ -12,40 +12,18 @@ from bot.store import Store
 from bot.tables import Actor, TableError
 from bot.tables.games import load_game
 from bot.tables.service import TableService
-from bot.tables.tournaments import FINISHED, RUNNING, Announce, OpenBoard, PostStandings, Settled, Tournaments
+from bot.tables.tournaments import FINISHED, RUNNING, Tournaments
+from tests.tournament_threads import Threads
 
 GUILD = 1 << 22
 HOUR = 3600
 
 
-class Threads:
-    """Stands in for the Discord layer: a new channel id per thread."""
-
-    def __init__(self) -> None:
-        self.next = 900_000
-        self.posted: list[PostStandings] = []
-        self.announced: list[Announce] = []
-        self.settled: list[Settled] = []
-
-    async def run(self, tours: Tournaments, tid: int) -> None:
-        """The clock's steps until nothing is left to do now."""
-        for _ in range(20):
-            work = await tours.step(tid)
-            if not work:
-                return
-            for w in work:
-                if isinstance(w, OpenBoard):
-                    self.next += 1
-                    await tours.open_board(w.tournament, w.round, w.board, self.next)
-                elif isinstance(w, Announce):
-                    self.announced.append(w)
-                    await tours.announced(w.tournament, w.round, w.board)
-                elif isinstance(w, PostStandings):
-                    self.posted.append(w)
-                    await tours.posted_standings(w.tournament, w.round)
-                else:
-                    self.settled.append(w)
-        raise AssertionError("the clock kept finding work")
+async def opened(db_path, clock) -> tuple[Store, TableService, Tournaments]:
+    """The store on ``db_path``, a table service on it and its tournaments (a restart opens them again)."""
+    store = await Store.open(db_path)
+    service = TableService(store, clock=clock)
+    return store, service, Tournaments(service)
 
 
 async def play_out(service: TableService, channel: int, seed: int) -> None:
@@ -62,15 +40,33 @@ async def play_out(service: TableService, channel: int, seed: int) -> None:
     raise AssertionError("the game did not end")
 
 
+async def play_rounds(service: TableService, tours: Tournaments, threads: Threads, tid: int, rounds: int) -> None:
+    """``rounds`` times: every open board played to its end, then the clock's work."""
+    for _ in range(rounds):
+        t = await tours.load(tid)
+        for k, b in enumerate(t.current):
+            if not b.done:
+                await play_out(service, b.channel, k)
+        await threads.run(tours, tid)
+
+
+async def start_with(tours: Tournaments, tid: int, organiser: Actor, players: int) -> Threads:
+    """``players`` people (P0, P1…) sign up, the organiser starts it and the clock's first work is done."""
+    for i in range(players):
+        await tours.join(tid, Actor(100 + i, f"P{i}"))
+    await tours.start(tid, organiser)
+    threads = Threads()
+    await threads.run(tours, tid)
+    return threads
+
+
 @pytest.fixture
 def organiser():
     return Actor(7, "Org", can_manage=True)
 
 
 async def test_swiss_of_nine_to_the_end_with_a_restart(db_path, clock, organiser):
-    store = await Store.open(db_path)
-    service = TableService(store, clock=clock)
-    tours = Tournaments(service)
+    store, service, tours = await opened(db_path, clock)
     view = await tours.create(GUILD, 55, organiser, "cardchess2", "swiss", round_seconds=2 * HOUR, bots=6)
     tid = view.id
     people = [Actor(100 + i, n) for i, n in enumerate(["Ana", "Ben", "Cat"])]
@@ -99,9 +95,7 @@ async def test_swiss_of_nine_to_the_end_with_a_restart(db_path, clock, organiser
                 assert b.channel > 0 and (b.announced or b.done)
         if rnd == 2:  # a restart between rounds' work: a new service on the same file
             await store.close()
-            store = await Store.open(db_path)
-            service = TableService(store, clock=clock)
-            tours = Tournaments(service)
+            store, service, tours = await opened(db_path, clock)
         if rnd == 3:  # the round's end settles one table; the others end by play or by leaving
             waiting = [b for b in people_boards if not b.done]
             if waiting:
@@ -116,9 +110,7 @@ async def test_swiss_of_nine_to_the_end_with_a_restart(db_path, clock, organiser
                 await play_out(service, b.channel, rnd * 10 + k)
                 if k == 0 and rnd == 1:  # a restart in the middle of a round: the rest still counts
                     await store.close()
-                    store = await Store.open(db_path)
-                    service = TableService(store, clock=clock)
-                    tours = Tournaments(service)
+                    store, service, tours = await opened(db_path, clock)
         await threads.run(tours, tid)
 
     final = await tours.view(tid)
@@ -146,9 +138,7 @@ async def test_swiss_of_nine_to_the_end_with_a_restart(db_path, clock, organiser
 
 
 async def test_settled_at_the_round_end_and_drop_out(db_path, clock, organiser):
-    store = await Store.open(db_path)
-    service = TableService(store, clock=clock)
-    tours = Tournaments(service)
+    store, service, tours = await opened(db_path, clock)
     tid = (await tours.create(GUILD, 55, organiser, "court_wars", "swiss", round_seconds=HOUR, rounds=2,
                               settle="draw")).id
     people = [Actor(100 + i, n) for i, n in enumerate(["Ana", "Ben", "Cat", "Dee"])]
@@ -184,9 +174,7 @@ async def test_settled_at_the_round_end_and_drop_out(db_path, clock, organiser):
 
 
 async def test_single_elimination_of_five(db_path, clock, organiser):
-    store = await Store.open(db_path)
-    service = TableService(store, clock=clock)
-    tours = Tournaments(service)
+    store, service, tours = await opened(db_path, clock)
     tid = (await tours.create(GUILD, 55, organiser, "court_wars", "elimination", round_seconds=HOUR, bots=2)).id
     for i, n in enumerate(["Ana", "Ben", "Cat"]):
         await tours.join(tid, Actor(100 + i, n))
@@ -196,12 +184,7 @@ async def test_single_elimination_of_five(db_path, clock, organiser):
     await threads.run(tours, tid)
     t = await tours.load(tid)
     assert len(t.current) == 4 and sum(b.bye for b in t.current) == 3, "eight slots: three byes"
-    for _ in range(3):
-        t = await tours.load(tid)
-        for k, b in enumerate(t.current):
-            if not b.done:
-                await play_out(service, b.channel, k)
-        await threads.run(tours, tid)
+    await play_rounds(service, tours, threads, tid, 3)
     final = await tours.view(tid)
     assert final.status == FINISHED and len((await tours.load(tid)).rounds) == 3
     assert not final.standings[0].out and all(s.out for s in final.standings[1:])
@@ -210,27 +193,16 @@ async def test_single_elimination_of_five(db_path, clock, organiser):
 
 
 async def test_rounds_of_tables_with_fill_ins(db_path, clock, organiser):
-    store = await Store.open(db_path)
-    service = TableService(store, clock=clock)
-    tours = Tournaments(service)
+    store, service, tours = await opened(db_path, clock)
     tid = (await tours.create(GUILD, 55, organiser, "court_wars", "tables", seats=4, rounds=2, fill=True,
                               round_seconds=HOUR)).id
-    for i in range(6):
-        await tours.join(tid, Actor(100 + i, f"P{i}"))
-    await tours.start(tid, organiser)
-    threads = Threads()
-    await threads.run(tours, tid)
+    threads = await start_with(tours, tid, organiser, 6)
     t = await tours.load(tid)
     assert [len(b.players) for b in t.current] == [4, 4]
     assert sum(1 for u in t.current[1].players if u < 0) == 2, "two built-in players fill the second table"
     row = await service.get(t.current[1].channel)
     assert [s.name for s in row.seats][2:] == ["Deckhand bot (a fill-in)"] * 2
-    for _ in range(2):
-        t = await tours.load(tid)
-        for k, b in enumerate(t.current):
-            if not b.done:
-                await play_out(service, b.channel, k)
-        await threads.run(tours, tid)
+    await play_rounds(service, tours, threads, tid, 2)
     final = await tours.view(tid)
     assert final.status == FINISHED and len(final.standings) == 6
     assert sum(s.points for s in final.standings) > 0 and all(s.user_id > 0 for s in final.standings)
@@ -238,16 +210,10 @@ async def test_rounds_of_tables_with_fill_ins(db_path, clock, organiser):
 
 
 async def test_maginot_tables_of_twelve_settled_for_the_player_ahead(db_path, clock, organiser):
-    store = await Store.open(db_path)
-    service = TableService(store, clock=clock)
-    tours = Tournaments(service)
+    store, service, tours = await opened(db_path, clock)
     tid = (await tours.create(GUILD, 55, organiser, "maginot_line", "tables", seats=4, rounds=1,
                               round_seconds=HOUR)).id
-    for i in range(12):
-        await tours.join(tid, Actor(100 + i, f"P{i}"))
-    await tours.start(tid, organiser)
-    threads = Threads()
-    await threads.run(tours, tid)
+    threads = await start_with(tours, tid, organiser, 12)
     t = await tours.load(tid)
     assert [len(b.players) for b in t.current] == [4, 4, 4] and len(threads.announced) == 3
     # one table is played a while; then the round's time is up
@@ -273,9 +239,7 @@ async def test_maginot_tables_of_twelve_settled_for_the_player_ahead(db_path, cl
 
 
 async def test_a_start_time_starts_it_or_closes_a_short_sign_up(db_path, clock, organiser):
-    store = await Store.open(db_path)
-    service = TableService(store, clock=clock)
-    tours = Tournaments(service)
+    store, service, tours = await opened(db_path, clock)
     full = (await tours.create(GUILD, 55, organiser, "cardchess2", "swiss", starts_in=HOUR)).id
     short = (await tours.create(GUILD, 56, organiser, "cardchess2", "swiss", starts_in=HOUR)).id
     for i in range(3):
@@ -296,15 +260,9 @@ async def test_a_start_time_starts_it_or_closes_a_short_sign_up(db_path, clock, 
 
 
 async def test_a_step_cut_short_after_settling_closes_the_table_on_the_next(db_path, clock, organiser):
-    store = await Store.open(db_path)
-    service = TableService(store, clock=clock)
-    tours = Tournaments(service)
+    store, service, tours = await opened(db_path, clock)
     tid = (await tours.create(GUILD, 55, organiser, "court_wars", "swiss", round_seconds=HOUR, rounds=1)).id
-    for i in range(2):
-        await tours.join(tid, Actor(100 + i, f"P{i}"))
-    await tours.start(tid, organiser)
-    threads = Threads()
-    await threads.run(tours, tid)
+    threads = await start_with(tours, tid, organiser, 2)
     board = (await tours.load(tid)).current[0]
 
     def settle_only(t):  # what a process killed between its two writes left behind

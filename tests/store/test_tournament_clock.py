@@ -10,24 +10,10 @@ from bot.engine.registry import spec
 from bot.tables import Actor
 from bot.tables.games import load_game
 from bot.tables.service import TableService
-from bot.tables.tournaments import FINISHED, Announce, OpenBoard, PostStandings, Tournaments
+from bot.tables.tournaments import FINISHED, Tournaments
+from tests.tournament_threads import Threads
 
 ORG = Actor(7, "Org", can_manage=True)
-
-
-async def work_through(tours: Tournaments, tid: int, channels: list[int]) -> None:
-    for _ in range(20):
-        work = await tours.step(tid)
-        if not work:
-            return
-        for w in work:
-            if isinstance(w, OpenBoard):
-                channels[0] += 1
-                await tours.open_board(w.tournament, w.round, w.board, channels[0])
-            elif isinstance(w, Announce):
-                await tours.announced(w.tournament, w.round, w.board)
-            elif isinstance(w, PostStandings):
-                await tours.posted_standings(w.tournament, w.round)
 
 
 async def test_each_process_clocks_its_own_shards_and_races_lose_nothing(backend):
@@ -44,10 +30,10 @@ async def test_each_process_clocks_its_own_shards_and_races_lose_nothing(backend
             await t1.start(tid, ORG)
             ids[k] = tid
         assert await t1.due(shard[0]) == [ids[0]] and await t2.due(shard[1]) == [ids[1]]
-        channels = [10_000]
+        threads = Threads(10_000)
         for _ in range(2):
             for k, tours, svc in ((0, t1, one), (1, t2, two)):
-                await work_through(tours, ids[k], channels)
+                await threads.run(tours, ids[k])
                 t = await tours.load(ids[k])
                 rng = random.Random(k)
 
@@ -63,7 +49,7 @@ async def test_each_process_clocks_its_own_shards_and_races_lose_nothing(backend
                                      tours.step(ids[k]))
                 t = await tours.load(ids[k])
                 assert all(b.done for b in t.current)
-                await work_through(tours, ids[k], channels)
+                await threads.run(tours, ids[k])
         for k in (0, 1):
             assert (await t1.load(ids[k])).status == FINISHED
         assert await t1.due() == [] and await t2.due() == []
