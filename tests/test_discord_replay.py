@@ -15,6 +15,7 @@ from bot.tables.games import load_game
 from bot.ui import replay as replay_ui
 from tests.contract.harness import Knowledge, assert_none_leak, card_universe, e_revealed, faces
 from tests.discord_helpers import guild_with, components, parse_cid
+from tests.service_helpers import turns
 from tests.standin import logged_in
 from tests.store.conftest import pg_server  # noqa: F401 — a real PostgreSQL server
 
@@ -35,12 +36,7 @@ async def finish(bot, channel: int, guild: int | None, game: str, users: list[di
     if spec(game).max_players > 1:
         await bot.service.start(channel, actors[0])
     rng = random.Random(seed)
-    for _ in range(5000):
-        table = await bot.service.get(channel)
-        if table.status != "playing":
-            break
-        g = load_game(table)
-        seat = min(g.to_act())
+    async for table, g, seat in turns(bot.service, channel, 5000):
         move = str(spec(game).player(g, seat, random.Random(rng.random())))
         who = next(a for a in actors if a.user_id == table.seats[seat].user_id)
         await bot.service.move(channel, who, move)

@@ -10,10 +10,10 @@ import random
 import discord
 
 from bot.engine.registry import spec
-from bot.tables.games import load_game
 import pytest
 
 from tests.discord_helpers import latest_table, no_deferral_deadline
+from tests.service_helpers import turns
 from tests.standin import logged_in
 from tests.store.conftest import backend, pg_server  # noqa: F401 — fixtures: both back ends, real PostgreSQL
 
@@ -41,17 +41,11 @@ async def play_table(standin, bot, channel_id: int, users: dict[int, dict], seed
     """The people at a table play it out with /game move (as the built-in player would choose)."""
     rng = random.Random(seed)
     thread = standin.channels[channel_id]
-    for _ in range(300):
-        table = await bot.service.get(channel_id)
-        if table.status != "playing":
-            return
-        game = load_game(table)
-        seat = min(game.to_act())
+    async for table, game, seat in turns(bot.service, channel_id, 300):
         user = users[table.seats[seat].user_id]
         move = str(spec(table.game).player(game, seat, rng))
         res = await standin.slash(bot, "game move", {"move": move}, user=user, channel=thread)
         assert not res.ephemeral or "moved on" not in res.text, res.text
-    raise AssertionError("the table did not end")
 
 
 async def test_swiss_of_nine_through_discord_with_a_restart(standin, make_bot_on):

@@ -13,7 +13,7 @@ from bot.tables import Actor, TableError
 from bot.tables.games import load_game
 from bot.tables.service import TableService
 from bot.tables.tournaments import FINISHED, RUNNING, Tournaments
-from tests.tournament_threads import Threads
+from tests.service_helpers import Threads, turns
 
 GUILD = 1 << 22
 HOUR = 3600
@@ -29,15 +29,9 @@ async def opened(db_path, clock) -> tuple[Store, TableService, Tournaments]:
 async def play_out(service: TableService, channel: int, seed: int) -> None:
     """Play a table to its end, every seat choosing as the built-in player would."""
     rng = random.Random(seed)
-    for _ in range(400):
-        table = await service.get(channel)
-        if table.status != "playing":
-            return
-        game = load_game(table)
-        seat = min(game.to_act())
+    async for table, game, seat in turns(service, channel, 400):
         move = str(spec(table.game).player(game, seat, rng))
         await service.move(channel, Actor(table.seats[seat].user_id, table.seats[seat].name), move)
-    raise AssertionError("the game did not end")
 
 
 async def play_rounds(service: TableService, tours: Tournaments, threads: Threads, tid: int, rounds: int) -> None:

@@ -10,9 +10,9 @@ import pytest
 
 from bot.engine.registry import spec
 from bot.tables import Actor, TableError
-from bot.tables.games import load_game
 from bot.tables.replays import Replays, stored_key
 from bot.tables.service import TableService
+from tests.service_helpers import turns
 from tests.store.helpers import row
 
 
@@ -66,12 +66,7 @@ async def test_a_finished_table_replays_from_the_store_with_the_eyes_its_policy_
         await service.join(channel, ben)
         await service.start(channel, ana)
         rng = random.Random(channel)
-        for _ in range(3000):
-            table = await service.get(channel)
-            if table.status != "playing":
-                break
-            g = load_game(table)
-            seat = min(g.to_act())
+        async for table, g, seat in turns(service, channel, 3000):
             who = ana if table.seats[seat].user_id == 7 else ben
             await service.move(channel, who, str(spec(game).player(g, seat, random.Random(rng.random()))))
     replays = Replays(store, clock)

@@ -11,7 +11,7 @@ from bot.tables import Actor
 from bot.tables.games import load_game
 from bot.tables.service import TableService
 from bot.tables.tournaments import FINISHED, Tournaments
-from tests.tournament_threads import Threads
+from tests.service_helpers import Threads
 
 ORG = Actor(7, "Org", can_manage=True)
 

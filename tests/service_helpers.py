@@ -1,8 +1,26 @@
-"""The tournament clock's work done the way the Discord layer does it, for the tests."""
+"""Helpers for the tests that drive the table service directly: a table's turns, and the
+tournament clock's work done the way the Discord layer does it."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from typing import Any
+
+from bot.engine.core import Game
+from bot.tables.games import load_game
 from bot.tables.tournaments import Announce, OpenBoard, PostStandings, Settled, Tournaments
+
+
+async def turns(service: Any, channel: int, limit: int) -> AsyncIterator[tuple[Any, Game, int]]:
+    """Turn after turn while the table plays: its row, its game and the seat to act. A table still
+    playing after ``limit`` turns fails the test."""
+    for _ in range(limit):
+        table = await service.get(channel)
+        if table.status != "playing":
+            return
+        game = load_game(table)
+        yield table, game, min(game.to_act())
+    raise AssertionError("the table did not end")
 
 
 class Threads:
