@@ -38,14 +38,15 @@ class GameSpec:
     game's record may carry its seed to players (no, where choices stay secret for ever).
     """
 
-    id: str
-    credit: str
-    summary: str
     state: type[Game]
     options: type[Options]
     player: BuiltInPlayer
     actions: tuple[type[Action], ...]
     command: str  # the slash-command group, e.g. "court-wars"
+    # Declared once, by the game's state class (``game_id``, ``credit``, ``summary``) unless given here.
+    id: str = ""
+    credit: str = ""
+    summary: str = ""
     rematch_first: Callable[[int, int, Outcome | None], int | None] = _no_rematch_rule
     solo_concede: bool = False
     export_seed: bool = True
@@ -60,6 +61,9 @@ class GameSpec:
     quick_options: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        for name, declared in (("id", "game_id"), ("credit", "credit"), ("summary", "summary")):
+            if not getattr(self, name):
+                object.__setattr__(self, name, getattr(self.state, declared))
         object.__setattr__(self, "title", self.state.title)
         object.__setattr__(self, "min_players", self.state.min_players)
         object.__setattr__(self, "max_players", self.state.max_players)

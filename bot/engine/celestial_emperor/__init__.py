@@ -20,14 +20,7 @@ from .rules import (
 from .view import CelestialView, DuelInfo, FinalCard, PlayerInfo, ScoreRow, Scoring, StoryEntry
 
 SPEC = GameSpec(
-    id=GAME.game_id,
-    credit=GAME.credit,
-    summary=GAME.summary,
-    state=GAME,
-    options=CelestialOptions,
-    player=auto_move,
-    actions=ACTIONS,
-    command="celestial-emperor",
+    state=GAME, options=CelestialOptions, player=auto_move, actions=ACTIONS, command="celestial-emperor",
     export_seed=False,  # trick cards stay secret for ever
     story=True,
 )

@@ -30,18 +30,8 @@ def rematch_first(n: int, last_first: int, outcome: Outcome | None) -> int:
 
 
 SPEC = GameSpec(
-    id="court_wars",
-    credit=CREDIT,
-    summary=SUMMARY,
-    state=CourtWarsGame,
-    options=CourtWarsOptions,
-    player=auto_move,
-    actions=ACTIONS,
-    command="court-wars",
+    state=CourtWarsGame, options=CourtWarsOptions, player=auto_move, actions=ACTIONS, command="court-wars",
     rematch_first=rematch_first,
-    solo_concede=False,
-    export_seed=True,
-    story=False,
 )
 
 __all__ = [

@@ -73,17 +73,8 @@ from .view import CellView, GridcannonView, PloyView, SlotView
 GAME = GridcannonGame
 
 SPEC = GameSpec(
-    id="gridcannon",
-    credit=CREDIT,
-    summary=SUMMARY,
-    state=GridcannonGame,
-    options=GridcannonOptions,
-    player=auto_move,
-    actions=ACTIONS,
-    command="gridcannon",
+    state=GridcannonGame, options=GridcannonOptions, player=auto_move, actions=ACTIONS, command="gridcannon",
     solo_concede=True,  # the table offers Concede (a forfeit) while the game's own concede is not available
-    export_seed=True,
-    story=False,
 )
 
 __all__ = [

@@ -41,14 +41,7 @@ from bot.engine.knight_rogue_princess_dragon.view import KrpdView, StoryEntry, T
 from bot.engine.registry import GameSpec
 
 SPEC = GameSpec(
-    id=GAME.game_id,
-    credit=GAME.credit,
-    summary=GAME.summary,
-    state=GAME,
-    options=KrpdOptions,
-    player=auto_move,
-    actions=ACTIONS,
-    command="knight-rogue-princess-dragon",
+    state=GAME, options=KrpdOptions, player=auto_move, actions=ACTIONS, command="knight-rogue-princess-dragon",
     export_seed=True,  # no secret choices: everything but the own piles' order is public
     story=True,
 )

@@ -6,13 +6,12 @@ from __future__ import annotations
 from bot.engine.registry import GameSpec
 
 from .actions import ACTIONS
-from .model import CREDIT, GAME_ID, SUMMARY, MaginotOptions
+from .model import MaginotOptions
 from .player import auto_move
 from .rules import GAME, MaginotLine
 
 SPEC = GameSpec(
-    id=GAME_ID, credit=CREDIT, summary=SUMMARY, state=MaginotLine,
-    options=MaginotOptions, player=auto_move, actions=ACTIONS, command="maginot-line",
+    state=MaginotLine, options=MaginotOptions, player=auto_move, actions=ACTIONS, command="maginot-line",
     export_seed=False,
     quick_options=("rounds=6",),
 )
