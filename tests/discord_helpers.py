@@ -232,6 +232,21 @@ async def auto_move_for(bot, channel_id: int, seed: int) -> tuple[int, str]:
     return seat, str(spec(table.game).player(game, seat, random.Random(seed)))
 
 
+async def start_by_slash(standin, bot, g, users: list[dict], game: str, *, variants: str | None = None,
+                         minutes: int | None = None, channel: dict | None = None) -> int:
+    """``users[0]`` opens ``game`` with /game new (in ``channel``, else the guild's), the others
+    /game join, ``users[0]`` sets the turn limit (when given) and starts it: the channel's id."""
+    where = {"guild": g} if channel is None else {"guild": g, "channel": channel}
+    options = {"game": game} if variants is None else {"game": game, "variants": variants}
+    await standin.slash(bot, "game new", options, user=users[0], **where)
+    for u in users[1:]:
+        await standin.slash(bot, "game join", user=u, **where)
+    if minutes is not None:
+        await standin.slash(bot, "game turnlimit", {"minutes": minutes}, user=users[0], **where)
+    await standin.slash(bot, "game start", user=users[0], **where)
+    return int((channel or g.channel)["id"])
+
+
 async def auto_moves(bot, channel_id: int, limit: int, first_seed: int = 0) -> AsyncIterator[tuple[int, Any, int, str]]:
     """Turn after turn while the table plays (at most ``limit`` turns): ``(i, table, seat, move)``,
     the built-in player's move for the seat to act, seeded ``first_seed + i``."""
@@ -245,4 +260,4 @@ async def auto_moves(bot, channel_id: int, limit: int, first_seed: int = 0) -> A
 
 __all__ = ["auto_move_for", "auto_moves", "click_seen", "components", "guild_with", "latest_table", "make_move",
            "no_deferral_deadline", "parse_cid", "press_move", "public_posts", "seen", "shown_revision",
-           "table_messages", "write_via_modal"]
+           "start_by_slash", "table_messages", "write_via_modal"]

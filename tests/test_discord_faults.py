@@ -13,7 +13,9 @@ import pytest
 
 import bot.app
 from bot.tables.games import GAMES, load_game
-from tests.discord_helpers import guild_with, auto_move_for, auto_moves, components, latest_table, make_move, parse_cid  # noqa: F401
+from tests.discord_helpers import (  # noqa: F401
+    guild_with, auto_move_for, auto_moves, components, latest_table, make_move, parse_cid, start_by_slash,
+)
 from tests.standin import logged_in
 from tests.store.conftest import backend, pg_server  # noqa: F401 — fixtures: both back ends, real PostgreSQL
 
@@ -36,11 +38,7 @@ def people(standin, n=3):
 
 
 async def court_wars(standin, b, g, users):
-    await standin.slash(b, "game new", {"game": "court_wars"}, user=users[0], guild=g)
-    for u in users[1:]:
-        await standin.slash(b, "game join", user=u, guild=g)
-    await standin.slash(b, "game start", user=users[0], guild=g)
-    channel = int(g.channel["id"])
+    channel = await start_by_slash(standin, b, g, users, "court_wars")
     for i in range(2):
         seat, move = await auto_move_for(b, channel, i)
         await make_move(standin, b, channel, seat, move, users)
@@ -126,11 +124,7 @@ async def test_another_seats_or_tables_draft_is_refused_as_stale(standin, bot):
     g, users = people(standin)
     channel = await court_wars(standin, bot, g, users)
     other = g.text_channel("other")
-    await standin.slash(bot, "game new", {"game": "court_wars"}, user=users[0], guild=g, channel=other)
-    for u in users[1:]:
-        await standin.slash(bot, "game join", user=u, guild=g, channel=other)
-    await standin.slash(bot, "game start", user=users[0], guild=g, channel=other)
-    other_id = int(other["id"])
+    other_id = await start_by_slash(standin, bot, g, users, "court_wars", channel=other)
 
     seat, move = await auto_move_for(bot, channel, 7)
     mover = users[seat]
@@ -168,21 +162,12 @@ async def test_another_seats_or_tables_draft_is_refused_as_stale(standin, bot):
 
 
 # ----- the sweep's notices: one channel's failure never stops the others' ----------------------
-async def open_table(standin, b, g, users, channel: dict, minutes: int | None = None) -> int:
-    await standin.slash(b, "game new", {"game": "court_wars"}, user=users[0], guild=g, channel=channel)
-    for u in users[1:]:
-        await standin.slash(b, "game join", user=u, guild=g, channel=channel)
-    if minutes is not None:
-        await standin.slash(b, "game turnlimit", {"minutes": minutes}, user=users[0], guild=g, channel=channel)
-    await standin.slash(b, "game start", user=users[0], guild=g, channel=channel)
-    return int(channel["id"])
-
-
 async def test_one_channels_notice_failing_does_not_stop_the_others(standin, bot, monkeypatch):
     from tests.conftest import Clock
 
     g, users = people(standin)
-    channels = [await open_table(standin, bot, g, users, g.text_channel(f"t{i}"), minutes=1) for i in range(4)]
+    channels = [await start_by_slash(standin, bot, g, users, "court_wars", minutes=1, channel=g.text_channel(f"t{i}"))
+                for i in range(4)]
     clock = Clock(bot.desk.clock())
     bot.service.clock = clock
     clock.advance(2 * 86400)
@@ -322,11 +307,7 @@ async def ce_at_the_epilogue(standin, b, users):
     g = standin.guild()
     for u in users:
         g.add_member(u)
-    await standin.slash(b, "game new", {"game": CE, "variants": "Seat Order Clans"}, user=users[0], guild=g)
-    for u in users[1:]:
-        await standin.slash(b, "game join", user=u, guild=g)
-    await standin.slash(b, "game start", user=users[0], guild=g)
-    channel = int(g.channel["id"])
+    channel = await start_by_slash(standin, b, g, users, CE, variants="Seat Order Clans")
     rng = random.Random(3)
     for _ in range(3000):
         table = await b.service.get(channel)

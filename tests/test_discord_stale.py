@@ -8,7 +8,9 @@ from __future__ import annotations
 import dataclasses
 
 from bot.tables.games import load_game
-from tests.discord_helpers import guild_with, auto_move_for, click_seen, components, latest_table, parse_cid, press_move, seen
+from tests.discord_helpers import (
+    guild_with, auto_move_for, click_seen, components, latest_table, parse_cid, press_move, seen, start_by_slash,
+)
 
 
 def people(standin, n=4):
@@ -89,11 +91,7 @@ async def test_a_new_table_refuses_the_old_tables_buttons(standin, bot):
 async def test_old_skip_and_remove_are_refused_once_the_turn_has_passed(standin, bot, clock):
     bot.service.clock = clock
     g, users = people(standin)
-    channel = int(g.channel["id"])
-    await standin.slash(bot, "game new", {"game": "court_wars"}, user=users[0], guild=g)
-    await standin.slash(bot, "game join", user=users[1], guild=g)
-    await standin.slash(bot, "game join", user=users[2], guild=g)
-    await standin.slash(bot, "game start", user=users[0], guild=g)
+    channel = await start_by_slash(standin, bot, g, users[:3], "court_wars")
     clock.advance(25 * 3600)
     assert await bot.get_cog("Tables").check_timeouts() == 1
     notice = int(latest_table(standin, channel)["id"])
@@ -124,11 +122,7 @@ async def test_old_rematch_and_new_game_buttons_are_refused(standin, bot):
 
 async def test_a_text_box_submitted_after_the_turn_moved_on_is_refused(standin, bot):
     g, users = people(standin, 4)
-    channel = int(g.channel["id"])
-    await standin.slash(bot, "game new", {"game": "knight_rogue_princess_dragon"}, user=users[0], guild=g)
-    for u in users[1:]:
-        await standin.slash(bot, "game join", user=u, guild=g)
-    await standin.slash(bot, "game start", user=users[0], guild=g)
+    channel = await start_by_slash(standin, bot, g, users, "knight_rogue_princess_dragon")
     from tests.discord_helpers import make_move
 
     for i in range(200):  # play until a seat is asked for a line of the story

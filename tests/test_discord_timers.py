@@ -11,27 +11,19 @@ import logging
 from bot.store import StoreError
 from bot.tables.games import load_game
 from tests.discord_helpers import (
-    auto_move_for, click_seen, components, latest_table, make_move, parse_cid, seen, table_messages,
+    auto_move_for, click_seen, components, guild_with, latest_table, make_move, parse_cid, seen, start_by_slash,
+    table_messages,
 )
 
 
 def people(standin, n=3):
-    g = standin.guild()
-    users = [standin.user(name=x) for x in ("ana", "ben", "cat", "dee")[:n]]
-    for u in users:
-        g.add_member(u)
-    return g, users
+    return guild_with(standin, ("ana", "ben", "cat", "dee")[:n])
 
 
 async def started(standin, bot, clock):
     bot.service.clock = clock
     g, users = people(standin)
-    channel = int(g.channel["id"])
-    await standin.slash(bot, "game new", {"game": "court_wars"}, user=users[0], guild=g)
-    await standin.slash(bot, "game join", user=users[1], guild=g)
-    await standin.slash(bot, "game join", user=users[2], guild=g)
-    await standin.slash(bot, "game turnlimit", {"minutes": 1}, user=users[0], guild=g)
-    await standin.slash(bot, "game start", user=users[0], guild=g)
+    channel = await start_by_slash(standin, bot, g, users, "court_wars", minutes=1)
     table = await bot.service.get(channel)
     late = min(load_game(table).to_act())
     return g, users, channel, late
