@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import AsyncIterator
+from typing import Any
 
 from bot.engine.registry import spec
 from bot.records import replay as replay_record
@@ -41,6 +43,20 @@ async def finish(bot, channel: int, guild: int | None, game: str, users: list[di
         who = next(a for a in actors if a.user_id == table.seats[seat].user_id)
         await bot.service.move(channel, who, move)
     assert (await bot.service.get(channel)).status == "finished"
+
+
+async def stepped(standin, bot, message_id: int, user: dict, record: dict) -> AsyncIterator[tuple[int, Any, list]]:
+    """The replay message stepped through the whole game with its Next button, beside the game
+    replayed from ``record``: ``(step, game, events of that step)``, the message showing it."""
+    game = spec(record["game"]).state.new(record["players"], record["options"], seed=record["seed"])
+    events: list = []
+    for step in range(len(record["moves"]) + 1):
+        if step:
+            seat, move = record["moves"][step - 1]
+            game, events = game.apply(seat, move)
+            await standin.click(bot, message_id, parts(standin, message_id)["n"]["custom_id"], user=user)
+        assert step_of(standin, message_id) == step
+        yield step, game, events
 
 
 def parts(standin, message_id: int) -> dict[str, dict]:
@@ -149,16 +165,9 @@ async def test_celestial_emperor_shows_the_public_view_and_a_players_own(standin
     assert "eyes" not in parts(standin, mid)
     assert "public view only" in standin._message(mid)["embeds"][0]["footer"]["text"]
     # Step through the whole game: every version of the message names no card the public could not know.
-    cls = spec("celestial_emperor").state
-    game = cls.new(record["players"], record["options"], seed=record["seed"])
-    for step in range(len(record["moves"]) + 1):
-        if step:
-            seat, move = record["moves"][step - 1]
-            game, events = game.apply(seat, move)
-            await standin.click(bot, mid, parts(standin, mid)["n"]["custom_id"], user=users[2])
-        assert step_of(standin, mid) == step
+    async for step, game, events in stepped(standin, bot, mid, users[2], record):
         k = Knowledge(game.known(None), universe, frozenset(faces(universe)))
-        revealed = frozenset().union(*(e_revealed(e) for e in (events if step else [])))
+        revealed = frozenset().union(*(e_revealed(e) for e in events))
         msg = standin._message(mid)
         # The message as it is now (the picker's labels are each checked at their own step below).
         assert_none_leak(card_texts(msg, with_components=False), k.with_(revealed), f"the replay at step {step}")
@@ -173,15 +182,9 @@ async def test_celestial_emperor_shows_the_public_view_and_a_players_own(standin
     assert "ben's view" in standin._message(own)["embeds"][0]["footer"]["text"]
     assert "ben's hand" in [f["name"] for f in standin._message(own)["embeds"][0]["fields"]]
     # Ben steps through his own view: every version names only what Ben's seat could know then.
-    game = cls.new(record["players"], record["options"], seed=record["seed"])
-    for step in range(len(record["moves"]) + 1):
-        if step:
-            seat, move = record["moves"][step - 1]
-            game, events = game.apply(seat, move)
-            await standin.click(bot, own, parts(standin, own)["n"]["custom_id"], user=users[1])
-        assert step_of(standin, own) == step
+    async for step, game, events in stepped(standin, bot, own, users[1], record):
         k = Knowledge(game.known(1), universe, frozenset(faces(universe)))
-        revealed = frozenset().union(*(e_revealed(e) for e in (events if step else [])))
+        revealed = frozenset().union(*(e_revealed(e) for e in events))
         assert_none_leak(card_texts(standin._message(own), with_components=False), k.with_(revealed),
                          f"Ben's replay at step {step}")
 
