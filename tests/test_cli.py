@@ -390,33 +390,9 @@ def test_free_text_with_spaces_krpd_tell():
     assert "Type the text as you want it read" in script.out
 
 
-def test_free_text_typed_as_notation_keeps_its_spaces():
-    """The whole move typed at once: the text after the verb reaches the engine as typed."""
-    s = spec("knight_rogue_princess_dragon")
-    names = ["Ann", "Ben", "Cat", "Dee"]
-    g = s.state.new(names, seed=6)
-    while g.decisions()[0].name != "tell":  # who tells first depends on the deal
-        d = g.decisions()[0]
-        g, _ = g.apply(d.seat, s.player(g, d.seat, random.Random(0)))
-    starter = g.decisions()[0].seat
-    words = "Once upon a time,  there was a knight"
-    def answer(prompt: str) -> str:
-        if table.game.view(None).transcript:
-            return "quit"
-        d = table.game.decisions()[0]
-        return f"tell {words}" if d.name == "tell" else str(s.player(table.game, d.seat, random.Random(0)))
-
-    script = Script(answer=answer)
-    table = HotSeat(s, s.state.new(names, seed=6), set(range(4)) - {starter}, script.read, script.write, 80,
-                    random.Random(0))
-    table.run()
-    assert table.game.view(None).transcript[0].text == words
-    assert script.asked()[0].startswith(names[starter] + "> ")
-
-
-def test_a_story_line_typed_without_its_verb_is_told():
-    """KRPD: at the telling prompt the teller types their words as they are; the one text step
-    on offer takes them (no `tell` needed)."""
+def krpd_first_telling(typed: str) -> tuple[HotSeat, Script, str]:
+    """KRPD at the terminal, the others built-in players: the seat that tells first (it depends on
+    the deal) types ``typed`` at the telling prompt, then quits. The table, the script, the teller."""
     s = spec("knight_rogue_princess_dragon")
     names = ["Ann", "Ben", "Cat", "Dee"]
     g = s.state.new(names, seed=6)
@@ -424,18 +400,33 @@ def test_a_story_line_typed_without_its_verb_is_told():
         d = g.decisions()[0]
         g, _ = g.apply(d.seat, s.player(g, d.seat, random.Random(0)))
     starter = g.decisions()[0].seat
-    words = "Once upon a time,  a knight rode out"
 
     def answer(prompt: str) -> str:
         if table.game.view(None).transcript:
             return "quit"
         d = table.game.decisions()[0]
-        return words if d.name == "tell" else str(s.player(table.game, d.seat, random.Random(0)))
+        return typed if d.name == "tell" else str(s.player(table.game, d.seat, random.Random(0)))
 
     script = Script(answer=answer)
     table = HotSeat(s, s.state.new(names, seed=6), set(range(4)) - {starter}, script.read, script.write, 80,
                     random.Random(0))
     table.run()
+    return table, script, names[starter]
+
+
+def test_free_text_typed_as_notation_keeps_its_spaces():
+    """The whole move typed at once: the text after the verb reaches the engine as typed."""
+    words = "Once upon a time,  there was a knight"
+    table, script, teller = krpd_first_telling(f"tell {words}")
+    assert table.game.view(None).transcript[0].text == words
+    assert script.asked()[0].startswith(teller + "> ")
+
+
+def test_a_story_line_typed_without_its_verb_is_told():
+    """KRPD: at the telling prompt the teller types their words as they are; the one text step
+    on offer takes them (no `tell` needed)."""
+    words = "Once upon a time,  a knight rode out"
+    table, script, _ = krpd_first_telling(words)
     assert table.game.view(None).transcript[0].text == words.strip()
     assert "Not allowed" not in script.out
 
