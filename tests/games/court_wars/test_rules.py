@@ -154,14 +154,20 @@ def test_ruling_01_no_attack_or_joker_during_the_build():
     assert g.pending == "9H" and "joker" not in " ".join(g.legal_moves(0))
 
 
-def test_ruling_02_first_player_chosen_before_the_build():
-    g = CourtWarsGame.new(NAMES[:3], ["first=1"], seed=2)
+def build_discarding(g: CourtWarsGame) -> tuple[CourtWarsGame, list[int]]:
+    """The opening build played out, every drawn guard discarded: the game after it and who drew, in order."""
     order = []
     while g.build_round:
         order.append(g.current)
         g, _ = g.apply(g.current, "draw")
         if g.phase == "guard":
             g, _ = g.apply(g.current, "discard")
+    return g, order
+
+
+def test_ruling_02_first_player_chosen_before_the_build():
+    g = CourtWarsGame.new(NAMES[:3], ["first=1"], seed=2)
+    g, order = build_discarding(g)
     assert order == [1, 2, 0] * 3
     assert g.current == 1 and g.phase == "turn"
 
@@ -649,12 +655,7 @@ def test_forfeit_leaves_one_player_who_wins():
 def test_forfeit_during_the_build():
     g = CourtWarsGame.new(NAMES[:3], ["first=0"], seed=9)
     g, _ = g.forfeit(1)
-    order = []
-    while g.build_round:
-        order.append(g.current)
-        g, _ = g.apply(g.current, "draw")
-        if g.phase == "guard":
-            g, _ = g.apply(g.current, "discard")
+    g, order = build_discarding(g)
     assert order == [0, 2] * 3
     g = CourtWarsGame.new(NAMES[:3], ["first=0"], seed=9)
     g, _ = g.forfeit(0)
