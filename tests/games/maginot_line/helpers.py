@@ -67,6 +67,15 @@ def act(g: MaginotLine, seat: int, move: str):
     return g.apply(seat, move)
 
 
+def fight(g: MaginotLine, declare: str, engage: str | None = None, seat: int = 0, defender: int = 1):
+    """Straight into the battle phase: ``seat`` declares (``attack …``), then, given ``engage``, the
+    ``defender`` engages. The game and the events of the last of them."""
+    g.phase = "battle"
+    g.current = seat
+    g, events = act(g, seat, declare)
+    return (g, events) if engage is None else act(g, defender, engage)
+
+
 def public(events) -> str:
     return "\n".join(e.for_(None) or "" for e in events)
 

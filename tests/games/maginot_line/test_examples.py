@@ -6,7 +6,7 @@ import pytest
 
 from bot.engine.core import IllegalMove
 
-from .helpers import act, begin, finished, hand, public, resource, unit
+from .helpers import act, begin, fight, finished, hand, public, resource, unit
 
 
 def test_m1_assembly():
@@ -59,12 +59,6 @@ def test_m3_production():
         resource(g, 0, "TD", queen="QD")
 
 
-def _fight(g, decl: str):
-    g.phase = "battle"
-    g, ev = act(g, 0, decl)
-    return g, ev
-
-
 def test_m5_engagement():
     g = begin()
     light = unit(g, 0, "2H", "3S", "4C")
@@ -75,7 +69,7 @@ def test_m5_engagement():
     gh = unit(g, 1, "8H", "8S", "8C", zone="guardian")
     unit(g, 1, "3H", "3S", "3C", zone="patrol")
     unit(g, 1, "4H", "4S", "4C", zone="guardian", tapped=True)
-    g, _ = _fight(g, f"attack @1 {light} #1@1 {med} #1@1 {heavy} #1@1")
+    g, _ = fight(g, f"attack @1 {light} #1@1 {med} #1@1 {heavy} #1@1")
     for ok in (f"engage {gl} {light}", f"engage {gl} {heavy}", f"engage {gm} {med}", f"engage {gm} {heavy}",
                f"engage {gh} {heavy}", f"engage {gl} {med} {gm} {med}"):
         g.apply(1, ok)
@@ -90,8 +84,7 @@ def test_m7_split_damage():
     a1 = unit(g, 0, "6H", "5S", "7C")
     g1 = unit(g, 1, "4H", "3S", "3C", zone="guardian")
     g2 = unit(g, 1, "3H", "2S", "4C", zone="guardian")
-    g, _ = _fight(g, f"attack @1 {a1} #1@1")
-    g, _ = act(g, 1, f"engage {g1} {a1} {g2} {a1}")
+    g, _ = fight(g, f"attack @1 {a1} #1@1", f"engage {g1} {a1} {g2} {a1}")
     assert [(d.seat, d.name) for d in g.decisions()] == [(0, "commit")]
     c = g.choices(0, ("commit", "split"))
     assert c.kind == "range" and (c.lo, c.hi) == (0, 7) and str(c.progress) == "Σ 0 of 7"
@@ -112,8 +105,7 @@ def _m9(g_attack: str):
     a = unit(g, 0, "5H", "7S", "6C")
     big = unit(g, 1, "7H", "7S", "7C", zone="guardian")
     small = unit(g, 1, *(("5H", "5S", "5C") if g_attack == "12" else ("4H", "4S", "4C")), zone="guardian")
-    g, _ = _fight(g, f"attack @1 {a} #1@1")
-    g, _ = act(g, 1, f"engage {big} {a} {small} {a}")
+    g, _ = fight(g, f"attack @1 {a} #1@1", f"engage {big} {a} {small} {a}")
     g, _ = act(g, 0, "commit split 3 3")
     return g.view(None).boards[0]
 
@@ -133,8 +125,7 @@ def _m11(d_card: str | None):
     hand(g, 0, "KC")
     if d_card:
         hand(g, 1, d_card)
-    g, _ = _fight(g, f"attack @1 {a2} #1@1")
-    g, ev = act(g, 1, f"engage {g3} {a2}")
+    g, ev = fight(g, f"attack @1 {a2} #1@1", f"engage {g3} {a2}")
     assert "Initiative: Ana 4, Ben 9; Ben holds it." in public(ev)
     assert g.decisions()[0].seat == 0  # P, without initiative, commits first
     return g, a2, g3
@@ -163,8 +154,7 @@ def test_m13_base_tap():
     g = begin(3, aces={1: "ASACADAH"})
     att = unit(g, 0, "5H", "6S", "7C")
     gd = unit(g, 1, "6H", "5S", "7C", zone="guardian")
-    g, _ = _fight(g, f"attack @1 {att} #1@1")
-    g, _ = act(g, 1, f"engage {gd} {att}")
+    g, _ = fight(g, f"attack @1 {att} #1@1", f"engage {gd} {att}")
     assert "tap" in g.choices(1, ("commit",)).tokens()
     g_no, _ = act(g, 1, "commit")
     assert g_no.view(None).boards[1].units[0].wounds == 2  # without the tap
@@ -185,8 +175,7 @@ def test_m13_base_tap():
     a = unit(h, 0, "5H", "6S", "7C")
     gg = unit(h, 1, "6H", "5S", "7C", zone="guardian")
     hand(h, 1, "2C")
-    h, _ = _fight(h, f"attack @1 {a} #1@1")
-    h, _ = act(h, 1, f"engage {gg} {a}")
+    h, _ = fight(h, f"attack @1 {a} #1@1", f"engage {gg} {a}")
     assert "tap" not in h.choices(1, ("commit",)).tokens()
     with pytest.raises(IllegalMove, match="A♣, A♠ or A♥"):
         act(h, 1, f"commit tap {gg}")

@@ -6,13 +6,7 @@ import pytest
 
 from bot.engine.core import HIDDEN, IllegalMove
 
-from .helpers import act, begin, check_cards, finished, hand, public, resource, unit
-
-
-def fight(g, decl: str, seat: int = 0):
-    g.phase = "battle"
-    g.current = seat
-    return act(g, seat, decl)
+from .helpers import act, begin, check_cards, fight, finished, hand, public, resource, unit
 
 
 def test_ruling_01_component_worth_its_number():
@@ -113,8 +107,7 @@ def test_ruling_07_armor_once_per_battle_wounds_stay():
     g = begin()
     a = unit(g, 0, "5H", "5S", "7C")
     gd = unit(g, 1, "7H", "4S", "5C", zone="guardian")
-    g, _ = fight(g, f"attack @1 {a} #1@1")
-    g, _ = act(g, 1, f"engage {gd} {a}")
+    g, _ = fight(g, f"attack @1 {a} #1@1", f"engage {gd} {a}")
     assert g.unit(1, gd)["wounds"] == 3  # 7 − 4 once
     assert g.unit(0, a)["wounds"] == 0  # 5 − 5
     g = g.copy()
@@ -165,8 +158,7 @@ def test_ruling_10_attacker_splits_in_whole_numbers():
     a = unit(g, 0, "6H", "5S", "7C")
     g1 = unit(g, 1, "4H", "3S", "4C", zone="guardian")
     g2 = unit(g, 1, "3H", "2S", "3C", zone="guardian")
-    g, _ = fight(g, f"attack @1 {a} #1@1")
-    g, _ = act(g, 1, f"engage {g1} {a} {g2} {a}")
+    g, _ = fight(g, f"attack @1 {a} #1@1", f"engage {g1} {a} {g2} {a}")
     with pytest.raises(IllegalMove, match="add up to its Attack, 7"):
         g.apply(0, "commit split 3 3")
     g, _ = act(g, 0, "commit split 7 0")
@@ -222,8 +214,7 @@ def test_ruling_13_jacks_last_one_battle_jh_is_temporary_life():
     b = unit(g, 0, "6H", "6S", "6C")
     gd = unit(g, 1, "7H", "2S", "7C", zone="guardian")
     hand(g, 1, "JH", "JS")
-    g, _ = fight(g, f"attack @1 {a} #1@1")
-    g, _ = act(g, 1, f"engage {gd} {a}")
+    g, _ = fight(g, f"attack @1 {a} #1@1", f"engage {gd} {a}")
     g, _ = act(g, 1, f"commit JH@1 {gd} JS@1 {gd}")
     assert g.unit(1, gd)["wounds"] == 0  # 5 − (2+3) = 0
     g, _ = act(g, 0, f"attack @1 {b} #1@1")
@@ -234,8 +225,7 @@ def test_ruling_13_jacks_last_one_battle_jh_is_temporary_life():
     a = unit(h, 0, "5H", "5S", "7C")
     gd = unit(h, 1, "3H", "2S", "4C", zone="guardian")
     hand(h, 1, "JH")
-    h, _ = fight(h, f"attack @1 {a} #1@1")
-    h, _ = act(h, 1, f"engage {gd} {a}")
+    h, _ = fight(h, f"attack @1 {a} #1@1", f"engage {gd} {a}")
     h, _ = act(h, 1, f"commit JH@1 {gd}")
     assert h.unit(1, gd)["wounds"] == 2  # net 5, 3 absorbed
 
@@ -300,8 +290,7 @@ def test_ruling_16_kings():
     gd = unit(g, 1, "5H", "7S", "6C", zone="guardian")
     hand(g, 0, "KS", "KC", "KH")
     hand(g, 1, "JS")
-    g, _ = fight(g, f"attack @1 {a} #1@1")
-    g, _ = act(g, 1, f"engage {gd} {a}")
+    g, _ = fight(g, f"attack @1 {a} #1@1", f"engage {gd} {a}")
     g, _ = act(g, 1, f"commit JS@1 {gd}")
     g, ev = act(g, 0, f"commit KC@0 {gd} KH@0 {a} tap {a}")
     assert g.unit(1, gd) is None  # 7 ≥ 5 with Armor 0
@@ -310,8 +299,7 @@ def test_ruling_16_kings():
     a = unit(h, 0, "5H", "5S", "5C")
     gd = unit(h, 1, "5H", "2S", "6C", zone="guardian")
     hand(h, 1, "KS")
-    h, _ = fight(h, f"attack @1 {a} #1@1")
-    h, _ = act(h, 1, f"engage {gd} {a}")
+    h, _ = fight(h, f"attack @1 {a} #1@1", f"engage {gd} {a}")
     h, ev = act(h, 1, f"commit KS@1 {gd}")
     assert h.unit(1, gd)["wounds"] == 0 and "K♠: no wounds" in public(ev)
 
@@ -329,8 +317,7 @@ def test_ruling_17_base_tap_by_suit():
         a = unit(g, 0, "5H", "5S", "5C")
         gd = unit(g, 1, "7H", "3S", "7C", zone="guardian")
         hand(g, 0, "2C")
-        g, _ = fight(g, f"attack @1 {a} #1@1")
-        g, _ = act(g, 1, f"engage {gd} {a}")
+        g, _ = fight(g, f"attack @1 {a} #1@1", f"engage {gd} {a}")
         g, ev = act(g, 0, f"commit tap {a}")
         assert word in public(ev) and g.boards[0]["base_tapped"]
         if field == "attack":
@@ -573,8 +560,7 @@ def test_ruling_27_leaving_mid_battle():
     gd = unit(g, 1, "5H", "5S", "5C", zone="guardian")
     hand(g, 0, "JC")
     hand(g, 1, "KC")
-    g, _ = fight(g, f"attack @1 {a} #1@1")
-    g, _ = act(g, 1, f"engage {gd} {a}")
+    g, _ = fight(g, f"attack @1 {a} #1@1", f"engage {gd} {a}")
     g, _ = act(g, 1, f"commit KC@1 {a}")
     g, ev = g.forfeit(1)
     assert g.boards[1]["out"] and g.battle is None and "no outcome" in public(ev)
@@ -687,8 +673,7 @@ def test_ruling_31_battle_cards_of_a_battle_without_outcome_are_discarded():
     gd = unit(g, 1, "5H", "5S", "5C", zone="guardian")
     hand(g, 0, "JC", "KC")
     hand(g, 1, "JS")
-    g, _ = fight(g, f"attack @1 {a} #1@1")
-    g, _ = act(g, 1, f"engage {gd} {a}")
+    g, _ = fight(g, f"attack @1 {a} #1@1", f"engage {gd} {a}")
     assert g.decisions()[0].seat == 0  # Ana, without initiative, commits first
     g, _ = act(g, 0, f"commit JC@0 {a} KC@0 {gd}")
     assert g.battle["played"] == ["JC@0", "KC@0"]
@@ -720,8 +705,7 @@ def test_ruling_32_battle_values_are_public_once_commits_are_revealed():
     gd = unit(g, 1, "5H", "7S", "5C", zone="guardian", queen="QS")
     hand(g, 0, "JC", "KC", "2C")
     hand(g, 1, "JS", "JH")
-    g, _ = fight(g, f"attack @1 {a} #2@1 {b} #1@1")
-    g, _ = act(g, 1, f"engage {gd} {a}")
+    g, _ = fight(g, f"attack @1 {a} #2@1 {b} #1@1", f"engage {gd} {a}")
     before = {x.id: x for x in g.view(None).battle.values}
     assert (before[gd].armor, before[a].attack, before["#1@1"].armor) == (9, 7, 0)
     g, _ = act(g, 0, f"commit JC@0 {a} KC@0 {gd} tap {b}")  # base tap A♣: +2 Attack
