@@ -72,38 +72,22 @@ DISPATCH_TASK_PREFIXES: tuple[str, ...] = (
     "discord.py: ",
 )
 
-# A plain member: view/send/read history/embed/attach/react/external emoji/app commands.
-DEFAULT_MEMBER_PERMISSIONS = str(
-    discord.Permissions(
-        view_channel=True,
-        send_messages=True,
-        send_messages_in_threads=True,
-        create_public_threads=True,
-        read_message_history=True,
-        embed_links=True,
-        attach_files=True,
-        add_reactions=True,
-        use_external_emojis=True,
-        use_application_commands=True,
-    ).value
+# What a plain member and the bot's app may both do in a channel: view/send/read history/embed/attach/react/external emoji.
+_CHANNEL_BASICS = dict(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    create_public_threads=True,
+    read_message_history=True,
+    embed_links=True,
+    attach_files=True,
+    add_reactions=True,
+    use_external_emojis=True,
 )
-DEFAULT_APP_PERMISSIONS = str(
-    discord.Permissions(
-        view_channel=True,
-        send_messages=True,
-        send_messages_in_threads=True,
-        create_public_threads=True,
-        create_private_threads=True,
-        manage_threads=True,
-        manage_messages=True,
-        read_message_history=True,
-        embed_links=True,
-        attach_files=True,
-        add_reactions=True,
-        use_external_emojis=True,
-        mention_everyone=False,
-    ).value
-)
+# A plain member also uses app commands; the app also runs private threads and manages messages.
+DEFAULT_MEMBER_PERMISSIONS = str(discord.Permissions(**_CHANNEL_BASICS, use_application_commands=True).value)
+DEFAULT_APP_PERMISSIONS = str(discord.Permissions(**_CHANNEL_BASICS, create_private_threads=True, manage_threads=True,
+                                                  manage_messages=True, mention_everyone=False).value)
 
 _MENTION_RE = re.compile(r"<@!?(\d+)>")
 _ROLE_MENTION_RE = re.compile(r"<@&(\d+)>")
