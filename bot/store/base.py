@@ -429,5 +429,5 @@ def known_games() -> tuple[str, ...]:
 # builds on the rows above.
 from bot.store.rows import (  # noqa: E402, F401
     ROW_COLUMNS, _Damage, _json, daily_entry, decode_row, dumps, encode_row, finished_record, player_rating,
-    stored_record, wrote_snapshot,
+    prepare_save, stored_record, wrote_snapshot,
 )

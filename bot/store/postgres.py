@@ -19,7 +19,7 @@ import asyncpg
 
 from bot.store.base import (
     AlreadySeen, DamagedTable, DamageLog, Draft, SchemaTooNew, StaleRevision, StoreError, TableRow, decode_row, dumps,
-    encode_row, known_games, new_draft_id, new_table_id, shard_ids, wrote_snapshot,
+    known_games, new_draft_id, prepare_save, shard_ids, wrote_snapshot,
 )
 from bot.store.migrations import migrations
 from bot.store.postgres_extras import PostgresDaily, PostgresRatings, PostgresReplays
@@ -197,13 +197,7 @@ class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
                    interaction_id: int | str | None = None) -> None:
         """As :meth:`bot.store.sqlite.SQLiteStore.save`. A move (the revision checked, the moves
         stored known, no record) is one statement: the row's update and the log's append."""
-        table.updated_at = time.time()
-        if expected_revision is None and not table.table_id:
-            table.table_id = new_table_id()
-        snap = table.snapshot_due()
-        if snap is None and expected_revision is None:
-            snap = (table.state, table.state_ply or 0)
-        cols = encode_row(table, snap)
+        snap, cols = prepare_save(table, expected_revision)
         names = list(cols)
         values = list(cols.values())
         n = len(table.moves)

@@ -6,11 +6,12 @@ finished and stored records, daily entries). Imported from ``bot.store.base`` to
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from bot.store.base import (
-    STATUSES, DailyEntry, DamagedTable, FinishedRecord, PlayerRating, Seat, StoredRecord, TableRow,
+    STATUSES, DailyEntry, DamagedTable, FinishedRecord, PlayerRating, Seat, StoredRecord, TableRow, new_table_id,
 )
 
 
@@ -71,6 +72,20 @@ def encode_row(t: TableRow, snapshot: tuple[dict[str, Any] | None, int] | None =
         cols["state"] = None if state is None else dumps(state)
         cols["state_ply"] = ply
     return cols
+
+
+def prepare_save(t: TableRow, expected_revision: int | None) -> tuple[tuple[dict[str, Any] | None, int] | None,
+                                                                     dict[str, Any]]:
+    """Before a save: the row stamped (its time; a new table its id) and its columns, the state among
+    them when a snapshot is due or the row is new (``expected_revision`` None). The snapshot written
+    (for :func:`wrote_snapshot`) and the columns."""
+    t.updated_at = time.time()
+    if expected_revision is None and not t.table_id:
+        t.table_id = new_table_id()
+    snap = t.snapshot_due()
+    if snap is None and expected_revision is None:
+        snap = (t.state, t.state_ply or 0)
+    return snap, encode_row(t, snap)
 
 
 def wrote_snapshot(t: TableRow, snapshot: tuple[dict[str, Any] | None, int] | None) -> None:

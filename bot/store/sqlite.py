@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 
 from bot.store.base import (
     AlreadySeen, DamagedTable, DamageLog, Draft, SchemaTooNew, StaleRevision, StoreError, TableRow, decode_row, dumps,
-    encode_row, known_games, new_draft_id, new_table_id, shard_ids, wrote_snapshot,
+    known_games, new_draft_id, prepare_save, shard_ids, wrote_snapshot,
 )
 from bot.store.migrations import migrations, statements
 from bot.store.sqlite_extras import SQLiteDaily, SQLiteRatings, SQLiteReplays
@@ -289,13 +289,7 @@ class SQLiteStore(SQLiteDaily, SQLiteRatings, SQLiteReplays):
         ``expected_revision`` is the revision the change was computed from (None for a new table
         replacing whatever was there). Raises StaleRevision if it moved (or the table was replaced).
         """
-        table.updated_at = time.time()
-        if expected_revision is None and not table.table_id:
-            table.table_id = new_table_id()
-        snap = table.snapshot_due()
-        if snap is None and expected_revision is None:
-            snap = (table.state, table.state_ply or 0)
-        cols = encode_row(table, snap)
+        snap, cols = prepare_save(table, expected_revision)
         names = list(cols)
         values = list(cols.values())
         n = len(table.moves)
