@@ -1,8 +1,21 @@
-"""Rows for the store tests."""
+"""Rows and databases for the store tests."""
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
+
 from bot.store import Seat, TableRow
+
+SCHEMA1 = Path(__file__).parent / "fixtures" / "schema1.sql"  # the schema-1 database (Deckhand 0.1) as SQL text
+
+
+def schema1_database(path: Path) -> Path:
+    """The schema-1 database, some tables in play, written at ``path`` (not migrated yet): the path."""
+    db = sqlite3.connect(path)
+    db.executescript(SCHEMA1.read_text(encoding="utf-8"))
+    db.close()
+    return path
 
 
 def row(channel: int = 1, rev: int = 1, **kw) -> TableRow:

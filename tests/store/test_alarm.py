@@ -5,17 +5,14 @@ stops the sweep."""
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
 
 import bot.tables
 from bot.store import Seat, SQLiteStore
 from bot.tables import TIME_UP, Actor
 from bot.tables.service import TableService
 from tests.conftest import Clock
-from tests.store.helpers import playing
+from tests.store.helpers import playing, schema1_database
 
-FIXTURE = Path(__file__).parent / "fixtures" / "schema1.sql"
 TWO = [Seat(7, "Ana"), Seat(8, "Ben")]
 
 
@@ -111,10 +108,7 @@ async def test_the_sweep_reads_through_the_alarm_index(tmp_path):
 async def test_an_old_database_gets_alarms_that_match_its_rows(tmp_path):
     """A turn in progress at the upgrade counts as warned: its alarm is its deadline, and the
     stored alarm is exactly what the row computes (the sweep's paging key)."""
-    path = tmp_path / "old.sqlite3"
-    db = sqlite3.connect(path)
-    db.executescript(FIXTURE.read_text(encoding="utf-8"))
-    db.close()
+    path = schema1_database(tmp_path / "old.sqlite3")
     s = await SQLiteStore.open(path)
     try:
         stored = dict(((c, (a, w)) for c, a, w in await s.execute("SELECT channel_id, alarm, warned_for FROM tables")))

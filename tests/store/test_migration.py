@@ -15,9 +15,8 @@ from bot.store import SQLiteStore
 from bot.store.base import SNAPSHOT_EVERY
 from bot.store.sqlite import SCHEMA_VERSION
 from bot.tables.games import load_game
-from tests.store.helpers import playing
+from tests.store.helpers import playing, schema1_database
 
-FIXTURE = Path(__file__).parent / "fixtures" / "schema1.sql"  # the schema-1 database as SQL text
 
 
 def old_rows(path: Path) -> dict[int, dict]:
@@ -29,10 +28,7 @@ def old_rows(path: Path) -> dict[int, dict]:
 
 
 async def test_schema_1_database_migrates_with_every_table_intact(tmp_path):
-    path = tmp_path / "old.sqlite3"
-    db = sqlite3.connect(path)
-    db.executescript(FIXTURE.read_text(encoding="utf-8"))
-    db.close()
+    path = schema1_database(tmp_path / "old.sqlite3")
     before = old_rows(path)
     assert sorted((r["game"], r["status"]) for r in before.values()) == sorted([
         ("court_wars", "lobby"), ("gridcannon", "playing"), ("court_wars", "playing"),

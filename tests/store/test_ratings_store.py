@@ -7,9 +7,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import random
-import sqlite3
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -22,9 +20,8 @@ from bot.tables.games import load_game
 from bot.tables.service import TableService
 from bot.tables.reader import TableFacts
 from bot.ui.ratings import change_lines, leaderboard_embed, lobby_lines, rating_embed
-from tests.store.helpers import row
+from tests.store.helpers import row, schema1_database
 
-SCHEMA1 = Path(__file__).parent / "fixtures" / "schema1.sql"
 
 G = 555
 
@@ -298,10 +295,7 @@ def replace_backend(backend, tmp_path):
 async def test_history_of_the_oldest_schema_sqlite_database(tmp_path):
     """The schema-1 database (Deckhand 0.1) migrates all the way and its finished Court Wars game
     is rated: Ana (100) won it against Ben (101)."""
-    path = tmp_path / "old.sqlite3"
-    db = sqlite3.connect(path)
-    db.executescript(SCHEMA1.read_text(encoding="utf-8"))
-    db.close()
+    path = schema1_database(tmp_path / "old.sqlite3")
     store = await SQLiteStore.open(path)
     try:
         assert await rate_history(store) == 1
