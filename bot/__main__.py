@@ -10,6 +10,7 @@ import sys
 import textwrap
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from bot.config import ConfigError, Settings, parse_shards, settings_help
 from bot.cli import HelpFormatter, game_list
@@ -93,6 +94,12 @@ status is 1 when anything differs. Then point DATABASE_URL (or DECKHAND_DATABASE
 and start the bot."""
 
 
+def _command(sub: Any, name: str, help: str, about: str, epilog: str | None = None) -> argparse.ArgumentParser:
+    """A documented subcommand: its one-line help, ``about`` wrapped as its description, its epilog."""
+    return sub.add_parser(name, help=help, formatter_class=HelpFormatter, description=textwrap.fill(about, 78),
+                          epilog=epilog)
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="deckhand", description="Deckhand: card games on Discord and in a terminal.",
                                 epilog=EPILOG.format(games=game_list(), settings=settings_help()),
@@ -120,13 +127,10 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--global", dest="everywhere", action="store_true", help="sync globally even if a dev guild is set")
 
     games = game_list()
-    pl = sub.add_parser(
-        "play", help="play a game in this terminal (hot seat for several players)",
-        formatter_class=HelpFormatter,
-        description=textwrap.fill("Play a game in this terminal. Several people share the keyboard (hot seat): before a "
-                                  "seat's own view is shown the screen is cleared and the terminal handed to that player. "
-                                  "The built-in player can take any seats (--bots).", 78),
-        epilog=PLAY_EPILOG.format(games=games))
+    pl = _command(sub, "play", "play a game in this terminal (hot seat for several players)",
+                  "Play a game in this terminal. Several people share the keyboard (hot seat): before a seat's own "
+                  "view is shown the screen is cleared and the terminal handed to that player. The built-in player "
+                  "can take any seats (--bots).", PLAY_EPILOG.format(games=games))
     pl.add_argument("game", choices=GAME_IDS, metavar="GAME", help="the game's id (listed below)")
     pl.add_argument("--players", type=int, default=None, metavar="N",
                     help="number of players (default: the game's minimum)")
@@ -139,13 +143,10 @@ def parser() -> argparse.ArgumentParser:
     pl.add_argument("--names", default=None, metavar="A,B,…", help="comma-separated player names")
     pl.add_argument("--list-variants", action="store_true", help="print the game's variants and settings and stop")
 
-    sm = sub.add_parser(
-        "simulate", help="play many games with the built-in player and print a summary",
-        formatter_class=HelpFormatter,
-        description=textwrap.fill("Play G games with the built-in player in every seat and print games, finished, errors, "
-                                  "wins, losses, mean_score, mean_moves, games_per_s and moves_per_s. Game i is seeded from "
-                                  "S and i, so the same command plays the same games.", 78),
-        epilog=SIMULATE_EPILOG.format(games=games))
+    sm = _command(sub, "simulate", "play many games with the built-in player and print a summary",
+                  "Play G games with the built-in player in every seat and print games, finished, errors, wins, "
+                  "losses, mean_score, mean_moves, games_per_s and moves_per_s. Game i is seeded from S and i, so "
+                  "the same command plays the same games.", SIMULATE_EPILOG.format(games=games))
     sm.add_argument("game", choices=GAME_IDS, metavar="GAME", help="the game's id (listed below)")
     sm.add_argument("--games", type=int, default=100, metavar="G", help="how many games (default 100)")
     sm.add_argument("--seed", type=int, default=1, metavar="S", help="the seed of the series (default 1)")
@@ -157,25 +158,18 @@ def parser() -> argparse.ArgumentParser:
     sm.add_argument("--records", type=Path, default=None, metavar="DIR",
                     help="write one record file per game into this folder (replay reads them)")
 
-    rp = sub.add_parser(
-        "replay", help="reproduce a game from its record and print the result",
-        formatter_class=HelpFormatter,
-        description=textwrap.fill("Reproduce a game exactly from its record (made by simulate --records, or the full record "
-                                  "kept in the bot's database) and print how it ended. A player's redacted export cannot be "
-                                  "replayed.", 78),
-        epilog=REPLAY_EPILOG)
+    rp = _command(sub, "replay", "reproduce a game from its record and print the result",
+                  "Reproduce a game exactly from its record (made by simulate --records, or the full record kept in "
+                  "the bot's database) and print how it ended. A player's redacted export cannot be replayed.",
+                  REPLAY_EPILOG)
     rp.add_argument("record", type=Path, metavar="RECORD.json", help="a record file")
     rp.add_argument("--json", action="store_true", help="end with one JSON line: game, finished, winners, score, "
                                                        "moves, summary, players")
 
-    mg = sub.add_parser(
-        "migrate-store", help="copy every table, record and stat to another database (SQLite ⇄ PostgreSQL)",
-        formatter_class=HelpFormatter,
-        description=textwrap.fill("Copy the whole store (tables and their move logs, records, stats, daily "
-                                  "challenge entries, drafts, remembered interactions, set-aside rows) into another "
-                                  "database, then check the copy: the way a community grows from the SQLite file to "
-                                  "PostgreSQL (or goes back).", 78),
-        epilog=MIGRATE_EPILOG)
+    mg = _command(sub, "migrate-store", "copy every table, record and stat to another database (SQLite ⇄ PostgreSQL)",
+                  "Copy the whole store (tables and their move logs, records, stats, daily challenge entries, "
+                  "drafts, remembered interactions, set-aside rows) into another database, then check the copy: the "
+                  "way a community grows from the SQLite file to PostgreSQL (or goes back).", MIGRATE_EPILOG)
     mg.add_argument("--to", required=True, metavar="TARGET",
                     help="a postgresql:// URL or a SQLite file path (created if missing); it must be empty")
     mg.add_argument("--from", dest="source", default=None, metavar="SOURCE",
@@ -185,17 +179,16 @@ def parser() -> argparse.ArgumentParser:
     mg.add_argument("--batch", type=int, default=500, metavar="N",
                     help="rows per transaction and per progress line (default 500; the move log ten times as many)")
 
-    b = sub.add_parser(
-        "bench", help="print engine and interaction-handling speed figures", formatter_class=HelpFormatter,
-        description=textwrap.fill(
-            "Print speed figures beside their targets: each game's engine (actions applied, whole games with the "
-            "built-in player, random playouts); the real press — gateway payloads fed to the bot, answered to a "
-            "Discord stand-in in another process — on tables of 30, 300 and 1,000 moves, and 200 tables at once; "
-            "the turn-limit sweep with 1,000 of 100,000 tables due, and memory; the server-side figures (one press "
-            "through the table service and the message builder, many tables at once, start-up, a move and the "
-            "sweep with 10 and with 100,000 stored tables). The store figures run on a SQLite file and on a "
-            "throw-away PostgreSQL server at its default durability (DECKHAND_PG_BIN). Takes many minutes; "
-            "--quick repeats less. Speed is measured here, never asserted in tests.", 78))
+    b = _command(
+        sub, "bench", "print engine and interaction-handling speed figures",
+        ("Print speed figures beside their targets: each game's engine (actions applied, whole games with the "
+         "built-in player, random playouts); the real press — gateway payloads fed to the bot, answered to a "
+         "Discord stand-in in another process — on tables of 30, 300 and 1,000 moves, and 200 tables at once; "
+         "the turn-limit sweep with 1,000 of 100,000 tables due, and memory; the server-side figures (one press "
+         "through the table service and the message builder, many tables at once, start-up, a move and the "
+         "sweep with 10 and with 100,000 stored tables). The store figures run on a SQLite file and on a "
+         "throw-away PostgreSQL server at its default durability (DECKHAND_PG_BIN). Takes many minutes; "
+         "--quick repeats less. Speed is measured here, never asserted in tests."))
     b.add_argument("--quick", action="store_true", help="fewer repetitions")
     b.add_argument("--json", action="store_true", help='end with one JSON line: {"figures": [...]}')
     b.add_argument("--only", default="", metavar="PARTS",
