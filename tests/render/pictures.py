@@ -27,11 +27,17 @@ def spec(game_id: str) -> Any:
 def positions(game_id: str, moves: int | None = None, seed: int = SEED) -> list[Any]:
     """Every state from the deal to ``moves`` moves of the built-in player (fixed seed)."""
     players, n, _ = POSITIONS[game_id]
+    return self_play(game_id, players, seed, n if moves is None else moves)
+
+
+def self_play(game_id: str, players: Any, seed: int, moves: int) -> list[Any]:
+    """Every state of a game of ``players`` from the deal to ``moves`` moves of the built-in player
+    (the game's end first, if it comes), the deal and the player's choices seeded ``seed``."""
     sp = spec(game_id)
     g = sp.state.new(list(players), (), seed=seed)
     rng = random.Random(seed)
     out = [g]
-    for _ in range(n if moves is None else moves):
+    for _ in range(moves):
         if g.is_over():
             break
         seat = min(g.to_act())

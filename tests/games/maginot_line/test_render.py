@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from bot.render import maginot_line as render
+from tests.render.pictures import self_play
 
 from .helpers import act, begin, hand, resource, unit
 
@@ -59,20 +60,7 @@ def test_render_module_does_not_import_the_state():
 
 
 def _selfplay(n: int, seed: int, steps: int):
-    import random
-
-    from bot.engine.maginot_line import SPEC
-
-    g = SPEC.state.new(NAMES6[:n], [], seed=seed)
-    rng = random.Random(seed)
-    out = [g]
-    for _ in range(steps):
-        if g.is_over():
-            break
-        s = min(g.to_act())
-        g, _ = g.apply(s, SPEC.player(g, s, rng))
-        out.append(g)
-    return out
+    return self_play("maginot_line", NAMES6[:n], seed, steps)
 
 
 NAMES6 = ["Ana", "Ben", "Cat", "Dee", "Eve", "Fay"]
