@@ -4,12 +4,11 @@ wins about as often as each bot; elsewhere bots act at once."""
 
 from __future__ import annotations
 
-import random
 
-from bot.engine.registry import spec
 from bot.store import Seat, TableRow
 from bot.tables.bots import BOT_FASTEST, PERSON, bot_delay, race_slowest
 from bot.tables.games import load_game
+from tests.service_helpers import open_race
 
 KRPD = "knight_rogue_princess_dragon"
 CH = 4242
@@ -39,22 +38,11 @@ async def test_racing_bots_wait_their_delay_then_answer(service, clock, people):
     from bot.tables.desk import Desk
 
     desk = Desk(service)
-    for attempt in range(12):
-        await service.new_table(CH, 1, people[0], KRPD, ["Open Race"], seed=attempt)
-        for _ in range(3):
-            await service.add_bot(CH, people[0])
-        await service.start(CH, people[0])
-        rng = random.Random(attempt)
-        while (table := await service.get(CH)).status == "playing" and table.game_clock is None:
-            game = load_game(table)
-            assert game.to_act() == {0}, "outside a race the bots have played at once"
-            await service.move(CH, people[0], str(spec(KRPD).player(game, 0, rng)))
-        if table.game_clock is not None:
-            break
-        if table.status == "playing":
-            await service.abandon(CH, people[0])
-    else:
-        raise AssertionError("the race never opened")
+
+    def alone(game) -> None:
+        assert game.to_act() == {0}, "outside a race the bots have played at once"
+
+    table = await open_race(service, CH, people, bots=3, attempts=12, each=alone)
     game = load_game(table)
     racing = {d.seat for d in game.decisions() if d.clock_seconds is not None}
     assert 0 in racing and racing & {1, 2, 3}, "bots are in the race, and have not answered yet"

@@ -16,6 +16,7 @@ from bot.records import replay
 from bot.store import Store
 from bot.tables import Actor, TableError, wilson_lower_bound
 from bot.tables.games import load_game
+from tests.service_helpers import open_race
 from bot.tables.service import TableService
 
 KRPD = "knight_rogue_princess_dragon"
@@ -213,22 +214,7 @@ async def test_open_race_clock_runs_out_on_the_table_clock(service, clock, peopl
     """KRPD ruling 8 (Open Race): after 60 s with no play the race ends — the table's sweep
     plays every racer's default (pass) as soon as the rulebook's clock runs out, long before
     the turn limit."""
-    import random
-
-    table = None
-    for attempt in range(10):  # a deal whose story reaches the race with someone able to play
-        await service.new_table(CH, 1, people[0], KRPD, ["Open Race"], seed=attempt)
-        for p in people[1:4]:
-            await service.join(CH, p)
-        await service.start(CH, people[0])
-        rng = random.Random(attempt)
-        while (table := await service.get(CH)).status == "playing" and table.game_clock is None:
-            await play_one(service, people, rng)
-        if table.game_clock is not None:
-            break
-        await service.abandon(CH, people[0]) if table.status == "playing" else None
-    else:
-        raise AssertionError("the race never opened")
+    table = await open_race(service, CH, people)  # a deal whose story reaches the race with someone able to play
     racing = load_game(table).decisions()
     assert all(d.clock_seconds == 60 and d.default == "pass" for d in racing)
     assert table.deadline == table.turn_since + 60

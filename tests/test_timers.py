@@ -14,6 +14,7 @@ import pytest
 from bot.engine.registry import spec
 from bot.tables import CLOCK, TIME_UP, WARNING, TableError
 from bot.tables.games import load_game
+from tests.service_helpers import open_race
 
 CW = "court_wars"
 CH = 777
@@ -162,23 +163,7 @@ async def test_the_sweep_leaves_a_table_that_moved_on_after_it_was_read(service,
 async def test_a_rulebook_clock_that_runs_out_tells_whose_turn_it_is(service, clock, people):
     """KRPD's Open Race: the 60 s clock runs out, every racer passes, and the short message
     mentions whoever acts next (a clock's notice, not a time-up)."""
-    krpd = "knight_rogue_princess_dragon"
-    for attempt in range(10):
-        await service.new_table(CH, 1, people[0], krpd, ["Open Race"], seed=attempt)
-        for p in people[1:4]:
-            await service.join(CH, p)
-        await service.start(CH, people[0])
-        rng = random.Random(attempt)
-        while (table := await service.get(CH)).status == "playing" and table.game_clock is None:
-            game = load_game(table)
-            seat = min(game.to_act())
-            await service.move(CH, people[seat], str(spec(krpd).player(game, seat, rng)))
-        if table.game_clock is not None:
-            break
-        if table.status == "playing":
-            await service.abandon(CH, people[0])
-    else:
-        raise AssertionError("the race never opened")
+    await open_race(service, CH, people)
     clock.advance(61)
     [change] = await service.check_timeouts()
     assert change.notice.kind == CLOCK and "the clock ran out at" in change.notice.text
