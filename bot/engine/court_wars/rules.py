@@ -631,13 +631,15 @@ class CourtWarsGame(Game):
             self._note(f"The discard pile is {how} ({len(pile)} cards).", events)
         return self.draw_pile.pop(0)
 
+    def _draws(self, events: list[Event]) -> Iterator[str]:
+        """Cards drawn one at a time, for as long as the caller draws again; none left ends the turn."""
+        while (card := self._draw(events)) is not None:
+            yield card
+        self._end_turn(events)
+
     def _build_draw(self, seat: int, events: list[Event]) -> None:
         name = self.players[seat]
-        while True:
-            card = self._draw(events)
-            if card is None:
-                self._end_turn(events)
-                return
+        for card in self._draws(events):
             if not is_guard(card):
                 self.discard_pile.append(card)
                 self._note(f"{name} draws {cards.pretty(card)}: not a guard, discarded; draw again.", events)
@@ -659,11 +661,7 @@ class CourtWarsGame(Game):
 
     def _defend_draw(self, seat: int, events: list[Event], follow_up: bool) -> None:
         name = self.players[seat]
-        while True:
-            card = self._draw(events)
-            if card is None:
-                self._end_turn(events)
-                return
+        for card in self._draws(events):
             shown = cards.pretty(card)
             if is_court(card):
                 self.discard_pile.append(card)
