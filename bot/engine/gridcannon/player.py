@@ -152,6 +152,27 @@ def auto_move(game: GridcannonGame, seat: int, rng: random.Random) -> Action:
     return rng.choice(moves)
 
 
+# Why the built-in player chose an action: where its cell kills royals, the words before their names
+# (else the reason without a kill); otherwise the same reason whatever the table.
+_KILLING: dict[type[Action], tuple[str, str]] = {
+    A.Place: ("landing there kills", "it brings the most attack to bear on the living royals while wasting the least"),
+    A.Reassign: ("moving that card onto the other cell kills",
+                 "the card fits on no cell and nothing kills a royal now, so a joker moves a top card instead"),
+    A.Reset: ("resetting that cell kills", "it clears a high card that blocks placements and helps no attack"),
+}
+_WHY: dict[type[Action], str] = {
+    A.Draw: "there is nothing else to do until a card is drawn",
+    A.PlaceRoyal: "the cards facing that slot are the strongest that can hurt it, so it will be easiest to kill there",
+    A.Keep: "the grid as dealt is good enough, and a replacement might be worse",
+    A.Continue: "the card cannot be placed and cycling it keeps your ploys for later",
+    A.Armour: "armouring a royal costs no ploy and still leaves it possible to kill",
+    A.Extract: "it clears the stack that helps your attacks least, and a big stack refills the deck",
+    A.HardReset: "it gives up the stack that helps your attacks least",
+    A.Recycle: "the biggest stack makes the longest new deck",
+    A.Concede: "the deck is empty and no ploy can still kill a royal",
+}
+
+
 def hint(game: GridcannonGame, seat: int) -> tuple[Action, str]:
     """The built-in player's action and, in plain words, why (from what the table shows)."""
     from bot.engine.hints import hint_rng
@@ -161,37 +182,8 @@ def hint(game: GridcannonGame, seat: int) -> tuple[Action, str]:
     def royals(slots: list[int]) -> str:
         return " and ".join(str(game.slots[i]["royal"]) for i in slots)
 
-    if isinstance(action, A.Draw):
-        return action, "there is nothing else to do until a card is drawn"
-    if isinstance(action, A.Place):
-        kills = game.kills_at(action.cell)
-        if kills:
-            return action, f"landing there kills {royals(kills)}"
-        return action, "it brings the most attack to bear on the living royals while wasting the least"
-    if isinstance(action, A.PlaceRoyal):
-        return action, "the cards facing that slot are the strongest that can hurt it, so it will be easiest to kill there"
-    if isinstance(action, A.Keep):
-        return action, "the grid as dealt is good enough, and a replacement might be worse"
-    if isinstance(action, A.Continue):
-        return action, "the card cannot be placed and cycling it keeps your ploys for later"
-    if isinstance(action, A.Armour):
-        return action, "armouring a royal costs no ploy and still leaves it possible to kill"
-    if isinstance(action, A.Reassign):
-        kills = _reassign_kills(game, action)
-        if kills:
-            return action, f"moving that card onto the other cell kills {royals(kills)}"
-        return action, "the card fits on no cell and nothing kills a royal now, so a joker moves a top card instead"
-    if isinstance(action, A.Extract):
-        return action, "it clears the stack that helps your attacks least, and a big stack refills the deck"
-    if isinstance(action, A.Reset):
-        kills = game.kills_at(action.cell)
-        if kills:
-            return action, f"resetting that cell kills {royals(kills)}"
-        return action, "it clears a high card that blocks placements and helps no attack"
-    if isinstance(action, A.HardReset):
-        return action, "it gives up the stack that helps your attacks least"
-    if isinstance(action, A.Recycle):
-        return action, "the biggest stack makes the longest new deck"
-    if isinstance(action, A.Concede):
-        return action, "the deck is empty and no ploy can still kill a royal"
-    return action, "it is the only sensible move left"
+    if type(action) in _KILLING:
+        kills = _reassign_kills(game, action) if isinstance(action, A.Reassign) else game.kills_at(action.cell)
+        killing, otherwise = _KILLING[type(action)]
+        return action, f"{killing} {royals(kills)}" if kills else otherwise
+    return action, _WHY.get(type(action), "it is the only sensible move left")
