@@ -200,6 +200,23 @@ class Reader:
             return NO_CHOICES
         return self.__game.choices(self.seat, tuple(prefix))
 
+    def after(self, move: str) -> "Reader | None":
+        """This seat's reader as it would be after playing ``move`` (nothing is played or stored),
+        for offering a sequence of moves in one press. None when the move is not legal, the seat
+        would no longer act, or the move would show this seat anything it does not know now (a
+        card drawn, a shuffle): a preview never reads ahead of the rules."""
+        game = self.__game
+        if game is None or not self.acting:
+            return None
+        try:
+            new, _ = game.apply(self.seat, move)  # type: ignore[arg-type]
+        except Exception:
+            return None
+        if new.rng_calls != game.rng_calls or not new.known(self.seat) <= game.known(self.seat):
+            return None
+        nxt = Reader(self.table, new, self.seat)
+        return nxt if nxt.acting else None
+
     def so_far(self, tokens: Sequence[str]) -> list[str]:
         """The labels of the tokens chosen so far (plain words from this seat's choices)."""
         out = []
