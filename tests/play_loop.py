@@ -44,6 +44,8 @@ async def open_game(standin, bot, game_id, n, variants=""):
     res = await standin.slash(bot, "game new", options, user=users[0], guild=g)
     for u in users[1:]:
         await standin.click(bot, res.message_id, label="Join", user=u)
+    if (await bot.service.get(int(g.channel["id"]))).status == "playing":  # a solo game starts at once
+        return g, users, int(g.channel["id"]), res
     start = await standin.click(bot, res.message_id, label="Start", user=users[0])
     return g, users, int(g.channel["id"]), start
 
@@ -58,10 +60,10 @@ def _ours(mid, standin):
     return out
 
 
-def plan(game, seat: int, i: int, done: int, line: str) -> list[str]:
+def plan(game, seat: int, i: int, done: int, line: str, limit: int = 40) -> list[str]:
     """The rest of ``seat``'s turn as the built-in player would play it, from ``game`` (a copy)."""
     out: list[str] = []
-    while seat in game.to_act() and not game.is_over() and len(out) < 40:
+    while seat in game.to_act() and not game.is_over() and len(out) < limit:
         move = str(spec(game.game_id).player(game, seat, random.Random(f"{i}:{done + len(out)}")))
         tokens = move.split()
         if game.choices(seat, tokens[:1]).kind == "text":
@@ -195,7 +197,10 @@ async def play_turn(standin, bot, channel, users, i) -> Turn:
         game = load_game(table)
         if table.status != "playing" or seat not in game.to_act():
             break
-        planned = plan(game, seat, i, len(turn.moves), f"A line {i}.")
+        solo = len(table.seats) == 1  # a solo game is one long turn: a move is measured as one
+        if solo and turn.moves:
+            break
+        planned = plan(game, seat, i, len(turn.moves), f"A line {i}.", 1 if solo else 40)
         logged = len(table.moves)
         panel = await play_move(standin, bot, channel, planned, users[seat], turn, panel)
         made = [m[1] for m in (await bot.service.get(channel)).moves[logged:] if m[0] == seat]
