@@ -32,6 +32,11 @@ class Turn:
     panels: int = 0  # private panels posted (a panel edited in place is not a new one)
     public: int = 0  # public messages posted (pings and the ending included)
     pings: dict[int, int] = field(default_factory=dict)  # user -> pings in this turn change
+    marks: list[int] = field(default_factory=list)  # interactions so far after each move made
+
+    def interactions_until(self, n: int) -> int:
+        """The interactions it took to make the turn's first ``n`` moves."""
+        return self.marks[n - 1] if 0 < n <= len(self.marks) else self.interactions
 
 
 def people(standin, n):
@@ -206,6 +211,7 @@ async def play_turn(standin, bot, channel, users, i) -> Turn:
         made = [m[1] for m in (await bot.service.get(channel)).moves[logged:] if m[0] == seat]
         assert made and _covers(made[:len(planned)], planned), (made, planned)
         turn.moves += made
+        turn.marks += [turn.interactions] * len(made)
         assert len(turn.moves) < 60
     new = standin.channel_messages(channel, include_ephemeral=False)[n:]
     turn.public = len(new)

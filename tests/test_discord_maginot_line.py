@@ -256,3 +256,26 @@ async def test_three_players_battle_with_restart_between_commits(standin, make_b
     # and the start's ping, then the moves' pings and the one ending.
     assert len(msgs) == lobby_messages + pings + endings and lobby_messages == 2 and endings == 1
     assert moves == i
+
+
+async def test_a_press_of_several_moves_is_played_whole_or_not_at_all(standin, bot, fixed_seed):
+    """A press that makes several moves (taps, a phase's passing steps) plays them one by one, each
+    logged alone, saved together; when one of them is refused, none is played."""
+    from bot.tables import Actor, TableError
+    from tests.play_loop import play_turns
+
+    _, users, channel, _, _ = await play_turns(standin, bot, "maginot_line", 2, 2, "rounds=3")  # the Aces
+    game = load_game(await bot.service.get(channel))
+    seat = min(game.to_act())
+    actor = Actor(int(users[seat]["id"]), users[seat]["username"])
+    desk = bot.get_cog("Tables").desk
+    before = await snapshot(bot, channel)
+    with pytest.raises(TableError, match="base"):
+        await desk.moves(channel, actor, ["tapbase", "tapbase"])  # the second tap of the base is refused
+    assert await snapshot(bot, channel) == before  # nothing played, nothing saved
+    update = await desk.moves(channel, actor, ["tapbase", "done"])
+    after = await bot.service.get(channel)
+    assert after.revision == before["revision"] + 1  # one save
+    assert [m[:2] for m in after.moves[len(before["moves"]):]] == [[seat, "tapbase"], [seat, "done"]]
+    assert update.mine is not None and update.mine.acting  # the battle phase is the same seat's
+    assert not update.pings  # the same seat acts on: nobody is pinged

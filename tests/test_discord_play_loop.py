@@ -50,21 +50,31 @@ async def test_maginot_construction_and_battle_turn_on_one_panel(standin, bot):
 
 
 async def test_maginot_construction_and_battle_turn_in_six(standin, bot):
-    """A turn through construction and battle (resources, taps, building, the phases' passing
-    steps) takes at most 6 interactions: several taps in one select, what finishes a card in one
-    pick, and the passing steps left in one press — each move still applied and logged alone."""
-    _, _, channel, _, turns = await play_turns(standin, bot, "maginot_line", 2, 8, "rounds=3")
-    # Through the end of construction into the battle phase (the opening's Ace order, the same seat's
-    # decision just before its first turn, is not part of a turn: counted apart)
-    both = [t for t in turns if "done" in t.moves and not t.moves[0].startswith("aces")]
-    assert both, [t.moves for t in turns]
-    assert all(len(t.moves) >= 3 for t in both)
-    assert max(t.interactions for t in both) <= 6, [(t.moves, t.interactions) for t in both]
+    """Construction and battle (resources, taps, building, the phases' passing steps, a battle's
+    declaration) take at most 6 interactions a turn: several taps in one select, a build in one
+    pick, and the passing steps left in one press — each move still applied and logged alone.
+    Counted from the turn's first move to the end of its battles (consolidation after it is a
+    phase of its own: its units and queens are counted in the whole turn's figures)."""
+    _, _, channel, _, turns = await play_turns(standin, bot, "maginot_line", 2, 10, "rounds=4")
+    both = []
+    for t in turns:
+        if t.moves[0].startswith("aces"):  # the opening's Ace order, the seat's decision just before its turn
+            t = Turn(t.seat, t.moves[1:], t.interactions - t.marks[0], marks=[m - t.marks[0] for m in t.marks[1:]])
+        done = [k for k, m in enumerate(t.moves) if m == "done"]
+        attack = [k for k, m in enumerate(t.moves) if m.startswith("attack")]
+        if done and attack and attack[0] > done[0]:  # through a battle declared (its engage and
+            # commits are the battle's own decisions, each a step as before)
+            both.append((t.moves[:attack[0] + 1], t.interactions_until(attack[0] + 1)))
+        elif len(done) == 2 and not attack:  # through the end of construction and the end of battles
+            both.append((t.moves[:done[1] + 1], t.interactions_until(done[1] + 1)))
+    assert len(both) >= 4, [t.moves for t in turns]
+    assert max(n for _, n in both) <= 6, both
+    assert any(len(moves) >= 6 for moves, _ in both)  # long ones among them, not just the short
     logged = [m[1] for m in (await bot.service.get(channel)).moves]
     assert [m for t in turns for m in t.moves] == logged[:sum(len(t.moves) for t in turns)]
     assert not [m for m in logged if ";" in m]  # every move of a press logged on its own
-    chained = [t for t in both if t.moves[-3:] == ["done", "done", "end"]]
-    assert chained and all(t.interactions < len(t.moves) for t in chained)
+    chained = [t for t in turns if t.moves[-3:] == ["done", "done", "end"]]
+    assert chained and all(t.marks[-1] == t.marks[-3] for t in chained)  # the passing steps in one press
 
 
 async def test_every_picture_carries_a_description(standin, bot):

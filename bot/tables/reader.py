@@ -200,11 +200,12 @@ class Reader:
             return NO_CHOICES
         return self.__game.choices(self.seat, tuple(prefix))
 
-    def after(self, move: str) -> "Reader | None":
+    def after(self, move: str, *, acting: bool = True) -> "Reader | None":
         """This seat's reader as it would be after playing ``move`` (nothing is played or stored),
         for offering a sequence of moves in one press. None when the move is not legal, the seat
-        would no longer act, or the move would show this seat anything it does not know now (a
-        card drawn, a shuffle): a preview never reads ahead of the rules."""
+        would no longer act (unless ``acting`` is false), or the move would show this seat
+        anything it does not know now (a card drawn, a shuffle): a preview never reads ahead of
+        the rules."""
         game = self.__game
         if game is None or not self.acting:
             return None
@@ -215,7 +216,7 @@ class Reader:
         if new.rng_calls != game.rng_calls or not new.known(self.seat) <= game.known(self.seat):
             return None
         nxt = Reader(self.table, new, self.seat)
-        return nxt if nxt.acting else None
+        return nxt if nxt.acting or not acting else None
 
     def so_far(self, tokens: Sequence[str]) -> list[str]:
         """The labels of the tokens chosen so far (plain words from this seat's choices)."""

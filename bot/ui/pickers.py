@@ -210,7 +210,7 @@ def several(reader: Reader, options: Sequence[Option]) -> list[tuple[tuple[str, 
     decision = reader.decision.name if reader.decision is not None else ""
     out: list[tuple[tuple[str, ...], str]] = []
     now, seen, count = reader, set(), 0
-    todo = _short_moves(reader, options)
+    todo = _candidates(reader, options)
     while todo and len(out) < SELECT_MAX - 1:
         move, longer = todo.pop(0)
         if move in seen:
@@ -225,8 +225,14 @@ def several(reader: Reader, options: Sequence[Option]) -> list[tuple[tuple[str, 
         out += [(m, _move_label(now, m)) for m in longer[:1]]
         count += 1
         now = nxt
-        todo = [(m, lg) for m, lg in _short_moves(nxt, list(nxt.choices(()).options)) if m not in seen]
+        todo = [(m, lg) for m, lg in _candidates(nxt, list(nxt.choices(()).options)) if m not in seen]
     return out if count >= 2 else []
+
+
+def _candidates(reader: Reader, options: Sequence[Option]) -> list[tuple[tuple[str, ...], list[tuple[str, ...]]]]:
+    """Moves that may go in a batch: the short ones, then those of several steps (``one_pick``)."""
+    short = _short_moves(reader, options)
+    return short + [(t, []) for t, _ in one_pick(reader, options, [m for m, _ in short], keeps=True)]
 
 
 def _leaves(reader: Reader, tokens: tuple[str, ...], depth: int, cap: int) -> list[tuple[str, ...]] | None:
@@ -253,16 +259,24 @@ def _leaves(reader: Reader, tokens: tuple[str, ...], depth: int, cap: int) -> li
     return out
 
 
-def one_pick(reader: Reader, options: Sequence[Option]) -> list[tuple[tuple[str, ...], str]]:
-    """Whole moves of three or more steps as one pick (start a card with what finishes it, put a
-    queen on a unit, assemble a unit), for options whose moves are few enough to list."""
+def one_pick(reader: Reader, options: Sequence[Option], besides: Sequence[tuple[str, ...]] = (), *,
+             keeps: bool = False) -> list[tuple[tuple[str, ...], str]]:
+    """Whole moves of two or more steps as one pick (start a card with what finishes it, rush a
+    card, put a queen on a unit, assemble a unit), for options whose moves are few enough to list
+    and not ``besides`` (offered several at once), in a decision that stays open after them (a
+    phase the seat ends by passing). ``keeps``: only moves after which that decision stays open."""
+    decision = reader.decision.name if reader.decision is not None else ""
+    passing = _phase(reader, options)
     out: list[tuple[tuple[str, ...], str]] = []
     for o in options:
         if o.style == "primary" or o.token in FORFEIT_TOKENS:
             continue
         leaves = _leaves(reader, (o.token,), 4, SELECT_MAX - len(out))
-        if not leaves or any(len(t) < 3 for t in leaves):
+        if not leaves or any(len(t) < 2 or t in besides for t in leaves):
             continue
+        nxt = reader.after(" ".join(leaves[0]), acting=False)
+        if nxt is None or (nxt.decision.name != decision if nxt.decision is not None else keeps or not passing):
+            continue  # a move that ends the seat's part is one pick only in a phase it may pass
         for t in leaves:
             words = reader.so_far(t)
             if reader.choices(t[:-1]).kind == "range":
@@ -293,14 +307,21 @@ def passing_chain(reader: Reader, options: Sequence[Option]) -> list[tuple[tuple
     return out if len(out) >= 2 else []
 
 
+def _phase(reader: Reader, options: Sequence[Option]) -> bool:
+    """The decision is a phase the seat ends by passing: a passing step (the primary option, whole
+    alone) that shows the seat nothing new (it is no draw)."""
+    return any(o.style == "primary" and _whole(reader, (o.token,)) and not reader.choices((o.token,)).options
+               and reader.after(o.token, acting=False) is not None for o in options)
+
+
 def in_one_press(reader: Reader, options: Sequence[Option], drafts: Drafts) -> list[discord.ui.Item]:
-    """At the start of a decision that runs until the seat passes (a phase of a turn): selects and a
-    button that make several moves in one press, each still applied and logged alone (``several``,
-    ``one_pick``, ``passing_chain``)."""
+    """At the start of a decision that runs until the seat passes (a phase of a turn; each kind
+    looks ahead to see that it does): selects and a button that make several moves in one press,
+    each still applied and logged alone (``several``, ``one_pick``, ``passing_chain``)."""
     tid, rev = reader.table.key, reader.opened
     items: list[discord.ui.Item] = []
-    if not any(o.style == "primary" for o in options):
-        return items  # one move a decision (no phase to pass): each press is already a whole move
+    if not _phase(reader, options):
+        return items  # a decision of one move (or whose passing step draws): each press is a whole move
     batch_cid = cid(tid, rev, Kind.BATCH.value, "")
     many = [(t, label) for t, label in several(reader, options) if len(batch_value(0, t)) <= 100]
     if len(many) >= 2:
@@ -309,7 +330,8 @@ def in_one_press(reader: Reader, options: Sequence[Option], drafts: Drafts) -> l
         for i, (tokens, label) in enumerate(many):
             select.add_option(label=clip(pretty_text(label), 100), value=batch_value(i, tokens))
         items.append(select)
-    quick = [(t, label) for t, label in one_pick(reader, options) if len(batch_value(0, t)) <= 100]
+    quick = [(t, label) for t, label in one_pick(reader, options, [t for t, _ in many if len(t) <= 2])
+             if len(batch_value(0, t)) <= 100]
     if quick:
         select = discord.ui.Select(custom_id=batch_cid + "2", min_values=1, max_values=1, row=_AMOUNT_ROW,
                                    placeholder="In one pick (building: what finishes it, or all you have)…")
