@@ -151,10 +151,17 @@ async def play_move(standin, bot, channel, planned: list[str], user, turn: Turn,
             assert res.modal is not None, res.text
             fields = standin.modal_fields(res.modal["custom_id"])
             answer = {fields[0]["custom_id"]: text}
-            for f in fields[1:]:  # the move that follows the line, chosen in the same box
-                values = [o["value"] for o in f.get("options", [])]
-                assert len(planned) > 1 and planned[1] in values, (planned, values)
-                answer[f["custom_id"]] = [planned[1]]
+            k = 1
+            for f in fields[1:]:  # the next lines, and the move that follows them, in the same box
+                if f["type"] == 4:  # the next line (of the step its custom_id names), when planned
+                    verb = f["custom_id"].removeprefix("line:")
+                    if k < len(planned) and planned[k].split()[0] == verb and k == len(answer):
+                        answer[f["custom_id"]] = planned[k].partition(" ")[2]
+                        k += 1
+                elif k == len(answer) and k < len(planned):
+                    values = [o["value"] for o in f.get("options", [])]
+                    assert planned[k] in values, (planned, values)
+                    answer[f["custom_id"]] = [planned[k]]
             await act(standin.submit_modal(bot, res.modal["custom_id"], answer, user=user))
             continue
         step = None

@@ -42,6 +42,22 @@ async def test_krpd_tell_then_pass_in_two_and_flip_pings(standin, bot):
     assert all(t.panels <= 1 for t in tp)
 
 
+async def test_krpd_lines_in_a_row_are_written_in_one_box(standin, bot):
+    """The last teller's line, the wrap-up and (when every other player passes at once) the closing
+    lines are the same seat's steps with nothing between: one box carries them (2 interactions),
+    each played and logged as its own move."""
+    _, _, channel, _, turns = await play_turns(standin, bot, "knight_rogue_princess_dragon", 4, 40)
+    table = await bot.service.get(channel)
+    assert table.status == "finished"
+    lines = [t for t in turns if len(t.moves) > 1 and all(m.split()[0] in ("tell", "wrapup", "twist", "close")
+                                                           for m in t.moves)]
+    assert lines, [t.moves for t in turns]
+    assert all(t.interactions <= 2 for t in lines), [(t.moves, t.interactions) for t in lines]
+    logged = [m[1] for m in table.moves]
+    for t in lines:
+        assert all(m in logged for m in t.moves)  # each line its own move in the record
+
+
 async def test_maginot_construction_and_battle_turn_on_one_panel(standin, bot):
     _, _, _, _, turns = await play_turns(standin, bot, "maginot_line", 2, 6, "rounds=3")
     long = [t for t in turns if len(t.moves) > 1]

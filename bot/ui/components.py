@@ -115,6 +115,7 @@ def parse_modal_id(custom_id: str) -> tuple[str, int, str] | None:
 
 
 THEN_ID = "then"  # a text box's select of the move that follows its line
+LINE_ID = "line:"  # a text box's next line, of the text step named after it (line:wrapup)
 
 
 def _modal_inputs(interaction: discord.Interaction) -> list[dict[str, Any]]:
@@ -137,6 +138,12 @@ def modal_then(interaction: discord.Interaction) -> str:
             values = c.get("values") or []
             return str(values[0]) if len(values) == 1 else ""
     return ""
+
+
+def modal_lines(interaction: discord.Interaction) -> list[tuple[str, str]]:
+    """The next lines typed in a text box, (the step's verb, the text), in order."""
+    return [(str(c["custom_id"])[len(LINE_ID):], str(c.get("value") or "")) for c in _modal_inputs(interaction)
+            if str(c.get("custom_id") or "").startswith(LINE_ID) and "value" in c]
 
 
 def modal_text(interaction: discord.Interaction) -> str:

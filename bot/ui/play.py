@@ -19,7 +19,7 @@ from bot.tables.desk import DamagedError
 from bot.tables.errors import AlreadyHandled, StaleError
 from bot.tables.reader import Reader, Update
 from bot.ui import payloads
-from bot.ui.components import Kind, modal_id, modal_text, modal_then, parse_modal_id
+from bot.ui.components import Kind, modal_id, modal_lines, modal_text, modal_then, parse_modal_id
 from bot.ui.payloads import NO_PINGS
 from bot.ui.placement import Placement, render
 
@@ -297,9 +297,17 @@ class Play:
                                                       "That table has moved on since this box was opened.", text))
             return True
         move = " ".join((*tokens, text)).strip()
-        then = modal_then(interaction)  # the move chosen in the box's select (the pass after a line)
-        more = [then] if then and payloads.THEN not in then.split() else []
-        await self.play(interaction, move, via="modal", table=tid, opened=rev, typed=text, more=more)
+        more, typed = [], [text]
+        for verb, line in modal_lines(interaction):  # the next lines, up to the first left empty
+            line = " ".join(line.split())
+            if not line:
+                break
+            more.append(f"{verb} {line}")
+            typed.append(line)
+        else:  # every line written: then the move chosen in the box's select (the pass after a line)
+            then = modal_then(interaction)
+            more += [then] if then and payloads.THEN not in then.split() else []
+        await self.play(interaction, move, via="modal", table=tid, opened=rev, typed="\n\n".join(typed), more=more)
         return True
 
     # ----- moves ---------------------------------------------------------------------------
