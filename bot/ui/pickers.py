@@ -198,9 +198,13 @@ def _short_moves(reader: Reader, options: Sequence[Option]) -> list[tuple[tuple[
     return out
 
 
-def _move_label(reader: Reader, tokens: Sequence[str]) -> str:
+def move_label(reader: Reader, tokens: tuple[str, ...]) -> str:
+    """A whole move in a few words (one entry of a batch, one part of what a press did)."""
     words = reader.so_far(tokens)
-    return words[-1] if len(words) <= 2 else ", ".join(words[1:])
+    if len(words) <= 2:
+        return words[-1]
+    return ", ".join(words[1:]) if reader.choices(tokens[:2]).kind == "token" and len(words) == 3 and \
+        reader.choices(tokens[:2]).complete else _long_label(reader, tokens)
 
 
 def several(reader: Reader, options: Sequence[Option]) -> list[tuple[tuple[str, ...], str]]:
@@ -221,8 +225,8 @@ def several(reader: Reader, options: Sequence[Option]) -> list[tuple[tuple[str, 
             continue
         if not all(_whole(nxt, m) for m, _ in todo):
             continue  # it would take another move away (one K♦ for two rushes): not in a batch
-        out.append((move, _move_label(now, move)))
-        out += [(m, _move_label(now, m)) for m in longer[:1]]
+        out.append((move, move_label(now, move)))
+        out += [(m, move_label(now, m)) for m in longer[:1]]
         count += 1
         now = nxt
         todo = [(m, lg) for m, lg in _candidates(nxt, list(nxt.choices(()).options)) if m not in seen]
@@ -277,12 +281,18 @@ def one_pick(reader: Reader, options: Sequence[Option], besides: Sequence[tuple[
         nxt = reader.after(" ".join(leaves[0]), acting=False)
         if nxt is None or (nxt.decision.name != decision if nxt.decision is not None else keeps or not passing):
             continue  # a move that ends the seat's part is one pick only in a phase it may pass
-        for t in leaves:
-            words = reader.so_far(t)
-            if reader.choices(t[:-1]).kind == "range":
-                words[-1] = f"{t[-1]} {(reader.choices(t[:-1]).progress.name or '').lower()}".strip()  # type: ignore[union-attr]
-            out.append((t, f"{words[0]}: {', '.join(words[1:])}"))
+        out += [(t, _long_label(reader, t)) for t in leaves]
     return out[:SELECT_MAX]
+
+
+def _long_label(reader: Reader, tokens: tuple[str, ...]) -> str:
+    """A whole move of several steps in words: "Start building a card: Start 5♥ (needs 5), 5 markers"."""
+    words = reader.so_far(tokens)
+    step = reader.choices(tokens[:-1])
+    if step.kind == "range" and step.progress is not None:
+        name = step.progress.name.lower()
+        words[-1] = f"{tokens[-1]} {name[:-1] if tokens[-1] == '1' and name.endswith('s') else name}".strip()
+    return f"{words[0]}: {', '.join(words[1:])}" if len(words) > 1 else words[0]
 
 
 def passing_chain(reader: Reader, options: Sequence[Option]) -> list[tuple[tuple[str, ...], str]]:

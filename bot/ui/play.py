@@ -374,8 +374,7 @@ class Play:
             elif rest and now.choices((head,)).kind == "text":  # a line of text: its label and the words
                 out.append(f"{now.so_far((head,))[0]} “{rest if len(rest) <= 60 else rest[:59] + '…'}”")
             else:
-                words = now.so_far(m.split())
-                out.append(words[-1] if len(words) <= 2 else ", ".join(words[1:]))
+                out.append(payloads.move_label(now, tuple(m.split())))
             now = now.after(m) if now is not None else None
         return out
 
