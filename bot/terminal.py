@@ -20,9 +20,11 @@ from bot.cli import (
 )
 
 HINT = "Type a move, `?` to choose it step by step, `hint` for a suggestion, `help` for the rules, `quit` to stop."
-COMMANDS_HELP = ("In this terminal: type a move in the game's notation, or `?` (or `moves`) to choose it step by "
+COMMANDS_HELP = ("In this terminal: type a move in the game's notation (several of your moves in a row: "
+                 "`move ; move`), or `?` (or `moves`) to choose it step by "
                  "step; `hint` suggests a move; `rules` lists the rules' sections and `rules SECTION` shows one; "
                  "`help` shows all the rules; `show` your view again; `quit` leaves the game.")
+THEN = ";"  # between several moves typed on one line (never inside a line of a story)
 COMMANDS = ("?", "moves", "hint", "rules", "help", "show", "quit", "exit", "back", "cancel")
 LEAVING = ("resign", "concede")  # moves that end the game for the seat: the terminal asks before playing them
 _DISCORD_RULES = re.compile(r"/game rules section:\s*([^)]+?)\s*(?=\)|$)")
@@ -210,7 +212,11 @@ class HotSeat:
                 prefix = prefix or ()
                 self.list_choices(seat, prefix)
             elif prefix is None:
-                if line and self.play(seat, self.as_move(seat, line)):
+                parts = self.several(seat, line)
+                if len(parts) > 1:
+                    if self.play_several(seat, parts):
+                        return
+                elif line and self.play(seat, self.as_move(seat, line)):
                     return
             elif cmd == "cancel":
                 prefix = None
@@ -266,6 +272,33 @@ class HotSeat:
             self.write(wrap_lines(f"Not allowed: {reason}{self.suggest(seat, verb)}", self.width, "  "))
             return False
         self.deliver(events)
+        return True
+
+    def several(self, seat: int, line: str) -> list[str]:
+        """A line of several moves (``done ; done ; end``), unless it is a line of text."""
+        words = line.split()
+        if THEN not in line or not words or self.game.choices(seat, ()).kind == "text" \
+                or self.game.choices(seat, (words[0],)).kind == "text":
+            return [line]
+        return [p.strip() for p in line.split(THEN) if p.strip()]
+
+    def play_several(self, seat: int, parts: list[str]) -> bool:
+        """Play several moves of the seat's in a row, each applied and said alone; all of them or,
+        when one is refused (or the seat's part ends before the last), none."""
+        game, said = self.game, []
+        for k, part in enumerate(parts, 1):
+            verb = part.split()[0].lower()
+            if seat not in game.to_act() or verb in LEAVING:
+                return self.refuse(f"Not done: move {k} (`{part}`) cannot follow in the same line; nothing was played.")
+            try:
+                game, events = game.apply(seat, part)
+            except IllegalMove as e:
+                reason = terminal_text(pretty_text(e.reason))
+                return self.refuse(f"Not allowed: move {k} (`{part}`): {reason} Nothing was played.")
+            said.append(events)
+        self.game = game
+        for events in said:
+            self.deliver(events)
         return True
 
     def suggest(self, seat: int, word: str) -> str:

@@ -2062,6 +2062,14 @@ class DiscordStandIn:
             elif t in (3, 5, 6, 7, 8, 19, 22):
                 v = values.get(cid, [])
                 used.add(cid)
+                if t == 3:  # a string select in a box takes what Discord's client lets a person pick
+                    options = [o["value"] for o in c.get("options", [])]
+                    bad = [x for x in v if x not in options]
+                    if bad:
+                        raise StandInError(f"modal select {cid!r} has no option(s) {bad}; options: {options}")
+                    lo, hi = c.get("min_values", 1), c.get("max_values", 1)
+                    if (c.get("required", True) or v) and not lo <= len(v) <= hi or len(v) > hi:
+                        raise StandInError(f"modal select {cid!r} takes {lo}-{hi} values, got {len(v)}")
                 out.append({"type": t, "id": ident, "custom_id": cid, "values": list(v)})
             elif t in (21, 23):
                 used.add(cid)

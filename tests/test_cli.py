@@ -807,3 +807,22 @@ def test_default_names_read_player_1():
     out = run_cli("play", "court_wars", "--bots", "2", "--seed", "1", stdin="quit\n", env={"COLUMNS": "200"})
     assert "Players: Player 1, Player 2 (built-in player)." in out.stdout
     assert "P1 P1" not in out.stdout and "Player 1 — K♠" in out.stdout
+
+
+def test_several_moves_on_one_line_are_played_in_a_row_or_not_at_all():
+    """`move ; move` plays the seat's moves one by one (each said as it happens); a line with a
+    refused move plays none of them."""
+    s = spec("maginot_line")
+    game = s.state.new(["Ann", "Ben"], seed=4)
+    for seat in (0, 1):  # the Aces, A♦ first (its base taps for markers)
+        game, _ = game.apply(seat, str(s.player(game, seat, random.Random(seat))))
+    seat = min(game.to_act())
+    lines = ["tapbase ; tapbase", "tapbase ; done ; done", "quit"]
+    script = Script(lines)
+    table = HotSeat(s, game, {1 - seat}, script.read, script.write, 80, random.Random(1), clear=False)
+    table.run()
+    out = script.out
+    assert "Not allowed: move 2 (`tapbase`)" in out and "Nothing was played." in out
+    assert table.game.move_count == game.move_count + 3  # the second line: three moves, each its own
+    assert table.game.phase == "consolidation" and seat in table.game.to_act()
+    assert "taps their base" in out

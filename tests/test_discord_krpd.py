@@ -155,3 +155,40 @@ async def test_game_commands_for_verbs_and_lines(standin, bot):
     assert told >= 10
     late = await standin.slash(bot, "knight-rogue-princess-dragon tell", {"text": "not now"}, user=users[4], guild=g)
     assert late.ephemeral
+
+
+async def test_the_pass_is_chosen_in_the_story_lines_box(standin, bot):
+    """The box of a story line carries the pass that follows it: a label (type 18) wrapping a string
+    select of exactly the rules' legal recipients, optional. Submitted with a recipient, the line and
+    the pass are two moves of the record, saved at once, the words escaped where the bot repeats them."""
+    from tests.play_loop import open_game, play_turn
+
+    _, users, channel, _ = await open_game(standin, bot, KRPD, 4)
+    for i in range(12):  # the flips, up to a telling that is followed by a pass
+        game = load_game(await bot.service.get(channel))
+        seat = min(game.to_act())
+        if game.decision_of(seat).name == "tell" and game.view(None).transcript:
+            break
+        await play_turn(standin, bot, channel, users, i)
+    else:
+        raise AssertionError("no telling came")
+    after, _ = game.apply(seat, "tell x")
+    legal = [f"pass {o.token}" for o in after.choices(seat, ("pass",)).options]
+    table_id = int(latest_table(standin, channel)["id"])
+    tell = next(c for c, label, _ in standin.buttons(table_id) if label.startswith("✍"))
+    res = await standin.click(bot, table_id, tell, user=users[seat])
+    box = res.modal
+    labels = [c for c in box["components"] if c["type"] == 18]
+    assert len(labels) == 1 and labels[0]["component"]["type"] == 3 and labels[0]["label"].startswith("Then: Pass")
+    select = labels[0]["component"]
+    assert [o["value"] for o in select["options"]] == legal and select.get("required") is False
+    text_id = standin.modal_fields(box["custom_id"])[0]["custom_id"]
+    table = await bot.service.get(channel)
+    done = await standin.submit_modal(bot, box["custom_id"], {text_id: "The **knight** waves @everyone", "then": [legal[-1]]},
+                                      user=users[seat])
+    after_table = await bot.service.get(channel)
+    assert [m[1] for m in after_table.moves[len(table.moves):]] == ["tell The **knight** waves @everyone", legal[-1]]
+    assert after_table.revision == table.revision + 1
+    for said in [done.text, *(m.get("content") or "" for m in done.followups)]:  # the table, the answer
+        assert "**knight**" not in said and "@everyone" not in said.replace("@\u200beveryone", ""), said
+    assert "knight" in done.text and "passes" in done.text  # the table answers a box opened on it

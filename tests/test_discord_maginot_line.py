@@ -256,3 +256,51 @@ async def test_three_players_battle_with_restart_between_commits(standin, make_b
     # and the start's ping, then the moves' pings and the one ending.
     assert len(msgs) == lobby_messages + pings + endings and lobby_messages == 2 and endings == 1
     assert moves == i
+
+
+async def test_a_press_of_several_moves_is_played_whole_or_not_at_all(standin, bot, fixed_seed):
+    """A press that makes several moves (taps, a phase's passing steps) plays them one by one, each
+    logged alone, saved together; when one of them is refused, none is played."""
+    from bot.tables import Actor, TableError
+    from tests.play_loop import play_turns
+
+    _, users, channel, _, _ = await play_turns(standin, bot, "maginot_line", 2, 2, "rounds=3")  # the Aces
+    game = load_game(await bot.service.get(channel))
+    seat = min(game.to_act())
+    actor = Actor(int(users[seat]["id"]), users[seat]["username"])
+    desk = bot.get_cog("Tables").desk
+    before = await snapshot(bot, channel)
+    with pytest.raises(TableError, match="base"):
+        await desk.moves(channel, actor, ["tapbase", "tapbase"])  # the second tap of the base is refused
+    assert await snapshot(bot, channel) == before  # nothing played, nothing saved
+    update = await desk.moves(channel, actor, ["tapbase", "done"])
+    after = await bot.service.get(channel)
+    assert after.revision == before["revision"] + 1  # one save
+    assert [m[:2] for m in after.moves[len(before["moves"]):]] == [[seat, "tapbase"], [seat, "done"]]
+    assert update.mine is not None and update.mine.acting  # the battle phase is the same seat's
+    assert not update.pings  # the same seat acts on: nobody is pinged
+
+
+async def test_several_taps_in_one_select_say_what_each_did(standin, bot, fixed_seed):
+    """The panel's "Several at once" select: every move chosen is played in the order offered, each
+    its own entry in the record, and the panel says what each did in one sentence."""
+    from tests.play_loop import play_turns
+
+    _, users, channel, _, _ = await play_turns(standin, bot, "maginot_line", 2, 2, "rounds=3")  # the Aces
+    table = await bot.service.get(channel)
+    seat = min(load_game(table).to_act())
+    user = users[seat]
+    me = next(c for c, label, _ in standin.buttons(int(latest_table(standin, channel)["id"])) if label == "My view / act")
+    panel = await standin.click(bot, int(latest_table(standin, channel)["id"]), me, user=user)
+    batch = next(c for c in components(standin, panel.message_id)
+                 if (c.get("custom_id") or "").startswith("dh2:") and parse_cid(c["custom_id"])[2] == "b"
+                 and "Several" in (c.get("placeholder") or ""))
+    values = [o["value"] for o in batch["options"] if not o["value"].split()[-1].startswith("JD")]
+    logged = len(table.moves)
+    res = await standin.select(bot, panel.message_id, batch["custom_id"], values, user=user)
+    moves = [m[1] for m in (await bot.service.get(channel)).moves[logged:]]
+    assert moves == [v.partition(" ")[2] for v in values] and len(moves) >= 2
+    said = res.text.partition("\n")[0]  # (the turn is a private decision: "your secret choice is in")
+    assert res.ephemeral and said.startswith("Done: ") and ", then " in said, said
+    assert "Tap your base" in said or "Tap " in said.partition(", then ")[0]
+    assert (await bot.service.get(channel)).revision == table.revision + 1

@@ -3,163 +3,16 @@ private panel (the same panel shows the seat's next step in place), pings only f
 must act (never the player who just acted, never a bot, one per person), one public message per
 move at most besides pings and the ending, and every attached picture described in words.
 
-``play_turn`` plays one seat's whole turn the way a person would: a move button on the table
+The driver (``tests.play_loop``) plays each seat's whole turn the way a person would: a move button on the table
 when the table offers the first step, else the seat's private panel (opened once, then carried
 through the turn), text through its box. It counts interactions and panels posted."""
 
 from __future__ import annotations
 
-import random
 import statistics
-from dataclasses import dataclass, field
 
-from bot.engine.registry import spec
-from bot.tables.games import load_game
-from tests.discord_helpers import guild_with, components, latest_table, parse_cid, step_tokens
-
-
-@dataclass
-class Turn:
-    seat: int
-    moves: list[str] = field(default_factory=list)
-    interactions: int = 0
-    panels: int = 0  # private panels posted (a panel edited in place is not a new one)
-    public: int = 0  # public messages posted (pings and the ending included)
-    pings: dict[int, int] = field(default_factory=dict)  # user -> pings in this turn change
-
-
-def people(standin, n):
-    return guild_with(standin, ("ana", "ben", "cat", "dee")[:n])
-
-
-async def open_game(standin, bot, game_id, n, variants=""):
-    g, users = people(standin, n)
-    options = {"game": game_id, **({"variants": variants} if variants else {})}
-    res = await standin.slash(bot, "game new", options, user=users[0], guild=g)
-    for u in users[1:]:
-        await standin.click(bot, res.message_id, label="Join", user=u)
-    start = await standin.click(bot, res.message_id, label="Start", user=users[0])
-    return g, users, int(g.channel["id"]), start
-
-
-def _ours(mid, standin):
-    out: dict[str, list[tuple[dict, str]]] = {}
-    for c in components(standin, mid):
-        cid = c.get("custom_id") or ""
-        if cid.startswith("dh2:"):
-            _, _, kind, arg = parse_cid(cid)
-            out.setdefault(kind, []).append((c, arg))
-    return out
-
-
-async def play_move(standin, bot, channel, tokens, text, user, turn: Turn, panel: int | None) -> int | None:
-    """One move by buttons, selects and a text box; returns the panel to carry on with (or None)."""
-    before = (await bot.service.get(channel)).revision
-    where = panel if panel is not None and components(standin, panel) else int(latest_table(standin, channel)["id"])
-
-    async def act(coro):
-        nonlocal where
-        res = await coro
-        turn.interactions += 1
-        if res.ephemeral and res.callback_type == 4 and res.components:
-            turn.panels += 1
-        if res.ephemeral and res.message_id and res.components:
-            where = res.message_id
-        return res
-
-    for _ in range(40):
-        if (await bot.service.get(channel)).revision > before:
-            break
-        kinds = _ours(where, standin)
-        done = False
-        for c, arg in kinds.get("ok", []) + kinds.get("ym", []):
-            if step_tokens(bot, arg) == tokens:
-                await act(standin.click(bot, where, c["custom_id"], user=user))
-                done = True
-                break
-        if done:
-            continue
-        text_btn = [c for c, arg in kinds.get("t", []) if step_tokens(bot, arg) == tokens]
-        if text is not None and text_btn:
-            res = await act(standin.click(bot, where, text_btn[0]["custom_id"], user=user))
-            assert res.modal is not None, res.text
-            field_id = standin.modal_fields(res.modal["custom_id"])[0]["custom_id"]
-            await act(standin.submit_modal(bot, res.modal["custom_id"], {field_id: text}, user=user))
-            continue
-        best = None
-        for c, arg in kinds.get("s", []):
-            got = step_tokens(bot, arg)
-            if (c.get("label") or "").startswith("↩") or not got or got != tokens[:len(got)]:
-                continue
-            if best is None or len(got) > len(best[1]):
-                best = (c, got)
-        if best is not None:
-            await act(standin.click(bot, where, best[0]["custom_id"], user=user))
-            continue
-        chosen = False
-        for c, arg in kinds.get("k", []):
-            so_far = step_tokens(bot, arg)
-            if so_far != tokens[:len(so_far)] or len(so_far) >= len(tokens):
-                continue
-            if tokens[len(so_far)] in [o["value"] for o in c.get("options", [])]:
-                await act(standin.select(bot, where, c["custom_id"], [tokens[len(so_far)]], user=user))
-                chosen = True
-                break
-        if chosen:
-            continue
-        nxt = [c for c, _ in kinds.get("p", []) if c["label"].startswith("Next") and not c.get("disabled")]
-        if nxt:
-            await act(standin.click(bot, where, nxt[0]["custom_id"], user=user))
-            continue
-        me = [c for c, _ in kinds.get("me", [])]
-        assert me, f"no way to make {tokens} from {where}: {list(kinds)}"
-        await act(standin.click(bot, where, me[0]["custom_id"], user=user))
-    else:
-        raise AssertionError(f"could not make {tokens}")
-    return where if standin._message(where)["flags"] & 64 else panel
-
-
-async def play_turn(standin, bot, channel, users, i) -> Turn:
-    table = await bot.service.get(channel)
-    game = load_game(table)
-    seat = min(game.to_act())
-    turn = Turn(seat)
-    n = len(standin.channel_messages(channel, include_ephemeral=False))
-    panel = None
-    while True:
-        table = await bot.service.get(channel)
-        game = load_game(table)
-        if table.status != "playing" or seat not in game.to_act():
-            break
-        move = str(spec(table.game).player(game, seat, random.Random(f"{i}:{len(turn.moves)}")))
-        tokens, text = tuple(move.split()), None
-        if game.choices(seat, tokens[:1]).kind == "text":
-            tokens, text = tokens[:1], f"A line {i}."
-        panel = await play_move(standin, bot, channel, tokens, text, users[seat], turn, panel)
-        turn.moves.append(move)
-        assert len(turn.moves) < 40
-    new = standin.channel_messages(channel, include_ephemeral=False)[n:]
-    turn.public = len(new)
-    for m in new:
-        for u in standin.pinged_user_ids(m):
-            turn.pings[u] = turn.pings.get(u, 0) + 1
-    return turn
-
-
-async def play_turns(standin, bot, game_id, n, turns, variants=""):
-    g, users, channel, start = await open_game(standin, bot, game_id, n, variants)
-    uid = [int(u["id"]) for u in users]
-    out = []
-    for i in range(turns):
-        if (await bot.service.get(channel)).status != "playing":
-            break
-        turn = await play_turn(standin, bot, channel, users, i)
-        assert uid[turn.seat] not in turn.pings, f"the player who just acted was pinged: {turn}"
-        assert all(k == 1 for k in turn.pings.values()), turn.pings  # at most one per person a turn change
-        assert turn.panels <= 1, turn  # one private panel a turn at most, carried through it
-        assert turn.public <= len(turn.moves) + 2, turn  # a ping and (at the end) the ending, no more
-        out.append(turn)
-    return g, users, channel, start, out
+from tests.discord_helpers import latest_table
+from tests.play_loop import Turn, open_game, play_turns
 
 
 def summary(turns: list[Turn]) -> str:
@@ -185,8 +38,24 @@ async def test_krpd_tell_then_pass_in_two_and_flip_pings(standin, bot):
     tp = [t for t in turns if [m.split()[0] for m in t.moves] == ["tell", "pass"]]
     assert tp, [t.moves for t in turns]
     print("krpd tell/pass", [(t.interactions, t.panels) for t in tp], summary(turns))
-    assert max(t.interactions for t in tp) <= 3  # ✍ (1), the box (2), pass on the table (3)
+    assert max(t.interactions for t in tp) <= 2  # ✍ (1), the box with the pass chosen in it (2)
     assert all(t.panels <= 1 for t in tp)
+
+
+async def test_krpd_lines_in_a_row_are_written_in_one_box(standin, bot):
+    """The last teller's line, the wrap-up and (when every other player passes at once) the closing
+    lines are the same seat's steps with nothing between: one box carries them (2 interactions),
+    each played and logged as its own move."""
+    _, _, channel, _, turns = await play_turns(standin, bot, "knight_rogue_princess_dragon", 4, 40)
+    table = await bot.service.get(channel)
+    assert table.status == "finished"
+    lines = [t for t in turns if len(t.moves) > 1 and all(m.split()[0] in ("tell", "wrapup", "twist", "close")
+                                                           for m in t.moves)]
+    assert lines, [t.moves for t in turns]
+    assert all(t.interactions <= 2 for t in lines), [(t.moves, t.interactions) for t in lines]
+    logged = [m[1] for m in table.moves]
+    for t in lines:
+        assert all(m in logged for m in t.moves)  # each line its own move in the record
 
 
 async def test_maginot_construction_and_battle_turn_on_one_panel(standin, bot):
@@ -194,6 +63,34 @@ async def test_maginot_construction_and_battle_turn_on_one_panel(standin, bot):
     long = [t for t in turns if len(t.moves) > 1]
     assert long and all(t.panels == 1 for t in long), [(t.moves, t.panels) for t in long]
     print("maginot", summary(turns), [(len(t.moves), t.interactions) for t in turns])
+
+
+async def test_maginot_construction_and_battle_turn_in_six(standin, bot):
+    """Construction and battle (resources, taps, building, the phases' passing steps, a battle's
+    declaration) take at most 6 interactions a turn: several taps in one select, a build in one
+    pick, and the passing steps left in one press — each move still applied and logged alone.
+    Counted from the turn's first move to the end of its battles (consolidation after it is a
+    phase of its own: its units and queens are counted in the whole turn's figures)."""
+    _, _, channel, _, turns = await play_turns(standin, bot, "maginot_line", 2, 10, "rounds=4")
+    both = []
+    for t in turns:
+        if t.moves[0].startswith("aces"):  # the opening's Ace order, the seat's decision just before its turn
+            t = Turn(t.seat, t.moves[1:], t.interactions - t.marks[0], marks=[m - t.marks[0] for m in t.marks[1:]])
+        done = [k for k, m in enumerate(t.moves) if m == "done"]
+        attack = [k for k, m in enumerate(t.moves) if m.startswith("attack")]
+        if done and attack and attack[0] > done[0]:  # through a battle declared (its engage and
+            # commits are the battle's own decisions, each a step as before)
+            both.append((t.moves[:attack[0] + 1], t.interactions_until(attack[0] + 1)))
+        elif len(done) == 2 and not attack:  # through the end of construction and the end of battles
+            both.append((t.moves[:done[1] + 1], t.interactions_until(done[1] + 1)))
+    assert len(both) >= 4, [t.moves for t in turns]
+    assert max(n for _, n in both) <= 6, both
+    assert any(len(moves) >= 6 for moves, _ in both)  # long ones among them, not just the short
+    logged = [m[1] for m in (await bot.service.get(channel)).moves]
+    assert [m for t in turns for m in t.moves] == logged[:sum(len(t.moves) for t in turns)]
+    assert not [m for m in logged if ";" in m]  # every move of a press logged on its own
+    chained = [t for t in turns if t.moves[-3:] == ["done", "done", "end"]]
+    assert chained and all(t.marks[-1] == t.marks[-3] for t in chained)  # the passing steps in one press
 
 
 async def test_every_picture_carries_a_description(standin, bot):

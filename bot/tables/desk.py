@@ -225,6 +225,19 @@ class Desk:
                 raise AlreadyHandled() from None
             raise
 
+    async def moves(self, channel_id: int, actor: Actor, moves: list[str], *, table: str | None = None,
+                    opened: int | None = None, interaction: int | None = None) -> Update:
+        """Play a sequence of moves in one press (each applied and logged alone; saved together)."""
+        if len(moves) == 1:
+            return await self.move(channel_id, actor, moves[0], table=table, opened=opened, interaction=interaction)
+        work = self._service.moves(channel_id, actor, moves, table=table, opened=opened, interaction=interaction)
+        try:
+            return await self._do(actor.user_id, work, channel_id)
+        except TableError:
+            if interaction is not None and not await self._service.first_delivery(interaction):
+                raise AlreadyHandled() from None
+            raise
+
     async def abandon(self, channel_id: int, actor: Actor) -> Update | None:
         """Abandon the channel's table; a damaged one is set aside (its raw row kept for an
         operator) so the channel can play again — then None is returned (nothing to show)."""

@@ -195,10 +195,45 @@ class Reader:
         return self.__game.opened_at(self.seat) if self.__game is not None and self.seat is not None else 0
 
     def choices(self, prefix: Sequence[str] = ()) -> Choices:
-        """The next step after ``prefix``, for a seat that must act now (else nothing)."""
-        if not self.acting:
-            return NO_CHOICES
-        return self.__game.choices(self.seat, tuple(prefix))
+        """The next step after ``prefix``, for a seat that must act now (else nothing). Each is
+        asked of the game once per reader (a reader's game never changes)."""
+        key = tuple(prefix)
+        known = self._asked.get(key)
+        if known is None:
+            known = self._asked[key] = self.__game.choices(self.seat, key) if self.acting else NO_CHOICES
+        return known
+
+    @functools.cached_property
+    def _asked(self) -> dict[tuple[str, ...], Choices]:
+        return {}
+
+    def after(self, move: str, *, acting: bool = True) -> "Reader | None":
+        """This seat's reader as it would be after playing ``move`` (nothing is played or stored),
+        for offering a sequence of moves in one press. None when the move is not legal, the seat
+        would no longer act (unless ``acting`` is false), or the move would show this seat
+        anything it does not know now (a card drawn, a shuffle): a preview never reads ahead of
+        the rules."""
+        game = self.__game
+        if game is None or not self.acting:
+            return None
+        if move not in self._ahead:
+            try:
+                new, _ = game.apply(self.seat, move)  # type: ignore[arg-type]
+            except Exception:
+                new = None
+            if new is not None and (new.rng_calls != game.rng_calls or not new.known(self.seat) <= self._known):
+                new = None
+            self._ahead[move] = Reader(self.table, new, self.seat) if new is not None else None
+        nxt = self._ahead[move]
+        return nxt if nxt is not None and (nxt.acting or not acting) else None
+
+    @functools.cached_property
+    def _ahead(self) -> dict[str, "Reader | None"]:
+        return {}
+
+    @functools.cached_property
+    def _known(self) -> frozenset[str]:
+        return self.__game.known(self.seat) if self.__game is not None else frozenset()
 
     def so_far(self, tokens: Sequence[str]) -> list[str]:
         """The labels of the tokens chosen so far (plain words from this seat's choices)."""

@@ -31,6 +31,44 @@ class Turn:
 
         return await self._update(channel_id, fn, revision=revision, interaction=interaction)
 
+    async def moves(self, channel_id: int, actor: Actor, moves: list[str], *, table: str | None = None,
+                    opened: int | None = None, interaction: int | None = None) -> Change:
+        """Play several moves of the actor's in one press (a sequence the picker offered: taps, a
+        phase's passing steps, a story line and its pass). Each is applied and logged one by one,
+        exactly as if played alone; all are saved together, or none when one is refused. The
+        sequence stops early only when the game ends."""
+        if not moves or any(len(m) > MAX_MOVE_TEXT for m in moves):
+            raise TableError("That move is too long; nothing was changed.")
+
+        def fn(t: TableRow) -> Change:
+            game, seat = self._player(t, actor.user_id)
+            self._check_fresh(t, game, seat, table, opened)
+            before = acting_users(t, game)
+            merged: Change | None = None
+            for move in moves:
+                if merged is not None:
+                    game = load_game(t)
+                    if seat not in game.to_act():
+                        raise TableError(f"{game.waiting_for()} Nothing was changed.")
+                change = self._apply(t, game, seat, move)
+                if merged is None:
+                    merged = change
+                else:
+                    merged.table, merged.events = change.table, merged.events + change.events
+                    for s, lines in change.private.items():
+                        merged.private.setdefault(s, []).extend(lines)
+                    merged.pings = sorted(set(merged.pings) | set(change.pings))
+                    merged.finished, merged.secret = change.finished, merged.secret or change.secret
+                if change.finished:
+                    break
+            assert merged is not None
+            if not merged.finished:  # pings only for a change of who acts over the whole press
+                now = acting_users(t, load_game(t))
+                merged.pings = [u for u in merged.pings if u in now and u not in before]
+            return merged
+
+        return await self._update(channel_id, fn, interaction=interaction)
+
     @staticmethod
     def _check_fresh(t: TableRow, game: Game, seat: int, table: str | None, opened: int | None) -> None:
         if table is not None and table != table_key(t):

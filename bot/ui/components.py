@@ -37,6 +37,7 @@ class Kind(str, enum.Enum):
     STORY_FILE = "sf"
     STEP = "s"  # a step of building a move
     SELECT = "k"  # a select of the next step
+    BATCH = "b"  # a select of whole moves, played in one press in the order offered (values: "NN move")
     PAGE = "p"  # another page of a select
     TEXT = "t"  # opens a text box
     MODAL = "m"  # a text box's submit
@@ -95,7 +96,7 @@ def component_class(kind: Kind, select: bool = False, base_class: type[Component
 
 # The replay viewer's kinds are answered by bot.ui.replay, not by the table cog.
 _ELSEWHERE = {Kind.MODAL, Kind.REPLAY, Kind.REPLAY_PICK, Kind.REPLAY_EYES}
-COMPONENTS = [component_class(k, select=k is Kind.SELECT) for k in Kind if k not in _ELSEWHERE]
+COMPONENTS = [component_class(k, select=k in (Kind.SELECT, Kind.BATCH)) for k in Kind if k not in _ELSEWHERE]
 
 
 def modal_id(tid: str, rev: int, arg: str, seat: int) -> str:
@@ -113,14 +114,41 @@ def parse_modal_id(custom_id: str) -> tuple[str, int, str] | None:
     return m["tid"], int(m["rev"]), arg
 
 
+THEN_ID = "then"  # a text box's select of the move that follows its line
+LINE_ID = "line:"  # a text box's next line, of the text step named after it (line:wrapup)
+
+
+def _modal_inputs(interaction: discord.Interaction) -> list[dict[str, Any]]:
+    """The input components of a submitted text box, from the raw payload (old action rows of
+    text inputs, or labels wrapping one input each)."""
+    data: Any = interaction.data or {}
+    out: list[dict[str, Any]] = []
+    for row in data.get("components", []) or []:
+        if not isinstance(row, dict):
+            continue
+        inner = [row["component"]] if "component" in row else row.get("components", []) or []
+        out.extend(c for c in inner if isinstance(c, dict))
+    return out
+
+
+def modal_then(interaction: discord.Interaction) -> str:
+    """The move chosen in a text box's select (``THEN_ID``), or "" when it has none."""
+    for c in _modal_inputs(interaction):
+        if c.get("custom_id") == THEN_ID:
+            values = c.get("values") or []
+            return str(values[0]) if len(values) == 1 else ""
+    return ""
+
+
+def modal_lines(interaction: discord.Interaction) -> list[tuple[str, str]]:
+    """The next lines typed in a text box, (the step's verb, the text), in order."""
+    return [(str(c["custom_id"])[len(LINE_ID):], str(c.get("value") or "")) for c in _modal_inputs(interaction)
+            if str(c.get("custom_id") or "").startswith(LINE_ID) and "value" in c]
+
+
 def modal_text(interaction: discord.Interaction) -> str:
     """The text typed in a submitted text box (from the raw payload: works after a restart)."""
-    data: Any = interaction.data or {}
-    for row in data.get("components", []) or []:
-        inner = row.get("components", []) if isinstance(row, dict) else []
-        if isinstance(row, dict) and "component" in row:  # a label wrapping one input
-            inner = [row["component"]]
-        for c in inner:
-            if isinstance(c, dict) and "value" in c:
-                return str(c.get("value") or "")
+    for c in _modal_inputs(interaction):
+        if "value" in c:
+            return str(c.get("value") or "")
     return ""

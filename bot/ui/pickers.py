@@ -16,7 +16,7 @@ from bot.render.panel import clip
 
 from bot.tables.drafts import new_draft_id
 from bot.tables.reader import FORFEIT_TOKENS, Reader
-from bot.ui.components import Kind
+from bot.ui.components import LINE_ID, THEN_ID, Kind
 from bot.ui.text import (
     CONFIRM, CUSTOM_ID_MAX, HAND_LABEL, KEEP, LABEL_MAX, PAGE, SELECT, SELECT_MAX, STEP, STEP_BUTTONS_MAX, TEXT, cid,
 )
@@ -143,6 +143,9 @@ def picker(reader: Reader, step: Step, drafts: Drafts) -> tuple[str, discord.ui.
         view.add_item(discord.ui.Button(
             label=clip(f"✍ {pretty_text(c.prompt or 'Write')}", LABEL_MAX), style=discord.ButtonStyle.success,
             custom_id=cid(tid, rev, TEXT, drafts.arg(tid, rev, TEXT, step.tokens))))
+    if not step.tokens and c.kind == "token":
+        for item in in_one_press(reader, options, drafts):
+            view.add_item(item)
     if c.complete and step.tokens:
         view.add_item(discord.ui.Button(
             label="Confirm", style=discord.ButtonStyle.success, row=4,
@@ -152,6 +155,256 @@ def picker(reader: Reader, step: Step, drafts: Drafts) -> tuple[str, discord.ui.
             label="↩ Back", style=discord.ButtonStyle.secondary, row=4,
             custom_id=cid(tid, rev, STEP, drafts.arg(tid, rev, STEP, step.tokens[:-1]))))
     return clip("\n".join(lines) or "Choose:", 2000), view
+
+
+# ----- several moves in one press ---------------------------------------------------------------
+THEN = ";"  # between the moves of a sequence played in one press (never a token of any game)
+_BATCH_ROW, _AMOUNT_ROW, _CHAIN_ROW = 1, 2, 3
+
+
+def batch_value(i: int, tokens: Sequence[str]) -> str:
+    """A value of a select of whole moves: its place in the order they are played, then the move."""
+    return f"{i:02d} {' '.join(tokens)}"
+
+
+def batch_moves(values: Sequence[str]) -> list[str]:
+    """The moves a select of whole moves chose, in the order offered; a move whose longer form
+    (the same move with one more token, as a tap with J♦) was chosen too gives way to it."""
+    picked = sorted((v.partition(" ") for v in values), key=lambda p: p[0])
+    moves = [m.strip() for _, _, m in picked if m.strip() and THEN not in m.split()]
+    return [m for m in moves if not any(o != m and o.startswith(m + " ") for o in moves)]
+
+
+def _whole(reader: Reader, tokens: tuple[str, ...]) -> bool:
+    c = reader.choices(tokens)
+    return c.complete and c.kind == "token"
+
+
+def _short_moves(reader: Reader, options: Sequence[Option]) -> list[tuple[tuple[str, ...], list[tuple[str, ...]]]]:
+    """The seat's whole moves of one or two tokens now, each with its one-token longer forms (a
+    tap with J♦); passing steps (the primary option that ends a phase), forfeits and text left out."""
+    out: list[tuple[tuple[str, ...], list[tuple[str, ...]]]] = []
+    for o in options:
+        if o.style == "primary" or o.token in FORFEIT_TOKENS:
+            continue
+        c = reader.choices((o.token,))
+        firsts = [(o.token,)] if c.complete and c.kind == "token" else []
+        if c.kind == "token" and not c.complete:
+            firsts = [(o.token, x.token) for x in c.options if _whole(reader, (o.token, x.token))]
+        for t in firsts:
+            longer = [t + (y.token,) for y in reader.choices(t).options
+                      if _whole(reader, t + (y.token,)) and not reader.choices(t + (y.token,)).options]
+            out.append((t, longer))
+    return out
+
+
+def move_label(reader: Reader, tokens: tuple[str, ...]) -> str:
+    """A whole move in a few words (one entry of a batch, one part of what a press did)."""
+    words = reader.so_far(tokens)
+    if len(words) <= 2:
+        return words[-1]
+    return ", ".join(words[1:]) if reader.choices(tokens[:2]).kind == "token" and len(words) == 3 and \
+        reader.choices(tokens[:2]).complete else _long_label(reader, tokens)
+
+
+def several(reader: Reader, options: Sequence[Option]) -> list[tuple[tuple[str, ...], str]]:
+    """Whole moves a seat may make several of in one go, in the order they are played: each
+    leaves the same decision open and takes no other one away (tapping resources and the base,
+    playing a resource and then tapping it). Found by looking ahead on the seat's own reader."""
+    decision = reader.decision.name if reader.decision is not None else ""
+    out: list[tuple[tuple[str, ...], str]] = []
+    now, seen, count = reader, set(), 0
+    todo = _candidates(reader, options)
+    while todo and len(out) < SELECT_MAX - 1:
+        move, longer = todo.pop(0)
+        if move in seen:
+            continue
+        seen.add(move)
+        nxt = now.after(" ".join(move))
+        if nxt is None or nxt.decision is None or nxt.decision.name != decision:
+            continue
+        if not all(_whole(nxt, m) for m, _ in todo):
+            continue  # it would take another move away (one K♦ for two rushes): not in a batch
+        out.append((move, move_label(now, move)))
+        out += [(m, move_label(now, m)) for m in longer[:1]]
+        count += 1
+        now = nxt
+        todo = [(m, lg) for m, lg in _candidates(nxt, list(nxt.choices(()).options)) if m not in seen]
+    return out if count >= 2 else []
+
+
+def _candidates(reader: Reader, options: Sequence[Option]) -> list[tuple[tuple[str, ...], list[tuple[str, ...]]]]:
+    """Moves that may go in a batch: the short ones, then those of several steps (``one_pick``)."""
+    short = _short_moves(reader, options)
+    return short + [(t, []) for t, _ in one_pick(reader, options, [m for m, _ in short], keeps=True)]
+
+
+def _leaves(reader: Reader, tokens: tuple[str, ...], depth: int, cap: int) -> list[tuple[str, ...]] | None:
+    """Every whole move under ``tokens`` made of token steps (a step asking how much to put on
+    something with a target gives the amount that finishes it, or all there is); None when there
+    are more than ``cap``, or a step of text or of several picks at once."""
+    c = reader.choices(tokens)
+    out: list[tuple[str, ...]] = [tokens] if c.complete and c.kind == "token" and not c.options else []
+    if c.kind == "range":
+        p = c.progress
+        if p is None or p.target is None:
+            return None
+        n = min(c.hi, p.target - p.total)
+        return [tokens + (str(n),)] if n >= c.lo and _whole(reader, tokens + (str(n),)) else []
+    if c.kind != "token" or (c.options and (c.complete or depth == 0)):
+        return None if c.options or c.kind != "token" else out
+    for x in c.options:
+        sub = _leaves(reader, tokens + (x.token,), depth - 1, cap - len(out))
+        if sub is None:
+            return None
+        out += sub
+        if len(out) > cap:
+            return None
+    return out
+
+
+def one_pick(reader: Reader, options: Sequence[Option], besides: Sequence[tuple[str, ...]] = (), *,
+             keeps: bool = False) -> list[tuple[tuple[str, ...], str]]:
+    """Whole moves of two or more steps as one pick (start a card with what finishes it, rush a
+    card, put a queen on a unit, assemble a unit), for options whose moves are few enough to list
+    and not ``besides`` (offered several at once), in a decision that stays open after them (a
+    phase the seat ends by passing). ``keeps``: only moves after which that decision stays open."""
+    decision = reader.decision.name if reader.decision is not None else ""
+    passing = _phase(reader, options)
+    out: list[tuple[tuple[str, ...], str]] = []
+    for o in options:
+        if o.style == "primary" or o.token in FORFEIT_TOKENS:
+            continue
+        leaves = _leaves(reader, (o.token,), 4, SELECT_MAX - len(out))
+        if not leaves or any(len(t) < 2 or t in besides for t in leaves):
+            continue
+        nxt = reader.after(" ".join(leaves[0]), acting=False)
+        if nxt is None or (nxt.decision.name != decision if nxt.decision is not None else keeps or not passing):
+            continue  # a move that ends the seat's part is one pick only in a phase it may pass
+        out += [(t, _long_label(reader, t)) for t in leaves]
+    return out[:SELECT_MAX]
+
+
+def _long_label(reader: Reader, tokens: tuple[str, ...]) -> str:
+    """A whole move of several steps in words: "Start building a card: Start 5♥ (needs 5), 5 markers"."""
+    words = reader.so_far(tokens)
+    step = reader.choices(tokens[:-1])
+    if step.kind == "range" and step.progress is not None:
+        name = step.progress.name.lower()
+        words[-1] = f"{tokens[-1]} {name[:-1] if tokens[-1] == '1' and name.endswith('s') else name}".strip()
+    return f"{words[0]}: {', '.join(words[1:])}" if len(words) > 1 else words[0]
+
+
+def passing_chain(reader: Reader, options: Sequence[Option]) -> list[tuple[tuple[str, ...], str]]:
+    """The phase's passing step and each next one while nothing else would be left to do there
+    (Finish construction → Finish battles → End your turn), each legal where it is played."""
+    out: list[tuple[tuple[str, ...], str]] = []
+    now, offered = reader, {o.token for o in options}
+    opts = list(options)
+    while len(out) < 6:
+        step = next((o for o in opts if o.style == "primary" and _whole(now, (o.token,))
+                     and not now.choices((o.token,)).options), None)
+        if step is None:
+            break
+        out.append(((step.token,), step.label or step.token))
+        nxt = now.after(step.token)
+        if nxt is None:
+            break
+        opts = list(nxt.choices(()).options)
+        if any(o.token not in offered for o in opts if o is not next((p for p in opts if p.style == "primary"), None)):
+            break  # the next phase offers something new: the player decides there
+        now = nxt
+    return out if len(out) >= 2 else []
+
+
+def _phase(reader: Reader, options: Sequence[Option]) -> bool:
+    """The decision is a phase the seat ends by passing: a passing step (the primary option, whole
+    alone) that shows the seat nothing new (it is no draw)."""
+    return any(o.style == "primary" and _whole(reader, (o.token,)) and not reader.choices((o.token,)).options
+               and reader.after(o.token, acting=False) is not None for o in options)
+
+
+def in_one_press(reader: Reader, options: Sequence[Option], drafts: Drafts) -> list[discord.ui.Item]:
+    """At the start of a decision that runs until the seat passes (a phase of a turn; each kind
+    looks ahead to see that it does): selects and a button that make several moves in one press,
+    each still applied and logged alone (``several``, ``one_pick``, ``passing_chain``)."""
+    tid, rev = reader.table.key, reader.opened
+    items: list[discord.ui.Item] = []
+    if not _phase(reader, options):
+        return items  # a decision of one move (or whose passing step draws): each press is a whole move
+    batch_cid = cid(tid, rev, Kind.BATCH.value, "")
+    many = [(t, label) for t, label in several(reader, options) if len(batch_value(0, t)) <= 100]
+    if len(many) >= 2:
+        select = discord.ui.Select(custom_id=batch_cid + "1", placeholder="Several at once (played in this order)…",
+                                   min_values=1, max_values=len(many), row=_BATCH_ROW)
+        for i, (tokens, label) in enumerate(many):
+            select.add_option(label=clip(pretty_text(label), 100), value=batch_value(i, tokens))
+        items.append(select)
+    quick = [(t, label) for t, label in one_pick(reader, options, [t for t, _ in many if len(t) <= 2])
+             if len(batch_value(0, t)) <= 100]
+    if quick:
+        select = discord.ui.Select(custom_id=batch_cid + "2", min_values=1, max_values=1, row=_AMOUNT_ROW,
+                                   placeholder="In one pick (building: what finishes it, or all you have)…")
+        for i, (tokens, label) in enumerate(quick):
+            select.add_option(label=clip(pretty_text(label), 100), value=batch_value(i, tokens))
+        items.append(select)
+    chain = passing_chain(reader, options)
+    if chain:
+        tokens = tuple(x for i, (t, _) in enumerate(chain) for x in ((THEN,) if i else ()) + t)
+        items.append(discord.ui.Button(
+            label=clip("⏭ " + " → ".join(pretty_text(label) for _, label in chain), LABEL_MAX),
+            style=discord.ButtonStyle.primary, row=_CHAIN_ROW,
+            custom_id=cid(tid, rev, CONFIRM, drafts.arg(tid, rev, CONFIRM, tokens))))
+    return items
+
+
+def text_box(reader: Reader, tokens: tuple[str, ...], custom_id: str) -> discord.ui.Modal:
+    """The text box of a line of text; the same seat's next lines when the rules ask for nothing
+    between (a last telling, then its wrap-up), each optional; and when the same seat's next step
+    after them is a short list of whole moves (the pass after a story line), a select of that move
+    in the same box."""
+    c = reader.choices(tokens)
+    label = clip(pretty_text(c.prompt or "Your line"), 45)
+    modal = discord.ui.Modal(title=label, timeout=None, custom_id=custom_id)
+    modal.add_item(discord.ui.TextInput(label=label or "Text", style=discord.TextStyle.paragraph,
+                                        required=c.required, max_length=max(1, min(c.max_len or 1000, 4000))))
+    now: Reader | None = reader
+    for _ in range(3):  # the same seat's next lines, while the rules ask for nothing else between
+        nxt = now.after(" ".join((*tokens, "…"))) if now is not None else None
+        root = nxt.choices(()) if nxt is not None else None
+        if nxt is None or root is None or len(root.options) != 1 or nxt.choices((root.options[0].token,)).kind != "text":
+            break
+        verb = root.options[0].token
+        line = nxt.choices((verb,))
+        modal.add_item(discord.ui.Label(
+            text=clip(pretty_text(line.prompt or verb), 45), description="Optional now: leave it empty to write it later.",
+            component=discord.ui.TextInput(custom_id=f"{LINE_ID}{verb}"[:100], style=discord.TextStyle.paragraph,
+                                           required=False, max_length=max(1, min(line.max_len or 1000, 4000)))))
+        now, tokens = nxt, (verb,)
+    then = _then_select(now, tokens) if now is not None else None
+    if then is not None:
+        modal.add_item(then)
+    return modal
+
+
+def _then_select(reader: Reader, tokens: tuple[str, ...]) -> discord.ui.Label | None:
+    nxt = reader.after(" ".join((*tokens, "…")))  # the rules' next step never depends on the words
+    if nxt is None:
+        return None
+    root = nxt.choices(())
+    if root.kind != "token" or not root.options or any(o.token in FORFEIT_TOKENS for o in root.options):
+        return None
+    moves = shortcuts(list(root.options), (), nxt.choices, SELECT_MAX)
+    if not moves or any(m.text or not _whole(nxt, m.tokens) or nxt.choices(m.tokens).options for m in moves):
+        return None
+    select = discord.ui.Select(custom_id=THEN_ID, min_values=0, max_values=1, required=False,
+                               placeholder=clip(pretty_text(f"{root.prompt} (or later)" if root.prompt else
+                                                            "Then… (or later)"), 150))
+    for m in moves:  # left empty, the line is told alone and the next step waits on the panel as before
+        select.add_option(label=clip(pretty_text(m.label), 100), value=" ".join(m.tokens)[:100])
+    title = root.options[0].label if len(root.options) == 1 and root.options[0].label else "Then"
+    return discord.ui.Label(text=clip(pretty_text(f"Then: {title}" if title != "Then" else title), 45),
+                            component=select)
 
 
 def _select(view: discord.ui.View, lines: list[str], c: Choices, options: list[Option], tid: str, rev: int,

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.engine.cards import pretty_text
 from bot.render import pictures
 from bot.render.panel import clip
 from bot.tables import Actor, TableError
@@ -20,7 +19,7 @@ from bot.tables.desk import DamagedError
 from bot.tables.errors import AlreadyHandled, StaleError
 from bot.tables.reader import Reader, Update
 from bot.ui import payloads
-from bot.ui.components import Kind, modal_id, modal_text, parse_modal_id
+from bot.ui.components import Kind, modal_id, modal_lines, modal_text, modal_then, parse_modal_id
 from bot.ui.payloads import NO_PINGS
 from bot.ui.placement import Placement, render
 
@@ -29,7 +28,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("cogs.tables")
 
-MOVE_KINDS = frozenset({Kind.STEP, Kind.SELECT, Kind.PAGE, Kind.CONFIRM, Kind.SURE_MOVE})
+MOVE_KINDS = frozenset({Kind.STEP, Kind.SELECT, Kind.BATCH, Kind.PAGE, Kind.CONFIRM, Kind.SURE_MOVE})
 DEFER_AFTER = 2.0  # seconds; Discord allows 3 for the first answer
 STALE_LINK = "That table has moved on since this was posted; here is the current table."
 ANSWERS = {Kind.JOIN: "You sat down at the table.", Kind.LEAVE: "You left the table.", Kind.START: "The game is on.",
@@ -140,7 +139,16 @@ class Play:
         if kind is Kind.PAGE:
             number, _, arg = arg.partition(":")
             page = int(number) if number.isdigit() else 0
+        if kind is Kind.BATCH:  # whole moves chosen in a select: played in the order offered
+            moves = payloads.batch_moves(values)
+            if not moves:
+                return await refuse(interaction, "Choose at least one move.")
+            return await self.play(interaction, moves[0], via="button", table=tid, opened=rev, more=moves[1:])
         tokens = await self.tokens(interaction, arg, tid, rev)
+        if kind is Kind.CONFIRM and payloads.THEN in tokens:  # a sequence of moves in one press
+            moves = [m for m in " ".join(tokens).split(payloads.THEN) if m.strip()]
+            return await self.play(interaction, moves[0].strip(), via="button", table=tid, opened=rev,
+                                   more=[m.strip() for m in moves[1:]])
         if kind is Kind.SELECT:
             tokens = tokens + (",".join(values),) if len(values) != 1 else tokens + (values[0],)
         if kind in (Kind.CONFIRM, Kind.SURE_MOVE):
@@ -269,10 +277,7 @@ class Play:
         drafts = payloads.Drafts()
         arg = drafts.arg(tid, rev, payloads.MODAL, tokens)
         await self.desk.save_drafts(drafts, reader)
-        label = clip(pretty_text(c.prompt or "Your line"), 45)
-        modal = discord.ui.Modal(title=label, timeout=None, custom_id=modal_id(tid, rev, arg, reader.seat or 0))
-        modal.add_item(discord.ui.TextInput(label=label or "Text", style=discord.TextStyle.paragraph,
-                                            required=c.required, max_length=max(1, min(c.max_len or 1000, 4000))))
+        modal = payloads.text_box(reader, tokens, modal_id(tid, rev, arg, reader.seat or 0))
         await interaction.response.send_modal(modal)
         modal.stop()  # submits are answered by ``on_modal``, before or after a restart, never by the box object
 
@@ -292,13 +297,25 @@ class Play:
                                                       "That table has moved on since this box was opened.", text))
             return True
         move = " ".join((*tokens, text)).strip()
-        await self.play(interaction, move, via="modal", table=tid, opened=rev, typed=text)
+        more, typed = [], [text]
+        for verb, line in modal_lines(interaction):  # the next lines, up to the first left empty
+            line = " ".join(line.split())
+            if not line:
+                break
+            more.append(f"{verb} {line}")
+            typed.append(line)
+        else:  # every line written: then the move chosen in the box's select (the pass after a line)
+            then = modal_then(interaction)
+            more += [then] if then and payloads.THEN not in then.split() else []
+        await self.play(interaction, move, via="modal", table=tid, opened=rev, typed="\n\n".join(typed), more=more)
         return True
 
     # ----- moves ---------------------------------------------------------------------------
     async def play(self, interaction: discord.Interaction, move: str, *, via: str, table: str | None = None,
-                   opened: int | None = None, confirmed: bool = False, typed: str = "") -> None:
-        """Apply a move and show the result: the table message is edited in place; the mover's
+                   opened: int | None = None, confirmed: bool = False, typed: str = "",
+                   more: list[str] | None = None) -> None:
+        """Apply a move (and the ``more`` moves after it, in the same press, each applied and
+        logged alone) and show the result: the table message is edited in place; the mover's
         private panel (or private answer) says what was done. Giving the game up asks first."""
         try:
             if not confirmed and payloads.is_forfeit(move.split()) and await self.ask_forfeit(interaction, move, table,
@@ -307,9 +324,13 @@ class Play:
             actor = actor_of(interaction, self.bot.owner_ids)
             clicked = interaction.message
             on_panel = clicked is not None and clicked.flags.ephemeral
-            labels = await self._labels(interaction, move) if via != "button" or on_panel else []
-            work = asyncio.ensure_future(self.desk.move(interaction.channel_id, actor, move, table=table,
-                                                        opened=opened, interaction=interaction.id))
+            labels = await self._labels(interaction, move, more or []) if via != "button" or on_panel else []
+            if more:
+                work = asyncio.ensure_future(self.desk.moves(interaction.channel_id, actor, [move, *more], table=table,
+                                                             opened=opened, interaction=interaction.id))
+            else:
+                work = asyncio.ensure_future(self.desk.move(interaction.channel_id, actor, move, table=table,
+                                                            opened=opened, interaction=interaction.id))
             update = await self._in_time(interaction, work)
         except AlreadyHandled:  # Discord delivered this press twice: it was played once
             return
@@ -332,15 +353,30 @@ class Play:
             return await self.publish(interaction, update)
         await self.publish(interaction, update, answer=done)
 
-    async def _labels(self, interaction: discord.Interaction, move: str) -> list[str]:
+    async def _labels(self, interaction: discord.Interaction, move: str, more: list[str]) -> list[str]:
         """The plain-words labels of a move's tokens, read before it is played (for the sentence
-        that says what it did)."""
+        that says what it did); of a sequence, one label a move."""
         tokens = move.split()
         try:
             reader = await self.desk.reader(interaction.channel_id, interaction.user.id, cached=True)
         except TableError:
             return tokens
-        return reader.so_far(tokens) if reader.acting else tokens
+        if not reader.acting:
+            return tokens
+        if not more:
+            return reader.so_far(tokens)
+        out: list[str] = []
+        now: Reader | None = reader
+        for m in [move, *more]:
+            head, _, rest = m.partition(" ")
+            if now is None:
+                out.append(m)
+            elif rest and now.choices((head,)).kind == "text":  # a line of text: its label and the words
+                out.append(f"{now.so_far((head,))[0]} “{rest if len(rest) <= 60 else rest[:59] + '…'}”")
+            else:
+                out.append(payloads.move_label(now, tuple(m.split())))
+            now = now.after(m) if now is not None else None
+        return out
 
     async def carry_on(self, interaction: discord.Interaction, update: Update, done: str) -> None:
         """The private panel after its action: while the same seat still has a decision, the next
