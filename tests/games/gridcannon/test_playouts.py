@@ -121,3 +121,25 @@ def test_auto_move_is_deterministic_and_legal():
         m2 = auto_move(g, 0, random.Random(g.move_count))
         assert m1 == m2 and str(m1) in g.legal_moves(0)
         g, _ = g.apply(0, m1)
+
+
+def _mutables(value, out):
+    if isinstance(value, (list, dict)):
+        out.append(value)
+        for item in (value.values() if isinstance(value, dict) else value):
+            _mutables(item, out)
+    return out
+
+
+@pytest.mark.parametrize("options", [[], ["Classic (Old Version)"], ["Memory Aid"]])
+def test_copy_is_the_cores_deep_copy(options):
+    # copy() is hand-written for speed: at every step of a game it must equal the core's marshal
+    # copy (_state) and share no list or dict with the original (a later move changes only the copy).
+    game = G.new(["p"], options, seed=31)
+    rng = random.Random(31)
+    while not game.is_over():
+        twin = game.copy()
+        assert type(twin) is G and twin._state() == game._state() and twin.to_json() == game.to_json()
+        mine = {id(v) for name in game._state() for v in _mutables(getattr(game, name), [])}
+        assert not mine & {id(v) for name in twin._state() for v in _mutables(getattr(twin, name), [])}
+        game, _ = game.apply(0, rng.choice(game.legal_moves(0)))
