@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from bot.engine import cards
 from bot.engine.core import (
+    MAX_ACTION_TEXT,
     Action,
     Choices,
     Decision,
@@ -30,7 +31,7 @@ from . import actions as A
 from .board import (
     BASE,
     VALUES,
-    CELL_SLOTS,
+    CELL_SLOT_INDEXES,
     CELLS,
     EXHAUSTED,
     LINE,
@@ -47,6 +48,7 @@ from .board import (
     SLOTS,
     TRIGGERS,
     WIN,
+    colour,
     is_number,
     is_ploy,
     is_royal,
@@ -55,6 +57,7 @@ from .board import (
     parse_card,
     plural,
     qualifies,
+    suit,
     value,
 )
 from .options import GridcannonOptions
@@ -144,7 +147,11 @@ class GridcannonGame(Game):
 
     # ----- events -------------------------------------------------------------------------
     def _say(self, events: list[Event] | None, text: str) -> None:
-        self.emit(events, text)
+        # The core's emit of a public line (no private text, kind, data or reveals), written out:
+        # every move says one to a dozen.
+        if events is not None:
+            events.append(Event(text))
+        self.journal = (self.journal + [[text, {}]])[-self.log_size:]
         self.last_lines = min(self.last_lines + 1, self.log_size)
 
     def _to_bottom(self, stack: list[str]) -> None:
@@ -242,43 +249,32 @@ class GridcannonGame(Game):
 
     def unspent(self, kind: str | None = None) -> list[int]:
         """Stash indexes of unspent ploys (``kind`` "A" aces, "JK" jokers, None both)."""
-        out = []
-        for i, ploy in enumerate(self.stash):
-            if ploy["spent"]:
-                continue
-            if kind == "A" and cards.is_joker(ploy["card"]):
-                continue
-            if kind == "JK" and not cards.is_joker(ploy["card"]):
-                continue
-            out.append(i)
-        return out
+        stash = self.stash
+        if kind == "A":
+            return [i for i, ploy in enumerate(stash) if not ploy["spent"] and not ploy["card"].startswith("JK")]
+        if kind == "JK":
+            return [i for i, ploy in enumerate(stash) if not ploy["spent"] and ploy["card"].startswith("JK")]
+        return [i for i, ploy in enumerate(stash) if not ploy["spent"]]
 
     def spent_count(self) -> int:
         return sum(1 for ploy in self.stash if ploy["spent"])
 
     def legal_slots(self, royal: str) -> list[str]:
         """Slots ``royal`` may take now (§4 with rulings 1-3)."""
-        free = {s for s, slot in zip(SLOTS, self.slots, strict=True) if slot["royal"] is None}
-        eligible = [c for c in PERIMETER if not free.isdisjoint(CELL_SLOTS[c])]
+        free = [slot["royal"] is None for slot in self.slots]
+        eligible = [c for c in PERIMETER if any(free[i] for i in CELL_SLOT_INDEXES[c])]
         grid = self.grid
-        with_card = [c for c in eligible if grid[c]]
-        if not with_card:
+        tops = [(c, grid[c][-1]) for c in eligible if grid[c]]
+        if not tops:
             cands = eligible
         else:
-            cands = []
-            tiers = (
-                lambda t: cards.suit(t) == cards.suit(royal),
-                lambda t: cards.colour(t) == cards.colour(royal),
-                lambda t: True,
-            )
-            for test in tiers:
-                tier = [c for c in with_card if test(self.top(c))]
-                if tier:
-                    best = max(value(self.top(c)) for c in tier)
-                    cands = [c for c in tier if value(self.top(c)) == best]
-                    break
-        ok = {s for c in cands for s in CELL_SLOTS[c] if s in free}
-        return [s for s in SLOTS if s in ok]
+            # The first tier with a card: same suit as the royal, else same colour, else any.
+            rs, rc = suit(royal), colour(royal)
+            tier = [ct for ct in tops if suit(ct[1]) == rs] or [ct for ct in tops if colour(ct[1]) == rc] or tops
+            best = max(value(t) for _, t in tier)
+            cands = [c for c, t in tier if value(t) == best]
+        ok = {i for c in cands for i in CELL_SLOT_INDEXES[c] if free[i]}
+        return [SLOTS[i] for i in sorted(ok)]
 
     def can_place(self, card: str, cell: int) -> bool:
         stack = self.grid[cell]
@@ -294,21 +290,19 @@ class GridcannonGame(Game):
     def armour_targets(self, card: str) -> list[int]:
         """Slot indexes of the royals ``card`` may armour (§7; ties give several)."""
         live = self.living()
-        tiers = (
-            lambda r: cards.suit(r) == cards.suit(card),
-            lambda r: cards.colour(r) == cards.colour(card),
-            lambda r: True,
-        )
-        for test in tiers:
-            tier = [i for i in live if test(self.slots[i]["royal"])]
-            if tier:
-                if self.variant.lowest_health:
-                    key = {i: self.health(i) for i in tier}
-                else:
-                    key = {i: BASE[self.slots[i]["royal"][0]] for i in tier}
-                low = min(key.values())
-                return [i for i in tier if key[i] == low]
-        return []
+        slots = self.slots
+        # The first tier with a royal: same suit as the card, else same colour, else any.
+        cs, cc = suit(card), colour(card)
+        tier = ([i for i in live if suit(slots[i]["royal"]) == cs] or [i for i in live if colour(slots[i]["royal"]) == cc]
+                or live)
+        if not tier:
+            return []
+        if self.variant.lowest_health:
+            key = {i: self.health(i) for i in tier}
+        else:
+            key = {i: BASE[slots[i]["royal"][0]] for i in tier}
+        low = min(key.values())
+        return [i for i in tier if key[i] == low]
 
     def attack(self, slot: int, grid: list[list[str]] | None = None) -> int:
         """The attack the slot's two attacker cells make on its royal now."""
@@ -377,6 +371,28 @@ class GridcannonGame(Game):
         out = (Decision(0, STAGES[self.phase][1], public=True, default=None, prompt=self.prompt()),)
         self.__dict__["_decisions"] = (key, out)
         return out
+
+    def apply(self, seat: int, action: Action | str) -> tuple[GridcannonGame, list[Event]]:
+        """The core's ``apply`` (the same checks, refusals and result; a test holds them equal),
+        without the decisions before the move, which only ``_reopen`` reads and a solo game's does
+        not (its one seat is always the mover)."""
+        if self.is_over():
+            raise IllegalMove("The game is over.", "over")
+        if not 0 <= seat < len(self.players):
+            raise IllegalMove("That seat is not in the game.", "seat")
+        if seat not in self.to_act():
+            raise IllegalMove(self.waiting_for(), "turn")
+        if isinstance(action, str):
+            if not action.strip():
+                raise IllegalMove("Empty move.", "parse")
+            if len(action) > MAX_ACTION_TEXT:
+                raise IllegalMove(f"That move is too long ({len(action)} characters).", "parse")
+            action = self.parse(seat, action)
+        new = self.copy()
+        events = new._apply(seat, action)
+        new.move_count += 1
+        new._reopen((), seat)
+        return new, events
 
     def to_act(self) -> frozenset[int]:
         return _NOBODY if self.phase in (WIN, LOSS) else _SOLO
