@@ -89,6 +89,7 @@ function legal(s) {
 
 let steps = 0, games = 0, stuck = 0;
 const start = process.hrtime.bigint();
+const cpu0 = process.cpuUsage();
 for (let r = 0; r < rounds; r++) {
   decks.forEach((deck, n) => {
     const rng = mulberry32(n + 1 + r * 100003);
@@ -103,7 +104,8 @@ for (let r = 0; r < rounds; r++) {
   });
 }
 const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-console.log(JSON.stringify({ steps, games, seconds, stuck }));
+const used = process.cpuUsage(cpu0);
+console.log(JSON.stringify({ steps, games, seconds, cpu: (used.user + used.system) / 1e6, stuck }));
 """
 
 

@@ -31,7 +31,6 @@ LINE = {s: _line(s) for s in SLOTS}
 SLOT_INDEX = {s: i for i, s in enumerate(SLOTS)}
 # Slots next to each cell (their adjacent cell), and slots each cell triggers.
 CELL_SLOTS = {c: [s for s in SLOTS if LINE[s][0] == c] for c in range(9)}
-CELL_SLOT_INDEXES = [[i for i, s in enumerate(SLOTS) if LINE[s][0] == c] for c in range(9)]
 TRIGGERS = {c: [s for s in SLOTS if LINE[s][2] == c] for c in range(9)}
 
 # Phases of the state machine (§3), plus setup and the Classic drawn-ploy state (internal names;

@@ -9,7 +9,7 @@ from __future__ import annotations
 import marshal
 import re
 from functools import lru_cache
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
@@ -31,7 +31,6 @@ from . import actions as A
 from .board import (
     BASE,
     VALUES,
-    CELL_SLOT_INDEXES,
     CELLS,
     EXHAUSTED,
     LINE,
@@ -60,6 +59,8 @@ from .board import (
     suit,
     value,
 )
+from bot.engine.options import Options
+
 from .options import GridcannonOptions
 from .view import CellView, GridcannonView, PloyView, SlotView
 
@@ -128,11 +129,27 @@ class GridcannonGame(Game):
     loss_reason: str = ""
     last_lines: int = 0  # journal entries the latest move wrote
 
+    @classmethod
+    def new(cls, players: Sequence[str], options: Iterable[str] | Options = (), seed: int | None = None,
+            deck: Sequence[str] | None = None) -> GridcannonGame:
+        """The core's ``new``, given options parsed once per distinct written list (typed options are frozen)."""
+        if not isinstance(options, Options):
+            written = tuple(options)
+            try:
+                options = _options(written)
+            except TypeError:  # an item that cannot be a dictionary key: the core parses it
+                options = written
+        return super().new(players, options, seed, deck)  # type: ignore[return-value]
+
     # ----- options ------------------------------------------------------------------------
     @property
     def variant(self) -> GridcannonOptions:
-        """The typed options (parsed once per distinct option list, not once per state copy)."""
-        return _options(tuple(self.options))
+        """The typed options (parsed once per distinct option list, not once per state copy;
+        looked up once per state object, as the core's ``opts``)."""
+        held = self.__dict__.get("_variant")
+        if held is None:
+            held = self.__dict__["_variant"] = _options(tuple(self.options))
+        return held
 
     @property
     def classic(self) -> bool:
@@ -182,7 +199,7 @@ class GridcannonGame(Game):
             deck = list(full)
             self.rng().shuffle(deck)
         else:
-            deck = [parse_card(c) if not c.startswith("JK") else c for c in deck]
+            deck = [_CODES.get(c) or (parse_card(c) if not c.startswith("JK") else c) for c in deck]
             if sorted(deck) != sorted(full):
                 raise IllegalMove(f"The deck must hold exactly the {len(full)} cards of this game.", "deck")
         self.pile = list(deck)
@@ -261,8 +278,8 @@ class GridcannonGame(Game):
 
     def legal_slots(self, royal: str) -> list[str]:
         """Slots ``royal`` may take now (§4 with rulings 1-3)."""
-        free = [slot["royal"] is None for slot in self.slots]
-        eligible = [c for c in PERIMETER if any(free[i] for i in CELL_SLOT_INDEXES[c])]
+        free = [i for i, slot in enumerate(self.slots) if slot["royal"] is None]
+        eligible = sorted({SLOT_CELL[i] for i in free})  # perimeter cells next to a free slot
         grid = self.grid
         tops = [(c, grid[c][-1]) for c in eligible if grid[c]]
         if not tops:
@@ -271,10 +288,9 @@ class GridcannonGame(Game):
             # The first tier with a card: same suit as the royal, else same colour, else any.
             rs, rc = suit(royal), colour(royal)
             tier = [ct for ct in tops if suit(ct[1]) == rs] or [ct for ct in tops if colour(ct[1]) == rc] or tops
-            best = max(value(t) for _, t in tier)
+            best = max([value(t) for _, t in tier])
             cands = [c for c, t in tier if value(t) == best]
-        ok = {i for c in cands for i in CELL_SLOT_INDEXES[c] if free[i]}
-        return [SLOTS[i] for i in sorted(ok)]
+        return [SLOTS[i] for i in free if SLOT_CELL[i] in cands]
 
     def can_place(self, card: str, cell: int) -> bool:
         stack = self.grid[cell]
@@ -362,9 +378,9 @@ class GridcannonGame(Game):
         # Asked several times a move (apply, to_act, choices): kept with the facts its prompt reads
         # (phase, pending card, grid tops, royals, stash, set-aside royals), so a changed state never
         # gets an old answer.
-        key = (self.phase, self.pending, tuple([st[-1] if st else None for st in self.grid]),
-               tuple([(s["royal"], s["dead"]) for s in self.slots]),
-               tuple([(ploy["card"], ploy["spent"]) for ploy in self.stash]), tuple(self.set_aside))
+        slots = self.slots
+        key = (self.phase, self.pending, [st[-1] if st else None for st in self.grid], [s["royal"] for s in slots],
+               [s["dead"] for s in slots], [(ploy["card"], ploy["spent"]) for ploy in self.stash], self.set_aside[:])
         held = self.__dict__.get("_decisions")
         if held is not None and held[0] == key:
             return held[1]
@@ -405,68 +421,83 @@ class GridcannonGame(Game):
     # ----- actions: the legal token lists, choices, parse ---------------------------------
     def _token_lists(self, verb: str | None = None, source: str | None = None) -> Iterator[tuple[str, ...]]:
         """Every legal action as tokens, in the order the table lists them (only ``verb``'s;
-        for a reassignment, only those from ``source``)."""
-        ph, pend = self.phase, self.pending
-
-        def want(v: str) -> bool:
-            return verb is None or verb == v
-
-        if ph == SETUP_ROYALS and want("royal"):
-            for r, s in self._setup_pairs():
-                yield ("royal", r, s)
+        for a reassignment, only those from ``source``). The cell actions' token lists are made
+        once (module tables), not once per listing."""
+        ph, pend, grid = self.phase, self.pending, self.grid
+        every = verb is None
+        if ph == SETUP_ROYALS:
+            if every or verb == "royal":
+                for r, s in self._setup_pairs():
+                    yield ("royal", r, s)
         elif ph == SETUP_REPLACE:
-            if want("replace"):
+            if every or verb == "replace":
                 for c in range(9):
-                    if self.grid[c]:
-                        yield ("replace", CELLS[c])
-            if want("keep"):
-                yield ("keep",)
-        elif ph == READY and want("draw"):
-            yield ("draw",)
-        elif ph == PENDING_ROYAL and want("royal"):
-            for s in self.legal_slots(pend):
-                yield ("royal", s)
-        elif ph == PENDING_NUMBER and verb not in ("extract", "reassign"):
-            places = self.place_cells(pend)
-            if want("place"):
-                for c in places:
-                    yield ("place", CELLS[c])
-            if places:
-                pass
-            elif self.living():
-                if want("armour") and self._may_armour():
-                    for i in self.armour_targets(pend):
-                        yield ("armour", self.slots[i]["royal"])
-                if want("hardreset") and self.classic:
-                    for c in range(9):
-                        if self.grid[c]:
-                            yield ("hardreset", CELLS[c])
-            elif want("continue"):
-                yield ("continue",)
-        elif ph == PENDING_PLOY and want("reset"):
-            for c in range(9):
-                yield ("reset", CELLS[c])
+                    if grid[c]:
+                        yield _ON_CELL["replace"][c]
+            if every or verb == "keep":
+                yield _KEEP
+        elif ph == READY:
+            if every or verb == "draw":
+                yield _DRAW
+        elif ph == PENDING_ROYAL:
+            if every or verb == "royal":
+                for s in self.legal_slots(pend):
+                    yield ("royal", s)
+        elif ph == PENDING_NUMBER:
+            if verb not in ("extract", "reassign"):
+                places = self.place_cells(pend)
+                if every or verb == "place":
+                    row = _ON_CELL["place"]
+                    for c in places:
+                        yield row[c]
+                if places:
+                    pass
+                elif self.living():
+                    if (every or verb == "armour") and self._may_armour():
+                        for i in self.armour_targets(pend):
+                            yield ("armour", self.slots[i]["royal"])
+                    if (every or verb == "hardreset") and self.classic:
+                        for c in range(9):
+                            if grid[c]:
+                                yield _ON_CELL["hardreset"][c]
+                elif every or verb == "continue":
+                    yield _CONTINUE
+        elif ph == PENDING_PLOY:
+            if every or verb == "reset":
+                yield from _ON_CELL["reset"]
         elif ph == EXHAUSTED:
             if self.classic:
-                if want("recycle"):
+                if every or verb == "recycle":
                     for c in range(9):
-                        if self.grid[c]:
-                            yield ("recycle", CELLS[c])
-            elif want("concede"):
-                yield ("concede",)
-        if ph in PLOY_PHASES and not self.classic:
-            if want("extract") and self.unspent("A"):
+                        if grid[c]:
+                            yield _ON_CELL["recycle"][c]
+            elif every or verb == "concede":
+                yield _CONCEDE
+        if ph in PLOY_PHASES and (every or verb == "extract" or verb == "reassign") and not self.classic:
+            aces = jokers = False
+            for ploy in self.stash:
+                if not ploy["spent"]:
+                    if ploy["card"].startswith("JK"):
+                        jokers = True
+                    else:
+                        aces = True
+            if aces and (every or verb == "extract"):
+                row = _ON_CELL["extract"]
                 for c in range(9):
-                    if self.grid[c]:
-                        yield ("extract", CELLS[c])
-            if want("reassign") and self.unspent("JK"):
+                    if grid[c]:
+                        yield row[c]
+            if jokers and (every or verb == "reassign"):
+                # A top card may move onto any other cell whose top is no higher (or empty).
+                tops = [value(st[-1]) if st else None for st in grid]
                 for x in (range(9) if source is None else [c for c in range(9) if CELLS[c] == source]):
-                    if not self.grid[x]:
+                    v = tops[x]
+                    if v is None:
                         continue
-                    v = value(self.top(x))
+                    row = _REASSIGN[x]
                     for y in range(9):
-                        if y != x and (not self.grid[y] or value(self.top(y)) <= v):
-                            yield ("reassign", CELLS[x], CELLS[y])
+                        w = tops[y]
+                        if y != x and (w is None or w <= v):
+                            yield row[y]
 
     def legal_actions(self, seat: int) -> Iterator[Action]:
         """Every legal action (what walking :meth:`choices` gives, without the labels)."""
@@ -573,14 +604,19 @@ class GridcannonGame(Game):
     # ----- apply ------------------------------------------------------------------------
     def _apply(self, seat: int, action: Action) -> list[Event]:
         verb = action.verb
-        if not (self.phase == PENDING_NUMBER and verb in ("place", "armour", "continue")) and \
-                next(self._token_lists(verb), None) is None:
+        if not (self.phase == PENDING_NUMBER and verb in ("place", "armour", "continue")) and not self._offers(verb):
             raise IllegalMove(self._not_now(verb), "now")
         events: list[Event] = []
         self.last_lines = 0
         handler = _HANDLERS[type(action)]
         handler(self, action, events)
         return events
+
+    def _offers(self, verb: str) -> bool:
+        """Whether a legal action of ``verb`` exists now (a draw: exactly when READY)."""
+        if verb == "draw":
+            return self.phase == READY
+        return next(self._token_lists(verb), None) is not None
 
     def _not_now(self, verb: str) -> str:
         if verb in ("extract", "reassign") and self.phase in PLOY_PHASES and not self.classic:
@@ -1059,8 +1095,7 @@ class GridcannonGame(Game):
         new.__dict__.update({
             "players": d["players"][:], "options": d["options"][:], "seed": d["seed"], "rng_calls": d["rng_calls"],
             "move_count": d["move_count"], "forfeited": d["forfeited"][:],
-            "journal": [[e[0], dict(e[1])] if len(e) == 2 and type(e[1]) is dict else _deep(e)
-                        for e in d["journal"]],
+            "journal": _journal(d["journal"]),
             "opened": dict(d["opened"]),
             "pile": d["pile"][:], "known_bottom": d["known_bottom"], "grid": [st[:] for st in d["grid"]],
             "slots": [{**s, "armour": s["armour"][:]} for s in d["slots"]],
@@ -1107,6 +1142,13 @@ _HANDLERS = {
 }
 _STYLE = {"concede": "danger", "draw": "primary"}
 _SOLO, _NOBODY = frozenset({0}), frozenset()
+_CODES = {c: c if c.startswith("JK") else parse_card(c) for c in cards.deck(2)}  # a deck's codes, read once
+SLOT_CELL = [LINE[s][0] for s in SLOTS]  # each slot's adjacent cell
+# Token lists the legal listings give, made once: "<verb> <cell>" per cell, "reassign <cell> <cell>".
+_ON_CELL = {verb: tuple((verb, cell) for cell in CELLS) for verb in ("place", "replace", "extract", "reset",
+                                                                    "hardreset", "recycle")}
+_REASSIGN = tuple(tuple(("reassign", x, y) for y in CELLS) for x in CELLS)
+_DRAW, _KEEP, _CONTINUE, _CONCEDE = ("draw",), ("keep",), ("continue",), ("concede",)
 
 
 @lru_cache(maxsize=4096)
@@ -1132,6 +1174,14 @@ def _written(tokens: tuple[str, ...]) -> tuple[Action, str]:
 @lru_cache(maxsize=64)
 def _options(stored: tuple[str, ...]) -> GridcannonOptions:
     return GridcannonOptions.parse(stored)
+
+
+def _journal(journal: list[list[Any]]) -> list[list[Any]]:
+    """A deep copy of the journal: entries ``[public text, {seat: text}]``."""
+    try:
+        return [[public, private.copy()] for public, private in journal]
+    except (ValueError, TypeError, AttributeError):  # not that shape (never written so): copy it as it is
+        return _deep(journal)
 
 
 def _deep(value: Any) -> Any:
