@@ -257,6 +257,21 @@ class GridcannonGame(Game):
     def living(self) -> list[int]:
         return [i for i, s in enumerate(self.slots) if s["royal"] and not s["dead"]]
 
+    def _any_living(self) -> bool:
+        for s in self.slots:
+            if s["royal"] and not s["dead"]:
+                return True
+        return False
+
+    def _ploys_note(self) -> str:
+        """The prompt's " or use a ploy" while an unspent ploy may be used (not in Classic)."""
+        if self.classic:
+            return ""
+        for ploy in self.stash:
+            if not ploy["spent"]:
+                return " or use a ploy"
+        return ""
+
     def dead_count(self) -> int:
         return sum(1 for s in self.slots if s["dead"])
 
@@ -373,20 +388,12 @@ class GridcannonGame(Game):
 
     # ----- who acts -----------------------------------------------------------------
     def decisions(self) -> tuple[Decision, ...]:
-        if self.phase in (WIN, LOSS):
+        phase = self.phase
+        if phase in (WIN, LOSS):
             return ()
-        # Asked several times a move (apply, to_act, choices): kept with the facts its prompt reads
-        # (phase, pending card, grid tops, royals, stash, set-aside royals), so a changed state never
-        # gets an old answer.
-        slots = self.slots
-        key = (self.phase, self.pending, [st[-1] if st else None for st in self.grid], [s["royal"] for s in slots],
-               [s["dead"] for s in slots], [(ploy["card"], ploy["spent"]) for ploy in self.stash], self.set_aside[:])
-        held = self.__dict__.get("_decisions")
-        if held is not None and held[0] == key:
-            return held[1]
-        out = (Decision(0, STAGES[self.phase][1], public=True, default=None, prompt=self.prompt()),)
-        self.__dict__["_decisions"] = (key, out)
-        return out
+        # The prompt is written afresh at every ask (a state changed in place never gets an old
+        # answer); the frozen decision made of it is shared.
+        return _decision(STAGES[phase][1], self.prompt())
 
     def apply(self, seat: int, action: Action | str) -> tuple[GridcannonGame, list[Event]]:
         """The core's ``apply`` (the same checks, refusals and result; a test holds them equal),
@@ -710,7 +717,7 @@ class GridcannonGame(Game):
         return card
 
     def _do_draw(self, a: A.Draw, ev: list[Event]) -> None:
-        if not self.living():
+        if not self._any_living():
             self._search(ev)
             return
         card = self._draw_one()
@@ -1012,27 +1019,27 @@ class GridcannonGame(Game):
     def prompt(self) -> str:
         """What the player should do now, in plain words."""
         ph, c = self.phase, self.pending
-        ploys = " or use a ploy" if (not self.classic and self.unspent()) else ""
+        if ph == READY:
+            return ("Draw (no living royal: the draw is a search)" if not self._any_living() else "Draw") + \
+                self._ploys_note() + "."
+        if ph == PENDING_NUMBER:
+            if self.place_cells(c):
+                return f"Place {p(c)}{self._ploys_note()}."
+            if not self._any_living():
+                return f"{p(c)} has no legal cell and no royal lives: continue the search{self._ploys_note()}."
+            if self.classic:
+                return f"{p(c)} has no legal cell: hard reset a stack or add it as armour."
+            if not self._may_armour():
+                return f"{p(c)} has no legal cell: use a ploy (Ploys First)."
+            return f"{p(c)} has no legal cell: add it as armour{self._ploys_note()}."
+        if ph == PENDING_ROYAL:
+            return f"Place {p(c)} at " + " or ".join(self.legal_slots(c)) + self._ploys_note() + "."
         if ph == SETUP_ROYALS:
             if self.variant.draw_order:
                 return f"Place {p(self.set_aside[0])} (setup)."
             return f"Place a set-aside royal (setup): {listing(self.set_aside)}."
         if ph == SETUP_REPLACE:
             return "Replace one grid card (it goes to the bottom of the deck), or keep the grid."
-        if ph == READY:
-            return ("Draw (no living royal: the draw is a search)" if not self.living() else "Draw") + ploys + "."
-        if ph == PENDING_ROYAL:
-            return f"Place {p(c)} at " + " or ".join(self.legal_slots(c)) + ploys + "."
-        if ph == PENDING_NUMBER:
-            if self.place_cells(c):
-                return f"Place {p(c)}{ploys}."
-            if not self.living():
-                return f"{p(c)} has no legal cell and no royal lives: continue the search{ploys}."
-            if self.classic:
-                return f"{p(c)} has no legal cell: hard reset a stack or add it as armour."
-            if not self._may_armour():
-                return f"{p(c)} has no legal cell: use a ploy (Ploys First)."
-            return f"{p(c)} has no legal cell: add it as armour{ploys}."
         if ph == PENDING_PLOY:
             return f"Play {p(c)} on a cell: that stack is reset to the bottom of the deck."
         if ph == EXHAUSTED:
@@ -1092,7 +1099,7 @@ class GridcannonGame(Game):
         every ``apply`` pays. A test holds it equal to ``_state()``."""
         new = object.__new__(type(self))
         d = self.__dict__
-        new.__dict__.update({
+        new.__dict__ = {
             "players": d["players"][:], "options": d["options"][:], "seed": d["seed"], "rng_calls": d["rng_calls"],
             "move_count": d["move_count"], "forfeited": d["forfeited"][:],
             "journal": _journal(d["journal"]),
@@ -1103,7 +1110,7 @@ class GridcannonGame(Game):
             "set_aside": d["set_aside"][:], "cycle": d["cycle"][:], "shame": d["shame"][:],
             "pending": d["pending"], "phase": d["phase"], "searching": d["searching"], "replaced": d["replaced"],
             "loss_reason": d["loss_reason"], "last_lines": d["last_lines"],
-        })
+        }
         return new
 
     # ----- stored states -------------------------------------------------------------------
@@ -1149,6 +1156,11 @@ _ON_CELL = {verb: tuple((verb, cell) for cell in CELLS) for verb in ("place", "r
                                                                     "hardreset", "recycle")}
 _REASSIGN = tuple(tuple(("reassign", x, y) for y in CELLS) for x in CELLS)
 _DRAW, _KEEP, _CONTINUE, _CONCEDE = ("draw",), ("keep",), ("continue",), ("concede",)
+
+
+@lru_cache(maxsize=1024)
+def _decision(name: str, prompt: str) -> tuple[Decision, ...]:
+    return (Decision(0, name, public=True, default=None, prompt=prompt),)
 
 
 @lru_cache(maxsize=4096)
