@@ -339,9 +339,8 @@ class GridcannonGame(Game):
         """The attack the slot's two attacker cells make on its royal now."""
         g = self.grid if grid is None else grid
         royal = self.slots[slot]["royal"]
-        a, b, _ = LINE[SLOTS[slot]]
         total = 0
-        for cell in (a, b):
+        for cell in ATTACKERS[slot]:
             top = g[cell][-1] if g[cell] else None
             if qualifies(top, royal):
                 total += value(top)
@@ -350,8 +349,7 @@ class GridcannonGame(Game):
     def kills_at(self, cell: int, grid: list[list[str]] | None = None) -> list[int]:
         """Living royals a landing on ``cell`` would kill (the landing card never counts)."""
         out = []
-        for s in TRIGGERS[cell]:
-            i = SLOT_INDEX[s]
+        for i in TRIGGERED[cell]:
             slot = self.slots[i]
             if slot["royal"] and not slot["dead"] and self.attack(i, grid) >= self.health(i):
                 out.append(i)
@@ -416,6 +414,9 @@ class GridcannonGame(Game):
         new.move_count += 1
         new._reopen((), seat)
         return new, events
+
+    def is_over(self) -> bool:
+        return self.phase in (WIN, LOSS)  # exactly when ``outcome`` is not None
 
     def to_act(self) -> frozenset[int]:
         return _NOBODY if self.phase in (WIN, LOSS) else _SOLO
@@ -920,23 +921,27 @@ class GridcannonGame(Game):
     # ----- resolution ------------------------------------------------------------------
     def _fire(self, cell: int, ev: list[Event]) -> None:
         """Resolve the attacks a landing on ``cell`` triggers (§6), then the win check."""
-        for s in TRIGGERS[cell]:
-            i = SLOT_INDEX[s]
-            slot = self.slots[i]
-            if not slot["royal"] or slot["dead"]:
-                continue
+        grid, slots = self.grid, self.slots
+        for i in TRIGGERED[cell]:
+            slot = slots[i]
             royal = slot["royal"]
-            a, b, _ = LINE[s]
+            if not royal or slot["dead"]:
+                continue
+            s = SLOTS[i]
             parts = []
-            for c in (a, b):
-                top = self.top(c)
-                if top is None:
+            atk = 0  # the attack (``attack(i)``), summed as the line is written
+            for c in ATTACKERS[i]:
+                stack = grid[c]
+                if not stack:
                     parts.append(f"empty {CELLS[c]}")
-                elif qualifies(top, royal):
+                    continue
+                top = stack[-1]
+                if qualifies(top, royal):
                     parts.append(p(top))
+                    atk += value(top)
                 else:
                     parts.append(f"{p(top)} (does not count)")
-            atk, h = self.attack(i), self.health(i)
+            h = self.health(i)
             killed = atk >= h
             if killed:
                 slot["dead"] = True
@@ -1105,7 +1110,7 @@ class GridcannonGame(Game):
             "journal": _journal(d["journal"]),
             "opened": dict(d["opened"]),
             "pile": d["pile"][:], "known_bottom": d["known_bottom"], "grid": [st[:] for st in d["grid"]],
-            "slots": [{**s, "armour": s["armour"][:]} for s in d["slots"]],
+            "slots": _slots(d["slots"]),
             "stash": [dict(ploy) for ploy in d["stash"]],
             "set_aside": d["set_aside"][:], "cycle": d["cycle"][:], "shame": d["shame"][:],
             "pending": d["pending"], "phase": d["phase"], "searching": d["searching"], "replaced": d["replaced"],
@@ -1151,6 +1156,8 @@ _STYLE = {"concede": "danger", "draw": "primary"}
 _SOLO, _NOBODY = frozenset({0}), frozenset()
 _CODES = {c: c if c.startswith("JK") else parse_card(c) for c in cards.deck(2)}  # a deck's codes, read once
 SLOT_CELL = [LINE[s][0] for s in SLOTS]  # each slot's adjacent cell
+ATTACKERS = [LINE[s][:2] for s in SLOTS]  # each slot's two attacker cells
+TRIGGERED = [[SLOT_INDEX[s] for s in TRIGGERS[c]] for c in range(9)]  # the slots a landing on each cell fires at
 # Token lists the legal listings give, made once: "<verb> <cell>" per cell, "reassign <cell> <cell>".
 _ON_CELL = {verb: tuple((verb, cell) for cell in CELLS) for verb in ("place", "replace", "extract", "reset",
                                                                     "hardreset", "recycle")}
@@ -1186,6 +1193,16 @@ def _written(tokens: tuple[str, ...]) -> tuple[Action, str]:
 @lru_cache(maxsize=64)
 def _options(stored: tuple[str, ...]) -> GridcannonOptions:
     return GridcannonOptions.parse(stored)
+
+
+def _slots(slots: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A deep copy of the royal slots: ``{"royal", "armour": [cards], "dead"}`` each."""
+    out = []
+    for slot in slots:
+        twin = slot.copy()
+        twin["armour"] = twin["armour"][:]
+        out.append(twin)
+    return out
 
 
 def _journal(journal: list[list[Any]]) -> list[list[Any]]:
