@@ -24,7 +24,6 @@ from bot.engine.core import (
     IllegalMove,
     Option,
     Outcome,
-    choices_from_actions,
 )
 
 from . import actions as A
@@ -522,11 +521,25 @@ class GridcannonGame(Game):
         if seat != 0 or self.is_over():
             return Choices()
         prefix = tuple(prefix)
-        lists = self._token_lists(prefix[0] if prefix else None, prefix[1] if len(prefix) > 1 else None)
-        c = choices_from_actions(lists, prefix, self._label, prompt="" if prefix else self.decisions()[0].prompt)
-        styled = tuple(Option(o.token, o.label, o.data, _STYLE.get(o.token, "")) if not prefix else o
-                       for o in c.options)
-        return Choices(c.kind, styled, prompt=c.prompt, complete=c.complete)
+        n = len(prefix)
+        # The core's choices_from_actions over the legal token lists (the next tokens in first-seen
+        # order, each labelled once; complete when the prefix is itself an action), written out
+        # with the first step's button styles.
+        nxt: dict[str, None] = {}
+        complete = False
+        for tokens in self._token_lists(prefix[0] if n else None, prefix[1] if n > 1 else None):
+            if n and tokens[:n] != prefix:
+                continue
+            if len(tokens) == n:
+                complete = True
+            else:
+                nxt[tokens[n]] = None
+        label = self._label
+        if n:
+            options = tuple([Option(tok, *label((*prefix, tok))) for tok in nxt])
+            return Choices("token", options, prompt="", complete=complete)
+        options = tuple([Option(tok, *label((tok,)), _STYLE.get(tok, "")) for tok in nxt])
+        return Choices("token", options, prompt=self.decisions()[0].prompt, complete=complete)
 
     def _label(self, t: tuple[str, ...]) -> tuple[str, Any]:
         """Plain words (and typed data) for the last token of ``t``; a whole action's label
