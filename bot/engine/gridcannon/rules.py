@@ -167,7 +167,10 @@ class GridcannonGame(Game):
         # every move says one to a dozen.
         if events is not None:
             events.append(Event(text))
-        self.journal = (self.journal + [[text, {}]])[-self.log_size:]
+        size = self.log_size  # keep the newest ``size`` entries, this one last
+        journal = self.journal[1 - size:] if size > 1 else []
+        journal.append([text, {}])
+        self.journal = journal
         self.last_lines = min(self.last_lines + 1, self.log_size)
 
     def _to_bottom(self, stack: list[str]) -> None:
@@ -515,7 +518,8 @@ class GridcannonGame(Game):
     def legal_moves(self, seat: int) -> list[str]:
         if seat != 0 or self.is_over():
             return []
-        return [_written(tokens)[1] for tokens in self._token_lists()]
+        notes = _NOTES
+        return [notes.get(tokens) or _written(tokens)[1] for tokens in self._token_lists()]
 
     def choices(self, seat: int, prefix: Sequence[str] = ()) -> Choices:
         if seat != 0 or self.is_over():
@@ -1191,6 +1195,7 @@ def _parse(text: str, setup: bool) -> Action:
 
 
 _WRITTEN: dict[tuple[str, ...], tuple[Action, str]] = {}
+_NOTES: dict[tuple[str, ...], str] = {}  # the notations alone
 
 
 def _written(tokens: tuple[str, ...]) -> tuple[Action, str]:
@@ -1200,6 +1205,7 @@ def _written(tokens: tuple[str, ...]) -> tuple[Action, str]:
     if known is None:
         action = A.parse(" ".join(tokens))
         known = _WRITTEN[tokens] = (action, str(action))
+        _NOTES[tokens] = known[1]
     return known
 
 
