@@ -25,6 +25,7 @@ from bot.engine.core import (
     Option,
     Outcome,
 )
+from bot.engine.options import Options
 
 from . import actions as A
 from .board import (
@@ -58,8 +59,6 @@ from .board import (
     suit,
     value,
 )
-from bot.engine.options import Options
-
 from .options import GridcannonOptions
 from .view import CellView, GridcannonView, PloyView, SlotView
 
@@ -1117,8 +1116,8 @@ class GridcannonGame(Game):
     # ----- copying -------------------------------------------------------------------------
     def copy(self) -> GridcannonGame:
         """A deep copy of every field, as the core's marshal copy makes it (cards and texts are
-        immutable strings, so only the lists and dicts are new); about five times faster, which
-        every ``apply`` pays. A test holds it equal to ``_state()``."""
+        immutable strings, so only the lists and dicts are new), several times faster: every
+        ``apply`` makes one. A test holds it equal to ``_state()``."""
         new = object.__new__(type(self))
         d = self.__dict__
         new.__dict__ = {
