@@ -193,6 +193,9 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--json", action="store_true", help='end with one JSON line: {"figures": [...]}')
     b.add_argument("--only", default="", metavar="PARTS",
                    help="comma-separated parts to run (engines, press, sweep (with memory), replay, service; default all)")
+    b.add_argument("--gridcannon-js", metavar="PATH",
+                   help="engines: a copy of the JavaScript Gridcannon engine (engine.mjs of GeekKingCloud/"
+                        "gridcannon-omarchy; never downloaded) to time beside Gridcannon's (needs node)")
     return p
 
 
@@ -426,7 +429,7 @@ def cmd_bench(args: argparse.Namespace, settings: Settings) -> int:
     from bot.bench import SECTIONS, run_bench
 
     only = tuple(x.strip() for x in args.only.split(",") if x.strip()) or SECTIONS
-    return run_bench(quick=args.quick, as_json=args.json, only=only)
+    return run_bench(quick=args.quick, as_json=args.json, only=only, gridcannon_js=args.gridcannon_js)
 
 
 COMMANDS = {"start": cmd_start, "run": cmd_run, "sync": cmd_sync, "play": cmd_play, "simulate": cmd_simulate,

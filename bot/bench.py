@@ -2,7 +2,9 @@
 
 1. Engines: actions/s replaying recorded games (apply only), whole games/s with the built-in
    player choosing every action, and random playouts (steps/s, every action a random walk
-   through ``choices``), per game.
+   through ``choices``), per game; then Gridcannon's random playouts beside an independent
+   JavaScript engine's on the same decks when ``--gridcannon-js`` names a copy of it (never
+   downloaded; see ``bot.benchkit.gridcannon_js``), else "not measured" with the reason.
 2. The real press (``bot.benchkit``): a real bot (discord.py, the cog, the desk, the store, the
    message built and serialised) fed gateway INTERACTION_CREATE payloads — My hand on the table
    message, the private panel's steps, ``/game move`` — answering a Discord stand-in that runs in
@@ -262,7 +264,8 @@ async def sweep_memory_figures(quick: bool, report: Callable[[Figure], None]) ->
 SECTIONS = ("engines", "press", "sweep", "replay", "service")
 
 
-def run_bench(quick: bool = False, as_json: bool = False, only: tuple[str, ...] = SECTIONS) -> int:
+def run_bench(quick: bool = False, as_json: bool = False, only: tuple[str, ...] = SECTIONS,
+              gridcannon_js: str | None = None) -> int:
     figures: list[Figure] = []
 
     def report(f: Figure) -> None:
@@ -280,6 +283,11 @@ def run_bench(quick: bool = False, as_json: bool = False, only: tuple[str, ...] 
             steps, seconds = random_playouts(game_id, max(2, games // 2))
             report(Figure(f"{game_id}: random playouts (random walks through choices; {steps} steps)",
                           steps / seconds, "steps/s"))
+        print("Gridcannon beside an independent JavaScript engine (engine.mjs, given by --gridcannon-js; never\n"
+              "downloaded): both pick a random legal action from a full listing, on the same decks, in this run")
+        from bot.benchkit import gridcannon_js as js_engine
+
+        js_engine.figures(gridcannon_js, quick, report, Figure)
     if "press" in only:
         print("\nThe real press: gateway INTERACTION_CREATE payloads fed to the bot (discord.py, the cog, the desk,\n"
               "the store, the message built and sent to a Discord stand-in in another process, pictures as\n"

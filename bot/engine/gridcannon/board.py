@@ -48,10 +48,20 @@ PLOY_PHASES = (READY, PENDING_ROYAL, PENDING_NUMBER, EXHAUSTED)
 
 
 def is_royal(card: str) -> bool:
+    known = _ROYAL.get(card)
+    return known if known is not None else _is_royal(card)
+
+
+def _is_royal(card: str) -> bool:
     return not cards.is_joker(card) and card[0] in "JQK"
 
 
 def is_ploy(card: str) -> bool:
+    known = _PLOY.get(card)
+    return known if known is not None else _is_ploy(card)
+
+
+def _is_ploy(card: str) -> bool:
     return cards.is_joker(card) or card[0] == "A"
 
 
@@ -84,6 +94,11 @@ VALUES: dict[str | None, int] = {**_VALUES, None: 0}  # every card's grid value,
 
 def qualifies(card: str | None, royal: str) -> bool:
     """Whether an attacker card counts against ``royal`` (§6): J any, Q colour, K suit."""
+    known = _QUALIFIES.get((card, royal))
+    return known if known is not None else _qualifies(card, royal)
+
+
+def _qualifies(card: str | None, royal: str) -> bool:
     if card is None or cards.is_joker(card):
         return False
     if royal[0] == "J":
@@ -118,12 +133,36 @@ def parse_card(token: str) -> str:
 
 def p(card: str | None) -> str:
     """A card as players read it (``10♦``); ``—`` for none."""
+    known = _PRETTY.get(card)  # type: ignore[arg-type]
+    if known is not None:
+        return known
     return cards.pretty(card) if card else "—"
 
 
 def listing(cs: list[str] | tuple[str, ...], sep: str = ", ") -> str:
-    return sep.join(cards.pretty(c) for c in cs)
+    return sep.join([_PRETTY.get(c) or cards.pretty(c) for c in cs])
 
 
 def plural(n: int, word: str = "card") -> str:
     return f"{n} {word}{'s' * (n != 1)}"
+
+
+# The hot paths' tables, made once from the functions above (any other text falls back to them).
+_DECK = cards.deck(2)
+_ROYAL = {c: _is_royal(c) for c in _DECK}
+_PLOY = {c: _is_ploy(c) for c in _DECK}
+_QUALIFIES = {(c, r): _qualifies(c, r) for c in [*_DECK, None] for r in _DECK if _ROYAL[r]}
+_PRETTY = {c: cards.pretty(c) for c in _DECK}
+_SUIT = {c: cards.suit(c) for c in _DECK}
+_COLOUR = {c: cards.colour(c) for c in _DECK}
+
+
+def suit(card: str) -> str:
+    known = _SUIT.get(card)
+    return known if known is not None else cards.suit(card)
+
+
+def colour(card: str) -> str:
+    known = _COLOUR.get(card)
+    return known if known is not None else cards.colour(card)
+

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from bot.engine import cards
+from bot.engine.core import Game, IllegalMove
 from bot.engine.gridcannon import LOSS, WIN, GridcannonGame, auto_move
 from bot.render.gridcannon import alt_text, panel, text
 from tests.playout import choose_random, playout
@@ -121,3 +122,68 @@ def test_auto_move_is_deterministic_and_legal():
         m2 = auto_move(g, 0, random.Random(g.move_count))
         assert m1 == m2 and str(m1) in g.legal_moves(0)
         g, _ = g.apply(0, m1)
+
+
+def _mutables(value, out):
+    if isinstance(value, (list, dict)):
+        out.append(value)
+        for item in (value.values() if isinstance(value, dict) else value):
+            _mutables(item, out)
+    return out
+
+
+@pytest.mark.parametrize("options", [[], ["Classic (Old Version)"], ["Memory Aid"]])
+def test_copy_is_the_cores_deep_copy(options):
+    # copy() is hand-written for speed: at every step of a game it must equal the core's marshal
+    # copy (_state) and share no list or dict with the original (a later move changes only the copy).
+    game = G.new(["p"], options, seed=31)
+    rng = random.Random(31)
+    while not game.is_over():
+        twin = game.copy()
+        assert type(twin) is G and twin._state() == game._state() and twin.to_json() == game.to_json()
+        mine = {id(v) for name in game._state() for v in _mutables(getattr(game, name), [])}
+        assert not mine & {id(v) for name in twin._state() for v in _mutables(getattr(twin, name), [])}
+        game, _ = game.apply(0, rng.choice(game.legal_moves(0)))
+
+
+class CorePath(G):
+    """The engine with its hot-path shortcuts undone: the core's apply, copy, to_act, reopen and emit."""
+
+    apply = Game.apply
+    copy = Game.copy
+    to_act = Game.to_act
+    _reopen = Game._reopen
+
+    def _say(self, events, text):
+        self.emit(events, text)
+        self.last_lines = min(self.last_lines + 1, self.log_size)
+
+
+def _refusal(game, seat, move):
+    try:
+        game.apply(seat, move)
+    except IllegalMove as e:
+        return e.reason, e.rule
+    return None
+
+
+@pytest.mark.parametrize("options", [[], ["Classic (Old Version)"], ["Memory Aid", "Keep Ploys"]])
+def test_shortcuts_give_the_cores_result(options):
+    # Gridcannon writes apply, copy, to_act, reopen and its journal lines out for speed: every step of
+    # a game must give the same state, events and refusals as the core's general path.
+    game = G.new(["p"], options, seed=5)
+    rng = random.Random(5)
+    odd = ["", "x" * 5000, "place r1c1", "draw", "royal T1", "keep", "fly away", "extract r2c2"]
+    while True:
+        core = CorePath(**game._state())
+        assert core.decisions() == game.decisions() and core.to_act() == game.to_act()
+        for seat, move in [(0, m) for m in odd] + [(1, "draw"), (-1, "draw")]:
+            assert _refusal(game, seat, move) == _refusal(core, seat, move), move
+        if game.is_over():
+            break
+        move = rng.choice(game.legal_moves(0))
+        mine, events = game.apply(0, move)
+        theirs, core_events = core.apply(0, move)
+        assert mine.to_json() == theirs.to_json() and events == core_events
+        assert mine.opened == theirs.opened and mine.decisions() == theirs.decisions()
+        game = mine
