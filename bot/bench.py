@@ -4,7 +4,8 @@
    player choosing every action, and random playouts (steps/s, every action a random walk
    through ``choices``), per game; then Gridcannon's random playouts beside an independent
    JavaScript engine's on the same decks when ``--gridcannon-js`` names a copy of it (never
-   downloaded; see ``bot.benchkit.gridcannon_js``), else "not measured" with the reason.
+   downloaded; the comparison is ``scripts/gridcannon_js.py``, loaded from the source checkout,
+   not part of the package), else "not measured" with the reason.
 2. The real press (``bot.benchkit``): a real bot (discord.py, the cog, the desk, the store, the
    message built and serialised) fed gateway INTERACTION_CREATE payloads — My hand on the table
    message, the private panel's steps, ``/game move`` — answering a Discord stand-in that runs in
@@ -78,6 +79,22 @@ class Figure:
         if self.note:
             out["note"] = self.note
         return out
+
+
+def comparison_script() -> Any:
+    """``scripts/gridcannon_js.py`` of the source checkout this package runs from, loaded as a module
+    (the comparison with the JavaScript engine is not part of the installed package), or None."""
+    import importlib.util
+    import sys
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "gridcannon_js.py"
+    found = importlib.util.spec_from_file_location("gridcannon_js", path) if path.exists() else None
+    if found is None or found.loader is None:
+        return None
+    module = importlib.util.module_from_spec(found)
+    sys.modules[found.name] = module  # its dataclasses look their module up
+    found.loader.exec_module(module)
+    return module
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -285,9 +302,12 @@ def run_bench(quick: bool = False, as_json: bool = False, only: tuple[str, ...] 
                           steps / seconds, "steps/s"))
         print("Gridcannon beside an independent JavaScript engine (engine.mjs, given by --gridcannon-js; never\n"
               "downloaded): both pick a random legal action from a full listing, on the same decks, in this run")
-        from bot.benchkit import gridcannon_js as js_engine
-
-        js_engine.figures(gridcannon_js, quick, report, Figure)
+        js_engine = comparison_script()
+        if js_engine is None:
+            report(Figure("gridcannon ÷ engine.mjs: random playouts", float("nan"), "×", 1, True,
+                          note="not measured: the comparison is scripts/gridcannon_js.py of a source checkout"))
+        else:
+            js_engine.figures(gridcannon_js, quick, report, Figure)
     if "press" in only:
         print("\nThe real press: gateway INTERACTION_CREATE payloads fed to the bot (discord.py, the cog, the desk,\n"
               "the store, the message built and sent to a Discord stand-in in another process, pictures as\n"

@@ -3,9 +3,10 @@ with the reason when it cannot run, the same decks for both sides."""
 
 from __future__ import annotations
 
-from bot.bench import Figure
-from bot.benchkit import gridcannon_js as js
+from bot.bench import Figure, comparison_script
 from bot.engine import cards
+
+js = comparison_script()
 
 
 def reported(engine, monkeypatch, node="/usr/bin/node"):
