@@ -11,7 +11,8 @@ import logging
 from bot.store import StoreError
 from bot.tables.games import load_game
 from tests.discord_helpers import (
-    auto_move_for, click_seen, components, latest_table, make_move, parse_cid, seen, table_messages,
+    auto_move_for, click_seen, components, latest_table, make_move, parse_cid, seen, shown_revision,
+    table_messages,
 )
 
 
@@ -202,3 +203,23 @@ async def test_rate_limit_buckets_are_scanned_rarely():
     finally:
         discord.http.Ratelimit.is_inactive = real
     assert len(http._buckets) <= 4200 - 1500
+
+
+async def test_a_table_message_made_ahead_is_not_shown_after_a_newer_move(standin, bot, clock):
+    """The sweep makes a page's table messages ahead of showing them: a move that lands in between
+    is what the table message shows, not the time-up made before it."""
+    from cogs.tables import table_messages
+
+    g, users, channel, late = await started(standin, bot, clock)
+    clock.advance(61)
+    [update] = await bot.desk.check_timeouts()
+    [ahead] = await table_messages([update.public])
+    assert ahead is not None and "Time is up" in json.dumps(ahead.embed.to_dict(), ensure_ascii=False)
+    seat, move = await auto_move_for(bot, channel, 1)
+    await make_move(standin, bot, channel, seat, move, users)  # the late player moves meanwhile
+    shown = int(latest_table(standin, channel)["id"])
+    after = await bot.service.get(channel)
+    assert after.revision > update.table.revision
+    assert shown_revision(standin, shown) == after.revision
+    await bot.get_cog("Tables").place.show_table(update.public, post=False, message=ahead)
+    assert shown_revision(standin, shown) == after.revision, "the newer move's table stays shown"

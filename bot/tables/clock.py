@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from bot.engine.core import Game
@@ -17,6 +19,18 @@ log = logging.getLogger("bot.tables")
 
 SWEEP_PAGE = 200  # due tables read per page by the turn-limit sweep
 WARNING, TIME_UP, CLOCK = "warning", "time_up", "clock"
+
+
+def _rebuild(rows: list[TableRow]) -> None:
+    """The games of due rows, rebuilt (in a worker thread) into the rows and the games cache. A
+    game that cannot be rebuilt is left for the sweep to meet again on the loop, and report."""
+    for row in rows:
+        if row.state is None:
+            continue
+        try:
+            load_game(row)
+        except Exception:  # noqa: BLE001, S112 — reported by the sweep itself, once
+            continue
 
 
 class _NotDue(TableError):
@@ -50,7 +64,11 @@ class Clock:
 
         Only due tables are read (the store's indexed alarm), a page at a time; a damaged row or
         one table's trouble never stops the sweep."""
-        out: list[Change] = []
+        return [change async for page in self.sweep_pages() for change in page]
+
+    async def sweep_pages(self) -> AsyncIterator[list[Change]]:
+        """The sweep of :meth:`check_timeouts`, one page of due tables at a time: a caller may tell
+        a page's tables before the next page is read (fewer tables held at once)."""
         now = self.clock()
         broken = self._broken_tables()
         after: tuple[float, int] | None = None
@@ -58,26 +76,30 @@ class Clock:
             page = await self.store.due(now, SWEEP_PAGE, after, shards=self.sweep_shards)
             if not page:
                 break
-            for row in page:
-                mark = (row.table_id, row.revision)
-                if broken.get(row.channel_id) == mark:  # reported once; tried again when it changes
-                    continue
+            todo = [row for row in page if broken.get(row.channel_id) != (row.table_id, row.revision)]
+            # Each table's game (its snapshot and up to SNAPSHOT_EVERY moves replayed) is rebuilt in a
+            # worker thread, the page at once, not on the event loop: who is late, and the table
+            # message after the change, read it from there (bot.tables.games.GAMES).
+            await asyncio.to_thread(_rebuild, todo)
+            out: list[Change] = []
+            for row in todo:
                 try:
                     out.append(await self._update(row.channel_id, lambda t: self._sweep(t, now), fresh=row))
                 except (TableError, StoreError):  # not due any more, or this table's own trouble
                     continue
                 except Exception as e:  # noqa: BLE001 — a damaged table (or any bug) never stops the sweep
-                    broken[row.channel_id] = mark
+                    broken[row.channel_id] = (row.table_id, row.revision)  # reported once; tried again when it changes
                     log.error("the sweep skips the table in channel %s (damaged, it cannot be rebuilt): %s: %s",
                               row.channel_id, type(e).__name__, str(e).splitlines()[0] if str(e) else "",
                               exc_info=not isinstance(e, (ValueError, KeyError, TypeError, IndexError)))
                     continue
+            if out:
+                yield out
             last = page[-1]
             key = (last.alarm if last.alarm is not None else now, last.channel_id)
             if after is not None and key <= after:  # no progress (a row that keeps failing): next sweep
                 break
             after = key
-        return out
 
     def _broken_tables(self) -> dict[int, tuple[str | None, int]]:
         """The tables the sweep could not handle, by channel, with the (table, revision) that
