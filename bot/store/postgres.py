@@ -235,51 +235,81 @@ class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
                 raise StaleRevision(table.channel_id)
             wrote_snapshot(table, snap)
             return
+        await self._run("save the table", lambda c: self._save_in(c, table, expected_revision, names, values, record,
+                                                                 result, results, interaction_id))
+        wrote_snapshot(table, snap)
+
+    async def save_many(self, tables: Sequence[tuple[TableRow, int]]) -> list[bool]:
+        """As :meth:`bot.store.sqlite.SQLiteStore.save_many`: one transaction on one connection."""
+        todo = []
+        for t, rev in tables:
+            t.updated_at = time.time()
+            snap = t.snapshot_due()
+            cols = encode_row(t, snap)
+            todo.append((t, rev, snap, list(cols), list(cols.values())))
+
+        async def fn(c: asyncpg.Connection) -> list[bool]:
+            out = []
+            for t, rev, _, names, values in todo:
+                try:
+                    await self._save_in(c, t, rev, names, values, None, "", (), None)
+                    out.append(True)
+                except StaleRevision:  # raised before any of this table's writes
+                    out.append(False)
+            return out
+
+        written = await self._run("save the tables", fn) if todo else []
+        for (t, _, snap, _, _), ok in zip(todo, written, strict=True):
+            if ok:
+                wrote_snapshot(t, snap)
+        return written
+
+    @staticmethod
+    async def _save_in(c: asyncpg.Connection, table: TableRow, expected_revision: int | None, names: list[str],
+                       values: list[Any], record: dict[str, Any] | None, result: str,
+                       results: Sequence[tuple[int, str, str]], interaction_id: int | str | None) -> None:
+        """One table's save inside a transaction (StaleRevision before any write of it)."""
+        n = len(table.moves)
         marks = ", ".join(f"${i}" for i in range(1, len(names) + 1))
         upsert = ", ".join(f"{c} = EXCLUDED.{c}" for c in names[1:])
         sets = ", ".join(f"{c} = ${i}" for i, c in enumerate(names[2:], start=2))
-
-        async def fn(c: asyncpg.Connection) -> None:
-            if interaction_id is not None and (await c.execute(
-                    "INSERT INTO interactions (id, seen_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING",
-                    str(interaction_id), time.time())).endswith(" 0"):
-                raise AlreadySeen(f"interaction {interaction_id} was handled already")
-            if expected_revision is None:
-                old = await c.fetchval("SELECT table_id FROM tables WHERE channel_id = $1 FOR UPDATE", table.channel_id)
-                await c.execute("DELETE FROM moves WHERE table_id = ANY($1::text[])",
-                                [table.table_id] + ([old] if old else []))
-                await c.execute(f"INSERT INTO tables ({', '.join(names)}) VALUES ({marks}) "
-                                f"ON CONFLICT (channel_id) DO UPDATE SET {upsert}, record_id = NULL, damaged = NULL, "
-                                "raw_moves = NULL", *values)
-                base = 0
-            else:
-                base = await c.fetchval("SELECT move_count FROM tables WHERE channel_id = $1 AND table_id = $2 "
-                                        "AND revision = $3 FOR UPDATE", table.channel_id, table.table_id,
-                                        expected_revision)
-                if base is None:
-                    raise StaleRevision(table.channel_id)
-                await c.execute(f"UPDATE tables SET {sets} WHERE channel_id = $1", table.channel_id, *values[2:])
-                if n < base:
-                    await c.execute("DELETE FROM moves WHERE table_id = $1 AND ply >= $2", table.table_id, n)
-            if n > base:
-                await c.execute("INSERT INTO moves (table_id, ply, entry) "
-                                "SELECT $1, p, e FROM unnest($2::int[], $3::text[]) AS n(p, e)",
-                                table.table_id, list(range(base, n)), [dumps(m) for m in table.moves[base:]])
-            if record is not None:
-                record_id = await c.fetchval(
-                    "INSERT INTO records (channel_id, table_id, guild_id, game, result, record, finished_at) "
-                    "VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
-                    table.channel_id, table.table_id, table.guild_id, table.game, result, dumps(record), time.time())
-                if results:
-                    await c.executemany(
-                        "INSERT INTO results (record_id, guild_id, game, user_id, name, outcome) "
-                        "VALUES ($1, $2, $3, $4, $5, $6)",
-                        [(record_id, table.guild_id, table.game, u, name, o) for u, name, o in results])
-                await c.execute("UPDATE tables SET record_id = $1 WHERE channel_id = $2", record_id, table.channel_id)
-                await c.execute("DELETE FROM moves WHERE table_id = $1", table.table_id)
-
-        await self._run("save the table", fn)
-        wrote_snapshot(table, snap)
+        if interaction_id is not None and (await c.execute(
+                "INSERT INTO interactions (id, seen_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING",
+                str(interaction_id), time.time())).endswith(" 0"):
+            raise AlreadySeen(f"interaction {interaction_id} was handled already")
+        if expected_revision is None:
+            old = await c.fetchval("SELECT table_id FROM tables WHERE channel_id = $1 FOR UPDATE", table.channel_id)
+            await c.execute("DELETE FROM moves WHERE table_id = ANY($1::text[])",
+                            [table.table_id] + ([old] if old else []))
+            await c.execute(f"INSERT INTO tables ({', '.join(names)}) VALUES ({marks}) "
+                            f"ON CONFLICT (channel_id) DO UPDATE SET {upsert}, record_id = NULL, damaged = NULL, "
+                            "raw_moves = NULL", *values)
+            base = 0
+        else:
+            base = await c.fetchval("SELECT move_count FROM tables WHERE channel_id = $1 AND table_id = $2 "
+                                    "AND revision = $3 FOR UPDATE", table.channel_id, table.table_id,
+                                    expected_revision)
+            if base is None:
+                raise StaleRevision(table.channel_id)
+            await c.execute(f"UPDATE tables SET {sets} WHERE channel_id = $1", table.channel_id, *values[2:])
+            if n < base:
+                await c.execute("DELETE FROM moves WHERE table_id = $1 AND ply >= $2", table.table_id, n)
+        if n > base:
+            await c.execute("INSERT INTO moves (table_id, ply, entry) "
+                            "SELECT $1, p, e FROM unnest($2::int[], $3::text[]) AS n(p, e)",
+                            table.table_id, list(range(base, n)), [dumps(m) for m in table.moves[base:]])
+        if record is not None:
+            record_id = await c.fetchval(
+                "INSERT INTO records (channel_id, table_id, guild_id, game, result, record, finished_at) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+                table.channel_id, table.table_id, table.guild_id, table.game, result, dumps(record), time.time())
+            if results:
+                await c.executemany(
+                    "INSERT INTO results (record_id, guild_id, game, user_id, name, outcome) "
+                    "VALUES ($1, $2, $3, $4, $5, $6)",
+                    [(record_id, table.guild_id, table.game, u, name, o) for u, name, o in results])
+            await c.execute("UPDATE tables SET record_id = $1 WHERE channel_id = $2", record_id, table.channel_id)
+            await c.execute("DELETE FROM moves WHERE table_id = $1", table.table_id)
 
     async def set_aside(self, channel_id: int, reason: str | None = None) -> bool:
         async def fn(c: asyncpg.Connection) -> bool:
