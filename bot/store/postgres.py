@@ -209,24 +209,11 @@ class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
         n = len(table.moves)
         known = table.saved_moves if expected_revision is not None else None
         if known is not None and known <= n and record is None:
-            fresh = [dumps(m) for m in table.moves[known:]]
-            sets = ", ".join(f"{c} = ${i}" for i, c in enumerate(names[2:], start=4))
-            k = len(names) + 2
-            # The press itself (its interaction id) is remembered in the same statement: a press
-            # Discord delivers twice finds it there and writes nothing.
-            seen = (f"i AS (INSERT INTO interactions (id, seen_at) VALUES (${k + 2}, ${k + 3}) ON CONFLICT (id) DO NOTHING "
-                    "RETURNING id), " if interaction_id is not None else "")
-            guard = " AND EXISTS (SELECT 1 FROM i)" if interaction_id is not None else ""
-            sql = (f"WITH {seen}u AS (UPDATE tables SET {sets} WHERE channel_id = $1 AND table_id = $2 AND revision = $3"
-                   f"{guard} RETURNING table_id), "
-                   f"a AS (INSERT INTO moves (table_id, ply, entry) SELECT u.table_id, p, e FROM u, "
-                   f"unnest(${k}::int[], ${k + 1}::text[]) AS n(p, e)) "
-                   f"SELECT (SELECT count(*) FROM u), {'(SELECT count(*) FROM i)' if seen else '1'}")
+            sql = self._move_sql(names, interaction_id is not None)
             extra = [str(interaction_id), time.time()] if interaction_id is not None else []
             try:
-                updated, fresh_press = await self.pool.fetchrow(sql, table.channel_id, table.table_id,
-                                                                expected_revision, *values[2:], list(range(known, n)),
-                                                                fresh, *extra)
+                updated, fresh_press = await self.pool.fetchrow(sql, *self._move_args(table, expected_revision, values,
+                                                                                     known), *extra)
             except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
                 raise self._error(e, "save the table") from e
             if fresh_press != 1:
@@ -239,23 +226,57 @@ class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
                                                                  result, results, interaction_id))
         wrote_snapshot(table, snap)
 
+    @staticmethod
+    def _move_sql(names: list[str], with_interaction: bool) -> str:
+        """A move's save in one statement: the row's update (its revision checked) and the log's
+        append of the moves after those the store holds (nothing at all when the revision moved)."""
+        sets = ", ".join(f"{c} = ${i}" for i, c in enumerate(names[2:], start=4))
+        k = len(names) + 2
+        # The press itself (its interaction id) is remembered in the same statement: a press
+        # Discord delivers twice finds it there and writes nothing.
+        seen = (f"i AS (INSERT INTO interactions (id, seen_at) VALUES (${k + 2}, ${k + 3}) ON CONFLICT (id) DO NOTHING "
+                "RETURNING id), " if with_interaction else "")
+        guard = " AND EXISTS (SELECT 1 FROM i)" if with_interaction else ""
+        return (f"WITH {seen}u AS (UPDATE tables SET {sets} WHERE channel_id = $1 AND table_id = $2 AND revision = $3"
+                f"{guard} RETURNING table_id), "
+                f"a AS (INSERT INTO moves (table_id, ply, entry) SELECT u.table_id, p, e FROM u, "
+                f"unnest(${k}::int[], ${k + 1}::text[]) AS n(p, e)) "
+                f"SELECT (SELECT count(*) FROM u), {'(SELECT count(*) FROM i)' if seen else '1'}")
+
+    @staticmethod
+    def _move_args(table: TableRow, expected_revision: int, values: list[Any], known: int) -> list[Any]:
+        n = len(table.moves)
+        return [table.channel_id, table.table_id, expected_revision, *values[2:], list(range(known, n)),
+                [dumps(m) for m in table.moves[known:]]]
+
     async def save_many(self, tables: Sequence[tuple[TableRow, int]]) -> list[bool]:
-        """As :meth:`bot.store.sqlite.SQLiteStore.save_many`: one transaction on one connection."""
+        """As :meth:`bot.store.sqlite.SQLiteStore.save_many`: one transaction on one connection; the
+        tables whose stored moves are known are written by one statement run for each, pipelined."""
         todo = []
         for t, rev in tables:
             t.updated_at = time.time()
             snap = t.snapshot_due()
             cols = encode_row(t, snap)
             todo.append((t, rev, snap, list(cols), list(cols.values())))
+        quick = [i for i, (t, *_) in enumerate(todo) if t.saved_moves is not None and t.saved_moves <= len(t.moves)]
 
         async def fn(c: asyncpg.Connection) -> list[bool]:
-            out = []
-            for t, rev, _, names, values in todo:
+            out = [False] * len(todo)
+            if quick:
+                sql = self._move_sql(todo[quick[0]][3], False)
+                rows = await c.fetchmany(sql, [self._move_args(todo[i][0], todo[i][1], todo[i][4],
+                                                               todo[i][0].saved_moves or 0) for i in quick])
+                for i, r in zip(quick, rows, strict=True):
+                    out[i] = r[0] == 1
+            done = set(quick)
+            for i, (t, rev, _, names, values) in enumerate(todo):
+                if i in done:
+                    continue
                 try:
                     await self._save_in(c, t, rev, names, values, None, "", (), None)
-                    out.append(True)
+                    out[i] = True
                 except StaleRevision:  # raised before any of this table's writes
-                    out.append(False)
+                    pass
             return out
 
         written = await self._run("save the tables", fn) if todo else []

@@ -137,6 +137,7 @@ async def test_save_many_writes_each_table_and_refuses_only_the_stale_ones(store
         t.events = [text]
         t.revision = 2
     a.moves = [[0, "draw", 1.0]]  # a change may append moves too
+    c.saved_moves = None  # the moves the store holds unknown: read in the transaction
     assert await store.save_many([(a, 1), (b, 1), (c, 1)]) == [True, False, True]
     got = {ch: await store.get(ch) for ch in (1, 2, 3)}
     assert (got[1].revision, got[1].timed_out, got[1].events, got[1].moves) == (2, True, ["Time is up for Ana."],
