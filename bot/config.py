@@ -40,7 +40,7 @@ SETTINGS: tuple[Setting, ...] = (
             "(processes started together take turns); 0 to 600."),
     Setting("DECKHAND_SWEEP_SECONDS", "5", "How often (seconds) turn limits are checked; 0.1 to 3600."),
     Setting("DECKHAND_PICTURE_WORKERS", "", "Processes that draw table pictures (0: draw in threads instead); "
-            "0 to 256.", "one per core"),
+            "0 to 256.", "one per core but one (at least one)"),
     Setting("DECKHAND_PG_BIN", "/usr/lib/postgresql/15/bin", "`bench` only: where PostgreSQL's server programs "
             "are, for the throw-away server it times (else pg_ctl on PATH)."),
 )
@@ -73,7 +73,7 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None  # the shards this process runs (None: every shard)
     identify_delay: float = 5.0  # seconds between IDENTIFYs of shard clusters: a process waits this × its first shard id
     sweep_seconds: float = 5.0  # how often the turn-limit sweep runs (an indexed read of due tables)
-    picture_workers: int | None = None  # picture processes (0: threads; None: one per core), read by bot.render.pictures
+    picture_workers: int | None = None  # picture processes (0: threads; None: the default), read by bot.render.pictures
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, *, load_dotenv: bool = True) -> "Settings":

@@ -187,3 +187,21 @@ async def test_a_turn_limit_of_zero_switches_it_off(service, clock, people):
     clock.advance(30 * 24 * 3600)
     assert await service.check_timeouts() == []
     assert not (await service.get(CH)).timed_out
+
+
+async def test_a_table_busy_with_another_action_is_swept_after_it(service, clock, people):
+    """The sweep saves a page's warnings together, but never waits for a table's lock while it holds
+    others: a table busy with another action is swept on its own once that action is done."""
+    import asyncio
+
+    await three(service, people, limit=600)
+    clock.advance(451)
+    lock = service._locks[CH]
+    await lock.acquire()  # another action on the table
+    sweep = asyncio.create_task(service.check_timeouts())
+    await asyncio.sleep(0.05)
+    assert not sweep.done(), "the busy table waits for its action"
+    lock.release()
+    [change] = await sweep
+    assert change.notice.kind == WARNING
+    assert await service.check_timeouts() == []

@@ -186,7 +186,7 @@ async def _many(backend: Backend, quick: bool, tables: int, picture: bool) -> li
         lost = done - sum(after[i] - before[i] for i in range(tables))
     finally:
         await store.close()
-    if picture:  # bounded by the picture processes (one per core), not by the loop
+    if picture:  # bounded by the picture processes, not by the loop
         return [Figure(f"{tag} {tables} tables at once, each move drawing its picture: interactions/s",
                        done / elapsed, "ops/s"),
                 Figure(f"{tag} {tables} tables at once, with pictures: errors", errors, "count", 0),

@@ -4,7 +4,12 @@ Sweep: 100,000 stored tables (made by the database itself), 1,000 of them due; t
 ``check_timeouts`` reads them, saves each change, edits each table message and posts each
 notice. Memory: the same 100,000 tables plus 1,000 hot tables of 300+ moves, each pressed
 through the real path with its picture; the resident memory of the bot's process and of its
-picture processes."""
+picture processes.
+
+The memory is read in a fresh process started on this module, which picture processes import
+as their main module (``python -m bot`` is not: multiprocessing skips a ``__main__`` module): so
+this module imports nothing at its top that the bot's picture processes would not (the stand-in,
+discord.py and the rest are imported where they are used)."""
 
 from __future__ import annotations
 
@@ -17,9 +22,6 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
-
-from bot.benchkit.feeder import running_bot
-from bot.benchkit.press import Presser, Run, clone, load, template
 
 DUE = 1000
 STORED = 100_000
@@ -96,6 +98,8 @@ def children(pid: int) -> list[int]:
 
 async def sweep_and_memory(backend: Any, quick: bool, report: Any) -> None:
     from bot.bench import Figure, LoopWatch
+    from bot.benchkit.feeder import running_bot
+    from bot.benchkit.press import clone, load, template
     from bot.tables.games import GAMES
     from bot.tables.service import TableService
 
@@ -160,6 +164,8 @@ async def _memory(folder: Path, hot: int) -> dict[str, Any]:
     picture through the real path, then read the resident memory."""
     from bot.app import settle_memory
     from bot.bench import Backend
+    from bot.benchkit.feeder import running_bot
+    from bot.benchkit.press import Presser, Run
     from bot.engine.registry import sample_views
     from bot.render import pictures
     from bot.tables.games import GAMES

@@ -9,16 +9,19 @@ draw in the event-loop thread:
   strings, numbers and tuples, so equal views give equal keys and an unchanged table is never
   drawn twice. Two callers asking for the same picture at once share one drawing.
 - **Drawn in a process pool.** Drawing and encoding hold the GIL for most of their time, so
-  they run in a :class:`~concurrent.futures.ProcessPoolExecutor` (one worker per core by
-  default; ``DECKHAND_PICTURE_WORKERS`` sets the number, ``0`` draws in threads). The pool
-  starts at the first picture (or at :func:`start`), its workers are forked from a clean
-  ``forkserver`` process and warmed (render modules imported, the font read, card faces drawn)
-  before they take work. If the pool cannot start or breaks, pictures are drawn in threads
+  they run in a :class:`~concurrent.futures.ProcessPoolExecutor` (by default one worker per core
+  but one, the event loop's, and at least one; ``DECKHAND_PICTURE_WORKERS`` sets the number,
+  ``0`` draws in threads). The pool starts at the first picture (or at :func:`start`). Several
+  workers are forked from a clean ``forkserver`` process (they share its pages); a single one is
+  spawned, as the forkserver would be one more process of about 30 MB for nothing to share. Each
+  is warmed (render modules imported, the font read, card faces drawn) before it takes work.
+  If the pool cannot start or breaks, pictures are drawn in threads
   (the pool is restarted a few times at most). :func:`shutdown` stops it; the app calls it
   when it closes.
 - Workers import the program's main module, as with any ``multiprocessing`` start method but
   fork: a script that uses the pool keeps its own work under ``if __name__ == "__main__":``
-  (``python -m bot`` does).
+  and what it imports at its top is in every worker too (a package's ``__main__``, as
+  ``python -m bot``'s, is not imported).
 - A picture that fails to draw is logged and comes back as ``None`` (the table's text still
   tells everything); it is not cached.
 """
@@ -142,7 +145,11 @@ def workers() -> int:
         try:
             return max(0, int(env))
         except ValueError:
-            log.warning("pictures: DECKHAND_PICTURE_WORKERS=%r is not a number; one worker per core", env)
+            log.warning("pictures: DECKHAND_PICTURE_WORKERS=%r is not a number; the default", env)
+    return max(1, cores() - 1)  # the event loop keeps a core; a picture process on each of the others
+
+
+def cores() -> int:
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not Linux
@@ -150,16 +157,18 @@ def workers() -> int:
 
 
 def configure(*, workers: int | None = None) -> None:
-    """Set the number of worker processes (None: the environment, else one per core) and stop
+    """Set the number of worker processes (None: the environment, else one per core but one) and stop
     the running pool so the next picture starts one with the new number."""
     global _workers_setting
     shutdown()
     _workers_setting = workers
 
 
-def _context() -> Any:
+def _context(n: int) -> Any:
+    """How the ``n`` workers start: never forked from the bot itself (it runs threads: the store's
+    writer…); several from a forkserver that holds what drawing needs, one spawned on its own."""
     methods = multiprocessing.get_all_start_methods()
-    if "forkserver" in methods:  # never fork the bot itself: it runs threads (the store's writer…)
+    if n > 1 and "forkserver" in methods:
         from bot.engine import GAME_IDS
 
         ctx = multiprocessing.get_context("forkserver")
@@ -178,7 +187,7 @@ def start() -> cf.Executor:
         n = workers()
         if n > 0 and _restarts <= MAX_RESTARTS:
             try:
-                _pool = cf.ProcessPoolExecutor(max_workers=n, mp_context=_context(), initializer=warm)
+                _pool = cf.ProcessPoolExecutor(max_workers=n, mp_context=_context(n), initializer=warm)
                 return _pool
             except (OSError, ValueError, NotImplementedError, RuntimeError) as e:
                 log.warning("pictures: no process pool (%s); drawing in threads", e)

@@ -318,6 +318,11 @@ class TableStore(Protocol):
         transaction. ``expected_revision`` None replaces whatever was there; otherwise
         StaleRevision if the stored revision is not that one."""
 
+    async def save_many(self, tables: Sequence[tuple[TableRow, int]]) -> list[bool]:
+        """Several tables' changes (each ``(table, expected_revision)``; no record, no interaction)
+        in one transaction, each written as ``save`` would: True for each written, False for each
+        whose stored revision moved (nothing of that one written; the others are)."""
+
     async def set_aside(self, channel_id: int, reason: str | None = None) -> bool:
         """Copy the raw row to ``set_aside`` and leave an empty abandoned table; False if none."""
 

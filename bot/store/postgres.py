@@ -203,24 +203,11 @@ class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
         n = len(table.moves)
         known = table.saved_moves if expected_revision is not None else None
         if known is not None and known <= n and record is None:
-            fresh = [dumps(m) for m in table.moves[known:]]
-            sets = ", ".join(f"{c} = ${i}" for i, c in enumerate(names[2:], start=4))
-            k = len(names) + 2
-            # The press itself (its interaction id) is remembered in the same statement: a press
-            # Discord delivers twice finds it there and writes nothing.
-            seen = (f"i AS (INSERT INTO interactions (id, seen_at) VALUES (${k + 2}, ${k + 3}) ON CONFLICT (id) DO NOTHING "
-                    "RETURNING id), " if interaction_id is not None else "")
-            guard = " AND EXISTS (SELECT 1 FROM i)" if interaction_id is not None else ""
-            sql = (f"WITH {seen}u AS (UPDATE tables SET {sets} WHERE channel_id = $1 AND table_id = $2 AND revision = $3"
-                   f"{guard} RETURNING table_id), "
-                   f"a AS (INSERT INTO moves (table_id, ply, entry) SELECT u.table_id, p, e FROM u, "
-                   f"unnest(${k}::int[], ${k + 1}::text[]) AS n(p, e)) "
-                   f"SELECT (SELECT count(*) FROM u), {'(SELECT count(*) FROM i)' if seen else '1'}")
+            sql = self._move_sql(names, interaction_id is not None)
             extra = [str(interaction_id), time.time()] if interaction_id is not None else []
             try:
-                updated, fresh_press = await self.pool.fetchrow(sql, table.channel_id, table.table_id,
-                                                                expected_revision, *values[2:], list(range(known, n)),
-                                                                fresh, *extra)
+                updated, fresh_press = await self.pool.fetchrow(sql, *self._move_args(table, expected_revision, values,
+                                                                                     known), *extra)
             except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
                 raise self._error(e, "save the table") from e
             if fresh_press != 1:
@@ -229,51 +216,113 @@ class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
                 raise StaleRevision(table.channel_id)
             wrote_snapshot(table, snap)
             return
+        await self._run("save the table", lambda c: self._save_in(c, table, expected_revision, names, values, record,
+                                                                 result, results, interaction_id))
+        wrote_snapshot(table, snap)
+
+    @staticmethod
+    def _move_sql(names: list[str], with_interaction: bool) -> str:
+        """A move's save in one statement: the row's update (its revision checked) and the log's
+        append of the moves after those the store holds (nothing at all when the revision moved)."""
+        sets = ", ".join(f"{c} = ${i}" for i, c in enumerate(names[2:], start=4))
+        k = len(names) + 2
+        # The press itself (its interaction id) is remembered in the same statement: a press
+        # Discord delivers twice finds it there and writes nothing.
+        seen = (f"i AS (INSERT INTO interactions (id, seen_at) VALUES (${k + 2}, ${k + 3}) ON CONFLICT (id) DO NOTHING "
+                "RETURNING id), " if with_interaction else "")
+        guard = " AND EXISTS (SELECT 1 FROM i)" if with_interaction else ""
+        return (f"WITH {seen}u AS (UPDATE tables SET {sets} WHERE channel_id = $1 AND table_id = $2 AND revision = $3"
+                f"{guard} RETURNING table_id), "
+                f"a AS (INSERT INTO moves (table_id, ply, entry) SELECT u.table_id, p, e FROM u, "
+                f"unnest(${k}::int[], ${k + 1}::text[]) AS n(p, e)) "
+                f"SELECT (SELECT count(*) FROM u), {'(SELECT count(*) FROM i)' if seen else '1'}")
+
+    @staticmethod
+    def _move_args(table: TableRow, expected_revision: int, values: list[Any], known: int) -> list[Any]:
+        n = len(table.moves)
+        return [table.channel_id, table.table_id, expected_revision, *values[2:], list(range(known, n)),
+                [dumps(m) for m in table.moves[known:]]]
+
+    async def save_many(self, tables: Sequence[tuple[TableRow, int]]) -> list[bool]:
+        """As :meth:`bot.store.sqlite.SQLiteStore.save_many`: one transaction on one connection; the
+        tables whose stored moves are known are written by one statement run for each, pipelined."""
+        todo = []
+        for t, rev in tables:
+            snap, cols = prepare_save(t, rev)
+            todo.append((t, rev, snap, list(cols), list(cols.values())))
+        quick = [i for i, (t, *_) in enumerate(todo) if t.saved_moves is not None and t.saved_moves <= len(t.moves)]
+
+        async def fn(c: asyncpg.Connection) -> list[bool]:
+            out = [False] * len(todo)
+            if quick:
+                sql = self._move_sql(todo[quick[0]][3], False)
+                rows = await c.fetchmany(sql, [self._move_args(todo[i][0], todo[i][1], todo[i][4],
+                                                               todo[i][0].saved_moves or 0) for i in quick])
+                for i, r in zip(quick, rows, strict=True):
+                    out[i] = r[0] == 1
+            done = set(quick)
+            for i, (t, rev, _, names, values) in enumerate(todo):
+                if i in done:
+                    continue
+                try:
+                    await self._save_in(c, t, rev, names, values, None, "", (), None)
+                    out[i] = True
+                except StaleRevision:  # raised before any of this table's writes
+                    pass
+            return out
+
+        written = await self._run("save the tables", fn) if todo else []
+        for (t, _, snap, _, _), ok in zip(todo, written, strict=True):
+            if ok:
+                wrote_snapshot(t, snap)
+        return written
+
+    @staticmethod
+    async def _save_in(c: asyncpg.Connection, table: TableRow, expected_revision: int | None, names: list[str],
+                       values: list[Any], record: dict[str, Any] | None, result: str,
+                       results: Sequence[tuple[int, str, str]], interaction_id: int | str | None) -> None:
+        """One table's save inside a transaction (StaleRevision before any write of it)."""
+        n = len(table.moves)
         marks = ", ".join(f"${i}" for i in range(1, len(names) + 1))
         upsert = ", ".join(f"{c} = EXCLUDED.{c}" for c in names[1:])
         sets = ", ".join(f"{c} = ${i}" for i, c in enumerate(names[2:], start=2))
-
-        async def fn(c: asyncpg.Connection) -> None:
-            if interaction_id is not None and (await c.execute(
-                    "INSERT INTO interactions (id, seen_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING",
-                    str(interaction_id), time.time())).endswith(" 0"):
-                raise AlreadySeen(f"interaction {interaction_id} was handled already")
-            if expected_revision is None:
-                old = await c.fetchval("SELECT table_id FROM tables WHERE channel_id = $1 FOR UPDATE", table.channel_id)
-                await c.execute("DELETE FROM moves WHERE table_id = ANY($1::text[])",
-                                [table.table_id] + ([old] if old else []))
-                await c.execute(f"INSERT INTO tables ({', '.join(names)}) VALUES ({marks}) "
-                                f"ON CONFLICT (channel_id) DO UPDATE SET {upsert}, record_id = NULL, damaged = NULL, "
-                                "raw_moves = NULL", *values)
-                base = 0
-            else:
-                base = await c.fetchval("SELECT move_count FROM tables WHERE channel_id = $1 AND table_id = $2 "
-                                        "AND revision = $3 FOR UPDATE", table.channel_id, table.table_id,
-                                        expected_revision)
-                if base is None:
-                    raise StaleRevision(table.channel_id)
-                await c.execute(f"UPDATE tables SET {sets} WHERE channel_id = $1", table.channel_id, *values[2:])
-                if n < base:
-                    await c.execute("DELETE FROM moves WHERE table_id = $1 AND ply >= $2", table.table_id, n)
-            if n > base:
-                await c.execute("INSERT INTO moves (table_id, ply, entry) "
-                                "SELECT $1, p, e FROM unnest($2::int[], $3::text[]) AS n(p, e)",
-                                table.table_id, list(range(base, n)), [dumps(m) for m in table.moves[base:]])
-            if record is not None:
-                record_id = await c.fetchval(
-                    "INSERT INTO records (channel_id, table_id, guild_id, game, result, record, finished_at) "
-                    "VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
-                    table.channel_id, table.table_id, table.guild_id, table.game, result, dumps(record), time.time())
-                if results:
-                    await c.executemany(
-                        "INSERT INTO results (record_id, guild_id, game, user_id, name, outcome) "
-                        "VALUES ($1, $2, $3, $4, $5, $6)",
-                        [(record_id, table.guild_id, table.game, u, name, o) for u, name, o in results])
-                await c.execute("UPDATE tables SET record_id = $1 WHERE channel_id = $2", record_id, table.channel_id)
-                await c.execute("DELETE FROM moves WHERE table_id = $1", table.table_id)
-
-        await self._run("save the table", fn)
-        wrote_snapshot(table, snap)
+        if interaction_id is not None and (await c.execute(
+                "INSERT INTO interactions (id, seen_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING",
+                str(interaction_id), time.time())).endswith(" 0"):
+            raise AlreadySeen(f"interaction {interaction_id} was handled already")
+        if expected_revision is None:
+            old = await c.fetchval("SELECT table_id FROM tables WHERE channel_id = $1 FOR UPDATE", table.channel_id)
+            await c.execute("DELETE FROM moves WHERE table_id = ANY($1::text[])",
+                            [table.table_id] + ([old] if old else []))
+            await c.execute(f"INSERT INTO tables ({', '.join(names)}) VALUES ({marks}) "
+                            f"ON CONFLICT (channel_id) DO UPDATE SET {upsert}, record_id = NULL, damaged = NULL, "
+                            "raw_moves = NULL", *values)
+            base = 0
+        else:
+            base = await c.fetchval("SELECT move_count FROM tables WHERE channel_id = $1 AND table_id = $2 "
+                                    "AND revision = $3 FOR UPDATE", table.channel_id, table.table_id,
+                                    expected_revision)
+            if base is None:
+                raise StaleRevision(table.channel_id)
+            await c.execute(f"UPDATE tables SET {sets} WHERE channel_id = $1", table.channel_id, *values[2:])
+            if n < base:
+                await c.execute("DELETE FROM moves WHERE table_id = $1 AND ply >= $2", table.table_id, n)
+        if n > base:
+            await c.execute("INSERT INTO moves (table_id, ply, entry) "
+                            "SELECT $1, p, e FROM unnest($2::int[], $3::text[]) AS n(p, e)",
+                            table.table_id, list(range(base, n)), [dumps(m) for m in table.moves[base:]])
+        if record is not None:
+            record_id = await c.fetchval(
+                "INSERT INTO records (channel_id, table_id, guild_id, game, result, record, finished_at) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+                table.channel_id, table.table_id, table.guild_id, table.game, result, dumps(record), time.time())
+            if results:
+                await c.executemany(
+                    "INSERT INTO results (record_id, guild_id, game, user_id, name, outcome) "
+                    "VALUES ($1, $2, $3, $4, $5, $6)",
+                    [(record_id, table.guild_id, table.game, u, name, o) for u, name, o in results])
+            await c.execute("UPDATE tables SET record_id = $1 WHERE channel_id = $2", record_id, table.channel_id)
+            await c.execute("DELETE FROM moves WHERE table_id = $1", table.table_id)
 
     async def set_aside(self, channel_id: int, reason: str | None = None) -> bool:
         async def fn(c: asyncpg.Connection) -> bool:

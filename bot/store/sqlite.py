@@ -289,6 +289,37 @@ class SQLiteStore(SQLiteDaily, SQLiteRatings, SQLiteReplays):
         ``expected_revision`` is the revision the change was computed from (None for a new table
         replacing whatever was there). Raises StaleRevision if it moved (or the table was replaced).
         """
+        prepared = self._prepare(table, expected_revision)
+        await self._write("save the table", lambda conn: self._save_in(conn, table, expected_revision, prepared, record,
+                                                                      result, results, interaction_id))
+        wrote_snapshot(table, prepared[0])
+
+    async def save_many(self, tables: Sequence[tuple[TableRow, int]]) -> list[bool]:
+        """Several tables' changes (no record, no interaction) in one transaction, each written as
+        ``save(table, expected_revision)`` would; True for each written, False (nothing of it
+        written, the others still are) for each whose stored revision is not the expected one."""
+        todo = [(t, rev, self._prepare(t, rev)) for t, rev in tables]
+
+        def fn(conn: sqlite3.Connection) -> list[bool]:
+            out = []
+            for t, rev, prepared in todo:
+                try:
+                    self._save_in(conn, t, rev, prepared, None, "", (), None)
+                    out.append(True)
+                except StaleRevision:  # raised before any of this table's writes
+                    out.append(False)
+            return out
+
+        written = await self._write("save the tables", fn) if todo else []
+        for (t, _, prepared), ok in zip(todo, written, strict=True):
+            if ok:
+                wrote_snapshot(t, prepared[0])
+        return written
+
+    @staticmethod
+    def _prepare(table: TableRow, expected_revision: int | None) -> tuple[Any, ...]:
+        """What a save writes, encoded before the transaction: (snapshot, column names, values,
+        moves, moves the store holds, the new moves' entries)."""
         snap, cols = prepare_save(table, expected_revision)
         names = list(cols)
         values = list(cols.values())
@@ -296,59 +327,62 @@ class SQLiteStore(SQLiteDaily, SQLiteRatings, SQLiteReplays):
         known = table.saved_moves if expected_revision is not None else 0
         # Only the moves after what the store holds are encoded (when that is known): O(1) a move.
         fresh = [dumps(m) for m in table.moves[known:]] if known is not None and known <= n else None
+        return snap, names, values, n, known, fresh
 
-        def fn(conn: sqlite3.Connection) -> None:
-            if interaction_id is not None and conn.execute(  # the press remembered in the same transaction
-                    "INSERT OR IGNORE INTO interactions (id, seen_at) VALUES (?, ?)",
-                    (str(interaction_id), time.time())).rowcount == 0:
-                raise AlreadySeen(f"interaction {interaction_id} was handled already")
-            if expected_revision is None:
-                old = conn.execute("SELECT table_id FROM tables WHERE channel_id = ?", (table.channel_id,)).fetchone()
-                if old is not None:
-                    conn.execute("DELETE FROM moves WHERE table_id = ?", (old[0],))
-                    conn.execute("DELETE FROM tables WHERE channel_id = ?", (table.channel_id,))
-                conn.execute("DELETE FROM moves WHERE table_id = ?", (table.table_id,))
-                conn.execute(f"INSERT INTO tables ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
-                             values)
-                base = 0
-            else:
-                if known is None:
-                    found = conn.execute("SELECT move_count FROM tables WHERE channel_id = ? AND table_id = ? "
-                                         "AND revision = ?", (table.channel_id, table.table_id,
-                                                              expected_revision)).fetchone()
-                    if found is None:
-                        raise StaleRevision(table.channel_id)
-                    base = found[0]
-                else:
-                    base = known
-                cur = conn.execute(f"UPDATE tables SET {', '.join(f'{c} = ?' for c in names[2:])} "
-                                   "WHERE channel_id = ? AND table_id = ? AND revision = ?",
-                                   (*values[2:], table.channel_id, table.table_id, expected_revision))
-                if cur.rowcount != 1:
+    @staticmethod
+    def _save_in(conn: sqlite3.Connection, table: TableRow, expected_revision: int | None, prepared: tuple[Any, ...],
+                 record: dict[str, Any] | None, result: str, results: Sequence[tuple[int, str, str]],
+                 interaction_id: int | str | None) -> None:
+        """One table's save inside a transaction (StaleRevision before any write of it)."""
+        _, names, values, n, known, fresh = prepared
+        if interaction_id is not None and conn.execute(  # the press remembered in the same transaction
+                "INSERT OR IGNORE INTO interactions (id, seen_at) VALUES (?, ?)",
+                (str(interaction_id), time.time())).rowcount == 0:
+            raise AlreadySeen(f"interaction {interaction_id} was handled already")
+        if expected_revision is None:
+            old = conn.execute("SELECT table_id FROM tables WHERE channel_id = ?", (table.channel_id,)).fetchone()
+            if old is not None:
+                conn.execute("DELETE FROM moves WHERE table_id = ?", (old[0],))
+                conn.execute("DELETE FROM tables WHERE channel_id = ?", (table.channel_id,))
+            conn.execute("DELETE FROM moves WHERE table_id = ?", (table.table_id,))
+            conn.execute(f"INSERT INTO tables ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
+                         values)
+            base = 0
+        else:
+            if known is None:
+                found = conn.execute("SELECT move_count FROM tables WHERE channel_id = ? AND table_id = ? "
+                                     "AND revision = ?", (table.channel_id, table.table_id,
+                                                          expected_revision)).fetchone()
+                if found is None:
                     raise StaleRevision(table.channel_id)
-                if n < base:
-                    conn.execute("DELETE FROM moves WHERE table_id = ? AND ply >= ?", (table.table_id, n))
-            if n > base:
-                entries = fresh if fresh is not None and base == known else [dumps(m) for m in table.moves[base:]]
-                conn.executemany("INSERT INTO moves (table_id, ply, entry) VALUES (?, ?, ?)",
-                                 [(table.table_id, base + i, e) for i, e in enumerate(entries)])
-            if record is not None:
-                cur = conn.execute(
-                    "INSERT INTO records (channel_id, table_id, guild_id, game, result, record, finished_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (table.channel_id, table.table_id, table.guild_id, table.game, result, dumps(record), time.time()),
-                )
-                record_id = cur.lastrowid
-                conn.executemany(
-                    "INSERT INTO results (record_id, guild_id, game, user_id, name, outcome) VALUES (?, ?, ?, ?, ?, ?)",
-                    [(record_id, table.guild_id, table.game, u, name, o) for u, name, o in results],
-                )
-                # The record holds the moves: the log's copy goes (kept once).
-                conn.execute("UPDATE tables SET record_id = ? WHERE channel_id = ?", (record_id, table.channel_id))
-                conn.execute("DELETE FROM moves WHERE table_id = ?", (table.table_id,))
-
-        await self._write("save the table", fn)
-        wrote_snapshot(table, snap)
+                base = found[0]
+            else:
+                base = known
+            cur = conn.execute(f"UPDATE tables SET {', '.join(f'{c} = ?' for c in names[2:])} "
+                               "WHERE channel_id = ? AND table_id = ? AND revision = ?",
+                               (*values[2:], table.channel_id, table.table_id, expected_revision))
+            if cur.rowcount != 1:
+                raise StaleRevision(table.channel_id)
+            if n < base:
+                conn.execute("DELETE FROM moves WHERE table_id = ? AND ply >= ?", (table.table_id, n))
+        if n > base:
+            entries = fresh if fresh is not None and base == known else [dumps(m) for m in table.moves[base:]]
+            conn.executemany("INSERT INTO moves (table_id, ply, entry) VALUES (?, ?, ?)",
+                             [(table.table_id, base + i, e) for i, e in enumerate(entries)])
+        if record is not None:
+            cur = conn.execute(
+                "INSERT INTO records (channel_id, table_id, guild_id, game, result, record, finished_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (table.channel_id, table.table_id, table.guild_id, table.game, result, dumps(record), time.time()),
+            )
+            record_id = cur.lastrowid
+            conn.executemany(
+                "INSERT INTO results (record_id, guild_id, game, user_id, name, outcome) VALUES (?, ?, ?, ?, ?, ?)",
+                [(record_id, table.guild_id, table.game, u, name, o) for u, name, o in results],
+            )
+            # The record holds the moves: the log's copy goes (kept once).
+            conn.execute("UPDATE tables SET record_id = ? WHERE channel_id = ?", (record_id, table.channel_id))
+            conn.execute("DELETE FROM moves WHERE table_id = ?", (table.table_id,))
 
     async def set_aside(self, channel_id: int, reason: str | None = None) -> bool:
         """Keep a (damaged) table's raw row in ``set_aside`` and leave an empty abandoned table."""

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from bot.engine.core import Game
 from bot.engine.registry import spec
 from bot.store import StoreError, TableRow
 from bot.store.base import WARN_FRACTION
-from bot.tables.base import KEEP_EVENTS, Change
+from bot.tables.base import KEEP_EVENTS, Change, _working_copy, is_bot
 from bot.tables.errors import TableError
 from bot.tables.games import load_game
 
@@ -17,6 +20,26 @@ log = logging.getLogger("bot.tables")
 
 SWEEP_PAGE = 200  # due tables read per page by the turn-limit sweep
 WARNING, TIME_UP, CLOCK = "warning", "time_up", "clock"
+
+
+def _rebuild(rows: list[TableRow]) -> None:
+    """The games of due rows, rebuilt (in a worker thread) into the rows and the games cache. A
+    game that cannot be rebuilt is left for the sweep to meet again on the loop, and report."""
+    for row in rows:
+        if row.state is None:
+            continue
+        try:
+            load_game(row)
+        except Exception:  # noqa: BLE001, S112 — reported by the sweep itself, once
+            continue
+
+
+def _plain(row: TableRow, now: float) -> bool:
+    """A due row whose change is a warning or a time-up only, with no bot seat (no bot plays in the
+    same change, no rulebook clock runs out): it can be saved together with others."""
+    if any(is_bot(s.user_id) for s in row.seats):
+        return False
+    return row.game_clock is None or row.turn_since is None or row.turn_since + row.game_clock > now
 
 
 class _NotDue(TableError):
@@ -50,7 +73,11 @@ class Clock:
 
         Only due tables are read (the store's indexed alarm), a page at a time; a damaged row or
         one table's trouble never stops the sweep."""
-        out: list[Change] = []
+        return [change async for page in self.sweep_pages() for change in page]
+
+    async def sweep_pages(self) -> AsyncIterator[list[Change]]:
+        """The sweep of :meth:`check_timeouts`, one page of due tables at a time: a caller may tell
+        a page's tables before the next page is read (fewer tables held at once)."""
         now = self.clock()
         broken = self._broken_tables()
         after: tuple[float, int] | None = None
@@ -58,26 +85,78 @@ class Clock:
             page = await self.store.due(now, SWEEP_PAGE, after, shards=self.sweep_shards)
             if not page:
                 break
-            for row in page:
-                mark = (row.table_id, row.revision)
-                if broken.get(row.channel_id) == mark:  # reported once; tried again when it changes
-                    continue
+            todo = [row for row in page if broken.get(row.channel_id) != (row.table_id, row.revision)]
+            # Each table's game (its snapshot and up to SNAPSHOT_EVERY moves replayed) is rebuilt in a
+            # worker thread, the page at once, not on the event loop: who is late, and the table
+            # message after the change, read it from there (bot.tables.games.GAMES).
+            await asyncio.to_thread(_rebuild, todo)
+            out, alone = await self._sweep_together(todo, now, broken)
+            for row, fresh in alone:
                 try:
-                    out.append(await self._update(row.channel_id, lambda t: self._sweep(t, now), fresh=row))
+                    out.append(await self._update(row.channel_id, lambda t: self._sweep(t, now), fresh=fresh))
                 except (TableError, StoreError):  # not due any more, or this table's own trouble
                     continue
                 except Exception as e:  # noqa: BLE001 — a damaged table (or any bug) never stops the sweep
-                    broken[row.channel_id] = mark
-                    log.error("the sweep skips the table in channel %s (damaged, it cannot be rebuilt): %s: %s",
-                              row.channel_id, type(e).__name__, str(e).splitlines()[0] if str(e) else "",
-                              exc_info=not isinstance(e, (ValueError, KeyError, TypeError, IndexError)))
+                    self._skip_broken(broken, row, e)
                     continue
+            if out:
+                yield out
             last = page[-1]
             key = (last.alarm if last.alarm is not None else now, last.channel_id)
             if after is not None and key <= after:  # no progress (a row that keeps failing): next sweep
                 break
             after = key
-        return out
+
+    async def _sweep_together(self, rows: list[TableRow], now: float, broken: dict[int, tuple[str | None, int]]
+                              ) -> tuple[list[Change], list[tuple[TableRow, TableRow | None]]]:
+        """A page's warnings and times up, saved in one transaction. Returns the changes, and the
+        rows left to be swept one at a time, each with the row to decide on (None: the stored one):
+        a rulebook clock that runs out plays moves and bot seats may play at once (their own
+        save each), a table busy with another action waits for it, and one that moved since it was
+        read is decided again on the stored row."""
+        alone: list[tuple[TableRow, TableRow | None]] = [(r, r) for r in rows if not _plain(r, now)]
+        changes: list[tuple[Change, TableRow, int]] = []
+        async with contextlib.AsyncExitStack() as held:
+            await held.enter_async_context(self._in_flight)  # taken first: nothing is awaited with the locks held
+            for row in (r for r in rows if _plain(r, now)):
+                lock = self._locks[row.channel_id]
+                if lock.locked():  # another action on it: the table waits for it, alone
+                    alone.append((row, row))
+                    continue
+                await held.enter_async_context(lock)  # free: taken at once
+                t = _working_copy(row)
+                before = t.revision
+                try:
+                    change = self._sweep(t, now)
+                except TableError:  # not due after all
+                    continue
+                except Exception as e:  # noqa: BLE001 — a damaged table (or any bug) never stops the sweep
+                    self._skip_broken(broken, row, e)
+                    continue
+                change.table.revision = before + 1
+                changes.append((change, row, before))
+            if not changes:
+                return [], alone
+            try:
+                written = await self.store.save_many([(c.table, before) for c, _, before in changes])
+            except StoreError as e:  # the database is away: these tables are still due at the next sweep
+                log.warning("the sweep could not save %d tables: %s", len(changes), e)
+                return [], alone
+            out = []
+            for (change, row, _), ok in zip(changes, written, strict=True):
+                if ok:
+                    self._remember(change.table)
+                    out.append(change)
+                else:
+                    alone.append((row, None))
+        return out, alone
+
+    @staticmethod
+    def _skip_broken(broken: dict[int, tuple[str | None, int]], row: TableRow, e: Exception) -> None:
+        broken[row.channel_id] = (row.table_id, row.revision)  # reported once; tried again when it changes
+        log.error("the sweep skips the table in channel %s (damaged, it cannot be rebuilt): %s: %s",
+                  row.channel_id, type(e).__name__, str(e).splitlines()[0] if str(e) else "",
+                  exc_info=not isinstance(e, (ValueError, KeyError, TypeError, IndexError)))
 
     def _broken_tables(self) -> dict[int, tuple[str | None, int]]:
         """The tables the sweep could not handle, by channel, with the (table, revision) that

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import AsyncIterator
 from typing import Any
 
 from bot.engine.hints import hint_sentence
@@ -359,11 +360,16 @@ class Desk:
 
     async def check_timeouts(self) -> list[Update]:
         """The sweep's changes, each as the public may see it, with its notice."""
-        out = []
-        for change in await self._service.check_timeouts():
-            await asyncio.sleep(0)  # a thousand due tables: let presses in between their readers
-            try:
-                out.append(update_of(change, _game(change.table), None))
-            except DamagedError as e:
-                log.warning("table in channel %s: %s", change.table.channel_id, e)
-        return out
+        return [update async for page in self.sweep() for update in page]
+
+    async def sweep(self) -> AsyncIterator[list[Update]]:
+        """:meth:`check_timeouts` a page of due tables at a time (told before the next is read)."""
+        async for changes in self._service.sweep_pages():
+            out = []
+            for change in changes:
+                await asyncio.sleep(0)  # a thousand due tables: let presses in between their readers
+                try:
+                    out.append(update_of(change, _game(change.table), None))
+                except DamagedError as e:
+                    log.warning("table in channel %s: %s", change.table.channel_id, e)
+            yield out

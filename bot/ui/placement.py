@@ -100,12 +100,19 @@ class Placement:
             log.info("could not edit table message %s in %s: %s", message_id, channel_id, e)
             return False
 
-    async def show_table(self, reader: Reader, *, post: bool = True) -> int | None:
+    async def show_table(self, reader: Reader, *, post: bool = True,
+                         message: payloads.TableMessage | None = None) -> int | None:
         """Show the table without an interaction (a new thread, a timer): edit its table message in
-        place, else (``post``) post one in the channel; the message's id, or None."""
+        place, else (``post``) post one in the channel; the message's id, or None. ``message``: the
+        reader's table message made beforehand (the sweep makes a page's off the event loop), shown
+        unless a newer action landed on the table meanwhile."""
         ch = reader.table.channel_id
         async with self.showing[ch]:
-            msg = await render(reader, self.desk.ratings)
+            if message is None:
+                msg = await render(reader, self.desk.ratings)
+            else:  # made ahead: shown unless another action landed since (then the table as it is now)
+                latest = self.desk.latest(ch, reader)
+                msg = message if latest is reader else await render(latest, self.desk.ratings)
             live = await self.live_id(reader)
             if live is not None and await self.edit(ch, live, **msg.edit_kwargs()):
                 return live

@@ -46,6 +46,36 @@ def test_every_view_pickles_and_keys_by_value(game_id: str) -> None:
     assert len(keys) >= 12, f"{game_id}: different positions share a cache key"
 
 
+def test_the_default_leaves_the_event_loop_a_core(monkeypatch) -> None:
+    """One picture process per core but one (the event loop's), at least one: on a 2-core machine,
+    one process; the setting still wins."""
+    pictures.configure(workers=None)
+    monkeypatch.delenv("DECKHAND_PICTURE_WORKERS", raising=False)
+    for cores, expected in ((1, 1), (2, 1), (4, 3)):
+        monkeypatch.setattr(pictures, "cores", lambda cores=cores: cores)
+        assert pictures.workers() == expected
+    monkeypatch.setenv("DECKHAND_PICTURE_WORKERS", "2")
+    assert pictures.workers() == 2
+
+
+async def test_a_single_worker_is_spawned_and_draws() -> None:
+    """A single picture process is spawned on its own (no forkserver beside it) and draws the
+    same picture as this process."""
+    pictures.configure(workers=1)
+    pictures.cache_clear()
+    try:
+        assert pictures._context(1).get_start_method() == "spawn"
+        assert pictures.start().submit(os.getpid).result(timeout=60) != os.getpid()
+        view = positions("court_wars")[-1].view(None)
+        before = pictures.stats()
+        assert await pictures.table_picture("court_wars", view) == _render("court_wars").picture(view)
+        after = pictures.stats()
+        assert (after["draws"], after["thread_draws"]) == (before["draws"] + 1, before["thread_draws"])
+    finally:
+        pictures.configure(workers=None)
+        pictures.cache_clear()
+
+
 async def test_a_picture_is_drawn_in_a_worker_process_and_then_cached(road) -> None:
     assert road.start().submit(os.getpid).result(timeout=60) != os.getpid()
     game = positions("court_wars")[-1]

@@ -119,3 +119,35 @@ async def test_an_interaction_is_seen_once(store):
     assert await store.seen_interaction(1234567890123456789) is False
     assert await store.seen_interaction(1234567890123456789) is True
     assert await store.seen_interaction("other") is False
+
+
+async def test_save_many_writes_each_table_and_refuses_only_the_stale_ones(store):
+    """Several tables' changes in one transaction: each written as save would (revision, columns,
+    new moves, alarm), a stale one refused alone and left as stored."""
+    for ch in (1, 2, 3):
+        await store.save(playing(ch, since=1000.0, seats=[Seat(7, "Ana"), Seat(8, "Ben")]), None)
+    a, b, c = [await store.get(ch) for ch in (1, 2, 3)]
+    b2 = await store.get(2)  # someone else saves table 2 first
+    b2.revision = 2
+    b2.events = ["Ben moved."]
+    await store.save(b2, 1)
+    for t, text in ((a, "Time is up for Ana."), (b, "Time is up for Ben."), (c, "Time is up for Cat.")):
+        t.timed_out = True
+        t.warned_for = t.turn_since
+        t.events = [text]
+        t.revision = 2
+    a.moves = [[0, "draw", 1.0]]  # a change may append moves too
+    c.saved_moves = None  # the moves the store holds unknown: read in the transaction
+    assert await store.save_many([(a, 1), (b, 1), (c, 1)]) == [True, False, True]
+    got = {ch: await store.get(ch) for ch in (1, 2, 3)}
+    assert (got[1].revision, got[1].timed_out, got[1].events, got[1].moves) == (2, True, ["Time is up for Ana."],
+                                                                                [[0, "draw", 1.0]])
+    assert (got[3].revision, got[3].timed_out, got[3].events) == (2, True, ["Time is up for Cat."])
+    assert (got[2].revision, got[2].timed_out, got[2].events) == (2, False, ["Ben moved."]), "the stale one untouched"
+    assert got[1].alarm is None and got[3].alarm is None  # told: out of the sweep until the turn changes
+    assert [t.channel_id for t in await store.due(10_000.0, 10)] == [2]
+    assert await store.save_many([]) == []
+    a.revision = 3
+    a.moves.append([1, "place 5", 2.0])  # the moves the store holds are known from the last save
+    assert await store.save_many([(a, 2)]) == [True]
+    assert (await store.get(1)).moves == [[0, "draw", 1.0], [1, "place 5", 2.0]]
