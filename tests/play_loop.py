@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
+from unittest import mock
 
 from bot.engine.registry import spec
 from bot.tables.games import load_game
@@ -41,6 +43,14 @@ class Turn:
 
 def people(standin, n):
     return guild_with(standin, ("ana", "ben", "cat", "dee")[:n])
+
+
+@contextmanager
+def seeded(seed: int):
+    """Tables dealt from ``seed`` (the lobby draws a table's seed from ``secrets``)."""
+    rng = random.Random(seed)
+    with mock.patch("bot.tables.lobby.secrets.randbits", side_effect=lambda k: rng.getrandbits(k)):
+        yield
 
 
 async def open_game(standin, bot, game_id, n, variants=""):

@@ -15,17 +15,14 @@ import argparse
 import asyncio
 import io
 import math
-import random
 import statistics
 import tempfile
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from unittest import mock
 
 from tests.discord_helpers import latest_table
-from tests.play_loop import play_turn
+from tests.play_loop import play_turn, seeded
 
 PHONE_COLUMNS = 40  # characters a line of an embed holds on a phone held upright (about 360 pt wide)
 PICTURE_WIDTH = 800
@@ -83,14 +80,6 @@ def picture_height(standin, msg: dict) -> int:
             w, h = Image.open(io.BytesIO(f.data)).size
             return round(h * PICTURE_WIDTH / w)
     return 0
-
-
-@contextmanager
-def seeded(seed: int):
-    """Tables dealt from ``seed`` (the lobby draws a table's seed from ``secrets``)."""
-    rng = random.Random(seed)
-    with mock.patch("bot.tables.lobby.secrets.randbits", side_effect=lambda k: rng.getrandbits(k)):
-        yield
 
 
 async def measure(standin, bot, game: str, seats: int, variants: str, cap: int) -> Row:
