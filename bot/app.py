@@ -18,6 +18,7 @@ from bot.render import pictures
 from bot.store import Store, open_store
 from bot.tables.service import TableService
 from bot.tables.desk import Desk
+from bot.ui.components import PREFIX as COMPONENT_PREFIX
 from bot.ratings import rate_history
 
 log = logging.getLogger(__name__)
@@ -44,6 +45,23 @@ def settle_memory() -> None:
     gc.freeze()
 
 
+def answered_by_dynamic_items(view: Any) -> bool:
+    """A plain View of plain buttons and selects whose custom_ids are Deckhand's (``dh2:…``): the
+    bot's DynamicItems answer every press on it (after a restart too), so discord.py need not keep
+    it. Left to itself, discord.py keeps every such view sent — one per table edit and per private
+    panel, an ephemeral one with a 15-minute timer task — each press also runs a no-op task for
+    it, and the views pile up for the garbage collector to walk."""
+    if type(view) is not discord.ui.View:
+        return False
+    for item in view.walk_children():
+        if type(item) not in (discord.ui.Button, discord.ui.Select):
+            return False
+        custom_id = getattr(item, "custom_id", None)
+        if custom_id is not None and not custom_id.startswith(f"{COMPONENT_PREFIX}:"):
+            return False
+    return True
+
+
 class DeckhandBot(commands.Bot):
     """Deckhand. No privileged intents: everything happens through interactions. Guild messages
     (not their content) only count how far a table message has scrolled up its channel."""
@@ -60,6 +78,14 @@ class DeckhandBot(commands.Bot):
                                                                                   private_channel=True),
                          allowed_installs=discord.app_commands.AppInstallationType(guild=True, user=True),
                          **options)
+        state = self._connection
+        keep_view = state.store_view
+
+        def store_view(view: Any, message_id: int | None = None) -> None:
+            if not answered_by_dynamic_items(view):
+                keep_view(view, message_id)
+
+        state.store_view = store_view  # type: ignore[method-assign]
         self.database = Path(database)
         self.database_url = database_url
         self.run_timeouts = run_timeouts
@@ -93,6 +119,8 @@ class DeckhandBot(commands.Bot):
         shards = self.sweep_shards
         where = f"shards {', '.join(map(str, shards[1]))} of {shards[0]}" if shards else "every shard"
         log.info("ready: %d servers on %s", len(self.guilds), where)
+        if self.warm:  # the servers' caches are filled: out of the collector's way too
+            settle_memory()
 
     async def close(self) -> None:
         await super().close()

@@ -19,7 +19,7 @@ import asyncpg
 
 from bot.store.base import (
     AlreadySeen, DamagedTable, DamageLog, Draft, SchemaTooNew, StaleRevision, StoreError, TableRow, decode_row, dumps,
-    encode_row, known_games, new_draft_id, new_table_id, shard_ids, wrote_snapshot,
+    encode_row, known_games, move_texts, new_draft_id, new_table_id, shard_ids, wrote_snapshot,
 )
 from bot.store.migrations import migrations
 from bot.store.postgres_extras import PostgresDaily, PostgresRatings, PostgresReplays
@@ -209,7 +209,7 @@ class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
         n = len(table.moves)
         known = table.saved_moves if expected_revision is not None else None
         if known is not None and known <= n and record is None:
-            fresh = [dumps(m) for m in table.moves[known:]]
+            fresh = move_texts(table.moves, known)
             sets = ", ".join(f"{c} = ${i}" for i, c in enumerate(names[2:], start=4))
             k = len(names) + 2
             # The press itself (its interaction id) is remembered in the same statement: a press
@@ -264,7 +264,7 @@ class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
             if n > base:
                 await c.execute("INSERT INTO moves (table_id, ply, entry) "
                                 "SELECT $1, p, e FROM unnest($2::int[], $3::text[]) AS n(p, e)",
-                                table.table_id, list(range(base, n)), [dumps(m) for m in table.moves[base:]])
+                                table.table_id, list(range(base, n)), move_texts(table.moves, base))
             if record is not None:
                 record_id = await c.fetchval(
                     "INSERT INTO records (channel_id, table_id, guild_id, game, result, record, finished_at) "

@@ -10,7 +10,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from bot.store.base import (
-    STATUSES, DailyEntry, DamagedTable, FinishedRecord, PlayerRating, Seat, StoredRecord, TableRow,
+    STATUSES, DailyEntry, DamagedTable, FinishedRecord, MoveLog, PlayerRating, Seat, StoredRecord, TableRow,
 )
 
 
@@ -99,17 +99,23 @@ def _json(text: Any, what: str) -> Any:
         raise _Damage(f"its {what} is cut short or is not JSON") from None
 
 
-def _move_log(entries: Sequence[str]) -> list[Any]:
-    """The move log's entries, parsed in one go (one JSON text: a long log costs one C-level parse,
-    not one call a move); entry by entry only to name a damaged one."""
+def _move_log(entries: Sequence[str]) -> MoveLog:
+    """The move log as its entries' texts (a :class:`MoveLog`), each checked to be JSON in one
+    parse of them all (a long log costs one C-level parse, not one call a move); entry by entry
+    only to name a damaged one."""
     if entries and all(isinstance(e, str) for e in entries):
         try:
             moves = json.loads("[" + ",".join(entries) + "]")
         except ValueError:
             moves = None
         if isinstance(moves, list) and len(moves) == len(entries):
-            return moves
-    return [_json(e, "move log") for e in entries]
+            return MoveLog.of_texts(entries)
+    return MoveLog(_json(e, "move log") for e in entries)
+
+
+def move_texts(moves: Sequence[Any], start: int) -> list[str]:
+    """The JSON text of a log's entries from ``start`` on, as the store writes them."""
+    return moves.texts(start) if isinstance(moves, MoveLog) else [dumps(m) for m in moves[start:]]
 
 
 def decode_row(r: Mapping[str, Any], move_entries: Sequence[str], record_text: str | None,
@@ -141,7 +147,7 @@ def decode_row(r: Mapping[str, Any], move_entries: Sequence[str], record_text: s
             raise _Damage("its series is not a series")
         if record_text is not None:
             record = _json(record_text, "record")
-            moves = [[int(m[0]), str(m[1]), None] for m in record.get("moves", [])]
+            moves = MoveLog([int(m[0]), str(m[1]), None] for m in record.get("moves", []))
         else:
             moves = _move_log(move_entries)
             if len(moves) != r["move_count"]:

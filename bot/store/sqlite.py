@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 
 from bot.store.base import (
     AlreadySeen, DamagedTable, DamageLog, Draft, SchemaTooNew, StaleRevision, StoreError, TableRow, decode_row, dumps,
-    encode_row, known_games, new_draft_id, new_table_id, shard_ids, wrote_snapshot,
+    encode_row, known_games, move_texts, new_draft_id, new_table_id, shard_ids, wrote_snapshot,
 )
 from bot.store.migrations import migrations, statements
 from bot.store.sqlite_extras import SQLiteDaily, SQLiteRatings, SQLiteReplays
@@ -301,7 +301,7 @@ class SQLiteStore(SQLiteDaily, SQLiteRatings, SQLiteReplays):
         n = len(table.moves)
         known = table.saved_moves if expected_revision is not None else 0
         # Only the moves after what the store holds are encoded (when that is known): O(1) a move.
-        fresh = [dumps(m) for m in table.moves[known:]] if known is not None and known <= n else None
+        fresh = move_texts(table.moves, known) if known is not None and known <= n else None
 
         def fn(conn: sqlite3.Connection) -> None:
             if interaction_id is not None and conn.execute(  # the press remembered in the same transaction
@@ -335,7 +335,7 @@ class SQLiteStore(SQLiteDaily, SQLiteRatings, SQLiteReplays):
                 if n < base:
                     conn.execute("DELETE FROM moves WHERE table_id = ? AND ply >= ?", (table.table_id, n))
             if n > base:
-                entries = fresh if fresh is not None and base == known else [dumps(m) for m in table.moves[base:]]
+                entries = fresh if fresh is not None and base == known else move_texts(table.moves, base)
                 conn.executemany("INSERT INTO moves (table_id, ply, entry) VALUES (?, ?, ?)",
                                  [(table.table_id, base + i, e) for i, e in enumerate(entries)])
             if record is not None:
