@@ -111,6 +111,10 @@ class Reader:
         self.table = table
         self.seat = seat
         self.__game = game
+        # Each step asked for once: a picker asks for the same prefixes again (its shortcuts, the
+        # words of the steps so far), and the game never changes under a reader.
+        self.__choices: dict[tuple[str, ...], Choices] = {}
+        self.__public_choices: dict[tuple[str, ...], Choices] = {}
 
     # ----- who reads -------------------------------------------------------------------
     @property
@@ -180,7 +184,7 @@ class Reader:
     def has_left(self) -> bool:
         return self.seat is not None and self.seat in self.forfeited
 
-    @property
+    @functools.cached_property
     def acting(self) -> bool:
         """This seat must (or may) act now."""
         return self.seat is not None and self.seat in self.acting_seats and not self.has_left
@@ -198,7 +202,11 @@ class Reader:
         """The next step after ``prefix``, for a seat that must act now (else nothing)."""
         if not self.acting:
             return NO_CHOICES
-        return self.__game.choices(self.seat, tuple(prefix))
+        key = tuple(prefix)
+        found = self.__choices.get(key)
+        if found is None:
+            found = self.__choices[key] = self.__game.choices(self.seat, key)  # type: ignore[union-attr, arg-type]
+        return found
 
     def so_far(self, tokens: Sequence[str]) -> list[str]:
         """The labels of the tokens chosen so far (plain words from this seat's choices)."""
@@ -217,6 +225,10 @@ class Reader:
 
     def public_moves(self) -> PublicMoves | None:
         """The one open decision's first step when it may be shown to everyone (else None)."""
+        return self._public_moves
+
+    @functools.cached_property
+    def _public_moves(self) -> PublicMoves | None:
         game = self.__game
         if game is None or self.table.status != "playing":
             return None
@@ -224,14 +236,20 @@ class Reader:
         if len(deciding) != 1 or not deciding[0].public:
             return None
         seat = deciding[0].seat
-        return PublicMoves(seat, game.opened_at(seat), game.choices(seat, ()))
+        return PublicMoves(seat, game.opened_at(seat), self._public_step(seat, ()))
+
+    def _public_step(self, seat: int, key: tuple[str, ...]) -> Choices:
+        found = self.__public_choices.get(key)
+        if found is None:
+            found = self.__public_choices[key] = self.__game.choices(seat, key)  # type: ignore[union-attr]
+        return found
 
     def public_choices(self, prefix: Sequence[str]) -> Choices:
         """A later step of the one public decision (its choices are the same from the public view)."""
         offer = self.public_moves()
         if offer is None:
             return NO_CHOICES
-        return self.__game.choices(offer.seat, tuple(prefix))  # type: ignore[union-attr]
+        return self._public_step(offer.seat, tuple(prefix))
 
     @functools.cached_property
     def solo_concede(self) -> bool:
