@@ -363,8 +363,10 @@ class TableStore(Protocol):
     async def migrate(self) -> int:
         """Apply pending migrations (guarded against a second process); returns the schema version."""
 
-    async def get(self, channel_id: int) -> TableRow | None:
-        """The channel's table; raises DamagedTable if it cannot be read."""
+    async def get(self, channel_id: int, known: TableRow | None = None) -> TableRow | None:
+        """The channel's table; raises DamagedTable if it cannot be read. ``known``: a row of this
+        channel the caller holds; when the stored row is at its table and revision, its move log
+        is not read again (one round trip either way)."""
 
     async def tables(self, status: str | None = None) -> list[TableRow]:
         """Every table (of a status), damaged ones skipped and logged once."""
@@ -493,6 +495,6 @@ def known_games() -> tuple[str, ...]:
 # The encoding and decoding of rows (bot.store.rows) is imported from here too; imported last, as it
 # builds on the rows above.
 from bot.store.rows import (  # noqa: E402, F401
-    ROW_COLUMNS, _Damage, _json, daily_entry, decode_row, dumps, encode_row, finished_record, move_texts, player_rating,
-    stored_record, wrote_snapshot,
+    ROW_COLUMNS, _Damage, _json, daily_entry, decode_row, dumps, encode_row, finished_record, known_log, move_texts,
+    player_rating, stored_record, wrote_snapshot,
 )

@@ -176,10 +176,11 @@ class ServiceBase:
             return await self.store.set_aside(channel_id, reason)
 
     async def get(self, channel_id: int) -> TableRow | None:
-        return await self.store.get(channel_id)
+        # The row this process holds lends its move log when the stored row is still at it.
+        return await self.store.get(channel_id, known=self._rows.get(channel_id))
 
     async def require(self, channel_id: int) -> TableRow:
-        table = await self.store.get(channel_id)
+        table = await self.store.get(channel_id, known=self._rows.get(channel_id))
         if table is None:
             raise TableError("There is no table in this channel. Start one with `/game new`.")
         return table
