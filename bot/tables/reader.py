@@ -288,9 +288,10 @@ class Update:
 def update_of(change: "Change", game: "Game | None", actor_id: int | None) -> Update:
     """An :class:`Update` from the service's change (``game``: the table's game after it)."""
     table = change.table
-    public = reader_of(table, game, None)
+    facts = TableFacts.of(table)  # one table's facts for both readers
+    public = Reader(facts, game, None)
     seat = table.seat_of(actor_id) if actor_id is not None else None
-    mine = reader_of(table, game, seat) if seat is not None and game is not None else None
+    mine = Reader(facts, game, seat) if seat is not None and game is not None else None
     lines = list(change.private.get(seat, [])) if seat is not None else []
     # Pings only for a change of who must act: never the actor (they are looking at the table),
     # never a bot, one per person.
