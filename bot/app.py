@@ -91,6 +91,10 @@ class DeckhandBot(commands.Bot):
         intents.guilds = True
         intents.guild_messages = True  # not privileged; without message_content nothing is read
         self.turnstile = Turnstile()  # at most a few interactions worked on at once (a burst waits, parked)
+        # No message cache: the bot reads no message back (on_message only counts what is posted
+        # below a table message), and discord.py would otherwise keep the last 1,000 messages of
+        # every channel it sees, with their authors, for the collector to walk.
+        options.setdefault("max_messages", None)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, tree_cls=GatedTree,
                          owner_ids=set(owner_ids) or None,
                          allowed_contexts=discord.app_commands.AppCommandContext(guild=True, dm_channel=True,
