@@ -235,6 +235,9 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     if settings.log_level != "DEBUG":  # its only INFO line is "logging in using static token"
         logging.getLogger("discord.client").setLevel(logging.WARNING)
     bot = build(settings)
+    from bot.loop import fast_event_loop
+
+    fast_event_loop()
     try:
         bot.run(token, log_handler=None)
     except Exception as e:  # every failure to start is one line, never a traceback (others are raised)
@@ -427,7 +430,9 @@ def cmd_migrate_store(args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_bench(args: argparse.Namespace, settings: Settings) -> int:
     from bot.bench import SECTIONS, run_bench
+    from bot.loop import fast_event_loop
 
+    fast_event_loop()  # as `run` does
     only = tuple(x.strip() for x in args.only.split(",") if x.strip()) or SECTIONS
     return run_bench(quick=args.quick, as_json=args.json, only=only, gridcannon_js=args.gridcannon_js)
 

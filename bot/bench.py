@@ -291,7 +291,9 @@ def run_bench(quick: bool = False, as_json: bool = False, only: tuple[str, ...] 
 
     games = 3 if quick else 40
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"Load average {load:.1f} on {os.cpu_count()} CPUs when the bench started (timings grow with it).")
+    loop = "uvloop" if "uvloop" in type(asyncio.get_event_loop_policy()).__module__ else "asyncio's own"
+    print(f"Load average {load:.1f} on {os.cpu_count()} CPUs when the bench started (timings grow with it); "
+          f"event loop: {loop}.")
     if "engines" in only:
         print("Engines (built-in players; apply = replaying the recorded actions)")
         for game_id in GAME_IDS:

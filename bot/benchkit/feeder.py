@@ -197,6 +197,7 @@ async def running_bot(store: Any, pictures_on: bool) -> AsyncIterator[tuple[Any,
     session = aiohttp.ClientSession()
     try:
         await bot.login("bench-token")
+        app.settle_memory()  # as a real run's start-up does once its cogs are loaded (setup_hook, warm)
         feeder = Feeder(bot, base, session)
         feeder.server_pid = proc.pid
         errors = feeder.errors

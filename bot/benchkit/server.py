@@ -211,4 +211,7 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
+    from bot.loop import fast_event_loop
+
+    fast_event_loop()
     asyncio.run(main())

@@ -43,9 +43,10 @@ and leaves an empty abandoned table in the channel, so ``/game new`` works again
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -101,6 +102,70 @@ class Seat:
     name: str
 
 
+def _entry(move: Any) -> str:
+    return json.dumps(move, separators=(",", ":"), ensure_ascii=False)
+
+
+class MoveLog(Sequence[list[Any]]):
+    """A table's move log, one ``[seat, move, unix time]`` a move, held as each entry's JSON text
+    (the text the store keeps for it): one list of strings, not a list of lists. A hot row's log
+    then gives the garbage collector one object to walk instead of one a move (a full collection
+    over a thousand cached long games fell from hundreds of milliseconds), and a change's working
+    copy of a long log is one copy of a list of references. Reading an entry decodes it (a new
+    list each time: change a move by ``append``, never in place); a slice decodes in one parse."""
+
+    __slots__ = ("_texts",)
+
+    def __init__(self, moves: Iterable[Sequence[Any]] = ()):
+        self._texts: list[str] = [_entry(m) for m in moves]
+
+    @classmethod
+    def of_texts(cls, texts: Iterable[str]) -> "MoveLog":
+        """A log of entries already in JSON text (as the store reads them)."""
+        log_ = cls()
+        log_._texts = list(texts)
+        return log_
+
+    @classmethod
+    def of(cls, moves: Sequence[Sequence[Any]]) -> "MoveLog":
+        """A log of its own holding ``moves`` (a copy: a change may append to it)."""
+        return cls.of_texts(moves._texts) if isinstance(moves, MoveLog) else cls(moves)
+
+    def texts(self, start: int = 0) -> list[str]:
+        """The JSON text of the entries from ``start`` on (what the store writes)."""
+        return self._texts[start:]
+
+    def append(self, move: Sequence[Any]) -> None:
+        self._texts.append(_entry(move))
+
+    def extend(self, moves: Iterable[Sequence[Any]]) -> None:
+        self._texts.extend(_entry(m) for m in moves)
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            texts = self._texts[i]
+            return json.loads(f"[{','.join(texts)}]") if texts else []
+        return json.loads(self._texts[i])
+
+    def __iter__(self) -> Iterator[list[Any]]:
+        return iter(self[:])
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, MoveLog):
+            return self._texts == other._texts or self[:] == other[:]
+        if isinstance(other, Sequence) and not isinstance(other, (str, bytes)):
+            return len(other) == len(self) and self[:] == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the list it stands for
+
+    def __repr__(self) -> str:
+        return f"MoveLog({self[:]!r})"
+
+
 @dataclass
 class TableRow:
     """A channel's table as stored. ``state`` is the engine's JSON (None in the lobby).
@@ -119,7 +184,7 @@ class TableRow:
     options: list[str]
     seed: int
     state: dict[str, Any] | None = None
-    moves: list[list[Any]] = field(default_factory=list)  # [seat, move, unix time]
+    moves: MoveLog | list[list[Any]] = field(default_factory=MoveLog)  # [seat, move, unix time]
     events: list[str] = field(default_factory=list)  # recent public events, newest last
     revision: int = 0
     turn_limit: int = 24 * 3600
@@ -298,8 +363,10 @@ class TableStore(Protocol):
     async def migrate(self) -> int:
         """Apply pending migrations (guarded against a second process); returns the schema version."""
 
-    async def get(self, channel_id: int) -> TableRow | None:
-        """The channel's table; raises DamagedTable if it cannot be read."""
+    async def get(self, channel_id: int, known: TableRow | None = None) -> TableRow | None:
+        """The channel's table; raises DamagedTable if it cannot be read. ``known``: a row of this
+        channel the caller holds; when the stored row is at its table and revision, its move log
+        is not read again (one round trip either way)."""
 
     async def tables(self, status: str | None = None) -> list[TableRow]:
         """Every table (of a status), damaged ones skipped and logged once."""
@@ -433,6 +500,6 @@ def known_games() -> tuple[str, ...]:
 # The encoding and decoding of rows (bot.store.rows) is imported from here too; imported last, as it
 # builds on the rows above.
 from bot.store.rows import (  # noqa: E402, F401
-    ROW_COLUMNS, _Damage, _json, daily_entry, decode_row, dumps, encode_row, finished_record, player_rating,
-    prepare_save, stored_record, wrote_snapshot,
+    ROW_COLUMNS, _Damage, _json, daily_entry, decode_row, dumps, encode_row, finished_record, known_log, move_texts,
+    player_rating, prepare_save, stored_record, wrote_snapshot,
 )

@@ -18,8 +18,9 @@ from typing import Any
 import asyncpg
 
 from bot.store.base import (
-    AlreadySeen, DamagedTable, DamageLog, Draft, SchemaTooNew, StaleRevision, StoreError, TableRow, decode_row, dumps,
-    known_games, new_draft_id, prepare_save, shard_ids, wrote_snapshot,
+    AlreadySeen, DamagedTable, DamageLog, Draft, MoveLog, SchemaTooNew, StaleRevision, StoreError, TableRow, decode_row,
+    dumps, known_games, known_log, move_texts, new_draft_id, prepare_save, shard_ids,
+    wrote_snapshot,
 )
 from bot.store.migrations import migrations
 from bot.store.postgres_extras import PostgresDaily, PostgresRatings, PostgresReplays
@@ -44,6 +45,13 @@ _SELECT = (
     "SELECT t.*, r.record AS record_text, "
     "(SELECT array_agg(m.entry ORDER BY m.ply) FROM moves m WHERE m.table_id = t.table_id AND t.record_id IS NULL) "
     "AS entries FROM tables t LEFT JOIN records r ON r.id = t.record_id"
+)
+
+_SELECT_UNLESS_KNOWN = (
+    "SELECT t.*, r.record AS record_text, CASE WHEN t.table_id = $2 AND t.revision = $3 AND t.move_count = $4 THEN NULL "
+    "ELSE "
+    "(SELECT array_agg(m.entry ORDER BY m.ply) FROM moves m WHERE m.table_id = t.table_id AND t.record_id IS NULL) "
+    "END AS entries FROM tables t LEFT JOIN records r ON r.id = t.record_id"
 )
 
 
@@ -124,11 +132,12 @@ class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
         return SCHEMA_VERSION
 
     # ----- reading tables --------------------------------------------------------------------------
-    def _decode(self, r: asyncpg.Record) -> TableRow:
+    def _decode(self, r: asyncpg.Record, known: TableRow | None = None) -> TableRow:
         record_text = None
         if r["record_id"] is not None:
             record_text = r["record_text"] if r["record_text"] is not None else "null"
-        return decode_row(r, r["entries"] or [], record_text, self.games)
+        held = known_log(r, known) if r["entries"] is None else None
+        return decode_row(r, held if held is not None else r["entries"] or [], record_text, self.games)
 
     def _decode_all(self, rows: Sequence[asyncpg.Record]) -> list[TableRow]:
         out = []
@@ -145,9 +154,14 @@ class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
             raise self._error(e, what) from e
 
-    async def get(self, channel_id: int) -> TableRow | None:
-        rows = await self._fetch("load a table", f"{_SELECT} WHERE t.channel_id = $1", channel_id)
-        return self._decode(rows[0]) if rows else None
+    async def get(self, channel_id: int, known: TableRow | None = None) -> TableRow | None:
+        if known is None or not known.table_id or not isinstance(known.moves, MoveLog):
+            rows = await self._fetch("load a table", f"{_SELECT} WHERE t.channel_id = $1", channel_id)
+            return self._decode(rows[0]) if rows else None
+        # The log is left out when the row is at the known table and revision (its log is the one held).
+        rows = await self._fetch("load a table", f"{_SELECT_UNLESS_KNOWN} WHERE t.channel_id = $1", channel_id,
+                                 known.table_id, known.revision, len(known.moves))
+        return self._decode(rows[0], known) if rows else None
 
     async def tables(self, status: str | None = None) -> list[TableRow]:
         if status is None:
@@ -241,7 +255,7 @@ class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
     def _move_args(table: TableRow, expected_revision: int, values: list[Any], known: int) -> list[Any]:
         n = len(table.moves)
         return [table.channel_id, table.table_id, expected_revision, *values[2:], list(range(known, n)),
-                [dumps(m) for m in table.moves[known:]]]
+                move_texts(table.moves, known)]
 
     async def save_many(self, tables: Sequence[tuple[TableRow, int]]) -> list[bool]:
         """As :meth:`bot.store.sqlite.SQLiteStore.save_many`: one transaction on one connection; the
@@ -310,7 +324,7 @@ class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
         if n > base:
             await c.execute("INSERT INTO moves (table_id, ply, entry) "
                             "SELECT $1, p, e FROM unnest($2::int[], $3::text[]) AS n(p, e)",
-                            table.table_id, list(range(base, n)), [dumps(m) for m in table.moves[base:]])
+                            table.table_id, list(range(base, n)), move_texts(table.moves, base))
         if record is not None:
             record_id = await c.fetchval(
                 "INSERT INTO records (channel_id, table_id, guild_id, game, result, record, finished_at) "

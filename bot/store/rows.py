@@ -11,7 +11,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from bot.store.base import (
-    STATUSES, DailyEntry, DamagedTable, FinishedRecord, PlayerRating, Seat, StoredRecord, TableRow, new_table_id,
+    STATUSES, DailyEntry, DamagedTable, FinishedRecord, MoveLog, PlayerRating, Seat, StoredRecord, TableRow, new_table_id,
 )
 
 
@@ -114,23 +114,43 @@ def _json(text: Any, what: str) -> Any:
         raise _Damage(f"its {what} is cut short or is not JSON") from None
 
 
-def _move_log(entries: Sequence[str]) -> list[Any]:
-    """The move log's entries, parsed in one go (one JSON text: a long log costs one C-level parse,
-    not one call a move); entry by entry only to name a damaged one."""
+def _move_log(entries: Sequence[str]) -> MoveLog:
+    """The move log as its entries' texts (a :class:`MoveLog`), each checked to be JSON in one
+    parse of them all (a long log costs one C-level parse, not one call a move); entry by entry
+    only to name a damaged one. A log already held (:func:`known_log`) is copied as it is."""
+    if isinstance(entries, MoveLog):
+        return MoveLog.of(entries)
     if entries and all(isinstance(e, str) for e in entries):
         try:
             moves = json.loads("[" + ",".join(entries) + "]")
         except ValueError:
             moves = None
         if isinstance(moves, list) and len(moves) == len(entries):
-            return moves
-    return [_json(e, "move log") for e in entries]
+            return MoveLog.of_texts(entries)
+    return MoveLog(_json(e, "move log") for e in entries)
+
+
+def known_log(r: Mapping[str, Any], known: TableRow | None) -> MoveLog | None:
+    """The move log of ``known`` (a row of this channel the caller holds) when it is the stored
+    row's own: the same table at the same revision with as many moves — every write of a log bumps
+    the revision, so the log is the same and need not be read (or checked) again."""
+    if known is None or not isinstance(known.moves, MoveLog) or r["record_id"] is not None:
+        return None
+    if known.table_id != r["table_id"] or known.revision != r["revision"] or len(known.moves) != r["move_count"]:
+        return None
+    return known.moves
+
+
+def move_texts(moves: Sequence[Any], start: int) -> list[str]:
+    """The JSON text of a log's entries from ``start`` on, as the store writes them."""
+    return moves.texts(start) if isinstance(moves, MoveLog) else [dumps(m) for m in moves[start:]]
 
 
 def decode_row(r: Mapping[str, Any], move_entries: Sequence[str], record_text: str | None,
                games: Collection[str]) -> TableRow:
-    """A TableRow from its columns, its move-log entries and (for a table with a record) the
-    record's text; raises DamagedTable naming what is wrong."""
+    """A TableRow from its columns, its move-log entries (or the :class:`MoveLog` already held,
+    see :func:`known_log`) and (for a table with a record) the record's text; raises DamagedTable
+    naming what is wrong."""
     damaged = r["damaged"]
     if damaged is not None and (r["status"] != "abandoned" or r["raw_moves"] is not None):
         raise DamagedTable(r["channel_id"], damaged)  # flagged (by a migration), not set aside yet
@@ -156,7 +176,7 @@ def decode_row(r: Mapping[str, Any], move_entries: Sequence[str], record_text: s
             raise _Damage("its series is not a series")
         if record_text is not None:
             record = _json(record_text, "record")
-            moves = [[int(m[0]), str(m[1]), None] for m in record.get("moves", [])]
+            moves = MoveLog([int(m[0]), str(m[1]), None] for m in record.get("moves", []))
         else:
             moves = _move_log(move_entries)
             if len(moves) != r["move_count"]:

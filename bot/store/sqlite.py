@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 
 from bot.store.base import (
     AlreadySeen, DamagedTable, DamageLog, Draft, SchemaTooNew, StaleRevision, StoreError, TableRow, decode_row, dumps,
-    known_games, new_draft_id, prepare_save, shard_ids, wrote_snapshot,
+    known_games, known_log, move_texts, new_draft_id, prepare_save, shard_ids, wrote_snapshot,
 )
 from bot.store.migrations import migrations, statements
 from bot.store.sqlite_extras import SQLiteDaily, SQLiteRatings, SQLiteReplays
@@ -208,12 +208,14 @@ class SQLiteStore(SQLiteDaily, SQLiteRatings, SQLiteReplays):
         return await self._reader.run(tx, *args)
 
     # ----- reading tables --------------------------------------------------------------------------
-    def _decode(self, conn: sqlite3.Connection, r: sqlite3.Row) -> TableRow:
+    def _decode(self, conn: sqlite3.Connection, r: sqlite3.Row, known: TableRow | None = None) -> TableRow:
         record_text = None
-        entries: list[str] = []
+        entries: Sequence[str] = []
         if r["record_id"] is not None:
             found = conn.execute("SELECT record FROM records WHERE id = ?", (r["record_id"],)).fetchone()
             record_text = found[0] if found else "null"
+        elif (held := known_log(r, known)) is not None:
+            entries = held
         elif r["move_count"]:
             cur = conn.cursor()
             cur.row_factory = None  # plain tuples: a long log is read without a Row object a move
@@ -231,12 +233,13 @@ class SQLiteStore(SQLiteDaily, SQLiteRatings, SQLiteReplays):
                 damaged.append(e)
         return out, damaged
 
-    async def get(self, channel_id: int) -> TableRow | None:
-        """The channel's table (None if there is none); raises DamagedTable if it cannot be read."""
+    async def get(self, channel_id: int, known: TableRow | None = None) -> TableRow | None:
+        """The channel's table (None if there is none); raises DamagedTable if it cannot be read.
+        ``known``: see :meth:`bot.store.base.TableStore.get`."""
 
         def fn(conn: sqlite3.Connection) -> TableRow | None:
             r = conn.execute("SELECT * FROM tables WHERE channel_id = ?", (channel_id,)).fetchone()
-            return None if r is None else self._decode(conn, r)
+            return None if r is None else self._decode(conn, r, known)
 
         return await self._read("load a table", fn)
 
@@ -326,7 +329,7 @@ class SQLiteStore(SQLiteDaily, SQLiteRatings, SQLiteReplays):
         n = len(table.moves)
         known = table.saved_moves if expected_revision is not None else 0
         # Only the moves after what the store holds are encoded (when that is known): O(1) a move.
-        fresh = [dumps(m) for m in table.moves[known:]] if known is not None and known <= n else None
+        fresh = move_texts(table.moves, known) if known is not None and known <= n else None
         return snap, names, values, n, known, fresh
 
     @staticmethod
@@ -366,7 +369,7 @@ class SQLiteStore(SQLiteDaily, SQLiteRatings, SQLiteReplays):
             if n < base:
                 conn.execute("DELETE FROM moves WHERE table_id = ? AND ply >= ?", (table.table_id, n))
         if n > base:
-            entries = fresh if fresh is not None and base == known else [dumps(m) for m in table.moves[base:]]
+            entries = fresh if fresh is not None and base == known else move_texts(table.moves, base)
             conn.executemany("INSERT INTO moves (table_id, ply, entry) VALUES (?, ?, ?)",
                              [(table.table_id, base + i, e) for i, e in enumerate(entries)])
         if record is not None:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from bot.engine.core import Game
 from bot.ratings import RatingChange, record_result
 from bot.records import make_record
-from bot.store import StaleRevision, Store, StoreError, TableRow
+from bot.store import MoveLog, StaleRevision, Store, StoreError, TableRow
 from bot.tables.errors import StaleError, TableError
 from bot.tables.games import GAMES, MB, load_game, row_bytes
 
@@ -70,7 +70,8 @@ def table_key(table: TableRow) -> str:
 def _working_copy(row: TableRow) -> TableRow:
     """A copy of a cached row that a change may alter (its lists and series are its own)."""
     t = copy.copy(row)
-    t.seats, t.moves, t.events, t.options = list(row.seats), list(row.moves), list(row.events), list(row.options)
+    t.seats, t.events, t.options = list(row.seats), list(row.events), list(row.options)
+    t.moves = MoveLog.of(row.moves)  # compact (a list of texts), whatever the row held
     t.series = dict(row.series)
     return t
 
@@ -175,10 +176,11 @@ class ServiceBase:
             return await self.store.set_aside(channel_id, reason)
 
     async def get(self, channel_id: int) -> TableRow | None:
-        return await self.store.get(channel_id)
+        # The row this process holds lends its move log when the stored row is still at it.
+        return await self.store.get(channel_id, known=self._rows.get(channel_id))
 
     async def require(self, channel_id: int) -> TableRow:
-        table = await self.store.get(channel_id)
+        table = await self.store.get(channel_id, known=self._rows.get(channel_id))
         if table is None:
             raise TableError("There is no table in this channel. Start one with `/game new`.")
         return table

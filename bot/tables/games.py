@@ -14,7 +14,7 @@ from typing import Any
 from bot.engine.core import Game
 from bot.engine.registry import spec
 from bot.records import apply_logged
-from bot.store import TableRow
+from bot.store import MoveLog, TableRow
 from bot.tables.errors import TableError
 
 MB = 1 << 20
@@ -121,9 +121,11 @@ GAMES = _GameCache()
 
 
 def row_bytes(table: TableRow) -> int:
-    """An estimate of a row's size in memory: its move log (about 180 bytes a move, measured), its
-    recent events, and its state (about its game's size)."""
-    return 2048 + 180 * len(table.moves) + 200 * len(table.events) + GAME_SIZES.known(table.game)
+    """An estimate of a row's size in memory: its move log (about 100 bytes a move as a
+    :class:`~bot.store.MoveLog` of texts, 180 as a list of lists; measured), its recent events,
+    and its state (about its game's size)."""
+    per_move = 100 if isinstance(table.moves, MoveLog) else 180
+    return 2048 + per_move * len(table.moves) + 200 * len(table.events) + GAME_SIZES.known(table.game)
 
 
 def load_game(table: TableRow) -> Game:

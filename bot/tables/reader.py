@@ -111,6 +111,9 @@ class Reader:
         self.table = table
         self.seat = seat
         self.__game = game
+        # Each step asked for once: a picker asks for the same prefixes again (its shortcuts, the
+        # words of the steps so far), and the game never changes under a reader.
+        self.__public_choices: dict[tuple[str, ...], Choices] = {}
 
     # ----- who reads -------------------------------------------------------------------
     @property
@@ -180,7 +183,7 @@ class Reader:
     def has_left(self) -> bool:
         return self.seat is not None and self.seat in self.forfeited
 
-    @property
+    @functools.cached_property
     def acting(self) -> bool:
         """This seat must (or may) act now."""
         return self.seat is not None and self.seat in self.acting_seats and not self.has_left
@@ -252,6 +255,10 @@ class Reader:
 
     def public_moves(self) -> PublicMoves | None:
         """The one open decision's first step when it may be shown to everyone (else None)."""
+        return self._public_moves
+
+    @functools.cached_property
+    def _public_moves(self) -> PublicMoves | None:
         game = self.__game
         if game is None or self.table.status != "playing":
             return None
@@ -259,14 +266,20 @@ class Reader:
         if len(deciding) != 1 or not deciding[0].public:
             return None
         seat = deciding[0].seat
-        return PublicMoves(seat, game.opened_at(seat), game.choices(seat, ()))
+        return PublicMoves(seat, game.opened_at(seat), self._public_step(seat, ()))
+
+    def _public_step(self, seat: int, key: tuple[str, ...]) -> Choices:
+        found = self.__public_choices.get(key)
+        if found is None:
+            found = self.__public_choices[key] = self.__game.choices(seat, key)  # type: ignore[union-attr]
+        return found
 
     def public_choices(self, prefix: Sequence[str]) -> Choices:
         """A later step of the one public decision (its choices are the same from the public view)."""
         offer = self.public_moves()
         if offer is None:
             return NO_CHOICES
-        return self.__game.choices(offer.seat, tuple(prefix))  # type: ignore[union-attr]
+        return self._public_step(offer.seat, tuple(prefix))
 
     @functools.cached_property
     def solo_concede(self) -> bool:
@@ -305,9 +318,10 @@ class Update:
 def update_of(change: "Change", game: "Game | None", actor_id: int | None) -> Update:
     """An :class:`Update` from the service's change (``game``: the table's game after it)."""
     table = change.table
-    public = reader_of(table, game, None)
+    facts = TableFacts.of(table)  # one table's facts for both readers
+    public = Reader(facts, game, None)
     seat = table.seat_of(actor_id) if actor_id is not None else None
-    mine = reader_of(table, game, seat) if seat is not None and game is not None else None
+    mine = Reader(facts, game, seat) if seat is not None and game is not None else None
     lines = list(change.private.get(seat, [])) if seat is not None else []
     # Pings only for a change of who must act: never the actor (they are looking at the table),
     # never a bot, one per person.

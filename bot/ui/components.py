@@ -79,7 +79,11 @@ class Component:
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = interaction.client.get_cog("Tables")
         values = list(getattr(self.item, "values", []) or [])  # type: ignore[attr-defined]
-        await handler.on_component(interaction, self.kind, self.tid, self.rev, self.arg, values)  # type: ignore[union-attr]
+        gate = getattr(interaction.client, "turnstile", None)  # the bot's (bot.ui.turnstile)
+        if gate is None:
+            return await handler.on_component(interaction, self.kind, self.tid, self.rev, self.arg, values)  # type: ignore[union-attr]
+        async with gate():
+            await handler.on_component(interaction, self.kind, self.tid, self.rev, self.arg, values)  # type: ignore[union-attr]
 
 
 def component_class(kind: Kind, select: bool = False, base_class: type[Component] = Component) -> type[Component]:

@@ -60,6 +60,8 @@ def cid(tid: str, rev: int, kind: str, arg: str = "") -> str:
 
 def defused(panel: Panel, names: Sequence[str]) -> Panel:
     """The panel with every player's name in it escaped (renderers write names as they are)."""
+    if not any(n and plain(n) != n for n in names):  # no name needs escaping: the panel stands
+        return panel
     panel.title = defuse_names(panel.title, names)
     panel.description = defuse_names(panel.description, names)
     panel.fields = [(defuse_names(n, names), defuse_names(v, names), i) for n, v, i in panel.fields]

@@ -3,7 +3,7 @@ deadlines are an indexed column and ``due`` pages through only what is due."""
 
 from __future__ import annotations
 
-from bot.store import Seat
+from bot.store import MoveLog, Seat
 from tests.store.helpers import playing, row
 
 
@@ -108,3 +108,23 @@ async def test_the_deadline_index_is_gone_and_the_sweep_reads_the_alarm_index(tm
     await s.close()
     assert "tables_deadline" not in indexes and "tables_alarm" in indexes
     assert any("tables_alarm" in str(step) for step in plan)
+
+
+async def test_a_known_row_lends_its_log_only_while_the_store_is_at_it(store):
+    """``get(known=...)``: the log of a row the caller holds stands for the stored one only at the
+    same table, revision and length; once another writer moved on, the stored log is read."""
+    t = playing(1, moves=[[0, "a", 1.0], [1, "b", 2.0]])
+    await store.save(t, None)
+    held = await store.get(1)
+    again = await store.get(1, known=held)
+    assert again.moves == [[0, "a", 1.0], [1, "b", 2.0]] and again.revision == held.revision
+    assert again.moves is not held.moves  # a copy: a change to one leaves the other alone
+    elsewhere = await store.get(1)  # another process moves on
+    elsewhere.moves.append([0, "c", 3.0])
+    elsewhere.revision += 1
+    await store.save(elsewhere, elsewhere.revision - 1)
+    moved = await store.get(1, known=held)
+    assert moved.moves == [[0, "a", 1.0], [1, "b", 2.0], [0, "c", 3.0]] and moved.revision == held.revision + 1
+    stale = await store.get(1)
+    stale.moves = MoveLog(stale.moves[:1])  # same revision, another length: not the stored log
+    assert (await store.get(1, known=stale)).moves == moved.moves
