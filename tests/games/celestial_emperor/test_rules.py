@@ -93,6 +93,15 @@ def lowest(g, who) -> str:
     return min(g.hands[seat(g, who)], key=value)
 
 
+def committed(g, a_card, d_card, describe="Strike."):
+    """The Dragon targets the Tiger, describes its attack, and both commit their cards (R1): the
+    duel up to the reveal."""
+    g = step(g, "D", "target tiger")
+    g = step(g, "D", f"describe {describe}")
+    g = step(g, "D", f"commit {a_card}")
+    return step(g, "S", f"commit {d_card}")
+
+
 def duel(g, atk, dfn, a_card, d_card, atk_trick=None, def_trick=None):
     """Play one whole duel (R1–R6) between clans ``atk`` and ``dfn`` (suit letters)."""
     g = step(g, atk, f"target {CLAN_WORD[dfn]}")
@@ -241,10 +250,7 @@ def test_visibility_trick_contents_known_to_nobody_but_the_card_one_put_in():
 def test_visibility_revealed_cards_public_until_the_receiver_chooses_a_trick_card():
     g = started("DS")
     d, s = seat(g, "D"), seat(g, "S")
-    g = step(g, "D", "target tiger")
-    g = step(g, "D", "describe Strike.")
-    g = step(g, "D", "commit 9D")
-    g = step(g, "S", "commit 3S")
+    g = committed(g, "9D", "3S")
     pub = g.view(None).duel
     assert pub.attacker_card == "9D" and pub.defender_card == "3S"
     g = step(g, "D", f"strike {LINE}")
@@ -327,11 +333,7 @@ def test_rule_R2_to_R6_winner_loser_texts_exchange_and_trick():
 
 
 def test_attacker_wins_writes_a_strike():
-    g = started("DS")
-    g = step(g, "D", "target tiger")
-    g = step(g, "D", "describe Strike.")
-    g = step(g, "D", "commit KD")
-    g = step(g, "S", "commit 8S")
+    g = committed(started("DS"), "KD", "8S")
     assert verbs(g, seat(g, "D")) == ["strike"]
 
 
@@ -462,11 +464,7 @@ def test_ruling_09_trick_count_is_duels_won_plus_endgame_discards():
 
 
 def test_ruling_10_any_card_in_hand_may_go_into_the_trick_privately():
-    g = started("DS")
-    g = step(g, "D", "target tiger")
-    g = step(g, "D", "describe x")
-    g = step(g, "D", "commit 9D")
-    g = step(g, "S", "commit 3S")
+    g = committed(started("DS"), "9D", "3S", describe="x")
     g = step(g, "D", f"strike {LINE}")
     g = step(g, "S", f"withdraw {LINE}")
     assert "trick 3S" in moves(g, seat(g, "D"))  # the card just received
@@ -710,11 +708,7 @@ def test_forfeit_of_the_defender_after_commit_returns_the_attackers_card_and_att
 
 
 def test_forfeit_of_the_attacker_returns_the_defenders_card_turn_passes():
-    g = started("DHS")
-    g = step(g, "D", "target tiger")
-    g = step(g, "D", "describe x")
-    g = step(g, "D", "commit 9D")
-    g = step(g, "S", "commit 2S")
+    g = committed(started("DHS"), "9D", "2S", describe="x")
     g = step(g, "D", f"strike {LINE}")
     g, _ = g.forfeit(seat(g, "D"))
     assert len(g.hands[seat(g, "S")]) == 13 and attacker(g) == "H"
@@ -723,11 +717,7 @@ def test_forfeit_of_the_attacker_returns_the_defenders_card_turn_passes():
 
 
 def test_forfeit_during_the_trick_keeps_the_received_card_and_undoes_the_trick():
-    g = started("DHS")
-    g = step(g, "D", "target tiger")
-    g = step(g, "D", "describe x")
-    g = step(g, "D", "commit 9D")
-    g = step(g, "S", "commit 2S")
+    g = committed(started("DHS"), "9D", "2S", describe="x")
     g = step(g, "D", f"strike {LINE}")
     g = step(g, "S", f"withdraw {LINE}")
     g = step(g, "S", "trick 9D")
