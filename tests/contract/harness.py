@@ -374,13 +374,14 @@ class Playout:
             assert str(parsed) == " ".join(action.split()) or parsed == game.parse(seat, str(parsed)), \
                 f"notation does not round-trip: {action!r} -> {str(parsed)!r}"
             self.moves.append([seat, action])
+            assert as_stored(game) == states[-1], "apply changed the state it was given"
             game = new
             data = game.to_json()
-            text = json.dumps(data, sort_keys=True)
-            again = type(game).from_json(json.loads(text))
-            assert json.dumps(again.to_json(), sort_keys=True) == text, "JSON round trip changed the state"
             states.append(data)
-            self.check_step(game, events, universe, rng, data)
+            if self.check_step(game, events, universe, rng, data):
+                text = json.dumps(data, sort_keys=True)
+                again = type(game).from_json(json.loads(text))
+                assert json.dumps(again.to_json(), sort_keys=True) == text, "JSON round trip changed the state"
         self.count("playouts")
         # Replay reproduces every state.
         record = make_record(game, self.moves)
@@ -399,11 +400,13 @@ class Playout:
         return self.render.text(bare), self.render.panel(bare).as_text()
 
     def check_step(self, game: Game, events: list[Any], universe: frozenset[str], rng: random.Random,
-                   data: dict[str, Any] | None = None) -> None:
+                   data: dict[str, Any] | None = None) -> bool:
         """Every recipient's view, log and events; every step of a random walk through each
         deciding seat's picker; then, at a step checked in full (see FULL_FIRST), every recipient's
         text render and panel and, on a state re-dealt for the public and for each deciding seat,
-        the same view, renders, picker, refusals and built-in pick."""
+        the same view, renders, picker, refusals and built-in pick (and, in ``run``, the JSON round
+        trip). A seat not deciding has its view and log read at the steps checked in full; its
+        events at every step. Whether this step was checked in full."""
         self.count("steps")
         all_faces = frozenset(faces(universe))
         to_act = game.to_act()
@@ -411,43 +414,19 @@ class Playout:
         knowns: dict[int | None, frozenset[str]] = {}
         walked = self.walked = {}
         self.redealt = {}
-        for r in [None, *range(self.players)]:
-            known = knowns[r] = game.known(r)
-            if r is None:
-                self.public_known = known
-            k = Knowledge(known, universe, all_faces)
-            view = views[r] = game.view(r)
-            # Where cards are now: the view, less its log of what happened.
-            public = None if r is None else views[None]
-            assert_none_leak(self.strings_to_check(view, known, public, universe), k, f"the view of {r}")
-            ever = self.ever.setdefault(r, set())
-            ever.update(known)
-            for e in events:
-                text = e.for_(r)
-                if text:
-                    # Each event is judged as it happens: against what the state lets its reader
-                    # know after the step, and what the event itself says it shows (a card an attack
-                    # shows may be back in a hand by the step's end). Another line naming that card
-                    # must say so too.
-                    revealed = e_revealed(e)
-                    assert_no_leak(text, k.with_(revealed), f"an event for {r}")
-                    ever.update(revealed)
-            # The log tells history: it may name a card the recipient once knew (a discard later
-            # shuffled away), never one it never knew. Games whose history becomes secret (a card
-            # chosen into a hidden trick) redact their log themselves, and test it.
-            assert_none_leak(view.recent, Knowledge(frozenset(ever), universe, all_faces), f"the log of {r}")
-            if r is not None and r in to_act:
-                # Every step of a random walk through the picker (the acting seat then plays it).
-                w = walked[r] = Walk.of(game, r, random.Random(rng.random()))
-                for prefix, c in w.trail:
-                    assert_none_leak(choice_strings(c), k, f"the choices of {r} after {prefix!r}")
-                self.count("picker steps checked", len(w.trail))
-            self.count("leak checks")
-        if not self.in_full(game, walked):
+        self._to_act = to_act
+        deciders = [None, *sorted(to_act)]  # (the walks draw from ``rng`` in this order)
+        for r in deciders:
+            self.check_recipient(game, r, events, universe, all_faces, rng, views, knowns)
+        full = self.in_full(game, walked)
+        for r in range(self.players):
+            if r not in to_act:
+                self.check_recipient(game, r, events, universe, all_faces, rng, views, knowns, full)
+        if not full:
             if self.check_redeal:
-                for r in [None, *sorted(to_act)]:  # the draws a re-deal takes: the game goes on as in full
+                for r in deciders:  # the draws a re-deal takes: the game goes on as in full
                     self.skip_redeal_of(r, universe, knowns[r])
-            return
+            return False
         shown: dict[int | None, tuple[str, str]] = {}
         for r, view in views.items():
             shown[r] = self.shown(view)
@@ -456,6 +435,46 @@ class Playout:
         if self.check_redeal:
             for r in [None, *sorted(to_act)]:
                 self.check_redeal_of(game, r, universe, rng, views[r], shown[r], walked.get(r), knowns[r], data)
+        return True
+
+    def check_recipient(self, game: Game, r: int | None, events: list[Any], universe: frozenset[str],
+                        all_faces: frozenset[str], rng: random.Random, views: dict[int | None, Any],
+                        knowns: dict[int | None, frozenset[str]], view_too: bool = True) -> None:
+        """What ``r`` reads this step: its view less the log (``view_too``), the events, the log
+        (``view_too``), and every step of a walk through its picker when it decides."""
+        known = knowns[r] = game.known(r)
+        if r is None:
+            self.public_known = known
+        k = Knowledge(known, universe, all_faces)
+        if view_too:
+            view = views[r] = game.view(r)
+            # Where cards are now: the view, less its log of what happened.
+            public = None if r is None else views[None]
+            assert_none_leak(self.strings_to_check(view, known, public, universe), k, f"the view of {r}")
+        ever = self.ever.setdefault(r, set())
+        ever.update(known)
+        for e in events:
+            text = e.for_(r)
+            if text:
+                # Each event is judged as it happens: against what the state lets its reader
+                # know after the step, and what the event itself says it shows (a card an attack
+                # shows may be back in a hand by the step's end). Another line naming that card
+                # must say so too.
+                revealed = e_revealed(e)
+                assert_no_leak(text, k.with_(revealed), f"an event for {r}")
+                ever.update(revealed)
+        if view_too:
+            # The log tells history: it may name a card the recipient once knew (a discard later
+            # shuffled away), never one it never knew. Games whose history becomes secret (a card
+            # chosen into a hidden trick) redact their log themselves, and test it.
+            assert_none_leak(views[r].recent, Knowledge(frozenset(ever), universe, all_faces), f"the log of {r}")
+            self.count("leak checks")
+        if r is not None and r in self._to_act:
+            # Every step of a random walk through the picker (the acting seat then plays it).
+            w = self.walked[r] = Walk.of(game, r, random.Random(rng.random()))
+            for prefix, c in w.trail:
+                assert_none_leak(choice_strings(c), k, f"the choices of {r} after {prefix!r}")
+            self.count("picker steps checked", len(w.trail))
 
     def step_kind(self, game: Game, walked: dict[int, "Walk"]) -> tuple[Any, ...]:
         """What kind of step this is: the decisions open (by name) and the verb of each walked
