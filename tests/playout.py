@@ -6,12 +6,19 @@ from __future__ import annotations
 import json
 import random
 import re
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from bot.engine.cards import pretty
 from bot.engine.core import Game
 
 Renderer = Callable[[object], str]
+
+
+def renderers(module: Any) -> tuple[Renderer, ...]:
+    """What a game's render ``module`` shows a reader, as text: the text render, the panel with
+    and without its picture, and the picture's alt text."""
+    return (module.text, lambda v: module.panel(v).as_text(),
+            lambda v: module.panel(v, with_picture=False).as_text(), module.alt_text)
 
 
 def card_patterns(card: str) -> list[re.Pattern[str]]:

@@ -28,6 +28,14 @@ _SUIT = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 
 COUNTS: Counter = Counter()  # (game id, figure) -> count, for the report (playouts, steps, leak checks…)
 QUITTING = {"resign", "concede", "forfeit", "leave"}  # figures for the report (playouts, steps, leak checks)
+# Checked in full (renders, re-deals, refusals compared, the built-in pick compared): the first
+# FULL_FIRST steps of each kind in a playout, then each later step of that kind at the rate
+# FULL_RATE, drawn from a generator seeded with the playout's seed. Long games repeat the same
+# kinds of step hundreds of times: this keeps every kind checked in full in every playout while
+# the cost stays linear in the distinct kinds, not the steps. Views, events, logs and every step
+# of each walk through the picker are checked at every step.
+FULL_FIRST = 2
+FULL_RATE = 0.2
 
 
 @functools.lru_cache(maxsize=4096)
@@ -315,6 +323,9 @@ class Playout:
     public_known: frozenset[str] = frozenset()  # what the public may know at the step being checked
     walked: dict[int, Walk] = field(default_factory=dict)  # each deciding seat's random walk there
     redealt: dict[int, Game] = field(default_factory=dict)  # the state re-dealt for each deciding seat there
+    full_first: int = FULL_FIRST  # see FULL_FIRST and FULL_RATE (a rate of 1: every step in full)
+    full_rate: float = FULL_RATE
+    kinds: Counter = field(default_factory=Counter)  # kinds of step met in this playout -> steps so far
 
     def names(self) -> list[str]:
         return [f"P{i + 1}" for i in range(self.players)]
@@ -328,7 +339,8 @@ class Playout:
         COUNTS[(self.spec.id, figure)] += n
 
     def run(self) -> Game:
-        rng = random.Random(self.seed)
+        rng = self._rng = random.Random(self.seed)
+        self.sampler = random.Random(f"full checks {self.seed}")  # apart from ``rng``: the same games are played
         spec = self.spec
         game = spec.state.new(self.names(), self.options, seed=self.seed)
         assert game.to_json() == spec.state.new(self.names(), self.options, seed=self.seed).to_json(), \
@@ -362,13 +374,14 @@ class Playout:
             assert str(parsed) == " ".join(action.split()) or parsed == game.parse(seat, str(parsed)), \
                 f"notation does not round-trip: {action!r} -> {str(parsed)!r}"
             self.moves.append([seat, action])
+            assert as_stored(game) == states[-1], "apply changed the state it was given"
             game = new
             data = game.to_json()
-            text = json.dumps(data, sort_keys=True)
-            again = type(game).from_json(json.loads(text))
-            assert json.dumps(again.to_json(), sort_keys=True) == text, "JSON round trip changed the state"
             states.append(data)
-            self.check_step(game, events, universe, rng, data)
+            if self.check_step(game, events, universe, rng, data):
+                text = json.dumps(data, sort_keys=True)
+                again = type(game).from_json(json.loads(text))
+                assert json.dumps(again.to_json(), sort_keys=True) == text, "JSON round trip changed the state"
         self.count("playouts")
         # Replay reproduces every state.
         record = make_record(game, self.moves)
@@ -387,55 +400,109 @@ class Playout:
         return self.render.text(bare), self.render.panel(bare).as_text()
 
     def check_step(self, game: Game, events: list[Any], universe: frozenset[str], rng: random.Random,
-                   data: dict[str, Any] | None = None) -> None:
-        """Every recipient's view, log, events, text render and panel; every step of a random walk
-        through each deciding seat's picker; then, on a state re-dealt for the public and for each
-        deciding seat, the same view, renders, picker, refusals and built-in pick."""
+                   data: dict[str, Any] | None = None) -> bool:
+        """Every recipient's view, log and events; every step of a random walk through each
+        deciding seat's picker; then, at a step checked in full (see FULL_FIRST), every recipient's
+        text render and panel and, on a state re-dealt for the public and for each deciding seat,
+        the same view, renders, picker, refusals and built-in pick (and, in ``run``, the JSON round
+        trip). A seat not deciding has its view and log read at the steps checked in full; its
+        events at every step. Whether this step was checked in full."""
         self.count("steps")
         all_faces = frozenset(faces(universe))
         to_act = game.to_act()
         views: dict[int | None, Any] = {}
-        shown: dict[int | None, tuple[str, str]] = {}
         knowns: dict[int | None, frozenset[str]] = {}
         walked = self.walked = {}
         self.redealt = {}
-        for r in [None, *range(self.players)]:
-            known = knowns[r] = game.known(r)
-            if r is None:
-                self.public_known = known
-            k = Knowledge(known, universe, all_faces)
+        self._to_act = to_act
+        deciders = [None, *sorted(to_act)]  # (the walks draw from ``rng`` in this order)
+        for r in deciders:
+            self.check_recipient(game, r, events, universe, all_faces, rng, views, knowns)
+        full = self.in_full(game, walked)
+        for r in range(self.players):
+            if r not in to_act:
+                self.check_recipient(game, r, events, universe, all_faces, rng, views, knowns, full)
+        if not full:
+            if self.check_redeal:
+                for r in deciders:  # the draws a re-deal takes: the game goes on as in full
+                    self.skip_redeal_of(r, universe, knowns[r])
+            return False
+        shown: dict[int | None, tuple[str, str]] = {}
+        for r, view in views.items():
+            shown[r] = self.shown(view)
+            assert_none_leak(shown[r], Knowledge(knowns[r], universe, all_faces), f"the text render or panel of {r}")
+        self.count("renders checked", len(shown))
+        if self.check_redeal:
+            for r in [None, *sorted(to_act)]:
+                self.check_redeal_of(game, r, universe, rng, views[r], shown[r], walked.get(r), knowns[r], data)
+        return True
+
+    def check_recipient(self, game: Game, r: int | None, events: list[Any], universe: frozenset[str],
+                        all_faces: frozenset[str], rng: random.Random, views: dict[int | None, Any],
+                        knowns: dict[int | None, frozenset[str]], view_too: bool = True) -> None:
+        """What ``r`` reads this step: its view less the log (``view_too``), the events, the log
+        (``view_too``), and every step of a walk through its picker when it decides."""
+        known = knowns[r] = game.known(r)
+        if r is None:
+            self.public_known = known
+        k = Knowledge(known, universe, all_faces)
+        if view_too:
             view = views[r] = game.view(r)
             # Where cards are now: the view, less its log of what happened.
             public = None if r is None else views[None]
             assert_none_leak(self.strings_to_check(view, known, public, universe), k, f"the view of {r}")
-            shown[r] = self.shown(view)
-            assert_none_leak(shown[r], k, f"the text render or panel of {r}")
-            ever = self.ever.setdefault(r, set())
-            ever.update(known)
-            for e in events:
-                text = e.for_(r)
-                if text:
-                    # Each event is judged as it happens: against what the state lets its reader
-                    # know after the step, and what the event itself says it shows (a card an attack
-                    # shows may be back in a hand by the step's end). Another line naming that card
-                    # must say so too.
-                    revealed = e_revealed(e)
-                    assert_no_leak(text, k.with_(revealed), f"an event for {r}")
-                    ever.update(revealed)
+        ever = self.ever.setdefault(r, set())
+        ever.update(known)
+        for e in events:
+            text = e.for_(r)
+            if text:
+                # Each event is judged as it happens: against what the state lets its reader
+                # know after the step, and what the event itself says it shows (a card an attack
+                # shows may be back in a hand by the step's end). Another line naming that card
+                # must say so too.
+                revealed = e_revealed(e)
+                assert_no_leak(text, k.with_(revealed), f"an event for {r}")
+                ever.update(revealed)
+        if view_too:
             # The log tells history: it may name a card the recipient once knew (a discard later
             # shuffled away), never one it never knew. Games whose history becomes secret (a card
             # chosen into a hidden trick) redact their log themselves, and test it.
-            assert_none_leak(view.recent, Knowledge(frozenset(ever), universe, all_faces), f"the log of {r}")
-            if r is not None and r in to_act:
-                # Every step of a random walk through the picker (the acting seat then plays it).
-                w = walked[r] = Walk.of(game, r, random.Random(rng.random()))
-                for prefix, c in w.trail:
-                    assert_none_leak(choice_strings(c), k, f"the choices of {r} after {prefix!r}")
-                self.count("picker steps checked", len(w.trail))
+            assert_none_leak(views[r].recent, Knowledge(frozenset(ever), universe, all_faces), f"the log of {r}")
             self.count("leak checks")
-        if self.check_redeal:
-            for r in [None, *sorted(to_act)]:
-                self.check_redeal_of(game, r, universe, rng, views[r], shown[r], walked.get(r), knowns[r], data)
+        if r is not None and r in self._to_act:
+            # Every step of a random walk through the picker (the acting seat then plays it).
+            w = self.walked[r] = Walk.of(game, r, random.Random(rng.random()))
+            for prefix, c in w.trail:
+                assert_none_leak(choice_strings(c), k, f"the choices of {r} after {prefix!r}")
+            self.count("picker steps checked", len(w.trail))
+
+    def step_kind(self, game: Game, walked: dict[int, "Walk"]) -> tuple[Any, ...]:
+        """What kind of step this is: the decisions open (by name) and the verb of each walked
+        action (the first token when it is one of the game's verbs)."""
+        verbs = _verbs(self.spec)
+        decisions = tuple(sorted(d.name for d in game.decisions()))
+        acts = tuple(sorted(w.action.split(" ", 1)[0] if w.action.split(" ", 1)[0] in verbs else "·"
+                            for w in walked.values()))
+        return decisions, acts, game.is_over()
+
+    def in_full(self, game: Game, walked: dict[int, "Walk"]) -> bool:
+        """Whether this step is checked in full (FULL_FIRST, FULL_RATE)."""
+        kind = self.step_kind(game, walked)
+        seen = self.kinds[kind]
+        self.kinds[kind] += 1
+        if not seen:
+            self.count("step kinds")
+        full = seen < self.full_first or self.sampler.random() < self.full_rate
+        self.count("steps checked in full" if full else "steps checked in part")
+        return full
+
+    def skip_redeal_of(self, seat: int | None, universe: frozenset[str], known: frozenset[str]) -> None:
+        """Take from ``rng`` what :meth:`check_redeal_of` would (one draw for the re-deal, one
+        for the near misses of a deciding seat), without the checks."""
+        rng = self._rng
+        rng.random()
+        if seat is not None and len(universe - known) >= 2:
+            rng.random()
 
     def strings_to_check(self, view: Any, known: frozenset[str], public: Any, universe: frozenset[str]) -> set[str]:
         """The strings of ``view`` (its log aside) that could name a card its recipient may not
@@ -501,6 +568,16 @@ class Playout:
                 raise AssertionError(f"{text[:40]!r} by seat {who} was accepted")
         assert json.dumps(game.to_json(), sort_keys=True) == before, "a refusal changed the state"
         self.count("refusal checks")
+
+
+_VERBS: dict[str, frozenset[str]] = {}
+
+
+def _verbs(spec: GameSpec) -> frozenset[str]:
+    """The verbs of ``spec``'s actions (looked up once per game)."""
+    if spec.id not in _VERBS:
+        _VERBS[spec.id] = frozenset(a.verb for a in spec.actions)
+    return _VERBS[spec.id]
 
 
 def as_stored(game: Game) -> dict[str, Any]:

@@ -34,10 +34,11 @@ CASES = [(g, shard) for g in GAME_IDS for shard in range(SHARDS)]
 @pytest.mark.parametrize("game_id, shard", CASES, ids=[f"{g}-{s}" for g, s in CASES])
 def test_random_playouts_through_choices(game_id, shard):
     """Playouts finish; every action reached through choices is accepted; the JSON round-trips
-    and replays at every step; no view, event, text render, panel or label (at every step of a
-    walk through the picker) names a card its recipient may not know; re-dealing what the public
-    or a deciding seat cannot see, at every step of every playout, changes nothing it is shown,
-    offered or refused; bad input changes nothing."""
+    and replays at every step; no view, event, log or label (at every step of a walk through the
+    picker) names a card its recipient may not know, at every step; no text render or panel does,
+    and re-dealing what the public or a deciding seat cannot see changes nothing it is shown,
+    offered or refused, at the steps checked in full (every kind of step of every playout: see
+    harness.FULL_FIRST); bad input changes nothing."""
     s = spec(game_id)
     counts = player_counts(game_id)
     seeds = [i for i in range(PLAYOUTS) if i % SHARDS == shard]

@@ -16,18 +16,14 @@ from bot.engine.celestial_emperor import (
 from bot.engine.core import IllegalMove, walk_choices
 from bot.records import replay
 from tests.games.celestial_emperor.test_playouts import choose_random
-from tests.games.celestial_emperor.test_rules import LINE, seat, started, step
+from tests.games.celestial_emperor.test_rules import LINE, commit_both, seat, started, step
 
 FIXTURE = Path(__file__).parent / "fixtures" / "v1_midgame.json"
 
 
 def trick_phase(suits="DS"):
     """The Dragon (9D) beat the Tiger (3S); both cards exchanged, no trick card chosen yet."""
-    g = started(suits)
-    g = step(g, "D", "target tiger")
-    g = step(g, "D", "describe Strike.")
-    g = step(g, "D", "commit 9D")
-    g = step(g, "S", "commit 3S")
+    g = commit_both(started(suits), "D", "S", "9D", "3S", "Strike.")
     g = step(g, "D", f"strike {LINE}")
     return step(g, "S", f"withdraw {LINE}")
 
@@ -147,11 +143,7 @@ def test_ruling_05_tie_cards_stay_named_in_the_journal():
 
 
 def test_forfeit_calls_off_the_duel_and_the_journal_forgets_its_revealed_cards():
-    g = started("DHS")
-    g = step(g, "D", "target tiger")
-    g = step(g, "D", "describe x")
-    g = step(g, "D", "commit 9D")
-    g = step(g, "S", "commit 2S")
+    g = commit_both(started("DHS"), "D", "S", "9D", "2S")
     assert names(g.recent(None), "9♦")
     g, events = g.forfeit(seat(g, "D"))
     assert any(e.public == "The duel is called off." for e in events)

@@ -9,11 +9,11 @@ import pytest
 from bot.engine import cards
 from bot.engine.core import Game, IllegalMove
 from bot.engine.gridcannon import LOSS, WIN, GridcannonGame, auto_move
-from bot.render.gridcannon import alt_text, panel, text
-from tests.playout import choose_random, playout
+from bot.render import gridcannon as render
+from tests.playout import choose_random, playout, renderers
 
 G = GridcannonGame
-RENDERERS = (text, lambda v: panel(v).as_text(), lambda v: panel(v, with_picture=False).as_text(), alt_text)
+RENDERERS = renderers(render)
 VARIANTS = [i.name for i in G.Options.infos() if i.is_variant]
 
 

@@ -11,11 +11,12 @@ import pytest
 from bot.engine.cards import pretty
 from bot.engine.core import walk_choices
 from bot.engine.knight_rogue_princess_dragon import ALL_CARDS, GAME, auto_move
+from bot.render import knight_rogue_princess_dragon as render
 from bot.render.knight_rogue_princess_dragon import alt_text, panel, text
-from tests.playout import choose_random, playout
+from tests.playout import choose_random, playout, renderers
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
-RENDERERS = (text, lambda v: panel(v).as_text(), lambda v: panel(v, with_picture=False).as_text(), alt_text)
+RENDERERS = renderers(render)
 OPTION_SETS = [
     (),
     ("Newest on Top",),

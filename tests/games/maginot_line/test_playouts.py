@@ -28,14 +28,14 @@ def test_random_playout(i):
     MaginotOptions.parse(opts).check_players(n)
     # Every third game has the built-in player in seat 0, so battles come early in short games.
     g, record = playout(n, seed=1000 + i, options=opts, forfeit_at=(30 + i) if i % 7 == 3 else None,
-                        bots=(0,) if i % 3 == 0 else (), redeal_every=4)
+                        bots=(0,) if i % 3 == 0 else (), redeal_every=4, views_every=1 if i < 6 else 2)
     assert g.is_over() and record
 
 
 @pytest.mark.parametrize("n", [2, 3])
 def test_full_games_with_built_in_players(n):
     """Whole games to the end (eliminations, victory) with the built-in player on some seats."""
-    g, record = playout(n, seed=77 + n, options=["rounds=0"], bots=(0,), redeal_every=10)
+    g, record = playout(n, seed=77 + n, options=["rounds=0"], bots=(0,), redeal_every=10, views_every=5)
     out = g.outcome()
     assert out is not None and out.winners
     assert any(b["out"] for b in g.boards)
