@@ -360,7 +360,9 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
 
         async for page in self.desk.sweep():  # a page told before the next is read
             updates = [u for u in page if u.notice is not None]
-            messages = await table_messages([u.public for u in updates])
+            shown = [u for u in updates if u.notice is not None and not u.notice.quiet]  # a warning: no edit
+            made = dict(zip(map(id, shown), await table_messages([u.public for u in shown]), strict=True))
+            messages = [made.get(id(u)) for u in updates]
             todo = iter(zip(updates, messages, strict=True))
             await asyncio.gather(*(lane(todo) for _ in range(min(SWEEP_LANES, len(updates)))))
         return told
@@ -371,8 +373,8 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         notice = update.notice
         assert notice is not None
         try:
-            # the table message says so (Skip / Remove)
-            await self.place.show_table(update.public, post=False, message=message)
+            if not notice.quiet:  # the table message says so (Skip / Remove); a warning leaves it as it is
+                await self.place.show_table(update.public, post=False, message=message)
             channel = self.bot.get_partial_messageable(update.table.channel_id)
             mentions = discord.AllowedMentions(users=[discord.Object(u) for u in notice.users],
                                                everyone=False, roles=False, replied_user=False)
