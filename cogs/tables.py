@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -24,7 +25,7 @@ from bot.tables import TableError
 from bot.ui import payloads
 from bot.ui.components import COMPONENTS, Kind
 from bot.ui.payloads import NO_PINGS
-from bot.ui.placement import MOVE_DOWN_AFTER, Placement
+from bot.ui.placement import MOVE_DOWN_AFTER, Placement, render
 from bot.ui.confirmations import Confirmations
 from bot.ui.pacing import BotPace
 from bot.ui.play import Play, actor_of, refuse
@@ -61,6 +62,29 @@ async def table_messages(readers: list["Reader"]) -> list[payloads.TableMessage 
         return [None] * len(readers)
     by_reader = {id(r): m for r, m in zip(shown, made, strict=True)}
     return [by_reader.get(id(r)) for r in readers]
+
+
+async def post_quietly(bot: "DeckhandBot", channel_id: int, content: str, mentions: discord.AllowedMentions) -> None:
+    """Post a message as ``channel.send(content, allowed_mentions=mentions)`` would (the same
+    payload), without building a discord.py ``Message`` from Discord's answer: the sweep never reads it."""
+    state = bot._connection
+    with discord.http.handle_message_parameters(content=content, nonce=secrets.randbits(64), allowed_mentions=mentions,
+                                                previous_allowed_mentions=state.allowed_mentions) as params:
+        await bot.http.send_message(channel_id, params=params)
+
+
+async def edit_quietly(bot: "DeckhandBot", channel_id: int, message_id: int, **kw: Any) -> None:
+    """Edit one of the bot's messages as ``PartialMessage.edit(**kw)`` would (the same payload; ``kw``:
+    content, embed, attachments, view), without building a ``Message`` from Discord's answer."""
+    state = bot._connection
+    view = kw.get("view", discord.utils.MISSING)
+    if view is not discord.utils.MISSING:
+        state.prevent_view_updates_for(message_id)
+    previous = state.allowed_mentions if "content" in kw else None
+    with discord.http.handle_message_parameters(**kw, previous_allowed_mentions=previous) as params:
+        await bot.http.edit_message(channel_id, message_id, params=params)
+    if view and not view.is_finished() and view.is_dispatchable():
+        state.store_view(view, message_id)
 
 
 class Tables(Play, Confirmations, BotPace, commands.Cog):
@@ -374,17 +398,32 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         assert notice is not None
         try:
             if not notice.quiet:  # the table message says so (Skip / Remove); a warning leaves it as it is
-                await self.place.show_table(update.public, post=False, message=message)
-            channel = self.bot.get_partial_messageable(update.table.channel_id)
+                await self._show_swept(update.public, message)
             mentions = discord.AllowedMentions(users=[discord.Object(u) for u in notice.users],
                                                everyone=False, roles=False, replied_user=False)
-            await channel.send(clip(notice.message(), 2000), allowed_mentions=mentions)
+            await post_quietly(self.bot, update.table.channel_id, clip(notice.message(), 2000), mentions)
             return True
         except discord.HTTPException as e:  # e.g. a user-installed app cannot post here
             log.info("could not post a turn-limit notice to %s: %s", update.table.channel_id, e)
         except Exception:  # one table's trouble never stops the others' notices
             log.exception("a turn-limit notice failed for channel %s", update.table.channel_id)
         return False
+
+    async def _show_swept(self, reader: "Reader", message: payloads.TableMessage | None) -> None:
+        """A swept table's message edited in place, as ``Placement.show_table(post=False)`` does (the
+        made-ahead ``message`` unless another action landed since), its edit sent without a
+        ``Message`` built from the answer. A table with no table message is not posted."""
+        place, ch = self.place, reader.table.channel_id
+        async with place.showing[ch]:
+            latest = self.desk.latest(ch, reader)
+            msg = message if message is not None and latest is reader else await render(latest, self.desk.ratings)
+            live = await place.live_id(reader)
+            if live is None:
+                return
+            try:
+                await edit_quietly(self.bot, ch, live, **msg.edit_kwargs())
+            except discord.HTTPException as e:
+                log.info("could not edit table message %s in %s: %s", live, ch, e)
 
     @timeout_loop.before_loop
     async def _wait_ready(self) -> None:
