@@ -215,6 +215,11 @@ async def test_a_table_message_made_ahead_is_not_shown_after_a_newer_move(standi
     assert shown_revision(standin, shown) == after.revision
     await bot.get_cog("Tables").place.show_table(update.public, post=False, message=ahead)
     assert shown_revision(standin, shown) == after.revision, "the newer move's table stays shown"
+    # The sweep's own edit (its body made ahead too) keeps the newer move's table as well.
+    from cogs.tables import edit_parameters
+
+    await bot.get_cog("Tables")._show_swept(update.public, ahead, edit_parameters(bot, ahead))
+    assert shown_revision(standin, shown) == after.revision, "the newer move's table stays shown"
 
 
 async def test_a_warning_leaves_the_table_message_and_its_buttons_as_they_are(standin, bot, clock):
