@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -24,7 +25,7 @@ from bot.tables import TableError
 from bot.ui import payloads
 from bot.ui.components import COMPONENTS, Kind
 from bot.ui.payloads import NO_PINGS
-from bot.ui.placement import MOVE_DOWN_AFTER, Placement
+from bot.ui.placement import MOVE_DOWN_AFTER, Placement, render
 from bot.ui.confirmations import Confirmations
 from bot.ui.pacing import BotPace
 from bot.ui.play import Play, actor_of, refuse
@@ -41,6 +42,8 @@ ANY_INSTALL = app_commands.AppInstallationType(guild=True, user=True)
 GAME_CHOICES = [app_commands.Choice(name=spec(g).title[:100], value=g) for g in GAME_IDS]
 SWEEP_SECONDS = 5.0  # the turn-limit sweep: an indexed read of the due tables only
 SWEEP_LANES = 8  # tables whose sweep notices are sent at once (each: its table edit, then its notice)
+
+Ahead = tuple[payloads.TableMessage | None, discord.http.MultipartParameters | None]  # made before it is shown
 
 __all__ = ["MOVE_DOWN_AFTER", "Tables", "actor_of", "refuse", "legal_choices", "paginate", "setup"]
 
@@ -61,6 +64,41 @@ async def table_messages(readers: list["Reader"]) -> list[payloads.TableMessage 
         return [None] * len(readers)
     by_reader = {id(r): m for r, m in zip(shown, made, strict=True)}
     return [by_reader.get(id(r)) for r in readers]
+
+
+async def post_quietly(bot: "DeckhandBot", channel_id: int, content: str, mentions: discord.AllowedMentions) -> None:
+    """Post a message as ``channel.send(content, allowed_mentions=mentions)`` would (the same
+    payload), without building a discord.py ``Message`` from Discord's answer: the sweep never reads it."""
+    state = bot._connection
+    with discord.http.handle_message_parameters(content=content, nonce=secrets.randbits(64), allowed_mentions=mentions,
+                                                previous_allowed_mentions=state.allowed_mentions) as params:
+        await bot.http.send_message(channel_id, params=params)
+
+
+def edit_parameters(bot: "DeckhandBot", msg: payloads.TableMessage) -> discord.http.MultipartParameters:
+    """The request body of a table message's edit (its embed, buttons and picture encoded), as
+    ``PartialMessage.edit(**msg.edit_kwargs())`` makes it; safe to make in a worker thread."""
+    return discord.http.handle_message_parameters(**msg.edit_kwargs(),
+                                                  previous_allowed_mentions=bot._connection.allowed_mentions)
+
+
+def edit_bodies(bot: "DeckhandBot", msgs: list[payloads.TableMessage | None]
+                ) -> list[discord.http.MultipartParameters | None]:
+    return [edit_parameters(bot, m) if m is not None else None for m in msgs]
+
+
+async def edit_quietly(bot: "DeckhandBot", channel_id: int, message_id: int, msg: payloads.TableMessage,
+                       params: discord.http.MultipartParameters | None = None) -> None:
+    """Edit one of the bot's messages to ``msg`` as ``PartialMessage.edit(**msg.edit_kwargs())`` would
+    (the same payload; ``params``: its body made beforehand), without building a ``Message`` from
+    Discord's answer."""
+    state = bot._connection
+    state.prevent_view_updates_for(message_id)  # a view is given (None removes it)
+    with params if params is not None else edit_parameters(bot, msg) as sent:
+        await bot.http.edit_message(channel_id, message_id, params=sent)
+    view = msg.view
+    if view and not view.is_finished() and view.is_dispatchable():
+        state.store_view(view, message_id)
 
 
 class Tables(Play, Confirmations, BotPace, commands.Cog):
@@ -352,37 +390,66 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         two thousand requests, and the event loop spends less on each when a few are in flight."""
         told = 0
 
-        async def lane(todo: Iterator[tuple[Update, payloads.TableMessage | None]]) -> None:
+        async def lane(todo: Iterator[tuple[Update, Ahead]]) -> None:
             nonlocal told
-            for update, message in todo:  # the lanes share one iterator: each table is told once
-                if await self._tell(update, message):
+            for update, ahead in todo:  # the lanes share one iterator: each table is told once
+                if await self._tell(update, ahead):
                     told += 1
 
         async for page in self.desk.sweep():  # a page told before the next is read
             updates = [u for u in page if u.notice is not None]
-            messages = await table_messages([u.public for u in updates])
+            shown = [u for u in updates if u.notice is not None and not u.notice.quiet]  # a warning: no edit
+            msgs = await table_messages([u.public for u in shown])
+            try:  # their edits' bodies encoded off the loop too
+                bodies = await asyncio.to_thread(edit_bodies, self.bot, msgs)
+            except Exception:  # noqa: BLE001 — each edit's body is then made when it is sent
+                log.exception("the sweep's table edits could not be made together")
+                bodies = [None] * len(msgs)
+            made = {id(u): (m, b) for u, m, b in zip(shown, msgs, bodies, strict=True)}
+            messages = [made.get(id(u), (None, None)) for u in updates]
             todo = iter(zip(updates, messages, strict=True))
             await asyncio.gather(*(lane(todo) for _ in range(min(SWEEP_LANES, len(updates)))))
         return told
 
-    async def _tell(self, update: "Update", message: payloads.TableMessage | None = None) -> bool:
+    async def _tell(self, update: "Update", ahead: Ahead = (None, None)) -> bool:
         """One table's sweep notice: its table message edited, then the notice posted (one table's
         trouble never stops the others')."""
         notice = update.notice
         assert notice is not None
         try:
-            # the table message says so (Skip / Remove)
-            await self.place.show_table(update.public, post=False, message=message)
-            channel = self.bot.get_partial_messageable(update.table.channel_id)
+            if not notice.quiet:  # the table message says so (Skip / Remove); a warning leaves it as it is
+                await self._show_swept(update.public, *ahead)
             mentions = discord.AllowedMentions(users=[discord.Object(u) for u in notice.users],
                                                everyone=False, roles=False, replied_user=False)
-            await channel.send(clip(notice.message(), 2000), allowed_mentions=mentions)
+            await post_quietly(self.bot, update.table.channel_id, clip(notice.message(), 2000), mentions)
             return True
         except discord.HTTPException as e:  # e.g. a user-installed app cannot post here
             log.info("could not post a turn-limit notice to %s: %s", update.table.channel_id, e)
         except Exception:  # one table's trouble never stops the others' notices
             log.exception("a turn-limit notice failed for channel %s", update.table.channel_id)
         return False
+
+    async def _show_swept(self, reader: "Reader", message: payloads.TableMessage | None = None,
+                          body: discord.http.MultipartParameters | None = None) -> None:
+        """A swept table's message edited in place, as ``Placement.show_table(post=False)`` does (the
+        made-ahead ``message``, with its edit's ``body``, unless another action landed since), its
+        edit sent without a ``Message`` built from the answer. A table with no table message is not posted."""
+        place, ch = self.place, reader.table.channel_id
+        async with place.showing[ch]:
+            latest = self.desk.latest(ch, reader)
+            if message is None or latest is not reader:
+                if body is not None:
+                    body.__exit__(None, None, None)  # not sent: its files are closed
+                message, body = await render(latest, self.desk.ratings), None
+            live = await place.live_id(reader)
+            if live is None:
+                if body is not None:
+                    body.__exit__(None, None, None)
+                return
+            try:
+                await edit_quietly(self.bot, ch, live, message, body)
+            except discord.HTTPException as e:
+                log.info("could not edit table message %s in %s: %s", live, ch, e)
 
     @timeout_loop.before_loop
     async def _wait_ready(self) -> None:

@@ -173,24 +173,22 @@ async def test_one_channels_notice_failing_does_not_stop_the_others(standin, bot
     clock.advance(2 * 86400)
     cog = bot.get_cog("Tables")
     broken_show, broken_send = channels[0], channels[2]
-    real_show = cog.place.show_table
+    real_show = cog._show_swept  # the sweep's edit of a table message
 
-    async def show_table(reader, **kw):
+    async def show_table(reader, *a, **kw):
         if reader.table.channel_id == broken_show:
             raise RuntimeError("the table message could not be built")
-        return await real_show(reader, **kw)
+        return await real_show(reader, *a, **kw)
 
-    monkeypatch.setattr(cog.place, "show_table", show_table)
-    real_messageable = bot.get_partial_messageable
+    monkeypatch.setattr(cog, "_show_swept", show_table)
+    real_send = bot.http.send_message  # the sweep posts its notices through bot.http
 
-    class Refusing:
-        async def send(self, *a, **k):
+    async def send_message(cid, **kw):
+        if int(cid) == broken_send:
             raise discord.Forbidden(type("R", (), {"status": 403, "reason": "Forbidden"})(), "Missing Access")
+        return await real_send(cid, **kw)
 
-    def messageable(cid, **kw):
-        return Refusing() if cid == broken_send else real_messageable(cid, **kw)
-
-    monkeypatch.setattr(bot, "get_partial_messageable", messageable)
+    monkeypatch.setattr(bot.http, "send_message", send_message)
     before = {c: len(standin.channel_messages(c, include_ephemeral=False)) for c in channels}
     assert await cog.check_timeouts() == 2
     await standin.settle(bot)

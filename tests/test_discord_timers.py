@@ -215,3 +215,30 @@ async def test_a_table_message_made_ahead_is_not_shown_after_a_newer_move(standi
     assert shown_revision(standin, shown) == after.revision
     await bot.get_cog("Tables").place.show_table(update.public, post=False, message=ahead)
     assert shown_revision(standin, shown) == after.revision, "the newer move's table stays shown"
+    # The sweep's own edit (its body made ahead too) keeps the newer move's table as well.
+    from cogs.tables import edit_parameters
+
+    await bot.get_cog("Tables")._show_swept(update.public, ahead, edit_parameters(bot, ahead))
+    assert shown_revision(standin, shown) == after.revision, "the newer move's table stays shown"
+
+
+async def test_a_warning_leaves_the_table_message_and_its_buttons_as_they_are(standin, bot, clock):
+    """A warning changes nothing the table shows: only the notice is posted (no edit of the table
+    message), and the buttons on it (their revision) still work afterwards."""
+    g, users, channel, late = await started(standin, bot, clock)
+    shown = int(latest_table(standin, channel)["id"])
+    revision = shown_revision(standin, shown)
+    asked = len(standin.requests)
+    clock.advance(45)
+    assert await bot.get_cog("Tables").check_timeouts() == 1
+    sent = standin.requests[asked:]
+    assert [(r.method, r.path) for r in sent] == [("POST", f"/channels/{channel}/messages")], "the notice only"
+    assert sent[0].json["content"].startswith(f"<@{users[late]['id']}> — a quarter of your turn is left")
+    assert shown_revision(standin, shown) == revision
+    before = await bot.service.get(channel)
+    assert before.revision == revision and before.warned_for == before.turn_since
+    done = await standin.click(bot, shown, label="Draw", user=users[late])  # a button of the message as it was
+    assert not done.ephemeral, "accepted, not refused as stale"
+    after = await bot.service.get(channel)
+    assert len(after.moves) == len(before.moves) + 1 and after.warned_for == before.warned_for
+    assert await bot.get_cog("Tables").check_timeouts() == 0, "the turn was warned once"

@@ -141,7 +141,10 @@ async def test_the_sweep_leaves_a_table_that_moved_on_after_it_was_read(service,
     revision = (await service.get(CH)).revision
     # Same turn (draw does not pass it), so the warning is still due: it is sent.
     [change] = await service.check_timeouts()
-    assert change.table.revision == revision + 2
+    # The move's revision only: the warning is saved at it (the table's buttons stay valid)…
+    assert change.table.revision == revision + 1 and change.quiet and change.notice.quiet
+    stored = await service.get(CH)  # …and both the move and the warning's mark are in the store
+    assert stored.revision == revision + 1 and stored.warned_for == stored.turn_since and len(stored.moves) > 0
     table = await service.get(CH)
     guard = str(spec(CW).player(load_game(table), late, random.Random(2)))
     store.due = read
@@ -205,3 +208,23 @@ async def test_a_table_busy_with_another_action_is_swept_after_it(service, clock
     [change] = await sweep
     assert change.notice.kind == WARNING
     assert await service.check_timeouts() == []
+
+
+async def test_a_warning_keeps_the_revision_so_the_buttons_stay_valid(service, clock, people):
+    """A warning changes nothing players see on the table: it is saved at the same revision, a
+    press carrying that revision is still accepted, and the turn is never warned twice."""
+    await three(service, people, limit=600)
+    table, late = await to_act(service)
+    clock.advance(450)
+    [change] = await service.check_timeouts()
+    assert change.notice.kind == WARNING and change.quiet and change.notice.quiet
+    assert change.table.revision == table.revision
+    stored = await service.get(CH)
+    assert (stored.revision, stored.warned_for, stored.warn_at) == (table.revision, table.turn_since, None)
+    moved = await service.move(CH, people[late], "draw", table.revision)  # the button's revision
+    assert moved.table.revision == table.revision + 1 and moved.table.warned_for == table.turn_since
+    assert await service.check_timeouts() == [], "the mark survived the move"
+    clock.advance(150)
+    [change] = await service.check_timeouts()
+    assert change.notice.kind == TIME_UP and not change.quiet and not change.notice.quiet
+    assert change.table.revision == table.revision + 2, "time up shows on the table: a new revision"

@@ -47,14 +47,19 @@ async def stored_tables(store: Any, backend: str, count: int) -> None:
     await _fill(store, backend, 1, 2, count - 2)
 
 
-async def make_due(store: Any, backend: str, count: int, now: float) -> list[int]:
-    """Make ``count`` of the ongoing idle tables due now (their turn is up), each with a table message."""
+async def make_due(store: Any, backend: str, count: int, now: float, *, warning: bool = False,
+                   skip: int = 0) -> list[int]:
+    """Make ``count`` of the ongoing idle tables (after the first ``skip``) due now, each with a table
+    message: their turn is up, or (``warning``) a quarter of it is left."""
+    from bot.store.base import WARN_FRACTION
+
     q = "?" if backend == "sqlite" else "$1"
     rows = await store.execute(f"SELECT channel_id, turn_limit FROM tables WHERE status = 'playing' AND channel_id > "
-                               f"1000000000 ORDER BY channel_id LIMIT {q}", (count,))
+                               f"1000000000 ORDER BY channel_id LIMIT {q}", (count + skip,))
+    rows = rows[skip:]
     channels = [int(r[0]) for r in rows]
     limit = int(rows[0][1] or 86400)
-    args = (now - limit - 60, now - 30)
+    args = (now - limit * WARN_FRACTION - 30 if warning else now - limit - 60, now - 30)
     if backend == "sqlite":
         sql = ("UPDATE tables SET turn_since = ?, alarm = ?, timed_out = 0, warned_for = NULL, "
                "message_id = 7000000000000000000 + channel_id, message_table = table_id "
@@ -131,6 +136,18 @@ async def sweep_and_memory(backend: Any, quick: bool, report: Any) -> None:
             report(Figure(f"{name}: notices posted", told, "count", None))
             if told != len(channels):
                 report(Figure(f"{name}: due tables not told", len(channels) - told, "count", 0))
+            # Warnings: the notice only (the table message is left as it is: nothing on it changed).
+            warned = await make_due(store, backend.name, due, time.time(), warning=True, skip=due)
+            GAMES.clear()
+            start, loop_cpu = time.perf_counter(), time.thread_time()
+            told = await cog.check_timeouts()
+            wall, loop = time.perf_counter() - start, time.thread_time() - loop_cpu
+            name = f"{tag} sweep, {len(warned):,} of {stored:,} tables due a warning (notices posted, no table edit)"
+            report(Figure(f"{name}: event-loop time", loop * 1000, "ms"))
+            report(Figure(f"{name}: wall time", wall * 1000, "ms"))
+            report(Figure(f"{name}: notices posted", told, "count", None))
+            if told != len(warned):
+                report(Figure(f"{name}: due tables not told", len(warned) - told, "count", 0))
         # memory: 1,000 hot tables of 300+ moves, each pressed with its picture, in a fresh process
         kinds = 5 if quick else 10  # distinct games (seeds), each copied; their presses differ again
         hot_channels = [HOT_BASE + i for i in range(hot)]

@@ -210,6 +210,11 @@ class TableRow:
     saved_moves = None
     # ``message_id``: the table message (as stored with this table), when the row was read from the store.
     message_id = None
+    # ``stored_warned``: ``(warned_for,)`` as the store holds it at ``revision`` (set by get and save),
+    # None: unknown. The sweep's warning marks a turn warned without bumping the revision (the
+    # table's buttons stay valid), so a save checks this beside the revision: a change computed
+    # from the row before that mark is refused as stale, never writing over it.
+    stored_warned = None
     # ``snapshot_unsaved``: ``state`` (at ``state_ply``) may not be in the store yet: a game that
     # started and moved in one change (bot seats playing at once) writes its start state with it.
     snapshot_unsaved = False
@@ -501,5 +506,5 @@ def known_games() -> tuple[str, ...]:
 # builds on the rows above.
 from bot.store.rows import (  # noqa: E402, F401
     ROW_COLUMNS, _Damage, _json, daily_entry, decode_row, dumps, encode_row, finished_record, known_log, move_texts,
-    player_rating, prepare_save, stored_record, wrote_snapshot,
+    player_rating, prepare_save, stored_record, warned_guard, wrote_snapshot,
 )

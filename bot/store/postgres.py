@@ -20,7 +20,7 @@ import asyncpg
 from bot.store.base import (
     AlreadySeen, DamagedTable, DamageLog, Draft, MoveLog, SchemaTooNew, StaleRevision, StoreError, TableRow, decode_row,
     dumps, known_games, known_log, move_texts, new_draft_id, prepare_save, shard_ids,
-    wrote_snapshot,
+    warned_guard, wrote_snapshot,
 )
 from bot.store.migrations import migrations
 from bot.store.postgres_extras import PostgresDaily, PostgresRatings, PostgresReplays
@@ -219,6 +219,7 @@ class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
         if known is not None and known <= n and record is None:
             sql = self._move_sql(names, interaction_id is not None)
             extra = [str(interaction_id), time.time()] if interaction_id is not None else []
+            extra += warned_guard(table)
             try:
                 updated, fresh_press = await self.pool.fetchrow(sql, *self._move_args(table, expected_revision, values,
                                                                                      known), *extra)
@@ -245,7 +246,9 @@ class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
         seen = (f"i AS (INSERT INTO interactions (id, seen_at) VALUES (${k + 2}, ${k + 3}) ON CONFLICT (id) DO NOTHING "
                 "RETURNING id), " if with_interaction else "")
         guard = " AND EXISTS (SELECT 1 FROM i)" if with_interaction else ""
+        w = k + 4 if with_interaction else k + 2  # the warning mark's check (see TableRow.stored_warned)
         return (f"WITH {seen}u AS (UPDATE tables SET {sets} WHERE channel_id = $1 AND table_id = $2 AND revision = $3"
+                f" AND (NOT ${w}::boolean OR warned_for IS NOT DISTINCT FROM ${w + 1}::double precision)"
                 f"{guard} RETURNING table_id), "
                 f"a AS (INSERT INTO moves (table_id, ply, entry) SELECT u.table_id, p, e FROM u, "
                 f"unnest(${k}::int[], ${k + 1}::text[]) AS n(p, e)) "
@@ -270,8 +273,9 @@ class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
             out = [False] * len(todo)
             if quick:
                 sql = self._move_sql(todo[quick[0]][3], False)
-                rows = await c.fetchmany(sql, [self._move_args(todo[i][0], todo[i][1], todo[i][4],
-                                                               todo[i][0].saved_moves or 0) for i in quick])
+                rows = await c.fetchmany(sql, [[*self._move_args(todo[i][0], todo[i][1], todo[i][4],
+                                                                 todo[i][0].saved_moves or 0),
+                                                *warned_guard(todo[i][0])] for i in quick])
                 for i, r in zip(quick, rows, strict=True):
                     out[i] = r[0] == 1
             done = set(quick)
@@ -314,8 +318,9 @@ class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
             base = 0
         else:
             base = await c.fetchval("SELECT move_count FROM tables WHERE channel_id = $1 AND table_id = $2 "
-                                    "AND revision = $3 FOR UPDATE", table.channel_id, table.table_id,
-                                    expected_revision)
+                                    "AND revision = $3 AND (NOT $4::boolean OR warned_for IS NOT DISTINCT FROM "
+                                    "$5::double precision) FOR UPDATE", table.channel_id, table.table_id,
+                                    expected_revision, *warned_guard(table))
             if base is None:
                 raise StaleRevision(table.channel_id)
             await c.execute(f"UPDATE tables SET {sets} WHERE channel_id = $1", table.channel_id, *values[2:])

@@ -91,6 +91,7 @@ def prepare_save(t: TableRow, expected_revision: int | None) -> tuple[tuple[dict
 def wrote_snapshot(t: TableRow, snapshot: tuple[dict[str, Any] | None, int] | None) -> None:
     """After a save: the row says what the store now holds."""
     t.saved_moves = len(t.moves)
+    t.stored_warned = (t.warned_for,)
     t.snapshot_unsaved = False
     if snapshot is not None:
         t.state, t.state_ply = snapshot
@@ -139,6 +140,14 @@ def known_log(r: Mapping[str, Any], known: TableRow | None) -> MoveLog | None:
     if known.table_id != r["table_id"] or known.revision != r["revision"] or len(known.moves) != r["move_count"]:
         return None
     return known.moves
+
+
+def warned_guard(t: TableRow) -> tuple[bool, float | None]:
+    """The arguments of a save's second check beside the revision: (whether the stored
+    ``warned_for`` is known, that value). A save is refused as stale when it is known and the
+    store's differs (the sweep marked the turn warned at the same revision since it was read)."""
+    known = t.stored_warned
+    return (True, known[0]) if known is not None else (False, None)
 
 
 def move_texts(moves: Sequence[Any], start: int) -> list[str]:
@@ -200,6 +209,7 @@ def decode_row(r: Mapping[str, Any], move_entries: Sequence[str], record_text: s
         damaged=r["damaged"], game_clock=r["game_clock"], warned_for=r["warned_for"], state_ply=state_ply,
     )
     row.saved_moves = r["move_count"] if record_text is None else None
+    row.stored_warned = (row.warned_for,)
     keys = r.keys() if hasattr(r, "keys") else ()
     if "message_id" in keys and "message_table" in keys and r["message_table"] == r["table_id"]:
         row.message_id = r["message_id"]  # read with the row: a press needs no second trip for it

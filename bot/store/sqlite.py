@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 
 from bot.store.base import (
     AlreadySeen, DamagedTable, DamageLog, Draft, SchemaTooNew, StaleRevision, StoreError, TableRow, decode_row, dumps,
-    known_games, known_log, move_texts, new_draft_id, prepare_save, shard_ids, wrote_snapshot,
+    known_games, known_log, move_texts, new_draft_id, prepare_save, shard_ids, warned_guard, wrote_snapshot,
 )
 from bot.store.migrations import migrations, statements
 from bot.store.sqlite_extras import SQLiteDaily, SQLiteRatings, SQLiteReplays
@@ -352,18 +352,20 @@ class SQLiteStore(SQLiteDaily, SQLiteRatings, SQLiteReplays):
                          values)
             base = 0
         else:
+            # The revision, and the warning mark the sweep writes at the same revision (see
+            # TableRow.stored_warned), both as the change was computed from.
+            guard = (table.channel_id, table.table_id, expected_revision, *warned_guard(table))
             if known is None:
                 found = conn.execute("SELECT move_count FROM tables WHERE channel_id = ? AND table_id = ? "
-                                     "AND revision = ?", (table.channel_id, table.table_id,
-                                                          expected_revision)).fetchone()
+                                     "AND revision = ? AND (NOT ? OR warned_for IS ?)", guard).fetchone()
                 if found is None:
                     raise StaleRevision(table.channel_id)
                 base = found[0]
             else:
                 base = known
             cur = conn.execute(f"UPDATE tables SET {', '.join(f'{c} = ?' for c in names[2:])} "
-                               "WHERE channel_id = ? AND table_id = ? AND revision = ?",
-                               (*values[2:], table.channel_id, table.table_id, expected_revision))
+                               "WHERE channel_id = ? AND table_id = ? AND revision = ? AND (NOT ? OR warned_for IS ?)",
+                               (*values[2:], *guard))
             if cur.rowcount != 1:
                 raise StaleRevision(table.channel_id)
             if n < base:

@@ -55,6 +55,10 @@ class Change:
     secret: bool = False  # the move answered a private decision: tell the mover privately
     ratings: list[RatingChange] = field(default_factory=list)  # each person's change when a rated game ends
     notice: Notice | None = None  # the sweep's short message (a warning, time up, a clock run out)
+    # Nothing a player sees on the table changed (the sweep's warning): saved without bumping the
+    # revision, so the table message needs no edit and its buttons stay valid. The store's check of
+    # the warning mark beside the revision (TableRow.stored_warned) keeps a lost update impossible.
+    quiet: bool = False
 
 
 def table_key(table: TableRow) -> str:
@@ -201,7 +205,8 @@ class ServiceBase:
                     # Refused or stale: the cached row may be behind the store; decide on the stored one
                     # (a refusal of the same revision stands as it is).
                     stored = await self.require(channel_id)
-                    if stored.revision == cached.revision and stored.table_id == cached.table_id:
+                    if (stored.revision == cached.revision and stored.table_id == cached.table_id
+                            and stored.warned_for == cached.warned_for):  # a warning keeps the revision
                         self._remember(cached)
                         raise
                     return await self._change(stored, fn, revision, interaction)
@@ -213,10 +218,12 @@ class ServiceBase:
         press's id) remembered in the same write: one round trip to the store for a cached table."""
         if revision is not None and revision != table.revision:
             raise StaleError()
-        before = table.revision
+        before, moves = table.revision, len(table.moves)
         change = fn(table)
         self._play_bots(change)
-        change.table.revision = before + 1
+        if change.quiet and (change.events or change.finished or len(change.table.moves) != moves):
+            change.quiet = False  # bot seats played in it: the table shows it
+        change.table.revision = before if change.quiet else before + 1
         record, result, results = None, "", []
         if change.finished:
             record, result, results = self._finish(change.table)

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.engine.core import Game
 from bot.engine.registry import spec
@@ -55,6 +55,9 @@ class Notice:
     kind: str  # WARNING | TIME_UP | CLOCK
     users: tuple[int, ...]
     text: str  # plain words, after the mentions
+    # The table did not change where players see it (a warning, saved at the same revision): its
+    # table message is left as it is (its buttons stay valid), only the notice is posted.
+    quiet: bool = False
 
     def message(self) -> str:
         mentions = " ".join(f"<@{u}>" for u in self.users)
@@ -99,6 +102,9 @@ class Clock:
                 except Exception as e:  # noqa: BLE001 — a damaged table (or any bug) never stops the sweep
                     self._skip_broken(broken, row, e)
                     continue
+            for change in out:  # the notice says whether the table message needs its edit
+                if change.notice is not None and change.notice.quiet != change.quiet:
+                    change.notice = replace(change.notice, quiet=change.quiet)
             if out:
                 yield out
             last = page[-1]
@@ -133,7 +139,7 @@ class Clock:
                 except Exception as e:  # noqa: BLE001 — a damaged table (or any bug) never stops the sweep
                     self._skip_broken(broken, row, e)
                     continue
-                change.table.revision = before + 1
+                change.table.revision = before if change.quiet else before + 1
                 changes.append((change, row, before))
             if not changes:
                 return [], alone
@@ -196,8 +202,8 @@ class Clock:
         if warn_at is not None and warn_at <= now:
             t.warned_for = t.turn_since
             left = about(t.turn_limit * (1 - WARN_FRACTION))
-            return Change(t, notice=Notice(WARNING, late, f"a quarter of your turn is left at {title} "
-                                                          f"(about {left} to go)."))
+            return Change(t, quiet=True, notice=Notice(WARNING, late, f"a quarter of your turn is left at {title} "
+                                                                      f"(about {left} to go).", quiet=True))
         raise _NotDue()
 
     def _run_out_clock(self, t: TableRow, game: Game) -> Change:

@@ -5,6 +5,8 @@ stops the sweep."""
 
 from __future__ import annotations
 
+import pytest
+
 
 import bot.tables
 from bot.store import Seat, SQLiteStore
@@ -122,3 +124,78 @@ async def test_an_old_database_gets_alarms_that_match_its_rows(tmp_path):
                 assert t.alarm is None
     finally:
         await s.close()
+
+
+async def test_a_warning_saved_at_the_same_revision_is_never_lost_nor_lost_over(store):
+    """The sweep's warning is saved without bumping the revision (the table's buttons stay
+    valid); the store checks the warning mark beside the revision, so neither a move computed
+    from the row before it nor a second sweep that read the same row writes over it, and a move
+    that read the row before it never lands on top of it silently."""
+    from bot.store import StaleRevision
+
+    t = playing(1, rev=1, since=1000.0, limit=60, seats=list(TWO))
+    await store.save(t, None)
+    read = await store.get(1)  # a move and two sweeps all read the row at revision 1, not warned
+    mover, sweep, other_sweep = [await store.get(1) for _ in range(3)]
+    assert read.stored_warned == (None,) and read.revision == 1
+    sweep.warned_for = sweep.turn_since  # the warning: same revision
+    assert await store.save_many([(sweep, 1)]) == [True]
+    assert sweep.stored_warned == (1000.0,) and sweep.revision == 1
+    assert await stored_alarm(store, 1) == (1060.0, 1000.0)
+    # The other sweep's mark of the same turn is refused (it would tell the player twice).
+    other_sweep.warned_for = other_sweep.turn_since
+    assert await store.save_many([(other_sweep, 1)]) == [False]
+    # The move computed from the row before the warning is refused, in both kinds of save.
+    mover.revision, mover.events = 2, ["Ana moved."]
+    with pytest.raises(StaleRevision):
+        await store.save(mover, 1)
+    assert await store.save_many([(mover, 1)]) == [False]
+    mover.saved_moves = None  # the save that reads the stored move count first
+    with pytest.raises(StaleRevision):
+        await store.save(mover, 1)
+    got = await store.get(1)
+    assert (got.revision, got.warned_for, got.events) == (1, 1000.0, [])
+    # Decided again on the stored row (as the table service does), the move lands and keeps the mark.
+    got.revision, got.events = 2, ["Ana moved."]
+    await store.save(got, 1)
+    got = await store.get(1)
+    assert (got.revision, got.warned_for, got.events, got.warn_at) == (2, 1000.0, ["Ana moved."], None)
+    # A sweep that read the row before that move cannot save its mark over it either.
+    late = await store.get(1)
+    late.revision = 1
+    late.stored_warned = (None,)
+    late.warned_for = 1000.0
+    assert await store.save_many([(late, 1)]) == [False]
+    assert (await store.get(1)).events == ["Ana moved."]
+
+
+async def test_a_move_in_another_process_after_a_warning_keeps_it(backend):
+    """Two processes on one database: one sweeps (a warning, at the same revision), the other holds
+    the row from before it and its player moves with the button's revision. The move is decided
+    again on the stored row (not refused, not written over the mark): the turn is warned once."""
+    from bot.tables import WARNING
+    from bot.tables.games import load_game
+
+    clock = Clock()
+    people = [Actor(100 + i, n) for i, n in enumerate(["Ana", "Ben", "Cat"])]
+    sweeper, mover = TableService(await backend.open(), clock=clock), TableService(await backend.open(), clock=clock)
+    try:
+        await mover.new_table(5, 1, people[0], "court_wars", seed=5)
+        for p in people[1:]:
+            await mover.join(5, p)
+        await mover.set_turn_limit(5, people[0], 600)
+        await mover.start(5, people[0])
+        held = mover.cached(5)
+        late = min(load_game(held).to_act())
+        clock.advance(450)
+        [change] = await sweeper.check_timeouts()
+        assert change.notice.kind == WARNING and change.table.revision == held.revision
+        moved = await mover.move(5, people[late], "draw", held.revision)  # its cached row is from before
+        assert moved.table.revision == held.revision + 1 and moved.table.warned_for == held.turn_since
+        assert await sweeper.check_timeouts() == [], "warned once"
+        stored = await sweeper.get(5)
+        assert (stored.revision, stored.warned_for, len(stored.moves)) == (held.revision + 1, held.turn_since,
+                                                                          len(held.moves) + 1)
+    finally:
+        await sweeper.store.close()
+        await mover.store.close()
