@@ -106,7 +106,7 @@ class _Asked:
     beyond the reader: a press builds new readers of the same table and revision, whose game is
     the very same (immutable) object, so the picker's look-ups are not asked of the engine again."""
 
-    __slots__ = ("game", "choices", "ahead", "known", "public")
+    __slots__ = ("game", "choices", "ahead", "known", "public", "view")
 
     def __init__(self, game: "Game | None"):
         self.game = game
@@ -114,6 +114,7 @@ class _Asked:
         self.ahead: dict[str, "tuple[Game, _Asked] | None"] = {}  # a move -> the game after it, and its own
         self.known: frozenset[str] | None = None
         self.public: dict[tuple[str, ...], Choices] = {}  # the one public decision's steps
+        self.view: View | None = None  # the seat's view (frozen)
 
 
 class _AskedCache:
@@ -192,7 +193,12 @@ class Reader:
     @functools.cached_property
     def view(self) -> View | None:
         """The game's view for this reader (None before the game is dealt)."""
-        return self.__game.view(self.seat) if self.__game is not None else None
+        if self.__game is None:
+            return None
+        asked = self.__asked
+        if asked.view is None:
+            asked.view = self.__game.view(self.seat)
+        return asked.view
 
     @property
     def recent(self) -> tuple[str, ...]:
