@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.engine.core import Choices, Decision, View
 from bot.engine.registry import spec
+from bot.records import FORFEIT
 from bot.tables.base import is_bot, table_key
 
 if TYPE_CHECKING:
@@ -106,10 +107,11 @@ class _Asked:
     beyond the reader: a press builds new readers of the same table and revision, whose game is
     the very same (immutable) object, so the picker's look-ups are not asked of the engine again."""
 
-    __slots__ = ("game", "choices", "ahead", "known", "public", "view")
+    __slots__ = ("game", "moves", "choices", "ahead", "known", "public", "view")
 
-    def __init__(self, game: "Game | None"):
+    def __init__(self, game: "Game | None", moves: int = -1):
         self.game = game
+        self.moves = moves  # the moves played before ``game`` (-1: a preview's)
         self.choices: dict[tuple[str, ...], Choices] = {}
         self.ahead: dict[str, "tuple[Game, _Asked] | None"] = {}  # a move -> the game after it, and its own
         self.known: frozenset[str] | None = None
@@ -127,7 +129,9 @@ class _AskedCache:
         self._held: OrderedDict[tuple[Any, ...], _Asked] = OrderedDict()
         self._lock = threading.Lock()
 
-    def of(self, table: TableFacts, game: "Game | None", seat: int | None) -> _Asked:
+    def of(self, table: TableFacts, game: "Game | None", seat: int | None, log: Sequence[Any] = ()) -> _Asked:
+        """``log``: the table's move log, whose last moves may be ones this seat's picker previewed
+        (a move played from its panel): the game after them is the preview's, whose steps are known."""
         if game is None:
             return _Asked(None)
         key = (table.channel_id, table.key, table.status, seat)
@@ -136,11 +140,14 @@ class _AskedCache:
             if held is not None and held.game is game:
                 self._held.move_to_end(key)
                 return held
-            held = self._held[key] = _Asked(game)
+            fresh = _Asked(game, table.moves)
+            if held is not None and seat is not None:
+                _follow(held, fresh, seat, log)
+            self._held[key] = fresh
             self._held.move_to_end(key)
             while len(self._held) > self.size:
                 self._held.popitem(last=False)
-            return held
+            return fresh
 
     def clear(self) -> None:
         with self._lock:
@@ -148,6 +155,23 @@ class _AskedCache:
 
 
 ASKED = _AskedCache()
+
+
+def _follow(held: _Asked, fresh: _Asked, seat: int, log: Sequence[Any]) -> None:
+    """When the moves logged since ``held`` (at most a press's few) were all this seat's and each
+    was previewed from ``held`` on, ``fresh``'s game is the last preview's (the engines are
+    deterministic: a logged move replays exactly), so it takes over what that preview asked."""
+    if held.moves < 0 or not 0 < fresh.moves - held.moves <= 8 or len(log) != fresh.moves:
+        return
+    now: _Asked | None = held
+    for entry in log[held.moves:fresh.moves]:
+        who, move = entry[0], entry[1]
+        found = now.ahead.get(str(move)) if now is not None and int(who) == seat and move != FORFEIT else None
+        if found is None:
+            return
+        now = found[1]
+    if now is not None and now is not held:
+        fresh.choices, fresh.ahead, fresh.known = now.choices, now.ahead, now.known
 
 
 class Reader:
@@ -355,7 +379,7 @@ class Reader:
 def reader_of(table: "TableRow", game: "Game | None", seat: int | None, damaged: str | None = None) -> Reader:
     """The reader ``seat`` (``None``: the public) of ``table`` whose game is ``game``."""
     facts = TableFacts.of(table, damaged)
-    return Reader(facts, game, seat, ASKED.of(facts, game, seat))
+    return Reader(facts, game, seat, ASKED.of(facts, game, seat, table.moves))
 
 
 @dataclass
@@ -384,7 +408,8 @@ def update_of(change: "Change", game: "Game | None", actor_id: int | None) -> Up
     facts = TableFacts.of(table)  # one table's facts for both readers
     public = Reader(facts, game, None, ASKED.of(facts, game, None))
     seat = table.seat_of(actor_id) if actor_id is not None else None
-    mine = Reader(facts, game, seat, ASKED.of(facts, game, seat)) if seat is not None and game is not None else None
+    mine = Reader(facts, game, seat, ASKED.of(facts, game, seat, table.moves)) \
+        if seat is not None and game is not None else None
     lines = list(change.private.get(seat, [])) if seat is not None else []
     # Pings only for a change of who must act: never the actor (they are looking at the table),
     # never a bot, one per person.
