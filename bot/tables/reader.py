@@ -107,7 +107,7 @@ class _Asked:
     beyond the reader: a press builds new readers of the same table and revision, whose game is
     the very same (immutable) object, so the picker's look-ups are not asked of the engine again."""
 
-    __slots__ = ("game", "moves", "choices", "ahead", "known", "public", "view")
+    __slots__ = ("game", "moves", "choices", "ahead", "known", "public")
 
     def __init__(self, game: "Game | None", moves: int = -1):
         self.game = game
@@ -116,15 +116,17 @@ class _Asked:
         self.ahead: dict[str, "tuple[Game, _Asked] | None"] = {}  # a move -> the game after it, and its own
         self.known: frozenset[str] | None = None
         self.public: dict[tuple[str, ...], Choices] = {}  # the one public decision's steps
-        self.view: View | None = None  # the seat's view (frozen)
 
 
 class _AskedCache:
-    """The :class:`_Asked` of recent readers, by (table, seat, status): one entry a reader of a hot
-    table, replaced when its game changes (a hit needs the very same game object). Bounded in
-    entries; thread-safe (messages are built in worker threads)."""
+    """The :class:`_Asked` of recent seats' readers, by (table, seat, status): one entry a seat of a
+    hot table, replaced when its game changes (a hit needs the very same game object). The public
+    reader's steps are not kept (asked once a revision anyway), nor are views. Bounded in entries,
+    few: what is kept (previewed games) outlives young collections, and the bench's 200 tables at
+    once collected longer with 256 entries and the views kept; thread-safe (messages are built in
+    worker threads)."""
 
-    def __init__(self, size: int = 256):
+    def __init__(self, size: int = 64):
         self.size = size
         self._held: OrderedDict[tuple[Any, ...], _Asked] = OrderedDict()
         self._lock = threading.Lock()
@@ -132,8 +134,8 @@ class _AskedCache:
     def of(self, table: TableFacts, game: "Game | None", seat: int | None, log: Sequence[Any] = ()) -> _Asked:
         """``log``: the table's move log, whose last moves may be ones this seat's picker previewed
         (a move played from its panel): the game after them is the preview's, whose steps are known."""
-        if game is None:
-            return _Asked(None)
+        if game is None or seat is None:  # the public's steps: asked once a revision anyway
+            return _Asked(game, table.moves)
         key = (table.channel_id, table.key, table.status, seat)
         with self._lock:
             held = self._held.get(key)
@@ -141,7 +143,7 @@ class _AskedCache:
                 self._held.move_to_end(key)
                 return held
             fresh = _Asked(game, table.moves)
-            if held is not None and seat is not None:
+            if held is not None:
                 _follow(held, fresh, seat, log)
             self._held[key] = fresh
             self._held.move_to_end(key)
@@ -217,12 +219,7 @@ class Reader:
     @functools.cached_property
     def view(self) -> View | None:
         """The game's view for this reader (None before the game is dealt)."""
-        if self.__game is None:
-            return None
-        asked = self.__asked
-        if asked.view is None:
-            asked.view = self.__game.view(self.seat)
-        return asked.view
+        return self.__game.view(self.seat) if self.__game is not None else None
 
     @property
     def recent(self) -> tuple[str, ...]:
