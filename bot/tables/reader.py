@@ -11,12 +11,15 @@ made from what its reader may know.
 from __future__ import annotations
 
 import functools
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bot.engine.core import Choices, Decision, View
 from bot.engine.registry import spec
+from bot.records import FORFEIT
 from bot.tables.base import is_bot, table_key
 
 if TYPE_CHECKING:
@@ -99,6 +102,80 @@ class PublicMoves:
     choices: Choices
 
 
+class _Asked:
+    """What one seat's reader asked of one game (its steps, its previews, what it knows), kept
+    beyond the reader: a press builds new readers of the same table and revision, whose game is
+    the very same (immutable) object, so the picker's look-ups are not asked of the engine again."""
+
+    __slots__ = ("game", "moves", "choices", "ahead", "known", "public")
+
+    def __init__(self, game: "Game | None", moves: int = -1):
+        self.game = game
+        self.moves = moves  # the moves played before ``game`` (-1: a preview's)
+        self.choices: dict[tuple[str, ...], Choices] = {}
+        self.ahead: dict[str, "tuple[Game, _Asked] | None"] = {}  # a move -> the game after it, and its own
+        self.known: frozenset[str] | None = None
+        self.public: dict[tuple[str, ...], Choices] = {}  # the one public decision's steps
+
+
+class _AskedCache:
+    """The :class:`_Asked` of recent seats' readers, by (table, seat, status): one entry a seat of a
+    hot table, replaced when its game changes (a hit needs the very same game object). The public
+    reader's steps are not kept (asked once a revision anyway), nor are views. Bounded in entries,
+    few: what is kept (previewed games) outlives young collections, and the bench's 200 tables at
+    once collected longer with 256 entries and the views kept; thread-safe (messages are built in
+    worker threads)."""
+
+    def __init__(self, size: int = 64):
+        self.size = size
+        self._held: OrderedDict[tuple[Any, ...], _Asked] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def of(self, table: TableFacts, game: "Game | None", seat: int | None, log: Sequence[Any] = ()) -> _Asked:
+        """``log``: the table's move log, whose last moves may be ones this seat's picker previewed
+        (a move played from its panel): the game after them is the preview's, whose steps are known."""
+        if game is None or seat is None:  # the public's steps: asked once a revision anyway
+            return _Asked(game, table.moves)
+        key = (table.channel_id, table.key, table.status, seat)
+        with self._lock:
+            held = self._held.get(key)
+            if held is not None and held.game is game:
+                self._held.move_to_end(key)
+                return held
+            fresh = _Asked(game, table.moves)
+            if held is not None:
+                _follow(held, fresh, seat, log)
+            self._held[key] = fresh
+            self._held.move_to_end(key)
+            while len(self._held) > self.size:
+                self._held.popitem(last=False)
+            return fresh
+
+    def clear(self) -> None:
+        with self._lock:
+            self._held.clear()
+
+
+ASKED = _AskedCache()
+
+
+def _follow(held: _Asked, fresh: _Asked, seat: int, log: Sequence[Any]) -> None:
+    """When the moves logged since ``held`` (at most a press's few) were all this seat's and each
+    was previewed from ``held`` on, ``fresh``'s game is the last preview's (the engines are
+    deterministic: a logged move replays exactly), so it takes over what that preview asked."""
+    if held.moves < 0 or not 0 < fresh.moves - held.moves <= 8 or len(log) != fresh.moves:
+        return
+    now: _Asked | None = held
+    for entry in log[held.moves:fresh.moves]:
+        who, move = entry[0], entry[1]
+        found = now.ahead.get(str(move)) if now is not None and int(who) == seat and move != FORFEIT else None
+        if found is None:
+            return
+        now = found[1]
+    if now is not None and now is not held:
+        fresh.choices, fresh.ahead, fresh.known = now.choices, now.ahead, now.known
+
+
 class Reader:
     """One reader's object for one table: ``seat`` (``None``: the public).
 
@@ -107,13 +184,14 @@ class Reader:
     with labels. The game behind it is private to this class and never handed out.
     """
 
-    def __init__(self, table: TableFacts, game: "Game | None", seat: int | None):
+    def __init__(self, table: TableFacts, game: "Game | None", seat: int | None, asked: _Asked | None = None):
         self.table = table
         self.seat = seat
         self.__game = game
         # Each step asked for once: a picker asks for the same prefixes again (its shortcuts, the
-        # words of the steps so far), and the game never changes under a reader.
-        self.__public_choices: dict[tuple[str, ...], Choices] = {}
+        # words of the steps so far), and the game never changes under a reader. ``asked``: kept
+        # for the next reader of the same game (``reader_of``), else this reader's own.
+        self.__asked = asked if asked is not None and asked.game is game else _Asked(game)
 
     # ----- who reads -------------------------------------------------------------------
     @property
@@ -201,14 +279,11 @@ class Reader:
         """The next step after ``prefix``, for a seat that must act now (else nothing). Each is
         asked of the game once per reader (a reader's game never changes)."""
         key = tuple(prefix)
-        known = self._asked.get(key)
+        asked = self.__asked.choices
+        known = asked.get(key)
         if known is None:
-            known = self._asked[key] = self.__game.choices(self.seat, key) if self.acting else NO_CHOICES
+            known = asked[key] = self.__game.choices(self.seat, key) if self.acting else NO_CHOICES
         return known
-
-    @functools.cached_property
-    def _asked(self) -> dict[tuple[str, ...], Choices]:
-        return {}
 
     def after(self, move: str, *, acting: bool = True) -> "Reader | None":
         """This seat's reader as it would be after playing ``move`` (nothing is played or stored),
@@ -220,13 +295,17 @@ class Reader:
         if game is None or not self.acting:
             return None
         if move not in self._ahead:
-            try:
-                new, _ = game.apply(self.seat, move)  # type: ignore[arg-type]
-            except Exception:
-                new = None
-            if new is not None and (new.rng_calls != game.rng_calls or not new.known(self.seat) <= self._known):
-                new = None
-            self._ahead[move] = Reader(self.table, new, self.seat) if new is not None else None
+            ahead = self.__asked.ahead
+            if move not in ahead:
+                try:
+                    new, _ = game.apply(self.seat, move)  # type: ignore[arg-type]
+                except Exception:
+                    new = None
+                if new is not None and (new.rng_calls != game.rng_calls or not new.known(self.seat) <= self._known):
+                    new = None
+                ahead[move] = (new, _Asked(new)) if new is not None else None
+            found = ahead[move]
+            self._ahead[move] = Reader(self.table, found[0], self.seat, found[1]) if found is not None else None
         nxt = self._ahead[move]
         return nxt if nxt is not None and (nxt.acting or not acting) else None
 
@@ -234,9 +313,12 @@ class Reader:
     def _ahead(self) -> dict[str, "Reader | None"]:
         return {}
 
-    @functools.cached_property
+    @property
     def _known(self) -> frozenset[str]:
-        return self.__game.known(self.seat) if self.__game is not None else frozenset()
+        asked = self.__asked
+        if asked.known is None:
+            asked.known = self.__game.known(self.seat) if self.__game is not None else frozenset()
+        return asked.known
 
     def so_far(self, tokens: Sequence[str]) -> list[str]:
         """The labels of the tokens chosen so far (plain words from this seat's choices)."""
@@ -269,9 +351,10 @@ class Reader:
         return PublicMoves(seat, game.opened_at(seat), self._public_step(seat, ()))
 
     def _public_step(self, seat: int, key: tuple[str, ...]) -> Choices:
-        found = self.__public_choices.get(key)
+        public = self.__asked.public
+        found = public.get(key)
         if found is None:
-            found = self.__public_choices[key] = self.__game.choices(seat, key)  # type: ignore[union-attr]
+            found = public[key] = self.__game.choices(seat, key)  # type: ignore[union-attr]
         return found
 
     def public_choices(self, prefix: Sequence[str]) -> Choices:
@@ -292,7 +375,8 @@ class Reader:
 
 def reader_of(table: "TableRow", game: "Game | None", seat: int | None, damaged: str | None = None) -> Reader:
     """The reader ``seat`` (``None``: the public) of ``table`` whose game is ``game``."""
-    return Reader(TableFacts.of(table, damaged), game, seat)
+    facts = TableFacts.of(table, damaged)
+    return Reader(facts, game, seat, ASKED.of(facts, game, seat, table.moves))
 
 
 @dataclass
@@ -319,9 +403,10 @@ def update_of(change: "Change", game: "Game | None", actor_id: int | None) -> Up
     """An :class:`Update` from the service's change (``game``: the table's game after it)."""
     table = change.table
     facts = TableFacts.of(table)  # one table's facts for both readers
-    public = Reader(facts, game, None)
+    public = Reader(facts, game, None, ASKED.of(facts, game, None))
     seat = table.seat_of(actor_id) if actor_id is not None else None
-    mine = Reader(facts, game, seat) if seat is not None and game is not None else None
+    mine = Reader(facts, game, seat, ASKED.of(facts, game, seat, table.moves)) \
+        if seat is not None and game is not None else None
     lines = list(change.private.get(seat, [])) if seat is not None else []
     # Pings only for a change of who must act: never the actor (they are looking at the table),
     # never a bot, one per person.

@@ -14,6 +14,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord.utils import MISSING
 
 from bot.render import pictures
 from bot.render.panel import clip
@@ -92,9 +93,22 @@ class Placement:
         return (await interaction.followup.send(**msg.send_kwargs(), allowed_mentions=NO_PINGS, wait=True)).id
 
     async def edit(self, channel_id: int, message_id: int, **kw: Any) -> bool:
-        """Edit one of the bot's own messages through the channel; False if Discord will not let it."""
+        """Edit one of the bot's own messages through the channel; False if Discord will not let it.
+        The request ``PartialMessage.edit`` makes (the same payload), without building a
+        ``discord.Message`` from the answer, which is never read."""
+        state: Any = self.bot._connection
+        view = kw.get("view", MISSING)
         try:
-            await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(**kw)
+            if view is not MISSING:
+                state.prevent_view_updates_for(message_id)
+            with discord.http.handle_message_parameters(
+                content=kw.get("content", MISSING), embed=kw.get("embed", MISSING),
+                attachments=kw.get("attachments", MISSING), view=view,
+                previous_allowed_mentions=state.allowed_mentions if "content" in kw else None,
+            ) as params:
+                await self.bot.http.edit_message(channel_id, message_id, params=params)
+            if view and not view.is_finished() and view.is_dispatchable():
+                state.store_view(view, message_id)
             return True
         except discord.HTTPException as e:
             log.info("could not edit table message %s in %s: %s", message_id, channel_id, e)
