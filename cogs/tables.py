@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +24,7 @@ from bot.tables import TableError
 from bot.ui import payloads
 from bot.ui.components import COMPONENTS, Kind
 from bot.ui.payloads import NO_PINGS
-from bot.ui.placement import MOVE_DOWN_AFTER, Placement, render
+from bot.ui.placement import MOVE_DOWN_AFTER, Placement, edit_bodies
 from bot.ui.confirmations import Confirmations
 from bot.ui.pacing import BotPace
 from bot.ui.play import Play, actor_of, refuse
@@ -64,41 +63,6 @@ async def table_messages(readers: list["Reader"]) -> list[payloads.TableMessage 
         return [None] * len(readers)
     by_reader = {id(r): m for r, m in zip(shown, made, strict=True)}
     return [by_reader.get(id(r)) for r in readers]
-
-
-async def post_quietly(bot: "DeckhandBot", channel_id: int, content: str, mentions: discord.AllowedMentions) -> None:
-    """Post a message as ``channel.send(content, allowed_mentions=mentions)`` would (the same
-    payload), without building a discord.py ``Message`` from Discord's answer: the sweep never reads it."""
-    state = bot._connection
-    with discord.http.handle_message_parameters(content=content, nonce=secrets.randbits(64), allowed_mentions=mentions,
-                                                previous_allowed_mentions=state.allowed_mentions) as params:
-        await bot.http.send_message(channel_id, params=params)
-
-
-def edit_parameters(bot: "DeckhandBot", msg: payloads.TableMessage) -> discord.http.MultipartParameters:
-    """The request body of a table message's edit (its embed, buttons and picture encoded), as
-    ``PartialMessage.edit(**msg.edit_kwargs())`` makes it; safe to make in a worker thread."""
-    return discord.http.handle_message_parameters(**msg.edit_kwargs(),
-                                                  previous_allowed_mentions=bot._connection.allowed_mentions)
-
-
-def edit_bodies(bot: "DeckhandBot", msgs: list[payloads.TableMessage | None]
-                ) -> list[discord.http.MultipartParameters | None]:
-    return [edit_parameters(bot, m) if m is not None else None for m in msgs]
-
-
-async def edit_quietly(bot: "DeckhandBot", channel_id: int, message_id: int, msg: payloads.TableMessage,
-                       params: discord.http.MultipartParameters | None = None) -> None:
-    """Edit one of the bot's messages to ``msg`` as ``PartialMessage.edit(**msg.edit_kwargs())`` would
-    (the same payload; ``params``: its body made beforehand), without building a ``Message`` from
-    Discord's answer."""
-    state = bot._connection
-    state.prevent_view_updates_for(message_id)  # a view is given (None removes it)
-    with params if params is not None else edit_parameters(bot, msg) as sent:
-        await bot.http.edit_message(channel_id, message_id, params=sent)
-    view = msg.view
-    if view and not view.is_finished() and view.is_dispatchable():
-        state.store_view(view, message_id)
 
 
 class Tables(Play, Confirmations, BotPace, commands.Cog):
@@ -418,38 +382,16 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         assert notice is not None
         try:
             if not notice.quiet:  # the table message says so (Skip / Remove); a warning leaves it as it is
-                await self._show_swept(update.public, *ahead)
+                await self.place.show_made(update.public, *ahead)
             mentions = discord.AllowedMentions(users=[discord.Object(u) for u in notice.users],
                                                everyone=False, roles=False, replied_user=False)
-            await post_quietly(self.bot, update.table.channel_id, clip(notice.message(), 2000), mentions)
+            await self.place.notify(update.table.channel_id, clip(notice.message(), 2000), mentions)
             return True
         except discord.HTTPException as e:  # e.g. a user-installed app cannot post here
             log.info("could not post a turn-limit notice to %s: %s", update.table.channel_id, e)
         except Exception:  # one table's trouble never stops the others' notices
             log.exception("a turn-limit notice failed for channel %s", update.table.channel_id)
         return False
-
-    async def _show_swept(self, reader: "Reader", message: payloads.TableMessage | None = None,
-                          body: discord.http.MultipartParameters | None = None) -> None:
-        """A swept table's message edited in place, as ``Placement.show_table(post=False)`` does (the
-        made-ahead ``message``, with its edit's ``body``, unless another action landed since), its
-        edit sent without a ``Message`` built from the answer. A table with no table message is not posted."""
-        place, ch = self.place, reader.table.channel_id
-        async with place.showing[ch]:
-            latest = self.desk.latest(ch, reader)
-            if message is None or latest is not reader:
-                if body is not None:
-                    body.__exit__(None, None, None)  # not sent: its files are closed
-                message, body = await render(latest, self.desk.ratings), None
-            live = await place.live_id(reader)
-            if live is None:
-                if body is not None:
-                    body.__exit__(None, None, None)
-                return
-            try:
-                await edit_quietly(self.bot, ch, live, message, body)
-            except discord.HTTPException as e:
-                log.info("could not edit table message %s in %s: %s", live, ch, e)
 
     @timeout_loop.before_loop
     async def _wait_ready(self) -> None:

@@ -173,14 +173,14 @@ async def test_one_channels_notice_failing_does_not_stop_the_others(standin, bot
     clock.advance(2 * 86400)
     cog = bot.get_cog("Tables")
     broken_show, broken_send = channels[0], channels[2]
-    real_show = cog._show_swept  # the sweep's edit of a table message
+    real_show = cog.place.show_made  # the sweep's edit of a table message
 
     async def show_table(reader, *a, **kw):
         if reader.table.channel_id == broken_show:
             raise RuntimeError("the table message could not be built")
         return await real_show(reader, *a, **kw)
 
-    monkeypatch.setattr(cog, "_show_swept", show_table)
+    monkeypatch.setattr(cog.place, "show_made", show_table)
     real_send = bot.http.send_message  # the sweep posts its notices through bot.http
 
     async def send_message(cid, **kw):

@@ -213,12 +213,12 @@ async def test_a_table_message_made_ahead_is_not_shown_after_a_newer_move(standi
     after = await bot.service.get(channel)
     assert after.revision > update.table.revision
     assert shown_revision(standin, shown) == after.revision
-    await bot.get_cog("Tables").place.show_table(update.public, post=False, message=ahead)
+    await bot.get_cog("Tables").place.show_made(update.public, ahead)
     assert shown_revision(standin, shown) == after.revision, "the newer move's table stays shown"
-    # The sweep's own edit (its body made ahead too) keeps the newer move's table as well.
-    from cogs.tables import edit_parameters
+    # With its edit's body made ahead too, the newer move's table stays as well.
+    from bot.ui.placement import edit_body
 
-    await bot.get_cog("Tables")._show_swept(update.public, ahead, edit_parameters(bot, ahead))
+    await bot.get_cog("Tables").place.show_made(update.public, ahead, edit_body(bot, **ahead.edit_kwargs()))
     assert shown_revision(standin, shown) == after.revision, "the newer move's table stays shown"
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,20 @@ log = logging.getLogger("cogs.tables")
 
 MOVE_DOWN_AFTER = 10  # other people's messages below the table message before it moves down the channel
 MOVED = "The table moved down the channel: {link}"
+
+
+def edit_body(bot: Any, **kw: Any) -> discord.http.MultipartParameters:
+    """The request body of an edit of one of the bot's messages, as ``PartialMessage.edit(**kw)``
+    makes it (its embed, buttons and files encoded); safe to make in a worker thread."""
+    return discord.http.handle_message_parameters(
+        content=kw.get("content", MISSING), embed=kw.get("embed", MISSING),
+        attachments=kw.get("attachments", MISSING), view=kw.get("view", MISSING),
+        previous_allowed_mentions=bot._connection.allowed_mentions if "content" in kw else None)
+
+
+def edit_bodies(bot: Any, msgs: list[payloads.TableMessage | None]) -> list[discord.http.MultipartParameters | None]:
+    """The edit bodies of several table messages (None stays None), for a worker thread."""
+    return [edit_body(bot, **m.edit_kwargs()) if m is not None else None for m in msgs]
 
 
 async def render(reader: Reader, ratings: Any = None) -> payloads.TableMessage:
@@ -92,20 +107,17 @@ class Placement:
             return (await interaction.original_response()).id
         return (await interaction.followup.send(**msg.send_kwargs(), allowed_mentions=NO_PINGS, wait=True)).id
 
-    async def edit(self, channel_id: int, message_id: int, **kw: Any) -> bool:
+    async def edit(self, channel_id: int, message_id: int, body: discord.http.MultipartParameters | None = None,
+                   **kw: Any) -> bool:
         """Edit one of the bot's own messages through the channel; False if Discord will not let it.
-        The request ``PartialMessage.edit`` makes (the same payload), without building a
-        ``discord.Message`` from the answer, which is never read."""
+        The request ``PartialMessage.edit(**kw)`` makes (the same payload; ``body``: made beforehand
+        by :func:`edit_body`), without building a ``discord.Message`` from the answer, which is never read."""
         state: Any = self.bot._connection
         view = kw.get("view", MISSING)
         try:
             if view is not MISSING:
                 state.prevent_view_updates_for(message_id)
-            with discord.http.handle_message_parameters(
-                content=kw.get("content", MISSING), embed=kw.get("embed", MISSING),
-                attachments=kw.get("attachments", MISSING), view=view,
-                previous_allowed_mentions=state.allowed_mentions if "content" in kw else None,
-            ) as params:
+            with body if body is not None else edit_body(self.bot, **kw) as params:
                 await self.bot.http.edit_message(channel_id, message_id, params=params)
             if view and not view.is_finished() and view.is_dispatchable():
                 state.store_view(view, message_id)
@@ -114,19 +126,39 @@ class Placement:
             log.info("could not edit table message %s in %s: %s", message_id, channel_id, e)
             return False
 
-    async def show_table(self, reader: Reader, *, post: bool = True,
-                         message: payloads.TableMessage | None = None) -> int | None:
-        """Show the table without an interaction (a new thread, a timer): edit its table message in
-        place, else (``post``) post one in the channel; the message's id, or None. ``message``: the
-        reader's table message made beforehand (the sweep makes a page's off the event loop), shown
-        unless a newer action landed on the table meanwhile."""
+    async def notify(self, channel_id: int, content: str, mentions: discord.AllowedMentions) -> None:
+        """Post a notice as ``channel.send(content, allowed_mentions=mentions)`` would (the same
+        payload), without building a ``discord.Message`` from Discord's answer, which is never read."""
+        state: Any = self.bot._connection
+        with discord.http.handle_message_parameters(content=content, nonce=secrets.randbits(64), allowed_mentions=mentions,
+                                                    previous_allowed_mentions=state.allowed_mentions) as params:
+            await self.bot.http.send_message(channel_id, params=params)
+
+    async def show_made(self, reader: Reader, message: payloads.TableMessage | None = None,
+                        body: discord.http.MultipartParameters | None = None) -> None:
+        """The table message edited in place, as :meth:`show_table` with ``post=False`` does, from a
+        message made beforehand (with its edit's ``body``; the sweep makes a page's off the event
+        loop) unless another action landed since. A table with no table message is not posted."""
         ch = reader.table.channel_id
         async with self.showing[ch]:
-            if message is None:
-                msg = await render(reader, self.desk.ratings)
-            else:  # made ahead: shown unless another action landed since (then the table as it is now)
-                latest = self.desk.latest(ch, reader)
-                msg = message if latest is reader else await render(latest, self.desk.ratings)
+            latest = self.desk.latest(ch, reader)
+            if message is None or latest is not reader:
+                if body is not None:
+                    body.__exit__(None, None, None)  # not sent: its files are closed
+                message, body = await render(latest, self.desk.ratings), None
+            live = await self.live_id(reader)
+            if live is None:
+                if body is not None:
+                    body.__exit__(None, None, None)
+                return
+            await self.edit(ch, live, body, **message.edit_kwargs())
+
+    async def show_table(self, reader: Reader, *, post: bool = True) -> int | None:
+        """Show the table without an interaction (a new thread, a timer): edit its table message in
+        place, else (``post``) post one in the channel; the message's id, or None."""
+        ch = reader.table.channel_id
+        async with self.showing[ch]:
+            msg = await render(reader, self.desk.ratings)
             live = await self.live_id(reader)
             if live is not None and await self.edit(ch, live, **msg.edit_kwargs()):
                 return live
