@@ -22,6 +22,20 @@ class Clock:
         self.now += seconds
 
 
+@pytest.fixture(scope="session")
+def pg_server():
+    """A real PostgreSQL server, one per session (per xdist worker), for every test that needs one.
+    Defined here only: a module that imported it would get a server of its own."""
+    from tests.store.pgserver import PostgresServer
+
+    try:
+        server = PostgresServer().start()
+    except Exception as e:  # never a skip: the PostgreSQL half of the suite must run
+        pytest.fail(f"PostgreSQL could not start for the store tests: {e}", pytrace=False)
+    yield server
+    server.stop()
+
+
 @pytest.fixture
 def db_path(tmp_path):
     return tmp_path / "deckhand.sqlite3"
