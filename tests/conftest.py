@@ -22,6 +22,51 @@ class Clock:
         self.now += seconds
 
 
+@pytest.fixture(scope="session")
+def pg_server():
+    """A real PostgreSQL server, one per session (per xdist worker), for every test that needs one.
+    Defined here only: a module that imported it would get a server of its own."""
+    from tests.store.pgserver import PostgresServer
+
+    try:
+        server = PostgresServer().start()
+    except Exception as e:  # never a skip: the PostgreSQL half of the suite must run
+        pytest.fail(f"PostgreSQL could not start for the store tests: {e}", pytrace=False)
+    yield server
+    server.stop()
+
+
+class _PoolKeptAcrossBots:
+    """``bot.app``'s view of :mod:`bot.render.pictures` in the tests: everything passes through,
+    but a bot's close leaves a healthy picture pool running for the next test's bot (the app stops
+    it at every close; started again, it cost a spawned Python and its warm-up per test). A pool
+    that broke, or threads drawing instead, are stopped as before, and so is every pool at the end."""
+
+    def __init__(self, real):
+        self._real = real
+
+    def __getattr__(self, name):
+        return getattr(self._real, name)
+
+    def shutdown(self, wait: bool = True) -> None:
+        if self._real._restarts == 0 and self._real._threads is None:
+            return
+        self._real.shutdown(wait)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def picture_pool_per_session():
+    import bot.app
+
+    real = bot.app.pictures
+    bot.app.pictures = _PoolKeptAcrossBots(real)
+    try:
+        yield
+    finally:
+        bot.app.pictures = real
+        real.shutdown()
+
+
 @pytest.fixture
 def db_path(tmp_path):
     return tmp_path / "deckhand.sqlite3"

@@ -17,7 +17,7 @@ from tests.discord_helpers import (  # noqa: F401
     guild_with, auto_move_for, auto_moves, components, latest_table, make_move, parse_cid, start_by_slash,
 )
 from tests.standin import logged_in
-from tests.store.conftest import backend, pg_server  # noqa: F401 — fixtures: both back ends, real PostgreSQL
+from tests.store.conftest import backend  # noqa: F401 — fixture: both back ends (PostgreSQL: tests/conftest.py)
 
 DAMAGED = "This table is damaged"
 

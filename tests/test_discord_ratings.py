@@ -4,7 +4,7 @@ end says each person's change, and ``/game rating`` answers privately with the n
 from __future__ import annotations
 
 from tests.discord_helpers import latest_table
-from tests.store.conftest import backend, pg_server  # noqa: F401 — fixtures: both back ends, real PostgreSQL
+from tests.store.conftest import backend  # noqa: F401 — fixture: both back ends (PostgreSQL: tests/conftest.py)
 from tests.test_discord_bots import people
 from tests.test_discord_faults import bot_on
 

@@ -19,7 +19,6 @@ from tests.contract.harness import Knowledge, assert_none_leak, card_universe, e
 from tests.discord_helpers import guild_with, components, parse_cid
 from tests.service_helpers import turns
 from tests.standin import logged_in
-from tests.store.conftest import pg_server  # noqa: F401 — a real PostgreSQL server
 
 
 def people(standin, n=2):

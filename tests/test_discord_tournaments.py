@@ -15,7 +15,7 @@ import pytest
 from tests.discord_helpers import latest_table, no_deferral_deadline
 from tests.service_helpers import turns
 from tests.standin import logged_in
-from tests.store.conftest import backend, pg_server  # noqa: F401 — fixtures: both back ends, real PostgreSQL
+from tests.store.conftest import backend  # noqa: F401 — fixture: both back ends (PostgreSQL: tests/conftest.py)
 
 MANAGER = discord.Permissions(view_channel=True, send_messages=True, manage_guild=True,
                               use_application_commands=True).value

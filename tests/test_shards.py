@@ -22,7 +22,7 @@ from bot.store.postgres import PostgresStore
 from bot.tables.games import load_game
 from tests.playout import choose_random
 from tests.standin import running_standin
-from tests.store.conftest import backend, pg_server, store  # noqa: F401 — fixtures: both back ends, real PostgreSQL
+from tests.store.conftest import backend, store  # noqa: F401 — fixtures: both back ends (PostgreSQL: tests/conftest.py)
 from tests.store.helpers import playing
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -17,7 +17,7 @@ from bot.tables import TIME_UP, Actor
 from bot.tables.games import GAMES, load_game
 from bot.tables.service import TableService
 from tests.conftest import Clock
-from tests.store.conftest import backend, pg_server, store  # noqa: F401 — fixtures: both back ends, real PostgreSQL
+from tests.store.conftest import backend, store  # noqa: F401 — fixtures: both back ends (PostgreSQL: tests/conftest.py)
 
 CW = "court_wars"
 PEOPLE = [Actor(100 + i, n) for i, n in enumerate(["Ana", "Ben", "Cat"])]

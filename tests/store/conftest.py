@@ -1,5 +1,6 @@
 """The store tests run against both back ends: SQLite (a file per test) and a real PostgreSQL
-server started once per session (per xdist worker), a fresh schema per test."""
+server started once per session (per xdist worker; the ``pg_server`` fixture of tests/conftest.py),
+a fresh schema per test."""
 
 from __future__ import annotations
 
@@ -11,18 +12,6 @@ from typing import Any
 import pytest
 
 from bot.store import SQLiteStore, TableStore
-from tests.store.pgserver import PostgresServer
-
-
-@pytest.fixture(scope="session")
-def pg_server():
-    try:
-        server = PostgresServer().start()
-    except Exception as e:  # never a skip: the PostgreSQL half of the suite must run
-        pytest.fail(f"PostgreSQL could not start for the store tests: {e}", pytrace=False)
-    yield server
-    server.stop()
-
 
 @dataclass
 class Backend:
