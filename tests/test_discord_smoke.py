@@ -64,3 +64,20 @@ async def test_a_real_run_warms_its_picture_processes_and_settles_memory(standin
     finally:
         gc.unfreeze()
         pictures.shutdown()
+
+
+async def test_a_bots_close_stops_its_picture_processes(standin, db_path, monkeypatch):
+    """A bot that closes stops the picture processes it started (the tests share one pool across
+    bots, through a wrapper that keeps it: here the bot sees the module itself)."""
+    import bot.app
+    from bot.app import DeckhandBot
+    from bot.render import pictures
+    from tests.standin import logged_in
+
+    monkeypatch.setattr(bot.app, "pictures", pictures)  # not the tests' keeping wrapper
+    stopped = []
+    real = pictures.shutdown
+    monkeypatch.setattr(pictures, "shutdown", lambda *a, **k: (stopped.append(True), real(*a, **k))[1])
+    async with logged_in(DeckhandBot(db_path, run_timeouts=False)):
+        pass
+    assert stopped == [True], "closing the bot stops its picture processes"
