@@ -28,6 +28,7 @@ from bot.tables import TableError
 from bot.tables.replays import MAX_RECORD_BYTES, Replays, Viewing, replays_of
 from bot.ui.components import Component, Kind, component_class
 from bot.ui.payloads import COLOUR, NO_PINGS, SELECT_MAX, alt_text, cid, embed_from_panel, line, name, picture_file
+from bot.ui.play import refuse
 
 if TYPE_CHECKING:
     from bot.tables.desk import Desk
@@ -186,14 +187,6 @@ async def frame(viewing: Viewing, step: int, seat: int | None, page: int | None 
 
 
 # ----- the command ------------------------------------------------------------------------
-async def refuse(interaction: discord.Interaction, message: str) -> None:
-    message = clip(message, 1900)
-    if interaction.response.is_done():
-        await interaction.followup.send(message, ephemeral=True, allowed_mentions=NO_PINGS)
-    else:
-        await interaction.response.send_message(message, ephemeral=True, allowed_mentions=NO_PINGS)
-
-
 async def read_attachment(attachment: discord.Attachment) -> Any:
     if attachment.size > MAX_RECORD_BYTES:
         raise TableError(f"That file is too large for a record ({attachment.size // 1000} KB).")
