@@ -367,8 +367,9 @@ class Game(abc.ABC):
         and the terminal use :meth:`choices`)."""
         return [" ".join(t) for t in walk_choices(self, seat)]
 
-    def apply(self, seat: Seat, action: Action | str) -> tuple["Game", list[Event]]:
-        """The state after ``seat`` plays ``action``, and what happened. Never mutates ``self``."""
+    def _checked(self, seat: Seat, action: Action | str) -> Action:
+        """The move ``seat`` may play now, read from its notation; IllegalMove (the game over, no
+        such seat, not its turn, an empty, too long or unreadable move) otherwise."""
         if self.is_over():
             raise IllegalMove("The game is over.", "over")
         if not 0 <= seat < len(self.players):
@@ -381,6 +382,11 @@ class Game(abc.ABC):
             if len(action) > MAX_ACTION_TEXT:
                 raise IllegalMove(f"That move is too long ({len(action)} characters).", "parse")
             action = self.parse(seat, action)
+        return action
+
+    def apply(self, seat: Seat, action: Action | str) -> tuple["Game", list[Event]]:
+        """The state after ``seat`` plays ``action``, and what happened. Never mutates ``self``."""
+        action = self._checked(seat, action)
         before = self.decisions()
         new = self.copy()
         events = new._apply(seat, action)

@@ -15,7 +15,6 @@ from typing import Any, ClassVar
 
 from bot.engine import cards
 from bot.engine.core import (
-    MAX_ACTION_TEXT,
     Action,
     Choices,
     Decision,
@@ -398,18 +397,7 @@ class GridcannonGame(Game):
         """The core's ``apply`` (the same checks, refusals and result; a test holds them equal),
         without the decisions before the move, which only ``_reopen`` reads and a solo game's does
         not (its one seat is always the mover)."""
-        if self.is_over():
-            raise IllegalMove("The game is over.", "over")
-        if not 0 <= seat < len(self.players):
-            raise IllegalMove("That seat is not in the game.", "seat")
-        if seat not in self.to_act():
-            raise IllegalMove(self.waiting_for(), "turn")
-        if isinstance(action, str):
-            if not action.strip():
-                raise IllegalMove("Empty move.", "parse")
-            if len(action) > MAX_ACTION_TEXT:
-                raise IllegalMove(f"That move is too long ({len(action)} characters).", "parse")
-            action = self.parse(seat, action)
+        action = self._checked(seat, action)
         new = self.copy()
         events = new._apply(seat, action)
         new.move_count += 1
