@@ -172,16 +172,35 @@ class Placement:
             await self.remember(ch, sent.id)
             return sent.id
 
-    async def show(self, interaction: discord.Interaction, reader: Reader, answer: str, move_down: bool) -> int | None:
+    async def show(self, interaction: discord.Interaction, reader: Reader, answer: str, move_down: bool, *,
+                   answered: "asyncio.Future[None] | None" = None) -> int | None:
         """Show the table after an action: the clicked table message answers a click on it; else
-        the live one is edited and the actor is answered privately (``answer``)."""
+        the live one is edited and the actor is answered privately (``answer``). ``answered``: the
+        interaction's answer, being made meanwhile (a private panel's next step): a plain edit of
+        the live table message goes out at once, and everything else, whatever goes through the
+        interaction above all, waits for that answer, as if it had been made first."""
         ch = reader.table.channel_id
         reader = self.desk.latest(ch, reader)  # another action landed meanwhile: show where the table is now
         msg = await render(reader, self.desk.ratings)
         clicked = interaction.message
         public_click = clicked is not None and not clicked.flags.ephemeral
         live = await self.live_id(reader)
-        answered = False
+        if answered is not None:
+            edited = None
+            if not public_click and live is not None and not (move_down or self.scrolled_away(ch)):
+                edited = await self.edit(ch, live, **msg.edit_kwargs())  # the table first
+            await answered
+            if edited is not None:  # the rest of the plain edit's road below
+                said = False
+                if edited:
+                    said = await self.acknowledge(interaction, answer, payloads.jump_url(reader.table, live))
+                else:
+                    live = await self.post(interaction, msg)
+                    await self.remember(ch, live)
+                if answer and not said:
+                    await interaction.followup.send(clip(answer, 1900), ephemeral=True, allowed_mentions=NO_PINGS)
+                return live
+        answered_here = False
         if (public_click and clicked is not None and live is not None and clicked.id != live
                 and not interaction.response.is_done()):
             # A click on another public copy (a notice posted with the table): the newer one is the table.
@@ -200,16 +219,16 @@ class Placement:
         elif (public_click and clicked is not None and not interaction.response.is_done()
               and live in (None, clicked.id)):
             await interaction.response.edit_message(**msg.edit_kwargs())
-            answered = True  # the table itself answers a click on it
+            answered_here = True  # the table itself answers a click on it
             if live is None:
                 live = clicked.id
                 await self.remember(ch, live)
         elif live is not None and await self.edit(ch, live, **msg.edit_kwargs()):
-            answered = await self.acknowledge(interaction, answer, payloads.jump_url(reader.table, live))
+            answered_here = await self.acknowledge(interaction, answer, payloads.jump_url(reader.table, live))
         else:
             live = await self.post(interaction, msg)
             await self.remember(ch, live)
-        if answer and not answered:
+        if answer and not answered_here:
             await interaction.followup.send(clip(answer, 1900), ephemeral=True, allowed_mentions=NO_PINGS)
         return live
 

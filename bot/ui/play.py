@@ -65,11 +65,15 @@ class Play:
 
     # ----- showing the table after an action ----------------------------------------------
     async def publish(self, interaction: discord.Interaction, update: Update | Reader, *, answer: str = "",
-                      move_down: bool = False) -> None:
-        """Show the table after an action, wherever the action came from, then the notices."""
+                      move_down: bool = False, answered: "asyncio.Future[None] | None" = None) -> None:
+        """Show the table after an action, wherever the action came from, then the notices.
+        ``answered``: the interaction's answer, being made meanwhile (a private panel's next step);
+        the table message is edited at once, anything said through the interaction waits for it."""
         reader = update.public if isinstance(update, Update) else update
         async with self.place.showing[reader.table.channel_id]:  # two actions at once: the later state shows last
-            live = await self.place.show(interaction, reader, answer, move_down)
+            live = await self.place.show(interaction, reader, answer, move_down, answered=answered)
+        if answered is not None:
+            await answered
         if isinstance(update, Update):
             await self.notify(interaction, update, live)
         self.pace_bots(reader)
@@ -345,9 +349,12 @@ class Play:
             return await self.publish(interaction, update)
         lines, update.lines = update.lines, []
         done = clip("\n".join([payloads.did(labels, update.secret), *(payloads.line(p) for p in lines)]), 1900)
-        if on_panel:
-            await self.carry_on(interaction, update, done)
-            return await self.publish(interaction, update)
+        if on_panel:  # the table message is edited first, the panel's next step made and sent meanwhile
+            panel = asyncio.ensure_future(self.carry_on(interaction, update, done))
+            try:
+                return await self.publish(interaction, update, answered=panel)
+            finally:
+                await panel
         if interaction.response.is_done():
             await interaction.followup.send(done, ephemeral=True, allowed_mentions=NO_PINGS)
             return await self.publish(interaction, update)
