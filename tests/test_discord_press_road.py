@@ -5,6 +5,7 @@ message before the panel shows its next step."""
 from __future__ import annotations
 
 import discord
+import pytest
 
 from tests.discord_helpers import auto_moves, guild_with, latest_table, played, press_move, start_by_slash
 
@@ -37,13 +38,15 @@ async def test_presses_skip_the_view_and_a_panel_move_edits_the_table_first(stan
         return edit_message(channel_id, message_id, **kw)
 
     monkeypatch.setattr(bot.http, "edit_message", table_edit)
-    answer = discord.InteractionResponse.edit_message
+    from discord.webhook.async_ import AsyncWebhookAdapter
 
-    async def panel_answer(self, **kw):
+    answer = AsyncWebhookAdapter.create_interaction_response
+
+    def panel_answer(self, *args, **kw):  # every interaction's first answer goes through it
         sent.append("panel")
-        return await answer(self, **kw)
+        return answer(self, *args, **kw)
 
-    monkeypatch.setattr(discord.InteractionResponse, "edit_message", panel_answer)
+    monkeypatch.setattr(AsyncWebhookAdapter, "create_interaction_response", panel_answer)
     panel_moves = 0
     async for _, _, seat, move in auto_moves(bot, channel, 40):
         del sent[:]
@@ -57,3 +60,48 @@ async def test_presses_skip_the_view_and_a_panel_move_edits_the_table_first(stan
             assert sent[-2:] == ["table", "panel"], sent  # the table message first, then the panel's next step
     assert panel_moves >= 3
     assert built == [], "a Deckhand press rebuilt the clicked message's View"
+
+
+async def test_the_bots_first_answers_are_discord_pys_own_requests(standin, bot):
+    """bot.ui.answers posts the very callback discord.py's InteractionResponse posts (the same
+    body), marks the response done, and raises on an HTTP error as discord.py does."""
+    from bot.ui import answers
+    from bot.ui.payloads import NO_PINGS
+
+    g, users = guild_with(standin, ["ana"])
+    res = await standin.slash(bot, "game new", {"game": "gridcannon"}, user=users[0], guild=g)
+    table = standin._message(res.message_id)
+    seen: list[discord.Interaction] = []
+
+    async def on_interaction(interaction: discord.Interaction) -> None:
+        seen.append(interaction)
+
+    bot.add_listener(on_interaction)
+    for _ in range(4):  # presses nobody answers: a custom_id that is not the bot's
+        payload = standin._component_payload(table, {"custom_id": "elsewhere:1", "component_type": 2}, users[0])
+        await standin.interact(bot, payload, expect_answer=False)
+    assert len(seen) == 4
+
+    def last_callback() -> dict:
+        return next(r.json for r in reversed(standin.requests) if r.path.endswith("/callback"))
+
+    embed = discord.Embed(title="A table", description="x")
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label="Go", custom_id="dh2:t:1:s:go"))
+    mine = await answers.send(seen[0], "hello", embed=embed, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
+    body = last_callback()
+    theirs = await seen[1].response.send_message("hello", embed=embed, view=view, ephemeral=True,
+                                                 allowed_mentions=NO_PINGS)
+    assert last_callback() == body and seen[0].response.is_done()
+    assert mine is not None and mine != theirs.message_id and standin._message(mine)["content"] == "hello"
+    await answers.edit_in_place(seen[2], content="edited", embed=None, view=view, attachments=[])
+    body = last_callback()
+    await seen[3].response.edit_message(content="edited", embed=None, view=view, attachments=[])
+    assert last_callback() == body and seen[2].response.is_done()
+    seen[2].response._response_type = None  # answer it again: Discord refuses, and that raises
+    with pytest.raises(discord.HTTPException):
+        await answers.edit_in_place(seen[2], content="again")
+    assert [why for _, why in standin.rejected] == ["Interaction has already been acknowledged."]
+    standin.rejected.clear()  # refused on purpose
+    with pytest.raises(discord.InteractionResponded):
+        await answers.send(seen[0], "again")

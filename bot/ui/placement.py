@@ -20,7 +20,7 @@ from discord.utils import MISSING
 from bot.render import pictures
 from bot.render.panel import clip
 from bot.tables.reader import Reader
-from bot.ui import payloads
+from bot.ui import answers, payloads
 from bot.ui.payloads import NO_PINGS
 
 if TYPE_CHECKING:
@@ -101,9 +101,9 @@ class Placement:
     async def post(self, interaction: discord.Interaction, msg: payloads.TableMessage) -> int:
         """A new public table message, through the interaction (so it works wherever the app may answer)."""
         if not interaction.response.is_done():
-            sent = await interaction.response.send_message(**msg.send_kwargs(), allowed_mentions=NO_PINGS)
-            if sent.message_id is not None:
-                return sent.message_id
+            sent = await answers.send(interaction, **msg.send_kwargs(), allowed_mentions=NO_PINGS)
+            if sent is not None:
+                return sent
             return (await interaction.original_response()).id
         return (await interaction.followup.send(**msg.send_kwargs(), allowed_mentions=NO_PINGS, wait=True)).id
 
@@ -218,7 +218,7 @@ class Placement:
             await self.edit(ch, old, content=MOVED.format(link=payloads.jump_url(reader.table, live)), view=None)
         elif (public_click and clicked is not None and not interaction.response.is_done()
               and live in (None, clicked.id)):
-            await interaction.response.edit_message(**msg.edit_kwargs())
+            await answers.edit_in_place(interaction, **msg.edit_kwargs())
             answered_here = True  # the table itself answers a click on it
             if live is None:
                 live = clicked.id
@@ -239,7 +239,7 @@ class Placement:
         text = clip(f"{answer or 'Done.'}\nThe table: {link}", 2000)
         clicked = interaction.message
         if clicked is not None and clicked.flags.ephemeral:  # a private panel updates in place
-            await interaction.response.edit_message(content=text, embed=None, view=None, attachments=[])
+            await answers.edit_in_place(interaction, content=text, embed=None, view=None, attachments=[])
         else:
-            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)
+            await answers.send(interaction, text, ephemeral=True, allowed_mentions=NO_PINGS)
         return True
