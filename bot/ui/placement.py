@@ -176,9 +176,11 @@ class Placement:
                    answered: "asyncio.Future[None] | None" = None) -> int | None:
         """Show the table after an action: the clicked table message answers a click on it; else
         the live one is edited and the actor is answered privately (``answer``). ``answered``: the
-        interaction's answer, being made meanwhile (a private panel's next step): a plain edit of
-        the live table message goes out at once, and everything else, whatever goes through the
-        interaction above all, waits for that answer, as if it had been made first."""
+        interaction's answer, being made meanwhile (a private panel's next step; once it is done, so
+        is the interaction's response): a plain edit of the live table message goes out at once,
+        and everything else, whatever goes through the interaction above all, waits for that
+        answer, as if it had been made first. When the edit is all there is to do, this returns
+        without waiting: the caller waits for the answer, outside the channel's showing lock."""
         ch = reader.table.channel_id
         reader = self.desk.latest(ch, reader)  # another action landed meanwhile: show where the table is now
         msg = await render(reader, self.desk.ratings)
@@ -189,6 +191,8 @@ class Placement:
             edited = None
             if not public_click and live is not None and not (move_down or self.scrolled_away(ch)):
                 edited = await self.edit(ch, live, **msg.edit_kwargs())  # the table first
+            if edited and not answer:
+                return live
             await answered
             if edited is not None:  # the rest of the plain edit's road below
                 said = False
