@@ -112,8 +112,11 @@ def answer_own_presses(state: Any) -> None:
     DynamicItem's ``from_custom_id``, ``interaction_check`` and ``callback`` with the same logging
     of a failure. Anything else (another prefix, no message or a components-v2 one, a custom_id
     two dynamic items match, or another kind of item) goes through discord.py's own road."""
-    store = state._view_store
-    everyone = store.dispatch_dynamic_items
+    store = getattr(state, "_view_store", None)
+    everyone = getattr(store, "dispatch_dynamic_items", None)
+    if everyone is None or not isinstance(getattr(store, "_dynamic_items", None), dict) \
+            or not hasattr(discord.ui.view, "_component_to_item"):  # another discord.py: leave it as it is
+        return
     prefix = f"{COMPONENT_PREFIX}:"
 
     def dispatch_dynamic_items(component_type: int, custom_id: str, interaction: discord.Interaction) -> None:
