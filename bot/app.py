@@ -18,7 +18,7 @@ from bot.render import pictures
 from bot.store import Store, open_store
 from bot.tables.service import TableService
 from bot.tables.desk import Desk
-from bot.ui.components import PREFIX as COMPONENT_PREFIX, Component
+from bot.ui.components import PREFIX as COMPONENT_PREFIX, Component, Kind, template_of
 from bot.ui.turnstile import Turnstile
 from bot.ratings import rate_history
 
@@ -118,12 +118,31 @@ def answer_own_presses(state: Any) -> None:
             or not hasattr(discord.ui.view, "_component_to_item"):  # another discord.py: leave it as it is
         return
     prefix = f"{COMPONENT_PREFIX}:"
+    index: dict[str, Any] = {"of": None}
+
+    def candidates(custom_id: str) -> list[tuple[Any, Any]]:
+        """The dynamic items that may match: the one of the custom_id's kind (its fourth field; a
+        Deckhand kind's template matches no other), and every item with a template of its own."""
+        items = store._dynamic_items
+        of = tuple(items.values())
+        if index["of"] != of:  # dynamic items were added or removed: index them again
+            by_kind: dict[str, list[tuple[Any, Any]]] = {}
+            others: list[tuple[Any, Any]] = []
+            for pattern, factory in items.items():
+                kind = getattr(factory, "kind", None)
+                if isinstance(kind, Kind) and getattr(pattern, "pattern", None) == template_of(kind):
+                    by_kind.setdefault(kind.value, []).append((pattern, factory))
+                else:
+                    others.append((pattern, factory))
+            index.update(of=of, by_kind=by_kind, others=others)
+        parts = custom_id.split(":", 4)
+        return index["by_kind"].get(parts[3], []) + index["others"] if len(parts) == 5 else index["others"]
 
     def dispatch_dynamic_items(component_type: int, custom_id: str, interaction: discord.Interaction) -> None:
         message = interaction.message
         if not custom_id.startswith(prefix) or message is None or message.flags.components_v2:
             return everyone(component_type, custom_id, interaction)
-        found = [(factory, match) for pattern, factory in store._dynamic_items.items()
+        found = [(factory, match) for pattern, factory in candidates(custom_id)
                  if (match := pattern.fullmatch(custom_id)) is not None]
         if len(found) != 1 or not issubclass(found[0][0], Component):
             return everyone(component_type, custom_id, interaction)

@@ -105,3 +105,19 @@ async def test_the_bots_first_answers_are_discord_pys_own_requests(standin, bot)
     standin.rejected.clear()  # refused on purpose
     with pytest.raises(discord.InteractionResponded):
         await answers.send(seen[0], "again")
+
+
+async def test_a_press_no_item_of_the_bot_matches_is_left_alone_as_before(standin, bot):
+    """A Deckhand-looking custom_id of no kind the bot knows, or one the clicked message does not
+    hold, is answered by nobody (as discord.py's own dispatch leaves it); no error is logged."""
+    g, users = guild_with(standin, ["ana"])
+    res = await standin.slash(bot, "game new", {"game": "gridcannon"}, user=users[0], guild=g)
+    table = standin._message(res.message_id)
+    held = standin.buttons(res.message_id)[0][0]
+    assert held.startswith("dh2:")
+    for custom_id in ("dh2:zz:1:nokind:x", held.rsplit(":", 1)[0] + ":not-on-the-message"):
+        payload = standin._component_payload(table, {"custom_id": custom_id, "component_type": 2}, users[0])
+        got = await standin.interact(bot, payload, expect_answer=False)
+        assert not got.callbacks and not got.requests
+    sat = await standin.click(bot, res.message_id, held, user=users[0])  # the held one is answered
+    assert sat.callbacks
