@@ -17,15 +17,17 @@ def no_deferral_deadline(bot: Any) -> Any:
     that deadline changed what a test saw (a deferred update and a follow-up instead of the panel
     edited to "Done."), so a test failed or passed by timing. The deferral itself is tested with the
     deadline at 0 (test_discord_slow). Each bot loads its own copy of the cog's module, so this is
-    set after the bot's setup loaded it (the deadline lives in ``bot.ui.play``)."""
+    set after the bot's setup loaded it (the deadlines live in ``bot.ui.play`` and ``bot.ui.replay``)."""
     setup = bot.setup_hook
 
     async def setup_hook() -> None:
         await setup()
         import bot.ui.play as play
+        import bot.ui.replay as replay
 
-        assert hasattr(play, "DEFER_AFTER"), "the play loop's deferral deadline moved: follow it here"
-        play.DEFER_AFTER = 3600.0
+        for module in (play, replay):  # the play loop's and the replay viewer's
+            assert hasattr(module, "DEFER_AFTER"), f"{module.__name__}'s deferral deadline moved: follow it here"
+            module.DEFER_AFTER = 3600.0
 
     bot.setup_hook = setup_hook
     return bot

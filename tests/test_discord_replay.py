@@ -244,8 +244,8 @@ async def test_an_attached_record_is_replayed_and_its_buttons_survive_a_restart(
     from bot.tables.replays import REPLAYS
 
     REPLAYS.clear()  # a new process holds no replay: it reads the record back from the message
-    monkeypatch.setattr(replay_ui, "DEFER_AFTER", 0.0)  # as if replaying took longer than Discord waits
     async with logged_in(make_bot()) as again:
+        monkeypatch.setattr(replay_ui, "DEFER_AFTER", 0.0)  # as if replaying took longer than Discord waits
         late = await standin.click(again, mid, old["l"]["custom_id"], user=users[1])
         assert late.callback_type == 6, "deferred, then the message edited"
         assert step_of(standin, mid) == len(json.loads(data)["moves"])
