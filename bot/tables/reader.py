@@ -301,9 +301,12 @@ class Reader:
                     new, _ = game.apply(self.seat, move)  # type: ignore[arg-type]
                 except Exception:
                     new = None
-                if new is not None and (new.rng_calls != game.rng_calls or not new.known(self.seat) <= self._known):
-                    new = None
-                ahead[move] = (new, _Asked(new)) if new is not None else None
+                known = new.known(self.seat) if new is not None and new.rng_calls == game.rng_calls else None
+                if known is None or not known <= self._known:
+                    ahead[move] = None
+                else:  # what the seat knows there is what it knows here: the preview's own look-aheads compare to it
+                    ahead[move] = (new, _Asked(new))
+                    ahead[move][1].known = known
             found = ahead[move]
             self._ahead[move] = Reader(self.table, found[0], self.seat, found[1]) if found is not None else None
         nxt = self._ahead[move]

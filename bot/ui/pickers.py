@@ -264,13 +264,14 @@ def _leaves(reader: Reader, tokens: tuple[str, ...], depth: int, cap: int) -> li
 
 
 def one_pick(reader: Reader, options: Sequence[Option], besides: Sequence[tuple[str, ...]] = (), *,
-             keeps: bool = False) -> list[tuple[tuple[str, ...], str]]:
+             keeps: bool = False, passing: bool | None = None) -> list[tuple[tuple[str, ...], str]]:
     """Whole moves of two or more steps as one pick (start a card with what finishes it, rush a
     card, put a queen on a unit, assemble a unit), for options whose moves are few enough to list
     and not ``besides`` (offered several at once), in a decision that stays open after them (a
-    phase the seat ends by passing). ``keeps``: only moves after which that decision stays open."""
+    phase the seat ends by passing). ``keeps``: only moves after which that decision stays open.
+    ``passing``: ``_phase(reader, options)`` when the caller knows it (else asked only when a
+    move ends the seat's part and ``keeps`` is false: its one preview is of the passing step)."""
     decision = reader.decision.name if reader.decision is not None else ""
-    passing = _phase(reader, options)
     out: list[tuple[tuple[str, ...], str]] = []
     for o in options:
         if o.style == "primary" or o.token in FORFEIT_TOKENS:
@@ -279,7 +280,8 @@ def one_pick(reader: Reader, options: Sequence[Option], besides: Sequence[tuple[
         if not leaves or any(len(t) < 2 or t in besides for t in leaves):
             continue
         nxt = reader.after(" ".join(leaves[0]), acting=False)
-        if nxt is None or (nxt.decision.name != decision if nxt.decision is not None else keeps or not passing):
+        if nxt is None or (nxt.decision.name != decision if nxt.decision is not None else keeps or not (
+                passing if passing is not None else (passing := _phase(reader, options)))):
             continue  # a move that ends the seat's part is one pick only in a phase it may pass
         out += [(t, _long_label(reader, t)) for t in leaves]
     return out[:SELECT_MAX]
@@ -340,7 +342,7 @@ def in_one_press(reader: Reader, options: Sequence[Option], drafts: Drafts) -> l
         for i, (tokens, label) in enumerate(many):
             select.add_option(label=clip(pretty_text(label), 100), value=batch_value(i, tokens))
         items.append(select)
-    quick = [(t, label) for t, label in one_pick(reader, options, [t for t, _ in many if len(t) <= 2])
+    quick = [(t, label) for t, label in one_pick(reader, options, [t for t, _ in many if len(t) <= 2], passing=True)
              if len(batch_value(0, t)) <= 100]
     if quick:
         select = discord.ui.Select(custom_id=batch_cid + "2", min_values=1, max_values=1, row=_AMOUNT_ROW,
