@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -107,7 +107,7 @@ class _Asked:
     beyond the reader: a press builds new readers of the same table and revision, whose game is
     the very same (immutable) object, so the picker's look-ups are not asked of the engine again."""
 
-    __slots__ = ("game", "moves", "choices", "ahead", "known", "public")
+    __slots__ = ("game", "moves", "choices", "ahead", "known", "public", "kept")
 
     def __init__(self, game: "Game | None", moves: int = -1):
         self.game = game
@@ -116,6 +116,7 @@ class _Asked:
         self.ahead: dict[str, "tuple[Game, _Asked] | None"] = {}  # a move -> the game after it, and its own
         self.known: frozenset[str] | None = None
         self.public: dict[tuple[str, ...], Choices] = {}  # the one public decision's steps
+        self.kept: dict[Hashable, Any] = {}  # what payloads found by asking the seat's reader (``Reader.kept``)
 
 
 class _AskedCache:
@@ -173,7 +174,7 @@ def _follow(held: _Asked, fresh: _Asked, seat: int, log: Sequence[Any]) -> None:
             return
         now = found[1]
     if now is not None and now is not held:
-        fresh.choices, fresh.ahead, fresh.known = now.choices, now.ahead, now.known
+        fresh.choices, fresh.ahead, fresh.known, fresh.kept = now.choices, now.ahead, now.known, now.kept
 
 
 class Reader:
@@ -322,6 +323,17 @@ class Reader:
         if asked.known is None:
             asked.known = self.__game.known(self.seat) if self.__game is not None else frozenset()
         return asked.known
+
+    def kept(self, key: Hashable, make: Callable[[], Any]) -> Any:
+        """``make()``, made once per game and seat: what a payload finds by asking this reader
+        only (its steps, its previews), kept beside what the reader asked, so the next reader of
+        the same game, or of a preview the seat then played, finds it made. ``key`` names the
+        question (the caller's name for it and its arguments)."""
+        kept = self.__asked.kept
+        if key in kept:
+            return kept[key]
+        found = kept[key] = make()
+        return found
 
     def so_far(self, tokens: Sequence[str]) -> list[str]:
         """The labels of the tokens chosen so far (plain words from this seat's choices)."""

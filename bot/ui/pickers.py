@@ -214,7 +214,7 @@ def several(reader: Reader, options: Sequence[Option]) -> list[tuple[tuple[str, 
     decision = reader.decision.name if reader.decision is not None else ""
     out: list[tuple[tuple[str, ...], str]] = []
     now, seen, count = reader, set(), 0
-    todo = _candidates(reader, options)
+    todo = list(_candidates(reader, options))
     while todo and len(out) < SELECT_MAX - 1:
         move, longer = todo.pop(0)
         if move in seen:
@@ -233,10 +233,19 @@ def several(reader: Reader, options: Sequence[Option]) -> list[tuple[tuple[str, 
     return out if count >= 2 else []
 
 
-def _candidates(reader: Reader, options: Sequence[Option]) -> list[tuple[tuple[str, ...], list[tuple[str, ...]]]]:
-    """Moves that may go in a batch: the short ones, then those of several steps (``one_pick``)."""
-    short = _short_moves(reader, options)
-    return short + [(t, []) for t, _ in one_pick(reader, options, [m for m, _ in short], keeps=True)]
+def _candidates(reader: Reader, options: Sequence[Option]) -> tuple[tuple[tuple[str, ...], list[tuple[str, ...]]], ...]:
+    """Moves that may go in a batch: the short ones, then those of several steps (``one_pick``).
+    Kept with the reader's game: each reader along a batch is asked once, and the reader of a
+    move the seat then plays is the preview's own."""
+    def find() -> tuple[tuple[tuple[str, ...], list[tuple[str, ...]]], ...]:
+        short = _short_moves(reader, options)
+        return tuple(short + [(t, []) for t in _one_pick_moves(reader, options, [m for m, _ in short], True, None)])
+    return reader.kept(("candidates", _options_key(options)), find)
+
+
+def _options_key(options: Sequence[Option]) -> tuple[tuple[str, str, str], ...]:
+    """A step's options as a key of ``Reader.kept`` (what the pickers read of them)."""
+    return tuple((o.token, o.label, o.style) for o in options)
 
 
 def _leaves(reader: Reader, tokens: tuple[str, ...], depth: int, cap: int) -> list[tuple[str, ...]] | None:
@@ -271,8 +280,14 @@ def one_pick(reader: Reader, options: Sequence[Option], besides: Sequence[tuple[
     phase the seat ends by passing). ``keeps``: only moves after which that decision stays open.
     ``passing``: ``_phase(reader, options)`` when the caller knows it (else asked only when a
     move ends the seat's part and ``keeps`` is false: its one preview is of the passing step)."""
+    return [(t, _long_label(reader, t)) for t in _one_pick_moves(reader, options, besides, keeps, passing)]
+
+
+def _one_pick_moves(reader: Reader, options: Sequence[Option], besides: Sequence[tuple[str, ...]], keeps: bool,
+                    passing: bool | None) -> list[tuple[str, ...]]:
+    """``one_pick``'s moves without their words (a batch's candidates need none)."""
     decision = reader.decision.name if reader.decision is not None else ""
-    out: list[tuple[tuple[str, ...], str]] = []
+    out: list[tuple[str, ...]] = []
     for o in options:
         if o.style == "primary" or o.token in FORFEIT_TOKENS:
             continue
@@ -283,7 +298,7 @@ def one_pick(reader: Reader, options: Sequence[Option], besides: Sequence[tuple[
         if nxt is None or (nxt.decision.name != decision if nxt.decision is not None else keeps or not (
                 passing if passing is not None else (passing := _phase(reader, options)))):
             continue  # a move that ends the seat's part is one pick only in a phase it may pass
-        out += [(t, _long_label(reader, t)) for t in leaves]
+        out += leaves
     return out[:SELECT_MAX]
 
 
@@ -332,25 +347,23 @@ def in_one_press(reader: Reader, options: Sequence[Option], drafts: Drafts) -> l
     each still applied and logged alone (``several``, ``one_pick``, ``passing_chain``)."""
     tid, rev = reader.table.key, reader.opened
     items: list[discord.ui.Item] = []
-    if not _phase(reader, options):
+    found = reader.kept(("in_one_press", _options_key(options)), lambda: _press_moves(reader, options))
+    if found is None:
         return items  # a decision of one move (or whose passing step draws): each press is a whole move
+    many, quick, chain = found
     batch_cid = cid(tid, rev, Kind.BATCH.value, "")
-    many = [(t, label) for t, label in several(reader, options) if len(batch_value(0, t)) <= 100]
     if len(many) >= 2:
         select = discord.ui.Select(custom_id=batch_cid + "1", placeholder="Several at once (played in this order)…",
                                    min_values=1, max_values=len(many), row=_BATCH_ROW)
         for i, (tokens, label) in enumerate(many):
             select.add_option(label=clip(pretty_text(label), 100), value=batch_value(i, tokens))
         items.append(select)
-    quick = [(t, label) for t, label in one_pick(reader, options, [t for t, _ in many if len(t) <= 2], passing=True)
-             if len(batch_value(0, t)) <= 100]
     if quick:
         select = discord.ui.Select(custom_id=batch_cid + "2", min_values=1, max_values=1, row=_AMOUNT_ROW,
                                    placeholder="In one pick (building: what finishes it, or all you have)…")
         for i, (tokens, label) in enumerate(quick):
             select.add_option(label=clip(pretty_text(label), 100), value=batch_value(i, tokens))
         items.append(select)
-    chain = passing_chain(reader, options)
     if chain:
         tokens = tuple(x for i, (t, _) in enumerate(chain) for x in ((THEN,) if i else ()) + t)
         items.append(discord.ui.Button(
@@ -358,6 +371,21 @@ def in_one_press(reader: Reader, options: Sequence[Option], drafts: Drafts) -> l
             style=discord.ButtonStyle.primary, row=_CHAIN_ROW,
             custom_id=cid(tid, rev, CONFIRM, drafts.arg(tid, rev, CONFIRM, tokens))))
     return items
+
+
+Moves = tuple[tuple[tuple[str, ...], str], ...]
+
+
+def _press_moves(reader: Reader, options: Sequence[Option]) -> tuple[Moves, Moves, Moves] | None:
+    """What ``in_one_press`` offers, as moves and their words (kept with the reader's game: a
+    seat's panel shown again, or after a move it previewed, asks nothing again): several at
+    once, in one pick, the passing chain; None when the decision is no phase (``_phase``)."""
+    if not _phase(reader, options):
+        return None
+    many = tuple((t, label) for t, label in several(reader, options) if len(batch_value(0, t)) <= 100)
+    quick = tuple((t, label) for t, label in one_pick(reader, options, [t for t, _ in many if len(t) <= 2],
+                                                      passing=True) if len(batch_value(0, t)) <= 100)
+    return many, quick, tuple(passing_chain(reader, options))
 
 
 def text_box(reader: Reader, tokens: tuple[str, ...], custom_id: str) -> discord.ui.Modal:
