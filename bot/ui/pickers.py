@@ -216,31 +216,80 @@ def several(reader: Reader, options: Sequence[Option]) -> list[tuple[tuple[str, 
     now, seen, count = reader, set(), 0
     todo = list(_candidates(reader, options))
     while todo and len(out) < SELECT_MAX - 1:
-        move, longer = todo.pop(0)
+        move, longer, kept = todo.pop(0)
         if move in seen:
             continue
+        if kept is not None and not kept.ok():
+            continue  # not a candidate after all: one_pick(keeps=True) leaves its option out
         seen.add(move)
         nxt = now.after(" ".join(move))
         if nxt is None or nxt.decision is None or nxt.decision.name != decision:
             continue
-        if not all(_whole(nxt, m) for m, _ in todo):
+        if not all(_whole(nxt, m) or (k is not None and not k.ok()) for m, _, k in todo):
             continue  # it would take another move away (one K♦ for two rushes): not in a batch
         out.append((move, move_label(now, move)))
         out += [(m, move_label(now, m)) for m in longer[:1]]
         count += 1
         now = nxt
-        todo = [(m, lg) for m, lg in _candidates(nxt, list(nxt.choices(()).options)) if m not in seen]
+        todo = [c for c in _candidates(nxt, list(nxt.choices(()).options)) if c[0] not in seen]
     return out if count >= 2 else []
 
 
-def _candidates(reader: Reader, options: Sequence[Option]) -> tuple[tuple[tuple[str, ...], list[tuple[str, ...]]], ...]:
-    """Moves that may go in a batch: the short ones, then those of several steps (``one_pick``).
-    Kept with the reader's game: each reader along a batch is asked once, and the reader of a
-    move the seat then plays is the preview's own."""
-    def find() -> tuple[tuple[tuple[str, ...], list[tuple[str, ...]]], ...]:
+class _Keeps:
+    """Whether the first move of an option of several steps keeps the reader's decision open:
+    the test ``one_pick(keeps=True)`` makes of each option (one preview), made only when a batch
+    comes to the option's moves or needs them to tell whether a move takes another away; most
+    readers along a batch give way to the next before either."""
+
+    __slots__ = ("reader", "move", "decision", "_ok")
+
+    def __init__(self, reader: Reader, move: tuple[str, ...], decision: str):
+        self.reader, self.move, self.decision = reader, move, decision
+        self._ok: bool | None = None
+
+    def ok(self) -> bool:
+        if self._ok is None:
+            nxt = self.reader.after(" ".join(self.move), acting=False)
+            self._ok = nxt is not None and nxt.decision is not None and nxt.decision.name == self.decision
+        return self._ok
+
+
+Candidate = tuple[tuple[str, ...], list[tuple[str, ...]], "_Keeps | None"]
+
+
+def _candidates(reader: Reader, options: Sequence[Option]) -> tuple[Candidate, ...]:
+    """Moves that may go in a batch: the short ones, then those of several steps, exactly
+    ``one_pick(keeps=True)``'s, each with its option's test (``_Keeps``) not yet made. Kept with
+    the reader's game: each reader along a batch is asked once, and the reader of a move the seat
+    then plays is the preview's own."""
+    def find() -> tuple[Candidate, ...]:
         short = _short_moves(reader, options)
-        return tuple(short + [(t, []) for t in _one_pick_moves(reader, options, [m for m, _ in short], True, None)])
+        return tuple([(m, lg, None) for m, lg in short] + _kept_moves(reader, options, [m for m, _ in short]))
     return reader.kept(("candidates", _options_key(options)), find)
+
+
+def _kept_moves(reader: Reader, options: Sequence[Option], besides: Sequence[tuple[str, ...]]) -> list[Candidate]:
+    """``one_pick(reader, options, besides, keeps=True)``'s moves, each option's with its test
+    (``_Keeps``) not yet made. Each option's moves are capped as if every earlier option's were
+    kept (the fewest left): a list found within that cap is the one found within a larger one
+    (``_leaves``); when one is not (more than the cap), or all of them are more than a select
+    holds, the tests are made at once as one_pick makes them."""
+    decision = reader.decision.name if reader.decision is not None else ""
+    out: list[Candidate] = []
+    for o in options:
+        if o.style == "primary" or o.token in FORFEIT_TOKENS:
+            continue
+        leaves = _leaves(reader, (o.token,), 4, SELECT_MAX - len(out))
+        if leaves is None and out:
+            break  # with fewer moves kept before it, it might fit
+        if not leaves or any(len(t) < 2 or t in besides for t in leaves):
+            continue
+        keeps = _Keeps(reader, leaves[0], decision)
+        out += [(t, [], keeps) for t in leaves]
+    else:
+        if len(out) <= SELECT_MAX:
+            return out
+    return [(t, [], None) for t in _one_pick_moves(reader, options, besides, True, None)]
 
 
 def _options_key(options: Sequence[Option]) -> tuple[tuple[str, str, str], ...]:
