@@ -44,7 +44,7 @@ def test_a_batchs_candidates_are_one_picks_with_their_tests_made_late(game_id, s
         short = pickers._short_moves(reader, opts)
         eager = [m for m, _ in short] + [t for t, _ in pickers.one_pick(reader, opts, [m for m, _ in short], keeps=True)]
         lazy = pickers._candidates(reader, opts)
-        assert [m for m, _, k in lazy if k is None or k.ok()] == eager
+        assert [m for m, _, k in lazy if k is None or k.ok(reader)] == eager
         assert [lg for _, lg, k in lazy if k is None] == [lg for _, lg in short]
         checked += any(k is not None for _, _, k in lazy)
     if game_id == "maginot_line":

@@ -219,13 +219,13 @@ def several(reader: Reader, options: Sequence[Option]) -> list[tuple[tuple[str, 
         move, longer, kept = todo.pop(0)
         if move in seen:
             continue
-        if kept is not None and not kept.ok():
+        if kept is not None and not kept.ok(now):
             continue  # not a candidate after all: one_pick(keeps=True) leaves its option out
         seen.add(move)
         nxt = now.after(" ".join(move))
         if nxt is None or nxt.decision is None or nxt.decision.name != decision:
             continue
-        if not all(_whole(nxt, m) or (k is not None and not k.ok()) for m, _, k in todo):
+        if not all(_whole(nxt, m) or (k is not None and not k.ok(now)) for m, _, k in todo):
             continue  # it would take another move away (one K♦ for two rushes): not in a batch
         out.append((move, move_label(now, move)))
         out += [(m, move_label(now, m)) for m in longer[:1]]
@@ -239,17 +239,18 @@ class _Keeps:
     """Whether the first move of an option of several steps keeps the reader's decision open:
     the test ``one_pick(keeps=True)`` makes of each option (one preview), made only when a batch
     comes to the option's moves or needs them to tell whether a move takes another away; most
-    readers along a batch give way to the next before either."""
+    readers along a batch give way to the next before either. ``ok`` is asked of a reader of the
+    game the moves were found in (kept with it: no reader is held here)."""
 
-    __slots__ = ("reader", "move", "decision", "_ok")
+    __slots__ = ("move", "decision", "_ok")
 
-    def __init__(self, reader: Reader, move: tuple[str, ...], decision: str):
-        self.reader, self.move, self.decision = reader, move, decision
+    def __init__(self, move: tuple[str, ...], decision: str):
+        self.move, self.decision = move, decision
         self._ok: bool | None = None
 
-    def ok(self) -> bool:
+    def ok(self, reader: Reader) -> bool:
         if self._ok is None:
-            nxt = self.reader.after(" ".join(self.move), acting=False)
+            nxt = reader.after(" ".join(self.move), acting=False)
             self._ok = nxt is not None and nxt.decision is not None and nxt.decision.name == self.decision
         return self._ok
 
@@ -284,7 +285,7 @@ def _kept_moves(reader: Reader, options: Sequence[Option], besides: Sequence[tup
             break  # with fewer moves kept before it, it might fit
         if not leaves or any(len(t) < 2 or t in besides for t in leaves):
             continue
-        keeps = _Keeps(reader, leaves[0], decision)
+        keeps = _Keeps(leaves[0], decision)
         out += [(t, [], keeps) for t in leaves]
     else:
         if len(out) <= SELECT_MAX:
