@@ -10,10 +10,9 @@ made from what its reader may know.
 
 from __future__ import annotations
 
-import functools
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +26,24 @@ if TYPE_CHECKING:
     from bot.store import TableRow
     from bot.tables.base import Change
     from bot.tables.clock import Notice
+
+class _once:  # noqa: N801 — used as a decorator, like functools.cached_property
+    """A reader's property asked once: ``functools.cached_property`` without its lock (a reader
+    is read by one thread at a time, and two threads asking at once find the same answer). The
+    pickers make many short-lived readers (their look-ahead), each asked a few of these once."""
+
+    def __init__(self, fn: Callable[[Any], Any]):
+        self.fn, self.name = fn, fn.__name__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        found = obj.__dict__[self.name] = self.fn(obj)
+        return found
+
 
 FORFEIT_TOKENS = ("concede", "resign")  # a game's own way out: asked for confirmation, kept apart from moves
 NO_CHOICES = Choices()
@@ -107,7 +124,7 @@ class _Asked:
     beyond the reader: a press builds new readers of the same table and revision, whose game is
     the very same (immutable) object, so the picker's look-ups are not asked of the engine again."""
 
-    __slots__ = ("game", "moves", "choices", "ahead", "known", "public")
+    __slots__ = ("game", "moves", "choices", "ahead", "known", "public", "kept", "decisions")
 
     def __init__(self, game: "Game | None", moves: int = -1):
         self.game = game
@@ -116,6 +133,8 @@ class _Asked:
         self.ahead: dict[str, "tuple[Game, _Asked] | None"] = {}  # a move -> the game after it, and its own
         self.known: frozenset[str] | None = None
         self.public: dict[tuple[str, ...], Choices] = {}  # the one public decision's steps
+        self.decisions: tuple[Decision, ...] | None = None  # the game's (who acts now)
+        self.kept: dict[Hashable, Any] = {}  # what payloads found by asking the seat's reader (``Reader.kept``)
 
 
 class _AskedCache:
@@ -173,7 +192,7 @@ def _follow(held: _Asked, fresh: _Asked, seat: int, log: Sequence[Any]) -> None:
             return
         now = found[1]
     if now is not None and now is not held:
-        fresh.choices, fresh.ahead, fresh.known = now.choices, now.ahead, now.known
+        fresh.choices, fresh.ahead, fresh.known, fresh.kept = now.choices, now.ahead, now.known, now.kept
 
 
 class Reader:
@@ -216,7 +235,7 @@ class Reader:
         return tuple(s.name for s in self.table.seats)
 
     # ----- the view ----------------------------------------------------------------------
-    @functools.cached_property
+    @_once
     def view(self) -> View | None:
         """The game's view for this reader (None before the game is dealt)."""
         return self.__game.view(self.seat) if self.__game is not None else None
@@ -227,32 +246,37 @@ class Reader:
         view = self.view
         return tuple(view.recent) if view is not None else ()
 
-    @functools.cached_property
+    @_once
     def decisions(self) -> tuple[Decision, ...]:
         """Who acts now, in what (public knowledge)."""
-        return self.__game.decisions() if self.__game is not None and self.table.status == "playing" else ()
+        if self.__game is None or self.table.status != "playing":
+            return ()
+        asked = self.__asked
+        if asked.decisions is None:  # the game's, whatever the reader: asked once a game
+            asked.decisions = self.__game.decisions()
+        return asked.decisions
 
     @property
     def acting_seats(self) -> frozenset[int]:
         return frozenset(d.seat for d in self.decisions)
 
-    @functools.cached_property
+    @_once
     def waiting_for(self) -> str:
         """"It is Ana's turn." (public)."""
         return self.__game.waiting_for() if self.__game is not None else ""
 
-    @functools.cached_property
+    @_once
     def result(self) -> str:
         """How the game ended, in plain words ("" while it runs)."""
         out = self.__game.outcome() if self.__game is not None else None
         return out.summary if out is not None else ""
 
-    @functools.cached_property
+    @_once
     def winners(self) -> tuple[int, ...]:
         out = self.__game.outcome() if self.__game is not None else None
         return tuple(out.winners) if out is not None else ()
 
-    @functools.cached_property
+    @_once
     def forfeited(self) -> tuple[int, ...]:
         return tuple(self.__game.forfeited) if self.__game is not None else ()
 
@@ -261,16 +285,16 @@ class Reader:
     def has_left(self) -> bool:
         return self.seat is not None and self.seat in self.forfeited
 
-    @functools.cached_property
+    @_once
     def acting(self) -> bool:
         """This seat must (or may) act now."""
         return self.seat is not None and self.seat in self.acting_seats and not self.has_left
 
-    @property
+    @_once
     def decision(self) -> Decision | None:
         return next((d for d in self.decisions if d.seat == self.seat), None) if self.seat is not None else None
 
-    @functools.cached_property
+    @_once
     def opened(self) -> int:
         """The move count at which this seat's decision opened: its pickers' revision."""
         return self.__game.opened_at(self.seat) if self.__game is not None and self.seat is not None else 0
@@ -301,15 +325,18 @@ class Reader:
                     new, _ = game.apply(self.seat, move)  # type: ignore[arg-type]
                 except Exception:
                     new = None
-                if new is not None and (new.rng_calls != game.rng_calls or not new.known(self.seat) <= self._known):
-                    new = None
-                ahead[move] = (new, _Asked(new)) if new is not None else None
+                known = new.known(self.seat) if new is not None and new.rng_calls == game.rng_calls else None
+                if known is None or not known <= self._known:
+                    ahead[move] = None
+                else:  # what the seat knows there is what it knows here: the preview's own look-aheads compare to it
+                    ahead[move] = (new, _Asked(new))
+                    ahead[move][1].known = known
             found = ahead[move]
             self._ahead[move] = Reader(self.table, found[0], self.seat, found[1]) if found is not None else None
         nxt = self._ahead[move]
         return nxt if nxt is not None and (nxt.acting or not acting) else None
 
-    @functools.cached_property
+    @_once
     def _ahead(self) -> dict[str, "Reader | None"]:
         return {}
 
@@ -319,6 +346,17 @@ class Reader:
         if asked.known is None:
             asked.known = self.__game.known(self.seat) if self.__game is not None else frozenset()
         return asked.known
+
+    def kept(self, key: Hashable, make: Callable[[], Any]) -> Any:
+        """``make()``, made once per game and seat: what a payload finds by asking this reader
+        only (its steps, its previews), kept beside what the reader asked, so the next reader of
+        the same game, or of a preview the seat then played, finds it made. ``key`` names the
+        question (the caller's name for it and its arguments)."""
+        kept = self.__asked.kept
+        if key in kept:
+            return kept[key]
+        found = kept[key] = make()
+        return found
 
     def so_far(self, tokens: Sequence[str]) -> list[str]:
         """The labels of the tokens chosen so far (plain words from this seat's choices)."""
@@ -339,7 +377,7 @@ class Reader:
         """The one open decision's first step when it may be shown to everyone (else None)."""
         return self._public_moves
 
-    @functools.cached_property
+    @_once
     def _public_moves(self) -> PublicMoves | None:
         game = self.__game
         if game is None or self.table.status != "playing":
@@ -364,7 +402,7 @@ class Reader:
             return NO_CHOICES
         return self._public_step(offer.seat, tuple(prefix))
 
-    @functools.cached_property
+    @_once
     def solo_concede(self) -> bool:
         """The table's Concede (a forfeit) for a solo game, unless the game's own concede is open."""
         game = self.__game

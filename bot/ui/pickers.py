@@ -214,29 +214,88 @@ def several(reader: Reader, options: Sequence[Option]) -> list[tuple[tuple[str, 
     decision = reader.decision.name if reader.decision is not None else ""
     out: list[tuple[tuple[str, ...], str]] = []
     now, seen, count = reader, set(), 0
-    todo = _candidates(reader, options)
+    todo = list(_candidates(reader, options))
     while todo and len(out) < SELECT_MAX - 1:
-        move, longer = todo.pop(0)
+        move, longer, kept = todo.pop(0)
         if move in seen:
             continue
+        if kept is not None and not kept.ok(now):
+            continue  # not a candidate after all: one_pick(keeps=True) leaves its option out
         seen.add(move)
         nxt = now.after(" ".join(move))
         if nxt is None or nxt.decision is None or nxt.decision.name != decision:
             continue
-        if not all(_whole(nxt, m) for m, _ in todo):
+        if not all(_whole(nxt, m) or (k is not None and not k.ok(now)) for m, _, k in todo):
             continue  # it would take another move away (one K♦ for two rushes): not in a batch
         out.append((move, move_label(now, move)))
         out += [(m, move_label(now, m)) for m in longer[:1]]
         count += 1
         now = nxt
-        todo = [(m, lg) for m, lg in _candidates(nxt, list(nxt.choices(()).options)) if m not in seen]
+        todo = [c for c in _candidates(nxt, list(nxt.choices(()).options)) if c[0] not in seen]
     return out if count >= 2 else []
 
 
-def _candidates(reader: Reader, options: Sequence[Option]) -> list[tuple[tuple[str, ...], list[tuple[str, ...]]]]:
-    """Moves that may go in a batch: the short ones, then those of several steps (``one_pick``)."""
-    short = _short_moves(reader, options)
-    return short + [(t, []) for t, _ in one_pick(reader, options, [m for m, _ in short], keeps=True)]
+class _Keeps:
+    """Whether the first move of an option of several steps keeps the reader's decision open:
+    the test ``one_pick(keeps=True)`` makes of each option (one preview), made only when a batch
+    comes to the option's moves or needs them to tell whether a move takes another away; most
+    readers along a batch give way to the next before either. ``ok`` is asked of a reader of the
+    game the moves were found in (kept with it: no reader is held here)."""
+
+    __slots__ = ("move", "decision", "_ok")
+
+    def __init__(self, move: tuple[str, ...], decision: str):
+        self.move, self.decision = move, decision
+        self._ok: bool | None = None
+
+    def ok(self, reader: Reader) -> bool:
+        if self._ok is None:
+            nxt = reader.after(" ".join(self.move), acting=False)
+            self._ok = nxt is not None and nxt.decision is not None and nxt.decision.name == self.decision
+        return self._ok
+
+
+Candidate = tuple[tuple[str, ...], list[tuple[str, ...]], "_Keeps | None"]
+
+
+def _candidates(reader: Reader, options: Sequence[Option]) -> tuple[Candidate, ...]:
+    """Moves that may go in a batch: the short ones, then those of several steps, exactly
+    ``one_pick(keeps=True)``'s, each with its option's test (``_Keeps``) not yet made. Kept with
+    the reader's game: each reader along a batch is asked once, and the reader of a move the seat
+    then plays is the preview's own."""
+    def find() -> tuple[Candidate, ...]:
+        short = _short_moves(reader, options)
+        return tuple([(m, lg, None) for m, lg in short] + _kept_moves(reader, options, [m for m, _ in short]))
+    return reader.kept(("candidates", _options_key(options)), find)
+
+
+def _kept_moves(reader: Reader, options: Sequence[Option], besides: Sequence[tuple[str, ...]]) -> list[Candidate]:
+    """``one_pick(reader, options, besides, keeps=True)``'s moves, each option's with its test
+    (``_Keeps``) not yet made. Each option's moves are capped as if every earlier option's were
+    kept (the fewest left): a list found within that cap is the one found within a larger one
+    (``_leaves``); when one is not (more than the cap), or all of them are more than a select
+    holds, the tests are made at once as one_pick makes them."""
+    decision = reader.decision.name if reader.decision is not None else ""
+    out: list[Candidate] = []
+    for o in options:
+        if o.style == "primary" or o.token in FORFEIT_TOKENS:
+            continue
+        leaves = _leaves(reader, (o.token,), 4, SELECT_MAX - len(out))
+        if leaves is None and out:
+            break  # with fewer moves kept before it, it might fit
+        if not leaves or any(len(t) < 2 or t in besides for t in leaves):
+            continue
+        keeps = _Keeps(leaves[0], decision)
+        out += [(t, [], keeps) for t in leaves]
+    else:
+        if len(out) <= SELECT_MAX:
+            return out
+    return [(t, [], None) for t in _one_pick_moves(reader, options, besides, True, None)]
+
+
+def _options_key(options: Sequence[Option]) -> tuple[tuple[str, str, str], ...]:
+    """A step's options as a key of ``Reader.kept`` (what the pickers read of them)."""
+    return tuple((o.token, o.label, o.style) for o in options)
 
 
 def _leaves(reader: Reader, tokens: tuple[str, ...], depth: int, cap: int) -> list[tuple[str, ...]] | None:
@@ -264,14 +323,21 @@ def _leaves(reader: Reader, tokens: tuple[str, ...], depth: int, cap: int) -> li
 
 
 def one_pick(reader: Reader, options: Sequence[Option], besides: Sequence[tuple[str, ...]] = (), *,
-             keeps: bool = False) -> list[tuple[tuple[str, ...], str]]:
+             keeps: bool = False, passing: bool | None = None) -> list[tuple[tuple[str, ...], str]]:
     """Whole moves of two or more steps as one pick (start a card with what finishes it, rush a
     card, put a queen on a unit, assemble a unit), for options whose moves are few enough to list
     and not ``besides`` (offered several at once), in a decision that stays open after them (a
-    phase the seat ends by passing). ``keeps``: only moves after which that decision stays open."""
+    phase the seat ends by passing). ``keeps``: only moves after which that decision stays open.
+    ``passing``: ``_phase(reader, options)`` when the caller knows it (else asked only when a
+    move ends the seat's part and ``keeps`` is false: its one preview is of the passing step)."""
+    return [(t, _long_label(reader, t)) for t in _one_pick_moves(reader, options, besides, keeps, passing)]
+
+
+def _one_pick_moves(reader: Reader, options: Sequence[Option], besides: Sequence[tuple[str, ...]], keeps: bool,
+                    passing: bool | None) -> list[tuple[str, ...]]:
+    """``one_pick``'s moves without their words (a batch's candidates need none)."""
     decision = reader.decision.name if reader.decision is not None else ""
-    passing = _phase(reader, options)
-    out: list[tuple[tuple[str, ...], str]] = []
+    out: list[tuple[str, ...]] = []
     for o in options:
         if o.style == "primary" or o.token in FORFEIT_TOKENS:
             continue
@@ -279,9 +345,10 @@ def one_pick(reader: Reader, options: Sequence[Option], besides: Sequence[tuple[
         if not leaves or any(len(t) < 2 or t in besides for t in leaves):
             continue
         nxt = reader.after(" ".join(leaves[0]), acting=False)
-        if nxt is None or (nxt.decision.name != decision if nxt.decision is not None else keeps or not passing):
+        if nxt is None or (nxt.decision.name != decision if nxt.decision is not None else keeps or not (
+                passing if passing is not None else (passing := _phase(reader, options)))):
             continue  # a move that ends the seat's part is one pick only in a phase it may pass
-        out += [(t, _long_label(reader, t)) for t in leaves]
+        out += leaves
     return out[:SELECT_MAX]
 
 
@@ -330,25 +397,23 @@ def in_one_press(reader: Reader, options: Sequence[Option], drafts: Drafts) -> l
     each still applied and logged alone (``several``, ``one_pick``, ``passing_chain``)."""
     tid, rev = reader.table.key, reader.opened
     items: list[discord.ui.Item] = []
-    if not _phase(reader, options):
+    found = reader.kept(("in_one_press", _options_key(options)), lambda: _press_moves(reader, options))
+    if found is None:
         return items  # a decision of one move (or whose passing step draws): each press is a whole move
+    many, quick, chain = found
     batch_cid = cid(tid, rev, Kind.BATCH.value, "")
-    many = [(t, label) for t, label in several(reader, options) if len(batch_value(0, t)) <= 100]
     if len(many) >= 2:
         select = discord.ui.Select(custom_id=batch_cid + "1", placeholder="Several at once (played in this order)…",
                                    min_values=1, max_values=len(many), row=_BATCH_ROW)
         for i, (tokens, label) in enumerate(many):
             select.add_option(label=clip(pretty_text(label), 100), value=batch_value(i, tokens))
         items.append(select)
-    quick = [(t, label) for t, label in one_pick(reader, options, [t for t, _ in many if len(t) <= 2])
-             if len(batch_value(0, t)) <= 100]
     if quick:
         select = discord.ui.Select(custom_id=batch_cid + "2", min_values=1, max_values=1, row=_AMOUNT_ROW,
                                    placeholder="In one pick (building: what finishes it, or all you have)…")
         for i, (tokens, label) in enumerate(quick):
             select.add_option(label=clip(pretty_text(label), 100), value=batch_value(i, tokens))
         items.append(select)
-    chain = passing_chain(reader, options)
     if chain:
         tokens = tuple(x for i, (t, _) in enumerate(chain) for x in ((THEN,) if i else ()) + t)
         items.append(discord.ui.Button(
@@ -356,6 +421,21 @@ def in_one_press(reader: Reader, options: Sequence[Option], drafts: Drafts) -> l
             style=discord.ButtonStyle.primary, row=_CHAIN_ROW,
             custom_id=cid(tid, rev, CONFIRM, drafts.arg(tid, rev, CONFIRM, tokens))))
     return items
+
+
+Moves = tuple[tuple[tuple[str, ...], str], ...]
+
+
+def _press_moves(reader: Reader, options: Sequence[Option]) -> tuple[Moves, Moves, Moves] | None:
+    """What ``in_one_press`` offers, as moves and their words (kept with the reader's game: a
+    seat's panel shown again, or after a move it previewed, asks nothing again): several at
+    once, in one pick, the passing chain; None when the decision is no phase (``_phase``)."""
+    if not _phase(reader, options):
+        return None
+    many = tuple((t, label) for t, label in several(reader, options) if len(batch_value(0, t)) <= 100)
+    quick = tuple((t, label) for t, label in one_pick(reader, options, [t for t, _ in many if len(t) <= 2],
+                                                      passing=True) if len(batch_value(0, t)) <= 100)
+    return many, quick, tuple(passing_chain(reader, options))
 
 
 def text_box(reader: Reader, tokens: tuple[str, ...], custom_id: str) -> discord.ui.Modal:
