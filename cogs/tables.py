@@ -24,7 +24,7 @@ from bot.tables import TableError
 from bot.ui import payloads
 from bot.ui.components import COMPONENTS, Kind
 from bot.ui.payloads import NO_PINGS
-from bot.ui.placement import MOVE_DOWN_AFTER, Placement, edit_bodies
+from bot.ui.placement import MOVE_DOWN_AFTER, Placement, edit_bodies, notice_body
 from bot.ui.confirmations import Confirmations
 from bot.ui.pacing import BotPace
 from bot.ui.play import Play, actor_of, refuse
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from bot.app import DeckhandBot
     from bot.tables.desk import Desk
     from bot.tables.reader import Reader, Update
+    from bot.ui.courier import Courier
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +42,7 @@ ANY_INSTALL = app_commands.AppInstallationType(guild=True, user=True)
 GAME_CHOICES = [app_commands.Choice(name=spec(g).title[:100], value=g) for g in GAME_IDS]
 SWEEP_SECONDS = 5.0  # the turn-limit sweep: an indexed read of the due tables only
 SWEEP_LANES = 8  # tables whose sweep notices are sent at once (each: its table edit, then its notice)
+COURIER_LANES = 64  # the same, handed to the sender thread (bot.ui.courier), which sends 8 at once
 
 Ahead = tuple[payloads.TableMessage | None, discord.http.MultipartParameters | None]  # made before it is shown
 
@@ -77,6 +79,7 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         self.place = Placement(bot, self.desk)
 
     async def cog_load(self) -> None:
+        await self._courier()  # the sweep's sender thread, logged in before any sweep needs it
         if self.bot.run_timeouts:
             self.timeout_loop.start()
 
@@ -84,6 +87,9 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         self.timeout_loop.cancel()
         for task in self.__dict__.get("bot_timers", {}).values():
             task.cancel()
+        courier = getattr(self.bot, "courier", None)
+        if courier is not None:  # the sweep's sender thread stops with the sweep
+            await courier.close()
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
@@ -351,17 +357,23 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         posted. The table itself is not reposted: its table message is edited in place.
 
         A few tables are told at once (each its edit, then its notice): a thousand due tables are
-        two thousand requests, and the event loop spends less on each when a few are in flight."""
+        two thousand requests, and the event loop spends less on each when a few are in flight.
+        They are sent by the bot's sender thread (bot.ui.courier) where it has one: the event loop
+        only hands each table's over."""
         told = 0
+        courier: Courier | None = None
+        looked = False
 
         async def lane(todo: Iterator[tuple[Update, Ahead]]) -> None:
             nonlocal told
             for update, ahead in todo:  # the lanes share one iterator: each table is told once
-                if await self._tell(update, ahead):
+                if await self._tell(update, ahead, courier):
                     told += 1
 
         async for page in self.desk.sweep():  # a page told before the next is read
             updates = [u for u in page if u.notice is not None]
+            if updates and not looked:
+                courier, looked = await self._courier(), True
             shown = [u for u in updates if u.notice is not None and not u.notice.quiet]  # a warning: no edit
             msgs = await table_messages([u.public for u in shown])
             try:  # their edits' bodies encoded off the loop too
@@ -372,25 +384,48 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
             made = {id(u): (m, b) for u, m, b in zip(shown, msgs, bodies, strict=True)}
             messages = [made.get(id(u), (None, None)) for u in updates]
             todo = iter(zip(updates, messages, strict=True))
-            await asyncio.gather(*(lane(todo) for _ in range(min(SWEEP_LANES, len(updates)))))
+            lanes = SWEEP_LANES if courier is None else COURIER_LANES
+            await asyncio.gather(*(lane(todo) for _ in range(min(lanes, len(updates)))))
         return told
 
-    async def _tell(self, update: "Update", ahead: Ahead = (None, None)) -> bool:
+    async def _courier(self) -> "Courier | None":
+        """The bot's sender thread for the sweep's requests (bot.ui.courier), started if it is not;
+        None (the requests go through the bot's own client) for a bot with none or no token, or
+        when it cannot start."""
+        courier = getattr(self.bot, "courier", None)
+        if courier is None or not courier.usable:
+            return None
+        if not courier.running:
+            try:
+                await courier.start()
+            except Exception:  # noqa: BLE001 — the sweep still works, on the event loop
+                log.exception("the sweep's sender thread could not start; its requests go through the bot's client")
+                return None
+        return courier
+
+    async def _tell(self, update: "Update", ahead: Ahead = (None, None), courier: "Courier | None" = None) -> bool:
         """One table's sweep notice: its table message edited, then the notice posted (one table's
-        trouble never stops the others')."""
+        trouble never stops the others'). Both are sent by the ``courier`` if given, the channel's
+        table message held meanwhile (a move's newer state is shown after them)."""
         notice = update.notice
         assert notice is not None
+        ch = update.table.channel_id
         try:
-            if not notice.quiet:  # the table message says so (Skip / Remove); a warning leaves it as it is
-                await self.place.show_made(update.public, *ahead)
             mentions = discord.AllowedMentions(users=[discord.Object(u) for u in notice.users],
                                                everyone=False, roles=False, replied_user=False)
-            await self.place.notify(update.table.channel_id, clip(notice.message(), 2000), mentions)
+            content = clip(notice.message(), 2000)
+            if courier is not None and not notice.quiet:
+                then = [("send_message", (ch,), notice_body(self.bot, content, mentions))]
+                await self.place.show_made(update.public, *ahead, via=courier, then=then)
+                return True
+            if not notice.quiet:  # the table message says so (Skip / Remove); a warning leaves it as it is
+                await self.place.show_made(update.public, *ahead)
+            await self.place.notify(ch, content, mentions, via=courier)
             return True
         except discord.HTTPException as e:  # e.g. a user-installed app cannot post here
-            log.info("could not post a turn-limit notice to %s: %s", update.table.channel_id, e)
+            log.info("could not post a turn-limit notice to %s: %s", ch, e)
         except Exception:  # one table's trouble never stops the others' notices
-            log.exception("a turn-limit notice failed for channel %s", update.table.channel_id)
+            log.exception("a turn-limit notice failed for channel %s", ch)
         return False
 
     @timeout_loop.before_loop
