@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from bot.app import DeckhandBot
     from bot.tables.desk import Desk
     from bot.tables.reader import Reader, Update
-    from bot.ui.courier import Courier
+    from bot.ui.courier import Courier, Request
 
 log = logging.getLogger(__name__)
 
@@ -364,10 +364,10 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         courier: Courier | None = None
         looked = False
 
-        async def lane(todo: Iterator[tuple[Update, Ahead]]) -> None:
+        async def lane(todo: Iterator[tuple[Update, Ahead, Request | None]]) -> None:
             nonlocal told
-            for update, ahead in todo:  # the lanes share one iterator: each table is told once
-                if await self._tell(update, ahead, courier):
+            for update, ahead, said in todo:  # the lanes share one iterator: each table is told once
+                if await self._tell(update, ahead, courier, said):
                     told += 1
 
         async for page in self.desk.sweep():  # a page told before the next is read
@@ -376,17 +376,42 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
                 courier, looked = await self._courier(), True
             shown = [u for u in updates if u.notice is not None and not u.notice.quiet]  # a warning: no edit
             msgs = await table_messages([u.public for u in shown])
-            try:  # their edits' bodies encoded off the loop too
-                bodies = await asyncio.to_thread(edit_bodies, self.bot, msgs)
-            except Exception:  # noqa: BLE001 — each edit's body is then made when it is sent
-                log.exception("the sweep's table edits could not be made together")
-                bodies = [None] * len(msgs)
+            # their edits' bodies encoded off the loop too, and (for the sender thread) their notices'
+            bodies, notices = await asyncio.to_thread(self._bodies, msgs, updates if courier is not None else [])
             made = {id(u): (m, b) for u, m, b in zip(shown, msgs, bodies, strict=True)}
-            messages = [made.get(id(u), (None, None)) for u in updates]
-            todo = iter(zip(updates, messages, strict=True))
+            said = iter(notices)
+            todo = iter([(u, made.get(id(u), (None, None)), next(said, None)) for u in updates])
             lanes = SWEEP_LANES if courier is None else COURIER_LANES
             await asyncio.gather(*(lane(todo) for _ in range(min(lanes, len(updates)))))
         return told
+
+    def _bodies(self, msgs: list[payloads.TableMessage | None], updates: list["Update"]
+                ) -> tuple[list[discord.http.MultipartParameters | None], list[Request | None]]:
+        """In a worker thread: the edit bodies of a page's table messages, and the notice requests of
+        ``updates``; None for each (made when it is sent) if they cannot be made together."""
+        try:
+            bodies = edit_bodies(self.bot, msgs)
+        except Exception:  # noqa: BLE001 — each edit's body is then made when it is sent
+            log.exception("the sweep's table edits could not be made together")
+            bodies = [None] * len(msgs)
+        try:
+            notices: list[Request | None] = [self._said(u) for u in updates]
+        except Exception:  # noqa: BLE001 — each notice is then made when it is sent
+            log.exception("the sweep's notices could not be made together")
+            notices = [None] * len(updates)
+        return bodies, notices
+
+    @staticmethod
+    def _words(update: "Update") -> tuple[str, discord.AllowedMentions]:
+        """A table's sweep notice: one short message that mentions only the late players."""
+        notice = update.notice
+        assert notice is not None
+        return clip(notice.message(), 2000), discord.AllowedMentions(
+            users=[discord.Object(u) for u in notice.users], everyone=False, roles=False, replied_user=False)
+
+    def _said(self, update: "Update") -> Request:
+        """The request that posts a table's sweep notice (for the sender thread)."""
+        return "send_message", (update.table.channel_id,), notice_body(self.bot, *self._words(update))
 
     async def _courier(self) -> "Courier | None":
         """The bot's sender thread for the sweep's requests (bot.ui.courier), started if it is not;
@@ -403,24 +428,28 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
                 return None
         return courier
 
-    async def _tell(self, update: "Update", ahead: Ahead = (None, None), courier: "Courier | None" = None) -> bool:
+    async def _tell(self, update: "Update", ahead: Ahead = (None, None), courier: "Courier | None" = None,
+                    said: "Request | None" = None) -> bool:
         """One table's sweep notice: its table message edited, then the notice posted (one table's
-        trouble never stops the others'). Both are sent by the ``courier`` if given, the channel's
-        table message held meanwhile (a move's newer state is shown after them)."""
+        trouble never stops the others'). Both are sent by the ``courier`` if given (``said``: the
+        notice's request, made beforehand), the channel's table message held meanwhile (a move's
+        newer state is shown after them)."""
         notice = update.notice
         assert notice is not None
         ch = update.table.channel_id
         try:
-            mentions = discord.AllowedMentions(users=[discord.Object(u) for u in notice.users],
-                                               everyone=False, roles=False, replied_user=False)
-            content = clip(notice.message(), 2000)
-            if courier is not None and not notice.quiet:
-                then = [("send_message", (ch,), notice_body(self.bot, content, mentions))]
-                await self.place.show_made(update.public, *ahead, via=courier, then=then)
+            if courier is None:
+                if not notice.quiet:  # the table message says so (Skip / Remove); a warning leaves it as it is
+                    await self.place.show_made(update.public, *ahead)
+                await self.place.notify(ch, *self._words(update))
                 return True
-            if not notice.quiet:  # the table message says so (Skip / Remove); a warning leaves it as it is
-                await self.place.show_made(update.public, *ahead)
-            await self.place.notify(ch, content, mentions, via=courier)
+            said = said or self._said(update)
+            if notice.quiet:
+                [refused] = await courier.send([said])
+                if refused is not None:
+                    raise refused
+            else:
+                await self.place.show_made(update.public, *ahead, via=courier, then=[said])
             return True
         except discord.HTTPException as e:  # e.g. a user-installed app cannot post here
             log.info("could not post a turn-limit notice to %s: %s", ch, e)

@@ -148,19 +148,11 @@ class Placement:
                 raise e
         return refused is None
 
-    async def notify(self, channel_id: int, content: str, mentions: discord.AllowedMentions, *,
-                     via: "Courier | None" = None) -> None:
+    async def notify(self, channel_id: int, content: str, mentions: discord.AllowedMentions) -> None:
         """Post a notice as ``channel.send(content, allowed_mentions=mentions)`` would (the same
-        payload), without building a ``discord.Message`` from Discord's answer, which is never read
-        (``via``: sent by the sweep's sender thread)."""
-        params = notice_body(self.bot, content, mentions)
-        if via is None:
-            with params:
-                await self.bot.http.send_message(channel_id, params=params)
-            return
-        [refused] = await via.send([("send_message", (channel_id,), params)])
-        if refused is not None:
-            raise refused
+        payload), without building a ``discord.Message`` from Discord's answer, which is never read."""
+        with notice_body(self.bot, content, mentions) as params:
+            await self.bot.http.send_message(channel_id, params=params)
 
     async def show_made(self, reader: Reader, message: payloads.TableMessage | None = None,
                         body: discord.http.MultipartParameters | None = None, *, via: "Courier | None" = None,
