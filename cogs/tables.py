@@ -359,7 +359,7 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         A few tables are told at once (each its edit, then its notice): a thousand due tables are
         two thousand requests, and the event loop spends less on each when a few are in flight.
         They are sent by the bot's sender thread (bot.ui.courier) where it has one: the event loop
-        only hands each table's over."""
+        only hands each table's over, and reads and makes the next page meanwhile."""
         told = 0
         courier: Courier | None = None
         looked = False
@@ -370,19 +370,31 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
                 if await self._tell(update, ahead, courier, said):
                     told += 1
 
-        async for page in self.desk.sweep():  # a page told before the next is read
-            updates = [u for u in page if u.notice is not None]
-            if updates and not looked:
-                courier, looked = await self._courier(), True
-            shown = [u for u in updates if u.notice is not None and not u.notice.quiet]  # a warning: no edit
-            msgs = await table_messages([u.public for u in shown])
-            # their edits' bodies encoded off the loop too, and (for the sender thread) their notices'
-            bodies, notices = await asyncio.to_thread(self._bodies, msgs, updates if courier is not None else [])
-            made = {id(u): (m, b) for u, m, b in zip(shown, msgs, bodies, strict=True)}
-            said = iter(notices)
-            todo = iter([(u, made.get(id(u), (None, None)), next(said, None)) for u in updates])
-            lanes = SWEEP_LANES if courier is None else COURIER_LANES
-            await asyncio.gather(*(lane(todo) for _ in range(min(lanes, len(updates)))))
+        telling: asyncio.Future[Any] | None = None  # the page being told (by the sender thread)
+        try:
+            async for page in self.desk.sweep():
+                updates = [u for u in page if u.notice is not None]
+                if updates and not looked:
+                    courier, looked = await self._courier(), True
+                shown = [u for u in updates if u.notice is not None and not u.notice.quiet]  # a warning: no edit
+                msgs = await table_messages([u.public for u in shown])
+                # their edits' bodies encoded off the loop too, and (for the sender thread) their notices'
+                bodies, notices = await asyncio.to_thread(self._bodies, msgs, updates if courier is not None else [])
+                made = {id(u): (m, b) for u, m, b in zip(shown, msgs, bodies, strict=True)}
+                said = iter(notices)
+                todo = iter([(u, made.get(id(u), (None, None)), next(said, None)) for u in updates])
+                if telling is not None:  # one page told at a time, in order
+                    await telling
+                lanes = SWEEP_LANES if courier is None else COURIER_LANES
+                telling = asyncio.gather(*(lane(todo) for _ in range(min(lanes, len(updates)))))
+                if courier is None:  # told on the event loop: a page told before the next is read
+                    await telling
+                    telling = None
+                # else the sender thread sends this page while the next is read and made (the bench:
+                # about a tenth less of the loop's time, as the sweep's wall time shrinks)
+        finally:
+            if telling is not None:
+                await telling
         return told
 
     def _bodies(self, msgs: list[payloads.TableMessage | None], updates: list["Update"]
