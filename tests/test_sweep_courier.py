@@ -1,7 +1,7 @@
 """The turn-limit sweep's requests go out from the bot's sender thread (bot.ui.courier), through the
 stand-in: each table's message edited before its notice is posted, nothing of the sweep sent by
-the bot's own client, a refused edit still followed by its notice; and closing the bot stops
-the thread."""
+the bot's own client, a refused edit still followed by its notice, a newer state shown while the
+thread sends still shown last; and closing the bot stops the thread."""
 
 from __future__ import annotations
 
@@ -112,3 +112,42 @@ async def test_without_a_sender_the_sweep_goes_through_the_bots_own_client(stand
     assert sorted(own) == sorted([("PATCH", "/channels/{channel_id}/messages/{message_id}"),
                                   ("POST", "/channels/{channel_id}/messages")] * len(channels)), own
     assert not bot.courier.running and senders() == []
+
+
+
+async def test_a_newer_state_shown_while_the_sender_edits_is_shown_last(standin, bot):
+    """The sweep's edit of a table message is held on the event loop (the channel's showing lock)
+    until the sender thread has sent it: a newer state shown meanwhile (here /game turnlimit's,
+    through the same lock) goes out after it, so it is what the table message shows."""
+    import asyncio
+
+    from tests.discord_helpers import shown_revision
+
+    g, users = guild_with(standin, ("ana", "ben", "cat"))
+    where = g.text_channel("slow")
+    channel = await start_by_slash(standin, bot, g, users, "court_wars", minutes=1, channel=where)
+    clock = Clock(bot.desk.clock())
+    bot.service.clock = clock
+    clock.advance(2 * 86400)
+    live = int(latest_table(standin, channel)["id"])
+    began = threading.Event()
+    real = discord.http.HTTPClient.edit_message
+
+    async def edit_message(http, cid, mid, **kw):
+        if threading.current_thread().name == SENDER:  # the sweep's edit: slow to reach Discord
+            began.set()
+            await asyncio.sleep(0.3)
+        return await real(http, cid, mid, **kw)
+
+    discord.http.HTTPClient.edit_message = edit_message
+    try:
+        sweep = asyncio.create_task(bot.get_cog("Tables").check_timeouts())
+        while not began.is_set():
+            await asyncio.sleep(0.005)
+        await standin.slash(bot, "game turnlimit", {"minutes": 10}, user=users[0], guild=g, channel=where)
+        assert await sweep == 1
+        await standin.settle(bot)
+    finally:
+        discord.http.HTTPClient.edit_message = real
+    newest = await bot.service.get(channel)
+    assert newest.turn_limit == 600 and shown_revision(standin, live) == newest.revision, "the later state shows last"
