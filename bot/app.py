@@ -18,12 +18,13 @@ from bot.render import pictures
 from bot.store import Store, open_store
 from bot.tables.service import TableService
 from bot.tables.desk import Desk
-from bot.ui.components import PREFIX as COMPONENT_PREFIX
+from bot.ui.components import PREFIX as COMPONENT_PREFIX, Component, Kind, template_of
 from bot.ui.courier import Courier
 from bot.ui.turnstile import Turnstile
 from bot.ratings import rate_history
 
 log = logging.getLogger(__name__)
+view_log = logging.getLogger("discord.ui.view")  # discord.py's own, for a press's failure (as discord.py logs it)
 
 COGS = ("cogs.tables", "cogs.game_cog", "cogs.tournaments")  # the table commands, one group per game, /tournament
 
@@ -102,6 +103,86 @@ def amortize_bucket_cleanup(http: Any, floor: int = 256) -> None:
     http._try_clear_expired_ratelimits = clear
 
 
+def answer_own_presses(state: Any) -> None:
+    """A press of one of Deckhand's components (``dh2:…``) goes straight to its DynamicItem.
+
+    discord.py answers a press on a dynamic item by first rebuilding the clicked message's whole
+    View (every button and select as ui objects) to find the one pressed, which Deckhand's
+    handlers never read. Here only the pressed component becomes an item; the rest of discord.py's
+    dispatch is kept: the stored views' lookup and the ``interaction`` event (the parser's), the
+    DynamicItem's ``from_custom_id``, ``interaction_check`` and ``callback`` with the same logging
+    of a failure. Anything else (another prefix, no message or a components-v2 one, a custom_id
+    two dynamic items match, or another kind of item) goes through discord.py's own road."""
+    store = getattr(state, "_view_store", None)
+    everyone = getattr(store, "dispatch_dynamic_items", None)
+    if everyone is None or not isinstance(getattr(store, "_dynamic_items", None), dict) \
+            or not hasattr(discord.ui.view, "_component_to_item"):  # another discord.py: leave it as it is
+        return
+    prefix = f"{COMPONENT_PREFIX}:"
+    index: dict[str, Any] = {"of": None}
+
+    def candidates(custom_id: str) -> list[tuple[Any, Any]]:
+        """The dynamic items that may match: the one of the custom_id's kind (its fourth field; a
+        Deckhand kind's template matches no other), and every item with a template of its own."""
+        items = store._dynamic_items
+        of = tuple(items.values())
+        if index["of"] != of:  # dynamic items were added or removed: index them again
+            by_kind: dict[str, list[tuple[Any, Any]]] = {}
+            others: list[tuple[Any, Any]] = []
+            for pattern, factory in items.items():
+                kind = getattr(factory, "kind", None)
+                if isinstance(kind, Kind) and getattr(pattern, "pattern", None) == template_of(kind):
+                    by_kind.setdefault(kind.value, []).append((pattern, factory))
+                else:
+                    others.append((pattern, factory))
+            index.update(of=of, by_kind=by_kind, others=others)
+        parts = custom_id.split(":", 4)
+        return index["by_kind"].get(parts[3], []) + index["others"] if len(parts) == 5 else index["others"]
+
+    def dispatch_dynamic_items(component_type: int, custom_id: str, interaction: discord.Interaction) -> None:
+        message = interaction.message
+        if not custom_id.startswith(prefix) or message is None or message.flags.components_v2:
+            return everyone(component_type, custom_id, interaction)
+        found = [(factory, match) for pattern, factory in candidates(custom_id)
+                 if (match := pattern.fullmatch(custom_id)) is not None]
+        if len(found) != 1 or not issubclass(found[0][0], Component):
+            return everyone(component_type, custom_id, interaction)
+        factory, match = found[0]
+        store.add_task(asyncio.create_task(_answer_press(component_type, factory, interaction, custom_id, match),
+                                           name=f"discord-ui-dynamic-item-{factory.__name__}-{custom_id}"))
+
+    store.dispatch_dynamic_items = dispatch_dynamic_items
+
+
+async def _answer_press(component_type: int, factory: Any, interaction: discord.Interaction, custom_id: str,
+                        match: Any) -> None:
+    """discord.py's ``ViewStore.schedule_dynamic_item_call`` for one plain message's component,
+    with the pressed component alone made an item (not the message's whole View)."""
+    message = interaction.message
+    assert message is not None
+    pressed = next((c for row in message.components for c in getattr(row, "children", (row,))
+                    if c.type.value == component_type and getattr(c, "custom_id", None) == custom_id), None)
+    if pressed is None:  # as discord.py: a press of a component the message does not hold is dropped
+        return
+    base_item = discord.ui.view._component_to_item(pressed)
+    try:
+        item = await factory.from_custom_id(interaction, base_item, match)
+    except Exception:
+        view_log.exception("Ignoring exception in dynamic item creation for %r", factory)
+        return
+    item._refresh_state(interaction, interaction.data)
+    try:
+        allow = await item.interaction_check(interaction)
+    except Exception:
+        allow = False
+    if not allow:
+        return
+    try:
+        await item.callback(interaction)
+    except Exception:
+        view_log.exception("Ignoring exception in dynamic item callback for %r", item)
+
+
 class DeckhandBot(commands.Bot):
     """Deckhand. No privileged intents: everything happens through interactions. Guild messages
     (not their content) only count how far a table message has scrolled up its channel."""
@@ -133,6 +214,7 @@ class DeckhandBot(commands.Bot):
                 keep_view(view, message_id)
 
         state.store_view = store_view  # type: ignore[method-assign]
+        answer_own_presses(state)
         self.database = Path(database)
         self.database_url = database_url
         self.run_timeouts = run_timeouts

@@ -86,10 +86,15 @@ class Component:
             await handler.on_component(interaction, self.kind, self.tid, self.rev, self.arg, values)  # type: ignore[union-attr]
 
 
+def template_of(kind: Kind) -> str:
+    """The custom_id template of a kind's DynamicItem (its fourth field is the kind's value)."""
+    return rf"{PREFIX}:(?P<tid>[0-9a-z]+):(?P<rev>\d+):{kind.value}:(?P<arg>.*)"
+
+
 def component_class(kind: Kind, select: bool = False, base_class: type[Component] = Component) -> type[Component]:
     """One DynamicItem class per kind of action (join, concede, a step of a move…); ``base_class``
     answers it (the table cog's, unless another part of the Discord layer answers that kind)."""
-    template = rf"{PREFIX}:(?P<tid>[0-9a-z]+):(?P<rev>\d+):{kind.value}:(?P<arg>.*)"
+    template = template_of(kind)
     base = discord.ui.DynamicItem[discord.ui.Select] if select else discord.ui.DynamicItem[discord.ui.Button]
 
     def body(ns: dict[str, Any]) -> None:

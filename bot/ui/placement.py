@@ -21,7 +21,7 @@ from discord.utils import MISSING
 from bot.render import pictures
 from bot.render.panel import clip
 from bot.tables.reader import Reader
-from bot.ui import payloads
+from bot.ui import answers, payloads
 from bot.ui.payloads import NO_PINGS
 
 if TYPE_CHECKING:
@@ -109,9 +109,9 @@ class Placement:
     async def post(self, interaction: discord.Interaction, msg: payloads.TableMessage) -> int:
         """A new public table message, through the interaction (so it works wherever the app may answer)."""
         if not interaction.response.is_done():
-            sent = await interaction.response.send_message(**msg.send_kwargs(), allowed_mentions=NO_PINGS)
-            if sent.message_id is not None:
-                return sent.message_id
+            sent = await answers.send(interaction, **msg.send_kwargs(), allowed_mentions=NO_PINGS)
+            if sent is not None:
+                return sent
             return (await interaction.original_response()).id
         return (await interaction.followup.send(**msg.send_kwargs(), allowed_mentions=NO_PINGS, wait=True)).id
 
@@ -202,16 +202,39 @@ class Placement:
             await self.remember(ch, sent.id)
             return sent.id
 
-    async def show(self, interaction: discord.Interaction, reader: Reader, answer: str, move_down: bool) -> int | None:
+    async def show(self, interaction: discord.Interaction, reader: Reader, answer: str, move_down: bool, *,
+                   answered: "asyncio.Future[None] | None" = None) -> int | None:
         """Show the table after an action: the clicked table message answers a click on it; else
-        the live one is edited and the actor is answered privately (``answer``)."""
+        the live one is edited and the actor is answered privately (``answer``). ``answered``: the
+        interaction's answer, being made meanwhile (a private panel's next step; once it is done, so
+        is the interaction's response): a plain edit of the live table message goes out at once,
+        and everything else, whatever goes through the interaction above all, waits for that
+        answer, as if it had been made first. When the edit is all there is to do, this returns
+        without waiting: the caller waits for the answer, outside the channel's showing lock."""
         ch = reader.table.channel_id
         reader = self.desk.latest(ch, reader)  # another action landed meanwhile: show where the table is now
         msg = await render(reader, self.desk.ratings)
         clicked = interaction.message
         public_click = clicked is not None and not clicked.flags.ephemeral
         live = await self.live_id(reader)
-        answered = False
+        if answered is not None:
+            edited = None
+            if not public_click and live is not None and not (move_down or self.scrolled_away(ch)):
+                edited = await self.edit(ch, live, **msg.edit_kwargs())  # the table first
+            if edited and not answer:
+                return live
+            await answered
+            if edited is not None:  # the rest of the plain edit's road below
+                said = False
+                if edited:
+                    said = await self.acknowledge(interaction, answer, payloads.jump_url(reader.table, live))
+                else:
+                    live = await self.post(interaction, msg)
+                    await self.remember(ch, live)
+                if answer and not said:
+                    await interaction.followup.send(clip(answer, 1900), ephemeral=True, allowed_mentions=NO_PINGS)
+                return live
+        answered_here = False
         if (public_click and clicked is not None and live is not None and clicked.id != live
                 and not interaction.response.is_done()):
             # A click on another public copy (a notice posted with the table): the newer one is the table.
@@ -229,17 +252,17 @@ class Placement:
             await self.edit(ch, old, content=MOVED.format(link=payloads.jump_url(reader.table, live)), view=None)
         elif (public_click and clicked is not None and not interaction.response.is_done()
               and live in (None, clicked.id)):
-            await interaction.response.edit_message(**msg.edit_kwargs())
-            answered = True  # the table itself answers a click on it
+            await answers.edit_in_place(interaction, **msg.edit_kwargs())
+            answered_here = True  # the table itself answers a click on it
             if live is None:
                 live = clicked.id
                 await self.remember(ch, live)
         elif live is not None and await self.edit(ch, live, **msg.edit_kwargs()):
-            answered = await self.acknowledge(interaction, answer, payloads.jump_url(reader.table, live))
+            answered_here = await self.acknowledge(interaction, answer, payloads.jump_url(reader.table, live))
         else:
             live = await self.post(interaction, msg)
             await self.remember(ch, live)
-        if answer and not answered:
+        if answer and not answered_here:
             await interaction.followup.send(clip(answer, 1900), ephemeral=True, allowed_mentions=NO_PINGS)
         return live
 
@@ -250,7 +273,7 @@ class Placement:
         text = clip(f"{answer or 'Done.'}\nThe table: {link}", 2000)
         clicked = interaction.message
         if clicked is not None and clicked.flags.ephemeral:  # a private panel updates in place
-            await interaction.response.edit_message(content=text, embed=None, view=None, attachments=[])
+            await answers.edit_in_place(interaction, content=text, embed=None, view=None, attachments=[])
         else:
-            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)
+            await answers.send(interaction, text, ephemeral=True, allowed_mentions=NO_PINGS)
         return True

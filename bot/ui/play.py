@@ -18,7 +18,7 @@ from bot.tables import Actor, TableError
 from bot.tables.desk import DamagedError
 from bot.tables.errors import AlreadyHandled, StaleError
 from bot.tables.reader import Reader, Update
-from bot.ui import payloads
+from bot.ui import answers, payloads
 from bot.ui.components import Kind, modal_id, modal_lines, modal_text, modal_then, parse_modal_id
 from bot.ui.payloads import NO_PINGS
 from bot.ui.placement import Placement, render
@@ -65,11 +65,15 @@ class Play:
 
     # ----- showing the table after an action ----------------------------------------------
     async def publish(self, interaction: discord.Interaction, update: Update | Reader, *, answer: str = "",
-                      move_down: bool = False) -> None:
-        """Show the table after an action, wherever the action came from, then the notices."""
+                      move_down: bool = False, answered: "asyncio.Future[None] | None" = None) -> None:
+        """Show the table after an action, wherever the action came from, then the notices.
+        ``answered``: the interaction's answer, being made meanwhile (a private panel's next step);
+        the table message is edited at once, anything said through the interaction waits for it."""
         reader = update.public if isinstance(update, Update) else update
         async with self.place.showing[reader.table.channel_id]:  # two actions at once: the later state shows last
-            live = await self.place.show(interaction, reader, answer, move_down)
+            live = await self.place.show(interaction, reader, answer, move_down, answered=answered)
+        if answered is not None:
+            await answered
         if isinstance(update, Update):
             await self.notify(interaction, update, live)
         self.pace_bots(reader)
@@ -243,13 +247,12 @@ class Play:
         await self.desk.save_drafts(drafts, reader)
         clicked = interaction.message
         if clicked is not None and clicked.flags.ephemeral and not interaction.response.is_done():
-            return await interaction.response.edit_message(content=head, embed=embed, view=view, attachments=files)
+            return await answers.edit_in_place(interaction, content=head, embed=embed, view=view, attachments=files)
         kw: dict[str, Any] = {"files": files} if files else {}
         if interaction.response.is_done():
             await interaction.followup.send(head, embed=embed, view=view, ephemeral=True, allowed_mentions=NO_PINGS, **kw)
         else:
-            await interaction.response.send_message(head, embed=embed, view=view, ephemeral=True,
-                                                    allowed_mentions=NO_PINGS, **kw)
+            await answers.send(interaction, head, embed=embed, view=view, ephemeral=True, allowed_mentions=NO_PINGS, **kw)
 
     async def step(self, interaction: discord.Interaction, tid: str, rev: int, tokens: tuple[str, ...],
                    page: int = 0) -> None:
@@ -264,9 +267,9 @@ class Play:
         await self.desk.save_drafts(drafts, reader)
         message = interaction.message
         if message is not None and message.flags.ephemeral:
-            await interaction.response.edit_message(content=text, embed=None, view=view, attachments=[])
+            await answers.edit_in_place(interaction, content=text, embed=None, view=view, attachments=[])
         else:
-            await interaction.response.send_message(text, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
+            await answers.send(interaction, text, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
 
     # ----- text boxes -----------------------------------------------------------------------
     async def open_modal(self, interaction: discord.Interaction, tid: str, rev: int, tokens: tuple[str, ...]) -> None:
@@ -345,9 +348,12 @@ class Play:
             return await self.publish(interaction, update)
         lines, update.lines = update.lines, []
         done = clip("\n".join([payloads.did(labels, update.secret), *(payloads.line(p) for p in lines)]), 1900)
-        if on_panel:
-            await self.carry_on(interaction, update, done)
-            return await self.publish(interaction, update)
+        if on_panel:  # the table message is edited first, the panel's next step made and sent meanwhile
+            panel = asyncio.ensure_future(self.carry_on(interaction, update, done))
+            try:
+                return await self.publish(interaction, update, answered=panel)
+            finally:
+                await panel
         if interaction.response.is_done():
             await interaction.followup.send(done, ephemeral=True, allowed_mentions=NO_PINGS)
             return await self.publish(interaction, update)
@@ -395,7 +401,7 @@ class Play:
             text = clip(f"{done}\n{payloads.line(after)}" if after else done, 1900)
             kw = {"content": text, "embed": None, "view": None, "attachments": []}
         if not interaction.response.is_done():
-            await interaction.response.edit_message(**kw)
+            await answers.edit_in_place(interaction, **kw)
         else:  # deferred (a slow move): the deferred answer is the panel itself
             await interaction.edit_original_response(**kw)
 
