@@ -392,8 +392,12 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
                     telling = None
                 # else the sender thread sends this page while the next is read and made (the bench:
                 # about a tenth less of the loop's time, as the sweep's wall time shrinks)
+        except asyncio.CancelledError:
+            if telling is not None:  # the sweep is stopped (the cog unloaded): the page being told too
+                telling.cancel()
+            raise
         finally:
-            if telling is not None:
+            if telling is not None and not telling.cancelled():
                 await telling
         return told
 

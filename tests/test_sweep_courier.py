@@ -151,3 +151,37 @@ async def test_a_newer_state_shown_while_the_sender_edits_is_shown_last(standin,
         discord.http.HTTPClient.edit_message = real
     newest = await bot.service.get(channel)
     assert newest.turn_limit == 600 and shown_revision(standin, live) == newest.revision, "the later state shows last"
+
+
+async def test_closing_the_bot_during_a_sweep_leaves_no_sender_thread(standin, make_bot):
+    """The bot closes while its sender thread is sending a sweep: the thread stops, and what the
+    sweep still hands over is refused, not sent by a new thread."""
+    import asyncio
+
+    before = senders()
+    bot = make_bot()
+    await bot.login("fake-token")
+    try:
+        channels, _ = await timed_out_tables(standin, bot, 3)
+        began = threading.Event()
+        real = discord.http.HTTPClient.edit_message
+
+        async def edit_message(http, cid, mid, **kw):
+            if threading.current_thread().name == SENDER:
+                began.set()
+                await asyncio.sleep(0.3)
+            return await real(http, cid, mid, **kw)
+
+        discord.http.HTTPClient.edit_message = edit_message
+        try:
+            sweep = asyncio.create_task(bot.get_cog("Tables").check_timeouts())
+            while not began.is_set():
+                await asyncio.sleep(0.005)
+            await bot.close()
+            await asyncio.gather(sweep, return_exceptions=True)
+        finally:
+            discord.http.HTTPClient.edit_message = real
+        assert senders() == before, "no sender thread left alive"
+        assert not bot.courier.running
+    finally:
+        await bot.close()

@@ -16,7 +16,7 @@ thread sends ``LANES`` deliveries at once. Alone, a crossing per delivery cost t
 spends there is the service's work, and the sender thread's competing for the interpreter's lock.
 
 Started with the table cog (or on first use), stopped by :meth:`Courier.close` (the cog's
-unload, the bot's close); it may start again after. A bot with no token (terminal mode, tests
+unload, the bot's close); :meth:`Courier.start` may start it again after. A bot with no token (terminal mode, tests
 without a bot) is not served: ``usable`` is False, and the bot's own client sends as before.
 """
 
@@ -54,6 +54,7 @@ class Courier:
         self._http: discord.http.HTTPClient | None = None
         self._started: asyncio.Future[None] | None = None  # on the caller's loop: the start, once begun
         self._ready = False  # started and logged in (until closed)
+        self._closed = False  # closed, and not started again since (a send then is refused)
         self._spent = 0.0  # CPU seconds of the threads already stopped
         # the caller's side: deliveries handed over in this turn of its loop, those not answered yet
         self._outbox: list[tuple[Sequence[Request], asyncio.Future[Results]]] = []
@@ -92,6 +93,8 @@ class Courier:
         ``HTTPException`` with which Discord refused it (the next is still sent). Any other failure
         (the connection, say) stops the rest, which are not sent, and is raised here."""
         if not self._ready:
+            if self._closed:  # closed with the bot: a sweep still going does not start another thread
+                raise RuntimeError("the sweep sender is closed")
             await self._start()
         here = asyncio.get_running_loop()
         answer: asyncio.Future[Results] = here.create_future()
@@ -177,6 +180,7 @@ class Courier:
     async def start(self) -> None:
         """Start the sender thread and log its client in now (one ``GET /users/@me``), not in the
         middle of the first sweep that has something to send."""
+        self._closed = False
         await self._start()
 
     async def _start(self) -> None:
@@ -228,7 +232,8 @@ class Courier:
 
     async def close(self) -> None:
         """Stop the sender thread (requests not sent yet are dropped, their callers cancelled); a
-        later use starts a new one."""
+        later :meth:`start` starts a new one."""
+        self._closed = True
         started, self._started = self._started, None
         if started is not None and not started.done():  # still starting: it stops what it started
             started.cancel()
