@@ -19,6 +19,7 @@ from bot.store import Store, open_store
 from bot.tables.service import TableService
 from bot.tables.desk import Desk
 from bot.ui.components import PREFIX as COMPONENT_PREFIX, Component, Kind, template_of
+from bot.ui.courier import Courier
 from bot.ui.turnstile import Turnstile
 from bot.ratings import rate_history
 
@@ -204,6 +205,7 @@ class DeckhandBot(commands.Bot):
                          allowed_installs=discord.app_commands.AppInstallationType(guild=True, user=True),
                          **options)
         amortize_bucket_cleanup(self.http)
+        self.courier = Courier(self.http, tune=amortize_bucket_cleanup)  # the sweep's sender thread, on first use
         state = self._connection
         keep_view = state.store_view
 
@@ -251,10 +253,15 @@ class DeckhandBot(commands.Bot):
 
     async def close(self) -> None:
         await super().close()
+        await self.close_courier()
         if self.store is not None:
             await self.store.close()
             self.store = None
         await asyncio.to_thread(pictures.shutdown)  # the picture workers
+
+    async def close_courier(self) -> None:
+        """Stop the turn-limit sweep's sender thread (bot.ui.courier), if it was started."""
+        await self.courier.close()
 
 
 class ShardedDeckhandBot(DeckhandBot, commands.AutoShardedBot):

@@ -181,14 +181,15 @@ async def test_one_channels_notice_failing_does_not_stop_the_others(standin, bot
         return await real_show(reader, *a, **kw)
 
     monkeypatch.setattr(cog.place, "show_made", show_table)
-    real_send = bot.http.send_message  # the sweep posts its notices through bot.http
+    # The sweep posts its notices through a discord.py HTTPClient: the bot's, or its sender thread's own.
+    real_send = discord.http.HTTPClient.send_message
 
-    async def send_message(cid, **kw):
+    def send_message(http, cid, **kw):
         if int(cid) == broken_send:
             raise discord.Forbidden(type("R", (), {"status": 403, "reason": "Forbidden"})(), "Missing Access")
-        return await real_send(cid, **kw)
+        return real_send(http, cid, **kw)
 
-    monkeypatch.setattr(bot.http, "send_message", send_message)
+    monkeypatch.setattr(discord.http.HTTPClient, "send_message", send_message)
     before = {c: len(standin.channel_messages(c, include_ephemeral=False)) for c in channels}
     assert await cog.check_timeouts() == 2
     await standin.settle(bot)

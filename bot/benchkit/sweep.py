@@ -101,6 +101,12 @@ def children(pid: int) -> list[int]:
     return out
 
 
+def sender_seconds(bot: Any) -> float:
+    """The CPU time of the bot's sweep sender thread so far (bot.ui.courier; 0 without one)."""
+    courier = getattr(bot, "courier", None)
+    return courier.cpu_seconds() if courier is not None else 0.0
+
+
 async def sweep_and_memory(backend: Any, quick: bool, report: Any) -> None:
     from bot.bench import Figure, LoopWatch
     from bot.benchkit.feeder import running_bot
@@ -124,11 +130,15 @@ async def sweep_and_memory(backend: Any, quick: bool, report: Any) -> None:
             cog = bot.get_cog("Tables")
             GAMES.clear()
             with LoopWatch() as watch:
+                sender_cpu = sender_seconds(bot)
                 start, loop_cpu = time.perf_counter(), time.thread_time()
                 told = await cog.check_timeouts()
                 wall, loop = time.perf_counter() - start, time.thread_time() - loop_cpu
+                sender = sender_seconds(bot) - sender_cpu
             name = f"{tag} sweep, {len(channels):,} of {stored:,} tables due (notices posted, table messages edited)"
             report(Figure(f"{name}: event-loop time", loop * 1000, "ms", 200 if due >= DUE else None))
+            report(Figure(f"{name}: sender thread CPU (its requests; beside the loop, sharing the GIL)", sender * 1000,
+                          "ms"))
             report(Figure(f"{name}: wall time", wall * 1000, "ms"))
             report(Figure(f"{name}: event loop blocked at most (wall)", watch.worst * 1000, "ms", 20))
             report(Figure(f"{name}: event loop blocked at most (its thread's CPU)", watch.worst_cpu * 1000, "ms",
@@ -139,11 +149,15 @@ async def sweep_and_memory(backend: Any, quick: bool, report: Any) -> None:
             # Warnings: the notice only (the table message is left as it is: nothing on it changed).
             warned = await make_due(store, backend.name, due, time.time(), warning=True, skip=due)
             GAMES.clear()
+            sender_cpu = sender_seconds(bot)
             start, loop_cpu = time.perf_counter(), time.thread_time()
             told = await cog.check_timeouts()
             wall, loop = time.perf_counter() - start, time.thread_time() - loop_cpu
+            sender = sender_seconds(bot) - sender_cpu
             name = f"{tag} sweep, {len(warned):,} of {stored:,} tables due a warning (notices posted, no table edit)"
             report(Figure(f"{name}: event-loop time", loop * 1000, "ms"))
+            report(Figure(f"{name}: sender thread CPU (its requests; beside the loop, sharing the GIL)", sender * 1000,
+                          "ms"))
             report(Figure(f"{name}: wall time", wall * 1000, "ms"))
             report(Figure(f"{name}: notices posted", told, "count", None))
             if told != len(warned):

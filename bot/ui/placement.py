@@ -12,6 +12,7 @@ import asyncio
 import logging
 import secrets
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -25,6 +26,7 @@ from bot.ui.payloads import NO_PINGS
 
 if TYPE_CHECKING:
     from bot.tables.desk import Desk
+    from bot.ui.courier import Courier, Request
 
 log = logging.getLogger("cogs.tables")
 
@@ -39,6 +41,12 @@ def edit_body(bot: Any, **kw: Any) -> discord.http.MultipartParameters:
         content=kw.get("content", MISSING), embed=kw.get("embed", MISSING),
         attachments=kw.get("attachments", MISSING), view=kw.get("view", MISSING),
         previous_allowed_mentions=bot._connection.allowed_mentions if "content" in kw else None)
+
+
+def notice_body(bot: Any, content: str, mentions: discord.AllowedMentions) -> discord.http.MultipartParameters:
+    """The request body of a notice, as ``channel.send(content, allowed_mentions=mentions)`` makes it."""
+    return discord.http.handle_message_parameters(content=content, nonce=secrets.randbits(64), allowed_mentions=mentions,
+                                                  previous_allowed_mentions=bot._connection.allowed_mentions)
 
 
 def edit_bodies(bot: Any, msgs: list[payloads.TableMessage | None]) -> list[discord.http.MultipartParameters | None]:
@@ -107,38 +115,55 @@ class Placement:
             return (await interaction.original_response()).id
         return (await interaction.followup.send(**msg.send_kwargs(), allowed_mentions=NO_PINGS, wait=True)).id
 
-    async def edit(self, channel_id: int, message_id: int, body: discord.http.MultipartParameters | None = None,
-                   **kw: Any) -> bool:
+    async def edit(self, channel_id: int, message_id: int, body: discord.http.MultipartParameters | None = None, *,
+                   via: "Courier | None" = None, then: "Sequence[Request]" = (), **kw: Any) -> bool:
         """Edit one of the bot's own messages through the channel; False if Discord will not let it.
         The request ``PartialMessage.edit(**kw)`` makes (the same payload; ``body``: made beforehand
-        by :func:`edit_body`), without building a ``discord.Message`` from the answer, which is never read."""
+        by :func:`edit_body`), without building a ``discord.Message`` from the answer, which is never read.
+
+        ``via``: sent by the sweep's sender thread (bot.ui.courier), and ``then`` after it, in order;
+        the first of those Discord refuses is raised once the edit is done with."""
+        assert via is not None or not then, "requests to send after the edit need the courier"
         state: Any = self.bot._connection
         view = kw.get("view", MISSING)
-        try:
-            if view is not MISSING:
-                state.prevent_view_updates_for(message_id)
-            with body if body is not None else edit_body(self.bot, **kw) as params:
-                await self.bot.http.edit_message(channel_id, message_id, params=params)
-            if view and not view.is_finished() and view.is_dispatchable():
-                state.store_view(view, message_id)
-            return True
-        except discord.HTTPException as e:
-            log.info("could not edit table message %s in %s: %s", message_id, channel_id, e)
-            return False
+        refused: discord.HTTPException | None = None
+        after: list[discord.HTTPException | None] = []
+        if view is not MISSING:
+            state.prevent_view_updates_for(message_id)
+        params = body if body is not None else edit_body(self.bot, **kw)
+        if via is not None:
+            refused, *after = await via.send([("edit_message", (channel_id, message_id), params), *then])
+        else:
+            try:
+                with params:
+                    await self.bot.http.edit_message(channel_id, message_id, params=params)
+            except discord.HTTPException as e:
+                refused = e
+        if refused is not None:
+            log.info("could not edit table message %s in %s: %s", message_id, channel_id, refused)
+        elif view and not view.is_finished() and view.is_dispatchable():
+            state.store_view(view, message_id)
+        for e in after:
+            if e is not None:
+                raise e
+        return refused is None
 
     async def notify(self, channel_id: int, content: str, mentions: discord.AllowedMentions) -> None:
         """Post a notice as ``channel.send(content, allowed_mentions=mentions)`` would (the same
         payload), without building a ``discord.Message`` from Discord's answer, which is never read."""
-        state: Any = self.bot._connection
-        with discord.http.handle_message_parameters(content=content, nonce=secrets.randbits(64), allowed_mentions=mentions,
-                                                    previous_allowed_mentions=state.allowed_mentions) as params:
+        with notice_body(self.bot, content, mentions) as params:
             await self.bot.http.send_message(channel_id, params=params)
 
     async def show_made(self, reader: Reader, message: payloads.TableMessage | None = None,
-                        body: discord.http.MultipartParameters | None = None) -> None:
+                        body: discord.http.MultipartParameters | None = None, *, via: "Courier | None" = None,
+                        then: "Sequence[Request]" = ()) -> None:
         """The table message edited in place, as :meth:`show_table` with ``post=False`` does, from a
         message made beforehand (with its edit's ``body``; the sweep makes a page's off the event
-        loop) unless another action landed since. A table with no table message is not posted."""
+        loop) unless another action landed since. A table with no table message is not posted.
+
+        ``via``: the edit is sent by the sweep's sender thread, and ``then`` after it (the sweep's
+        notice), the channel's turn held until they are sent; the first of ``then`` that Discord
+        refuses is raised."""
         ch = reader.table.channel_id
         async with self.showing[ch]:
             latest = self.desk.latest(ch, reader)
@@ -150,8 +175,13 @@ class Placement:
             if live is None:
                 if body is not None:
                     body.__exit__(None, None, None)
+                if then:
+                    assert via is not None
+                    for e in await via.send(then):
+                        if e is not None:
+                            raise e
                 return
-            await self.edit(ch, live, body, **message.edit_kwargs())
+            await self.edit(ch, live, body, via=via, then=then, **message.edit_kwargs())
 
     async def show_table(self, reader: Reader, *, post: bool = True) -> int | None:
         """Show the table without an interaction (a new thread, a timer): edit its table message in
