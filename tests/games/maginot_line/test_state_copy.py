@@ -1,0 +1,39 @@
+"""The state's own copy is exact: equal to marshal's round trip, and sharing nothing mutable."""
+
+from __future__ import annotations
+
+import marshal
+import random
+
+from bot.engine.core import _field_names
+from bot.engine.maginot_line import GAME, auto_move
+
+
+def _containers(x, out):
+    if isinstance(x, (list, dict)):
+        out.append(x)
+        for v in (x.values() if isinstance(x, dict) else x):
+            _containers(v, out)
+    return out
+
+
+def test_copy_is_exact_and_shares_nothing_mutable():
+    for n, opts, seed in ((2, ["rounds=0"], 3), (4, ["Teams", "rounds=0"], 4)):
+        rng = random.Random(seed)
+        g = GAME.new([f"P{i}" for i in range(n)], opts, seed=seed)
+        battles = 0
+        for _ in range(300):
+            if g.is_over():
+                break
+            fields = {name: getattr(g, name) for name in _field_names(type(g))}
+            state = g._state()
+            assert state == marshal.loads(marshal.dumps(fields))
+            assert list(state) == list(fields)
+            for b, c in zip(state["boards"], fields["boards"], strict=True):
+                assert list(b) == list(c)  # the same key order: the same stored JSON
+            mine = {id(x) for x in _containers(fields, [])}
+            assert not any(id(x) in mine for x in _containers(state, []))
+            battles += g.battle is not None
+            d = rng.choice(g.decisions())
+            g, _ = g.apply(d.seat, auto_move(g, d.seat, rng))
+        assert battles
