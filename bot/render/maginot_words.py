@@ -16,8 +16,18 @@ PHASE = {"aces": "Setup: everyone orders their Aces", "construction": "Construct
          "consolidation": "Consolidation", "over": "Game over"}
 
 
+_CARD: dict[str, str] = {}
+
+
 def card(code: Any) -> str:
     """``8H@2`` → ``8♥``; a hidden card → a card back."""
+    if type(code) is str:
+        text = _CARD.get(code)
+        if text is None:
+            text = pretty(code.partition("@")[0])
+            if len(_CARD) < 4096:  # every card of six decks, and room to spare
+                _CARD[code] = text
+        return text
     if isinstance(code, Hidden) or code is None:
         return "🂠"
     return pretty(code.partition("@")[0])

@@ -276,6 +276,11 @@ class MaginotLine(Game):
             out[name] = v
         return out
 
+    def copy(self) -> "MaginotLine":
+        new = object.__new__(type(self))  # the dataclass's __init__ only sets the fields
+        new.__dict__.update(self._state())
+        return new
+
     def redact(self, seat: int, action: str) -> str:
         if action.startswith("aces ") and action != "aces random":
             return "aces …"
