@@ -23,6 +23,7 @@ CONSTRUCTION_MOVES = (PlayResource, TapResource, TapBase, Start, Fund, Rush)
 CARD_LISTS = frozenset(("deck", "hand", "discard", "fallen", "gone", "finished"))
 RECORD_LISTS = frozenset(("base", "resources", "building", "units"))
 ATOMS = frozenset((str, int, bool, float, type(None)))
+HELD = 512  # answers a finished state keeps (views, choices, knowledge): a table asks far fewer
 PROMPT = {
     "construction": "Construction: resources, taps and building, then finish construction.",
     "battle": "Battles: declare a battle, or finish battles.",
@@ -72,8 +73,50 @@ class MaginotLine(Game):
     def start_turn(self, seat: int, events: list[Event]) -> None:
         turn.start_turn(self, seat, events)
 
+    # ----- answers kept by a finished state --------------------------------------------
+    # A state that ``apply``, ``forfeit`` or ``from_json`` hands out is never changed again (the
+    # next move changes a copy), so what is asked of it is worked out once: the table asks the
+    # same view, choices and decisions at every press. A state being built (``new``, ``copy``,
+    # a test's position, a move being applied) keeps nothing.
+    def apply(self, seat: int, action: Action | str) -> tuple["MaginotLine", list[Event]]:
+        new, events = super().apply(seat, action)
+        new.__dict__["_held"] = {}
+        return new, events  # type: ignore[return-value]
+
+    def forfeit(self, seat: int) -> tuple["MaginotLine", list[Event]]:
+        new, events = super().forfeit(seat)
+        new.__dict__["_held"] = {}
+        return new, events  # type: ignore[return-value]
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "MaginotLine":
+        game = super().from_json(data)
+        game.__dict__["_held"] = {}
+        return game  # type: ignore[return-value]
+
+    def _keep(self, key: Any, make: Any, *args: Any) -> Any:
+        """``make(*args)``, kept under ``key`` when this state is finished."""
+        held = self.__dict__.get("_held")
+        if held is None:
+            return make(*args)
+        found = held.get(key)
+        if found is None:
+            found = make(*args)
+            if len(held) < HELD:
+                held[key] = found
+        return found
+
     # ----- who acts -------------------------------------------------------------------
     def decisions(self) -> tuple[Decision, ...]:
+        held = self.__dict__.get("_held")
+        if held is None:
+            return self._decisions()
+        found = held.get("decisions")
+        if found is None:
+            found = held["decisions"] = self._decisions()
+        return found
+
+    def _decisions(self) -> tuple[Decision, ...]:
         if self.phase == "over":
             return ()
         if self.phase == "aces":
@@ -97,6 +140,9 @@ class MaginotLine(Game):
 
     def choices(self, seat: int, prefix: Sequence[str] = ()) -> Choices:
         prefix = tuple(prefix)
+        return self._keep(("choices", seat, prefix), self._choices, seat, prefix)
+
+    def _choices(self, seat: int, prefix: tuple[str, ...]) -> Choices:
         d = self.decision_of(seat)
         if d is None:
             return Choices()
@@ -224,9 +270,12 @@ class MaginotLine(Game):
 
     # ----- what each recipient sees ----------------------------------------------------
     def view(self, seat: int | None) -> MaginotView:
-        return view(self, seat)
+        return self._keep(("view", seat), view, self, seat)
 
     def known(self, seat: int | None) -> frozenset[str]:
+        return self._keep(("known", seat), self._known, seat)
+
+    def _known(self, seat: int | None) -> frozenset[str]:
         out: set[str] = set()
         for s, b in enumerate(self.boards):
             mine = seat == s
