@@ -163,6 +163,27 @@ class MaginotLine(Game):
 
     def _turn_choices(self, seat: int, prefix: tuple[str, ...]) -> Choices:
         phase = self.phase
+        roots = self._keep(("roots", seat), self._turn_roots, seat)
+        if not prefix:
+            return Choices("token", roots, prompt=PROMPT[phase])
+        verb = prefix[0]
+        if verb not in {o.token for o in roots}:
+            return Choices()
+        if verb == "done":
+            return Choices(complete=True) if len(prefix) == 1 else Choices()
+        if verb == "end":
+            return turn.choices(self, seat, prefix)
+        if verb == "attack":
+            return battle.declare_choices(self, seat, prefix[1:])
+        if verb in ("heal", "revive", "queen"):
+            return free.choices(self, seat, prefix)
+        if phase == "construction":
+            return construction.choices(self, seat, prefix)
+        return consolidation.choices(self, seat, prefix)
+
+    def _turn_roots(self, seat: int) -> tuple[Option, ...]:
+        """The first step of a turn's move: what the phase offers now, then its finish."""
+        phase = self.phase
         roots: list[Option] = []
         if phase == "construction":
             roots += construction.root_options(self, seat)
@@ -178,22 +199,7 @@ class MaginotLine(Game):
             roots.append(Option("done", "Finish battles", style="primary"))
         else:
             roots.append(Option("end", "End your turn", style="primary"))
-        if not prefix:
-            return Choices("token", tuple(roots), prompt=PROMPT[phase])
-        verb = prefix[0]
-        if verb not in {o.token for o in roots}:
-            return Choices()
-        if verb == "done":
-            return Choices(complete=True) if len(prefix) == 1 else Choices()
-        if verb == "end":
-            return turn.choices(self, seat, prefix)
-        if verb == "attack":
-            return battle.declare_choices(self, seat, prefix[1:])
-        if verb in ("heal", "revive", "queen"):
-            return free.choices(self, seat, prefix)
-        if phase == "construction":
-            return construction.choices(self, seat, prefix)
-        return consolidation.choices(self, seat, prefix)
+        return tuple(roots)
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
         events: list[Event] = []
