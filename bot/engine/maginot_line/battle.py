@@ -279,7 +279,10 @@ def engage_choices(g: "MaginotLine", seat: int, rest: tuple[str, ...]) -> Choice
 
 # ----- B2 initiative ------------------------------------------------------------------------
 def initiative(g: "MaginotLine", seat: int) -> int:
-    return sum(value(r["card"]) for r in g.boards[seat]["resources"])
+    total = 0
+    for r in g.boards[seat]["resources"]:
+        total += value(r["card"])
+    return total
 
 
 def start_commits(g: "MaginotLine", events: list[Event]) -> None:

@@ -1,7 +1,8 @@
-"""The state's own copy is exact: equal to marshal's round trip, and sharing nothing mutable."""
+"""The state's own copy and the views' fast constructors make exactly what the slow ways make."""
 
 from __future__ import annotations
 
+import dataclasses
 import marshal
 import random
 
@@ -37,3 +38,23 @@ def test_copy_is_exact_and_shares_nothing_mutable():
             d = rng.choice(g.decisions())
             g, _ = g.apply(d.seat, auto_move(g, d.seat, rng))
         assert battles
+
+
+def test_views_made_fast_are_the_objects_their_classes_make():
+    rng = random.Random(9)
+    g = GAME.new([f"P{i}" for i in range(4)], ["Teams", "rounds=0"], seed=9)
+    seen = 0
+    for _ in range(200):
+        if g.is_over():
+            break
+        for seat in (None, 0, 1, 2, 3):
+            for b in g.view(seat).boards:
+                parts = [b, *b.base, *b.resources, *b.building, *b.units]
+                for x in parts:
+                    again = dataclasses.replace(x)  # made by the class's own __init__
+                    assert again == x and repr(again) == repr(x) and hash(again) == hash(x)
+                    assert list(vars(again)) == list(vars(x))
+                    seen += 1
+        d = rng.choice(g.decisions())
+        g, _ = g.apply(d.seat, auto_move(g, d.seat, rng))
+    assert seen > 1000
