@@ -120,7 +120,7 @@ class MaginotLine(Game):
         if self.phase == "over":
             return ()
         if self.phase == "aces":
-            return tuple(Decision(s, "order-aces", False, "aces random", "Put your four Aces in order, #1 first.")
+            return tuple(_ACES[s] if s < len(_ACES) else _aces_decision(s)
                          for s, b in enumerate(self.boards) if not b["ordered"] and not b["out"])
         bt = self.battle
         if bt is not None:
@@ -131,8 +131,14 @@ class MaginotLine(Game):
             return (Decision(seat, "commit", False, battle.default_commit(self, seat),
                              "Your commit for this battle: battle cards, base tap"
                              + (", the split of your attack." if battle.needs_split(self, seat) else ".")),)
-        default = "end" if self.phase == "consolidation" else "done"
-        return (Decision(self.current, "turn", False, default, PROMPT[self.phase]),)
+        key = (self.current, self.phase)
+        found = _TURNS.get(key) if type(self.current) is int else None
+        if found is None:
+            default = "end" if self.phase == "consolidation" else "done"
+            found = (Decision(self.current, "turn", False, default, PROMPT[self.phase]),)
+            if type(self.current) is int and len(_TURNS) < 256:
+                _TURNS[key] = found
+        return found
 
     # ----- actions --------------------------------------------------------------------
     def parse(self, seat: int, text: str) -> Action:
@@ -283,19 +289,25 @@ class MaginotLine(Game):
 
     def _known(self, seat: int | None) -> frozenset[str]:
         out: set[str] = set()
+        add = out.add
         for s, b in enumerate(self.boards):
             mine = seat == s
             out.update(b["discard"], b["fallen"], b["finished"])
-            out.update(a["ace"] for a in b["base"] if mine or a["shown"])
+            for a in b["base"]:
+                if mine or a["shown"]:
+                    add(a["ace"])
             for r in b["resources"]:
-                out.add(r["card"])
+                add(r["card"])
                 if r["queen"]:
-                    out.add(r["queen"])
+                    add(r["queen"])
             for u in b["units"]:
-                out.update(x for x in (u["h"], u["s"], u["c"], u["queen"]) if x)
+                for x in (u["h"], u["s"], u["c"], u["queen"]):
+                    if x:
+                        add(x)
             if mine:
                 out.update(b["hand"])
-                out.update(c["card"] for c in b["building"])
+                for c in b["building"]:
+                    add(c["card"])
         if self.battle:
             out.update(self.battle["played"])
         return frozenset(out)
@@ -366,6 +378,15 @@ def deep_copy(x: Any) -> Any:
     if t in ATOMS:
         return x
     return marshal.loads(marshal.dumps(x))  # anything else as the core copies it
+
+
+def _aces_decision(seat: int) -> Decision:
+    return Decision(seat, "order-aces", False, "aces random", "Put your four Aces in order, #1 first.")
+
+
+# Decisions are frozen: the common ones are made once (a seat's setup, a seat's turn in a phase).
+_ACES = tuple(_aces_decision(s) for s in range(MaginotLine.max_players))
+_TURNS: dict[tuple[int, str], tuple[Decision, ...]] = {}
 
 
 GAME = MaginotLine
