@@ -94,11 +94,11 @@ def klass(code: str) -> int:
 
 
 def is_component(code: str) -> bool:
-    return value(code) > 0 and suit(code) in "HSC"
+    return code[0] in _VALUE and code[1] in "HSC"  # a numbered card is never a joker
 
 
 def is_resource(code: str) -> bool:
-    return value(code) > 0 and suit(code) == "D"
+    return code[0] in _VALUE and code[1] == "D"
 
 
 _NICE: dict[str, str] = {}

@@ -22,6 +22,11 @@ CONSTRUCTION_MOVES = (PlayResource, TapResource, TapBase, Start, Fund, Rush)
 # The state's schema, for its copy: a board's lists of card codes, its lists of flat records.
 CARD_LISTS = frozenset(("deck", "hand", "discard", "fallen", "gone", "finished"))
 RECORD_LISTS = frozenset(("base", "resources", "building", "units"))
+# A turn's first-step options that never change (frozen: made once).
+ATTACK = Option("attack", "Declare a battle")
+FINISH = {"construction": Option("done", "Finish construction", style="primary"),
+          "battle": Option("done", "Finish battles", style="primary")}
+END = Option("end", "End your turn", style="primary")  # consolidation's
 ATOMS = frozenset((str, int, bool, float, type(None)))
 HELD = 512  # answers a finished state keeps (views, choices, knowledge): a table asks far fewer
 PROMPT = {
@@ -195,16 +200,11 @@ class MaginotLine(Game):
             roots += construction.root_options(self, seat)
         elif phase == "battle":
             if battle.ready_patrols(self, seat) and battle.defenders(self, seat):
-                roots.append(Option("attack", "Declare a battle"))
+                roots.append(ATTACK)
         else:
             roots += consolidation.root_options(self, seat)
         roots += free.root_options(self, seat, queens=phase != "battle")
-        if phase == "construction":
-            roots.append(Option("done", "Finish construction", style="primary"))
-        elif phase == "battle":
-            roots.append(Option("done", "Finish battles", style="primary"))
-        else:
-            roots.append(Option("end", "End your turn", style="primary"))
+        roots.append(FINISH.get(phase, END))
         return tuple(roots)
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
