@@ -149,6 +149,30 @@ _building = _maker(BuildingView)
 _board = _maker(BoardView)
 
 
+_KEPT: dict[tuple, Any] = {}  # Aces and resources as viewed: few distinct ones, made once each
+KEPT = 8192
+
+
+def _ace_view(position: int, card: "str | Hidden", wounds: int) -> AceView:
+    key = ("ace", position, card, wounds, type(wounds))
+    found = _KEPT.get(key)
+    if found is None:
+        found = _ace(position, card, wounds, ACE_LIFE - wounds)
+        if len(_KEPT) < KEPT:
+            _KEPT[key] = found
+    return found
+
+
+def _resource_view(card: str, tapped: bool, queen: str | None) -> ResourceView:
+    key = ("resource", card, tapped, type(tapped), queen)
+    found = _KEPT.get(key)
+    if found is None:
+        found = _resource(card, tapped, queen)
+        if len(_KEPT) < KEPT:
+            _KEPT[key] = found
+    return found
+
+
 def unit_view(u: dict) -> UnitView:
     return _unit(u["h"], u["h"], u["s"], u["c"], u["queen"], unit_class(u), unit_life(u), unit_armor(u),
                  unit_attack(u), u["wounds"], u["tapped"], u["zone"], u["new"])
@@ -159,12 +183,12 @@ def board_view(g: "MaginotLine", s: int, seat: int | None) -> BoardView:
     mine = seat == s
     from .turn import team_of
 
-    base = tuple(_ace(i + 1, a["ace"] if mine or a["shown"] else HIDDEN, a["wounds"], ACE_LIFE - a["wounds"])
-                 for i, a in enumerate(b["base"]))
+    base = tuple([_ace_view(i, a["ace"] if mine or a["shown"] else HIDDEN, a["wounds"])
+                  for i, a in enumerate(b["base"], 1)])
     hand = b["hand"]
     return _board(
         s, g.players[s], b["out"], team_of(g, s), b["ordered"], base, b["base_tapped"], tuple(b["fallen"]),
-        tuple([_resource(r["card"], r["tapped"], r["queen"]) for r in b["resources"]]), initiative(g, s),
+        tuple([_resource_view(r["card"], r["tapped"], r["queen"]) for r in b["resources"]]), initiative(g, s),
         tuple([_building(c["card"] if mine else HIDDEN, c["markers"]) for c in b["building"]]),
         tuple(b["finished"]), tuple([unit_view(u) for u in b["units"]]),
         tuple(hand) if mine else (HIDDEN,) * len(hand), len(hand), len(b["deck"]), tuple(b["discard"]))
