@@ -1,4 +1,4 @@
-"""The state's own copy and the views' fast constructors make exactly what the slow ways make."""
+"""The state's own copy, its kept answers and the views' fast constructors give exactly what the slow ways give."""
 
 from __future__ import annotations
 
@@ -58,3 +58,26 @@ def test_views_made_fast_are_the_objects_their_classes_make():
         d = rng.choice(g.decisions())
         g, _ = g.apply(d.seat, auto_move(g, d.seat, rng))
     assert seen > 1000
+
+
+def test_kept_answers_are_the_answers_worked_out_afresh():
+    """A finished state keeps what it was asked; a copy (which keeps nothing) answers the same."""
+    rng = random.Random(12)
+    g = GAME.new([f"P{i}" for i in range(4)], ["Teams", "rounds=0"], seed=12)
+    for _ in range(150):
+        if g.is_over():
+            break
+        for _ in range(2):  # asked twice: the second answers are the kept ones
+            fresh = g.copy()
+            assert "_held" not in fresh.__dict__
+            assert g.decisions() == fresh.decisions()
+            for seat in (None, 0, 1, 2, 3):
+                assert g.view(seat) == fresh.view(seat) and g.known(seat) == fresh.known(seat)
+            d = g.decisions()[0]
+            root = g.choices(d.seat)
+            assert root == fresh.choices(d.seat)
+            for tok in root.tokens():
+                assert g.choices(d.seat, (tok,)) == fresh.choices(d.seat, (tok,))
+        d = rng.choice(g.decisions())
+        g, _ = g.apply(d.seat, auto_move(g, d.seat, rng))
+        assert g.__dict__.get("_held") is not None
