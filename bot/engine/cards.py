@@ -68,12 +68,20 @@ def parse_card(text: str) -> str:
     return ("T" if r == "10" else r) + _SYMBOL_SUIT.get(s, s)
 
 
+_PRETTY: dict[str, str] = {}
+
+
 def pretty(card: str) -> str:
     """``"TD"`` → ``"10♦"``, ``"JK"`` → ``"🃏"``."""
-    if is_joker(card):
-        return "🃏"
-    r = "10" if card[0] == "T" else card[0]
-    return r + SUIT_SYMBOL[card[1]]
+    text = _PRETTY.get(card)
+    if text is None:
+        if card.startswith("JK"):
+            text = "🃏"
+        else:
+            text = ("10" if card[0] == "T" else card[0]) + SUIT_SYMBOL[card[1]]
+        if len(_PRETTY) < 1024:  # the codes are few: each is worked out once
+            _PRETTY[card] = text
+    return text
 
 
 def and_list(words: Iterable[str]) -> str:

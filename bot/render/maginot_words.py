@@ -16,8 +16,18 @@ PHASE = {"aces": "Setup: everyone orders their Aces", "construction": "Construct
          "consolidation": "Consolidation", "over": "Game over"}
 
 
+_CARD: dict[str, str] = {}
+
+
 def card(code: Any) -> str:
     """``8H@2`` → ``8♥``; a hidden card → a card back."""
+    if type(code) is str:
+        text = _CARD.get(code)
+        if text is None:
+            text = pretty(code.partition("@")[0])
+            if len(_CARD) < 4096:  # every card of six decks, and room to spare
+                _CARD[code] = text
+        return text
     if isinstance(code, Hidden) or code is None:
         return "🂠"
     return pretty(code.partition("@")[0])
@@ -38,7 +48,26 @@ def base_line(b: Any) -> str:
     return aces + (" · tapped" if b.base_tapped else "")
 
 
+_BOARD_TEXT: dict[tuple[int, Any], tuple[Any, str]] = {}
+BOARD_TEXTS = 512  # boards whose words are kept (a few per table being played)
+
+
 def board_text(v: Any, b: Any) -> str:
+    """One board in words, as ``v``'s recipient reads it. A view's boards are frozen and a
+    finished state keeps its views, so the words of a board already written are kept with it
+    (looked up by the board object itself, held here, and the reader's seat)."""
+    key = (id(b), v.seat)
+    held = _BOARD_TEXT.get(key)
+    if held is not None and held[0] is b:
+        return held[1]
+    words = _board_text(v, b)
+    if len(_BOARD_TEXT) >= BOARD_TEXTS:
+        _BOARD_TEXT.clear()
+    _BOARD_TEXT[key] = (b, words)
+    return words
+
+
+def _board_text(v: Any, b: Any) -> str:
     lines = [f"Base: {base_line(b)}" + (f" · fallen {' '.join(card(c) for c in b.fallen)}" if b.fallen else "")]
     if b.resources:
         res = " ".join(card(r.card) + (f"+{card(r.queen)}" if r.queen else "") + (" (tapped)" if r.tapped else "")

@@ -183,6 +183,20 @@ NOTATION = Notation(ACTIONS, {
 }, usage="The move `{verb}` takes {n} word{s} after it.")
 
 
+_PARSED: dict[tuple[int, str], Action] = {}
+PARSED = 4096  # moves whose reading is kept: the table reads the same few again at every press
+
+
 def parse(seat: int, text: str) -> Action:
-    """The action ``seat`` wrote (their own cards may leave ``@seat`` off); IllegalMove on bad syntax."""
-    return NOTATION.parse(text, seat)
+    """The action ``seat`` wrote (their own cards may leave ``@seat`` off); IllegalMove on bad syntax.
+    Reading depends on the seat and the words only, and actions are frozen: each is read once."""
+    if type(seat) is not int:
+        return NOTATION.parse(text, seat)
+    key = (seat, text)
+    found = _PARSED.get(key)
+    if found is None:
+        found = NOTATION.parse(text, seat)
+        if len(_PARSED) >= PARSED:
+            _PARSED.clear()
+        _PARSED[key] = found
+    return found

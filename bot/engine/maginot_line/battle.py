@@ -23,8 +23,16 @@ def defenders(g: "MaginotLine", seat: int) -> list[int]:
     """Opponents P may attack: in the game, with at least one Ace, not a teammate (V5)."""
     from .turn import team_of
 
-    return [d for d in g.order if d != seat and not g.boards[d]["out"] and g.boards[d]["base"]
-            and team_of(g, d) != team_of(g, seat)]
+    out = []
+    mine = None  # the seat's team, worked out once (and only when a board is a candidate)
+    for d in g.order:
+        b = g.boards[d]
+        if d != seat and not b["out"] and b["base"]:
+            if mine is None:
+                mine = team_of(g, seat)
+            if team_of(g, d) != mine:
+                out.append(d)
+    return out
 
 
 def ready_patrols(g: "MaginotLine", seat: int) -> list[dict]:
@@ -271,7 +279,10 @@ def engage_choices(g: "MaginotLine", seat: int, rest: tuple[str, ...]) -> Choice
 
 # ----- B2 initiative ------------------------------------------------------------------------
 def initiative(g: "MaginotLine", seat: int) -> int:
-    return sum(value(r["card"]) for r in g.boards[seat]["resources"])
+    total = 0
+    for r in g.boards[seat]["resources"]:
+        total += value(r["card"])
+    return total
 
 
 def start_commits(g: "MaginotLine", events: list[Event]) -> None:

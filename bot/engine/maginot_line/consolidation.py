@@ -57,12 +57,16 @@ def apply(g: "MaginotLine", seat: int, action, events: list[Event]) -> None:
     raise IllegalMove("That is not a consolidation move.", "2.4")  # pragma: no cover
 
 
+MOVE = Option("move", "Move a unit between Patrol and Guardian")  # frozen: made once
+ASSEMBLE = Option("assemble", "Assemble a unit")
+
+
 def root_options(g: "MaginotLine", seat: int) -> list[Option]:
     out = []
     if not g.assembled and g.boards[seat]["units"]:
-        out.append(Option("move", "Move a unit between Patrol and Guardian"))
+        out.append(MOVE)
     if can_assemble(g, seat) and sets(g, seat):
-        out.append(Option("assemble", "Assemble a unit"))
+        out.append(ASSEMBLE)
     return out
 
 

@@ -110,21 +110,27 @@ def apply(g: "MaginotLine", seat: int, action, events: list[Event]) -> None:
         raise IllegalMove("That is not a construction move.", "2.2")
 
 
+ROOTS = {o.token: o for o in (  # frozen: made once
+    Option("resource", "Play a resource"), Option("tap", "Tap a resource"),
+    Option("tapbase", "Tap your base (A♦): +2 markers"), Option("start", "Start building a card"),
+    Option("fund", "Fund a card being built"), Option("rush", "Rush a card with K♦"))}
+
+
 def root_options(g: "MaginotLine", seat: int) -> list[Option]:
     b = g.boards[seat]
     out = []
     if any(is_resource(c) for c in b["hand"]):
-        out.append(Option("resource", "Play a resource"))
+        out.append(ROOTS["resource"])
     if any(not r["tapped"] for r in b["resources"]):
-        out.append(Option("tap", "Tap a resource"))
+        out.append(ROOTS["tap"])
     if can_tap_base(g, seat):
-        out.append(Option("tapbase", "Tap your base (A♦): +2 markers"))
+        out.append(ROOTS["tapbase"])
     if g.pool and any(is_component(c) for c in b["hand"]):
-        out.append(Option("start", "Start building a card"))
+        out.append(ROOTS["start"])
     if g.pool and b["building"]:
-        out.append(Option("fund", "Fund a card being built"))
+        out.append(ROOTS["fund"])
     if f"KD@{seat}" in b["hand"] and (b["building"] or any(is_component(c) for c in b["hand"])):
-        out.append(Option("rush", "Rush a card with K♦"))
+        out.append(ROOTS["rush"])
     return out
 
 

@@ -94,15 +94,20 @@ def apply_queen(g: "MaginotLine", seat: int, action: AttachQueen, events: list[E
         g.emit(events, f"{g.players[seat]} attaches {nice(q)} to {unit_text(u)}: +2 {word}.")
 
 
+QUEEN = Option("queen", "Attach a queen")  # frozen: made once
+HEAL = Option("heal", "Heal with K♥")
+REVIVE = Option("revive", "Revive an Ace with a joker")
+
+
 def root_options(g: "MaginotLine", seat: int, queens: bool) -> list[Option]:
     b = g.boards[seat]
     out = []
     if queens and any(rank(c) == "Q" and queen_targets(g, seat, c) for c in b["hand"]):
-        out.append(Option("queen", "Attach a queen"))
+        out.append(QUEEN)
     if own(seat, "KH") in b["hand"] and heal_targets(g, seat):
-        out.append(Option("heal", "Heal with K♥"))
+        out.append(HEAL)
     if b["fallen"] and any(c.startswith("JK") for c in b["hand"]):
-        out.append(Option("revive", "Revive an Ace with a joker"))
+        out.append(REVIVE)
     return out
 
 

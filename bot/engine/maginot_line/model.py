@@ -77,29 +77,41 @@ def suit(code: str) -> str:
     return code[1] if not code.startswith("JK") else ""
 
 
+_VALUE = {r: i + 2 for i, r in enumerate(NUMBERS)}  # a joker's J is not a number
+
+
 def value(code: str) -> int:
     """2..10 for a numbered card, else 0."""
-    r = code[0]
-    return NUMBERS.index(r) + 2 if r in NUMBERS and not code.startswith("JK") else 0
+    return _VALUE.get(code[0], 0)
+
+
+_CLASS = {r: 0 if not v else (1 if v <= 4 else 2 if v <= 7 else 3) for r, v in _VALUE.items()}
 
 
 def klass(code: str) -> int:
     """1 Light (2–4), 2 Medium (5–7), 3 Heavy (8–10), 0 for other cards."""
-    v = value(code)
-    return 0 if not v else (1 if v <= 4 else 2 if v <= 7 else 3)
+    return _CLASS.get(code[0], 0)
 
 
 def is_component(code: str) -> bool:
-    return value(code) > 0 and suit(code) in "HSC"
+    return code[0] in _VALUE and code[1] in "HSC"  # a numbered card is never a joker
 
 
 def is_resource(code: str) -> bool:
-    return value(code) > 0 and suit(code) == "D"
+    return code[0] in _VALUE and code[1] == "D"
+
+
+_NICE: dict[str, str] = {}
 
 
 def nice(code: str) -> str:
     """A card as players read it: ``8♥``."""
-    return pretty(face(code))
+    text = _NICE.get(code)
+    if text is None:
+        text = pretty(face(code))
+        if len(_NICE) < 4096:  # every card of six decks, and room to spare
+            _NICE[code] = text
+    return text
 
 
 def cards_text(codes: Any) -> str:

@@ -6,10 +6,11 @@ act on this state; this module dispatches to them and holds what they share.
 
 from __future__ import annotations
 
+import marshal
 from dataclasses import dataclass, field
-from typing import ClassVar, Sequence
+from typing import Any, ClassVar, Sequence
 
-from bot.engine.core import Action, Choices, Decision, Event, Game, IllegalMove, Option, Outcome
+from bot.engine.core import Action, Choices, Decision, Event, Game, IllegalMove, Option, Outcome, _field_names
 
 from . import battle, construction, consolidation, free, opening, turn
 from .actions import (AttachQueen, Boost, Commit, Declare, Done, EndTurn, Engage, Fund, Heal, Move, OrderAces,
@@ -18,6 +19,16 @@ from .model import CREDIT, GAME_ID, SUMMARY, TITLE, MaginotOptions
 from .view import MaginotView, view
 
 CONSTRUCTION_MOVES = (PlayResource, TapResource, TapBase, Start, Fund, Rush)
+# The state's schema, for its copy: a board's lists of card codes, its lists of flat records.
+CARD_LISTS = frozenset(("deck", "hand", "discard", "fallen", "gone", "finished"))
+RECORD_LISTS = frozenset(("base", "resources", "building", "units"))
+# A turn's first-step options that never change (frozen: made once).
+ATTACK = Option("attack", "Declare a battle")
+FINISH = {"construction": Option("done", "Finish construction", style="primary"),
+          "battle": Option("done", "Finish battles", style="primary")}
+END = Option("end", "End your turn", style="primary")  # consolidation's
+ATOMS = frozenset((str, int, bool, float, type(None)))
+HELD = 512  # answers a finished state keeps (views, choices, knowledge): a table asks far fewer
 PROMPT = {
     "construction": "Construction: resources, taps and building, then finish construction.",
     "battle": "Battles: declare a battle, or finish battles.",
@@ -67,12 +78,54 @@ class MaginotLine(Game):
     def start_turn(self, seat: int, events: list[Event]) -> None:
         turn.start_turn(self, seat, events)
 
+    # ----- answers kept by a finished state --------------------------------------------
+    # A state that ``apply``, ``forfeit`` or ``from_json`` hands out is never changed again (the
+    # next move changes a copy), so what is asked of it is worked out once: the table asks the
+    # same view, choices and decisions at every press. A state being built (``new``, ``copy``,
+    # a test's position, a move being applied) keeps nothing.
+    def apply(self, seat: int, action: Action | str) -> tuple["MaginotLine", list[Event]]:
+        new, events = super().apply(seat, action)
+        new.__dict__["_held"] = {}
+        return new, events  # type: ignore[return-value]
+
+    def forfeit(self, seat: int) -> tuple["MaginotLine", list[Event]]:
+        new, events = super().forfeit(seat)
+        new.__dict__["_held"] = {}
+        return new, events  # type: ignore[return-value]
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "MaginotLine":
+        game = super().from_json(data)
+        game.__dict__["_held"] = {}
+        return game  # type: ignore[return-value]
+
+    def _keep(self, key: Any, make: Any, *args: Any) -> Any:
+        """``make(*args)``, kept under ``key`` when this state is finished."""
+        held = self.__dict__.get("_held")
+        if held is None:
+            return make(*args)
+        found = held.get(key)
+        if found is None:
+            found = make(*args)
+            if len(held) < HELD:
+                held[key] = found
+        return found
+
     # ----- who acts -------------------------------------------------------------------
     def decisions(self) -> tuple[Decision, ...]:
+        held = self.__dict__.get("_held")
+        if held is None:
+            return self._decisions()
+        found = held.get("decisions")
+        if found is None:
+            found = held["decisions"] = self._decisions()
+        return found
+
+    def _decisions(self) -> tuple[Decision, ...]:
         if self.phase == "over":
             return ()
         if self.phase == "aces":
-            return tuple(Decision(s, "order-aces", False, "aces random", "Put your four Aces in order, #1 first.")
+            return tuple(_ACES[s] if s < len(_ACES) else _aces_decision(s)
                          for s, b in enumerate(self.boards) if not b["ordered"] and not b["out"])
         bt = self.battle
         if bt is not None:
@@ -83,8 +136,14 @@ class MaginotLine(Game):
             return (Decision(seat, "commit", False, battle.default_commit(self, seat),
                              "Your commit for this battle: battle cards, base tap"
                              + (", the split of your attack." if battle.needs_split(self, seat) else ".")),)
-        default = "end" if self.phase == "consolidation" else "done"
-        return (Decision(self.current, "turn", False, default, PROMPT[self.phase]),)
+        key = (self.current, self.phase)
+        found = _TURNS.get(key) if type(self.current) is int else None
+        if found is None:
+            default = "end" if self.phase == "consolidation" else "done"
+            found = (Decision(self.current, "turn", False, default, PROMPT[self.phase]),)
+            if type(self.current) is int and len(_TURNS) < 256:
+                _TURNS[key] = found
+        return found
 
     # ----- actions --------------------------------------------------------------------
     def parse(self, seat: int, text: str) -> Action:
@@ -92,6 +151,9 @@ class MaginotLine(Game):
 
     def choices(self, seat: int, prefix: Sequence[str] = ()) -> Choices:
         prefix = tuple(prefix)
+        return self._keep(("choices", seat, prefix), self._choices, seat, prefix)
+
+    def _choices(self, seat: int, prefix: tuple[str, ...]) -> Choices:
         d = self.decision_of(seat)
         if d is None:
             return Choices()
@@ -112,23 +174,9 @@ class MaginotLine(Game):
 
     def _turn_choices(self, seat: int, prefix: tuple[str, ...]) -> Choices:
         phase = self.phase
-        roots: list[Option] = []
-        if phase == "construction":
-            roots += construction.root_options(self, seat)
-        elif phase == "battle":
-            if battle.ready_patrols(self, seat) and battle.defenders(self, seat):
-                roots.append(Option("attack", "Declare a battle"))
-        else:
-            roots += consolidation.root_options(self, seat)
-        roots += free.root_options(self, seat, queens=phase != "battle")
-        if phase == "construction":
-            roots.append(Option("done", "Finish construction", style="primary"))
-        elif phase == "battle":
-            roots.append(Option("done", "Finish battles", style="primary"))
-        else:
-            roots.append(Option("end", "End your turn", style="primary"))
+        roots = self._keep(("roots", seat), self._turn_roots, seat)
         if not prefix:
-            return Choices("token", tuple(roots), prompt=PROMPT[phase])
+            return Choices("token", roots, prompt=PROMPT[phase])
         verb = prefix[0]
         if verb not in {o.token for o in roots}:
             return Choices()
@@ -143,6 +191,21 @@ class MaginotLine(Game):
         if phase == "construction":
             return construction.choices(self, seat, prefix)
         return consolidation.choices(self, seat, prefix)
+
+    def _turn_roots(self, seat: int) -> tuple[Option, ...]:
+        """The first step of a turn's move: what the phase offers now, then its finish."""
+        phase = self.phase
+        roots: list[Option] = []
+        if phase == "construction":
+            roots += construction.root_options(self, seat)
+        elif phase == "battle":
+            if battle.ready_patrols(self, seat) and battle.defenders(self, seat):
+                roots.append(ATTACK)
+        else:
+            roots += consolidation.root_options(self, seat)
+        roots += free.root_options(self, seat, queens=phase != "battle")
+        roots.append(FINISH.get(phase, END))
+        return tuple(roots)
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
         events: list[Event] = []
@@ -219,23 +282,32 @@ class MaginotLine(Game):
 
     # ----- what each recipient sees ----------------------------------------------------
     def view(self, seat: int | None) -> MaginotView:
-        return view(self, seat)
+        return self._keep(("view", seat), view, self, seat)
 
     def known(self, seat: int | None) -> frozenset[str]:
+        return self._keep(("known", seat), self._known, seat)
+
+    def _known(self, seat: int | None) -> frozenset[str]:
         out: set[str] = set()
+        add = out.add
         for s, b in enumerate(self.boards):
             mine = seat == s
             out.update(b["discard"], b["fallen"], b["finished"])
-            out.update(a["ace"] for a in b["base"] if mine or a["shown"])
+            for a in b["base"]:
+                if mine or a["shown"]:
+                    add(a["ace"])
             for r in b["resources"]:
-                out.add(r["card"])
+                add(r["card"])
                 if r["queen"]:
-                    out.add(r["queen"])
+                    add(r["queen"])
             for u in b["units"]:
-                out.update(x for x in (u["h"], u["s"], u["c"], u["queen"]) if x)
+                for x in (u["h"], u["s"], u["c"], u["queen"]):
+                    if x:
+                        add(x)
             if mine:
                 out.update(b["hand"])
-                out.update(c["card"] for c in b["building"])
+                for c in b["building"]:
+                    add(c["card"])
         if self.battle:
             out.update(self.battle["played"])
         return frozenset(out)
@@ -254,10 +326,67 @@ class MaginotLine(Game):
             out += self.battle["played"]
         return out
 
+    # ----- copying ----------------------------------------------------------------------
+    def _state(self) -> dict[str, Any]:
+        """A deep copy of every field, as marshal's round trip makes it but about twice as fast:
+        a board is card lists and lists of flat records (their values are all text, numbers,
+        flags or None), so those are copied by slicing; anything else by :func:`deep_copy`."""
+        out = {}
+        for name in _field_names(type(self)):
+            v = getattr(self, name)
+            if name == "boards":
+                v = [_copy_board(b) for b in v]
+            elif name == "journal":
+                v = [[e[0], e[1].copy()] if len(e) == 2 and type(e[1]) is dict else deep_copy(e) for e in v]
+            elif type(v) not in ATOMS:
+                v = deep_copy(v)
+            out[name] = v
+        return out
+
+    def copy(self) -> "MaginotLine":
+        new = object.__new__(type(self))  # the dataclass's __init__ only sets the fields
+        new.__dict__.update(self._state())
+        return new
+
     def redact(self, seat: int, action: str) -> str:
         if action.startswith("aces ") and action != "aces random":
             return "aces …"
         return action
+
+
+def _copy_board(b: dict) -> dict:
+    out = {}
+    for k, v in b.items():
+        if type(v) in ATOMS:
+            out[k] = v
+        elif k in CARD_LISTS and type(v) is list:
+            out[k] = v[:]  # card codes
+        elif k in RECORD_LISTS and type(v) is list:
+            out[k] = [x.copy() if type(x) is dict else deep_copy(x) for x in v]  # flat records
+        else:
+            out[k] = deep_copy(v)
+    return out
+
+
+def deep_copy(x: Any) -> Any:
+    """An exact deep copy of JSON-like data (dicts, lists, text, numbers, flags, None)."""
+    t = type(x)
+    if t is list:
+        return [v if type(v) in ATOMS else deep_copy(v) for v in x]
+    if t is dict:
+        return {k: v if type(v) in ATOMS else deep_copy(v) for k, v in x.items()}
+    if t in ATOMS:
+        return x
+    return marshal.loads(marshal.dumps(x))  # anything else as the core copies it
+
+
+def _aces_decision(seat: int) -> Decision:
+    return Decision(seat, "order-aces", False, "aces random", "Put your four Aces in order, #1 first.")
+
+
+# Decisions are frozen: the common ones are made once (a seat's setup, a seat's turn in a phase).
+_ACES = tuple(_aces_decision(s) for s in range(MaginotLine.max_players))
+_TURNS: dict[tuple[int, str], tuple[Decision, ...]] = {}
 
 
 GAME = MaginotLine

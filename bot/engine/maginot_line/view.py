@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.engine.core import HIDDEN, Hidden, View
 
@@ -125,9 +126,56 @@ class MaginotView(View):
     winners: tuple[int, ...] = ()
 
 
+def _maker(cls: type) -> Any:
+    """A fast constructor of a frozen view class taking every field in order: the same object its
+    ``__init__`` makes (the fields set in order; none has a ``__post_init__``), without the frozen
+    class's one ``object.__setattr__`` per field — boards and units are made at every view."""
+    names = tuple(f.name for f in dataclasses.fields(cls))
+    assert not hasattr(cls, "__post_init__")
+    new = object.__new__
+
+    def make(*values: Any) -> Any:
+        obj = new(cls)
+        obj.__dict__.update(zip(names, values, strict=True))
+        return obj
+
+    return make
+
+
+_unit = _maker(UnitView)
+_ace = _maker(AceView)
+_resource = _maker(ResourceView)
+_building = _maker(BuildingView)
+_board = _maker(BoardView)
+
+
+_KEPT: dict[tuple, Any] = {}  # Aces and resources as viewed: few distinct ones, made once each
+KEPT = 8192
+
+
+def _ace_view(position: int, card: "str | Hidden", wounds: int) -> AceView:
+    key = ("ace", position, card, wounds, type(wounds))
+    found = _KEPT.get(key)
+    if found is None:
+        found = _ace(position, card, wounds, ACE_LIFE - wounds)
+        if len(_KEPT) < KEPT:
+            _KEPT[key] = found
+    return found
+
+
+def _resource_view(card: str, tapped: bool, queen: str | None) -> ResourceView:
+    key = ("resource", card, tapped, type(tapped), queen)
+    found = _KEPT.get(key)
+    if found is None:
+        found = _resource(card, tapped, queen)
+        if len(_KEPT) < KEPT:
+            _KEPT[key] = found
+    return found
+
+
 def unit_view(u: dict) -> UnitView:
-    return UnitView(u["h"], u["h"], u["s"], u["c"], u["queen"], unit_class(u), unit_life(u), unit_armor(u),
-                    unit_attack(u), u["wounds"], u["tapped"], u["zone"], u["new"])
+    return _unit(u["h"], u["h"], u["s"], u["c"], u["queen"], unit_class(u), unit_life(u), unit_armor(u),
+                 unit_attack(u), u["wounds"], u["tapped"], u["zone"], u["new"])
 
 
 def board_view(g: "MaginotLine", s: int, seat: int | None) -> BoardView:
@@ -135,17 +183,15 @@ def board_view(g: "MaginotLine", s: int, seat: int | None) -> BoardView:
     mine = seat == s
     from .turn import team_of
 
-    base = tuple(AceView(i + 1, a["ace"] if mine or a["shown"] else HIDDEN, a["wounds"], ACE_LIFE - a["wounds"])
-                 for i, a in enumerate(b["base"]))
-    return BoardView(
-        seat=s, name=g.players[s], out=b["out"], team=team_of(g, s), aces_ordered=b["ordered"], base=base,
-        base_tapped=b["base_tapped"], fallen=tuple(b["fallen"]),
-        resources=tuple(ResourceView(r["card"], r["tapped"], r["queen"]) for r in b["resources"]),
-        initiative=initiative(g, s),
-        building=tuple(BuildingView(c["card"] if mine else HIDDEN, c["markers"]) for c in b["building"]),
-        finished=tuple(b["finished"]), units=tuple(unit_view(u) for u in b["units"]),
-        hand=tuple(b["hand"]) if mine else tuple(HIDDEN for _ in b["hand"]), hand_size=len(b["hand"]),
-        deck_size=len(b["deck"]), discard=tuple(b["discard"]))
+    base = tuple([_ace_view(i, a["ace"] if mine or a["shown"] else HIDDEN, a["wounds"])
+                  for i, a in enumerate(b["base"], 1)])
+    hand = b["hand"]
+    return _board(
+        s, g.players[s], b["out"], team_of(g, s), b["ordered"], base, b["base_tapped"], tuple(b["fallen"]),
+        tuple([_resource_view(r["card"], r["tapped"], r["queen"]) for r in b["resources"]]), initiative(g, s),
+        tuple([_building(c["card"] if mine else HIDDEN, c["markers"]) for c in b["building"]]),
+        tuple(b["finished"]), tuple([unit_view(u) for u in b["units"]]),
+        tuple(hand) if mine else (HIDDEN,) * len(hand), len(hand), len(b["deck"]), tuple(b["discard"]))
 
 
 def view(g: "MaginotLine", seat: int | None) -> MaginotView:

@@ -1,0 +1,83 @@
+"""The state's own copy, its kept answers and the views' fast constructors give exactly what the slow ways give."""
+
+from __future__ import annotations
+
+import dataclasses
+import marshal
+import random
+
+from bot.engine.core import _field_names
+from bot.engine.maginot_line import GAME, auto_move
+
+
+def _containers(x, out):
+    if isinstance(x, (list, dict)):
+        out.append(x)
+        for v in (x.values() if isinstance(x, dict) else x):
+            _containers(v, out)
+    return out
+
+
+def test_copy_is_exact_and_shares_nothing_mutable():
+    for n, opts, seed in ((2, ["rounds=0"], 3), (4, ["Teams", "rounds=0"], 4)):
+        rng = random.Random(seed)
+        g = GAME.new([f"P{i}" for i in range(n)], opts, seed=seed)
+        battles = 0
+        for _ in range(300):
+            if g.is_over():
+                break
+            fields = {name: getattr(g, name) for name in _field_names(type(g))}
+            state = g._state()
+            assert state == marshal.loads(marshal.dumps(fields))
+            assert list(state) == list(fields)
+            for b, c in zip(state["boards"], fields["boards"], strict=True):
+                assert list(b) == list(c)  # the same key order: the same stored JSON
+            mine = {id(x) for x in _containers(fields, [])}
+            assert not any(id(x) in mine for x in _containers(state, []))
+            battles += g.battle is not None
+            d = rng.choice(g.decisions())
+            g, _ = g.apply(d.seat, auto_move(g, d.seat, rng))
+        assert battles
+
+
+def test_views_made_fast_are_the_objects_their_classes_make():
+    rng = random.Random(9)
+    g = GAME.new([f"P{i}" for i in range(4)], ["Teams", "rounds=0"], seed=9)
+    seen = 0
+    for _ in range(200):
+        if g.is_over():
+            break
+        for seat in (None, 0, 1, 2, 3):
+            for b in g.view(seat).boards:
+                parts = [b, *b.base, *b.resources, *b.building, *b.units]
+                for x in parts:
+                    again = dataclasses.replace(x)  # made by the class's own __init__
+                    assert again == x and repr(again) == repr(x) and hash(again) == hash(x)
+                    assert list(vars(again)) == list(vars(x))
+                    seen += 1
+        d = rng.choice(g.decisions())
+        g, _ = g.apply(d.seat, auto_move(g, d.seat, rng))
+    assert seen > 1000
+
+
+def test_kept_answers_are_the_answers_worked_out_afresh():
+    """A finished state keeps what it was asked; a copy (which keeps nothing) answers the same."""
+    rng = random.Random(12)
+    g = GAME.new([f"P{i}" for i in range(4)], ["Teams", "rounds=0"], seed=12)
+    for _ in range(150):
+        if g.is_over():
+            break
+        for _ in range(2):  # asked twice: the second answers are the kept ones
+            fresh = g.copy()
+            assert "_held" not in fresh.__dict__
+            assert g.decisions() == fresh.decisions()
+            for seat in (None, 0, 1, 2, 3):
+                assert g.view(seat) == fresh.view(seat) and g.known(seat) == fresh.known(seat)
+            d = g.decisions()[0]
+            root = g.choices(d.seat)
+            assert root == fresh.choices(d.seat)
+            for tok in root.tokens():
+                assert g.choices(d.seat, (tok,)) == fresh.choices(d.seat, (tok,))
+        d = rng.choice(g.decisions())
+        g, _ = g.apply(d.seat, auto_move(g, d.seat, rng))
+        assert g.__dict__.get("_held") is not None
