@@ -16,7 +16,7 @@ from typing import Any
 import aiohttp
 import discord
 
-from bot.benchkit.server import APP_ID
+from bot.benchkit.server import APP_ID, BOT_USER
 
 GUILD_ID = 910_000_000_000_000_000
 USER_BASE = 920_000_000_000_000_000
@@ -51,6 +51,27 @@ class _Errors(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         self.records.append(record)
+
+
+BENCH_CHANNELS = (*range(1, 4), *range(100, 300), *range(1000, 1200))  # the channels the bench's tables use
+
+
+def guild_create() -> dict[str, Any]:
+    """The GUILD_CREATE a real bot receives at start-up for the bench's guild (the guilds intent):
+    its channels and the bot's own member, so a press finds them cached as in a real run."""
+    channel = {"type": 0, "guild_id": str(GUILD_ID), "position": 0, "parent_id": None, "nsfw": False,
+               "permission_overwrites": [], "topic": None, "last_message_id": None, "rate_limit_per_user": 0, "flags": 0}
+    return {"id": str(GUILD_ID), "name": "Bench", "icon": None, "owner_id": str(USER_BASE), "features": [],
+            "roles": [{"id": str(GUILD_ID), "name": "@everyone", "permissions": PERMISSIONS, "position": 0,
+                       "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}],
+            "emojis": [], "stickers": [], "member_count": 5, "large": False, "unavailable": False,
+            "verification_level": 0, "default_message_notifications": 0, "explicit_content_filter": 0,
+            "mfa_level": 0, "premium_tier": 0, "nsfw_level": 0, "preferred_locale": "en-US", "system_channel_flags": 0,
+            "channels": [{**channel, "id": str(ch), "name": f"table-{ch}"} for ch in BENCH_CHANNELS],
+            "members": [{"user": BOT_USER, "nick": None, "avatar": None, "roles": [], "deaf": False, "mute": False,
+                         "joined_at": "2026-01-01T00:00:00+00:00", "flags": 0, "pending": False}],
+            "threads": [], "voice_states": [], "presences": [], "stage_instances": [], "guild_scheduled_events": [],
+            "soundboard_sounds": []}
 
 
 def user(i: int) -> dict[str, Any]:
@@ -197,6 +218,7 @@ async def running_bot(store: Any, pictures_on: bool) -> AsyncIterator[tuple[Any,
     session = aiohttp.ClientSession()
     try:
         await bot.login("bench-token")
+        bot._connection.parsers["GUILD_CREATE"](guild_create())  # as the gateway sends it at start-up
         app.settle_memory()  # as a real run's start-up does once its cogs are loaded (setup_hook, warm)
         feeder = Feeder(bot, base, session)
         feeder.server_pid = proc.pid
