@@ -63,3 +63,52 @@ def test_a_followed_reader_offers_what_a_fresh_one_does(game_id, seats, options)
             assert shared.choices((o.token,)) == fresh.choices((o.token,))
     if game_id == "maginot_line":
         assert followed > 10  # the game has turns of several moves by one seat
+
+
+async def test_a_previewed_move_is_played_as_its_preview_and_stored_as_if_applied(service, people, monkeypatch):
+    """A move the seat's panel previewed is played as that preview (not applied again), and what
+    the table keeps (its state, log and events) is what applying it makes."""
+    from bot.tables.games import load_game
+
+    ASKED.clear()
+    ch = 31
+    await service.new_table(ch, 1, people[0], "maginot_line", ["rounds=2"])
+    await service.join(ch, people[1])
+    await service.start(ch, people[0])
+    applied: list[str] = []
+    real_apply = type(load_game(await service.get(ch))).apply
+
+    def counting(self, seat, action):
+        applied.append(str(action))
+        return real_apply(self, seat, action)
+
+    monkeypatch.setattr(type(load_game(await service.get(ch))), "apply", counting)
+    rng = random.Random(3)
+    played = previewed = 0
+    while played < 40:
+        row = await service.get(ch)
+        game = load_game(row)
+        if row.status != "playing":
+            break
+        seat = min(game.to_act())
+        reader = reader_of(row, game, seat)
+        offered(reader)  # the panel: its look-ahead previews some of the seat's moves
+        move = str(spec("maginot_line").player(game, seat, rng))
+        before = reader.after(move, acting=False)
+        expected, events = real_apply(game, seat, move)
+        applied.clear()
+        change = await service.move(ch, people[seat], move)
+        played += 1
+        if before is not None:
+            previewed += 1
+            assert move not in applied  # played as its preview
+        stored = load_game(change.table)
+        assert stored.to_json() == expected.to_json()
+        public = [e.public for e in events if e.public]
+        assert change.events[:len(public)] == public
+    assert previewed >= 3, previewed
+    row = await service.get(ch)
+    replayed = spec("maginot_line").state.new([s.name for s in row.seats], list(row.options), seed=row.seed)
+    for seat, move, *_ in row.moves:
+        replayed = real_apply(replayed, seat, move)[0]
+    assert replayed.to_json() == load_game(row).to_json()

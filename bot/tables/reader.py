@@ -16,7 +16,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from bot.engine.core import Choices, Decision, View
+from bot.engine.core import Choices, Decision, Event, View
 from bot.engine.registry import spec
 from bot.records import FORFEIT
 from bot.tables.base import is_bot, table_key
@@ -130,7 +130,8 @@ class _Asked:
         self.game = game
         self.moves = moves  # the moves played before ``game`` (-1: a preview's)
         self.choices: dict[tuple[str, ...], Choices] = {}
-        self.ahead: dict[str, "tuple[Game, _Asked] | None"] = {}  # a move -> the game after it, and its own
+        # a move -> the game after it, its own, and the move's events (the move's own apply, when played)
+        self.ahead: dict[str, "tuple[Game, _Asked, list[Event]] | None"] = {}
         self.known: frozenset[str] | None = None
         self.public: dict[tuple[str, ...], Choices] = {}  # the one public decision's steps
         self.decisions: tuple[Decision, ...] | None = None  # the game's (who acts now)
@@ -169,6 +170,16 @@ class _AskedCache:
             while len(self._held) > self.size:
                 self._held.popitem(last=False)
             return fresh
+
+    def held(self, table: "TableRow", game: "Game", seat: int) -> _Asked | None:
+        """What ``seat``'s readers of ``game`` (``table``'s game now) asked, previews included,
+        when its panel was read since the game became this one; else None. A move it previewed
+        and then plays is that preview's game (the engines are deterministic: the same state and
+        the same events), so the move need not be applied again."""
+        key = (table.channel_id, table_key(table), table.status, seat)
+        with self._lock:
+            found = self._held.get(key)
+        return found if found is not None and found.game is game else None
 
     def clear(self) -> None:
         with self._lock:
@@ -322,14 +333,14 @@ class Reader:
             ahead = self.__asked.ahead
             if move not in ahead:
                 try:
-                    new, _ = game.apply(self.seat, move)  # type: ignore[arg-type]
+                    new, events = game.apply(self.seat, move)  # type: ignore[arg-type]
                 except Exception:
-                    new = None
+                    new, events = None, []
                 known = new.known(self.seat) if new is not None and new.rng_calls == game.rng_calls else None
                 if known is None or not known <= self._known:
                     ahead[move] = None
                 else:  # what the seat knows there is what it knows here: the preview's own look-aheads compare to it
-                    ahead[move] = (new, _Asked(new))
+                    ahead[move] = (new, _Asked(new), events)
                     ahead[move][1].known = known
             found = ahead[move]
             self._ahead[move] = Reader(self.table, found[0], self.seat, found[1]) if found is not None else None

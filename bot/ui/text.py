@@ -4,6 +4,7 @@ Part of the one place payloads are made (``bot.ui.payloads`` re-exports it)."""
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Sequence
 
@@ -33,9 +34,12 @@ SURE, SURE_MOVE, KEEP = Kind.SURE.value, Kind.SURE_MOVE.value, Kind.KEEP.value
 
 
 # ----- small pieces ---------------------------------------------------------------------------
+@functools.lru_cache(maxsize=2048)
 def line(text: str) -> str:
     """A line of the log as players read it: card codes pretty, Markdown and mentions defused,
-    on one line (a newline in a player's text cannot fake a line of the bot's own)."""
+    on one line (a newline in a player's text cannot fake a line of the bot's own). Kept for
+    the lines seen last: a table message shows its four latest lines, three of them the last
+    revision's."""
     return plain(" ".join(pretty_text(text).split()))
 
 
