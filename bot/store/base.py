@@ -108,54 +108,74 @@ def _entry(move: Any) -> str:
 
 class MoveLog(Sequence[list[Any]]):
     """A table's move log, one ``[seat, move, unix time]`` a move, held as each entry's JSON text
-    (the text the store keeps for it): one list of strings, not a list of lists. A hot row's log
-    then gives the garbage collector one object to walk instead of one a move (a full collection
-    over a thousand cached long games fell from hundreds of milliseconds), and a change's working
-    copy of a long log is one copy of a list of references. Reading an entry decodes it (a new
-    list each time: change a move by ``append``, never in place); a slice decodes in one parse."""
+    (the text the store keeps for it): a tuple of strings, not a list of lists. The garbage
+    collector untracks a tuple of strings the first time it sees it, so a hot row's log is never
+    walked again (a full collection over a thousand cached long games fell from hundreds of
+    milliseconds; in the real press's 200-table burst the logs' references were about a fifth of
+    what a full collection walked while they were lists). The moves a change appends wait in a
+    short list (``_tail``) until the next copy folds them in: an append never copies the log.
+    Reading an entry decodes it (a new list each time: change a move by ``append``, never in
+    place); a slice decodes in one parse."""
 
-    __slots__ = ("_texts",)
+    __slots__ = ("_base", "_tail")
 
     def __init__(self, moves: Iterable[Sequence[Any]] = ()):
-        self._texts: list[str] = [_entry(m) for m in moves]
+        self._base: tuple[str, ...] = tuple(_entry(m) for m in moves)
+        self._tail: list[str] | None = None
 
     @classmethod
     def of_texts(cls, texts: Iterable[str]) -> "MoveLog":
         """A log of entries already in JSON text (as the store reads them)."""
         log_ = cls()
-        log_._texts = list(texts)
+        log_._base = tuple(texts)
         return log_
 
     @classmethod
     def of(cls, moves: Sequence[Sequence[Any]]) -> "MoveLog":
         """A log of its own holding ``moves`` (a copy: a change may append to it)."""
-        return cls.of_texts(moves._texts) if isinstance(moves, MoveLog) else cls(moves)
+        return cls.of_texts(moves._all()) if isinstance(moves, MoveLog) else cls(moves)
+
+    def _all(self) -> tuple[str, ...]:
+        return self._base + tuple(self._tail) if self._tail else self._base
 
     def texts(self, start: int = 0) -> list[str]:
         """The JSON text of the entries from ``start`` on (what the store writes)."""
-        return self._texts[start:]
+        k = len(self._base)
+        if start >= k:
+            return self._tail[start - k:] if self._tail else []
+        return [*self._base[start:], *(self._tail or ())]
 
     def append(self, move: Sequence[Any]) -> None:
-        self._texts.append(_entry(move))
+        if self._tail is None:
+            self._tail = []
+        self._tail.append(_entry(move))
 
     def extend(self, moves: Iterable[Sequence[Any]]) -> None:
-        self._texts.extend(_entry(m) for m in moves)
+        if self._tail is None:
+            self._tail = []
+        self._tail.extend(_entry(m) for m in moves)
 
     def __len__(self) -> int:
-        return len(self._texts)
+        return len(self._base) + (len(self._tail) if self._tail else 0)
 
     def __getitem__(self, i: Any) -> Any:
         if isinstance(i, slice):
-            texts = self._texts[i]
+            texts = self._all()[i]
             return json.loads(f"[{','.join(texts)}]") if texts else []
-        return json.loads(self._texts[i])
+        if not self._tail:
+            return json.loads(self._base[i])
+        k, n = len(self._base), len(self)
+        j = i + n if i < 0 else i
+        if not 0 <= j < n:
+            raise IndexError("move log index out of range")
+        return json.loads(self._base[j] if j < k else self._tail[j - k])
 
     def __iter__(self) -> Iterator[list[Any]]:
         return iter(self[:])
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, MoveLog):
-            return self._texts == other._texts or self[:] == other[:]
+            return self._all() == other._all() or self[:] == other[:]
         if isinstance(other, Sequence) and not isinstance(other, (str, bytes)):
             return len(other) == len(self) and self[:] == list(other)
         return NotImplemented
