@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-import time
 from pathlib import Path
 from typing import Any
 
@@ -39,85 +38,7 @@ def point_at(api_base: str | None, gateway_url: str | None) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
-# The collector's first two thresholds. The middle generation holds what outlived a young
-# collection: in a burst, every press in flight. Collected after 5 young collections instead of
-# 10, each of its collections walks half as much (the 200-table burst: its longest, about 13–27 ms
-# of the loop thread's CPU, fell to about 9–13 ms; their total stayed the same).
-GC_YOUNG, GC_MIDDLE = 2000, 5
-FULL_DUE = 10  # collections of the middle generation since the last full one make a full one due
-FULL_WAIT = 60.0  # seconds a due full collection waits for a quiet event loop, at most
-FULL_GAP = 5.0  # seconds between two full collections, at least, when the loop is quiet
-QUIET_PERIOD, QUIET_CPU = 0.25, 0.1  # quiet: the process used under a tenth of a core for a quarter second
-_FULL_OFF = 1 << 30  # the oldest generation's threshold while full collections wait for a quiet loop
-GC_THRESHOLD = (GC_YOUNG, GC_MIDDLE, _FULL_OFF)
-
-
-class _FullCollections:
-    """Full collections (the oldest generation, every cached row and game) when the event loop is
-    quiet, not in the middle of a burst of presses.
-
-    Left to itself the collector runs one whenever its counts say so: in the real press's
-    200-table burst that was a stall of 10–20 ms of the loop thread's CPU (more on a loaded
-    machine), on top of the loop's turn it landed in. Here the oldest generation's threshold is
-    off; a task on the bot's loop runs the full collection once one is due (``FULL_DUE`` middle
-    collections since the last, as the collector's own threshold) and the process is quiet (it
-    used under a tenth of a core for the last quarter second, and the loop has nothing waiting:
-    a burst's loop is often idle for a moment, waiting on Discord, while its presses are parked).
-    Bounded: a due collection that found no quiet moment in ``FULL_WAIT`` seconds (or with no
-    task running, e.g. after its loop ended) gives the threshold back, and the collector's own
-    rule runs it; after any full collection the threshold is off again."""
-
-    def __init__(self) -> None:
-        self.active = False  # settle_memory has set the thresholds (else the collector is left alone)
-        self.last = time.monotonic()
-        self.keepers: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
-        self.quiet_runs = 0  # full collections run by the task on a quiet loop
-        self.overdue_runs = 0  # ... by the collector after waiting FULL_WAIT
-
-    def on_gc(self, phase: str, info: dict[str, Any]) -> None:
-        if phase != "stop" or not self.active:
-            return
-        if info["generation"] == 2:
-            if time.monotonic() - self.last > FULL_WAIT:
-                self.overdue_runs += 1
-            self.last = time.monotonic()
-            gc.set_threshold(*GC_THRESHOLD)
-        elif info["generation"] == 1 and time.monotonic() - self.last > FULL_WAIT:
-            gc.set_threshold(GC_YOUNG, GC_MIDDLE, FULL_DUE)  # overdue: the collector's own rule
-
-    def keep(self) -> None:
-        """Start the quiet-loop task on the running loop (once per loop), if there is one."""
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return
-        for old in [k for k, t in self.keepers.items() if t.done() or k.is_closed()]:
-            del self.keepers[old]
-        if loop not in self.keepers:
-            self.keepers[loop] = loop.create_task(self._run(), name="deckhand: full collections when quiet")
-
-    async def _run(self) -> None:
-        while True:
-            wall, cpu = time.perf_counter(), time.process_time()
-            await asyncio.sleep(QUIET_PERIOD)
-            busy = (time.process_time() - cpu) / max(1e-6, time.perf_counter() - wall)
-            if busy > QUIET_CPU or gc.get_count()[2] < FULL_DUE or time.monotonic() - self.last < FULL_GAP:
-                continue
-            if await self._quiet():
-                gc.collect()
-                self.quiet_runs += 1
-
-    @staticmethod
-    async def _quiet() -> bool:
-        """Nothing else waits to run on the loop: two turns of it pass in under a millisecond."""
-        start = time.perf_counter()
-        for _ in range(2):
-            await asyncio.sleep(0)
-        return time.perf_counter() - start < 0.001
-
-
-FULL_COLLECTIONS = _FullCollections()
-gc.callbacks.append(FULL_COLLECTIONS.on_gc)
+GC_THRESHOLD = (2000, 10, 10)
 
 
 def settle_memory() -> None:
@@ -128,14 +49,10 @@ def settle_memory() -> None:
     The youngest generation is collected every 2,000 new objects instead of 700: a press makes
     and drops many short-lived ones, and fewer survive into the older generations. The real
     press's 200-table burst (six rounds): the collector's CPU in the timed windows fell from about
-    560 to 250 ms (1,800 interactions). Full collections wait for a quiet event loop (see
-    :class:`_FullCollections`; started here when called on a running loop)."""
+    560 to 250 ms (1,800 interactions)."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLD)
-    FULL_COLLECTIONS.active = True
-    FULL_COLLECTIONS.last = time.monotonic()
-    FULL_COLLECTIONS.keep()
 
 
 class GatedTree(discord.app_commands.CommandTree):
