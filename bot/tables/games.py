@@ -14,7 +14,7 @@ from typing import Any
 from bot.engine.core import Game
 from bot.engine.registry import spec
 from bot.records import apply_logged
-from bot.store import MoveLog, TableRow
+from bot.store import MoveLog, TableRow, unpacked
 from bot.tables.errors import TableError
 
 MB = 1 << 20
@@ -137,7 +137,7 @@ def load_game(table: TableRow) -> Game:
         return table.live
     game = GAMES.get(table)
     if game is None:
-        game = spec(table.game).state.from_json(table.state)
+        game = spec(table.game).state.from_json(unpacked(table.state))
         if table.state_ply is not None:
             for seat, move, *_ in table.moves[table.state_ply:]:
                 game = apply_logged(game, int(seat), str(move))
