@@ -276,6 +276,9 @@ class TableRow:
     # table's buttons stay valid), so a save checks this beside the revision: a change computed
     # from the row before that mark is refused as stale, never writing over it.
     stored_warned = None
+    # ``held``: the table service's cache of hot rows holds this row. Its game is kept in the cache
+    # of games (bot.tables.games), packed once it is not among the most recent, never on the row.
+    held = False
     # ``snapshot_unsaved``: ``state`` (at ``state_ply``) may not be in the store yet: a game that
     # started and moved in one change (bot seats playing at once) writes its start state with it.
     snapshot_unsaved = False

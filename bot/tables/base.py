@@ -77,6 +77,7 @@ def _working_copy(row: TableRow) -> TableRow:
     t.seats, t.events, t.options = list(row.seats), list(row.events), list(row.options)
     t.moves = MoveLog.of(row.moves)  # compact (a list of texts), whatever the row held
     t.series = dict(row.series)
+    t.held = False
     return t
 
 
@@ -128,6 +129,7 @@ class _Rows:
     def put(self, table: TableRow) -> None:
         if isinstance(table.state, dict):  # one object for the collector, not one per list of the state
             table.state = PackedState(table.state)
+        table.live, table.held = None, True  # its game: in the cache of games (packed when not recent)
         self.pop(table.channel_id)
         size = row_bytes(table)
         self._rows[table.channel_id] = (table, size)
@@ -158,9 +160,9 @@ class ServiceBase:
         self._in_flight = asyncio.Semaphore(self.IN_FLIGHT.get(getattr(store, "backend", ""), 4))
 
     def _remember(self, table: TableRow) -> None:
-        self._rows.put(table)
         if table.live is not None:
             GAMES.put(table, table.live)
+        self._rows.put(table)
 
     # ----- reading -------------------------------------------------------------------
     def cached(self, channel_id: int) -> TableRow | None:
