@@ -77,3 +77,20 @@ async def test_a_cached_row_keeps_no_game_object_and_the_table_plays_on(tmp_path
         assert load_game(stored).to_json() == load_game(cached).to_json()
     finally:
         await store.close()
+
+
+def test_a_row_keeps_its_game_when_the_cache_holds_a_newer_revision_of_its_table():
+    from bot.tables.games import GAMES, load_game
+
+    game = _game(3)
+    newer = TableRow(7, None, "maginot_line", "playing", 0, [], [], 0, table_id="same-id", revision=100)
+    GAMES.put(newer, _game(5))
+    try:
+        row = TableRow(7, None, "maginot_line", "playing", 0, [], [], 0, state=game.to_json(), table_id="same-id",
+                       revision=3)
+        row.held = True
+        first = load_game(row)
+        assert first.to_json() == game.to_json()
+        assert row.live is first and load_game(row) is first  # not replayed again on every read
+    finally:
+        GAMES.clear()

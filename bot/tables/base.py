@@ -126,10 +126,12 @@ class _Rows:
         self._rows.clear()
         self.bytes = 0
 
-    def put(self, table: TableRow) -> None:
+    def put(self, table: TableRow, drop_game: bool = False) -> None:
         if isinstance(table.state, dict):  # one object for the collector, not one per list of the state
             table.state = PackedState(table.state)
-        table.live, table.held = None, True  # its game: in the cache of games (packed when not recent)
+        table.held = True
+        if drop_game:  # its game is in the cache of games (packed when not recent)
+            table.live = None
         self.pop(table.channel_id)
         size = row_bytes(table)
         self._rows[table.channel_id] = (table, size)
@@ -160,9 +162,10 @@ class ServiceBase:
         self._in_flight = asyncio.Semaphore(self.IN_FLIGHT.get(getattr(store, "backend", ""), 4))
 
     def _remember(self, table: TableRow) -> None:
-        if table.live is not None:
-            GAMES.put(table, table.live)
-        self._rows.put(table)
+        # The row's game goes to the cache of games; the row keeps it only if that cache did not
+        # take it (it holds a newer revision of the table).
+        kept = table.live is not None and GAMES.put(table, table.live)
+        self._rows.put(table, drop_game=kept)
 
     # ----- reading -------------------------------------------------------------------
     def cached(self, channel_id: int) -> TableRow | None:

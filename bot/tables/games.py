@@ -136,13 +136,15 @@ class _GameCache:
             self._used(table.table_id)
             return game
 
-    def put(self, table: TableRow, game: Game) -> None:
+    def put(self, table: TableRow, game: Game) -> bool:
+        """Hold ``game`` as the table's at its revision; False when it is not held (no table id, or
+        a newer revision of the table is held)."""
         if not table.table_id:
-            return
+            return False
         with self._lock:
             held = self._games.get(table.table_id)
             if held is not None and held[0] > table.revision:
-                return  # a newer revision is already held
+                return False  # a newer revision is already held
         size = GAME_SIZES.of(table.game, game)
         with self._lock:
             held = self._games.pop(table.table_id, None)
@@ -155,6 +157,7 @@ class _GameCache:
                 gone, (_, _, dropped) = self._games.popitem(last=False)
                 self._live.pop(gone, None)
                 self.bytes -= dropped
+            return table.table_id in self._games
 
     def clear(self) -> None:
         with self._lock:
@@ -182,12 +185,14 @@ def load_game(table: TableRow) -> Game:
     if table.live is not None:
         return table.live
     game = GAMES.get(table)
-    if game is None:
-        game = spec(table.game).state.from_json(unpacked(table.state))
-        if table.state_ply is not None:
-            for seat, move, *_ in table.moves[table.state_ply:]:
-                game = apply_logged(game, int(seat), str(move))
-        GAMES.put(table, game)
-    if not table.held:  # a row of the service's cache keeps no game object (see TableRow.held)
+    if game is not None:
+        if not table.held:  # a row of the service's cache keeps no game object (see TableRow.held)
+            table.live = game
+        return game
+    game = spec(table.game).state.from_json(unpacked(table.state))
+    if table.state_ply is not None:
+        for seat, move, *_ in table.moves[table.state_ply:]:
+            game = apply_logged(game, int(seat), str(move))
+    if not GAMES.put(table, game) or not table.held:  # not in the cache of games: the row keeps it
         table.live = game
     return game
