@@ -6,6 +6,7 @@ when it carries a picture) — button clicks on the table message and on private
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import random
 import statistics
@@ -278,9 +279,30 @@ class Burst:
     cpu: float = 0.0
     stall: float = 0.0  # the event loop's longest stall (s), wall
     stall_cpu: float = 0.0  # ... in the loop thread's CPU time (s)
+    # The garbage collector in the timed windows: its longest collection (the loop thread's CPU,
+    # s) of each generation, and how many full (oldest-generation) collections ran.
+    gc_longest: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0])
+    gc_full: int = 0
     errors: int = 0
     lost: int = 0
     tables: int = 0
+
+
+class _Collections:
+    """Times every garbage collection while ``on`` (its thread's CPU), into a :class:`Burst`."""
+
+    def __init__(self, out: Burst):
+        self.out, self.on, self._start = out, False, 0.0
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if not self.on:
+            return
+        if phase == "start":
+            self._start = time.thread_time()
+            return
+        g = info["generation"]
+        self.out.gc_longest[g] = max(self.out.gc_longest[g], time.thread_time() - self._start)
+        self.out.gc_full += g == 2
 
 
 async def many(backend: Any, tables: int, rounds: int, pictures_on: bool) -> Burst:
@@ -291,6 +313,8 @@ async def many(backend: Any, tables: int, rounds: int, pictures_on: bool) -> Bur
 
     store = await backend.open(f"many{'p' if pictures_on else ''}")
     out = Burst(tables=tables)
+    collections = _Collections(out)
+    gc.callbacks.append(collections)
     try:
         service = TableService(store)
         lengths = (30, 300, 1000)
@@ -333,6 +357,7 @@ async def many(backend: Any, tables: int, rounds: int, pictures_on: bool) -> Bur
 
                     pictures.cache_clear()
                 with LoopWatch() as watch:
+                    collections.on = True
                     start, cpu = time.perf_counter(), time.process_time()
                     tasks = []
                     for _, pl in payloads:  # one event per turn of the loop, as the gateway reads them
@@ -341,6 +366,7 @@ async def many(backend: Any, tables: int, rounds: int, pictures_on: bool) -> Bur
                     results = await asyncio.gather(*tasks, return_exceptions=True)
                     out.elapsed += time.perf_counter() - start
                     out.cpu += time.process_time() - cpu
+                    collections.on = False
                 out.stall = max(out.stall, watch.worst)
                 out.stall_cpu = max(out.stall_cpu, watch.worst_cpu)
                 out.errors += sum(1 for x in results if isinstance(x, BaseException))
@@ -355,6 +381,7 @@ async def many(backend: Any, tables: int, rounds: int, pictures_on: bool) -> Bur
                 out.lost += before[ch] + played[ch] - len(stored.moves)
         return out
     finally:
+        gc.callbacks.remove(collections)
         await store.close()
 
 
@@ -416,5 +443,9 @@ async def press_figures(backend: Any, quick: bool, report: Any) -> None:
                       "ms"))
         report(Figure(f"{name}: event loop blocked at most (wall)", burst.stall * 1000, "ms", 20))
         report(Figure(f"{name}: event loop blocked at most (its thread's CPU)", burst.stall_cpu * 1000, "ms", 20))
+        young, middle, full = (x * 1000 for x in burst.gc_longest)
+        report(Figure(f"{name}: longest garbage collection, young / middle generation (CPU)", max(young, middle), "ms"))
+        report(Figure(f"{name}: longest full garbage collection (CPU)", full, "ms"))
+        report(Figure(f"{name}: full garbage collections", burst.gc_full, "count"))
         report(Figure(f"{name}: errors", burst.errors, "count", 0))
         report(Figure(f"{name}: lost updates", burst.lost, "count", 0))

@@ -15,15 +15,16 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from bot.store.base import (
-    AlreadySeen, DamagedTable, Draft, MoveLog, SchemaTooNew, Seat, StaleRevision, StoreError, TableRow, TableStore,
-    new_table_id,
+    AlreadySeen, DamagedTable, Draft, MoveLog, PackedState, SchemaTooNew, Seat, StaleRevision, StoreError, TableRow,
+    TableStore, new_table_id, unpacked,
 )
 from bot.store.sqlite import SQLiteStore
 
 Store = SQLiteStore
 
-__all__ = ["AlreadySeen", "DamagedTable", "Draft", "MoveLog", "SchemaTooNew", "Seat", "StaleRevision", "Store",
-           "StoreError", "TableRow", "TableStore", "SQLiteStore", "new_table_id", "open_store", "is_postgres_url"]
+__all__ = ["AlreadySeen", "DamagedTable", "Draft", "MoveLog", "PackedState", "SchemaTooNew", "Seat", "StaleRevision", "Store",
+           "StoreError", "TableRow", "TableStore", "SQLiteStore", "new_table_id", "open_store", "is_postgres_url",
+           "unpacked"]
 
 DEFAULT_PATH = Path("data") / "deckhand.sqlite3"
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.store.base import (
     STATUSES, DailyEntry, DamagedTable, FinishedRecord, MoveLog, PlayerRating, Seat, StoredRecord, TableRow, new_table_id,
+    unpacked,
 )
 
 
@@ -69,7 +70,7 @@ def encode_row(t: TableRow, snapshot: tuple[dict[str, Any] | None, int] | None =
     }
     if snapshot is not None:
         state, ply = snapshot
-        cols["state"] = None if state is None else dumps(state)
+        cols["state"] = None if state is None else dumps(unpacked(state))
         cols["state_ply"] = ply
     return cols
 

@@ -4,7 +4,9 @@ it; the Discord layer and the renders get readers (``bot.tables.reader``), never
 
 from __future__ import annotations
 
+import dataclasses
 import gc
+import marshal
 import sys
 import threading
 import types
@@ -14,11 +16,15 @@ from typing import Any
 from bot.engine.core import Game
 from bot.engine.registry import spec
 from bot.records import apply_logged
-from bot.store import MoveLog, TableRow
+from bot.store import MoveLog, TableRow, unpacked
 from bot.tables.errors import TableError
 
 MB = 1 << 20
 GAME_CACHE_BYTES = 48 * MB  # the recent games kept, in (estimated) bytes
+# ... of which the most recently used are held as objects, the rest packed. Not fewer: the
+# turn-limit sweep's 1,000 due tables read each game a few times, far apart (with 64, its event-loop
+# time grew from about 500 to 600-650 ms, rebuilding and packing; the warning sweep 234 -> 370 ms).
+LIVE_GAMES = 1024
 
 _SKIP = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType)
 
@@ -72,34 +78,76 @@ class SizeEstimate:
 GAME_SIZES = SizeEstimate()
 
 
+class _Packed:
+    """A game the cache no longer holds as objects: its fields as marshal bytes (one object for the
+    garbage collector instead of about 70 for a Maginot Line game). Rebuilt as ``Game.copy``
+    does: the class called with the fields (about 25 µs for a long Maginot Line game)."""
+
+    __slots__ = ("cls", "blob")
+
+    def __init__(self, game: Game):
+        self.cls = type(game)
+        self.blob = marshal.dumps({f.name: getattr(game, f.name) for f in dataclasses.fields(game)})
+
+    def game(self) -> Game:
+        return self.cls(**marshal.loads(self.blob))
+
+
 class _GameCache:
     """The game of each recent table at its latest revision, by table id: a move neither parses a
     state nor replays the log when its table was loaded or saved in this process. A hit needs the
     same (table id, revision). Games never change (``apply`` makes a new one), so one may be
     shared; thread-safe (messages and pictures are built in worker threads). Bounded in bytes
-    (an estimate of each game's, by its game), not in entries: a long game weighs more."""
+    (an estimate of each game's, by its game), not in entries: a long game weighs more.
 
-    def __init__(self, max_bytes: int = GAME_CACHE_BYTES):
+    Only the ``live`` most recently used games are held as objects; the others are packed
+    (:class:`_Packed`) and rebuilt when used. A full collection walked every cached game's lists
+    and dicts: with 1,000 hot tables, most of what it walked."""
+
+    def __init__(self, max_bytes: int = GAME_CACHE_BYTES, live: int = LIVE_GAMES):
         self.max_bytes = max_bytes
+        self.live = live
         self.bytes = 0
-        self._games: OrderedDict[str, tuple[int, Game, int]] = OrderedDict()
+        self._games: OrderedDict[str, tuple[int, Game | _Packed, int]] = OrderedDict()
+        self._live: OrderedDict[str, None] = OrderedDict()  # the ids held as objects, least recent first
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self._games)
 
-    def get(self, table: TableRow) -> Game | None:
-        with self._lock:
-            found = self._games.get(table.table_id) if table.table_id else None
-        return found[1] if found is not None and found[0] == table.revision else None
+    def _used(self, table_id: str) -> None:
+        """``table_id`` holds a game object, most recently used; pack the least recent beyond ``live``."""
+        self._live[table_id] = None
+        self._live.move_to_end(table_id)
+        while len(self._live) > self.live:
+            old, _ = self._live.popitem(last=False)
+            held = self._games.get(old)
+            if held is not None and isinstance(held[1], Game):
+                self._games[old] = (held[0], _Packed(held[1]), held[2])
 
-    def put(self, table: TableRow, game: Game) -> None:
+    def get(self, table: TableRow) -> Game | None:
         if not table.table_id:
-            return
+            return None
+        with self._lock:
+            found = self._games.get(table.table_id)
+            if found is None or found[0] != table.revision:
+                return None
+            game = found[1]
+            if isinstance(game, _Packed):
+                game = game.game()
+                self._games[table.table_id] = (found[0], game, found[2])
+            self._used(table.table_id)
+            return game
+
+    def put(self, table: TableRow, game: Game) -> bool:
+        """Hold ``game`` as the table's at its revision; False when it is not held (no table id, or
+        a newer revision of the table is held)."""
+        if not table.table_id:
+            return False
         with self._lock:
             held = self._games.get(table.table_id)
             if held is not None and held[0] > table.revision:
-                return  # a newer revision is already held
+                return False  # a newer revision is already held
         size = GAME_SIZES.of(table.game, game)
         with self._lock:
             held = self._games.pop(table.table_id, None)
@@ -107,13 +155,17 @@ class _GameCache:
                 self.bytes -= held[2]
             self._games[table.table_id] = (table.revision, game, size)
             self.bytes += size
+            self._used(table.table_id)
             while self.bytes > self.max_bytes and len(self._games) > 1:
-                _, (_, _, dropped) = self._games.popitem(last=False)
+                gone, (_, _, dropped) = self._games.popitem(last=False)
+                self._live.pop(gone, None)
                 self.bytes -= dropped
+            return table.table_id in self._games
 
     def clear(self) -> None:
         with self._lock:
             self._games.clear()
+            self._live.clear()
             self.bytes = 0
 
 
@@ -136,11 +188,14 @@ def load_game(table: TableRow) -> Game:
     if table.live is not None:
         return table.live
     game = GAMES.get(table)
-    if game is None:
-        game = spec(table.game).state.from_json(table.state)
-        if table.state_ply is not None:
-            for seat, move, *_ in table.moves[table.state_ply:]:
-                game = apply_logged(game, int(seat), str(move))
-        GAMES.put(table, game)
-    table.live = game
+    if game is not None:
+        if not table.held:  # a row of the service's cache keeps no game object (see TableRow.held)
+            table.live = game
+        return game
+    game = spec(table.game).state.from_json(unpacked(table.state))
+    if table.state_ply is not None:
+        for seat, move, *_ in table.moves[table.state_ply:]:
+            game = apply_logged(game, int(seat), str(move))
+    if not GAMES.put(table, game) or not table.held:  # not in the cache of games: the row keeps it
+        table.live = game
     return game
