@@ -33,14 +33,19 @@ def readers(game_id: str, seats: int, options: list[str], seed: int, moves: int)
         log.append([seat, move, 0])
 
 
+def first_options(reader):
+    """The seat's first-step options a panel offers (forfeits left out), or None when it asks for text."""
+    root = reader.choices(())
+    return [o for o in root.options if o.token not in FORFEIT_TOKENS] if root.kind == "token" else None
+
+
 @pytest.mark.parametrize("game_id,seats,options", GAMES)
 def test_a_batchs_candidates_are_one_picks_with_their_tests_made_late(game_id, seats, options):
     checked = 0
     for reader, _ in readers(game_id, seats, options, 3, 150):
-        root = reader.choices(())
-        if root.kind != "token":
+        opts = first_options(reader)
+        if opts is None:
             continue
-        opts = [o for o in root.options if o.token not in FORFEIT_TOKENS]
         short = pickers._short_moves(reader, opts)
         eager = [m for m, _ in short] + [t for t, _ in pickers.one_pick(reader, opts, [m for m, _ in short], keeps=True)]
         lazy = pickers._candidates(reader, opts)
@@ -59,10 +64,9 @@ def shown(items) -> list:
 def test_what_one_press_offers_is_kept_exactly(game_id, seats, options):
     offered = 0
     for reader, game in readers(game_id, seats, options, 5, 150):
-        root = reader.choices(())
-        if root.kind != "token":
+        opts = first_options(reader)
+        if opts is None:
             continue
-        opts = [o for o in root.options if o.token not in FORFEIT_TOKENS]
         first = shown(pickers.in_one_press(reader, opts, pickers.Drafts()))
         again = shown(pickers.in_one_press(reader, opts, pickers.Drafts()))  # kept with the reader's game
         fresh = Reader(reader.table, game, reader.seat)  # a reader of the same game asking everything anew

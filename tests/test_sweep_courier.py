@@ -5,6 +5,8 @@ thread sends still shown last; and closing the bot stops the thread."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
 import threading
@@ -30,6 +32,29 @@ async def timed_out_tables(standin, bot, count: int) -> tuple[list[int], list[di
     bot.service.clock = clock
     clock.advance(2 * 86400)
     return channels, users
+
+
+@contextlib.asynccontextmanager
+async def slow_sweep_edit(bot):
+    """A sweep started with its table edits slow to reach Discord from the sender thread: the sweep's
+    task, once its first edit is on its way."""
+    began = threading.Event()
+    real = discord.http.HTTPClient.edit_message
+
+    async def edit_message(http, cid, mid, **kw):
+        if threading.current_thread().name == SENDER:  # the sweep's edit: slow to reach Discord
+            began.set()
+            await asyncio.sleep(0.3)
+        return await real(http, cid, mid, **kw)
+
+    discord.http.HTTPClient.edit_message = edit_message
+    try:
+        sweep = asyncio.create_task(bot.get_cog("Tables").check_timeouts())
+        while not began.is_set():
+            await asyncio.sleep(0.005)
+        yield sweep
+    finally:
+        discord.http.HTTPClient.edit_message = real
 
 
 async def test_the_sweeps_edits_and_notices_reach_discord_in_order_from_the_sender_thread(standin, bot):
@@ -119,7 +144,6 @@ async def test_a_newer_state_shown_while_the_sender_edits_is_shown_last(standin,
     """The sweep's edit of a table message is held on the event loop (the channel's showing lock)
     until the sender thread has sent it: a newer state shown meanwhile (here /game turnlimit's,
     through the same lock) goes out after it, so it is what the table message shows."""
-    import asyncio
 
     from tests.discord_helpers import shown_revision
 
@@ -130,25 +154,10 @@ async def test_a_newer_state_shown_while_the_sender_edits_is_shown_last(standin,
     bot.service.clock = clock
     clock.advance(2 * 86400)
     live = int(latest_table(standin, channel)["id"])
-    began = threading.Event()
-    real = discord.http.HTTPClient.edit_message
-
-    async def edit_message(http, cid, mid, **kw):
-        if threading.current_thread().name == SENDER:  # the sweep's edit: slow to reach Discord
-            began.set()
-            await asyncio.sleep(0.3)
-        return await real(http, cid, mid, **kw)
-
-    discord.http.HTTPClient.edit_message = edit_message
-    try:
-        sweep = asyncio.create_task(bot.get_cog("Tables").check_timeouts())
-        while not began.is_set():
-            await asyncio.sleep(0.005)
+    async with slow_sweep_edit(bot) as sweep:
         await standin.slash(bot, "game turnlimit", {"minutes": 10}, user=users[0], guild=g, channel=where)
         assert await sweep == 1
         await standin.settle(bot)
-    finally:
-        discord.http.HTTPClient.edit_message = real
     newest = await bot.service.get(channel)
     assert newest.turn_limit == 600 and shown_revision(standin, live) == newest.revision, "the later state shows last"
 
@@ -163,24 +172,9 @@ async def test_closing_the_bot_during_a_sweep_leaves_no_sender_thread(standin, m
     await bot.login("fake-token")
     try:
         channels, _ = await timed_out_tables(standin, bot, 3)
-        began = threading.Event()
-        real = discord.http.HTTPClient.edit_message
-
-        async def edit_message(http, cid, mid, **kw):
-            if threading.current_thread().name == SENDER:
-                began.set()
-                await asyncio.sleep(0.3)
-            return await real(http, cid, mid, **kw)
-
-        discord.http.HTTPClient.edit_message = edit_message
-        try:
-            sweep = asyncio.create_task(bot.get_cog("Tables").check_timeouts())
-            while not began.is_set():
-                await asyncio.sleep(0.005)
+        async with slow_sweep_edit(bot) as sweep:
             await bot.close()
             await asyncio.gather(sweep, return_exceptions=True)
-        finally:
-            discord.http.HTTPClient.edit_message = real
         assert senders() == before, "no sender thread left alive"
         assert not bot.courier.running
     finally:
