@@ -115,6 +115,19 @@ def answered_by_dynamic_items(view: Any) -> bool:
     return True
 
 
+def let_go_of_view(view: discord.ui.View) -> None:
+    """A view sent and not kept (:func:`answered_by_dynamic_items`) is unlinked from its items.
+
+    Each item points back at its view (``item._view``, which discord.py reads only when it
+    dispatches a press to a view it keeps): every table edit and panel answer left its view, its
+    buttons and its ``_ViewWeights`` in a reference cycle for the garbage collector — in the real
+    press's burst, one view a press. Unlinked, as ``View.remove_item`` leaves an item, they are freed
+    by reference counting once the message is sent; the view itself is unchanged (sent again, it
+    makes the same components)."""
+    for item in view.children:
+        item._update_view(None)
+
+
 def amortize_bucket_cleanup(http: Any, floor: int = 256) -> None:
     """discord.py scans every rate-limit bucket it holds each time it makes a new one, once it holds
     256: quadratic when one turn-limit sweep tells a thousand channels (two thousand new buckets,
@@ -253,6 +266,8 @@ class DeckhandBot(commands.Bot):
         def store_view(view: Any, message_id: int | None = None) -> None:
             if not answered_by_dynamic_items(view):
                 keep_view(view, message_id)
+            else:
+                let_go_of_view(view)
 
         state.store_view = store_view  # type: ignore[method-assign]
         answer_own_presses(state)

@@ -1,6 +1,7 @@
 """A handled interaction leaves no reference cycle behind: once every answer is sent and every
-task it started is done, discord.py's ``Interaction`` (with its message, member, channel…) is freed
-by reference counting at once, not left for a full garbage collection."""
+task it started is done, discord.py's ``Interaction`` (with its message, member, channel…) and the
+views sent in answer are freed by reference counting at once, not left for a full garbage
+collection."""
 
 from __future__ import annotations
 
@@ -8,11 +9,18 @@ import gc
 
 import discord
 
-from tests.discord_helpers import auto_moves, guild_with, press_move, start_by_slash
+from tests.discord_helpers import auto_move_for, auto_moves, guild_with, played, press_move, start_by_slash
 
 
 def alive() -> list[discord.Interaction]:
     return [o for o in gc.get_objects() if type(o) is discord.Interaction]
+
+
+def views_sent_and_not_kept() -> list[discord.ui.View]:
+    """Views discord.py does not keep (every press on them answered by the bot's dynamic items)."""
+    from bot.app import answered_by_dynamic_items
+
+    return [o for o in gc.get_objects() if type(o) is discord.ui.View and answered_by_dynamic_items(o)]
 
 
 async def test_presses_and_slash_commands_are_freed_without_the_collector(standin, bot, monkeypatch):
@@ -27,7 +35,7 @@ async def test_presses_and_slash_commands_are_freed_without_the_collector(standi
     channel = await start_by_slash(standin, bot, g, users, "maginot_line")
     await standin.settle(bot)
     gc.collect()
-    assert alive() == []
+    assert alive() == [] and views_sent_and_not_kept() == []
     gc.disable()
     try:
         answered = 0
@@ -36,11 +44,15 @@ async def test_presses_and_slash_commands_are_freed_without_the_collector(standi
             answered += res is not None and bool(res.callbacks)
             await standin.settle(bot)
             assert alive() == [], "a press's Interaction outlived it (a reference cycle)"
-        res = await standin.slash(bot, "game status", {}, user=users[0], guild=g,
-                                  channel=standin._where(channel)[1])
-        assert res.callbacks
-        await standin.settle(bot)
-        assert alive() == [], "a slash command's Interaction outlived it (a reference cycle)"
+            assert views_sent_and_not_kept() == [], "a view sent outlived its message (a reference cycle)"
+        for seed in range(3):  # /game move, as the bench's burst presses it
+            seat, move = await auto_move_for(bot, channel, seed)
+            res = await standin.slash(bot, "game move", {"move": move}, user=users[seat], guild=g,
+                                      channel=standin._where(channel)[1])
+            assert res.callbacks and played(res)
+            await standin.settle(bot)
+            assert alive() == [], "a slash command's Interaction outlived it (a reference cycle)"
+            assert views_sent_and_not_kept() == []
         assert answered >= 3
     finally:
         gc.enable()
