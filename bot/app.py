@@ -302,9 +302,10 @@ class DeckhandBot(commands.Bot):
 
     async def _run_event(self, coro: Any, event_name: str, *args: Any, **kwargs: Any) -> None:
         await super()._run_event(coro, event_name, *args, **kwargs)
-        if event_name == "interaction" and args and isinstance(args[0], discord.Interaction) and not kwargs:
+        if event_name == "on_interaction" and args and isinstance(args[0], discord.Interaction) and not kwargs:
             # A text box is answered by the ``interaction`` listener (cogs.tables); every interaction
-            # passes through it. Held here: the arguments' tuple.
+            # passes through it (discord.py's task for the open box's Modal, started before it, is
+            # done in its first step). Held here: the arguments' tuple.
             let_go(args[0], 1)
 
     async def on_ready(self) -> None:

@@ -70,5 +70,34 @@ async def test_an_interaction_still_held_keeps_its_response(standin, bot):
     bot.add_listener(on_interaction)
     res = await standin.slash(bot, "game new", {"game": "gridcannon"}, user=users[0], guild=g)
     assert res.callbacks and len(kept) == 1
-    assert kept[0].response.is_done()
-    await kept[0].followup.send("late", ephemeral=True)  # the followup still works
+    pressed = await standin.click(bot, res.message_id, label="Concede", user=users[0])  # a press, kept too
+    assert pressed.callbacks and len(kept) == 2
+    for interaction in kept:
+        assert interaction.response.is_done()
+        await interaction.followup.send("late", ephemeral=True)  # the followup still works
+
+
+async def test_text_boxes_submitted_are_freed_without_the_collector(standin, bot):
+    """A text box's submit is answered by the ``interaction`` listener: freed the same way."""
+    from tests.discord_helpers import make_move
+    from tests.test_discord_krpd import started_four
+
+    g, users, channel = await started_four(standin, bot)
+    await standin.settle(bot)
+    gc.collect()
+    gc.disable()
+    try:
+        boxes = 0
+        async for i, _, seat, move in auto_moves(bot, channel, 60):
+            move = str(move)
+            if move.startswith(("tell", "twist", "wrapup", "close")):
+                move = move.split(" ", 1)[0] + f" Line {i}."
+                boxes += 1
+            await make_move(standin, bot, channel, seat, move, users)
+            await standin.settle(bot)
+            assert alive() == [], f"an Interaction outlived {move!r} (a reference cycle)"
+            if boxes >= 3:
+                break
+        assert boxes >= 3
+    finally:
+        gc.enable()
