@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -57,12 +58,44 @@ def settle_memory() -> None:
     gc.set_threshold(*GC_THRESHOLD)
 
 
+def let_go(interaction: discord.Interaction, held: int) -> bool:
+    """Break the one reference cycle a handled interaction is left in, once nothing else holds it.
+
+    discord.py's ``interaction.response`` (an ``InteractionResponse``, cached in the interaction's
+    ``_cs_response`` slot) points back at its interaction (``_parent``): every press and slash
+    command answered leaves the interaction — with its message, member, user, channel, guild,
+    namespace and the message's components, about 30 tracked objects — for the garbage collector.
+    Presses stay in flight a while, so these survive into the older generations and only a full
+    collection (tens of milliseconds of blocked loop in a burst) frees them.
+
+    ``held`` is how many references the caller holds itself (its frame's, a closure's). When the
+    interaction has no other holder than those and its own response — every task that used it is
+    done, no late notice, deferral or listener still has it — the response is dropped from the
+    interaction: reference counting frees both at once. Anything else still holding it (a task
+    building the panel's next step, a listener, an exception's traceback) leaves it as it is
+    (the collector's, as before); the last of its handlers to finish lets it go. True when let go."""
+    try:
+        response = interaction._cs_response  # type: ignore[attr-defined]
+    except AttributeError:  # never answered through discord.py's response: no cycle
+        return False
+    if getattr(response, "_parent", None) is not interaction:
+        return False
+    # Besides the caller's: this frame's argument, getrefcount's own, and the response's _parent.
+    if sys.getrefcount(interaction) > held + 3:
+        return False
+    del interaction._cs_response  # type: ignore[attr-defined]
+    return True
+
+
 class GatedTree(discord.app_commands.CommandTree):
     """The slash commands, each worked on through the bot's turnstile (bot.ui.turnstile)."""
 
     async def _call(self, interaction: discord.Interaction) -> None:
         async with self.client.turnstile():  # type: ignore[attr-defined]
             await super()._call(interaction)
+        # Handled (an error raised instead goes to discord.py's error handler, which still needs it).
+        # Held here: this frame's argument and discord.py's invoker closure's cell.
+        let_go(interaction, 2)
 
 
 def answered_by_dynamic_items(view: Any) -> bool:
@@ -80,6 +113,19 @@ def answered_by_dynamic_items(view: Any) -> bool:
         if custom_id is not None and not custom_id.startswith(f"{COMPONENT_PREFIX}:"):
             return False
     return True
+
+
+def let_go_of_view(view: discord.ui.View) -> None:
+    """A view sent and not kept (:func:`answered_by_dynamic_items`) is unlinked from its items.
+
+    Each item points back at its view (``item._view``, which discord.py reads only when it
+    dispatches a press to a view it keeps): every table edit and panel answer left its view, its
+    buttons and its ``_ViewWeights`` in a reference cycle for the garbage collector — in the real
+    press's burst, one view a press. Unlinked, as ``View.remove_item`` leaves an item, they are freed
+    by reference counting once the message is sent; the view itself is unchanged (sent again, it
+    makes the same components)."""
+    for item in view.children:
+        item._update_view(None)
 
 
 def amortize_bucket_cleanup(http: Any, floor: int = 256) -> None:
@@ -158,6 +204,14 @@ async def _answer_press(component_type: int, factory: Any, interaction: discord.
                         match: Any) -> None:
     """discord.py's ``ViewStore.schedule_dynamic_item_call`` for one plain message's component,
     with the pressed component alone made an item (not the message's whole View)."""
+    try:
+        await _dispatch_press(component_type, factory, interaction, custom_id, match)
+    finally:
+        let_go(interaction, 1)  # held here: this frame's argument
+
+
+async def _dispatch_press(component_type: int, factory: Any, interaction: discord.Interaction, custom_id: str,
+                          match: Any) -> None:
     message = interaction.message
     assert message is not None
     pressed = next((c for row in message.components for c in getattr(row, "children", (row,))
@@ -212,6 +266,8 @@ class DeckhandBot(commands.Bot):
         def store_view(view: Any, message_id: int | None = None) -> None:
             if not answered_by_dynamic_items(view):
                 keep_view(view, message_id)
+            else:
+                let_go_of_view(view)
 
         state.store_view = store_view  # type: ignore[method-assign]
         answer_own_presses(state)
@@ -243,6 +299,14 @@ class DeckhandBot(commands.Bot):
             settle_memory()
             samples = await asyncio.to_thread(sample_views)
             self._warming = asyncio.create_task(pictures.prepare(samples), name="deckhand: warm the picture processes")
+
+    async def _run_event(self, coro: Any, event_name: str, *args: Any, **kwargs: Any) -> None:
+        await super()._run_event(coro, event_name, *args, **kwargs)
+        if event_name == "on_interaction" and args and isinstance(args[0], discord.Interaction) and not kwargs:
+            # A text box is answered by the ``interaction`` listener (cogs.tables); every interaction
+            # passes through it (discord.py's task for the open box's Modal, started before it, is
+            # done in its first step). Held here: the arguments' tuple.
+            let_go(args[0], 1)
 
     async def on_ready(self) -> None:
         shards = self.sweep_shards
