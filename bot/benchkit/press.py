@@ -225,6 +225,19 @@ def p(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, max(0, round(q / 100 * (len(values) - 1))))]
 
 
+def fresh_caches() -> None:
+    """Forget what earlier cells left in this process's caches (games, readers' answers, pictures),
+    as a bot started anew would: the cells' tables share ids across back ends and lengths, and a
+    newer revision of a table id held from an earlier cell made every later lookup of it miss."""
+    from bot.render import pictures
+    from bot.tables.games import GAMES
+    from bot.tables.reader import ASKED
+
+    GAMES.clear()
+    ASKED.clear()
+    pictures.cache_clear()
+
+
 async def latency(backend: Any, length: int, tables: int, presses: int, pictures_on: bool) -> Run:
     """``tables`` copies of a table ``length`` moves long, each pressed ``presses`` times in turn
     (one press at a time), by the table message, a private panel and ``/game move`` in rotation."""
@@ -235,6 +248,7 @@ async def latency(backend: Any, length: int, tables: int, presses: int, pictures
         await template(TableService(store), 1, length)
         channels = [100 + i for i in range(tables)]
         await clone(store, backend.name, 1, channels)
+        fresh_caches()
         async with running_bot(store, pictures_on) as (bot, feeder, counting):
             if pictures_on:
                 from bot.engine.registry import sample_views
@@ -325,6 +339,7 @@ async def many(backend: Any, tables: int, rounds: int, pictures_on: bool) -> Bur
                  1000: channels[tables * 17 // 20:]}
         for i, n in enumerate(lengths):
             await clone(store, backend.name, 1 + i, share[n])
+        fresh_caches()
         async with running_bot(store, pictures_on) as (bot, feeder, counting):
             if pictures_on:
                 from bot.engine.registry import sample_views
