@@ -107,6 +107,26 @@ def sender_seconds(bot: Any) -> float:
     return courier.cpu_seconds() if courier is not None else 0.0
 
 
+async def timed_sweep(bot: Any, cog: Any, name: str, due: list[int], report: Any, target: float | None) -> None:
+    """One sweep of ``due`` tables, with no stall watcher running (its ticker costs the loop time
+    of its own): the loop thread's time beside the sender thread's CPU, the wall time, the notices."""
+    from bot.bench import Figure
+    from bot.tables.games import GAMES
+
+    GAMES.clear()
+    sender_cpu = sender_seconds(bot)
+    start, loop_cpu = time.perf_counter(), time.thread_time()
+    told = await cog.check_timeouts()
+    wall, loop = time.perf_counter() - start, time.thread_time() - loop_cpu
+    sender = sender_seconds(bot) - sender_cpu
+    report(Figure(f"{name}: event-loop time", loop * 1000, "ms", target))
+    report(Figure(f"{name}: sender thread CPU (its requests; beside the loop, sharing the GIL)", sender * 1000, "ms"))
+    report(Figure(f"{name}: wall time", wall * 1000, "ms"))
+    report(Figure(f"{name}: notices posted", told, "count", None))
+    if told != len(due):
+        report(Figure(f"{name}: due tables not told", len(due) - told, "count", 0))
+
+
 async def sweep_and_memory(backend: Any, quick: bool, report: Any) -> None:
     from bot.bench import Figure, LoopWatch
     from bot.benchkit.feeder import running_bot
@@ -131,24 +151,12 @@ async def sweep_and_memory(backend: Any, quick: bool, report: Any) -> None:
             # The loop's time is measured on its own: the stall watcher's 1 ms ticker costs the loop
             # time of its own (about 70 ms over a sweep's two seconds), so the stall is measured on a
             # second batch of as many due tables.
-            GAMES.clear()
-            sender_cpu = sender_seconds(bot)
-            start, loop_cpu = time.perf_counter(), time.thread_time()
-            told = await cog.check_timeouts()
-            wall, loop = time.perf_counter() - start, time.thread_time() - loop_cpu
-            sender = sender_seconds(bot) - sender_cpu
             name = f"{tag} sweep, {len(channels):,} of {stored:,} tables due (notices posted, table messages edited)"
-            report(Figure(f"{name}: event-loop time", loop * 1000, "ms", 200 if due >= DUE else None))
-            report(Figure(f"{name}: sender thread CPU (its requests; beside the loop, sharing the GIL)", sender * 1000,
-                          "ms"))
-            report(Figure(f"{name}: wall time", wall * 1000, "ms"))
-            report(Figure(f"{name}: notices posted", told, "count", None))
-            if told != len(channels):
-                report(Figure(f"{name}: due tables not told", len(channels) - told, "count", 0))
+            await timed_sweep(bot, cog, name, channels, report, 200 if due >= DUE else None)
             again = await make_due(store, backend.name, due, time.time(), skip=due)
             GAMES.clear()
             with LoopWatch() as watch:
-                start, loop_cpu = time.perf_counter(), time.thread_time()
+                loop_cpu = time.thread_time()
                 told = await cog.check_timeouts()
                 watched = time.thread_time() - loop_cpu
             name = f"{tag} sweep, another {len(again):,} due, watched for stalls (a 1 ms ticker on the loop)"
@@ -160,20 +168,8 @@ async def sweep_and_memory(backend: Any, quick: bool, report: Any) -> None:
                 report(Figure(f"{name}: due tables not told", len(again) - told, "count", 0))
             # Warnings: the notice only (the table message is left as it is: nothing on it changed).
             warned = await make_due(store, backend.name, due, time.time(), warning=True, skip=2 * due)
-            GAMES.clear()
-            sender_cpu = sender_seconds(bot)
-            start, loop_cpu = time.perf_counter(), time.thread_time()
-            told = await cog.check_timeouts()
-            wall, loop = time.perf_counter() - start, time.thread_time() - loop_cpu
-            sender = sender_seconds(bot) - sender_cpu
             name = f"{tag} sweep, {len(warned):,} of {stored:,} tables due a warning (notices posted, no table edit)"
-            report(Figure(f"{name}: event-loop time", loop * 1000, "ms"))
-            report(Figure(f"{name}: sender thread CPU (its requests; beside the loop, sharing the GIL)", sender * 1000,
-                          "ms"))
-            report(Figure(f"{name}: wall time", wall * 1000, "ms"))
-            report(Figure(f"{name}: notices posted", told, "count", None))
-            if told != len(warned):
-                report(Figure(f"{name}: due tables not told", len(warned) - told, "count", 0))
+            await timed_sweep(bot, cog, name, warned, report, None)
         # memory: 1,000 hot tables of 300+ moves, each pressed with its picture, in a fresh process
         kinds = 5 if quick else 10  # distinct games (seeds), each copied; their presses differ again
         hot_channels = [HOT_BASE + i for i in range(hot)]
