@@ -36,9 +36,10 @@ from bot.render.panel import Panel, clip, plain
 
 from bot.tables.clock import format_duration
 from bot.tables.reader import Reader
+from bot.ui.boxes import text_box  # noqa: F401 — every payload is reached from here
 from bot.ui.pickers import (  # noqa: F401 — every payload is reached from here
     THEN, Drafts, Shortcut, Step, batch_moves, confirm_view, decode_tokens, encode_tokens, move_down_view, move_label,
-    picker, public_moves, shortcuts, text_box,
+    picker, public_moves, shortcuts,
 )
 from bot.ui.text import (  # noqa: F401 — every payload is reached from here
     BUTTONS_PER_ROW, COLOUR, CONFIRM, CUSTOM_ID_MAX, HAND_LABEL, KEEP, LABEL_MAX, MODAL, NO_PINGS, PAGE, PUBLIC_MOVES_MAX,
