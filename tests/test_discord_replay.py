@@ -27,9 +27,13 @@ def people(standin, n=2):
 
 async def finish(bot, channel: int, guild: int | None, game: str, users: list[dict], bots: int = 0,
                  seed: int = 1) -> None:
-    """A whole game at a table, every person's move the built-in player's (through the service)."""
+    """A whole game at a table, every person's move the built-in player's (through the service),
+    dealt from ``seed`` too (the lobby otherwise draws a table's seed from ``secrets``)."""
+    from tests.play_loop import seeded
+
     actors = [Actor(int(u["id"]), u["username"]) for u in users]
-    await bot.service.new_table(channel, guild, actors[0], game)
+    with seeded(seed):
+        await bot.service.new_table(channel, guild, actors[0], game)
     for a in actors[1:]:
         await bot.service.join(channel, a)
     for _ in range(bots):
