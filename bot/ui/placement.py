@@ -225,15 +225,7 @@ class Placement:
                 return live
             await answered
             if edited is not None:  # the rest of the plain edit's road below
-                said = False
-                if edited:
-                    said = await self.acknowledge(interaction, answer, payloads.jump_url(reader.table, live))
-                else:
-                    live = await self.post(interaction, msg)
-                    await self.remember(ch, live)
-                if answer and not said:
-                    await interaction.followup.send(clip(answer, 1900), ephemeral=True, allowed_mentions=NO_PINGS)
-                return live
+                return await self._answer_after_edit(interaction, reader, msg, live, edited, answer)
         answered_here = False
         if (public_click and clicked is not None and live is not None and clicked.id != live
                 and not interaction.response.is_done()):
@@ -257,12 +249,25 @@ class Placement:
             if live is None:
                 live = clicked.id
                 await self.remember(ch, live)
-        elif live is not None and await self.edit(ch, live, **msg.edit_kwargs()):
-            answered_here = await self.acknowledge(interaction, answer, payloads.jump_url(reader.table, live))
+        else:
+            edited = live is not None and await self.edit(ch, live, **msg.edit_kwargs())
+            return await self._answer_after_edit(interaction, reader, msg, live, edited, answer)
+        if answer and not answered_here:
+            await interaction.followup.send(clip(answer, 1900), ephemeral=True, allowed_mentions=NO_PINGS)
+        return live
+
+    async def _answer_after_edit(self, interaction: discord.Interaction, reader: Reader, msg: payloads.TableMessage,
+                                 live: int | None, edited: bool, answer: str) -> int | None:
+        """The plain edit's road once the table message was edited in place (``edited``) or could not
+        be: the actor answered privately with a link to it, else the table posted anew; ``answer`` as a
+        private follow-up when that did not already say it."""
+        said = False
+        if edited and live is not None:
+            said = await self.acknowledge(interaction, answer, payloads.jump_url(reader.table, live))
         else:
             live = await self.post(interaction, msg)
-            await self.remember(ch, live)
-        if answer and not answered_here:
+            await self.remember(reader.table.channel_id, live)
+        if answer and not said:
             await interaction.followup.send(clip(answer, 1900), ephemeral=True, allowed_mentions=NO_PINGS)
         return live
 

@@ -113,13 +113,7 @@ class MaginotLine(Game):
 
     # ----- who acts -------------------------------------------------------------------
     def decisions(self) -> tuple[Decision, ...]:
-        held = self.__dict__.get("_held")
-        if held is None:
-            return self._decisions()
-        found = held.get("decisions")
-        if found is None:
-            found = held["decisions"] = self._decisions()
-        return found
+        return self._keep("decisions", self._decisions)
 
     def _decisions(self) -> tuple[Decision, ...]:
         if self.phase == "over":
