@@ -21,7 +21,7 @@ from bot.tables.service import TableService
 from bot.tables.desk import Desk
 from bot.ui.components import PREFIX as COMPONENT_PREFIX, Component, Kind, template_of
 from bot.ui.courier import Courier
-from bot.ui.turnstile import Turnstile
+from bot.ui.turnstile import ALONE, Turnstile
 from bot.ratings import rate_history
 
 log = logging.getLogger(__name__)
@@ -41,7 +41,7 @@ def point_at(api_base: str | None, gateway_url: str | None) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
-GC_THRESHOLD = (2000, 10, 10)
+GC_THRESHOLD = (ALONE, 10, 10)  # young collections are made between interactions (bot.ui.turnstile)
 
 
 def settle_memory() -> None:
@@ -52,7 +52,9 @@ def settle_memory() -> None:
     The youngest generation is collected every 2,000 new objects instead of 700: a press makes
     and drops many short-lived ones, and fewer survive into the older generations. The real
     press's 200-table burst (six rounds): the collector's CPU in the timed windows fell from about
-    560 to 250 ms (1,800 interactions)."""
+    560 to 250 ms (1,800 interactions). Those young collections are made as an interaction leaves
+    the turnstile (``bot.ui.turnstile.between_presses``), its answers sent; the collector's own
+    threshold becomes ``ALONE`` (20,000), reached only by work outside interactions."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLD)

@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 
 import discord
+import pytest
 
 from bot.app import answered_by_dynamic_items
 from bot.ui.turnstile import Turnstile
@@ -64,3 +66,76 @@ def test_only_plain_views_of_deckhand_components_are_left_to_the_dynamic_items()
     mine = WithCallbacks(timeout=None)
     mine.add_item(discord.ui.Button(label="Join", custom_id="dh2:abc:1:jn:"))
     assert not answered_by_dynamic_items(mine)
+
+
+class _Seen:
+    """The generations the collector collects while it is watched."""
+
+    def __init__(self) -> None:
+        self.generations: list[int] = []
+
+    def __call__(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self.generations.append(info["generation"])
+
+
+@pytest.fixture
+def settled():
+    """The collector as bot.app.settle_memory leaves it (restored afterwards), watched."""
+    from bot.app import GC_THRESHOLD
+
+    before, seen = gc.get_threshold(), _Seen()
+    gc.collect()
+    gc.set_threshold(*GC_THRESHOLD)
+    gc.callbacks.append(seen)
+    try:
+        yield seen
+    finally:
+        gc.callbacks.remove(seen)
+        gc.set_threshold(*before)
+
+
+async def test_a_young_collection_is_made_as_an_interaction_leaves(settled):
+    seen = settled
+    from bot.ui.turnstile import YOUNG
+
+    gate = Turnstile(size=2, patience=5.0)
+    kept = []
+    async with gate():
+        kept.extend([i] for i in range(YOUNG + 200))  # tracked objects that stay alive
+        assert seen.generations == []  # none made inside the press: its own threshold is far off
+    assert seen.generations == [0]
+    assert gc.get_count()[0] < YOUNG
+    async with gate():  # nothing new: nothing to collect
+        pass
+    assert seen.generations == [0]
+
+
+async def test_a_middle_collection_every_tenth_and_a_full_one_in_time(settled):
+    seen = settled
+    from bot.ui.turnstile import FULL, MIDDLE, YOUNG, between_presses
+
+    kept = []
+    made = []
+    for _ in range((MIDDLE + 1) * (FULL + 1) + 1):  # ten young, then a middle one
+        kept.extend([i] for i in range(YOUNG + 200))  # (a few come from the lists' free list, uncounted)
+        made.append(between_presses())
+        kept.clear()
+    assert made == seen.generations
+    assert made[:MIDDLE + 1] == [0] * MIDDLE + [1]
+    assert made.count(2) == 1 and made.count(1) == FULL  # the middle one after FULL others is a full one
+    assert made.index(2) == (MIDDLE + 1) * (FULL + 1) - 1
+    assert made[-1] == 0
+
+
+async def test_no_collection_is_made_here_before_the_bot_has_settled():
+    from bot.ui.turnstile import YOUNG, between_presses
+
+    before = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)
+    try:
+        kept = [[i] for i in range(YOUNG)]
+        assert between_presses() is None
+        assert kept
+    finally:
+        gc.set_threshold(*before)
