@@ -182,7 +182,8 @@ def parser() -> argparse.ArgumentParser:
     b = _command(
         sub, "bench", "print engine and interaction-handling speed figures",
         ("Print speed figures beside their targets: each game's engine (actions applied, whole games with the "
-         "built-in player, random playouts); the real press — gateway payloads fed to the bot, answered to a "
+         "built-in player, random playouts); each game's picture (CPU of one drawn and encoded); the real "
+         "press — gateway payloads fed to the bot, answered to a "
          "Discord stand-in in another process — on tables of 30, 300 and 1,000 moves, and 200 tables at once; "
          "the turn-limit sweep with 1,000 of 100,000 tables due, and memory; the server-side figures (one press "
          "through the table service and the message builder, many tables at once, start-up, a move and the "
@@ -192,7 +193,8 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--quick", action="store_true", help="fewer repetitions")
     b.add_argument("--json", action="store_true", help='end with one JSON line: {"figures": [...]}')
     b.add_argument("--only", default="", metavar="PARTS",
-                   help="comma-separated parts to run (engines, press, sweep (with memory), replay, service; default all)")
+                   help="comma-separated parts to run (engines, pictures, press, sweep (with memory), replay, service; "
+                        "default all)")
     b.add_argument("--gridcannon-js", metavar="PATH",
                    help="engines: a copy of the JavaScript Gridcannon engine (engine.mjs of GeekKingCloud/"
                         "gridcannon-omarchy; never downloaded) to time beside Gridcannon's (needs node)")

@@ -22,7 +22,10 @@
    before: one interaction on a 300-move table, many tables at once, flat with the number of
    stored tables.
 
-``--only engines,press,sweep,replay,service`` runs some parts; ``--quick`` repeats less.
+2b. Pictures: each game's picture drawn and encoded (CPU p50 and p99, bytes) over many varied
+   views, as a picture process draws them.
+
+``--only engines,pictures,press,sweep,replay,service`` runs some parts; ``--quick`` repeats less.
 ``--json`` prints ``{"figures": [{"name", "value", "unit", "target", "met"}]}`` as the last line.
 """
 
@@ -278,7 +281,7 @@ async def sweep_memory_figures(quick: bool, report: Callable[[Figure], None]) ->
         await sweep_and_memory(Backend("sqlite", Path(tmp)), quick, report)
 
 
-SECTIONS = ("engines", "press", "sweep", "replay", "service")
+SECTIONS = ("engines", "pictures", "press", "sweep", "replay", "service")
 
 
 def run_bench(quick: bool = False, as_json: bool = False, only: tuple[str, ...] = SECTIONS,
@@ -310,6 +313,13 @@ def run_bench(quick: bool = False, as_json: bool = False, only: tuple[str, ...] 
                           note="not measured: the comparison is scripts/gridcannon_js.py of a source checkout"))
         else:
             js_engine.figures(gridcannon_js, quick, report, Figure)
+    if "pictures" in only:
+        print("\nPictures (phone size, as the picture processes draw them): every game's picture drawn and\n"
+              "encoded once for each of many varied views (seeded games of the built-in players, public and\n"
+              "seat views), after a picture process's warm-up; CPU time of this process.")
+        from bot.benchkit.pictures import picture_figures
+
+        picture_figures(quick, report, Figure)
     if "press" in only:
         print("\nThe real press: gateway INTERACTION_CREATE payloads fed to the bot (discord.py, the cog, the desk,\n"
               "the store, the message built and sent to a Discord stand-in in another process, pictures as\n"
