@@ -6,18 +6,20 @@ may save at once), reads on a reader connection in a read transaction (WAL: read
 for the writer). A write is ``BEGIN IMMEDIATE … COMMIT``; a failure rolls back only if a
 transaction is still open (SQLite ends it itself on a full disk) and is raised as a
 :class:`StoreError` naming the cause. Migrations run under ``BEGIN EXCLUSIVE``, so a second
-process opening the same file waits and then finds them applied.
+process opening the same file waits and then finds them applied. The WAL is written back to the
+database file by a checkpointer of its own (a third connection and thread) every few hundred
+commits, never inside a commit.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import sqlite3
 import time
 from collections.abc import Callable, Collection, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -26,93 +28,28 @@ from bot.store.base import (
     known_games, known_log, move_texts, new_draft_id, prepare_save, shard_ids, warned_guard, wrote_snapshot,
 )
 from bot.store.migrations import migrations, statements
+from bot.store.sqlite_conn import CHECKPOINT_EVERY, StoreThread, cause_of, checkpoint_wal, no_autocheckpoint, rollback, use_wal
 from bot.store.sqlite_extras import SQLiteDaily, SQLiteRatings, SQLiteReplays
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 MIGRATIONS = migrations("sqlite")
 SCHEMA_VERSION = len(MIGRATIONS)
-
-_CAUSES = {
-    "SQLITE_FULL": "the disk is full (or the database reached its size limit)",
-    "SQLITE_READONLY": "the database file is read-only",
-    "SQLITE_IOERR": "an input/output error on the disk",
-    "SQLITE_CORRUPT": "the database file is corrupt",
-    "SQLITE_NOTADB": "the file is not a SQLite database",
-    "SQLITE_BUSY": "another process kept the database locked",
-    "SQLITE_LOCKED": "the database is locked",
-    "SQLITE_CANTOPEN": "the database file cannot be opened",
-    "SQLITE_CONSTRAINT": "a value broke a rule of the schema",
-}
-
-
-def cause_of(e: sqlite3.Error) -> str:
-    name = getattr(e, "sqlite_errorname", "") or ""
-    for prefix, cause in _CAUSES.items():
-        if name.startswith(prefix):
-            return cause
-    return "a database error"
-
-
-class _Thread:
-    """One sqlite3 connection living on its own thread; ``run(fn)`` calls ``fn(conn)`` there."""
-
-    def __init__(self, name: str):
-        self.pool = ThreadPoolExecutor(1, thread_name_prefix=name)
-        self.conn: sqlite3.Connection | None = None
-
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self.pool, fn, self.conn, *args)
-
-    async def connect(self, path: str) -> None:
-        def connect(_: None) -> None:
-            conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-            conn.row_factory = sqlite3.Row
-            conn.execute("PRAGMA busy_timeout=10000")
-            conn.execute("PRAGMA synchronous=NORMAL")
-            conn.execute("PRAGMA foreign_keys=ON")
-            self.conn = conn
-
-        await asyncio.get_running_loop().run_in_executor(self.pool, connect, None)
-
-    async def close(self) -> None:
-        if self.conn is not None:
-            await asyncio.get_running_loop().run_in_executor(self.pool, self.conn.close)
-            self.conn = None
-        self.pool.shutdown(wait=True)
-
-
-def _wal(conn: sqlite3.Connection) -> None:
-    """Switch the file to WAL. SQLite may answer "database is locked" at once here, without its
-    busy handler, while another process or connection is opening the same new file: try again."""
-    for _ in range(100):
-        try:
-            conn.execute("PRAGMA journal_mode=WAL").fetchone()
-            return
-        except sqlite3.OperationalError as e:
-            if "locked" not in str(e) and "busy" not in str(e):
-                raise
-            time.sleep(0.05)
-    conn.execute("PRAGMA journal_mode=WAL").fetchone()
-
-
-def _rollback(conn: sqlite3.Connection) -> None:
-    if conn.in_transaction:
-        try:
-            conn.execute("ROLLBACK")
-        except sqlite3.Error:
-            pass  # the original error is the one to report
-
 
 class SQLiteStore(SQLiteDaily, SQLiteRatings, SQLiteReplays):
     """``await SQLiteStore.open(path)``. Safe for any number of concurrent tables in one loop."""
 
     backend = "sqlite"
 
-    def __init__(self, path: Path, writer: _Thread, reader: _Thread, games: Collection[str]):
+    def __init__(self, path: Path, writer: StoreThread, reader: StoreThread, games: Collection[str],
+                 checkpointer: StoreThread | None = None):
         self.path = path
         self._writer = writer
         self._reader = reader
+        self._checkpointer = checkpointer  # None: an in-memory database (no WAL)
+        self._commits = 0  # since the last checkpoint was started
+        self._checkpoint: asyncio.Task[Any] | None = None
         self.games = games
         self.damage = DamageLog()
 
@@ -131,14 +68,18 @@ class SQLiteStore(SQLiteDaily, SQLiteRatings, SQLiteReplays):
             if not os.access(path.parent, os.W_OK):
                 raise StoreError(f"The folder of the database {path} is read-only: Deckhand needs to write "
                                  "its journal files beside the database.")
-        writer = _Thread("store-writer")
-        reader = writer if memory else _Thread("store-reader")
-        store = cls(path, writer, reader, games if games is not None else known_games())
+        writer = StoreThread("store-writer")
+        reader = writer if memory else StoreThread("store-reader")
+        checkpointer = None if memory else StoreThread("store-checkpoint")
+        store = cls(path, writer, reader, games if games is not None else known_games(), checkpointer)
         try:
             await writer.connect(str(path))
-            await writer.run(_wal)
+            await writer.run(use_wal)
             if reader is not writer:
                 await reader.connect(str(path))
+            if checkpointer is not None:
+                await writer.run(no_autocheckpoint)
+                await checkpointer.connect(str(path))
             await store.migrate()
         except sqlite3.Error as e:
             await store.close()
@@ -149,9 +90,31 @@ class SQLiteStore(SQLiteDaily, SQLiteRatings, SQLiteReplays):
         return store
 
     async def close(self) -> None:
+        if self._checkpoint is not None:
+            await asyncio.gather(self._checkpoint, return_exceptions=True)
+        if self._checkpointer is not None:
+            await self._checkpointer.close()
         if self._reader is not self._writer:
             await self._reader.close()
-        await self._writer.close()
+        await self._writer.close()  # the last connection closed checkpoints what is left
+
+    def _committed(self) -> None:
+        """Every ``CHECKPOINT_EVERY`` commits, a checkpoint on the checkpointer's own thread and
+        connection (one at a time), while the writer goes on committing."""
+        self._commits += 1
+        if self._checkpointer is None or self._commits < CHECKPOINT_EVERY or \
+                (self._checkpoint is not None and not self._checkpoint.done()):
+            return
+        self._commits = 0
+        self._checkpoint = asyncio.get_running_loop().create_task(self._checkpoint_now(), name="store-checkpoint")
+
+    async def _checkpoint_now(self) -> tuple[int, int, int] | None:
+        assert self._checkpointer is not None
+        try:
+            return await self._checkpointer.run(checkpoint_wal)
+        except sqlite3.Error as e:  # the next one tries again; the WAL keeps everything meanwhile
+            log.warning("Could not checkpoint %s: %s (%s).", self.path, cause_of(e), e)
+            return None
 
     async def migrate(self) -> int:
         """Apply the migrations not applied yet (under an exclusive lock); returns the schema version."""
@@ -173,7 +136,7 @@ class SQLiteStore(SQLiteDaily, SQLiteRatings, SQLiteReplays):
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")  # also proves the file is writable
             conn.execute("COMMIT")
         except BaseException:
-            _rollback(conn)
+            rollback(conn)
             raise
         return SCHEMA_VERSION
 
@@ -187,12 +150,15 @@ class SQLiteStore(SQLiteDaily, SQLiteRatings, SQLiteReplays):
                     conn.execute("COMMIT")
                     return out
                 except BaseException:
-                    _rollback(conn)
+                    rollback(conn)
                     raise
             except sqlite3.Error as e:
                 raise StoreError(f"Could not {what} in {self.path}: {cause_of(e)} ({e}).") from e
 
-        return await self._writer.run(tx, *args)
+        try:
+            return await self._writer.run(tx, *args)
+        finally:
+            self._committed()
 
     async def _read(self, what: str, fn: Callable[..., T], *args: Any) -> T:
         def tx(conn: sqlite3.Connection, *args: Any) -> T:
@@ -201,7 +167,7 @@ class SQLiteStore(SQLiteDaily, SQLiteRatings, SQLiteReplays):
                 try:
                     return fn(conn, *args)
                 finally:
-                    _rollback(conn)
+                    rollback(conn)
             except sqlite3.Error as e:
                 raise StoreError(f"Could not {what} from {self.path}: {cause_of(e)} ({e}).") from e
 
