@@ -19,7 +19,7 @@ from bot.render import pictures
 from bot.store import Store, open_store
 from bot.tables.service import TableService
 from bot.tables.desk import Desk
-from bot.ui.components import PREFIX as COMPONENT_PREFIX, Component, Kind, template_of
+from bot.ui.components import PREFIX as COMPONENT_PREFIX, Component, Kind, PlainView, template_of
 from bot.ui.courier import Courier
 from bot.ui.turnstile import Turnstile
 from bot.ratings import rate_history
@@ -104,6 +104,8 @@ def answered_by_dynamic_items(view: Any) -> bool:
     it. Left to itself, discord.py keeps every such view sent — one per table edit and per private
     panel, an ephemeral one with a 15-minute timer task — each press also runs a no-op task for
     it, and the views pile up for the garbage collector to walk."""
+    if type(view) is PlainView:  # Deckhand's own buttons as dicts: nothing discord.py could keep
+        return True
     if type(view) is not discord.ui.View:
         return False
     for item in view.walk_children():
@@ -115,7 +117,7 @@ def answered_by_dynamic_items(view: Any) -> bool:
     return True
 
 
-def let_go_of_view(view: discord.ui.View) -> None:
+def let_go_of_view(view: discord.ui.View | PlainView) -> None:
     """A view sent and not kept (:func:`answered_by_dynamic_items`) is unlinked from its items.
 
     Each item points back at its view (``item._view``, which discord.py reads only when it
@@ -123,8 +125,8 @@ def let_go_of_view(view: discord.ui.View) -> None:
     buttons and its ``_ViewWeights`` in a reference cycle for the garbage collector — in the real
     press's burst, one view a press. Unlinked, as ``View.remove_item`` leaves an item, they are freed
     by reference counting once the message is sent; the view itself is unchanged (sent again, it
-    makes the same components)."""
-    for item in view.children:
+    makes the same components). A :class:`~bot.ui.components.PlainView` has no items to unlink."""
+    for item in getattr(view, "children", ()):
         item._update_view(None)
 
 
