@@ -308,11 +308,27 @@ def _pressed_item(component_type: int, interaction: discord.Interaction, custom_
                     break
             if found is not None:
                 break
-        pressed = discord.components._component_factory(found) if found is not None else None
+        if found is None:
+            return None
+        if found.get("type") == 2 and found.get("custom_id") and "url" not in found and "sku_id" not in found:
+            return _button_item(found)
+        pressed = discord.components._component_factory(found)
     else:
         pressed = next((c for row in message.components for c in getattr(row, "children", (row,))
                         if c.type.value == component_type and getattr(c, "custom_id", None) == custom_id), None)
     return discord.ui.view._component_to_item(pressed) if pressed is not None else None
+
+
+def _button_item(data: dict[str, Any]) -> discord.ui.Button:
+    """``discord.ui.Button.from_component(discord.components.Button(data))`` for a button with a
+    custom_id (no url, no sku): the same item, holding the component made from the dict (as
+    ``Button._refresh_component`` keeps one) instead of a second one built field by field."""
+    item = discord.ui.Button.__new__(discord.ui.Button)
+    discord.ui.Item.__init__(item)
+    item._provided_custom_id = True  # Button.__init__'s, given a custom_id
+    item._underlying = discord.components.Button(data)
+    item.row = None
+    return item
 
 
 async def _dispatch_press(component_type: int, factory: Any, interaction: discord.Interaction, custom_id: str,

@@ -26,6 +26,20 @@ def _same(a, b) -> bool:
     return type(a) is type(b) and a == b
 
 
+def _same_item(item, truth) -> bool:
+    """The same discord.ui item: its attributes, and its component's, one by one."""
+    def state(i) -> tuple[dict, dict]:
+        own = {k: v for k, v in vars(i).items() if k != "_underlying"}
+        part = i._underlying
+        return own, {k: getattr(part, k, AttributeError) for k in discord.utils.get_slots(type(part))}
+
+    (own, part), (own_truth, part_truth) = state(item), state(truth)
+    return (type(item) is type(truth) and type(item._underlying) is type(truth._underlying)
+            and own.keys() == own_truth.keys() and all(_same(own[k], own_truth[k]) for k in own)
+            and part.keys() == part_truth.keys() and all(_same(part[k], part_truth[k]) for k in part)
+            and item.to_component_dict() == truth.to_component_dict())
+
+
 def _slots(obj) -> dict:
     out = {}
     for name in discord.utils.get_slots(discord.Message):
@@ -83,7 +97,7 @@ def _assert_as_discord_builds_it(bot, payload: dict) -> None:
             item = _pressed_item(c.type.value, probe, c.custom_id)
             assert not probe.message._built
             truth_item = discord.ui.view._component_to_item(c)
-            assert type(item) is type(truth_item) and item.to_component_dict() == truth_item.to_component_dict()
+            assert _same_item(item, truth_item), (item, truth_item)
             found += 1
     assert found
     assert _pressed_item(2, ours, "dh2:none:1:me:") is None  # a component the message does not hold
