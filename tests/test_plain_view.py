@@ -228,3 +228,22 @@ async def test_table_messages_carry_the_components_their_views_did(standin, bot,
     await standin.settle(bot)
     assert {"lobby", "playing", "abandoned", "moves on the table"} <= set(compared), set(compared)
     assert len(compared) >= 10
+
+
+async def test_the_bots_state_keeps_no_plain_view_and_still_keeps_a_view_it_must(make_bot):
+    """Sent through the bot's state (as answers.send and the table edits store what they send): a
+    plain view is not kept — nothing of it could be dispatched — while a View with a component the
+    bot's DynamicItems do not answer is kept by discord.py as before."""
+    bot = make_bot()
+    state = bot._connection
+    store = state._view_store
+    panel = PlainView(timeout=None).add(button(label="Go", custom_id="dh2:a:1:me:"))
+    panel.timeout = 15 * 60.0  # as an ephemeral answer sets it
+    state.store_view(panel, 1234)
+    assert store._views == {} and store._synced_message_views == {}
+    theirs = discord.ui.View(timeout=None).add_item(discord.ui.Button(label="Other", custom_id="other"))
+    state.store_view(theirs, 5678)
+    assert (2, "other") in store._views.get(5678, {})
+    assert store._synced_message_views.get(5678) is theirs
+    theirs.stop()
+    await bot.close()
