@@ -11,7 +11,7 @@ import discord
 import pytest
 
 from bot.ui import payloads
-from bot.ui.components import PlainView, button
+from bot.ui.components import PlainView, button, option, select
 from tests.discord_helpers import auto_moves, guild_with, press_move, start_by_slash
 
 STYLES = [discord.ButtonStyle.primary, discord.ButtonStyle.secondary, discord.ButtonStyle.success,
@@ -41,16 +41,24 @@ def _button_kwargs(rng: random.Random, n: int) -> dict:
     return kw
 
 
-def _select(rng: random.Random, n: int) -> discord.ui.Select:
-    select = discord.ui.Select(custom_id=f"dh2:t{n}:{n}:k:", placeholder=rng.choice([None, "Pick…"]),
-                               min_values=1, max_values=rng.choice([1, 2]), disabled=rng.random() < 0.2)
-    for i in range(rng.randint(1, 4)):
-        select.add_option(label=f"Option {i}", value=f"v{i}", description=rng.choice([None, "what it does"]),
-                          emoji=rng.choice(EMOJI), default=i == 0 and rng.random() < 0.3)
-    return select
+def _select(rng: random.Random, n: int) -> tuple[discord.ui.Select, dict]:
+    """A select, as discord.ui.Select and as select()'s dict, from the same arguments."""
+    kw = dict(custom_id=f"dh2:t{n}:{n}:k:", placeholder=rng.choice([None, "Pick…"]), min_values=rng.choice([0, 1]),
+              max_values=rng.choice([1, 2]), disabled=rng.random() < 0.2)
+    if rng.random() < 0.2:
+        kw["required"] = False
+    item = discord.ui.Select(**kw)
+    options = []
+    for i in range(rng.randint(1, 25)):
+        okw = dict(label=f"Option {i}", description=rng.choice([None, "what it does"]), emoji=rng.choice(EMOJI),
+                   default=i == 0 and rng.random() < 0.3)
+        value = rng.choice([None, f"v{i}"])
+        item.add_option(**okw, **({} if value is None else {"value": value}))
+        options.append(option(okw.pop("label"), value, **okw))
+    return item, select(options=options, **kw)
 
 
-@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("seed", range(60))
 def test_rows_and_dicts_are_the_views_byte_for_byte(seed):
     rng = random.Random(seed)
     view, plain = discord.ui.View(timeout=None), PlainView(timeout=None)
@@ -58,25 +66,25 @@ def test_rows_and_dicts_are_the_views_byte_for_byte(seed):
         row = rng.choice([None, None, 0, 1, 2, 3, 4])
         as_item = rng.random() < 0.3
         if rng.random() < 0.15:
-            item: discord.ui.Item = _select(rng, n)
-            kw = None
+            item, made = _select(rng, n)
         else:
             kw = _button_kwargs(rng, n)
-            item = discord.ui.Button(**kw)
+            item, made = discord.ui.Button(**kw), button(**kw)
         item.row = row
         try:
             view.add_item(item)
         except ValueError:  # full: the plain view refuses it too, and stays as the View stays
             with pytest.raises(ValueError):
-                if as_item or kw is None:
+                if as_item:
                     plain.add_item(item)
                 else:
-                    plain.add(button(**kw), row=row)
+                    plain.add(made, row=row)
             continue
-        if as_item or kw is None:
+        assert wire(made) == wire(item.to_component_dict())
+        if as_item:
             plain.add_item(item)
         else:
-            plain.add(button(**kw), row=row)
+            plain.add(made, row=row)
         assert plain.is_dispatchable() == view.is_dispatchable()
     assert wire(plain.to_components()) == wire(view.to_components())
     assert plain.is_finished() == view.is_finished() is False and plain.has_components_v2() is False

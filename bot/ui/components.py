@@ -148,8 +148,11 @@ class PlainView:
     def __repr__(self) -> str:
         return f"<PlainView timeout={self.timeout} children={len(self._placed)}>"
 
-    def add(self, component: dict[str, Any], *, row: int | None = None, width: int = 1) -> PlainView:
-        """Add one component's dict (a button's: :func:`button`), as ``View.add_item`` places it."""
+    def add(self, component: dict[str, Any], *, row: int | None = None, width: int | None = None) -> PlainView:
+        """Add one component's dict (:func:`button`, :func:`select`), as ``View.add_item`` places it
+        (a select is a whole row wide, a button one fifth)."""
+        if width is None:
+            width = 5 if component.get("type") in _SELECTS else 1
         if len(self._placed) >= 25:
             raise ValueError("maximum number of children exceeded")
         if row is not None and not 0 <= row < 5:
@@ -215,6 +218,32 @@ def button(*, label: str | None = None, style: discord.ButtonStyle = discord.But
         out["url"] = url
     if emoji is not None:
         out["emoji"] = discord.PartialEmoji.from_str(emoji).to_dict()
+    return out
+
+
+def option(label: str, value: str | None = None, *, description: str | None = None, emoji: str | None = None,
+           default: bool = False) -> dict[str, Any]:
+    """A select option's dict, as ``discord.SelectOption(...).to_dict()`` makes it."""
+    out: dict[str, Any] = {"label": label, "value": label if value is None else value, "default": default}
+    if description:
+        out["description"] = description
+    if emoji is not None:
+        out["emoji"] = discord.PartialEmoji.from_str(emoji).to_dict()
+    return out
+
+
+def select(*, custom_id: str, options: list[dict[str, Any]], placeholder: str | None = None, min_values: int = 1,
+           max_values: int = 1, disabled: bool = False, required: bool = True) -> dict[str, Any]:
+    """A string select's dict (options: :func:`option`), as ``discord.ui.Select(...)`` with those
+    options added makes it."""
+    if len(options) > 25:
+        raise ValueError("maximum number of options already provided")
+    out: dict[str, Any] = {"type": 3, "custom_id": custom_id, "min_values": min_values, "max_values": max_values,
+                           "disabled": disabled, "required": required}
+    if placeholder:
+        out["placeholder"] = placeholder
+    if options:
+        out["options"] = list(options)
     return out
 
 
