@@ -19,7 +19,7 @@ from bot.render import pictures
 from bot.store import Store, open_store
 from bot.tables.service import TableService
 from bot.tables.desk import Desk
-from bot.ui.components import PREFIX as COMPONENT_PREFIX, Component, Kind, template_of
+from bot.ui.components import PREFIX as COMPONENT_PREFIX, Component, Kind, PlainView, template_of
 from bot.ui.courier import Courier
 from bot.ui.turnstile import ALONE, Turnstile
 from bot.ratings import rate_history
@@ -106,6 +106,8 @@ def answered_by_dynamic_items(view: Any) -> bool:
     it. Left to itself, discord.py keeps every such view sent — one per table edit and per private
     panel, an ephemeral one with a 15-minute timer task — each press also runs a no-op task for
     it, and the views pile up for the garbage collector to walk."""
+    if type(view) is PlainView:  # Deckhand's own buttons as dicts: nothing discord.py could keep
+        return True
     if type(view) is not discord.ui.View:
         return False
     for item in view.walk_children():
@@ -117,7 +119,7 @@ def answered_by_dynamic_items(view: Any) -> bool:
     return True
 
 
-def let_go_of_view(view: discord.ui.View) -> None:
+def let_go_of_view(view: discord.ui.View | PlainView) -> None:
     """A view sent and not kept (:func:`answered_by_dynamic_items`) is unlinked from its items.
 
     Each item points back at its view (``item._view``, which discord.py reads only when it
@@ -125,8 +127,8 @@ def let_go_of_view(view: discord.ui.View) -> None:
     buttons and its ``_ViewWeights`` in a reference cycle for the garbage collector — in the real
     press's burst, one view a press. Unlinked, as ``View.remove_item`` leaves an item, they are freed
     by reference counting once the message is sent; the view itself is unchanged (sent again, it
-    makes the same components)."""
-    for item in view.children:
+    makes the same components). A :class:`~bot.ui.components.PlainView` has no items to unlink."""
+    for item in getattr(view, "children", ()):
         item._update_view(None)
 
 
@@ -149,6 +151,84 @@ def amortize_bucket_cleanup(http: Any, floor: int = 256) -> None:
         mark = max(floor, 2 * len(buckets))
 
     http._try_clear_expired_ratelimits = clear
+
+
+class PressedMessage(discord.Message):
+    """The clicked message of a press on one of Deckhand's components, built when first read.
+
+    discord.py builds the whole ``discord.Message`` of every press (its components, embeds, author,
+    mentions) while parsing it; a press's road reads only the message's ``id`` and ``flags``, and
+    the pressed component (from the payload, :func:`_pressed_item`). Here those two are set at
+    once and everything else is left unset until any other attribute is read: that read runs
+    discord.py's own ``Message.__init__`` on the same payload (and the interaction's upgrade of a
+    message without a guild), so the message read is the one discord.py would have made. It is a
+    ``discord.Message``: ``isinstance``, equality and hashing (by id) are discord.py's."""
+
+    __slots__ = ("_payload", "_guild_after", "_built")
+
+    def __init__(self, *, state: Any, channel: Any, data: Any, guild: Any = None) -> None:
+        self._built = False
+        self._state = state
+        self.channel = channel
+        self.id = int(data["id"])
+        self.flags = discord.MessageFlags._from_value(data.get("flags", 0))
+        self._payload = data
+        self._guild_after = guild  # the interaction's guild, for a message without one (as discord.py)
+
+    def _build(self) -> None:
+        self._built = True  # from here an unset attribute raises, as on a discord.Message
+        flags = self.flags
+        discord.Message.__init__(self, state=self._state, channel=self.channel, data=self._payload)
+        self.flags = flags  # the same value; the object already read stays the message's
+        if self.guild is None and self._guild_after is not None:  # Interaction._from_data's upgrade
+            self.guild = self._guild_after
+        self._guild_after = None
+
+    def __getattr__(self, name: str) -> Any:  # only for an attribute not set yet
+        if name.startswith("__") or name in PressedMessage.__slots__ or self._built:
+            raise AttributeError(name)
+        self._build()
+        return getattr(self, name)
+
+
+def pressed_interaction(state: Any, data: Any) -> discord.Interaction | None:
+    """discord.py's ``Interaction`` of a press of a Deckhand component on a message, its message a
+    :class:`PressedMessage`; None for any other payload (left to discord.py's own parser)."""
+    inner, raw = data.get("data"), data.get("message")
+    if (data.get("type") != 3 or not isinstance(raw, dict) or not isinstance(inner, dict)
+            or not isinstance(inner.get("custom_id"), str) or not inner["custom_id"].startswith(f"{COMPONENT_PREFIX}:")
+            or (data.get("guild_id") is not None and not isinstance(data.get("member"), dict))):
+        return None
+    rest = dict(data)
+    del rest["message"]
+    interaction = discord.Interaction(data=rest, state=state)
+    # Interaction._from_data gives a message without a guild the interaction's (the member's) guild.
+    guild = interaction.user.guild if interaction.guild_id and isinstance(interaction.user, discord.Member) else None
+    interaction.message = PressedMessage(state=state, channel=interaction.channel, data=raw, guild=guild)
+    return interaction
+
+
+def parse_presses_lazily(state: Any) -> None:
+    """discord.py's ``INTERACTION_CREATE`` parser, for a press of a Deckhand component (``dh2:…``)
+    on a message: the same ``discord.Interaction`` made from the same payload, its clicked
+    message a :class:`PressedMessage` (built when read), the stored views' dispatch and the
+    ``interaction`` event as the parser does them. Anything else (a slash command, a text box, a
+    press on another prefix or without a message, a guild payload without its member) goes
+    through discord.py's own parser."""
+    parsers = getattr(state, "parsers", None)
+    parse = parsers.get("INTERACTION_CREATE") if isinstance(parsers, dict) else None
+    if parse is None or not hasattr(state, "_view_store"):  # another discord.py: leave it as it is
+        return
+
+    def parse_interaction_create(data: Any) -> None:
+        interaction = pressed_interaction(state, data)
+        if interaction is None:
+            return parse(data)
+        inner = data["data"]
+        state._view_store.dispatch_view(inner["component_type"], inner["custom_id"], interaction)
+        state.dispatch("interaction", interaction)
+
+    parsers["INTERACTION_CREATE"] = parse_interaction_create
 
 
 def answer_own_presses(state: Any) -> None:
@@ -200,6 +280,7 @@ def answer_own_presses(state: Any) -> None:
                                            name=f"discord-ui-dynamic-item-{factory.__name__}-{custom_id}"))
 
     store.dispatch_dynamic_items = dispatch_dynamic_items
+    parse_presses_lazily(state)  # and the clicked message of such a press is built only when read
 
 
 async def _answer_press(component_type: int, factory: Any, interaction: discord.Interaction, custom_id: str,
@@ -212,15 +293,51 @@ async def _answer_press(component_type: int, factory: Any, interaction: discord.
         let_go(interaction, 1)  # held here: this frame's argument
 
 
-async def _dispatch_press(component_type: int, factory: Any, interaction: discord.Interaction, custom_id: str,
-                          match: Any) -> None:
+def _pressed_item(component_type: int, interaction: discord.Interaction, custom_id: str) -> Any:
+    """The pressed component of the clicked message as discord.py's ui item (None: not there).
+
+    A :class:`PressedMessage` not yet built is searched in its payload (its action rows'
+    components) and the one component found becomes discord.py's component and item, as
+    ``message.components`` would have made it; any other message through its components."""
     message = interaction.message
     assert message is not None
-    pressed = next((c for row in message.components for c in getattr(row, "children", (row,))
-                    if c.type.value == component_type and getattr(c, "custom_id", None) == custom_id), None)
-    if pressed is None:  # as discord.py: a press of a component the message does not hold is dropped
+    if type(message) is PressedMessage and not message._built:
+        found = None
+        for row in message._payload.get("components") or ():
+            for c in (row.get("components") or ()) if row.get("type") == 1 else (row,):
+                if c.get("type") == component_type and c.get("custom_id") == custom_id:
+                    found = c
+                    break
+            if found is not None:
+                break
+        if found is None:
+            return None
+        if found.get("type") == 2 and found.get("custom_id") and "url" not in found and "sku_id" not in found:
+            return _button_item(found)
+        pressed = discord.components._component_factory(found)
+    else:
+        pressed = next((c for row in message.components for c in getattr(row, "children", (row,))
+                        if c.type.value == component_type and getattr(c, "custom_id", None) == custom_id), None)
+    return discord.ui.view._component_to_item(pressed) if pressed is not None else None
+
+
+def _button_item(data: dict[str, Any]) -> discord.ui.Button:
+    """``discord.ui.Button.from_component(discord.components.Button(data))`` for a button with a
+    custom_id (no url, no sku): the same item, holding the component made from the dict (as
+    ``Button._refresh_component`` keeps one) instead of a second one built field by field."""
+    item = discord.ui.Button.__new__(discord.ui.Button)
+    discord.ui.Item.__init__(item)
+    item._provided_custom_id = True  # Button.__init__'s, given a custom_id
+    item._underlying = discord.components.Button(data)
+    item.row = None
+    return item
+
+
+async def _dispatch_press(component_type: int, factory: Any, interaction: discord.Interaction, custom_id: str,
+                          match: Any) -> None:
+    base_item = _pressed_item(component_type, interaction, custom_id)
+    if base_item is None:  # as discord.py: a press of a component the message does not hold is dropped
         return
-    base_item = discord.ui.view._component_to_item(pressed)
     try:
         item = await factory.from_custom_id(interaction, base_item, match)
     except Exception:

@@ -36,6 +36,7 @@ from bot.render.panel import Panel, clip, plain
 
 from bot.tables.clock import format_duration
 from bot.tables.reader import Reader
+from bot.ui.components import PlainView, button
 from bot.ui.boxes import text_box  # noqa: F401 — every payload is reached from here
 from bot.ui.pickers import (  # noqa: F401 — every payload is reached from here
     THEN, Drafts, Shortcut, Step, batch_moves, confirm_view, decode_tokens, encode_tokens, move_down_view, move_label,
@@ -52,7 +53,7 @@ from bot.ui.text import (  # noqa: F401 — every payload is reached from here
 @dataclass
 class TableMessage:
     embed: discord.Embed
-    view: discord.ui.View
+    view: discord.ui.View | PlainView  # a PlainView: Deckhand's own buttons, as the View's dicts
     files: list[discord.File]
     content: str | None = None
 
@@ -89,16 +90,16 @@ def lobby_message(reader: Reader, ratings: Sequence[str] = ()) -> TableMessage:
         panel.add("Ratings", "\n".join(ratings))
     panel.add("Options", ", ".join(t.options) or "the rulebook's defaults", True)
     panel.add("Turn limit", format_duration(t.turn_limit) if t.turn_limit else "none", True)
-    view = discord.ui.View(timeout=None)
+    view = PlainView(timeout=None)
     tid, rev = t.key, t.revision
-    view.add_item(discord.ui.Button(label="Join", style=discord.ButtonStyle.success, custom_id=cid(tid, rev, "jn")))
-    view.add_item(discord.ui.Button(label="Leave", style=discord.ButtonStyle.secondary, custom_id=cid(tid, rev, "lv")))
-    view.add_item(discord.ui.Button(label="Start", style=discord.ButtonStyle.primary, custom_id=cid(tid, rev, "st"),
-                                    disabled=len(t.seats) < cls.min_players))
-    view.add_item(discord.ui.Button(label="Cancel", style=discord.ButtonStyle.danger, custom_id=cid(tid, rev, "cx")))
+    view.add(button(label="Join", style=discord.ButtonStyle.success, custom_id=cid(tid, rev, "jn")))
+    view.add(button(label="Leave", style=discord.ButtonStyle.secondary, custom_id=cid(tid, rev, "lv")))
+    view.add(button(label="Start", style=discord.ButtonStyle.primary, custom_id=cid(tid, rev, "st"),
+                    disabled=len(t.seats) < cls.min_players))
+    view.add(button(label="Cancel", style=discord.ButtonStyle.danger, custom_id=cid(tid, rev, "cx")))
     if cls.max_players > 1:  # the host seats the built-in player, which plays its turns at once
-        view.add_item(discord.ui.Button(label="Add a bot", style=discord.ButtonStyle.secondary, emoji="🤖",
-                                        custom_id=cid(tid, rev, "ab"), disabled=len(t.seats) >= cls.max_players))
+        view.add(button(label="Add a bot", style=discord.ButtonStyle.secondary, emoji="🤖",
+                        custom_id=cid(tid, rev, "ab"), disabled=len(t.seats) >= cls.max_players))
     return TableMessage(embed_from_panel(panel), view, [])
 
 
@@ -111,7 +112,7 @@ def table_message(reader: Reader, picture: bytes | None = None, *, drafts: Draft
     if not t.started:  # a lobby that closed before its game started
         panel = Panel(title=f"{t.title} — closed",
                       description="This table closed before its game began. Start a new one with `/game new`.")
-        return TableMessage(embed_from_panel(panel), discord.ui.View(timeout=None), [])
+        return TableMessage(embed_from_panel(panel), PlainView(timeout=None), [])
     drafts = drafts if drafts is not None else Drafts()
     render = renderer(t.game)
     panel = defused(render.table_panel(reader.view, with_picture=picture is not None), reader.players)
@@ -134,9 +135,10 @@ def table_message(reader: Reader, picture: bytes | None = None, *, drafts: Draft
     return TableMessage(embed, _table_buttons(reader, drafts), files)
 
 
-def _table_buttons(reader: Reader, drafts: Drafts) -> discord.ui.View:
+def _table_buttons(reader: Reader, drafts: Drafts) -> PlainView:
+    """The table message's buttons, as the dicts a View of them makes (:class:`PlainView`)."""
     t = reader.table
-    view = discord.ui.View(timeout=None)
+    view = PlainView(timeout=None)
     tid, rev = t.key, t.revision
     if t.status == "playing":
         deciding = reader.decisions
@@ -144,37 +146,31 @@ def _table_buttons(reader: Reader, drafts: Drafts) -> discord.ui.View:
         forfeits = public_moves(reader, drafts, 1, forfeits=True) if moves else []
         for item in moves:
             view.add_item(item)
-        bottom: list[discord.ui.Item] = []
+        bottom: list[dict[str, Any]] = []
         if not moves or len(t.seats) > 1 or any(not d.public for d in deciding):
-            bottom.append(discord.ui.Button(label=HAND_LABEL, style=discord.ButtonStyle.primary,
-                                            custom_id=cid(tid, rev, "me")))
-        bottom.extend(forfeits)  # apart from the moves, and asked for confirmation
+            bottom.append(button(label=HAND_LABEL, style=discord.ButtonStyle.primary, custom_id=cid(tid, rev, "me")))
+        bottom.extend(item.to_component_dict() for item in forfeits)  # apart from the moves, and asked for confirmation
         if reader.solo_concede:
-            bottom.append(discord.ui.Button(label="Concede", style=discord.ButtonStyle.danger,
-                                            custom_id=cid(tid, rev, "cc")))
+            bottom.append(button(label="Concede", style=discord.ButtonStyle.danger, custom_id=cid(tid, rev, "cc")))
         if t.timed_out:
-            bottom.append(discord.ui.Button(label="Skip late player", style=discord.ButtonStyle.secondary,
-                                            custom_id=cid(tid, rev, "sk")))
-            bottom.append(discord.ui.Button(label="Remove late player", style=discord.ButtonStyle.danger,
-                                            custom_id=cid(tid, rev, "rv")))
-        for item in bottom[:BUTTONS_PER_ROW]:
-            item.row = 1 if moves else 0
-            view.add_item(item)
+            bottom.append(button(label="Skip late player", style=discord.ButtonStyle.secondary,
+                                 custom_id=cid(tid, rev, "sk")))
+            bottom.append(button(label="Remove late player", style=discord.ButtonStyle.danger,
+                                 custom_id=cid(tid, rev, "rv")))
+        for component in bottom[:BUTTONS_PER_ROW]:
+            view.add(component, row=1 if moves else 0)
     else:
         if len(t.seats) == 1:
-            view.add_item(discord.ui.Button(label="New game", style=discord.ButtonStyle.success,
-                                            custom_id=cid(tid, rev, "ng")))
+            view.add(button(label="New game", style=discord.ButtonStyle.success, custom_id=cid(tid, rev, "ng")))
         elif t.status == "finished":
-            view.add_item(discord.ui.Button(label="Rematch", style=discord.ButtonStyle.success,
-                                            custom_id=cid(tid, rev, "rm")))
+            view.add(button(label="Rematch", style=discord.ButtonStyle.success, custom_id=cid(tid, rev, "rm")))
         if renderer(t.game).story is not None:
-            view.add_item(discord.ui.Button(label="Story file", style=discord.ButtonStyle.secondary,
-                                            custom_id=cid(tid, rev, "sf")))
+            view.add(button(label="Story file", style=discord.ButtonStyle.secondary, custom_id=cid(tid, rev, "sf")))
     return view
 
 
 def seat_message(reader: Reader, drafts: Drafts, picture: bytes | None = None,
-                 note: str = "") -> tuple[str, discord.Embed, discord.ui.View, list[discord.File]]:
+                 note: str = "") -> tuple[str, discord.Embed, discord.ui.View | PlainView, list[discord.File]]:
     """A seat's private panel: its view (hand), its picture, and its current step when it acts."""
     t = reader.table
     render = renderer(t.game)
@@ -191,7 +187,7 @@ def seat_message(reader: Reader, drafts: Drafts, picture: bytes | None = None,
         text, view = picker(reader, Step(()), drafts)
         head = f"Your seat at {with_article('the', reader.title)} table in {where}. Your move — only you can see this.\n{text}"
     else:
-        view = discord.ui.View(timeout=None)
+        view = PlainView(timeout=None)
         head = (f"Your seat at {with_article('the', reader.title)} table in {where}. Not your move right now: "
                 f"{name(reader.waiting_for)}")
     if note:
