@@ -262,6 +262,7 @@ class DeckhandBot(commands.Bot):
         amortize_bucket_cleanup(self.http)
         self.courier = Courier(self.http, tune=amortize_bucket_cleanup)  # the sweep's sender thread, on first use
         self.wire = Wire(self.http)  # the press's hot requests on kept-alive connections of its own (bot.ui.wire)
+        self.wire.serve_webhooks()  # its follow-ups too
         state = self._connection
         keep_view = state.store_view
 

@@ -40,6 +40,8 @@ def answer(status: int = 200, data: Any = None, *, headers: dict[str, str] | Non
            reason: str = "OK") -> list[bytes]:
     """An HTTP/1.1 answer's bytes, in pieces (written one by one): JSON with a Content-Length, or
     chunked in ``chunks`` chunks."""
+    if status == 204:  # no content, and no length said
+        return ["HTTP/1.1 204 No Content\r\nVia: 1.1 google\r\n\r\n".encode()]
     body = json.dumps(data if data is not None else {"ok": True}).encode()
     head = {"Content-Type": "application/json", **(headers or {})}
     if chunks:
@@ -255,6 +257,29 @@ async def test_the_server_closing_a_kept_alive_connection(server, clients):
     with pytest.raises(aiohttp.ServerDisconnectedError):
         await wire.adapter.execute_webhook(5, "tok", session=session(taken), payload=params.payload, wait=True)
     assert server.seen[-1].target == "/api/v10/webhooks/5/tok?wait=1&with_components=0"
+
+
+async def test_follow_ups_take_the_wire(server, clients):
+    """The bot's follow-ups (``interaction.followup``: a webhook on the interaction's token) go
+    through discord.py's webhook adapter as read from its context: the sender's, once served."""
+    plain, taken, wire = clients
+
+    def follow_up(http: Any) -> Any:
+        return discord.Webhook.partial(5, "tok", session=session(http)).send(
+            "hi ✓", embed=discord.Embed(title="t"), allowed_mentions=discord.AllowedMentions.none())
+
+    server.script = [answer(204), answer(204)]
+    assert await follow_up(plain) is None
+
+    async def served() -> Any:
+        wire.serve_webhooks()
+        return await follow_up(taken)
+
+    assert await asyncio.create_task(served()) is None  # a task of its own: the test's context stays as it was
+    assert async_context.get() is not wire.adapter
+    same_request(server.seen[-2], server.seen[-1])
+    assert server.seen[-1].target == "/api/v10/webhooks/5/tok?wait=0&with_components=0"
+    assert wire.sent == 1 and server.seen[-1].headers.get("accept-encoding") is None
 
 
 def limits(remaining: int, reset_after: float, bucket: str = "b1") -> dict[str, str]:

@@ -197,6 +197,15 @@ class Wire:
         self.adapter = WireAdapter(self)  # the interactions' answers (bot.ui.answers)
         take_hot_requests(self)
 
+    def serve_webhooks(self) -> None:
+        """Interaction follow-ups and edits of an interaction's messages (``interaction.followup``,
+        ``edit_original_response``: discord.py's webhook adapter, read from its ``async_context``)
+        take the sender too, from the tasks started in this context on (the bot's: its gateway's
+        dispatch tasks are started from the task that made it). Requests of another client in the
+        same context go through this sender alike: they carry their own token in the route (or
+        their own ``auth_token``), and the adapter is discord.py's own in all but the sending."""
+        async_context.set(self.adapter)
+
     @property
     def usable(self) -> bool:
         """Whether requests can take this road: a logged-in client with no proxy, and not closed."""
