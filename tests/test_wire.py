@@ -242,7 +242,10 @@ async def test_the_server_closing_a_kept_alive_connection(server, clients):
     route = discord.http.Route("PATCH", "/channels/{channel_id}/messages/{message_id}", channel_id=1, message_id=2)
     server.close_after = {len(server.seen)}  # the next request: answered, then the connection closed
     await taken.request(route, json={"content": "a"})
-    await asyncio.sleep(0.05)
+    for _ in range(1000):  # until the wire has seen it closed
+        if not any(c.open for c in wire._all):
+            break
+        await asyncio.sleep(0.01)
     await taken.request(route, json={"content": "b"})  # a new connection
     assert server.seen[-1].conn != server.seen[-2].conn and wire.sent == 2
     # The server closes a kept-alive connection as the request arrives (not a byte answered): an
@@ -317,12 +320,19 @@ async def test_a_429_goes_back_through_discord_py(server, clients, caplog):
     assert again.body == server.seen[-2].body and again.headers.get("accept-encoding")  # aiohttp's request
     assert wire.fell_back == 1 and wire.sent == 0
     # A global one holds the client's other requests meanwhile.
+
+    class Watched(asyncio.Event):
+        held = 0
+
+        def clear(self) -> None:
+            self.held += 1
+            super().clear()
+
+    taken._global_over = Watched()
+    taken._global_over.set()
     server.script = [answer(429, {**limited, "global": True}, headers={"Via": "1.1 google"})]
-    task = asyncio.ensure_future(taken.request(route, json={"content": "b"}))
-    await asyncio.sleep(0.1)
-    assert not taken._global_over.is_set()
-    await task
-    assert taken._global_over.is_set()
+    await taken.request(route, json={"content": "b"})
+    assert taken._global_over.held == 1 and taken._global_over.is_set()
     # Without Cloudflare's Via (a ban), discord.py raises at once: so does the wire, sending nothing again.
     n = len(server.seen)
     server.script = [answer(429, limited, reason="Too Many Requests")]

@@ -365,7 +365,8 @@ class Wire:
                 raise ValueError(base)
             default = 443 if scheme == "https" else 80
             port = parts.port or default
-            hostport = parts.hostname if port == default else f"{parts.hostname}:{port}"
+            name = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname  # an IPv6 literal
+            hostport = name if port == default else f"{name}:{port}"
             prefix = f"{parts.scheme}://{parts.netloc}"
             self._origins[base] = known = (scheme, parts.hostname, port, hostport, prefix)
         return known
