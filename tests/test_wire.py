@@ -217,6 +217,10 @@ async def test_what_the_wire_leaves_to_discord_py(server, clients):
     taken.proxy = "http://127.0.0.1:9"  # a proxy on the client: nothing takes the wire
     assert not wire.usable
     taken.proxy = None
+    taken.http_trace = aiohttp.TraceConfig()  # aiohttp's tracing of the client's requests: nor that
+    assert not wire.usable
+    taken.http_trace = None
+    assert wire.usable
     await wire.close()  # closed: discord.py's road again
     await taken.edit_message(55, 66, params=edit_params())
     assert wire.sent == 0 and server.seen[-1].headers.get("accept-encoding")  # aiohttp's request
