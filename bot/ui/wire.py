@@ -65,8 +65,12 @@ RETRIED_5XX = frozenset((500, 502, 504, 524))  # discord.py's HTTPClient retries
 Fallback = Callable[[], Awaitable[Any]]
 
 
-class NotSent(Exception):
-    """The request was not written (or is harmless to send again): discord.py's road sends it."""
+def tls_context() -> ssl.SSLContext:
+    """The system's authorities and Python's defaults (as aiohttp's own verified context), HTTP/1.1
+    asked for by ALPN."""
+    context = ssl.create_default_context()
+    context.set_alpn_protocols(["http/1.1"])
+    return context
 
 
 class Headers(dict):
@@ -200,6 +204,8 @@ class Wire:
         self._closed = False
         self.sent = 0  # requests answered on this road
         self.fell_back = 0  # requests sent through discord.py instead
+        if self._ssl is None and discord.http.Route.BASE.startswith("https:"):
+            self._ssl = tls_context()  # made now (it reads the system's authorities), not on the first press
         self.adapter = WireAdapter(self)  # the interactions' answers (bot.ui.answers)
         take_hot_requests(self)
 
@@ -406,7 +412,7 @@ class Wire:
         context: ssl.SSLContext | None = None
         if scheme == "https":
             if self._ssl is None:
-                self._ssl = ssl.create_default_context()
+                self._ssl = tls_context()
             context = self._ssl
         loop = asyncio.get_running_loop()
         try:
