@@ -438,3 +438,19 @@ async def test_the_bot_sends_a_press_on_its_wire_and_closes_it(standin, make_bot
 def test_headers_are_read_in_any_case():
     h = wire_mod.Headers({"x-ratelimit-remaining": "0"})
     assert h.get("X-RateLimit-Remaining") == "0" and "X-Ratelimit-Remaining" in h and h["X-RATELIMIT-REMAINING"] == "0"
+
+
+async def test_no_answer_times_out_and_the_connection_is_dropped(server, clients, monkeypatch):
+    plain, taken, wire = clients
+    monkeypatch.setattr(wire_mod, "ANSWER_TIMEOUT", 0.2)
+    route = discord.http.Route("PATCH", "/channels/{channel_id}/messages/{message_id}", channel_id=3, message_id=4)
+    server.script = [[]]  # read, never answered
+    with pytest.raises(TimeoutError):
+        await taken.request(route, json={"content": "a"})
+    for _ in range(500):  # the connection it waited on is closed (by the wire: the server keeps it)
+        if wire.connections == 0:
+            break
+        await asyncio.sleep(0.01)
+    assert wire.connections == 0
+    assert await taken.request(route, json={"content": "b"}) == {"id": "7", "echo": True}  # a new connection
+    assert server.seen[-1].conn != server.seen[-2].conn and wire.sent == 1

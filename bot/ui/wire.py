@@ -63,6 +63,7 @@ ANSWER_TIMEOUT = 300.0  # aiohttp's default total timeout, which discord.py's se
 RETRIED_5XX = frozenset((500, 502, 504, 524))  # discord.py's HTTPClient retries these after a second
 
 Fallback = Callable[[], Awaitable[Any]]
+_QUERIES: dict[tuple[Any, ...], str] = {}  # a few query strings (``with_response=1``, ``wait=0&…``), each encoded once
 
 
 def tls_context() -> ssl.SSLContext:
@@ -71,6 +72,20 @@ def tls_context() -> ssl.SSLContext:
     context = ssl.create_default_context()
     context.set_alpn_protocols(["http/1.1"])
     return context
+
+
+def _query(params: dict[str, Any]) -> str:
+    """A query string as aiohttp encodes ``params`` (a few distinct ones, each encoded once)."""
+    key = tuple(params.items())
+    try:
+        return _QUERIES[key]
+    except KeyError:
+        query = urlencode(params)
+        if len(_QUERIES) < 64:
+            _QUERIES[key] = query
+        return query
+    except TypeError:  # a value that cannot be a key
+        return urlencode(params)
 
 
 class Headers(dict):
@@ -172,11 +187,15 @@ class _Connection(asyncio.Protocol):
         self.waiter, self.got, self.keep = loop.create_future(), 0, False
         self.used += 1
         self.transport.write(request)
+        late = loop.call_later(ANSWER_TIMEOUT, self._late)  # a timer, cheaper than asyncio.timeout's scope
         try:
-            async with asyncio.timeout(ANSWER_TIMEOUT):
-                return await self.waiter
+            return await self.waiter
         finally:
+            late.cancel()
             self.waiter = None
+
+    def _late(self) -> None:
+        self._fail(TimeoutError(f"no answer in {ANSWER_TIMEOUT:.0f} s"))
 
     def _fail(self, exc: BaseException) -> None:
         if self.waiter is not None and not self.waiter.done():
@@ -344,7 +363,7 @@ class Wire:
             return None
         path = url[len(prefix):] or "/"
         if params:
-            path += "?" + urlencode(params)
+            path += "?" + _query(params)
         lines = [f"{route.method} {path} HTTP/1.1", f"Host: {hostport}", "Accept: */*", f"User-Agent: {user_agent}"]
         lines += [f"{k}: {v}" for k, v in headers.items()]
         lines.append(f"Content-Length: {len(body) if body is not None else 0}")
