@@ -367,7 +367,10 @@ class Wire:
         lines = [f"{route.method} {path} HTTP/1.1", f"Host: {hostport}", "Accept: */*", f"User-Agent: {user_agent}"]
         lines += [f"{k}: {v}" for k, v in headers.items()]
         lines.append(f"Content-Length: {len(body) if body is not None else 0}")
-        request = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + (body or b"")
+        try:
+            request = ("\r\n".join(lines) + "\r\n\r\n").encode("ascii") + (body or b"")
+        except UnicodeEncodeError:  # a path or header aiohttp would encode its own way: its road
+            return None
         origin = (scheme, host, port)
         conn = self._take(origin)
         if conn is None:
