@@ -22,6 +22,7 @@ from bot.tables.desk import Desk
 from bot.ui.components import PREFIX as COMPONENT_PREFIX, Component, Kind, PlainView, template_of
 from bot.ui.courier import Courier
 from bot.ui.turnstile import ALONE, Turnstile
+from bot.ui.wire import Wire
 from bot.ratings import rate_history
 
 log = logging.getLogger(__name__)
@@ -379,6 +380,8 @@ class DeckhandBot(commands.Bot):
                          **options)
         amortize_bucket_cleanup(self.http)
         self.courier = Courier(self.http, tune=amortize_bucket_cleanup)  # the sweep's sender thread, on first use
+        self.wire = Wire(self.http)  # the press's hot requests on kept-alive connections of its own (bot.ui.wire)
+        self.wire.serve_webhooks()  # its follow-ups too
         state = self._connection
         keep_view = state.store_view
 
@@ -436,6 +439,7 @@ class DeckhandBot(commands.Bot):
 
     async def close(self) -> None:
         await super().close()
+        await self.wire.close()
         await self.close_courier()
         if self.store is not None:
             await self.store.close()

@@ -1,12 +1,13 @@
 """The first answer to an interaction, as discord.py's ``InteractionResponse`` makes it.
 
 ``edit_in_place`` and ``send`` post the same interaction callback (the body made by discord.py's
-own ``interaction_message_response_params``, sent through its own webhook adapter, so the request
-is the one ``interaction.response.edit_message`` / ``send_message`` makes, and an HTTP error raises
-as there), mark the response done (``interaction.response.is_done()``), and keep a view that
-discord.py would keep. What they skip: discord.py builds an ``InteractionCallbackResponse`` from
-Discord's answer, a whole ``discord.Message`` (its components, embeds, author) that Deckhand
-never reads; only the new message's id is read from the answer.
+own ``interaction_message_response_params``, the request ``interaction.response.edit_message`` /
+``send_message`` makes, sent on the bot's lean sender (bot.ui.wire) or through discord.py's own
+webhook adapter, and an HTTP error raises as there), mark the response done
+(``interaction.response.is_done()``), and keep a view that discord.py would keep. What they skip:
+discord.py builds an ``InteractionCallbackResponse`` from Discord's answer, a whole
+``discord.Message`` (its components, embeds, author) that Deckhand never reads; only the new
+message's id is read from the answer.
 """
 
 from __future__ import annotations
@@ -17,14 +18,18 @@ import discord
 from discord import utils
 from discord.enums import InteractionResponseType
 from discord.utils import MISSING
-from discord.webhook.async_ import async_context, interaction_message_response_params
+from discord.webhook.async_ import interaction_message_response_params
+
+from bot.ui import wire
 
 _ANSWERABLE_IN_PLACE = (discord.InteractionType.component, discord.InteractionType.modal_submit)
 
 
 async def _post(interaction: discord.Interaction, params: Any) -> Any:
+    """The callback's request through the bot's sender's webhook adapter (bot.ui.wire), or
+    discord.py's own when the client has none."""
     http = interaction._state.http
-    return await async_context.get().create_interaction_response(
+    return await wire.adapter_of(interaction.client).create_interaction_response(
         interaction.id, interaction.token, session=interaction._session, proxy=http.proxy,
         proxy_auth=http.proxy_auth, params=params)
 
