@@ -19,6 +19,10 @@ from .model import CREDIT, GAME_ID, SUMMARY, TITLE, MaginotOptions
 from .view import MaginotView, view
 
 CONSTRUCTION_MOVES = (PlayResource, TapResource, TapBase, Start, Fund, Rush)
+# Moves that change the mover's board alone (besides the state's own fields): applying one copies
+# that board and shares the others with the state it came from, which neither changes again.
+# Finishing construction or battles changes no board at all. Any other move copies every board.
+OWN_BOARD = CONSTRUCTION_MOVES + (Move, Assemble, Heal, Revive, AttachQueen)
 # The state's schema, for its copy: a board's lists of card codes, its lists of flat records.
 CARD_LISTS = frozenset(("deck", "hand", "discard", "fallen", "gone", "finished"))
 RECORD_LISTS = frozenset(("base", "resources", "building", "units"))
@@ -84,9 +88,20 @@ class MaginotLine(Game):
     # same view, choices and decisions at every press. A state being built (``new``, ``copy``,
     # a test's position, a move being applied) keeps nothing.
     def apply(self, seat: int, action: Action | str) -> tuple["MaginotLine", list[Event]]:
-        new, events = super().apply(seat, action)
+        """``Game.apply``, copying only the boards the move may change (``OWN_BOARD``)."""
+        action = self._checked(seat, action)
+        before = self.decisions()
+        if isinstance(action, OWN_BOARD):
+            new = self._copy(seat)
+        elif isinstance(action, Done):
+            new = self._copy(-1)
+        else:
+            new = self.copy()
+        events = new._apply(seat, action)
+        new.move_count += 1
+        new._reopen(before, seat)
         new.__dict__["_held"] = {}
-        return new, events  # type: ignore[return-value]
+        return new, events
 
     def forfeit(self, seat: int) -> tuple["MaginotLine", list[Event]]:
         new, events = super().forfeit(seat)
@@ -321,15 +336,17 @@ class MaginotLine(Game):
         return out
 
     # ----- copying ----------------------------------------------------------------------
-    def _state(self) -> dict[str, Any]:
+    def _state(self, only: int | None = None) -> dict[str, Any]:
         """A deep copy of every field, as marshal's round trip makes it but about twice as fast:
         a board is card lists and lists of flat records (their values are all text, numbers,
-        flags or None), so those are copied by slicing; anything else by :func:`deep_copy`."""
+        flags or None), so those are copied by slicing; anything else by :func:`deep_copy`.
+        ``only``: the one board copied (-1: none), the others shared (``apply``'s own use)."""
         out = {}
         for name in _field_names(type(self)):
             v = getattr(self, name)
             if name == "boards":
-                v = [_copy_board(b) for b in v]
+                v = [_copy_board(b) for b in v] if only is None else \
+                    [_copy_board(b) if i == only else b for i, b in enumerate(v)]
             elif name == "journal":
                 v = [[e[0], e[1].copy()] if len(e) == 2 and type(e[1]) is dict else deep_copy(e) for e in v]
             elif type(v) not in ATOMS:
@@ -338,8 +355,11 @@ class MaginotLine(Game):
         return out
 
     def copy(self) -> "MaginotLine":
+        return self._copy()
+
+    def _copy(self, only: int | None = None) -> "MaginotLine":
         new = object.__new__(type(self))  # the dataclass's __init__ only sets the fields
-        new.__dict__.update(self._state())
+        new.__dict__.update(self._state(only))
         return new
 
     def redact(self, seat: int, action: str) -> str:
