@@ -142,3 +142,28 @@ def test_a_move_copies_only_what_it_changes_and_the_states_before_it_never_chang
             g, _ = g.apply(d.seat, auto_move(g, d.seat, rng))
         assert all(stored(x) == js for x, js in kept)
         assert shared > 100
+
+
+def test_a_board_a_move_left_alone_is_viewed_once_and_as_afresh():
+    """A board shared with the state before a move keeps its view (the very object), which is
+    the view a copy of the state (which keeps nothing) makes."""
+    rng = random.Random(21)
+    g = GAME.new([f"P{i}" for i in range(4)], ["Teams", "rounds=0"], seed=21)
+    g = GAME.from_json(g.to_json())
+    reused = 0
+    for _ in range(250):
+        if g.is_over():
+            break
+        views = {seat: g.view(seat) for seat in (None, 0, 1, 2, 3)}
+        d = rng.choice(g.decisions())
+        new, _ = g.apply(d.seat, auto_move(g, d.seat, rng))
+        fresh = new.copy()
+        for seat in (None, 0, 1, 2, 3):
+            v = new.view(seat)
+            assert v == fresh.view(seat) and repr(v) == repr(fresh.view(seat))
+            for i, (a, b) in enumerate(zip(new.boards, g.boards, strict=True)):
+                if a is b:
+                    assert v.boards[i] is views[seat].boards[i]
+                    reused += 1
+        g = new
+    assert reused > 1000
