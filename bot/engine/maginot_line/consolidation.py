@@ -18,11 +18,16 @@ def can_assemble(g: "MaginotLine", seat: int) -> bool:
     return len(g.boards[seat]["units"]) <= UNIT_CAP
 
 
-def sets(g: "MaginotLine", seat: int) -> list[tuple[str, str, str]]:
-    """Every (h, s, c) of finished components of one class."""
+def sets(g: "MaginotLine", seat: int) -> tuple[tuple[str, str, str], ...]:
+    """Every (h, s, c) of finished components of one class (asked at every step of an assembly:
+    kept by a finished state)."""
+    return g._keep(("sets", seat), _sets, g, seat)
+
+
+def _sets(g: "MaginotLine", seat: int) -> tuple[tuple[str, str, str], ...]:
     fin = g.boards[seat]["finished"]
     by = {s: [c for c in fin if suit(c) == s] for s in "HSC"}
-    return [(h, s, c) for h, s, c in product(by["H"], by["S"], by["C"]) if klass(h) == klass(s) == klass(c)]
+    return tuple((h, s, c) for h, s, c in product(by["H"], by["S"], by["C"]) if klass(h) == klass(s) == klass(c))
 
 
 def apply(g: "MaginotLine", seat: int, action, events: list[Event]) -> None:

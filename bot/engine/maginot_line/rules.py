@@ -297,29 +297,11 @@ class MaginotLine(Game):
         return self._keep(("known", seat), self._known, seat)
 
     def _known(self, seat: int | None) -> frozenset[str]:
-        out: set[str] = set()
-        add = out.add
-        for s, b in enumerate(self.boards):
-            mine = seat == s
-            out.update(b["discard"], b["fallen"], b["finished"])
-            for a in b["base"]:
-                if mine or a["shown"]:
-                    add(a["ace"])
-            for r in b["resources"]:
-                add(r["card"])
-                if r["queen"]:
-                    add(r["queen"])
-            for u in b["units"]:
-                for x in (u["h"], u["s"], u["c"], u["queen"]):
-                    if x:
-                        add(x)
-            if mine:
-                out.update(b["hand"])
-                for c in b["building"]:
-                    add(c["card"])
+        finished = self.__dict__.get("_held") is not None
+        parts = [_board_known(b, seat == s, finished) for s, b in enumerate(self.boards)]
         if self.battle:
-            out.update(self.battle["played"])
-        return frozenset(out)
+            parts.append(self.battle["played"])
+        return frozenset().union(*parts)
 
     def all_cards(self) -> list[str]:
         """Every card's place, for the invariant: each card of every deck exactly once."""
@@ -380,6 +362,44 @@ def _copy_board(b: dict) -> dict:
         else:
             out[k] = deep_copy(v)
     return out
+
+
+# What a board shows, by the board's record and whether the reader is its seat: a finished
+# state's boards never change, and a move shares those it leaves alone with the state before it,
+# so each board's part of ``known`` is worked out once while it lasts (held here, by the record).
+_KNOWN: dict[tuple[int, bool], tuple[dict, frozenset[str]]] = {}
+KNOWN = 2048
+
+
+def _board_known(b: dict, mine: bool, finished: bool) -> frozenset[str]:
+    key = (id(b), mine)
+    held = _KNOWN.get(key) if finished else None
+    if held is not None and held[0] is b:
+        return held[1]
+    out: set[str] = set()
+    add = out.add
+    out.update(b["discard"], b["fallen"], b["finished"])
+    for a in b["base"]:
+        if mine or a["shown"]:
+            add(a["ace"])
+    for r in b["resources"]:
+        add(r["card"])
+        if r["queen"]:
+            add(r["queen"])
+    for u in b["units"]:
+        for x in (u["h"], u["s"], u["c"], u["queen"]):
+            if x:
+                add(x)
+    if mine:
+        out.update(b["hand"])
+        for c in b["building"]:
+            add(c["card"])
+    found = frozenset(out)
+    if finished:
+        if len(_KNOWN) >= KNOWN:
+            _KNOWN.clear()
+        _KNOWN[key] = (b, found)
+    return found
 
 
 def deep_copy(x: Any) -> Any:
