@@ -128,7 +128,13 @@ class MaginotLine(Game):
 
     # ----- who acts -------------------------------------------------------------------
     def decisions(self) -> tuple[Decision, ...]:
-        return self._keep("decisions", self._decisions)
+        held = self.__dict__.get("_held")  # ``_keep``'s, inline: asked at every step of a choice
+        found = held.get("decisions") if held is not None else None
+        if found is None:
+            found = self._decisions()
+            if held is not None and len(held) < HELD:
+                held["decisions"] = found
+        return found
 
     def _decisions(self) -> tuple[Decision, ...]:
         if self.phase == "over":
@@ -160,11 +166,20 @@ class MaginotLine(Game):
 
     def choices(self, seat: int, prefix: Sequence[str] = ()) -> Choices:
         prefix = tuple(prefix)
-        return self._keep(("choices", seat, prefix), self._choices, seat, prefix)
+        held = self.__dict__.get("_held")  # ``_keep``'s, inline: the pickers ask many steps of each preview
+        key = ("choices", seat, prefix)
+        found = held.get(key) if held is not None else None
+        if found is None:
+            found = self._choices(seat, prefix)
+            if held is not None and len(held) < HELD:
+                held[key] = found
+        return found
 
     def _choices(self, seat: int, prefix: tuple[str, ...]) -> Choices:
-        d = self.decision_of(seat)
-        if d is None:
+        for d in self.decisions():
+            if d.seat == seat:
+                break
+        else:
             return Choices()
         if d.name == "order-aces":
             return opening.choices(self, seat, prefix)
@@ -183,11 +198,11 @@ class MaginotLine(Game):
 
     def _turn_choices(self, seat: int, prefix: tuple[str, ...]) -> Choices:
         phase = self.phase
-        roots = self._keep(("roots", seat), self._turn_roots, seat)
+        roots, tokens = self._keep(("roots", seat), self._turn_roots, seat)
         if not prefix:
             return Choices("token", roots, prompt=PROMPT[phase])
         verb = prefix[0]
-        if verb not in {o.token for o in roots}:
+        if verb not in tokens:
             return Choices()
         if verb == "done":
             return Choices(complete=True) if len(prefix) == 1 else Choices()
@@ -201,8 +216,8 @@ class MaginotLine(Game):
             return construction.choices(self, seat, prefix)
         return consolidation.choices(self, seat, prefix)
 
-    def _turn_roots(self, seat: int) -> tuple[Option, ...]:
-        """The first step of a turn's move: what the phase offers now, then its finish."""
+    def _turn_roots(self, seat: int) -> tuple[tuple[Option, ...], frozenset[str]]:
+        """The first step of a turn's move: what the phase offers now, then its finish (and their tokens)."""
         phase = self.phase
         roots: list[Option] = []
         if phase == "construction":
@@ -214,7 +229,7 @@ class MaginotLine(Game):
             roots += consolidation.root_options(self, seat)
         roots += free.root_options(self, seat, queens=phase != "battle")
         roots.append(FINISH.get(phase, END))
-        return tuple(roots)
+        return tuple(roots), frozenset(o.token for o in roots)
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
         events: list[Event] = []
