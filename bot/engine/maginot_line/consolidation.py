@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from bot.engine.core import Choices, Event, IllegalMove, Option
 
 from .actions import Assemble, Move
-from .model import CLASS_NAME, UNIT_CAP, klass, nice, suit, unit_text
+from .model import CLASS_NAME, COMPLETE, NOTHING, UNIT_CAP, klass, nice, suit, unit_text
 
 if TYPE_CHECKING:
     from .rules import MaginotLine
@@ -84,18 +84,18 @@ def choices(g: "MaginotLine", seat: int, prefix: tuple[str, ...]) -> Choices:
             return Choices("token", tuple(
                 Option(u["h"], f"{unit_text(u)} to {'Guardian' if u['zone'] == 'patrol' else 'Patrol'}", u["h"])
                 for u in units), prompt="Move which unit?")
-        return Choices(complete=True) if len(rest) == 1 and rest[0] in {u["h"] for u in units} else Choices()
+        return COMPLETE if len(rest) == 1 and rest[0] in {u["h"] for u in units} else NOTHING
     if verb == "assemble":
         ok = sets(g, seat) if can_assemble(g, seat) else []
         n = len(rest)
         if n > 3 or not any(s[:n] == tuple(rest) for s in ok):
-            return Choices()
+            return NOTHING
         if n == 3:
-            return Choices(complete=True)
+            return COMPLETE
         seen: list[str] = []
         for s in ok:
             if s[:n] == tuple(rest) and s[n] not in seen:
                 seen.append(s[n])
         word = ("heart", "spade", "club")[n]
         return Choices("token", tuple(Option(c, nice(c), c) for c in seen), prompt=f"Which {word}?")
-    return Choices()
+    return NOTHING

@@ -15,7 +15,7 @@ from bot.engine.core import Action, Choices, Decision, Event, Game, IllegalMove,
 from . import battle, construction, consolidation, free, opening, turn
 from .actions import (AttachQueen, Boost, Commit, Declare, Done, EndTurn, Engage, Fund, Heal, Move, OrderAces,
                       PlayResource, Revive, Rush, Seize, Start, TapBase, TapResource, Assemble, parse)
-from .model import CREDIT, GAME_ID, SUMMARY, TITLE, MaginotOptions
+from .model import COMPLETE, CREDIT, GAME_ID, NOTHING, SUMMARY, TITLE, MaginotOptions
 from .view import MaginotView, view
 
 CONSTRUCTION_MOVES = (PlayResource, TapResource, TapBase, Start, Fund, Rush)
@@ -180,20 +180,20 @@ class MaginotLine(Game):
             if d.seat == seat:
                 break
         else:
-            return Choices()
+            return NOTHING
         if d.name == "order-aces":
             return opening.choices(self, seat, prefix)
         if d.name == "engage":
             if not prefix:
                 return Choices("token", (Option("engage", "Engage"),), prompt=d.prompt)
-            return battle.engage_choices(self, seat, prefix[1:]) if prefix[0] == "engage" else Choices()
+            return battle.engage_choices(self, seat, prefix[1:]) if prefix[0] == "engage" else NOTHING
         if d.name == "commit":
             root = battle.commit_root(self, seat)
             if not prefix:
                 return Choices("token", tuple(root), prompt=d.prompt)
             if prefix[0] in ("seize", "boost") and prefix[0] in {o.token for o in root}:
-                return Choices(complete=True) if len(prefix) == 1 else Choices()
-            return battle.commit_choices(self, seat, prefix[1:]) if prefix[0] == "commit" else Choices()
+                return COMPLETE if len(prefix) == 1 else NOTHING
+            return battle.commit_choices(self, seat, prefix[1:]) if prefix[0] == "commit" else NOTHING
         return self._turn_choices(seat, prefix)
 
     def _turn_choices(self, seat: int, prefix: tuple[str, ...]) -> Choices:
@@ -203,9 +203,9 @@ class MaginotLine(Game):
             return Choices("token", roots, prompt=PROMPT[phase])
         verb = prefix[0]
         if verb not in tokens:
-            return Choices()
+            return NOTHING
         if verb == "done":
-            return Choices(complete=True) if len(prefix) == 1 else Choices()
+            return COMPLETE if len(prefix) == 1 else NOTHING
         if verb == "end":
             return turn.choices(self, seat, prefix)
         if verb == "attack":
