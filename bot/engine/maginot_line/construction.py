@@ -110,6 +110,7 @@ def apply(g: "MaginotLine", seat: int, action, events: list[Event]) -> None:
         raise IllegalMove("That is not a construction move.", "2.2")
 
 
+TAP_IT = Choices("token", (), complete=True, prompt="Tap it.")  # a tap without J♦ to add: made once
 ROOTS = {o.token: o for o in (  # frozen: made once
     Option("resource", "Play a resource"), Option("tap", "Tap a resource"),
     Option("tapbase", "Tap your base (A♦): +2 markers"), Option("start", "Start building a card"),
@@ -151,8 +152,10 @@ def choices(g: "MaginotLine", seat: int, prefix: tuple[str, ...]) -> Choices:
             return NOTHING
         jd = f"JD@{seat}"
         if len(rest) == 1:
-            opts = (Option(jd, f"With J♦ (+{tap_yield(rs[rest[0]], True)})", jd),) if jd in b["hand"] else ()
-            return Choices("token", opts, complete=True, prompt="Add J♦ to this tap?" if opts else "Tap it.")
+            if jd not in b["hand"]:
+                return TAP_IT
+            opts = (Option(jd, f"With J♦ (+{tap_yield(rs[rest[0]], True)})", jd),)
+            return Choices("token", opts, complete=True, prompt="Add J♦ to this tap?")
         return COMPLETE if len(rest) == 2 and rest[1] == jd and jd in b["hand"] else NOTHING
     if verb == "tapbase":
         return COMPLETE if not rest and can_tap_base(g, seat) else NOTHING
