@@ -23,6 +23,7 @@ CONSTRUCTION_MOVES = (PlayResource, TapResource, TapBase, Start, Fund, Rush)
 # that board and shares the others with the state it came from, which neither changes again.
 # Finishing construction or battles changes no board at all. Any other move copies every board.
 OWN_BOARD = CONSTRUCTION_MOVES + (Move, Assemble, Heal, Revive, AttachQueen)
+SHARED = frozenset(("players", "options"))  # fields no move changes in place
 # The state's schema, for its copy: a board's lists of card codes, its lists of flat records.
 CARD_LISTS = frozenset(("deck", "hand", "discard", "fallen", "gone", "finished"))
 RECORD_LISTS = frozenset(("base", "resources", "building", "units"))
@@ -333,17 +334,15 @@ class MaginotLine(Game):
         return out
 
     # ----- copying ----------------------------------------------------------------------
-    def _state(self, only: int | None = None) -> dict[str, Any]:
+    def _state(self) -> dict[str, Any]:
         """A deep copy of every field, as marshal's round trip makes it but about twice as fast:
         a board is card lists and lists of flat records (their values are all text, numbers,
-        flags or None), so those are copied by slicing; anything else by :func:`deep_copy`.
-        ``only``: the one board copied (-1: none), the others shared (``apply``'s own use)."""
+        flags or None), so those are copied by slicing; anything else by :func:`deep_copy`."""
         out = {}
         for name in _field_names(type(self)):
             v = getattr(self, name)
             if name == "boards":
-                v = [_copy_board(b) for b in v] if only is None else \
-                    [_copy_board(b) if i == only else b for i, b in enumerate(v)]
+                v = [_copy_board(b) for b in v]
             elif name == "journal":
                 v = [[e[0], e[1].copy()] if len(e) == 2 and type(e[1]) is dict else deep_copy(e) for e in v]
             elif type(v) not in ATOMS:
@@ -355,9 +354,33 @@ class MaginotLine(Game):
         return self._copy()
 
     def _copy(self, only: int | None = None) -> "MaginotLine":
+        """A copy (``copy``: of every field); ``only`` (``apply``'s own use): the state a move is
+        applied to, which copies the one board the move may change (-1: none) and shares the other
+        boards, the fields no move changes in place (``SHARED``) and the log's entries (a move adds
+        entries; ``redact_log`` copies them before it rewrites one) with this state."""
         new = object.__new__(type(self))  # the dataclass's __init__ only sets the fields
-        new.__dict__.update(self._state(only))
+        if only is None:
+            new.__dict__.update(self._state())
+            return new
+        fields = self.__dict__
+        out = {}
+        for name in _field_names(type(self)):
+            v = fields[name]
+            if type(v) in ATOMS or name in SHARED:
+                pass
+            elif name == "boards":
+                v = [_copy_board(b) if i == only else b for i, b in enumerate(v)]
+            elif name == "journal":
+                v = v[:]
+            else:
+                v = deep_copy(v)
+            out[name] = v
+        new.__dict__.update(out)
         return new
+
+    def redact_log(self, names: Any, replacement: str) -> None:
+        self.journal = [list(e) for e in self.journal]  # its entries may be shared (``_copy``)
+        super().redact_log(names, replacement)
 
     def redact(self, seat: int, action: str) -> str:
         if action.startswith("aces ") and action != "aces random":

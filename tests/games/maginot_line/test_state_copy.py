@@ -170,3 +170,23 @@ def test_a_board_a_move_left_alone_is_viewed_once_and_as_afresh():
                     reused += v.boards[i] is views[seat].boards[i]
         g = new
     assert reused > 1000
+
+
+def test_rewriting_the_log_of_a_state_leaves_the_state_before_it_as_it_was():
+    """A move shares the log's entries with the state before it; rewriting one (``redact_log``)
+    rewrites the state's own copy."""
+    import json
+
+    rng = random.Random(8)
+    g = GAME.new(["P0", "P1"], ["rounds=0"], seed=8)
+    for _ in range(40):
+        d = rng.choice(g.decisions())
+        g, _ = g.apply(d.seat, auto_move(g, d.seat, rng))
+    before = json.dumps(g.to_json())
+    d = g.decisions()[0]
+    new, _ = g.apply(d.seat, auto_move(g, d.seat, rng))
+    words = [w for e in g.journal if e[0] for w in e[0].split() if len(w) > 3]
+    assert words
+    new.redact_log([words[0]], "(rewritten)")
+    assert any(e[0] == "(rewritten)" for e in new.journal)
+    assert json.dumps(g.to_json()) == before
