@@ -23,7 +23,9 @@ CONSTRUCTION_MOVES = (PlayResource, TapResource, TapBase, Start, Fund, Rush)
 # that board and shares the others with the state it came from, which neither changes again.
 # Finishing construction or battles changes no board at all. Any other move copies every board.
 OWN_BOARD = CONSTRUCTION_MOVES + (Move, Assemble, Heal, Revive, AttachQueen)
-SHARED = frozenset(("players", "options"))  # fields no move changes in place
+# Fields no move changes in place (the core's ``forfeit`` appends to ``forfeited`` of a whole
+# copy; ``opened``, ``order`` and ``winners`` are replaced, never changed): ``apply`` shares them.
+SHARED = frozenset(("players", "options", "forfeited", "opened", "order", "winners"))
 # The state's schema, for its copy: a board's lists of card codes, its lists of flat records.
 CARD_LISTS = frozenset(("deck", "hand", "discard", "fallen", "gone", "finished"))
 RECORD_LISTS = frozenset(("base", "resources", "building", "units"))
