@@ -21,7 +21,8 @@ from .view import MaginotView, view
 CONSTRUCTION_MOVES = (PlayResource, TapResource, TapBase, Start, Fund, Rush)
 # Moves that change the mover's board alone (besides the state's own fields): applying one copies
 # that board and shares the others with the state it came from, which neither changes again.
-# Finishing construction or battles changes no board at all. Any other move copies every board.
+# Finishing construction or battles changes no board at all, ending a turn two (``apply``). Any
+# other move copies every board.
 OWN_BOARD = CONSTRUCTION_MOVES + (Move, Assemble, Heal, Revive, AttachQueen)
 # Fields no move changes in place (the core's ``forfeit`` appends to ``forfeited`` of a whole
 # copy; ``opened``, ``order`` and ``winners`` are replaced, never changed): ``apply`` shares them.
@@ -91,13 +92,16 @@ class MaginotLine(Game):
     # same view, choices and decisions at every press. A state being built (``new``, ``copy``,
     # a test's position, a move being applied) keeps nothing.
     def apply(self, seat: int, action: Action | str) -> tuple["MaginotLine", list[Event]]:
-        """``Game.apply``, copying only the boards the move may change (``OWN_BOARD``)."""
+        """``Game.apply``, copying only the boards the move may change (``OWN_BOARD``; ending a
+        turn changes the mover's board and the next player's, who untaps and draws)."""
         action = self._checked(seat, action)
         before = self.decisions()
         if isinstance(action, OWN_BOARD):
-            new = self._copy(seat)
+            new = self._copy((seat,))
         elif isinstance(action, Done):
-            new = self._copy(-1)
+            new = self._copy(())
+        elif isinstance(action, EndTurn) and (nxt := turn.next_seat(self, seat)) is not None:
+            new = self._copy((seat, nxt))
         else:
             new = self.copy()
         events = new._apply(seat, action)
@@ -355,9 +359,9 @@ class MaginotLine(Game):
     def copy(self) -> "MaginotLine":
         return self._copy()
 
-    def _copy(self, only: int | None = None) -> "MaginotLine":
+    def _copy(self, only: tuple[int, ...] | None = None) -> "MaginotLine":
         """A copy (``copy``: of every field); ``only`` (``apply``'s own use): the state a move is
-        applied to, which copies the one board the move may change (-1: none) and shares the other
+        applied to, which copies the boards the move may change (those seats') and shares the other
         boards, the fields no move changes in place (``SHARED``) and the log's entries (a move adds
         entries; ``redact_log`` copies them before it rewrites one) with this state."""
         new = object.__new__(type(self))  # the dataclass's __init__ only sets the fields
@@ -371,7 +375,7 @@ class MaginotLine(Game):
             if type(v) in ATOMS or name in SHARED:
                 pass
             elif name == "boards":
-                v = [_copy_board(b) if i == only else b for i, b in enumerate(v)]
+                v = [_copy_board(b) if i in only else b for i, b in enumerate(v)]
             elif name == "journal":
                 v = v[:]
             else:
