@@ -48,15 +48,16 @@ def base_line(b: Any) -> str:
     return aces + (" · tapped" if b.base_tapped else "")
 
 
-_BOARD_TEXT: dict[tuple[int, Any], tuple[Any, str]] = {}
+_BOARD_TEXT: dict[tuple[int, bool], tuple[Any, str]] = {}
 BOARD_TEXTS = 512  # boards whose words are kept (a few per table being played)
 
 
 def board_text(v: Any, b: Any) -> str:
     """One board in words, as ``v``'s recipient reads it. A view's boards are frozen and a
-    finished state keeps its views, so the words of a board already written are kept with it
-    (looked up by the board object itself, held here, and the reader's seat)."""
-    key = (id(b), v.seat)
+    finished state keeps its views (a board no move changed keeps its view too), so the words of
+    a board already written are kept with it (looked up by the board object itself, held here,
+    and whether the reader is its own seat: the one thing of ``v`` the words read)."""
+    key = (id(b), v.seat == b.seat)
     held = _BOARD_TEXT.get(key)
     if held is not None and held[0] is b:
         return held[1]

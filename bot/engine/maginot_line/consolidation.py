@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from bot.engine.core import Choices, Event, IllegalMove, Option
 
 from .actions import Assemble, Move
-from .model import CLASS_NAME, UNIT_CAP, klass, nice, suit, unit_text
+from .model import CLASS_NAME, COMPLETE, NOTHING, UNIT_CAP, klass, nice, suit, unit_text
 
 if TYPE_CHECKING:
     from .rules import MaginotLine
@@ -18,11 +18,16 @@ def can_assemble(g: "MaginotLine", seat: int) -> bool:
     return len(g.boards[seat]["units"]) <= UNIT_CAP
 
 
-def sets(g: "MaginotLine", seat: int) -> list[tuple[str, str, str]]:
-    """Every (h, s, c) of finished components of one class."""
+def sets(g: "MaginotLine", seat: int) -> tuple[tuple[str, str, str], ...]:
+    """Every (h, s, c) of finished components of one class (asked at every step of an assembly:
+    kept by a finished state)."""
+    return g._keep(("sets", seat), _sets, g, seat)
+
+
+def _sets(g: "MaginotLine", seat: int) -> tuple[tuple[str, str, str], ...]:
     fin = g.boards[seat]["finished"]
     by = {s: [c for c in fin if suit(c) == s] for s in "HSC"}
-    return [(h, s, c) for h, s, c in product(by["H"], by["S"], by["C"]) if klass(h) == klass(s) == klass(c)]
+    return tuple((h, s, c) for h, s, c in product(by["H"], by["S"], by["C"]) if klass(h) == klass(s) == klass(c))
 
 
 def apply(g: "MaginotLine", seat: int, action, events: list[Event]) -> None:
@@ -79,18 +84,18 @@ def choices(g: "MaginotLine", seat: int, prefix: tuple[str, ...]) -> Choices:
             return Choices("token", tuple(
                 Option(u["h"], f"{unit_text(u)} to {'Guardian' if u['zone'] == 'patrol' else 'Patrol'}", u["h"])
                 for u in units), prompt="Move which unit?")
-        return Choices(complete=True) if len(rest) == 1 and rest[0] in {u["h"] for u in units} else Choices()
+        return COMPLETE if len(rest) == 1 and rest[0] in {u["h"] for u in units} else NOTHING
     if verb == "assemble":
         ok = sets(g, seat) if can_assemble(g, seat) else []
         n = len(rest)
         if n > 3 or not any(s[:n] == tuple(rest) for s in ok):
-            return Choices()
+            return NOTHING
         if n == 3:
-            return Choices(complete=True)
+            return COMPLETE
         seen: list[str] = []
         for s in ok:
             if s[:n] == tuple(rest) and s[n] not in seen:
                 seen.append(s[n])
         word = ("heart", "spade", "club")[n]
         return Choices("token", tuple(Option(c, nice(c), c) for c in seen), prompt=f"Which {word}?")
-    return Choices()
+    return NOTHING

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from bot.engine.core import Choices, Event, IllegalMove, Option, Progress
 
 from .actions import Fund, PlayResource, Rush, Start, TapBase, TapResource
-from .model import face, is_component, is_resource, nice, suit, value
+from .model import COMPLETE, NOTHING, face, is_component, is_resource, nice, suit, value
 
 if TYPE_CHECKING:
     from .rules import MaginotLine
@@ -110,6 +110,7 @@ def apply(g: "MaginotLine", seat: int, action, events: list[Event]) -> None:
         raise IllegalMove("That is not a construction move.", "2.2")
 
 
+TAP_IT = Choices("token", (), complete=True, prompt="Tap it.")  # a tap without J♦ to add: made once
 ROOTS = {o.token: o for o in (  # frozen: made once
     Option("resource", "Play a resource"), Option("tap", "Tap a resource"),
     Option("tapbase", "Tap your base (A♦): +2 markers"), Option("start", "Start building a card"),
@@ -141,21 +142,23 @@ def choices(g: "MaginotLine", seat: int, prefix: tuple[str, ...]) -> Choices:
         cs = [c for c in b["hand"] if is_resource(c)]
         if not rest:
             return Choices("token", tuple(Option(c, f"Play {nice(c)}", c) for c in cs), prompt="Which diamond?")
-        return Choices(complete=True) if len(rest) == 1 and rest[0] in cs else Choices()
+        return COMPLETE if len(rest) == 1 and rest[0] in cs else NOTHING
     if verb == "tap":
         rs = {r["card"]: r for r in b["resources"] if not r["tapped"]}
         if not rest:
             return Choices("token", tuple(Option(c, f"Tap {nice(c)} (+{tap_yield(r, False)})", c)
                                           for c, r in rs.items()), prompt="Tap which resource?")
         if rest[0] not in rs:
-            return Choices()
+            return NOTHING
         jd = f"JD@{seat}"
         if len(rest) == 1:
-            opts = (Option(jd, f"With J♦ (+{tap_yield(rs[rest[0]], True)})", jd),) if jd in b["hand"] else ()
-            return Choices("token", opts, complete=True, prompt="Add J♦ to this tap?" if opts else "Tap it.")
-        return Choices(complete=True) if len(rest) == 2 and rest[1] == jd and jd in b["hand"] else Choices()
+            if jd not in b["hand"]:
+                return TAP_IT
+            opts = (Option(jd, f"With J♦ (+{tap_yield(rs[rest[0]], True)})", jd),)
+            return Choices("token", opts, complete=True, prompt="Add J♦ to this tap?")
+        return COMPLETE if len(rest) == 2 and rest[1] == jd and jd in b["hand"] else NOTHING
     if verb == "tapbase":
-        return Choices(complete=True) if not rest and can_tap_base(g, seat) else Choices()
+        return COMPLETE if not rest and can_tap_base(g, seat) else NOTHING
     if verb in ("start", "fund"):
         if verb == "start":
             cs = {c: 0 for c in b["hand"] if is_component(c)} if g.pool else {}
@@ -168,21 +171,21 @@ def choices(g: "MaginotLine", seat: int, prefix: tuple[str, ...]) -> Choices:
                 return f"{nice(c)} ({cs[c]} of {value(c)})"
             return Choices("token", tuple(Option(c, label(c), c) for c in cs), prompt="Which card?")
         if rest[0] not in cs:
-            return Choices()
+            return NOTHING
         need = value(rest[0]) - cs[rest[0]]
         if len(rest) == 1:
             return Choices("range", lo=1, hi=g.pool, prompt=f"How many markers? ({need} finish it; surplus is lost)",
                            progress=Progress("Markers", cs[rest[0]], value(rest[0])))
         ok = len(rest) == 2 and rest[1].isdigit() and 1 <= int(rest[1]) <= g.pool
-        return Choices(complete=True) if ok else Choices()
+        return COMPLETE if ok else NOTHING
     if verb == "rush":
         if f"KD@{seat}" not in b["hand"]:
-            return Choices()
+            return NOTHING
         cs = [c["card"] for c in b["building"]] + [c for c in b["hand"] if is_component(c)]
         if not rest:
             return Choices("token", tuple(Option(c, f"Rush {nice(c)}", c) for c in cs), prompt="Rush which card?")
-        return Choices(complete=True) if len(rest) == 1 and rest[0] in cs else Choices()
-    return Choices()
+        return COMPLETE if len(rest) == 1 and rest[0] in cs else NOTHING
+    return NOTHING
 
 
 __all__ = ["apply", "choices", "root_options", "can_tap_base", "suit"]

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from bot.engine.core import Choices, Event, IllegalMove, Option
 
 from .actions import AttachQueen, Heal, Revive
-from .model import ace_token, nice, parse_ace_token, rank, suit, unit_text
+from .model import COMPLETE, NOTHING, ace_token, nice, parse_ace_token, rank, suit, unit_text
 
 if TYPE_CHECKING:
     from .rules import MaginotLine
@@ -118,21 +118,21 @@ def choices(g: "MaginotLine", seat: int, prefix: tuple[str, ...]) -> Choices:
         targets = heal_targets(g, seat) if own(seat, "KH") in b["hand"] else []
         if not rest:
             return Choices("token", tuple(Option(t, lab, t) for t, lab in targets), prompt="Heal what?")
-        return Choices(complete=True) if len(rest) == 1 and rest[0] in dict(targets) else Choices()
+        return COMPLETE if len(rest) == 1 and rest[0] in dict(targets) else NOTHING
     if verb == "revive":
         ok = any(c.startswith("JK") for c in b["hand"])
         if not rest:
             return Choices("token", tuple(Option(a, f"Revive {nice(a)}", a) for a in b["fallen"] if ok),
                            prompt="Revive which Ace?")
-        return Choices(complete=True) if len(rest) == 1 and rest[0] in b["fallen"] and ok else Choices()
+        return COMPLETE if len(rest) == 1 and rest[0] in b["fallen"] and ok else NOTHING
     if verb == "queen":
         qs = [c for c in b["hand"] if rank(c) == "Q" and queen_targets(g, seat, c)]
         if not rest:
             return Choices("token", tuple(Option(q, f"Attach {nice(q)}", q) for q in qs), prompt="Which queen?")
         if rest[0] not in qs:
-            return Choices()
+            return NOTHING
         targets = dict(queen_targets(g, seat, rest[0]))
         if len(rest) == 1:
             return Choices("token", tuple(Option(t, lab, t) for t, lab in targets.items()), prompt="On what?")
-        return Choices(complete=True) if len(rest) == 2 and rest[1] in targets else Choices()
-    return Choices()
+        return COMPLETE if len(rest) == 2 and rest[1] in targets else NOTHING
+    return NOTHING

@@ -10,8 +10,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.engine.cards import base_code, pretty
-from bot.engine.core import IllegalMove
+from bot.engine.core import Choices, IllegalMove
 from bot.engine.options import Options, setting, variant
+
+# A step's two commonest answers, frozen: made once (asked at every step the pickers look ahead).
+NOTHING = Choices()  # no such step
+COMPLETE = Choices(complete=True)  # a whole move after which nothing may follow
 
 GAME_ID = "maginot_line"
 TITLE = "The Maginot Line"

@@ -15,10 +15,18 @@ from bot.engine.core import Action, Choices, Decision, Event, Game, IllegalMove,
 from . import battle, construction, consolidation, free, opening, turn
 from .actions import (AttachQueen, Boost, Commit, Declare, Done, EndTurn, Engage, Fund, Heal, Move, OrderAces,
                       PlayResource, Revive, Rush, Seize, Start, TapBase, TapResource, Assemble, parse)
-from .model import CREDIT, GAME_ID, SUMMARY, TITLE, MaginotOptions
+from .model import COMPLETE, CREDIT, GAME_ID, NOTHING, SUMMARY, TITLE, MaginotOptions
 from .view import MaginotView, view
 
 CONSTRUCTION_MOVES = (PlayResource, TapResource, TapBase, Start, Fund, Rush)
+# Moves that change the mover's board alone (besides the state's own fields): applying one copies
+# that board and shares the others with the state it came from, which neither changes again.
+# Finishing construction or battles changes no board at all, ending a turn two (``apply``). Any
+# other move copies every board.
+OWN_BOARD = CONSTRUCTION_MOVES + (Move, Assemble, Heal, Revive, AttachQueen)
+# Fields no move changes in place (the core's ``forfeit`` appends to ``forfeited`` of a whole
+# copy; ``opened``, ``order`` and ``winners`` are replaced, never changed): ``apply`` shares them.
+SHARED = frozenset(("players", "options", "forfeited", "opened", "order", "winners"))
 # The state's schema, for its copy: a board's lists of card codes, its lists of flat records.
 CARD_LISTS = frozenset(("deck", "hand", "discard", "fallen", "gone", "finished"))
 RECORD_LISTS = frozenset(("base", "resources", "building", "units"))
@@ -84,9 +92,23 @@ class MaginotLine(Game):
     # same view, choices and decisions at every press. A state being built (``new``, ``copy``,
     # a test's position, a move being applied) keeps nothing.
     def apply(self, seat: int, action: Action | str) -> tuple["MaginotLine", list[Event]]:
-        new, events = super().apply(seat, action)
+        """``Game.apply``, copying only the boards the move may change (``OWN_BOARD``; ending a
+        turn changes the mover's board and the next player's, who untaps and draws)."""
+        action = self._checked(seat, action)
+        before = self.decisions()
+        if isinstance(action, OWN_BOARD):
+            new = self._copy((seat,))
+        elif isinstance(action, Done):
+            new = self._copy(())
+        elif isinstance(action, EndTurn) and (nxt := turn.next_seat(self, seat)) is not None:
+            new = self._copy((seat, nxt))
+        else:
+            new = self.copy()
+        events = new._apply(seat, action)
+        new.move_count += 1
+        new._reopen(before, seat)
         new.__dict__["_held"] = {}
-        return new, events  # type: ignore[return-value]
+        return new, events
 
     def forfeit(self, seat: int) -> tuple["MaginotLine", list[Event]]:
         new, events = super().forfeit(seat)
@@ -113,7 +135,13 @@ class MaginotLine(Game):
 
     # ----- who acts -------------------------------------------------------------------
     def decisions(self) -> tuple[Decision, ...]:
-        return self._keep("decisions", self._decisions)
+        held = self.__dict__.get("_held")  # ``_keep``'s, inline: asked at every step of a choice
+        found = held.get("decisions") if held is not None else None
+        if found is None:
+            found = self._decisions()
+            if held is not None and len(held) < HELD:
+                held["decisions"] = found
+        return found
 
     def _decisions(self) -> tuple[Decision, ...]:
         if self.phase == "over":
@@ -145,37 +173,46 @@ class MaginotLine(Game):
 
     def choices(self, seat: int, prefix: Sequence[str] = ()) -> Choices:
         prefix = tuple(prefix)
-        return self._keep(("choices", seat, prefix), self._choices, seat, prefix)
+        held = self.__dict__.get("_held")  # ``_keep``'s, inline: the pickers ask many steps of each preview
+        key = ("choices", seat, prefix)
+        found = held.get(key) if held is not None else None
+        if found is None:
+            found = self._choices(seat, prefix)
+            if held is not None and len(held) < HELD:
+                held[key] = found
+        return found
 
     def _choices(self, seat: int, prefix: tuple[str, ...]) -> Choices:
-        d = self.decision_of(seat)
-        if d is None:
-            return Choices()
+        for d in self.decisions():
+            if d.seat == seat:
+                break
+        else:
+            return NOTHING
         if d.name == "order-aces":
             return opening.choices(self, seat, prefix)
         if d.name == "engage":
             if not prefix:
                 return Choices("token", (Option("engage", "Engage"),), prompt=d.prompt)
-            return battle.engage_choices(self, seat, prefix[1:]) if prefix[0] == "engage" else Choices()
+            return battle.engage_choices(self, seat, prefix[1:]) if prefix[0] == "engage" else NOTHING
         if d.name == "commit":
             root = battle.commit_root(self, seat)
             if not prefix:
                 return Choices("token", tuple(root), prompt=d.prompt)
             if prefix[0] in ("seize", "boost") and prefix[0] in {o.token for o in root}:
-                return Choices(complete=True) if len(prefix) == 1 else Choices()
-            return battle.commit_choices(self, seat, prefix[1:]) if prefix[0] == "commit" else Choices()
+                return COMPLETE if len(prefix) == 1 else NOTHING
+            return battle.commit_choices(self, seat, prefix[1:]) if prefix[0] == "commit" else NOTHING
         return self._turn_choices(seat, prefix)
 
     def _turn_choices(self, seat: int, prefix: tuple[str, ...]) -> Choices:
         phase = self.phase
-        roots = self._keep(("roots", seat), self._turn_roots, seat)
+        roots, tokens = self._keep(("roots", seat), self._turn_roots, seat)
         if not prefix:
             return Choices("token", roots, prompt=PROMPT[phase])
         verb = prefix[0]
-        if verb not in {o.token for o in roots}:
-            return Choices()
+        if verb not in tokens:
+            return NOTHING
         if verb == "done":
-            return Choices(complete=True) if len(prefix) == 1 else Choices()
+            return COMPLETE if len(prefix) == 1 else NOTHING
         if verb == "end":
             return turn.choices(self, seat, prefix)
         if verb == "attack":
@@ -186,8 +223,8 @@ class MaginotLine(Game):
             return construction.choices(self, seat, prefix)
         return consolidation.choices(self, seat, prefix)
 
-    def _turn_roots(self, seat: int) -> tuple[Option, ...]:
-        """The first step of a turn's move: what the phase offers now, then its finish."""
+    def _turn_roots(self, seat: int) -> tuple[tuple[Option, ...], frozenset[str]]:
+        """The first step of a turn's move: what the phase offers now, then its finish (and their tokens)."""
         phase = self.phase
         roots: list[Option] = []
         if phase == "construction":
@@ -199,7 +236,7 @@ class MaginotLine(Game):
             roots += consolidation.root_options(self, seat)
         roots += free.root_options(self, seat, queens=phase != "battle")
         roots.append(FINISH.get(phase, END))
-        return tuple(roots)
+        return tuple(roots), frozenset(o.token for o in roots)
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
         events: list[Event] = []
@@ -282,29 +319,11 @@ class MaginotLine(Game):
         return self._keep(("known", seat), self._known, seat)
 
     def _known(self, seat: int | None) -> frozenset[str]:
-        out: set[str] = set()
-        add = out.add
-        for s, b in enumerate(self.boards):
-            mine = seat == s
-            out.update(b["discard"], b["fallen"], b["finished"])
-            for a in b["base"]:
-                if mine or a["shown"]:
-                    add(a["ace"])
-            for r in b["resources"]:
-                add(r["card"])
-                if r["queen"]:
-                    add(r["queen"])
-            for u in b["units"]:
-                for x in (u["h"], u["s"], u["c"], u["queen"]):
-                    if x:
-                        add(x)
-            if mine:
-                out.update(b["hand"])
-                for c in b["building"]:
-                    add(c["card"])
+        finished = self.__dict__.get("_held") is not None
+        parts = [_board_known(b, seat == s, finished) for s, b in enumerate(self.boards)]
         if self.battle:
-            out.update(self.battle["played"])
-        return frozenset(out)
+            parts.append(self.battle["played"])
+        return frozenset().union(*parts)
 
     def all_cards(self) -> list[str]:
         """Every card's place, for the invariant: each card of every deck exactly once."""
@@ -338,9 +357,36 @@ class MaginotLine(Game):
         return out
 
     def copy(self) -> "MaginotLine":
+        return self._copy()
+
+    def _copy(self, only: tuple[int, ...] | None = None) -> "MaginotLine":
+        """A copy (``copy``: of every field); ``only`` (``apply``'s own use): the state a move is
+        applied to, which copies the boards the move may change (those seats') and shares the other
+        boards, the fields no move changes in place (``SHARED``) and the log's entries (a move adds
+        entries; ``redact_log`` copies them before it rewrites one) with this state."""
         new = object.__new__(type(self))  # the dataclass's __init__ only sets the fields
-        new.__dict__.update(self._state())
+        if only is None:
+            new.__dict__.update(self._state())
+            return new
+        fields = self.__dict__
+        out = {}
+        for name in _field_names(type(self)):
+            v = fields[name]
+            if type(v) in ATOMS or name in SHARED:
+                pass
+            elif name == "boards":
+                v = [_copy_board(b) if i in only else b for i, b in enumerate(v)]
+            elif name == "journal":
+                v = v[:]
+            else:
+                v = deep_copy(v)
+            out[name] = v
+        new.__dict__.update(out)
         return new
+
+    def redact_log(self, names: Any, replacement: str) -> None:
+        self.journal = [list(e) for e in self.journal]  # its entries may be shared (``_copy``)
+        super().redact_log(names, replacement)
 
     def redact(self, seat: int, action: str) -> str:
         if action.startswith("aces ") and action != "aces random":
@@ -360,6 +406,44 @@ def _copy_board(b: dict) -> dict:
         else:
             out[k] = deep_copy(v)
     return out
+
+
+# What a board shows, by the board's record and whether the reader is its seat: a finished
+# state's boards never change, and a move shares those it leaves alone with the state before it,
+# so each board's part of ``known`` is worked out once while it lasts (held here, by the record).
+_KNOWN: dict[tuple[int, bool], tuple[dict, frozenset[str]]] = {}
+KNOWN = 2048
+
+
+def _board_known(b: dict, mine: bool, finished: bool) -> frozenset[str]:
+    key = (id(b), mine)
+    held = _KNOWN.get(key) if finished else None
+    if held is not None and held[0] is b:
+        return held[1]
+    out: set[str] = set()
+    add = out.add
+    out.update(b["discard"], b["fallen"], b["finished"])
+    for a in b["base"]:
+        if mine or a["shown"]:
+            add(a["ace"])
+    for r in b["resources"]:
+        add(r["card"])
+        if r["queen"]:
+            add(r["queen"])
+    for u in b["units"]:
+        for x in (u["h"], u["s"], u["c"], u["queen"]):
+            if x:
+                add(x)
+    if mine:
+        out.update(b["hand"])
+        for c in b["building"]:
+            add(c["card"])
+    found = frozenset(out)
+    if finished:
+        if len(_KNOWN) >= KNOWN:
+            _KNOWN.clear()
+        _KNOWN[key] = (b, found)
+    return found
 
 
 def deep_copy(x: Any) -> Any:

@@ -178,16 +178,39 @@ def unit_view(u: dict) -> UnitView:
                  unit_attack(u), u["wounds"], u["tapped"], u["zone"], u["new"])
 
 
+# Boards as viewed, by the board's record: a finished state (one ``apply``, ``forfeit`` or
+# ``from_json`` handed out) never changes again, and a move shares every board it does not change
+# with the state before it (``MaginotLine.apply``), so a board's view is made once per board and
+# side (its own seat's, everyone else's) while it lasts. Looked up by the record itself, held here.
+_BOARDS: dict[tuple[int, int, bool], tuple[dict, str, int, BoardView]] = {}
+BOARDS = 2048  # a few per table being played
+
+
 def board_view(g: "MaginotLine", s: int, seat: int | None) -> BoardView:
     b = g.boards[s]
     mine = seat == s
     from .turn import team_of
 
+    name, team = g.players[s], team_of(g, s)
+    if g.__dict__.get("_held") is None:  # a state being built: its boards may still change
+        return _board_view(g, b, s, mine, name, team)
+    key = (id(b), s, mine)
+    held = _BOARDS.get(key)
+    if held is not None and held[0] is b and held[1] == name and held[2] == team:
+        return held[3]
+    found = _board_view(g, b, s, mine, name, team)
+    if len(_BOARDS) >= BOARDS:
+        _BOARDS.clear()
+    _BOARDS[key] = (b, name, team, found)
+    return found
+
+
+def _board_view(g: "MaginotLine", b: dict, s: int, mine: bool, name: str, team: int) -> BoardView:
     base = tuple([_ace_view(i, a["ace"] if mine or a["shown"] else HIDDEN, a["wounds"])
                   for i, a in enumerate(b["base"], 1)])
     hand = b["hand"]
     return _board(
-        s, g.players[s], b["out"], team_of(g, s), b["ordered"], base, b["base_tapped"], tuple(b["fallen"]),
+        s, name, b["out"], team, b["ordered"], base, b["base_tapped"], tuple(b["fallen"]),
         tuple([_resource_view(r["card"], r["tapped"], r["queen"]) for r in b["resources"]]), initiative(g, s),
         tuple([_building(c["card"] if mine else HIDDEN, c["markers"]) for c in b["building"]]),
         tuple(b["finished"]), tuple([unit_view(u) for u in b["units"]]),

@@ -81,3 +81,116 @@ def test_kept_answers_are_the_answers_worked_out_afresh():
         d = rng.choice(g.decisions())
         g, _ = g.apply(d.seat, auto_move(g, d.seat, rng))
         assert g.__dict__.get("_held") is not None
+
+
+def _whole_moves(g, seat, limit=60):
+    """Whole token moves of ``seat`` (the choices walked to depth 4)."""
+    todo, out = [()], []
+    while todo and len(out) < limit:
+        p = todo.pop(0)
+        c = g.choices(seat, p)
+        if c.complete and p:
+            out.append(" ".join(p))
+        if c.kind == "token" and len(p) < 4:
+            todo += [p + (o.token,) for o in c.options]
+    return out
+
+
+def test_a_move_copies_only_what_it_changes_and_the_states_before_it_never_change():
+    """A move that changes its mover's board alone shares the other boards with the state before
+    it: what it makes is what a whole copy makes, and no state before it ever changes (every
+    state along the game, and every move tried from each, checked against its stored JSON)."""
+    import json
+
+    from bot.engine.core import Game
+
+    def stored(x):
+        return json.dumps(x.to_json(), sort_keys=True)
+
+    for n, opts, seed in ((2, ["rounds=0"], 5), (4, ["Teams", "rounds=0"], 6)):
+        rng = random.Random(seed)
+        g = GAME.new([f"P{i}" for i in range(n)], opts, seed=seed)
+        kept: list[tuple[object, str]] = []
+        shared = 0
+        for _ in range(220):
+            if g.is_over():
+                break
+            before = stored(g)
+            kept.append((g, before))
+            d = rng.choice(g.decisions())
+            for move in _whole_moves(g, d.seat):
+                try:
+                    whole, events = Game.apply(g, d.seat, move)  # the core's: every field copied
+                except Exception as e:  # noqa: BLE001
+                    try:
+                        g.apply(d.seat, move)
+                    except type(e):
+                        continue
+                    raise AssertionError(f"{move} is legal only on a shared copy") from e
+                new, mine = g.apply(d.seat, move)
+                assert stored(new) == stored(whole) and mine == events
+                shared += sum(a is b for a, b in zip(new.boards, g.boards, strict=True))
+                nxt = rng.choice(new.decisions()) if new.decisions() else None
+                if nxt is not None:  # a move more from the shared copy leaves both states as they were
+                    for m in _whole_moves(new, nxt.seat, 8):
+                        try:
+                            new.apply(nxt.seat, m)
+                        except Exception:  # noqa: BLE001
+                            pass
+                try:  # a seat leaving the state after a move: a whole copy of its own
+                    new.forfeit(d.seat)
+                except Exception:  # noqa: BLE001
+                    pass
+                assert stored(new) == stored(whole)
+            assert stored(g) == before
+            g, _ = g.apply(d.seat, auto_move(g, d.seat, rng))
+        assert all(stored(x) == js for x, js in kept)
+        assert shared > 100
+
+
+def test_a_board_a_move_left_alone_is_viewed_once_and_as_afresh():
+    """A board shared with the state before a move keeps its view (the very object), which is
+    the view a copy of the state (which keeps nothing) makes."""
+    from bot.engine.maginot_line import view
+
+    view._BOARDS.clear()
+    rng = random.Random(21)
+    g = GAME.new([f"P{i}" for i in range(4)], ["Teams", "rounds=0"], seed=21)
+    g = GAME.from_json(g.to_json())
+    reused = 0
+    for _ in range(250):
+        if g.is_over():
+            break
+        views = {seat: g.view(seat) for seat in (None, 0, 1, 2, 3)}
+        d = rng.choice(g.decisions())
+        new, _ = g.apply(d.seat, auto_move(g, d.seat, rng))
+        fresh = new.copy()
+        for seat in (None, 0, 1, 2, 3):
+            v = new.view(seat)
+            assert v == fresh.view(seat) and repr(v) == repr(fresh.view(seat))
+            for i, (a, b) in enumerate(zip(new.boards, g.boards, strict=True)):
+                if a is b:  # the very view, unless the bounded cache of views let it go meanwhile
+                    assert v.boards[i] == views[seat].boards[i]
+                    reused += v.boards[i] is views[seat].boards[i]
+        g = new
+    assert reused > 1000
+
+
+def test_rewriting_the_log_of_a_state_leaves_the_state_before_it_as_it_was():
+    """A move shares the log's entries with the state before it; rewriting one (``redact_log``)
+    rewrites the state's own copy."""
+    import json
+
+    rng = random.Random(8)
+    g = GAME.new(["P0", "P1"], ["rounds=0"], seed=8)
+    for _ in range(40):
+        d = rng.choice(g.decisions())
+        g, _ = g.apply(d.seat, auto_move(g, d.seat, rng))
+    before = json.dumps(g.to_json())
+    d = g.decisions()[0]
+    new, _ = g.apply(d.seat, auto_move(g, d.seat, rng))
+    words = [w for e in g.journal if e[0] for w in e[0].split() if len(w) > 3]
+    assert words
+    new.redact_log([words[0]], "(rewritten)")
+    assert any(e[0] == "(rewritten)" for e in new.journal)
+    assert json.dumps(g.to_json()) == before
