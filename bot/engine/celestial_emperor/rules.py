@@ -17,6 +17,7 @@ entries that named it are rewritten for every recipient who may not know it any 
 
 from __future__ import annotations
 
+import marshal
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -24,7 +25,7 @@ from typing import Any
 
 from bot.engine.cards import RANKS, and_list, parse_card, pretty, pretty_text
 from bot.engine.core import (
-    HIDDEN, Action, Choices, Decision, Event, Game, Option, Outcome, Seat, choices_from_actions,
+    HIDDEN, Action, Choices, Decision, Event, Game, Option, Outcome, Seat, _field_names, choices_from_actions,
 )
 from bot.engine.options import Options, variant
 
@@ -846,7 +847,7 @@ class CelestialEmperorGame(Game):
             duel=duel,
             duels_fought=self.duel_number - (1 if d else 0),
             tie_pile=tuple(self.tie_pile),
-            story=tuple(StoryEntry(e["seat"], e["kind"], e["text"]) for e in self.story),
+            story=self._story_entries(),
             finals=(tuple(FinalCard(s, c) for s, c in enumerate(self.finals) if c)
                     if self.finals_revealed else None),
             scoring=scoring,
@@ -858,7 +859,33 @@ class CelestialEmperorGame(Game):
             your_move=(self._task(seat) if own and seat in acting else None),
         )
 
+    def _story_entries(self) -> tuple[StoryEntry, ...]:
+        """The story as typed entries (the same for every recipient). The story only grows, so
+        the entries already made (by this state, or by the state it was copied from) are kept
+        beside it and only the lines told since are made; a kept tuple whose last entry no longer
+        matches the story is made again whole."""
+        story = self.story
+        told: tuple[StoryEntry, ...] = self.__dict__.get("_told", ())
+        n = len(told)
+        if n > len(story) or (n and not _same_entry(told[-1], story[n - 1])):
+            told, n = (), 0
+        if n < len(story):
+            told += tuple(StoryEntry(e["seat"], e["kind"], e["text"]) for e in story[n:])
+            self.__dict__["_told"] = told
+        return told
+
     # ----- records and stored states --------------------------------------------------
+    def copy(self) -> "CelestialEmperorGame":
+        """A deep copy of every field (as :meth:`Game.copy`), but the story's entries, which
+        are never changed once told (the story only grows), are shared with the copy, and so
+        are the typed entries made from them."""
+        state = {name: getattr(self, name) for name in _field_names(type(self)) if name != "story"}
+        new = type(self)(**marshal.loads(marshal.dumps(state)), story=list(self.story))
+        told = self.__dict__.get("_told")
+        if told:
+            new.__dict__["_told"] = told
+        return new
+
     def redact(self, seat: Seat, action: str) -> str:
         verb = action.split()[0].lower() if action.split() else ""
         if verb in ("commit", "trick", "keep"):
@@ -889,6 +916,10 @@ class CelestialEmperorGame(Game):
             opened[str(s)] = game.move_count - back
         state["opened"] = opened
         return {"format": cls.state_version, "game": cls.game_id, "state": state}
+
+
+def _same_entry(entry: StoryEntry, e: dict[str, Any]) -> bool:
+    return entry.text == e["text"] and entry.seat == e["seat"] and entry.kind == e["kind"]
 
 
 _OLD_TRICK_LINE = re.compile(r"^T (\d+) for the (.+)\.$")
