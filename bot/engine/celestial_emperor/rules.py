@@ -38,6 +38,7 @@ from .view import CelestialView, DuelInfo, FinalCard, PlayerInfo, ScoreRow, Scor
 PRIORITY = {"C": 3, "S": 2, "H": 1, "D": 0}  # tie-break: Tortoise > White Tiger > Phoenix > Dragon
 NARRATORS = "CSHD"  # the setting is narrated by the Tortoise, else the Tiger, else the Phoenix
 
+HELD = 256  # answers a finished state keeps (views, choices, knowledge)
 STRICT = "Strict"
 LENIENT = "Lenient Descriptions"
 SEAT_ORDER = "Seat Order Clans"
@@ -168,6 +169,39 @@ class CelestialEmperorGame(Game):
         self.narrator = self._pick_narrator()
         self.phase = "setting"
 
+    # ----- answers kept by a finished state --------------------------------------------
+    # A state that ``apply``, ``forfeit`` or ``from_json`` hands out is never changed again (the
+    # next move changes a copy), so what is asked of it (decisions, knowledge, views, choices)
+    # is worked out once. A state being built (``new``, ``copy``, a test's position, a move
+    # being applied) keeps nothing.
+    def apply(self, seat: Seat, action: Action | str) -> tuple["CelestialEmperorGame", list[Event]]:
+        new, events = super().apply(seat, action)
+        new.__dict__["_held"] = {}
+        return new, events  # type: ignore[return-value]
+
+    def forfeit(self, seat: Seat) -> tuple["CelestialEmperorGame", list[Event]]:
+        new, events = super().forfeit(seat)
+        new.__dict__["_held"] = {}
+        return new, events  # type: ignore[return-value]
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "CelestialEmperorGame":
+        game = super().from_json(data)
+        game.__dict__["_held"] = {}
+        return game  # type: ignore[return-value]
+
+    def _kept(self, key: Any, make: Any, *args: Any) -> Any:
+        """``make(*args)``, kept under ``key`` when this state is finished."""
+        held = self.__dict__.get("_held")
+        if held is None:
+            return make(*args)
+        found = held.get(key)
+        if found is None:
+            found = make(*args)
+            if len(held) < HELD:
+                held[key] = found
+        return found
+
     # ----- helpers --------------------------------------------------------------------
     def seat_of_clan(self, suit: str) -> int | None:
         return self.clans.index(suit) if suit in self.clans else None
@@ -226,6 +260,9 @@ class CelestialEmperorGame(Game):
         return []
 
     def decisions(self) -> tuple[Decision, ...]:
+        return self._kept("decisions", self._decisions)
+
+    def _decisions(self) -> tuple[Decision, ...]:
         return tuple(self._decision(s) for s in self._acting())
 
     def _decision(self, seat: int) -> Decision:
@@ -328,6 +365,9 @@ class CelestialEmperorGame(Game):
 
     def choices(self, seat: Seat, prefix: Sequence[str] = ()) -> Choices:
         prefix = tuple(prefix)
+        return self._kept(("choices", seat, prefix), self._choices, seat, prefix)
+
+    def _choices(self, seat: Seat, prefix: tuple[str, ...]) -> Choices:
         if self.is_over() or not 0 <= seat < len(self.players) or seat not in self._acting():
             return Choices()
         line = self._line(seat)
@@ -752,6 +792,9 @@ class CelestialEmperorGame(Game):
         return own
 
     def known(self, seat: Seat | None) -> frozenset[str]:
+        return self._kept(("known", seat), self._known, seat)
+
+    def _known(self, seat: Seat | None) -> frozenset[str]:
         """The tie pile, the revealed duel cards until they may lie in a trick, the revealed
         final cards, and the seat's own cards (hand, committed, final, put into tricks)."""
         return frozenset(self._known_publicly() | self._own(seat))
@@ -802,6 +845,9 @@ class CelestialEmperorGame(Game):
     def view(self, seat: Seat | None) -> CelestialView:
         if seat is not None and not 0 <= seat < len(self.players):
             seat = None
+        return self._kept(("view", seat), self._view, seat)
+
+    def _view(self, seat: Seat | None) -> CelestialView:
         known = self.known(seat)
 
         def show(card: str | None) -> str | Any:
