@@ -17,6 +17,7 @@ journal is never redacted.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -36,6 +37,7 @@ SAME_VALUE = "Same-Value"
 SHUFFLE_RECYCLE = "Shuffle Recycle"
 SINGLE_ACE = "Single Ace"
 LOG_SIZE = 12
+HELD = 256  # answers a finished state keeps (views, choices, knowledge)
 
 CREDIT = "Court Wars by Kroc Camen and Prenuntius (CC BY 3.0)"
 SUMMARY = (
@@ -62,8 +64,9 @@ SUMMARY = (
 )
 
 
+@functools.lru_cache(maxsize=None)
 def guard_value(card: str) -> int:
-    """2..10 for a guard, 0 for anything else."""
+    """2..10 for a guard, 0 for anything else (a card's value never changes: worked out once)."""
     r = cards.rank(card)
     return GUARD_RANKS.index(r) + 2 if r and r in GUARD_RANKS else 0
 
@@ -195,6 +198,39 @@ class CourtWarsGame(Game):
         state["opened"] = {str(state["current"]): state["move_count"]} if state["move_count"] and not over else {}
         return {**data, "format": 2, "state": state}
 
+    # ----- answers kept by a finished state --------------------------------------------
+    # A state that ``apply``, ``forfeit`` or ``from_json`` hands out is never changed again (the
+    # next move changes a copy), so what is asked of it (decisions, views, knowledge, choices)
+    # is worked out once. A state being built (``new``, ``copy``, a test's position, a move
+    # being applied) keeps nothing.
+    def apply(self, seat: int, action: Action | str) -> tuple["CourtWarsGame", list[Event]]:
+        new, events = super().apply(seat, action)
+        new.__dict__["_held"] = {}
+        return new, events  # type: ignore[return-value]
+
+    def forfeit(self, seat: int) -> tuple["CourtWarsGame", list[Event]]:
+        new, events = super().forfeit(seat)
+        new.__dict__["_held"] = {}
+        return new, events  # type: ignore[return-value]
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "CourtWarsGame":
+        game = super().from_json(data)
+        game.__dict__["_held"] = {}
+        return game  # type: ignore[return-value]
+
+    def _kept(self, key: Any, make: Any, *args: Any) -> Any:
+        """``make(*args)``, kept under ``key`` when this state is finished."""
+        held = self.__dict__.get("_held")
+        if held is None:
+            return make(*args)
+        found = held.get(key)
+        if found is None:
+            found = make(*args)
+            if len(held) < HELD:
+                held[key] = found
+        return found
+
     # ----- helpers --------------------------------------------------------------------
     def _note(self, text: str, events: list[Event] | None = None) -> None:
         """A public event, logged in the journal (every Court Wars event is public)."""
@@ -286,6 +322,9 @@ class CourtWarsGame(Game):
 
     # ----- who acts -------------------------------------------------------------------
     def decisions(self) -> tuple[Decision, ...]:
+        return self._kept("decisions", self._decisions)
+
+    def _decisions(self) -> tuple[Decision, ...]:
         if self.winners is not None:
             return ()
         return (Decision(self.current, STAGE_DECISION[self.phase], public=True, prompt=self._asked()),)
@@ -376,6 +415,9 @@ class CourtWarsGame(Game):
 
     def choices(self, seat: int, prefix: Sequence[str] = ()) -> Choices:
         prefix = tuple(prefix)
+        return self._kept(("choices", seat, prefix), self._choices, seat, prefix)
+
+    def _choices(self, seat: int, prefix: tuple[str, ...]) -> Choices:
         prompt = self._step_prompt(prefix)
         return choices_from_actions(self._token_lists(seat, prefix), prefix,
                                     lambda tokens: (self._label(seat, tokens), self._data(tokens)), prompt)
@@ -814,24 +856,14 @@ class CourtWarsGame(Game):
         return bool(self.recycled) and not self.opts.shuffle_recycle
 
     def view(self, seat: int | None) -> CourtWarsView:
-        seats = []
-        for s, name in enumerate(self.players):
-            positions = []
-            for i, pos in enumerate(self.courts[s]):
-                living = self.is_living(pos)
-                positions.append(PositionView(
-                    letter=LETTERS[i], ref=f"{s + 1}:{LETTERS[i]}", court=pos["court"], state=pos["state"],
-                    joker=pos["joker"], guards=tuple(pos["guards"]),
-                    attack=self.attack_of(s, i) if living else 0, defence=self.defence_of(s, i),
-                ))
-            seats.append(SeatView(seat=s, name=name, suit=self.suits[s], eliminated=self.eliminated[s],
-                                  positions=tuple(positions), living=len(self.living(s)),
-                                  total_defence=self.total_defence(s)))
+        return self._kept(("view", seat), self._view, seat)
+
+    def _view(self, seat: int | None) -> CourtWarsView:
         over = self.winners is not None
         return CourtWarsView(
             **self.base_view(seat),
             options=tuple(self.options),
-            seats=tuple(seats),
+            seats=self._kept("seats", self._seat_views),  # the same for every recipient
             current=None if over else self.current,
             stage=self.phase,  # type: ignore[arg-type]
             build_round=self.build_round,
@@ -846,7 +878,26 @@ class CourtWarsGame(Game):
             end_reason=self.end_reason,
         )
 
+    def _seat_views(self) -> tuple[SeatView, ...]:
+        seats = []
+        for s, name in enumerate(self.players):
+            positions = []
+            for i, pos in enumerate(self.courts[s]):
+                living = self.is_living(pos)
+                positions.append(PositionView(
+                    letter=LETTERS[i], ref=f"{s + 1}:{LETTERS[i]}", court=pos["court"], state=pos["state"],
+                    joker=pos["joker"], guards=tuple(pos["guards"]),
+                    attack=self.attack_of(s, i) if living else 0, defence=self.defence_of(s, i),
+                ))
+            seats.append(SeatView(seat=s, name=name, suit=self.suits[s], eliminated=self.eliminated[s],
+                                  positions=tuple(positions), living=len(self.living(s)),
+                                  total_defence=self.total_defence(s)))
+        return tuple(seats)
+
     def known(self, seat: int | None) -> frozenset[str]:
+        return self._kept("known", self._known)  # every seat may know the same cards
+
+    def _known(self) -> frozenset[str]:
         """Every card on the table, the discard pile and a drawn card; the draw pile once it was
         made from the discard pile (every card in it was seen there). Before the first turnover
         the draw pile is the unseen shuffle."""
