@@ -922,12 +922,25 @@ class CelestialEmperorGame(Game):
 
     # ----- records and stored states --------------------------------------------------
     def copy(self) -> "CelestialEmperorGame":
-        """A deep copy of every field (as :meth:`Game.copy`), but the story's entries, which
-        are never changed once told (the story only grows), are shared with the copy, and so
-        are the typed entries made from them."""
-        state = {name: getattr(self, name) for name in _field_names(type(self)) if name != "story"}
-        new = type(self)(**marshal.loads(marshal.dumps(state)), story=list(self.story))
-        told = self.__dict__.get("_told")
+        """A deep copy of every field, as the core's marshal copy makes it (cards and texts are
+        immutable strings, so only the lists and dicts are new), but cheaper: lists of cards,
+        numbers or seats are sliced, the nested records (journal, duel, scoring) go through one
+        marshal round trip, and the story's entries, never changed once told (the story only
+        grows), are shared with the copy, as are the typed entries made from them."""
+        d = self.__dict__
+        state = {name: d[name] for name in _field_names(type(self))}
+        for name in _FLAT:
+            state[name] = state[name][:]
+        for name in _NESTED:
+            state[name] = [x[:] for x in state[name]]
+        state["opened"] = dict(state["opened"])
+        state["story"] = list(state["story"])
+        deep = [name for name in state if name not in _SHALLOW and type(state[name]) not in _ATOMS]
+        if deep:
+            state.update(zip(deep, marshal.loads(marshal.dumps([state[n] for n in deep])), strict=True))
+        new = object.__new__(type(self))  # the dataclass's __init__ only sets the fields
+        new.__dict__.update(state)
+        told = d.get("_told")
         if told:
             new.__dict__["_told"] = told
         return new
@@ -962,6 +975,12 @@ class CelestialEmperorGame(Game):
             opened[str(s)] = game.move_count - back
         state["opened"] = opened
         return {"format": cls.state_version, "game": cls.game_id, "state": state}
+
+
+_ATOMS = frozenset({str, int, bool, float, type(None)})
+_FLAT = ("players", "options", "forfeited", "clans", "committed", "T", "finals", "tie_pile", "out", "epilogue_done")
+_NESTED = ("hands", "tricks", "put_in")  # lists of lists of cards
+_SHALLOW = frozenset({*_FLAT, *_NESTED, "opened", "story"})  # copied above; the rest: atoms, or marshal
 
 
 def _same_entry(entry: StoryEntry, e: dict[str, Any]) -> bool:
