@@ -191,3 +191,29 @@ def test_auto_move_is_deterministic_given_rng():
         move = auto_move(g, seat, rng_a)
         assert move == auto_move(g, seat, rng_b)
         g, _ = g.apply(seat, move)
+
+
+def _mutables(value, out):
+    if isinstance(value, (list, dict)):
+        out.append(value)
+        for item in (value.values() if isinstance(value, dict) else value):
+            _mutables(item, out)
+    return out
+
+
+@pytest.mark.parametrize("players, options", [(2, []), (3, [NO_JOKERS]), (4, [SAME_VALUE])])
+def test_copy_is_the_cores_deep_copy(players, options):
+    # copy() is hand-written for speed: at every step of a game it must equal the core's marshal
+    # copy (_state) and share no list or dict with the original (a later move changes only the copy).
+    game = CourtWarsGame.new([f"P{i + 1}" for i in range(players)], options, seed=43)
+    rng = random.Random(43)
+    steps = 0
+    while not game.is_over() and steps < 400:
+        twin = game.copy()
+        assert type(twin) is CourtWarsGame and twin._state() == game._state() and twin.to_json() == game.to_json()
+        mine = {id(v) for name in game._state() for v in _mutables(getattr(game, name), [])}
+        assert not mine & {id(v) for name in twin._state() for v in _mutables(getattr(twin, name), [])}
+        seat = min(game.to_act())
+        game, _ = game.apply(seat, auto_move(game, seat, rng))
+        steps += 1
+    assert steps > 20
