@@ -402,7 +402,33 @@ class GridcannonGame(Game):
         events = new._apply(seat, action)
         new.move_count += 1
         new._reopen((), seat)
+        new.__dict__["_held"] = {}  # finished: see _kept
         return new, events
+
+    # A state that ``apply``, ``forfeit`` or ``from_json`` hands out is never changed again (the
+    # next move changes a copy), so the part of its view that is the same for every recipient
+    # is made once. A state being built (``new``, ``copy``, a test's position, a move being
+    # applied) keeps nothing.
+    def forfeit(self, seat: int) -> tuple[GridcannonGame, list[Event]]:
+        new, events = super().forfeit(seat)
+        new.__dict__["_held"] = {}
+        return new, events  # type: ignore[return-value]
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GridcannonGame:
+        game = super().from_json(data)
+        game.__dict__["_held"] = {}
+        return game  # type: ignore[return-value]
+
+    def _kept(self, key: Any, make: Any) -> Any:
+        """``make()``, kept under ``key`` when this state is finished."""
+        held = self.__dict__.get("_held")
+        if held is None:
+            return make()
+        found = held.get(key)
+        if found is None:
+            found = held[key] = make()
+        return found
 
     def is_over(self) -> bool:
         return self.phase in (WIN, LOSS)  # exactly when ``outcome`` is not None
@@ -1060,6 +1086,14 @@ class GridcannonGame(Game):
 
     # ----- views and knowledge ----------------------------------------------------------
     def view(self, seat: int | None) -> GridcannonView:
+        return GridcannonView(
+            **self.base_view(seat),
+            **self._kept("view", self._view_body),
+            last_lines=min(self.last_lines, len(self.recent(seat))),
+        )
+
+    def _view_body(self) -> dict[str, Any]:
+        """The view's fields that are the same for every recipient."""
         out = self.outcome()
         grid = tuple(CellView(CELLS[i], tuple(st), st[-1] if st else None, len(st)) for i, st in enumerate(self.grid))
         slots = []
@@ -1070,8 +1104,7 @@ class GridcannonGame(Game):
             slots.append(SlotView(
                 SLOTS[i], "dead" if s["dead"] else "living", s["royal"], BASE[s["royal"][0]], tuple(s["armour"]),
                 self.health(i), None if s["dead"] else self.attack(i)))
-        return GridcannonView(
-            **self.base_view(seat),
+        return dict(
             options=tuple(self.options),
             classic=self.classic,
             stage=STAGES[self.phase][0],
@@ -1094,7 +1127,6 @@ class GridcannonGame(Game):
             score_so_far=self.score(),
             won=bool(out and out.winners),
             score=out.score if out else None,
-            last_lines=min(self.last_lines, len(self.recent(seat))),
         )
 
     def known(self, seat: int | None) -> frozenset[str]:
