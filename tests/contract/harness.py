@@ -112,22 +112,29 @@ def view_strings(x: Any, out: set[str] | None = None, skip: str = "") -> set[str
     return out
 
 
-def changed_strings(part: Any, public: Any, out: set[str], depth: int = 3) -> None:
-    """The strings of ``part`` not shown to be in the same place of the public view: equal
-    parts are skipped; unequal tuples and dataclasses (not cards) are compared part by part
-    ``depth`` levels down, then read whole."""
-    if part == public:
-        return
+def changed_strings(part: Any, refs: list[Any], out: set[str], depth: int = 3) -> None:
+    """The strings of ``part`` not shown to be in the same place of one of ``refs`` (views
+    already checked against less knowledge): equal parts are skipped; unequal tuples (item by
+    item, as far as a reference reaches: a log or a story that grew is compared on what it
+    had) and dataclasses (not cards) are compared part by part ``depth`` levels down, then read
+    whole."""
+    for ref in refs:
+        if part == ref:
+            return
     t = type(part)
-    if depth and t is type(public):
-        if t is tuple and len(part) == len(public):
-            for a, b in zip(part, public, strict=True):
-                changed_strings(a, b, out, depth - 1)
-            return
-        if hasattr(part, "__dataclass_fields__") and not isinstance(part, Card):
-            for name in part.__dataclass_fields__:
-                changed_strings(getattr(part, name), getattr(public, name), out, depth - 1)
-            return
+    if depth:
+        if t is tuple:
+            alike = [ref for ref in refs if type(ref) is t]
+            if alike:
+                for i, a in enumerate(part):
+                    changed_strings(a, [ref[i] for ref in alike if i < len(ref)], out, depth - 1)
+                return
+        elif hasattr(part, "__dataclass_fields__") and not isinstance(part, Card):
+            alike = [ref for ref in refs if type(ref) is t]
+            if alike:
+                for name in part.__dataclass_fields__:
+                    changed_strings(getattr(part, name), [getattr(ref, name) for ref in alike], out, depth - 1)
+                return
     view_strings([part], out)
 
 
@@ -321,6 +328,8 @@ class Playout:
     moves: list[list[Any]] = field(default_factory=list)
     ever: dict[Any, set[str]] = field(default_factory=dict)  # cards each recipient has known
     public_known: frozenset[str] = frozenset()  # what the public may know at the step being checked
+    # each recipient's view when it was last checked for leaks, and what it knew then
+    last_checked: dict[int | None, tuple[Any, frozenset[str]]] = field(default_factory=dict)
     walked: dict[int, Walk] = field(default_factory=dict)  # each deciding seat's random walk there
     redealt: dict[int, Game] = field(default_factory=dict)  # the state re-dealt for each deciding seat there
     full_first: int = FULL_FIRST  # see FULL_FIRST and FULL_RATE (a rate of 1: every step in full)
@@ -450,7 +459,8 @@ class Playout:
             view = views[r] = game.view(r)
             # Where cards are now: the view, less its log of what happened.
             public = None if r is None else views[None]
-            assert_none_leak(self.strings_to_check(view, known, public, universe), k, f"the view of {r}")
+            assert_none_leak(self.strings_to_check(view, known, public, universe, r), k, f"the view of {r}")
+            self.last_checked[r] = (view, known)
         ever = self.ever.setdefault(r, set())
         ever.update(known)
         for e in events:
@@ -504,19 +514,27 @@ class Playout:
         if seat is not None and len(universe - known) >= 2:
             rng.random()
 
-    def strings_to_check(self, view: Any, known: frozenset[str], public: Any, universe: frozenset[str]) -> set[str]:
+    def strings_to_check(self, view: Any, known: frozenset[str], public: Any, universe: frozenset[str],
+                         r: int | None = None) -> set[str]:
         """The strings of ``view`` (its log aside) that could name a card its recipient may not
-        know. None when it may know every card. A part equal to the same part of the public view
-        (already checked) is left out when the recipient knows all the public knows: its strings
-        are the same, so they name only cards the public may know."""
+        know. None when it may know every card. A part equal to the same part of a view already
+        checked against no more than the recipient knows now (this step's public view, or this
+        recipient's view when it was last checked) is left out: its strings passed against less
+        knowledge, so they name only cards the recipient may know."""
         if universe <= known:
             return set()
-        if public is None or type(public) is not type(view) or not self.public_known <= known:
+        refs = []
+        if public is not None and type(public) is type(view) and self.public_known <= known:
+            refs.append(public)
+        last = self.last_checked.get(r)
+        if last is not None and type(last[0]) is type(view) and last[1] <= known:
+            refs.append(last[0])
+        if not refs:
             return view_strings(view, skip="recent")
         out: set[str] = set()
         for name in view.__dataclass_fields__:
             if name != "recent":
-                changed_strings(getattr(view, name), getattr(public, name), out)
+                changed_strings(getattr(view, name), [getattr(ref, name) for ref in refs], out)
         return out
 
     def check_redeal_of(self, game: Game, seat: int | None, universe: frozenset[str], rng: random.Random,
