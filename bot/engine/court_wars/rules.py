@@ -72,6 +72,24 @@ def guard_value(card: str) -> int:
     return GUARD_RANKS.index(r) + 2 if r and r in GUARD_RANKS else 0
 
 
+# A position's and a seat's view are made from a few values that recur from state to state (most
+# moves change one stack): each is made once and shared (they are frozen).
+@functools.lru_cache(maxsize=4096)
+def _position_view(s: int, i: int, court: str, state: str, joker: str | None, guards: tuple[str, ...]) -> PositionView:
+    living = CourtWarsGame.is_living({"state": state})
+    attack = sum(guard_value(g) for g in guards)  # attack_of
+    return PositionView(letter=LETTERS[i], ref=f"{s + 1}:{LETTERS[i]}", court=court, state=state,  # type: ignore[arg-type]
+                        joker=joker, guards=guards, attack=attack if living else 0,
+                        defence=10 + attack if living else 0)  # defence_of
+
+
+@functools.lru_cache(maxsize=1024)
+def _seat_view(s: int, name: str, suit: str, eliminated: bool, positions: tuple[PositionView, ...]) -> SeatView:
+    living = [p for p in positions if CourtWarsGame.is_living({"state": p.state})]
+    return SeatView(seat=s, name=name, suit=suit, eliminated=eliminated, positions=positions, living=len(living),
+                    total_defence=sum(p.defence for p in living))  # total_defence
+
+
 def is_guard(card: str) -> bool:
     return guard_value(card) > 0
 
@@ -907,20 +925,11 @@ class CourtWarsGame(Game):
         )
 
     def _seat_views(self) -> tuple[SeatView, ...]:
-        seats = []
-        for s, name in enumerate(self.players):
-            positions = []
-            for i, pos in enumerate(self.courts[s]):
-                living = self.is_living(pos)
-                positions.append(PositionView(
-                    letter=LETTERS[i], ref=f"{s + 1}:{LETTERS[i]}", court=pos["court"], state=pos["state"],
-                    joker=pos["joker"], guards=tuple(pos["guards"]),
-                    attack=self.attack_of(s, i) if living else 0, defence=self.defence_of(s, i),
-                ))
-            seats.append(SeatView(seat=s, name=name, suit=self.suits[s], eliminated=self.eliminated[s],
-                                  positions=tuple(positions), living=len(self.living(s)),
-                                  total_defence=self.total_defence(s)))
-        return tuple(seats)
+        return tuple(
+            _seat_view(s, name, self.suits[s], self.eliminated[s],
+                       tuple(_position_view(s, i, pos["court"], pos["state"], pos["joker"], tuple(pos["guards"]))
+                             for i, pos in enumerate(self.courts[s])))
+            for s, name in enumerate(self.players))
 
     def known(self, seat: int | None) -> frozenset[str]:
         return self._kept("known", self._known)  # every seat may know the same cards
