@@ -17,6 +17,7 @@ entries that named it are rewritten for every recipient who may not know it any 
 
 from __future__ import annotations
 
+import functools
 import marshal
 import re
 from collections.abc import Sequence
@@ -103,6 +104,12 @@ def cap(text: str) -> str:
 
 def sort_cards(cards: Sequence[str]) -> list[str]:
     return sorted(cards, key=lambda c: (CYCLE.index(c[1]), value(c)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _sorted_hand(cards: tuple[str, ...]) -> tuple[str, ...]:
+    """``sort_cards`` of a hand, worked out once per hand (hands change one card at a time)."""
+    return tuple(sort_cards(cards))
 
 
 @dataclass
@@ -323,7 +330,7 @@ class CelestialEmperorGame(Game):
         if seat not in self._acting():
             return []
         ph, d = self.phase, self.duel
-        hand = sort_cards(self.hands[seat])
+        hand = _sorted_hand(tuple(self.hands[seat]))
         if ph == "declare" and d:
             if d["def"] is None:
                 return [("target", CLAN_WORD[self.clans[s]]) for s in self._targets(seat)]
@@ -856,11 +863,10 @@ class CelestialEmperorGame(Game):
             return card if card in known else HIDDEN
 
         acting = set(self._acting())
-        seats = tuple(PlayerInfo(
-            seat=s, name=self.players[s], clan=self.clan_name(s), suit=self.clans[s],
-            hand_size=len(self.hands[s]), tricks=self.T[s], locked=self.finals[s] is not None,
-            active=self.is_active(s), forfeited=s in self.forfeited, committed=self.committed[s] is not None,
-            narrator=s == self.narrator, to_act=s in acting,
+        seats = tuple(_player_info(
+            s, self.players[s], self.clan_name(s), self.clans[s], len(self.hands[s]), self.T[s],
+            self.finals[s] is not None, self.is_active(s), s in self.forfeited, self.committed[s] is not None,
+            s == self.narrator, s in acting,
         ) for s in range(len(self.players)))
         duel = None
         d = self.duel
@@ -898,7 +904,7 @@ class CelestialEmperorGame(Game):
                     if self.finals_revealed else None),
             scoring=scoring,
             winner=self.winner,
-            hand=tuple(sort_cards(self.hands[seat])) if own else None,
+            hand=_sorted_hand(tuple(self.hands[seat])) if own else None,
             committed=self.committed[seat] if own else None,
             final=self.finals[seat] if own else None,
             put_in_tricks=tuple(self.put_in[seat]) if own else (),
@@ -981,6 +987,15 @@ _ATOMS = frozenset({str, int, bool, float, type(None)})
 _FLAT = ("players", "options", "forfeited", "clans", "committed", "T", "finals", "tie_pile", "out", "epilogue_done")
 _NESTED = ("hands", "tricks", "put_in")  # lists of lists of cards
 _SHALLOW = frozenset({*_FLAT, *_NESTED, "opened", "story"})  # copied above; the rest: atoms, or marshal
+
+
+@functools.lru_cache(maxsize=4096)
+def _player_info(seat: int, name: str, clan: str, suit: str, hand_size: int, tricks: int, locked: bool, active: bool,
+                 forfeited: bool, committed: bool, narrator: bool, to_act: bool) -> PlayerInfo:
+    """A seat's public line, made once for the values it shows and shared (it is frozen; most
+    moves change one or two seats' lines)."""
+    return PlayerInfo(seat=seat, name=name, clan=clan, suit=suit, hand_size=hand_size, tricks=tricks, locked=locked,
+                      active=active, forfeited=forfeited, committed=committed, narrator=narrator, to_act=to_act)
 
 
 def _same_entry(entry: StoryEntry, e: dict[str, Any]) -> bool:
