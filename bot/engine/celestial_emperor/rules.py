@@ -106,7 +106,7 @@ def sort_cards(cards: Sequence[str]) -> list[str]:
     return sorted(cards, key=lambda c: (CYCLE.index(c[1]), value(c)))
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=4096, typed=True)
 def _sorted_hand(cards: tuple[str, ...]) -> tuple[str, ...]:
     """``sort_cards`` of a hand, worked out once per hand (hands change one card at a time)."""
     return tuple(sort_cards(cards))
@@ -989,7 +989,7 @@ _NESTED = ("hands", "tricks", "put_in")  # lists of lists of cards
 _SHALLOW = frozenset({*_FLAT, *_NESTED, "opened", "story"})  # copied above; the rest: atoms, or marshal
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=4096, typed=True)
 def _player_info(seat: int, name: str, clan: str, suit: str, hand_size: int, tricks: int, locked: bool, active: bool,
                  forfeited: bool, committed: bool, narrator: bool, to_act: bool) -> PlayerInfo:
     """A seat's public line, made once for the values it shows and shared (it is frozen; most

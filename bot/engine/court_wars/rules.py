@@ -74,7 +74,7 @@ def guard_value(card: str) -> int:
 
 # A position's and a seat's view are made from a few values that recur from state to state (most
 # moves change one stack): each is made once and shared (they are frozen).
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=4096, typed=True)
 def _position_view(s: int, i: int, court: str, state: str, joker: str | None, guards: tuple[str, ...]) -> PositionView:
     living = CourtWarsGame.is_living({"state": state})
     attack = sum(guard_value(g) for g in guards)  # attack_of
@@ -83,7 +83,7 @@ def _position_view(s: int, i: int, court: str, state: str, joker: str | None, gu
                         defence=10 + attack if living else 0)  # defence_of
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=1024, typed=True)
 def _seat_view(s: int, name: str, suit: str, eliminated: bool, positions: tuple[PositionView, ...]) -> SeatView:
     living = [p for p in positions if CourtWarsGame.is_living({"state": p.state})]
     return SeatView(seat=s, name=name, suit=suit, eliminated=eliminated, positions=positions, living=len(living),

@@ -1095,13 +1095,13 @@ class GridcannonGame(Game):
     def _view_body(self) -> dict[str, Any]:
         """The view's fields that are the same for every recipient."""
         out = self.outcome()
-        grid = tuple(CellView(CELLS[i], tuple(st), st[-1] if st else None, len(st)) for i, st in enumerate(self.grid))
+        grid = tuple(_cell_view(i, tuple(st)) for i, st in enumerate(self.grid))
         slots = []
         for i, s in enumerate(self.slots):
             if not s["royal"]:
-                slots.append(SlotView(SLOTS[i], "empty"))
+                slots.append(_slot_view(SLOTS[i], "empty"))
                 continue
-            slots.append(SlotView(
+            slots.append(_slot_view(
                 SLOTS[i], "dead" if s["dead"] else "living", s["royal"], BASE[s["royal"][0]], tuple(s["armour"]),
                 self.health(i), None if s["dead"] else self.attack(i)))
         return dict(
@@ -1111,7 +1111,7 @@ class GridcannonGame(Game):
             prompt=self.prompt(),
             grid=grid,
             slots=tuple(slots),
-            stash=tuple(PloyView(ploy["card"], ploy["spent"]) for ploy in self.stash),
+            stash=tuple(_ploy_view(ploy["card"], ploy["spent"]) for ploy in self.stash),
             set_aside=tuple(self.set_aside),
             cycle=tuple(self.cycle),
             pending=self.pending,
@@ -1199,6 +1199,17 @@ _ON_CELL = {verb: tuple((verb, cell) for cell in CELLS) for verb in ("place", "r
                                                                     "hardreset", "recycle")}
 _REASSIGN = tuple(tuple(("reassign", x, y) for y in CELLS) for x in CELLS)
 _DRAW, _KEEP, _CONTINUE, _CONCEDE = ("draw",), ("keep",), ("continue",), ("concede",)
+
+
+# A view's cells, slots and ploys are made from a few values that recur from state to state (a
+# move changes a cell or two): each is made once and shared (they are frozen).
+@lru_cache(maxsize=4096, typed=True)
+def _cell_view(i: int, stack: tuple[str, ...]) -> CellView:
+    return CellView(CELLS[i], stack, stack[-1] if stack else None, len(stack))
+
+
+_slot_view = lru_cache(maxsize=4096, typed=True)(SlotView)
+_ploy_view = lru_cache(maxsize=256, typed=True)(PloyView)
 
 
 @lru_cache(maxsize=1024)
