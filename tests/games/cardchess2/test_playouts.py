@@ -59,3 +59,32 @@ def test_built_in_player_playouts_keep_the_contract():
     for seed in range(6):
         g, record = play(500 + seed, (), chooser=auto_move)
         assert g.outcome() is not None and record
+
+
+def _mutables(value, out):
+    if isinstance(value, (list, dict)):
+        out.append(value)
+        for item in (value.values() if isinstance(value, dict) else value):
+            _mutables(item, out)
+    return out
+
+
+@pytest.mark.parametrize("options", [[], ["Own decks"]])
+def test_copy_is_the_cores_deep_copy(options):
+    # copy() is hand-written for speed: at every step of a game it must equal the core's marshal
+    # copy (_state), share no list or dict with the original (a later move changes only the copy)
+    # and keep nothing worked out for the original.
+    game = GAME.new(list(PLAYERS), options, seed=47)
+    rng = random.Random(47)
+    steps = 0
+    while not game.is_over() and steps < 300:
+        game.choices(min(game.to_act()), ())  # something worked out and kept for this state
+        twin = game.copy()
+        assert type(twin) is GAME and twin._state() == game._state() and twin.to_json() == game.to_json()
+        assert "_memo" not in vars(twin)
+        mine = {id(v) for name in game._state() for v in _mutables(getattr(game, name), [])}
+        assert not mine & {id(v) for name in twin._state() for v in _mutables(getattr(twin, name), [])}
+        seat = min(game.to_act())
+        game, _ = game.apply(seat, auto_move(game, seat, rng))
+        steps += 1
+    assert steps > 10
