@@ -256,10 +256,11 @@ class CourtWarsGame(Game):
                 held[key] = found
         return found
 
-    def copy(self) -> "CourtWarsGame":
+    def _state(self) -> dict[str, Any]:
         """A deep copy of every field, as the core's marshal copy makes it (cards and texts are
         immutable strings, so only the lists and dicts are new), several times cheaper: every
-        ``apply`` makes one. A test holds it equal to ``_state()``."""
+        ``apply`` copies the state and every stored state is one. A test holds it equal to the
+        core's."""
         d = self.__dict__
         state = {name: d[name] for name in _field_names(type(self))}
         for name in _FLAT:
@@ -273,8 +274,14 @@ class CourtWarsGame(Game):
         deep = [name for name in state if name not in _COPIED and type(state[name]) not in _ATOMS]
         if deep:
             state.update(zip(deep, marshal.loads(marshal.dumps([state[n] for n in deep])), strict=True))
+        return state
+
+    def copy(self) -> "CourtWarsGame":
+        """A deep copy of every field, as the core's marshal copy makes it (cards and texts are
+        immutable strings, so only the lists and dicts are new), several times cheaper: every
+        ``apply`` makes one. A test holds it equal to the core's."""
         new = object.__new__(type(self))  # the dataclass's __init__ only sets the fields
-        new.__dict__.update(state)
+        new.__dict__.update(self._state())
         return new
 
     # ----- helpers --------------------------------------------------------------------

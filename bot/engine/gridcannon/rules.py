@@ -1134,13 +1134,22 @@ class GridcannonGame(Game):
         return frozenset(self.full_deck()) - frozenset(self.hidden_pile())
 
     # ----- copying -------------------------------------------------------------------------
+    def _state(self) -> dict[str, Any]:
+        """The fields as ``copy`` copies them (a deep copy, as the core's marshal copy makes it, in
+        field order), for ``to_json``: every stored state is one. A test holds it equal to the core's."""
+        return self._copied()
+
     def copy(self) -> GridcannonGame:
         """A deep copy of every field, as the core's marshal copy makes it (cards and texts are
         immutable strings, so only the lists and dicts are new), several times faster: every
-        ``apply`` makes one. A test holds it equal to ``_state()``."""
+        ``apply`` makes one. A test holds it equal to the core's."""
         new = object.__new__(type(self))
+        new.__dict__ = self._copied()
+        return new
+
+    def _copied(self) -> dict[str, Any]:
         d = self.__dict__
-        new.__dict__ = {
+        return {
             "players": d["players"][:], "options": d["options"][:], "seed": d["seed"], "rng_calls": d["rng_calls"],
             "move_count": d["move_count"], "forfeited": d["forfeited"][:],
             "journal": _journal(d["journal"]),
@@ -1152,7 +1161,6 @@ class GridcannonGame(Game):
             "pending": d["pending"], "phase": d["phase"], "searching": d["searching"], "replaced": d["replaced"],
             "loss_reason": d["loss_reason"], "last_lines": d["last_lines"],
         }
-        return new
 
     # ----- stored states -------------------------------------------------------------------
     @classmethod

@@ -14,6 +14,7 @@ import random
 import pytest
 
 from bot.engine.cardchess2 import GAME, auto_move
+from bot.engine.core import Game
 
 from .helpers import PLAYERS, choose_random, play
 
@@ -71,8 +72,8 @@ def _mutables(value, out):
 
 @pytest.mark.parametrize("options", [[], ["Own decks"]])
 def test_copy_is_the_cores_deep_copy(options):
-    # copy() is hand-written for speed: at every step of a game it must equal the core's marshal
-    # copy (_state), share no list or dict with the original (a later move changes only the copy)
+    # copy() and _state() are hand-written for speed: at every step of a game they must equal the
+    # core's marshal copy, share no list or dict with the original (a later move changes only the copy)
     # and keep nothing worked out for the original.
     game = GAME.new(list(PLAYERS), options, seed=47)
     rng = random.Random(47)
@@ -80,7 +81,12 @@ def test_copy_is_the_cores_deep_copy(options):
     while not game.is_over() and steps < 300:
         game.choices(min(game.to_act()), ())  # something worked out and kept for this state
         twin = game.copy()
-        assert type(twin) is GAME and twin._state() == game._state() and twin.to_json() == game.to_json()
+        core = Game._state(game)  # the core's marshal copy
+        state = game._state()
+        assert state == core and list(state) == list(core) and twin.to_json() == game.to_json()
+        assert type(twin) is GAME and Game._state(twin) == core
+        fields = {name: getattr(game, name) for name in state}
+        assert not {id(v) for v in _mutables(fields, [])} & {id(v) for v in _mutables(state, [])}
         assert "_memo" not in vars(twin)
         mine = {id(v) for name in game._state() for v in _mutables(getattr(game, name), [])}
         assert not mine & {id(v) for name in twin._state() for v in _mutables(getattr(twin, name), [])}
