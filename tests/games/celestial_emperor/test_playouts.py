@@ -301,3 +301,23 @@ def test_the_typed_story_follows_the_story():
     assert fresh.view(0).story[-1].text == "Elsewhere."
     fresh.story.clear()
     assert fresh.view(0).story == ()
+
+
+def test_views_made_fast_are_the_objects_their_class_makes():
+    # The view is made without the frozen class's __init__ (for speed): it must be the object the
+    # class makes, field for field, in the same order.
+    from tests.contract.harness import random_action
+
+    game = G.new(["A", "B", "C"], seed=7)
+    rng = random.Random(7)
+    seen = 0
+    while not game.is_over():
+        for seat in (None, 0, 1, 2):
+            v = game.view(seat)
+            again = dataclasses.replace(v)  # made by the class's own __init__
+            assert type(again) is type(v) and again == v and repr(again) == repr(v) and hash(again) == hash(v)
+            assert list(vars(again)) == list(vars(v))
+            seen += 1
+        seat = min(game.to_act())
+        game, _ = game.apply(seat, random_action(game, seat, rng))
+    assert seen > 100
