@@ -44,8 +44,11 @@ def faces(cards: frozenset[str]) -> frozenset[str]:
     return frozenset(c.partition("@")[0] for c in cards)
 
 
-_ANY = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][SHDC](?:@\d)?|JK\d?(?:@\d)?)(?![A-Za-z0-9])"
-                  r"|(?<![0-9])(10|[2-9JQKA])([♠♥♦♣])")
+# Both, in one pass. The leading look-ahead (every name starts with one of these characters) only
+# skips, cheaply, the places where neither could start: the same matches, several times faster than
+# trying the look-behinds at every character.
+_ANY = re.compile(r"(?=[1-9TJQKA])(?:(?<![A-Za-z0-9])([2-9TJQKA][SHDC](?:@\d)?|JK\d?(?:@\d)?)(?![A-Za-z0-9])"
+                  r"|(?<![0-9])(10|[2-9JQKA])([♠♥♦♣]))")
 
 
 @functools.lru_cache(maxsize=1 << 16)
