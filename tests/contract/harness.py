@@ -216,9 +216,10 @@ def redeal(game: Game, seat: int | None, rng: random.Random, universe: frozenset
 
     def sub(x: Any) -> Any:  # states are JSON-like: lists, dicts, strings and numbers
         if type(x) is dict:
-            return {k: get(v, v) if type(v) is str else sub(v) for k, v in x.items()}
+            return {k: get(v, v) if (t := type(v)) is str else sub(v) if t is dict or t is list else v
+                    for k, v in x.items()}
         if type(x) is list:
-            return [get(v, v) if type(v) is str else sub(v) for v in x]
+            return [get(v, v) if (t := type(v)) is str else sub(v) if t is dict or t is list else v for v in x]
         return get(x, x) if type(x) is str else x
 
     data = game.to_json() if data is None else data
