@@ -129,8 +129,10 @@ def changed_strings(part: Any, refs: list[Any], out: set[str], depth: int = 3) -
         if t is tuple:
             alike = [ref for ref in refs if type(ref) is t]
             if alike:
-                for i, a in enumerate(part):
-                    changed_strings(a, [ref[i] for ref in alike if i < len(ref)], out, depth - 1)
+                # A reference that is a beginning of ``part`` (a log that grew) covers its items at once.
+                start = max((len(ref) for ref in alike if len(ref) < len(part) and part[:len(ref)] == ref), default=0)
+                for i in range(start, len(part)):
+                    changed_strings(part[i], [ref[i] for ref in alike if i < len(ref)], out, depth - 1)
                 return
         elif hasattr(part, "__dataclass_fields__") and not isinstance(part, Card):
             alike = [ref for ref in refs if type(ref) is t]
