@@ -115,31 +115,29 @@ def view_strings(x: Any, out: set[str] | None = None, skip: str = "") -> set[str
     return out
 
 
-def changed_strings(part: Any, refs: list[Any], out: set[str], depth: int = 3) -> None:
-    """The strings of ``part`` not shown to be in the same place of one of ``refs`` (views
-    already checked against less knowledge): equal parts are skipped; unequal tuples (item by
-    item, as far as a reference reaches: a log or a story that grew is compared on what it
-    had) and dataclasses (not cards) are compared part by part ``depth`` levels down, then read
-    whole."""
-    for ref in refs:
-        if part == ref:
-            return
+def changed_strings(part: Any, ref: Any, out: set[str], depth: int = 3) -> None:
+    """The strings of ``part`` not shown to be in the same place of ``ref`` (a view already
+    checked against less knowledge): equal parts are skipped; unequal tuples (item by item, as
+    far as the reference reaches: a log or a story that grew is compared on what it had) and
+    dataclasses (not cards) are compared part by part ``depth`` levels down, then read whole."""
+    if part == ref:
+        return
     t = type(part)
-    if depth:
+    if depth and t is type(ref):
         if t is tuple:
-            alike = [ref for ref in refs if type(ref) is t]
-            if alike:
-                # A reference that is a beginning of ``part`` (a log that grew) covers its items at once.
-                start = max((len(ref) for ref in alike if len(ref) < len(part) and part[:len(ref)] == ref), default=0)
-                for i in range(start, len(part)):
-                    changed_strings(part[i], [ref[i] for ref in alike if i < len(ref)], out, depth - 1)
+            n = len(ref)
+            if n < len(part) and part[:n] == ref:  # grown: only the new items are read
+                view_strings([part[n:]], out)
                 return
-        elif hasattr(part, "__dataclass_fields__") and not isinstance(part, Card):
-            alike = [ref for ref in refs if type(ref) is t]
-            if alike:
-                for name in part.__dataclass_fields__:
-                    changed_strings(getattr(part, name), [getattr(ref, name) for ref in alike], out, depth - 1)
-                return
+            for a, b in zip(part, ref, strict=False):  # part may be longer (its rest is read below) or shorter
+                changed_strings(a, b, out, depth - 1)
+            if n < len(part):
+                view_strings([part[n:]], out)
+            return
+        if hasattr(part, "__dataclass_fields__") and not isinstance(part, Card):
+            for name in part.__dataclass_fields__:
+                changed_strings(getattr(part, name), getattr(ref, name), out, depth - 1)
+            return
     view_strings([part], out)
 
 
@@ -524,23 +522,24 @@ class Playout:
                          r: int | None = None) -> set[str]:
         """The strings of ``view`` (its log aside) that could name a card its recipient may not
         know. None when it may know every card. A part equal to the same part of a view already
-        checked against no more than the recipient knows now (this step's public view, or this
+        checked against no more than the recipient knows now (this step's public view, else this
         recipient's view when it was last checked) is left out: its strings passed against less
         knowledge, so they name only cards the recipient may know."""
         if universe <= known:
             return set()
-        refs = []
+        ref = None
         if public is not None and type(public) is type(view) and self.public_known <= known:
-            refs.append(public)
-        last = self.last_checked.get(r)
-        if last is not None and type(last[0]) is type(view) and last[1] <= known:
-            refs.append(last[0])
-        if not refs:
+            ref = public
+        else:
+            last = self.last_checked.get(r)
+            if last is not None and type(last[0]) is type(view) and last[1] <= known:
+                ref = last[0]
+        if ref is None:
             return view_strings(view, skip="recent")
         out: set[str] = set()
         for name in view.__dataclass_fields__:
             if name != "recent":
-                changed_strings(getattr(view, name), [getattr(ref, name) for ref in refs], out)
+                changed_strings(getattr(view, name), getattr(ref, name), out)
         return out
 
     def check_redeal_of(self, game: Game, seat: int | None, universe: frozenset[str], rng: random.Random,
