@@ -75,6 +75,48 @@ def test_a_text_render_naming_a_hidden_card(monkeypatch, game_id):
     playout_fails(game_id, s.min_players, range(5), r"the text render or panel of .* names \['KS'\]")
 
 
+def test_a_story_line_naming_a_hidden_card_once_the_story_has_grown(monkeypatch):
+    """Celestial Emperor: once the story has several lines, the public view's story gains a last
+    line naming a card in the first seat's hand. The story's earlier lines are the same as at
+    the step before (left out of the check as already checked): the new line must be read."""
+    from bot.engine.celestial_emperor.view import StoryEntry
+
+    game = spec("celestial_emperor").state
+    view = game.view
+
+    def planted(self, seat):
+        v = view(self, seat)
+        if seat is not None or len(v.story) < 6 or not self.hands[0]:
+            return v
+        return dataclasses.replace(v, story=v.story + (StoryEntry(None, "aside", f"{pretty(self.hands[0][0])}?"),))
+
+    monkeypatch.setattr(game, "view", planted)
+    playout_fails("celestial_emperor", 2, range(3), r"the view of None names")
+
+
+def test_a_card_kept_in_view_after_the_public_lost_it(monkeypatch):
+    """Celestial Emperor: a revealed duel card stays named in the public view (a duel line left
+    as it was) after the public may no longer know it (its receiver put a card into the trick):
+    the view is the same as at the step before, when the card was known, but knowledge shrank,
+    so it is read again."""
+    game = spec("celestial_emperor").state
+    view = game.view
+    seen: dict[int, str] = {}
+
+    def planted(self, seat):
+        v = view(self, seat)
+        d = self.duel
+        if seat is None and d and d["revealed"] and not d["tied"]:
+            seen[self.seed] = d["atk_card"]
+        card = seen.get(self.seed)
+        if seat is not None or card is None:
+            return v
+        return dataclasses.replace(v, result=f"Last duel: {pretty(card)}")
+
+    monkeypatch.setattr(game, "view", planted)
+    playout_fails("celestial_emperor", 2, range(3), r"the view of None names")
+
+
 def test_planted_helpers_leave_honest_games_alone():
     """The same playouts pass without the plants (the failures above are the plants')."""
     for game_id, players in (("court_wars", 2), ("cardchess2", 2), ("knight_rogue_princess_dragon", 4)):

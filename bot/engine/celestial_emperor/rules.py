@@ -17,6 +17,9 @@ entries that named it are rewritten for every recipient who may not know it any 
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import marshal
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -24,7 +27,7 @@ from typing import Any
 
 from bot.engine.cards import RANKS, and_list, parse_card, pretty, pretty_text
 from bot.engine.core import (
-    HIDDEN, Action, Choices, Decision, Event, Game, Option, Outcome, Seat, choices_from_actions,
+    HIDDEN, Action, Choices, Decision, Event, Game, Option, Outcome, Seat, _field_names, choices_from_actions,
 )
 from bot.engine.options import Options, variant
 
@@ -37,6 +40,7 @@ from .view import CelestialView, DuelInfo, FinalCard, PlayerInfo, ScoreRow, Scor
 PRIORITY = {"C": 3, "S": 2, "H": 1, "D": 0}  # tie-break: Tortoise > White Tiger > Phoenix > Dragon
 NARRATORS = "CSHD"  # the setting is narrated by the Tortoise, else the Tiger, else the Phoenix
 
+HELD = 256  # answers a finished state keeps (views, choices, knowledge)
 STRICT = "Strict"
 LENIENT = "Lenient Descriptions"
 SEAT_ORDER = "Seat Order Clans"
@@ -103,6 +107,12 @@ def sort_cards(cards: Sequence[str]) -> list[str]:
     return sorted(cards, key=lambda c: (CYCLE.index(c[1]), value(c)))
 
 
+@functools.lru_cache(maxsize=4096, typed=True)
+def _sorted_hand(cards: tuple[str, ...]) -> tuple[str, ...]:
+    """``sort_cards`` of a hand, worked out once per hand (hands change one card at a time)."""
+    return tuple(sort_cards(cards))
+
+
 @dataclass
 class CelestialEmperorGame(Game):
     game_id = "celestial_emperor"
@@ -167,6 +177,39 @@ class CelestialEmperorGame(Game):
         self.narrator = self._pick_narrator()
         self.phase = "setting"
 
+    # ----- answers kept by a finished state --------------------------------------------
+    # A state that ``apply``, ``forfeit`` or ``from_json`` hands out is never changed again (the
+    # next move changes a copy), so what is asked of it (decisions, knowledge, views, choices)
+    # is worked out once. A state being built (``new``, ``copy``, a test's position, a move
+    # being applied) keeps nothing.
+    def apply(self, seat: Seat, action: Action | str) -> tuple["CelestialEmperorGame", list[Event]]:
+        new, events = super().apply(seat, action)
+        new.__dict__["_held"] = {}
+        return new, events  # type: ignore[return-value]
+
+    def forfeit(self, seat: Seat) -> tuple["CelestialEmperorGame", list[Event]]:
+        new, events = super().forfeit(seat)
+        new.__dict__["_held"] = {}
+        return new, events  # type: ignore[return-value]
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "CelestialEmperorGame":
+        game = super().from_json(data)
+        game.__dict__["_held"] = {}
+        return game  # type: ignore[return-value]
+
+    def _kept(self, key: Any, make: Any, *args: Any) -> Any:
+        """``make(*args)``, kept under ``key`` when this state is finished."""
+        held = self.__dict__.get("_held")
+        if held is None:
+            return make(*args)
+        found = held.get(key)
+        if found is None:
+            found = make(*args)
+            if len(held) < HELD:
+                held[key] = found
+        return found
+
     # ----- helpers --------------------------------------------------------------------
     def seat_of_clan(self, suit: str) -> int | None:
         return self.clans.index(suit) if suit in self.clans else None
@@ -225,6 +268,9 @@ class CelestialEmperorGame(Game):
         return []
 
     def decisions(self) -> tuple[Decision, ...]:
+        return self._kept("decisions", self._decisions)
+
+    def _decisions(self) -> tuple[Decision, ...]:
         return tuple(self._decision(s) for s in self._acting())
 
     def _decision(self, seat: int) -> Decision:
@@ -285,7 +331,7 @@ class CelestialEmperorGame(Game):
         if seat not in self._acting():
             return []
         ph, d = self.phase, self.duel
-        hand = sort_cards(self.hands[seat])
+        hand = _sorted_hand(tuple(self.hands[seat]))
         if ph == "declare" and d:
             if d["def"] is None:
                 return [("target", CLAN_WORD[self.clans[s]]) for s in self._targets(seat)]
@@ -327,6 +373,9 @@ class CelestialEmperorGame(Game):
 
     def choices(self, seat: Seat, prefix: Sequence[str] = ()) -> Choices:
         prefix = tuple(prefix)
+        return self._kept(("choices", seat, prefix), self._choices, seat, prefix)
+
+    def _choices(self, seat: Seat, prefix: tuple[str, ...]) -> Choices:
         if self.is_over() or not 0 <= seat < len(self.players) or seat not in self._acting():
             return Choices()
         line = self._line(seat)
@@ -751,6 +800,9 @@ class CelestialEmperorGame(Game):
         return own
 
     def known(self, seat: Seat | None) -> frozenset[str]:
+        return self._kept(("known", seat), self._known, seat)
+
+    def _known(self, seat: Seat | None) -> frozenset[str]:
         """The tie pile, the revealed duel cards until they may lie in a trick, the revealed
         final cards, and the seat's own cards (hand, committed, final, put into tricks)."""
         return frozenset(self._known_publicly() | self._own(seat))
@@ -801,6 +853,9 @@ class CelestialEmperorGame(Game):
     def view(self, seat: Seat | None) -> CelestialView:
         if seat is not None and not 0 <= seat < len(self.players):
             seat = None
+        return self._kept(("view", seat), self._view, seat)
+
+    def _view(self, seat: Seat | None) -> CelestialView:
         known = self.known(seat)
 
         def show(card: str | None) -> str | Any:
@@ -809,11 +864,10 @@ class CelestialEmperorGame(Game):
             return card if card in known else HIDDEN
 
         acting = set(self._acting())
-        seats = tuple(PlayerInfo(
-            seat=s, name=self.players[s], clan=self.clan_name(s), suit=self.clans[s],
-            hand_size=len(self.hands[s]), tricks=self.T[s], locked=self.finals[s] is not None,
-            active=self.is_active(s), forfeited=s in self.forfeited, committed=self.committed[s] is not None,
-            narrator=s == self.narrator, to_act=s in acting,
+        seats = tuple(_player_info(
+            s, self.players[s], self.clan_name(s), self.clans[s], len(self.hands[s]), self.T[s],
+            self.finals[s] is not None, self.is_active(s), s in self.forfeited, self.committed[s] is not None,
+            s == self.narrator, s in acting,
         ) for s in range(len(self.players)))
         duel = None
         d = self.duel
@@ -836,7 +890,7 @@ class CelestialEmperorGame(Game):
             tie_breaks=tuple(sc["tie_breaks"]), winner=sc["winner"], steps=tuple(sc["steps"]),
         )
         own = seat is not None
-        return CelestialView(
+        return _make_view(
             **self.base_view(seat),
             title=self.title,
             options=tuple(self.options),
@@ -846,19 +900,58 @@ class CelestialEmperorGame(Game):
             duel=duel,
             duels_fought=self.duel_number - (1 if d else 0),
             tie_pile=tuple(self.tie_pile),
-            story=tuple(StoryEntry(e["seat"], e["kind"], e["text"]) for e in self.story),
+            story=self._story_entries(),
             finals=(tuple(FinalCard(s, c) for s, c in enumerate(self.finals) if c)
                     if self.finals_revealed else None),
             scoring=scoring,
             winner=self.winner,
-            hand=tuple(sort_cards(self.hands[seat])) if own else None,
+            hand=_sorted_hand(tuple(self.hands[seat])) if own else None,
             committed=self.committed[seat] if own else None,
             final=self.finals[seat] if own else None,
             put_in_tricks=tuple(self.put_in[seat]) if own else (),
             your_move=(self._task(seat) if own and seat in acting else None),
         )
 
+    def _story_entries(self) -> tuple[StoryEntry, ...]:
+        """The story as typed entries (the same for every recipient). The story only grows, so
+        the entries already made (by this state, or by the state it was copied from) are kept
+        beside it and only the lines told since are made; a kept tuple whose last entry no longer
+        matches the story is made again whole."""
+        story = self.story
+        told: tuple[StoryEntry, ...] = self.__dict__.get("_told", ())
+        n = len(told)
+        if n > len(story) or (n and not _same_entry(told[-1], story[n - 1])):
+            told, n = (), 0
+        if n < len(story):
+            told += tuple(StoryEntry(e["seat"], e["kind"], e["text"]) for e in story[n:])
+            self.__dict__["_told"] = told
+        return told
+
     # ----- records and stored states --------------------------------------------------
+    def copy(self) -> "CelestialEmperorGame":
+        """A deep copy of every field, as the core's marshal copy makes it (cards and texts are
+        immutable strings, so only the lists and dicts are new), but cheaper: lists of cards,
+        numbers or seats are sliced, the nested records (journal, duel, scoring) go through one
+        marshal round trip, and the story's entries, never changed once told (the story only
+        grows), are shared with the copy, as are the typed entries made from them."""
+        d = self.__dict__
+        state = {name: d[name] for name in _field_names(type(self))}
+        for name in _FLAT:
+            state[name] = state[name][:]
+        for name in _NESTED:
+            state[name] = [x[:] for x in state[name]]
+        state["opened"] = dict(state["opened"])
+        state["story"] = list(state["story"])
+        deep = [name for name in state if name not in _SHALLOW and type(state[name]) not in _ATOMS]
+        if deep:
+            state.update(zip(deep, marshal.loads(marshal.dumps([state[n] for n in deep])), strict=True))
+        new = object.__new__(type(self))  # the dataclass's __init__ only sets the fields
+        new.__dict__.update(state)
+        told = d.get("_told")
+        if told:
+            new.__dict__["_told"] = told
+        return new
+
     def redact(self, seat: Seat, action: str) -> str:
         verb = action.split()[0].lower() if action.split() else ""
         if verb in ("commit", "trick", "keep"):
@@ -889,6 +982,47 @@ class CelestialEmperorGame(Game):
             opened[str(s)] = game.move_count - back
         state["opened"] = opened
         return {"format": cls.state_version, "game": cls.game_id, "state": state}
+
+
+_ATOMS = frozenset({str, int, bool, float, type(None)})
+_FLAT = ("players", "options", "forfeited", "clans", "committed", "T", "finals", "tie_pile", "out", "epilogue_done")
+_NESTED = ("hands", "tricks", "put_in")  # lists of lists of cards
+_SHALLOW = frozenset({*_FLAT, *_NESTED, "opened", "story"})  # copied above; the rest: atoms, or marshal
+
+
+@functools.lru_cache(maxsize=4096, typed=True)
+def _player_info(seat: int, name: str, clan: str, suit: str, hand_size: int, tricks: int, locked: bool, active: bool,
+                 forfeited: bool, committed: bool, narrator: bool, to_act: bool) -> PlayerInfo:
+    """A seat's public line, made once for the values it shows and shared (it is frozen; most
+    moves change one or two seats' lines)."""
+    return PlayerInfo(seat=seat, name=name, clan=clan, suit=suit, hand_size=hand_size, tricks=tricks, locked=locked,
+                      active=active, forfeited=forfeited, committed=committed, narrator=narrator, to_act=to_act)
+
+
+def _fast_maker(cls: type) -> Any:
+    """A fast constructor of a frozen view class given every field by name: the same object its
+    ``__init__`` makes (the fields set in order; none has a ``__post_init__``), without the frozen
+    class's one ``object.__setattr__`` per field — a view is made for every recipient of every
+    state."""
+    names = tuple(f.name for f in dataclasses.fields(cls))
+    assert not hasattr(cls, "__post_init__")
+    new = object.__new__
+
+    def make(**values: Any) -> Any:
+        if len(values) != len(names):
+            raise TypeError(f"{cls.__name__} takes every field: {sorted(set(names) ^ set(values))}")
+        obj = new(cls)
+        obj.__dict__.update({name: values[name] for name in names})
+        return obj
+
+    return make
+
+
+_make_view = _fast_maker(CelestialView)
+
+
+def _same_entry(entry: StoryEntry, e: dict[str, Any]) -> bool:
+    return entry.text == e["text"] and entry.seat == e["seat"] and entry.kind == e["kind"]
 
 
 _OLD_TRICK_LINE = re.compile(r"^T (\d+) for the (.+)\.$")

@@ -17,13 +17,15 @@ journal is never redacted.
 
 from __future__ import annotations
 
+import functools
+import marshal
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from bot.engine import cards
 from bot.engine.core import (
-    Action, Choices, Decision, Event, Game, IllegalMove, Outcome, choices_from_actions,
+    Action, Choices, Decision, Event, Game, IllegalMove, Outcome, _field_names, choices_from_actions,
 )
 from bot.engine.options import Options, setting, variant
 
@@ -36,6 +38,7 @@ SAME_VALUE = "Same-Value"
 SHUFFLE_RECYCLE = "Shuffle Recycle"
 SINGLE_ACE = "Single Ace"
 LOG_SIZE = 12
+HELD = 256  # answers a finished state keeps (views, choices, knowledge)
 
 CREDIT = "Court Wars by Kroc Camen and Prenuntius (CC BY 3.0)"
 SUMMARY = (
@@ -62,10 +65,29 @@ SUMMARY = (
 )
 
 
+@functools.lru_cache(maxsize=None)
 def guard_value(card: str) -> int:
-    """2..10 for a guard, 0 for anything else."""
+    """2..10 for a guard, 0 for anything else (a card's value never changes: worked out once)."""
     r = cards.rank(card)
     return GUARD_RANKS.index(r) + 2 if r and r in GUARD_RANKS else 0
+
+
+# A position's and a seat's view are made from a few values that recur from state to state (most
+# moves change one stack): each is made once and shared (they are frozen).
+@functools.lru_cache(maxsize=4096, typed=True)
+def _position_view(s: int, i: int, court: str, state: str, joker: str | None, guards: tuple[str, ...]) -> PositionView:
+    living = CourtWarsGame.is_living({"state": state})
+    attack = sum(guard_value(g) for g in guards)  # attack_of
+    return PositionView(letter=LETTERS[i], ref=f"{s + 1}:{LETTERS[i]}", court=court, state=state,  # type: ignore[arg-type]
+                        joker=joker, guards=guards, attack=attack if living else 0,
+                        defence=10 + attack if living else 0)  # defence_of
+
+
+@functools.lru_cache(maxsize=1024, typed=True)
+def _seat_view(s: int, name: str, suit: str, eliminated: bool, positions: tuple[PositionView, ...]) -> SeatView:
+    living = [p for p in positions if CourtWarsGame.is_living({"state": p.state})]
+    return SeatView(seat=s, name=name, suit=suit, eliminated=eliminated, positions=positions, living=len(living),
+                    total_defence=sum(p.defence for p in living))  # total_defence
 
 
 def is_guard(card: str) -> bool:
@@ -108,6 +130,12 @@ class CourtWarsOptions(Options):
 
 
 # ----- the state ----------------------------------------------------------------------------
+_ATOMS = frozenset({str, int, bool, float, type(None)})
+# Lists of cards, seats or flags (sliced by ``copy``); the courts, journal, opened and winners
+# are copied by hand; any other field is an atom or goes through marshal.
+_FLAT = ("players", "options", "forfeited", "suits", "eliminated", "draw_pile", "discard_pile", "build_left",
+         "round_seen")
+_COPIED = frozenset({*_FLAT, "courts", "journal", "opened", "winners"})
 STAGE_DECISION = {"build": "pick", "guard": "guard", "joker": "joker", "turn": "turn", "ace": "ace"}
 
 
@@ -194,6 +222,67 @@ class CourtWarsGame(Game):
         over = state.get("winners") is not None
         state["opened"] = {str(state["current"]): state["move_count"]} if state["move_count"] and not over else {}
         return {**data, "format": 2, "state": state}
+
+    # ----- answers kept by a finished state --------------------------------------------
+    # A state that ``apply``, ``forfeit`` or ``from_json`` hands out is never changed again (the
+    # next move changes a copy), so what is asked of it (decisions, views, knowledge, choices)
+    # is worked out once. A state being built (``new``, ``copy``, a test's position, a move
+    # being applied) keeps nothing.
+    def apply(self, seat: int, action: Action | str) -> tuple["CourtWarsGame", list[Event]]:
+        new, events = super().apply(seat, action)
+        new.__dict__["_held"] = {}
+        return new, events  # type: ignore[return-value]
+
+    def forfeit(self, seat: int) -> tuple["CourtWarsGame", list[Event]]:
+        new, events = super().forfeit(seat)
+        new.__dict__["_held"] = {}
+        return new, events  # type: ignore[return-value]
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "CourtWarsGame":
+        game = super().from_json(data)
+        game.__dict__["_held"] = {}
+        return game  # type: ignore[return-value]
+
+    def _kept(self, key: Any, make: Any, *args: Any) -> Any:
+        """``make(*args)``, kept under ``key`` when this state is finished."""
+        held = self.__dict__.get("_held")
+        if held is None:
+            return make(*args)
+        found = held.get(key)
+        if found is None:
+            found = make(*args)
+            if len(held) < HELD:
+                held[key] = found
+        return found
+
+    def _state(self) -> dict[str, Any]:
+        """A deep copy of every field, as the core's marshal copy makes it (cards and texts are
+        immutable strings, so only the lists and dicts are new), several times cheaper: every
+        ``apply`` copies the state and every stored state is one. A test holds it equal to the
+        core's."""
+        d = self.__dict__
+        state = {name: d[name] for name in _field_names(type(self))}
+        for name in _FLAT:
+            state[name] = state[name][:]
+        state["courts"] = [[{**p, "guards": p["guards"][:]} for p in court] for court in state["courts"]]
+        state["journal"] = [[e[0], dict(e[1])] if len(e) == 2 and type(e[1]) is dict else marshal.loads(marshal.dumps(e))
+                            for e in state["journal"]]
+        state["opened"] = dict(state["opened"])
+        if state["winners"] is not None:
+            state["winners"] = state["winners"][:]
+        deep = [name for name in state if name not in _COPIED and type(state[name]) not in _ATOMS]
+        if deep:
+            state.update(zip(deep, marshal.loads(marshal.dumps([state[n] for n in deep])), strict=True))
+        return state
+
+    def copy(self) -> "CourtWarsGame":
+        """A deep copy of every field, as the core's marshal copy makes it (cards and texts are
+        immutable strings, so only the lists and dicts are new), several times cheaper: every
+        ``apply`` makes one. A test holds it equal to the core's."""
+        new = object.__new__(type(self))  # the dataclass's __init__ only sets the fields
+        new.__dict__.update(self._state())
+        return new
 
     # ----- helpers --------------------------------------------------------------------
     def _note(self, text: str, events: list[Event] | None = None) -> None:
@@ -286,6 +375,9 @@ class CourtWarsGame(Game):
 
     # ----- who acts -------------------------------------------------------------------
     def decisions(self) -> tuple[Decision, ...]:
+        return self._kept("decisions", self._decisions)
+
+    def _decisions(self) -> tuple[Decision, ...]:
         if self.winners is not None:
             return ()
         return (Decision(self.current, STAGE_DECISION[self.phase], public=True, prompt=self._asked()),)
@@ -376,6 +468,9 @@ class CourtWarsGame(Game):
 
     def choices(self, seat: int, prefix: Sequence[str] = ()) -> Choices:
         prefix = tuple(prefix)
+        return self._kept(("choices", seat, prefix), self._choices, seat, prefix)
+
+    def _choices(self, seat: int, prefix: tuple[str, ...]) -> Choices:
         prompt = self._step_prompt(prefix)
         return choices_from_actions(self._token_lists(seat, prefix), prefix,
                                     lambda tokens: (self._label(seat, tokens), self._data(tokens)), prompt)
@@ -814,24 +909,14 @@ class CourtWarsGame(Game):
         return bool(self.recycled) and not self.opts.shuffle_recycle
 
     def view(self, seat: int | None) -> CourtWarsView:
-        seats = []
-        for s, name in enumerate(self.players):
-            positions = []
-            for i, pos in enumerate(self.courts[s]):
-                living = self.is_living(pos)
-                positions.append(PositionView(
-                    letter=LETTERS[i], ref=f"{s + 1}:{LETTERS[i]}", court=pos["court"], state=pos["state"],
-                    joker=pos["joker"], guards=tuple(pos["guards"]),
-                    attack=self.attack_of(s, i) if living else 0, defence=self.defence_of(s, i),
-                ))
-            seats.append(SeatView(seat=s, name=name, suit=self.suits[s], eliminated=self.eliminated[s],
-                                  positions=tuple(positions), living=len(self.living(s)),
-                                  total_defence=self.total_defence(s)))
+        return self._kept(("view", seat), self._view, seat)
+
+    def _view(self, seat: int | None) -> CourtWarsView:
         over = self.winners is not None
         return CourtWarsView(
             **self.base_view(seat),
             options=tuple(self.options),
-            seats=tuple(seats),
+            seats=self._kept("seats", self._seat_views),  # the same for every recipient
             current=None if over else self.current,
             stage=self.phase,  # type: ignore[arg-type]
             build_round=self.build_round,
@@ -846,7 +931,17 @@ class CourtWarsGame(Game):
             end_reason=self.end_reason,
         )
 
+    def _seat_views(self) -> tuple[SeatView, ...]:
+        return tuple(
+            _seat_view(s, name, self.suits[s], self.eliminated[s],
+                       tuple(_position_view(s, i, pos["court"], pos["state"], pos["joker"], tuple(pos["guards"]))
+                             for i, pos in enumerate(self.courts[s])))
+            for s, name in enumerate(self.players))
+
     def known(self, seat: int | None) -> frozenset[str]:
+        return self._kept("known", self._known)  # every seat may know the same cards
+
+    def _known(self) -> frozenset[str]:
         """Every card on the table, the discard pile and a drawn card; the draw pile once it was
         made from the discard pile (every card in it was seen there). Before the first turnover
         the draw pile is the unseen shuffle."""

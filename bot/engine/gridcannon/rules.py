@@ -402,7 +402,33 @@ class GridcannonGame(Game):
         events = new._apply(seat, action)
         new.move_count += 1
         new._reopen((), seat)
+        new.__dict__["_held"] = {}  # finished: see _kept
         return new, events
+
+    # A state that ``apply``, ``forfeit`` or ``from_json`` hands out is never changed again (the
+    # next move changes a copy), so the part of its view that is the same for every recipient
+    # is made once. A state being built (``new``, ``copy``, a test's position, a move being
+    # applied) keeps nothing.
+    def forfeit(self, seat: int) -> tuple[GridcannonGame, list[Event]]:
+        new, events = super().forfeit(seat)
+        new.__dict__["_held"] = {}
+        return new, events  # type: ignore[return-value]
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GridcannonGame:
+        game = super().from_json(data)
+        game.__dict__["_held"] = {}
+        return game  # type: ignore[return-value]
+
+    def _kept(self, key: Any, make: Any) -> Any:
+        """``make()``, kept under ``key`` when this state is finished."""
+        held = self.__dict__.get("_held")
+        if held is None:
+            return make()
+        found = held.get(key)
+        if found is None:
+            found = held[key] = make()
+        return found
 
     def is_over(self) -> bool:
         return self.phase in (WIN, LOSS)  # exactly when ``outcome`` is not None
@@ -1060,25 +1086,32 @@ class GridcannonGame(Game):
 
     # ----- views and knowledge ----------------------------------------------------------
     def view(self, seat: int | None) -> GridcannonView:
+        return GridcannonView(
+            **self.base_view(seat),
+            **self._kept("view", self._view_body),
+            last_lines=min(self.last_lines, len(self.recent(seat))),
+        )
+
+    def _view_body(self) -> dict[str, Any]:
+        """The view's fields that are the same for every recipient."""
         out = self.outcome()
-        grid = tuple(CellView(CELLS[i], tuple(st), st[-1] if st else None, len(st)) for i, st in enumerate(self.grid))
+        grid = tuple(_cell_view(i, tuple(st)) for i, st in enumerate(self.grid))
         slots = []
         for i, s in enumerate(self.slots):
             if not s["royal"]:
-                slots.append(SlotView(SLOTS[i], "empty"))
+                slots.append(_slot_view(SLOTS[i], "empty"))
                 continue
-            slots.append(SlotView(
+            slots.append(_slot_view(
                 SLOTS[i], "dead" if s["dead"] else "living", s["royal"], BASE[s["royal"][0]], tuple(s["armour"]),
                 self.health(i), None if s["dead"] else self.attack(i)))
-        return GridcannonView(
-            **self.base_view(seat),
+        return dict(
             options=tuple(self.options),
             classic=self.classic,
             stage=STAGES[self.phase][0],
             prompt=self.prompt(),
             grid=grid,
             slots=tuple(slots),
-            stash=tuple(PloyView(ploy["card"], ploy["spent"]) for ploy in self.stash),
+            stash=tuple(_ploy_view(ploy["card"], ploy["spent"]) for ploy in self.stash),
             set_aside=tuple(self.set_aside),
             cycle=tuple(self.cycle),
             pending=self.pending,
@@ -1094,7 +1127,6 @@ class GridcannonGame(Game):
             score_so_far=self.score(),
             won=bool(out and out.winners),
             score=out.score if out else None,
-            last_lines=min(self.last_lines, len(self.recent(seat))),
         )
 
     def known(self, seat: int | None) -> frozenset[str]:
@@ -1102,13 +1134,22 @@ class GridcannonGame(Game):
         return frozenset(self.full_deck()) - frozenset(self.hidden_pile())
 
     # ----- copying -------------------------------------------------------------------------
+    def _state(self) -> dict[str, Any]:
+        """The fields as ``copy`` copies them (a deep copy, as the core's marshal copy makes it, in
+        field order), for ``to_json``: every stored state is one. A test holds it equal to the core's."""
+        return self._copied()
+
     def copy(self) -> GridcannonGame:
         """A deep copy of every field, as the core's marshal copy makes it (cards and texts are
         immutable strings, so only the lists and dicts are new), several times faster: every
-        ``apply`` makes one. A test holds it equal to ``_state()``."""
+        ``apply`` makes one. A test holds it equal to the core's."""
         new = object.__new__(type(self))
+        new.__dict__ = self._copied()
+        return new
+
+    def _copied(self) -> dict[str, Any]:
         d = self.__dict__
-        new.__dict__ = {
+        return {
             "players": d["players"][:], "options": d["options"][:], "seed": d["seed"], "rng_calls": d["rng_calls"],
             "move_count": d["move_count"], "forfeited": d["forfeited"][:],
             "journal": _journal(d["journal"]),
@@ -1120,7 +1161,6 @@ class GridcannonGame(Game):
             "pending": d["pending"], "phase": d["phase"], "searching": d["searching"], "replaced": d["replaced"],
             "loss_reason": d["loss_reason"], "last_lines": d["last_lines"],
         }
-        return new
 
     # ----- stored states -------------------------------------------------------------------
     @classmethod
@@ -1167,6 +1207,17 @@ _ON_CELL = {verb: tuple((verb, cell) for cell in CELLS) for verb in ("place", "r
                                                                     "hardreset", "recycle")}
 _REASSIGN = tuple(tuple(("reassign", x, y) for y in CELLS) for x in CELLS)
 _DRAW, _KEEP, _CONTINUE, _CONCEDE = ("draw",), ("keep",), ("continue",), ("concede",)
+
+
+# A view's cells, slots and ploys are made from a few values that recur from state to state (a
+# move changes a cell or two): each is made once and shared (they are frozen).
+@lru_cache(maxsize=4096, typed=True)
+def _cell_view(i: int, stack: tuple[str, ...]) -> CellView:
+    return CellView(CELLS[i], stack, stack[-1] if stack else None, len(stack))
+
+
+_slot_view = lru_cache(maxsize=4096, typed=True)(SlotView)
+_ploy_view = lru_cache(maxsize=256, typed=True)(PloyView)
 
 
 @lru_cache(maxsize=1024)

@@ -14,6 +14,7 @@ import random
 import pytest
 
 from bot.engine.cardchess2 import GAME, auto_move
+from bot.engine.core import Game
 
 from .helpers import PLAYERS, choose_random, play
 
@@ -59,3 +60,37 @@ def test_built_in_player_playouts_keep_the_contract():
     for seed in range(6):
         g, record = play(500 + seed, (), chooser=auto_move)
         assert g.outcome() is not None and record
+
+
+def _mutables(value, out):
+    if isinstance(value, (list, dict)):
+        out.append(value)
+        for item in (value.values() if isinstance(value, dict) else value):
+            _mutables(item, out)
+    return out
+
+
+@pytest.mark.parametrize("options", [[], ["Own decks"]])
+def test_copy_is_the_cores_deep_copy(options):
+    # copy() and _state() are hand-written for speed: at every step of a game they must equal the
+    # core's marshal copy, share no list or dict with the original (a later move changes only the copy)
+    # and keep nothing worked out for the original.
+    game = GAME.new(list(PLAYERS), options, seed=47)
+    rng = random.Random(47)
+    steps = 0
+    while not game.is_over() and steps < 300:
+        game.choices(min(game.to_act()), ())  # something worked out and kept for this state
+        twin = game.copy()
+        core = Game._state(game)  # the core's marshal copy
+        state = game._state()
+        assert state == core and list(state) == list(core) and twin.to_json() == game.to_json()
+        assert type(twin) is GAME and Game._state(twin) == core
+        fields = {name: getattr(game, name) for name in state}
+        assert not {id(v) for v in _mutables(fields, [])} & {id(v) for v in _mutables(state, [])}
+        assert "_memo" not in vars(twin)
+        mine = {id(v) for name in game._state() for v in _mutables(getattr(game, name), [])}
+        assert not mine & {id(v) for name in twin._state() for v in _mutables(getattr(twin, name), [])}
+        seat = min(game.to_act())
+        game, _ = game.apply(seat, auto_move(game, seat, rng))
+        steps += 1
+    assert steps > 10

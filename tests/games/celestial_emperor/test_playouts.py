@@ -253,3 +253,71 @@ def test_fast_leak_checker_agrees_with_the_shared_patterns():
         shared = {c for c in (r + s for r in "A23456789TJQK" for s in "SHDC")
                   if any(p.search(blob) for p in card_patterns(c))}
         assert named_cards(blob) == shared, blob
+
+
+def _mutables(value, out):
+    if isinstance(value, (list, dict)):
+        out.append(value)
+        for item in (value.values() if isinstance(value, dict) else value):
+            _mutables(item, out)
+    return out
+
+
+@pytest.mark.parametrize("players, options", [(2, []), (3, [LENIENT]), (4, [STRICT])])
+def test_copy_is_the_cores_deep_copy_but_the_told_story(players, options):
+    # copy() is hand-written for speed: at every step of a game it must equal the core's marshal
+    # copy (_state) and share no list or dict with the original (a later move changes only the
+    # copy), but the story's entries, which are never changed once told (the story only grows).
+    from tests.contract.harness import random_action
+
+    game = G.new([f"P{i + 1}" for i in range(players)], options, seed=41)
+    rng = random.Random(41)
+    while not game.is_over():
+        twin = game.copy()
+        assert type(twin) is G and twin._state() == game._state() and twin.to_json() == game.to_json()
+        assert twin.story is not game.story and all(a is b for a, b in zip(twin.story, game.story, strict=True))
+        fields = [name for name in game._state() if name != "story"]
+        mine = {id(v) for name in fields for v in _mutables(getattr(game, name), [])}
+        assert not mine & {id(v) for name in fields for v in _mutables(getattr(twin, name), [])}
+        seat = min(game.to_act())
+        game, _ = game.apply(seat, random_action(game, seat, rng))
+    assert game.story and game.duel_number > 1
+
+
+def test_the_typed_story_follows_the_story():
+    # The typed entries are carried from state to state; a story changed in place (a test's
+    # position) is read afresh.
+    game = G.new(["A", "B"], seed=5)
+    rng = random.Random(5)
+    from tests.contract.harness import random_action
+
+    for _ in range(30):
+        seat = min(game.to_act())
+        game, _ = game.apply(seat, random_action(game, seat, rng))
+        assert [(e.seat, e.kind, e.text) for e in game.view(None).story] == \
+            [(e["seat"], e["kind"], e["text"]) for e in game.story]
+    fresh = game.copy()
+    fresh.story[-1] = {"seat": None, "kind": "setting", "text": "Elsewhere."}
+    assert fresh.view(0).story[-1].text == "Elsewhere."
+    fresh.story.clear()
+    assert fresh.view(0).story == ()
+
+
+def test_views_made_fast_are_the_objects_their_class_makes():
+    # The view is made without the frozen class's __init__ (for speed): it must be the object the
+    # class makes, field for field, in the same order.
+    from tests.contract.harness import random_action
+
+    game = G.new(["A", "B", "C"], seed=7)
+    rng = random.Random(7)
+    seen = 0
+    while not game.is_over():
+        for seat in (None, 0, 1, 2):
+            v = game.view(seat)
+            again = dataclasses.replace(v)  # made by the class's own __init__
+            assert type(again) is type(v) and again == v and repr(again) == repr(v) and hash(again) == hash(v)
+            assert list(vars(again)) == list(vars(v))
+            seen += 1
+        seat = min(game.to_act())
+        game, _ = game.apply(seat, random_action(game, seat, rng))
+    assert seen > 100

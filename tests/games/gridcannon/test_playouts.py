@@ -140,17 +140,23 @@ def test_copy_is_the_cores_deep_copy(options):
     rng = random.Random(31)
     while not game.is_over():
         twin = game.copy()
-        assert type(twin) is G and twin._state() == game._state() and twin.to_json() == game.to_json()
+        core = Game._state(game)  # the core's marshal copy
+        state = game._state()  # the engine's own, for to_json
+        assert state == core and list(state) == list(core) and twin.to_json() == game.to_json()
+        assert type(twin) is G and Game._state(twin) == core
+        fields = {name: getattr(game, name) for name in state}
+        assert not {id(v) for v in _mutables(fields, [])} & {id(v) for v in _mutables(state, [])}
         mine = {id(v) for name in game._state() for v in _mutables(getattr(game, name), [])}
         assert not mine & {id(v) for name in twin._state() for v in _mutables(getattr(twin, name), [])}
         game, _ = game.apply(0, rng.choice(game.legal_moves(0)))
 
 
 class CorePath(G):
-    """The engine with its hot-path shortcuts undone: the core's apply, copy, to_act, reopen and emit."""
+    """The engine with its hot-path shortcuts undone: the core's apply, copy, state, to_act, reopen and emit."""
 
     apply = Game.apply
     copy = Game.copy
+    _state = Game._state
     to_act = Game.to_act
     _reopen = Game._reopen
 
