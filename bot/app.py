@@ -55,7 +55,7 @@ def settle_memory() -> None:
     press's 200-table burst (six rounds): the collector's CPU in the timed windows fell from about
     560 to 250 ms (1,800 interactions). Those young collections are made as an interaction leaves
     the turnstile (``bot.ui.turnstile.between_presses``), its answers sent; the collector's own
-    threshold becomes ``ALONE`` (20,000), reached only by work outside interactions."""
+    threshold becomes ``ALONE`` (5,000), reached by work outside interactions."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLD)
