@@ -530,6 +530,45 @@ class Game(abc.ABC):
         return game
 
 
+class KeepsAnswers:
+    """A game whose finished states keep what they are asked (mixed in before :class:`Game`).
+
+    A state that ``apply``, ``forfeit`` or ``from_json`` hands out is never changed again (the next
+    move changes a copy), so what is asked of it — decisions, views, knowledge, choices — is worked
+    out once and kept under its key by :meth:`_kept`, at most ``HELD`` answers a state. A state
+    being built (``new``, ``copy``, a test's position, a move being applied) keeps nothing."""
+
+    HELD = 256  # answers a finished state keeps (not a field: no annotation)
+
+    def apply(self, seat: Seat, action: "Action | str") -> tuple[Any, list[Event]]:
+        new, events = super().apply(seat, action)  # type: ignore[misc]
+        new.__dict__["_held"] = {}
+        return new, events
+
+    def forfeit(self, seat: Seat) -> tuple[Any, list[Event]]:
+        new, events = super().forfeit(seat)  # type: ignore[misc]
+        new.__dict__["_held"] = {}
+        return new, events
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Any:
+        game = super().from_json(data)  # type: ignore[misc]
+        game.__dict__["_held"] = {}
+        return game
+
+    def _kept(self, key: Any, make: Any, *args: Any) -> Any:
+        """``make(*args)``, kept under ``key`` when this state is finished."""
+        held = self.__dict__.get("_held")
+        if held is None:
+            return make(*args)
+        found = held.get(key)
+        if found is None:
+            found = make(*args)
+            if len(held) < self.HELD:
+                held[key] = found
+        return found
+
+
 @functools.lru_cache(maxsize=None)
 def _field_names(cls: type) -> tuple[str, ...]:
     """A state class's field names, in order (looked up once per class)."""

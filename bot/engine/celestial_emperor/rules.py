@@ -27,7 +27,8 @@ from typing import Any
 
 from bot.engine.cards import RANKS, and_list, parse_card, pretty, pretty_text
 from bot.engine.core import (
-    HIDDEN, Action, Choices, Decision, Event, Game, Option, Outcome, Seat, _field_names, choices_from_actions,
+    HIDDEN, Action, Choices, Decision, Event, Game, KeepsAnswers, Option, Outcome, Seat, _field_names,
+    choices_from_actions,
 )
 from bot.engine.options import Options, variant
 
@@ -40,7 +41,6 @@ from .view import CelestialView, DuelInfo, FinalCard, PlayerInfo, ScoreRow, Scor
 PRIORITY = {"C": 3, "S": 2, "H": 1, "D": 0}  # tie-break: Tortoise > White Tiger > Phoenix > Dragon
 NARRATORS = "CSHD"  # the setting is narrated by the Tortoise, else the Tiger, else the Phoenix
 
-HELD = 256  # answers a finished state keeps (views, choices, knowledge)
 STRICT = "Strict"
 LENIENT = "Lenient Descriptions"
 SEAT_ORDER = "Seat Order Clans"
@@ -114,7 +114,7 @@ def _sorted_hand(cards: tuple[str, ...]) -> tuple[str, ...]:
 
 
 @dataclass
-class CelestialEmperorGame(Game):
+class CelestialEmperorGame(KeepsAnswers, Game):
     game_id = "celestial_emperor"
     title = TITLE
     min_players = 2
@@ -176,39 +176,6 @@ class CelestialEmperorGame(Game):
         self.put_in = [[] for _ in range(n)]
         self.narrator = self._pick_narrator()
         self.phase = "setting"
-
-    # ----- answers kept by a finished state --------------------------------------------
-    # A state that ``apply``, ``forfeit`` or ``from_json`` hands out is never changed again (the
-    # next move changes a copy), so what is asked of it (decisions, knowledge, views, choices)
-    # is worked out once. A state being built (``new``, ``copy``, a test's position, a move
-    # being applied) keeps nothing.
-    def apply(self, seat: Seat, action: Action | str) -> tuple["CelestialEmperorGame", list[Event]]:
-        new, events = super().apply(seat, action)
-        new.__dict__["_held"] = {}
-        return new, events  # type: ignore[return-value]
-
-    def forfeit(self, seat: Seat) -> tuple["CelestialEmperorGame", list[Event]]:
-        new, events = super().forfeit(seat)
-        new.__dict__["_held"] = {}
-        return new, events  # type: ignore[return-value]
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "CelestialEmperorGame":
-        game = super().from_json(data)
-        game.__dict__["_held"] = {}
-        return game  # type: ignore[return-value]
-
-    def _kept(self, key: Any, make: Any, *args: Any) -> Any:
-        """``make(*args)``, kept under ``key`` when this state is finished."""
-        held = self.__dict__.get("_held")
-        if held is None:
-            return make(*args)
-        found = held.get(key)
-        if found is None:
-            found = make(*args)
-            if len(held) < HELD:
-                held[key] = found
-        return found
 
     # ----- helpers --------------------------------------------------------------------
     def seat_of_clan(self, suit: str) -> int | None:

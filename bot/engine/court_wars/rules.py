@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 
 from bot.engine import cards
 from bot.engine.core import (
-    Action, Choices, Decision, Event, Game, IllegalMove, Outcome, _field_names, choices_from_actions,
+    Action, Choices, Decision, Event, Game, IllegalMove, KeepsAnswers, Outcome, _field_names, choices_from_actions,
 )
 from bot.engine.options import Options, setting, variant
 
@@ -38,7 +38,6 @@ SAME_VALUE = "Same-Value"
 SHUFFLE_RECYCLE = "Shuffle Recycle"
 SINGLE_ACE = "Single Ace"
 LOG_SIZE = 12
-HELD = 256  # answers a finished state keeps (views, choices, knowledge)
 
 CREDIT = "Court Wars by Kroc Camen and Prenuntius (CC BY 3.0)"
 SUMMARY = (
@@ -140,7 +139,7 @@ STAGE_DECISION = {"build": "pick", "guard": "guard", "joker": "joker", "turn": "
 
 
 @dataclass
-class CourtWarsGame(Game):
+class CourtWarsGame(KeepsAnswers, Game):
     game_id = "court_wars"
     title = "Court Wars"
     min_players = 2
@@ -222,39 +221,6 @@ class CourtWarsGame(Game):
         over = state.get("winners") is not None
         state["opened"] = {str(state["current"]): state["move_count"]} if state["move_count"] and not over else {}
         return {**data, "format": 2, "state": state}
-
-    # ----- answers kept by a finished state --------------------------------------------
-    # A state that ``apply``, ``forfeit`` or ``from_json`` hands out is never changed again (the
-    # next move changes a copy), so what is asked of it (decisions, views, knowledge, choices)
-    # is worked out once. A state being built (``new``, ``copy``, a test's position, a move
-    # being applied) keeps nothing.
-    def apply(self, seat: int, action: Action | str) -> tuple["CourtWarsGame", list[Event]]:
-        new, events = super().apply(seat, action)
-        new.__dict__["_held"] = {}
-        return new, events  # type: ignore[return-value]
-
-    def forfeit(self, seat: int) -> tuple["CourtWarsGame", list[Event]]:
-        new, events = super().forfeit(seat)
-        new.__dict__["_held"] = {}
-        return new, events  # type: ignore[return-value]
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "CourtWarsGame":
-        game = super().from_json(data)
-        game.__dict__["_held"] = {}
-        return game  # type: ignore[return-value]
-
-    def _kept(self, key: Any, make: Any, *args: Any) -> Any:
-        """``make(*args)``, kept under ``key`` when this state is finished."""
-        held = self.__dict__.get("_held")
-        if held is None:
-            return make(*args)
-        found = held.get(key)
-        if found is None:
-            found = make(*args)
-            if len(held) < HELD:
-                held[key] = found
-        return found
 
     def _state(self) -> dict[str, Any]:
         """A deep copy of every field, as the core's marshal copy makes it (cards and texts are

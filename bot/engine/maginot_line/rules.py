@@ -10,7 +10,9 @@ import marshal
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Sequence
 
-from bot.engine.core import Action, Choices, Decision, Event, Game, IllegalMove, Option, Outcome, _field_names
+from bot.engine.core import (
+    Action, Choices, Decision, Event, Game, IllegalMove, KeepsAnswers, Option, Outcome, _field_names,
+)
 
 from . import battle, construction, consolidation, free, opening, turn
 from .actions import (AttachQueen, Boost, Commit, Declare, Done, EndTurn, Engage, Fund, Heal, Move, OrderAces,
@@ -36,7 +38,6 @@ FINISH = {"construction": Option("done", "Finish construction", style="primary")
           "battle": Option("done", "Finish battles", style="primary")}
 END = Option("end", "End your turn", style="primary")  # consolidation's
 ATOMS = frozenset((str, int, bool, float, type(None)))
-HELD = 512  # answers a finished state keeps (views, choices, knowledge): a table asks far fewer
 PROMPT = {
     "construction": "Construction: resources, taps and building, then finish construction.",
     "battle": "Battles: declare a battle, or finish battles.",
@@ -45,7 +46,7 @@ PROMPT = {
 
 
 @dataclass
-class MaginotLine(Game):
+class MaginotLine(KeepsAnswers, Game):
     game_id: ClassVar[str] = GAME_ID
     title: ClassVar[str] = TITLE
     min_players: ClassVar[int] = 2
@@ -54,6 +55,7 @@ class MaginotLine(Game):
     credit: ClassVar[str] = CREDIT
     summary: ClassVar[str] = SUMMARY
     log_size: ClassVar[int] = 16
+    HELD: ClassVar[int] = 512  # answers a finished state keeps (views, choices, knowledge): a table asks far fewer
 
     boards: list[dict] = field(default_factory=list)
     order: list[int] = field(default_factory=list)  # seats clockwise
@@ -110,36 +112,13 @@ class MaginotLine(Game):
         new.__dict__["_held"] = {}
         return new, events
 
-    def forfeit(self, seat: int) -> tuple["MaginotLine", list[Event]]:
-        new, events = super().forfeit(seat)
-        new.__dict__["_held"] = {}
-        return new, events  # type: ignore[return-value]
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "MaginotLine":
-        game = super().from_json(data)
-        game.__dict__["_held"] = {}
-        return game  # type: ignore[return-value]
-
-    def _keep(self, key: Any, make: Any, *args: Any) -> Any:
-        """``make(*args)``, kept under ``key`` when this state is finished."""
-        held = self.__dict__.get("_held")
-        if held is None:
-            return make(*args)
-        found = held.get(key)
-        if found is None:
-            found = make(*args)
-            if len(held) < HELD:
-                held[key] = found
-        return found
-
     # ----- who acts -------------------------------------------------------------------
     def decisions(self) -> tuple[Decision, ...]:
-        held = self.__dict__.get("_held")  # ``_keep``'s, inline: asked at every step of a choice
+        held = self.__dict__.get("_held")  # ``_kept``'s, inline: asked at every step of a choice
         found = held.get("decisions") if held is not None else None
         if found is None:
             found = self._decisions()
-            if held is not None and len(held) < HELD:
+            if held is not None and len(held) < self.HELD:
                 held["decisions"] = found
         return found
 
@@ -173,12 +152,12 @@ class MaginotLine(Game):
 
     def choices(self, seat: int, prefix: Sequence[str] = ()) -> Choices:
         prefix = tuple(prefix)
-        held = self.__dict__.get("_held")  # ``_keep``'s, inline: the pickers ask many steps of each preview
+        held = self.__dict__.get("_held")  # ``_kept``'s, inline: the pickers ask many steps of each preview
         key = ("choices", seat, prefix)
         found = held.get(key) if held is not None else None
         if found is None:
             found = self._choices(seat, prefix)
-            if held is not None and len(held) < HELD:
+            if held is not None and len(held) < self.HELD:
                 held[key] = found
         return found
 
@@ -205,7 +184,7 @@ class MaginotLine(Game):
 
     def _turn_choices(self, seat: int, prefix: tuple[str, ...]) -> Choices:
         phase = self.phase
-        roots, tokens = self._keep(("roots", seat), self._turn_roots, seat)
+        roots, tokens = self._kept(("roots", seat), self._turn_roots, seat)
         if not prefix:
             return Choices("token", roots, prompt=PROMPT[phase])
         verb = prefix[0]
@@ -313,10 +292,10 @@ class MaginotLine(Game):
 
     # ----- what each recipient sees ----------------------------------------------------
     def view(self, seat: int | None) -> MaginotView:
-        return self._keep(("view", seat), view, self, seat)
+        return self._kept(("view", seat), view, self, seat)
 
     def known(self, seat: int | None) -> frozenset[str]:
-        return self._keep(("known", seat), self._known, seat)
+        return self._kept(("known", seat), self._known, seat)
 
     def _known(self, seat: int | None) -> frozenset[str]:
         finished = self.__dict__.get("_held") is not None
