@@ -14,7 +14,7 @@ import random
 import pytest
 
 from bot.engine.cardchess2 import GAME, auto_move
-from bot.engine.core import Game
+from tests.games.copies import assert_copy_is_the_cores
 
 from .helpers import PLAYERS, choose_random, play
 
@@ -62,14 +62,6 @@ def test_built_in_player_playouts_keep_the_contract():
         assert g.outcome() is not None and record
 
 
-def _mutables(value, out):
-    if isinstance(value, (list, dict)):
-        out.append(value)
-        for item in (value.values() if isinstance(value, dict) else value):
-            _mutables(item, out)
-    return out
-
-
 @pytest.mark.parametrize("options", [[], ["Own decks"]])
 def test_copy_is_the_cores_deep_copy(options):
     # copy() and _state() are hand-written for speed: at every step of a game they must equal the
@@ -80,16 +72,8 @@ def test_copy_is_the_cores_deep_copy(options):
     steps = 0
     while not game.is_over() and steps < 300:
         game.choices(min(game.to_act()), ())  # something worked out and kept for this state
-        twin = game.copy()
-        core = Game._state(game)  # the core's marshal copy
-        state = game._state()
-        assert state == core and list(state) == list(core) and twin.to_json() == game.to_json()
-        assert type(twin) is GAME and Game._state(twin) == core
-        fields = {name: getattr(game, name) for name in state}
-        assert not {id(v) for v in _mutables(fields, [])} & {id(v) for v in _mutables(state, [])}
+        twin = assert_copy_is_the_cores(game)
         assert "_memo" not in vars(twin)
-        mine = {id(v) for name in game._state() for v in _mutables(getattr(game, name), [])}
-        assert not mine & {id(v) for name in twin._state() for v in _mutables(getattr(twin, name), [])}
         seat = min(game.to_act())
         game, _ = game.apply(seat, auto_move(game, seat, rng))
         steps += 1

@@ -9,11 +9,11 @@ from collections import Counter
 import pytest
 
 from bot.engine import cards
-from bot.engine.core import Game
 from bot.engine.court_wars import GAME, NO_JOKERS, SAME_VALUE, CourtWarsGame, auto_move, guard_value
 from bot.render import court_wars as render
 from tests.games.court_wars.test_contract import check_knowledge
 from tests.playout import choose_random, playout, renderers
+from tests.games.copies import assert_copy_is_the_cores
 
 PLAYERS = ["Ana", "Ben", "Cat", "Dee"]
 RENDERERS = renderers(render)
@@ -194,14 +194,6 @@ def test_auto_move_is_deterministic_given_rng():
         g, _ = g.apply(seat, move)
 
 
-def _mutables(value, out):
-    if isinstance(value, (list, dict)):
-        out.append(value)
-        for item in (value.values() if isinstance(value, dict) else value):
-            _mutables(item, out)
-    return out
-
-
 @pytest.mark.parametrize("players, options", [(2, []), (3, [NO_JOKERS]), (4, [SAME_VALUE])])
 def test_copy_is_the_cores_deep_copy(players, options):
     # copy() and _state() are hand-written for speed: at every step of a game they must equal the
@@ -210,15 +202,7 @@ def test_copy_is_the_cores_deep_copy(players, options):
     rng = random.Random(43)
     steps = 0
     while not game.is_over() and steps < 400:
-        twin = game.copy()
-        core = Game._state(game)  # the core's marshal copy
-        state = game._state()
-        assert state == core and list(state) == list(core) and twin.to_json() == game.to_json()
-        assert type(twin) is CourtWarsGame and Game._state(twin) == core
-        fields = {name: getattr(game, name) for name in state}
-        assert not {id(v) for v in _mutables(fields, [])} & {id(v) for v in _mutables(state, [])}
-        mine = {id(v) for name in game._state() for v in _mutables(getattr(game, name), [])}
-        assert not mine & {id(v) for name in twin._state() for v in _mutables(getattr(twin, name), [])}
+        assert_copy_is_the_cores(game)
         seat = min(game.to_act())
         game, _ = game.apply(seat, auto_move(game, seat, rng))
         steps += 1

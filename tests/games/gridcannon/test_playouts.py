@@ -11,6 +11,7 @@ from bot.engine.core import Game, IllegalMove
 from bot.engine.gridcannon import LOSS, WIN, GridcannonGame, auto_move
 from bot.render import gridcannon as render
 from tests.playout import choose_random, playout, renderers
+from tests.games.copies import assert_copy_is_the_cores
 
 G = GridcannonGame
 RENDERERS = renderers(render)
@@ -124,14 +125,6 @@ def test_auto_move_is_deterministic_and_legal():
         g, _ = g.apply(0, m1)
 
 
-def _mutables(value, out):
-    if isinstance(value, (list, dict)):
-        out.append(value)
-        for item in (value.values() if isinstance(value, dict) else value):
-            _mutables(item, out)
-    return out
-
-
 @pytest.mark.parametrize("options", [[], ["Classic (Old Version)"], ["Memory Aid"]])
 def test_copy_is_the_cores_deep_copy(options):
     # copy() is hand-written for speed: at every step of a game it must equal the core's marshal
@@ -139,15 +132,7 @@ def test_copy_is_the_cores_deep_copy(options):
     game = G.new(["p"], options, seed=31)
     rng = random.Random(31)
     while not game.is_over():
-        twin = game.copy()
-        core = Game._state(game)  # the core's marshal copy
-        state = game._state()  # the engine's own, for to_json
-        assert state == core and list(state) == list(core) and twin.to_json() == game.to_json()
-        assert type(twin) is G and Game._state(twin) == core
-        fields = {name: getattr(game, name) for name in state}
-        assert not {id(v) for v in _mutables(fields, [])} & {id(v) for v in _mutables(state, [])}
-        mine = {id(v) for name in game._state() for v in _mutables(getattr(game, name), [])}
-        assert not mine & {id(v) for name in twin._state() for v in _mutables(getattr(twin, name), [])}
+        assert_copy_is_the_cores(game)  # the engine's own _state is to_json's
         game, _ = game.apply(0, rng.choice(game.legal_moves(0)))
 
 
