@@ -16,7 +16,7 @@ from typing import Any
 
 from bot.engine import cards
 from bot.engine.core import (HIDDEN, Action, Choices, Decision, Event, Game, IllegalMove, Option, Outcome,
-                             Progress, _field_names)
+                             Progress, fields_with_flat_sliced)
 
 from .actions import Add, Attack, Enforce, Move, Order, Pass, Reinforce, Striker, parse
 from .attack import Own, Plan, enforcement_bonus
@@ -111,14 +111,10 @@ class Cardchess2(Game):
 
     # ----- copying --------------------------------------------------------------------------
     def _state(self) -> dict[str, Any]:
-        """A deep copy of every field, as the core's marshal copy makes it (cards and texts are
-        immutable strings, so only the lists and dicts are new), several times cheaper: every
-        ``apply`` copies the state and every stored state is one. A test holds it equal to the
-        core's."""
-        d = self.__dict__
-        state = {name: d[name] for name in _field_names(type(self))}
-        for name in _FLAT:
-            state[name] = state[name][:]
+        """A deep copy of every field, as the core's marshal copy makes it, by hand
+        (:func:`fields_with_flat_sliced`): every ``apply`` copies the state and every stored state
+        is one."""
+        state = fields_with_flat_sliced(self, _FLAT)
         for name in _NESTED:
             state[name] = [x[:] for x in state[name]]
         state["board"] = {c: v[:] for c, v in state["board"].items()}

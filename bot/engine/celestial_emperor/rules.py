@@ -27,7 +27,7 @@ from typing import Any
 
 from bot.engine.cards import RANKS, and_list, parse_card, pretty, pretty_text
 from bot.engine.core import (
-    HIDDEN, Action, Choices, Decision, Event, Game, KeepsAnswers, Option, Outcome, Seat, _field_names,
+    HIDDEN, Action, Choices, Decision, Event, Game, KeepsAnswers, Option, Outcome, Seat, fields_with_flat_sliced,
     choices_from_actions,
 )
 from bot.engine.options import Options, variant
@@ -901,10 +901,7 @@ class CelestialEmperorGame(KeepsAnswers, Game):
         numbers or seats are sliced, the nested records (journal, duel, scoring) go through one
         marshal round trip, and the story's entries, never changed once told (the story only
         grows), are shared with the copy, as are the typed entries made from them."""
-        d = self.__dict__
-        state = {name: d[name] for name in _field_names(type(self))}
-        for name in _FLAT:
-            state[name] = state[name][:]
+        state = fields_with_flat_sliced(self, _FLAT)
         for name in _NESTED:
             state[name] = [x[:] for x in state[name]]
         state["opened"] = dict(state["opened"])
@@ -914,7 +911,7 @@ class CelestialEmperorGame(KeepsAnswers, Game):
             state.update(zip(deep, marshal.loads(marshal.dumps([state[n] for n in deep])), strict=True))
         new = object.__new__(type(self))  # the dataclass's __init__ only sets the fields
         new.__dict__.update(state)
-        told = d.get("_told")
+        told = self.__dict__.get("_told")
         if told:
             new.__dict__["_told"] = told
         return new

@@ -25,7 +25,8 @@ from typing import Any, ClassVar
 
 from bot.engine import cards
 from bot.engine.core import (
-    Action, Choices, Decision, Event, Game, IllegalMove, KeepsAnswers, Outcome, _field_names, choices_from_actions,
+    Action, Choices, Decision, Event, Game, IllegalMove, KeepsAnswers, Outcome, choices_from_actions,
+    fields_with_flat_sliced,
 )
 from bot.engine.options import Options, setting, variant
 
@@ -223,14 +224,10 @@ class CourtWarsGame(KeepsAnswers, Game):
         return {**data, "format": 2, "state": state}
 
     def _state(self) -> dict[str, Any]:
-        """A deep copy of every field, as the core's marshal copy makes it (cards and texts are
-        immutable strings, so only the lists and dicts are new), several times cheaper: every
-        ``apply`` copies the state and every stored state is one. A test holds it equal to the
-        core's."""
-        d = self.__dict__
-        state = {name: d[name] for name in _field_names(type(self))}
-        for name in _FLAT:
-            state[name] = state[name][:]
+        """A deep copy of every field, as the core's marshal copy makes it, by hand
+        (:func:`fields_with_flat_sliced`): every ``apply`` copies the state and every stored state
+        is one."""
+        state = fields_with_flat_sliced(self, _FLAT)
         state["courts"] = [[{**p, "guards": p["guards"][:]} for p in court] for court in state["courts"]]
         state["journal"] = [[e[0], dict(e[1])] if len(e) == 2 and type(e[1]) is dict else marshal.loads(marshal.dumps(e))
                             for e in state["journal"]]
