@@ -33,6 +33,18 @@ def no_deferral_deadline(bot: Any) -> Any:
     return bot
 
 
+def no_pictures(monkeypatch: Any) -> None:
+    """Tables and panels without their pictures (each is drawn in another process: a test that
+    follows a press's requests in order would see the table's and the panel's race)."""
+    from bot.render import pictures
+
+    async def no_picture(game_id: str, view: Any) -> None:
+        return None
+
+    monkeypatch.setattr(pictures, "table_picture", no_picture)
+    monkeypatch.setattr(pictures, "seat_picture", no_picture)
+
+
 def guild_with(standin, names: Any) -> tuple[Any, list[dict]]:
     """A guild of the stand-in with one member per name (the test's people), and those users."""
     g = standin.guild()

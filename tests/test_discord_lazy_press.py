@@ -10,7 +10,7 @@ import copy
 import discord
 
 from bot.app import PressedMessage, _pressed_item, pressed_interaction
-from tests.discord_helpers import auto_moves, guild_with, press_move, start_by_slash
+from tests.discord_helpers import auto_moves, guild_with, no_pictures, press_move, start_by_slash
 
 
 def _same(a, b) -> bool:
@@ -119,13 +119,7 @@ def _other_payloads(payload: dict) -> list[dict]:
 
 async def test_the_clicked_message_read_is_discord_pys_and_the_press_road_never_builds_it(standin, bot,
                                                                                           monkeypatch):
-    from bot.render import pictures
-
-    async def no_picture(game_id, view):
-        return None
-
-    monkeypatch.setattr(pictures, "table_picture", no_picture)
-    monkeypatch.setattr(pictures, "seat_picture", no_picture)
+    no_pictures(monkeypatch)
     g, users = guild_with(standin, ["ana", "ben"])
     channel = await start_by_slash(standin, bot, g, users, "maginot_line")
 
@@ -182,13 +176,7 @@ async def test_the_clicked_message_read_is_discord_pys_and_the_press_road_never_
 
 async def test_a_press_answered_after_its_message_was_read_is_unchanged(standin, bot, monkeypatch):
     """Reading the clicked message anywhere on the road (here: every press's) changes nothing."""
-    from bot.render import pictures
-
-    async def no_picture(game_id, view):
-        return None
-
-    monkeypatch.setattr(pictures, "table_picture", no_picture)
-    monkeypatch.setattr(pictures, "seat_picture", no_picture)
+    no_pictures(monkeypatch)
     read: list[tuple[int, int]] = []
     build = PressedMessage._build
 

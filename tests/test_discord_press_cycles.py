@@ -9,7 +9,7 @@ import gc
 
 import discord
 
-from tests.discord_helpers import auto_move_for, auto_moves, guild_with, played, press_move, start_by_slash
+from tests.discord_helpers import auto_move_for, auto_moves, guild_with, no_pictures, played, press_move, start_by_slash
 
 
 def alive() -> list[discord.Interaction]:
@@ -24,13 +24,7 @@ def views_sent_and_not_kept() -> list[discord.ui.View]:
 
 
 async def test_presses_and_slash_commands_are_freed_without_the_collector(standin, bot, monkeypatch):
-    from bot.render import pictures
-
-    async def no_picture(game_id, view):
-        return None
-
-    monkeypatch.setattr(pictures, "table_picture", no_picture)
-    monkeypatch.setattr(pictures, "seat_picture", no_picture)
+    no_pictures(monkeypatch)
     g, users = guild_with(standin, ["ana", "ben"])
     channel = await start_by_slash(standin, bot, g, users, "maginot_line")
     await standin.settle(bot)

@@ -7,18 +7,11 @@ from __future__ import annotations
 import discord
 import pytest
 
-from tests.discord_helpers import auto_moves, guild_with, latest_table, played, press_move, start_by_slash
+from tests.discord_helpers import auto_moves, guild_with, latest_table, no_pictures, played, press_move, start_by_slash
 
 
 async def test_presses_skip_the_view_and_a_panel_move_edits_the_table_first(standin, bot, monkeypatch):
-    from bot.render import pictures
-
-    async def no_picture(game_id, view):
-        return None
-
-    # Without pictures (each drawn in another process: the table's and the panel's would race).
-    monkeypatch.setattr(pictures, "table_picture", no_picture)
-    monkeypatch.setattr(pictures, "seat_picture", no_picture)
+    no_pictures(monkeypatch)
     built: list[int] = []
     from_message = discord.ui.View.from_message.__func__  # type: ignore[attr-defined]
 

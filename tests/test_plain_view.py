@@ -12,7 +12,7 @@ import pytest
 
 from bot.ui import payloads
 from bot.ui.components import PlainView, button, option, select
-from tests.discord_helpers import auto_moves, guild_with, press_move, start_by_slash
+from tests.discord_helpers import auto_moves, guild_with, no_pictures, press_move, start_by_slash
 
 STYLES = [discord.ButtonStyle.primary, discord.ButtonStyle.secondary, discord.ButtonStyle.success,
           discord.ButtonStyle.danger]
@@ -213,13 +213,7 @@ def compared(monkeypatch):
 
 
 async def test_table_messages_carry_the_components_their_views_did(standin, bot, compared, monkeypatch):
-    from bot.render import pictures
-
-    async def no_picture(game_id, view):
-        return None
-
-    monkeypatch.setattr(pictures, "table_picture", no_picture)
-    monkeypatch.setattr(pictures, "seat_picture", no_picture)
+    no_pictures(monkeypatch)
     g, users = guild_with(standin, ["ana", "ben"])
     channel = await start_by_slash(standin, bot, g, users, "maginot_line", minutes=5)
     async for _, _, seat, move in auto_moves(bot, channel, 8):
