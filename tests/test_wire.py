@@ -346,8 +346,12 @@ async def test_a_429_goes_back_through_discord_py(server, clients, caplog):
     # The interaction's road: a 429 there, then discord.py's adapter retries it.
     server.script = [answer(429, limited, headers={"Via": "1.1 google"})]
     params = params_of_callback()
-    got = await wire.adapter.create_interaction_response(1, "t", session=session(taken), params=params)
+    caplog.clear()
+    got = await wire.adapter.create_interaction_response(1, "secret-token", session=session(taken), params=params)
     assert got == {"id": "7", "echo": True} and server.seen[-1].target == server.seen[-2].target
+    assert "secret-token" in server.seen[-1].target  # sent, but never logged
+    said = [r.getMessage() for r in caplog.records if "rate limited" in r.getMessage()]
+    assert said and not any("secret-token" in line for line in said)
 
 
 async def test_refusals_raise_discord_pys_exceptions_and_a_500_is_retried(server, clients):

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import ssl
 import time
 from collections.abc import Awaitable, Callable
@@ -99,6 +100,15 @@ class Headers(dict):
 
     def __contains__(self, key: object) -> bool:
         return dict.__contains__(self, key.lower() if isinstance(key, str) else key)
+
+
+_TOKENED = re.compile(r"(/(?:interactions|webhooks)/[^/?]+/)[^/?]+")
+
+
+def shown_url(url: str) -> str:
+    """A request's URL as a log line may show it: an interaction's or a webhook's token (which
+    lets its holder answer as the bot) left out, as discord.py's webhook adapter never logs it."""
+    return _TOKENED.sub(r"\1…", url)
 
 
 class Answer:
@@ -330,7 +340,7 @@ class Wire:
             if limit and retry_after > limit:
                 raise discord.RateLimited(retry_after)
             log.warning("We are being rate limited. %s %s responded with 429. Retrying in %.2f seconds.",
-                        answer.method, answer.url, retry_after)
+                        answer.method, shown_url(answer.url), retry_after)
             is_global = http is not None and bool(data.get("global", False))
             if is_global:
                 http._global_over.clear()
