@@ -39,13 +39,18 @@ def first_options(reader):
     return [o for o in root.options if o.token not in FORFEIT_TOKENS] if root.kind == "token" else None
 
 
+def first_steps(game_id: str, seats: int, options: list[str], seed: int, moves: int):
+    """(reader, game, first-step options) of each acting seat whose first step is a choice of tokens."""
+    for reader, game in readers(game_id, seats, options, seed, moves):
+        opts = first_options(reader)
+        if opts is not None:
+            yield reader, game, opts
+
+
 @pytest.mark.parametrize("game_id,seats,options", GAMES)
 def test_a_batchs_candidates_are_one_picks_with_their_tests_made_late(game_id, seats, options):
     checked = 0
-    for reader, _ in readers(game_id, seats, options, 3, 150):
-        opts = first_options(reader)
-        if opts is None:
-            continue
+    for reader, _, opts in first_steps(game_id, seats, options, 3, 150):
         short = pickers._short_moves(reader, opts)
         eager = [m for m, _ in short] + [t for t, _ in pickers.one_pick(reader, opts, [m for m, _ in short], keeps=True)]
         lazy = pickers._candidates(reader, opts)
@@ -63,10 +68,7 @@ def shown(items) -> list:
 @pytest.mark.parametrize("game_id,seats,options", GAMES)
 def test_what_one_press_offers_is_kept_exactly(game_id, seats, options):
     offered = 0
-    for reader, game in readers(game_id, seats, options, 5, 150):
-        opts = first_options(reader)
-        if opts is None:
-            continue
+    for reader, game, opts in first_steps(game_id, seats, options, 5, 150):
         first = shown(pickers.in_one_press(reader, opts, pickers.Drafts()))
         again = shown(pickers.in_one_press(reader, opts, pickers.Drafts()))  # kept with the reader's game
         fresh = Reader(reader.table, game, reader.seat)  # a reader of the same game asking everything anew
