@@ -1,0 +1,187 @@
+"""The SQLite store's calls in groups: every call made in one turn of the event loop, or while the
+previous group is on the connection's thread, goes into the next group, handed to the thread in
+one go and handed back to the loop in one callback that answers every caller — not a round trip
+(a future, a wake-up of the thread, a wake-up of the loop) per call.
+
+Writes (:func:`write_group`): one ``BEGIN IMMEDIATE … COMMIT`` for the group, each write inside a
+``SAVEPOINT`` of its own, so a write that fails (a stale revision, an interaction seen already, a
+broken rule of the schema) is rolled back alone and raises to its caller only, exactly what it
+raised alone. A write is answered only after its group's COMMIT; a COMMIT that fails fails every
+write of the group that had succeeded with the error that write would have raised alone.
+
+Reads (:func:`read_group`): one read transaction for the group (WAL: it never waits for the
+writer), begun after every read of the group was asked for, so each read sees every write
+answered before it was made.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from bot.store.sqlite_conn import StoreThread, rollback
+
+GROUP_LIMIT = 64  # calls in one group at most: one commit never holds many callers long
+
+Outcome = tuple[bool, Any]  # (True, the value) or (False, the exception to raise)
+
+
+class Call:
+    """One call of a group: ``fn(conn, *args)``; ``what`` names it in an error ("save the table")."""
+
+    __slots__ = ("what", "fn", "args", "future")
+
+    def __init__(self, what: str, fn: Callable[..., Any], args: tuple[Any, ...], future: asyncio.Future[Any]):
+        self.what, self.fn, self.args, self.future = what, fn, args, future
+
+
+class Grouped:
+    """Calls run on ``thread`` in groups (at most ``limit`` each) by ``run(conn, calls)``, which
+    returns one :data:`Outcome` a call; one group on the thread at a time. ``done(n)`` is told on
+    the loop after each group of ``n`` calls was answered."""
+
+    def __init__(self, thread: StoreThread, run: Callable[[sqlite3.Connection, list[Call]], list[Outcome]],
+                 done: Callable[[int], None] | None = None, limit: int = GROUP_LIMIT):
+        self._thread = thread
+        self._run = run
+        self._done = done
+        self._limit = limit
+        self._queue: deque[Call] = deque()
+        self._busy = False  # a group is due to start, or on the thread
+        self._idle: list[asyncio.Future[None]] = []  # close() waiting for the last group
+        self.groups = 0  # groups run (for tests and measures)
+
+    def call(self, what: str, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        self._queue.append(Call(what, fn, args, future))
+        if not self._busy:  # the group starts once this turn of the loop has asked what it will
+            self._busy = True
+            loop.call_soon(self._start, loop)
+        return future
+
+    def _start(self, loop: asyncio.AbstractEventLoop) -> None:
+        queue = self._queue
+        group = [queue.popleft() for _ in range(min(self._limit, len(queue)))]
+        thread = self._thread
+
+        def work() -> None:  # on the thread
+            try:
+                outcomes = self._run(thread.conn, group)  # type: ignore[arg-type]
+            except BaseException as e:  # noqa: BLE001 — every caller is answered, whatever happened
+                outcomes = [(False, e)] * len(group)
+            try:
+                loop.call_soon_threadsafe(self._answer, loop, group, outcomes)
+            except RuntimeError:  # the loop is closed: nobody is waiting any more
+                pass
+
+        try:
+            thread.pool.submit(work)
+        except RuntimeError as e:  # the thread was shut down
+            self._answer(loop, group, [(False, e)] * len(group))
+
+    def _answer(self, loop: asyncio.AbstractEventLoop, group: list[Call], outcomes: list[Outcome]) -> None:
+        self.groups += 1
+        for c, (ok, value) in zip(group, outcomes, strict=True):
+            if not c.future.done():  # a caller cancelled meanwhile: the call was still made
+                if ok:
+                    c.future.set_result(value)
+                else:
+                    c.future.set_exception(value)
+        if self._done is not None:
+            self._done(len(group))
+        if self._queue:  # asked while this group was on the thread: the next group, now
+            self._start(loop)
+            return
+        self._busy = False
+        idle, self._idle = self._idle, []
+        for f in idle:
+            if not f.done():
+                f.set_result(None)
+
+    async def drain(self) -> None:
+        """Until every call asked so far was answered."""
+        while self._busy:
+            f = asyncio.get_running_loop().create_future()
+            self._idle.append(f)
+            await f
+
+
+def write_group(conn: sqlite3.Connection, calls: list[Call], error: Callable[[str, sqlite3.Error], Exception]
+                ) -> list[Outcome]:
+    """The group's writes in one transaction, each in a savepoint of its own (a write alone: no
+    savepoint, the transaction is the write). ``error(what, e)``: the StoreError a write raises
+    for SQLite's error ``e``. When SQLite ends the transaction itself (a full disk), the writes
+    made in it before are made again in a new one, without the write that failed."""
+    out: list[Outcome | None] = [None] * len(calls)
+    pending = list(range(len(calls)))
+    while pending:
+        alone = len(pending) == 1
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as e:
+            for i in pending:
+                out[i] = (False, error(calls[i].what, e))
+            break
+        written: list[int] = []
+        again: list[int] | None = None
+        for k, i in enumerate(pending):
+            c = calls[i]
+            try:
+                if not alone:
+                    conn.execute("SAVEPOINT one_write")
+                value = c.fn(conn, *c.args)
+                if not alone:
+                    conn.execute("RELEASE one_write")
+                out[i] = (True, value)
+                written.append(i)
+            except BaseException as e:  # noqa: BLE001 — raised to this write's caller only
+                out[i] = (False, error(c.what, e) if isinstance(e, sqlite3.Error) else e)
+                if alone:  # the write was the whole transaction
+                    rollback(conn)
+                    break
+                if conn.in_transaction:
+                    try:
+                        conn.execute("ROLLBACK TO one_write")
+                        conn.execute("RELEASE one_write")
+                        continue
+                    except sqlite3.Error:
+                        rollback(conn)
+                again = written + pending[k + 1:]  # the transaction ended: the others' writes went with it
+                break
+        if again is not None:
+            pending = again
+            continue
+        if written:
+            try:
+                conn.execute("COMMIT")
+            except sqlite3.Error as e:
+                rollback(conn)
+                for i in written:
+                    out[i] = (False, error(calls[i].what, e))
+        else:
+            rollback(conn)
+        break
+    return out  # type: ignore[return-value]
+
+
+def read_group(conn: sqlite3.Connection, calls: list[Call], error: Callable[[str, sqlite3.Error], Exception]
+               ) -> list[Outcome]:
+    """The group's reads in one read transaction (a new one after a read whose error ended it)."""
+    out: list[Outcome] = []
+    try:
+        for c in calls:
+            try:
+                if not conn.in_transaction:
+                    conn.execute("BEGIN")
+                out.append((True, c.fn(conn, *c.args)))
+            except sqlite3.Error as e:
+                out.append((False, error(c.what, e)))
+            except BaseException as e:  # noqa: BLE001 — raised to this read's caller only (a damaged row…)
+                out.append((False, e))
+    finally:
+        rollback(conn)
+    return out
