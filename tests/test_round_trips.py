@@ -81,3 +81,34 @@ async def test_a_press_on_a_cached_table_is_one_write(tmp_path):
     finally:
         GAMES.clear()
         await store.close()
+
+
+async def test_my_hand_reads_nothing_the_service_holds_and_the_store_decides_otherwise(tmp_path):
+    store = await Store.open(tmp_path / "t.sqlite3")
+    try:
+        counting = Counting(store)
+        desk = Desk(TableService(counting))
+        ana, ben = Actor(1, "Ana"), Actor(2, "Ben")
+        await desk.new_table(10, 1, ana, "court_wars", [])
+        await desk.join(10, ben)
+        await desk.start(10, ana)
+        counting.calls.clear()
+        mine = await desk.hand(10, ben.user_id)
+        assert counting.calls == []  # the row this process saved last, in play with Ben seated
+        stored = await store.get(10)
+        assert (mine.seat, mine.table.status, mine.table.revision) == (1, "playing", stored.revision)
+        assert mine.view == (await desk.reader(10, ben.user_id)).view
+
+        # Another process (the same database) deals a table of its own here: this process's row
+        # (a lobby) would refuse, so the stored row decides.
+        other = Desk(TableService(store))
+        await desk.new_table(11, 1, ana, "court_wars", [])
+        await other.join(11, ben)
+        await other.start(11, ana)
+        counting.calls.clear()
+        mine = await desk.hand(11, ben.user_id)
+        assert counting.calls == ["get"]
+        assert (mine.seat, mine.table.status) == (1, "playing")
+    finally:
+        GAMES.clear()
+        await store.close()

@@ -1,7 +1,7 @@
 """The SQLite store's calls in groups: every call made in one turn of the event loop, or while the
-previous group is on the connection's thread, goes into the next group, handed to the thread in
-one go and handed back to the loop in one callback that answers every caller — not a round trip
-(a future, a wake-up of the thread, a wake-up of the loop) per call.
+previous group is on the connection's thread, goes into the next group, run whole on the thread
+and handed back to the loop in one callback that answers every caller — not a round trip (an
+executor's future, a wake-up of the thread, a wake-up of the loop) per call.
 
 Writes (:func:`write_group`): one ``BEGIN IMMEDIATE … COMMIT`` for the group, each write inside a
 ``SAVEPOINT`` of its own, so a write that fails (a stale revision, an interaction seen already, a
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -40,8 +41,10 @@ class Call:
 
 class Grouped:
     """Calls run on ``thread`` in groups (at most ``limit`` each) by ``run(conn, calls)``, which
-    returns one :data:`Outcome` a call; one group on the thread at a time. ``done(n)`` is told on
-    the loop after each group of ``n`` calls was answered."""
+    returns one :data:`Outcome` a call. The thread takes the next group as soon as it has handed
+    the last one back (it never waits for the loop), and is woken only when it was idle: a call
+    asked while it is busy costs the loop a queue append. ``done(n)`` is told on the loop after
+    each group of ``n`` calls was answered."""
 
     def __init__(self, thread: StoreThread, run: Callable[[sqlite3.Connection, list[Call]], list[Outcome]],
                  done: Callable[[int], None] | None = None, limit: int = GROUP_LIMIT):
@@ -49,41 +52,54 @@ class Grouped:
         self._run = run
         self._done = done
         self._limit = limit
+        self._lock = threading.Lock()  # the queue and ``_running``, shared with the thread
         self._queue: deque[Call] = deque()
-        self._busy = False  # a group is due to start, or on the thread
+        self._running = False  # the thread is taking groups (or is about to)
+        self._unanswered = 0  # calls asked and not answered yet (on the loop only)
         self._idle: list[asyncio.Future[None]] = []  # close() waiting for the last group
-        self.groups = 0  # groups run (for tests and measures)
+        self.groups = 0  # groups answered (for tests and measures)
 
     def call(self, what: str, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
         loop = asyncio.get_running_loop()
         future = loop.create_future()
-        self._queue.append(Call(what, fn, args, future))
-        if not self._busy:  # the group starts once this turn of the loop has asked what it will
-            self._busy = True
-            loop.call_soon(self._start, loop)
+        self._unanswered += 1
+        with self._lock:
+            self._queue.append(Call(what, fn, args, future))
+            if self._running:
+                return future
+            self._running = True
+        # The thread starts once this turn of the loop has asked what it will: one group.
+        loop.call_soon(self._wake, loop)
         return future
 
-    def _start(self, loop: asyncio.AbstractEventLoop) -> None:
-        queue = self._queue
-        group = [queue.popleft() for _ in range(min(self._limit, len(queue)))]
-        thread = self._thread
+    def _wake(self, loop: asyncio.AbstractEventLoop) -> None:
+        try:
+            self._thread.pool.submit(self._work, loop)
+        except RuntimeError as e:  # the thread was shut down
+            with self._lock:
+                group, self._running = list(self._queue), False
+                self._queue.clear()
+            self._answer(group, [(False, e)] * len(group))
 
-        def work() -> None:  # on the thread
+    def _work(self, loop: asyncio.AbstractEventLoop) -> None:
+        """On the thread: groups until the queue is empty."""
+        queue = self._queue
+        while True:
+            with self._lock:
+                if not queue:
+                    self._running = False
+                    return
+                group = [queue.popleft() for _ in range(min(self._limit, len(queue)))]
             try:
-                outcomes = self._run(thread.conn, group)  # type: ignore[arg-type]
+                outcomes = self._run(self._thread.conn, group)  # type: ignore[arg-type]
             except BaseException as e:  # noqa: BLE001 — every caller is answered, whatever happened
                 outcomes = [(False, e)] * len(group)
             try:
-                loop.call_soon_threadsafe(self._answer, loop, group, outcomes)
+                loop.call_soon_threadsafe(self._answer, group, outcomes)
             except RuntimeError:  # the loop is closed: nobody is waiting any more
                 pass
 
-        try:
-            thread.pool.submit(work)
-        except RuntimeError as e:  # the thread was shut down
-            self._answer(loop, group, [(False, e)] * len(group))
-
-    def _answer(self, loop: asyncio.AbstractEventLoop, group: list[Call], outcomes: list[Outcome]) -> None:
+    def _answer(self, group: list[Call], outcomes: list[Outcome]) -> None:
         self.groups += 1
         for c, (ok, value) in zip(group, outcomes, strict=True):
             if not c.future.done():  # a caller cancelled meanwhile: the call was still made
@@ -91,20 +107,18 @@ class Grouped:
                     c.future.set_result(value)
                 else:
                     c.future.set_exception(value)
+        self._unanswered -= len(group)
         if self._done is not None:
             self._done(len(group))
-        if self._queue:  # asked while this group was on the thread: the next group, now
-            self._start(loop)
-            return
-        self._busy = False
-        idle, self._idle = self._idle, []
-        for f in idle:
-            if not f.done():
-                f.set_result(None)
+        if not self._unanswered:
+            idle, self._idle = self._idle, []
+            for f in idle:
+                if not f.done():
+                    f.set_result(None)
 
     async def drain(self) -> None:
         """Until every call asked so far was answered."""
-        while self._busy:
+        while self._unanswered:
             f = asyncio.get_running_loop().create_future()
             self._idle.append(f)
             await f
