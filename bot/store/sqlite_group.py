@@ -55,33 +55,33 @@ class Grouped:
         self._lock = threading.Lock()  # the queue and ``_running``, shared with the thread
         self._queue: deque[Call] = deque()
         self._running = False  # the thread is taking groups (or is about to)
-        self._unanswered = 0  # calls asked and not answered yet (on the loop only)
+        self._unanswered = 0  # calls asked and not answered yet
         self._idle: list[asyncio.Future[None]] = []  # close() waiting for the last group
         self.groups = 0  # groups answered (for tests and measures)
 
     def call(self, what: str, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
         loop = asyncio.get_running_loop()
         future = loop.create_future()
-        self._unanswered += 1
         with self._lock:
+            self._unanswered += 1
             self._queue.append(Call(what, fn, args, future))
             if self._running:
                 return future
             self._running = True
         # The thread starts once this turn of the loop has asked what it will: one group.
-        loop.call_soon(self._wake, loop)
+        loop.call_soon(self._wake)
         return future
 
-    def _wake(self, loop: asyncio.AbstractEventLoop) -> None:
+    def _wake(self) -> None:
         try:
-            self._thread.pool.submit(self._work, loop)
+            self._thread.pool.submit(self._work)
         except RuntimeError as e:  # the thread was shut down
             with self._lock:
                 group, self._running = list(self._queue), False
                 self._queue.clear()
             self._answer(group, [(False, e)] * len(group))
 
-    def _work(self, loop: asyncio.AbstractEventLoop) -> None:
+    def _work(self) -> None:
         """On the thread: groups until the queue is empty."""
         queue = self._queue
         while True:
@@ -94,10 +94,12 @@ class Grouped:
                 outcomes = self._run(self._thread.conn, group)  # type: ignore[arg-type]
             except BaseException as e:  # noqa: BLE001 — every caller is answered, whatever happened
                 outcomes = [(False, e)] * len(group)
-            try:
-                loop.call_soon_threadsafe(self._answer, group, outcomes)
-            except RuntimeError:  # the loop is closed: nobody is waiting any more
-                pass
+            loop = group[0].future.get_loop()
+            if any(c.future.get_loop() is not loop for c in group):  # callers of several loops: each its own
+                for c, o in zip(group, outcomes, strict=True):
+                    _hand_back(c.future.get_loop(), self._answer, [c], [o])
+            else:
+                _hand_back(loop, self._answer, group, outcomes)
 
     def _answer(self, group: list[Call], outcomes: list[Outcome]) -> None:
         self.groups += 1
@@ -106,8 +108,12 @@ class Grouped:
                 if ok:
                     c.future.set_result(value)
                 else:
-                    c.future.set_exception(value)
-        self._unanswered -= len(group)
+                    try:
+                        c.future.set_exception(value)
+                    except TypeError:  # StopIteration cannot travel in a future
+                        c.future.set_exception(RuntimeError(f"{c.what}: {value!r}"))
+        with self._lock:
+            self._unanswered -= len(group)
         if self._done is not None:
             self._done(len(group))
         if not self._unanswered:
@@ -122,6 +128,13 @@ class Grouped:
             f = asyncio.get_running_loop().create_future()
             self._idle.append(f)
             await f
+
+
+def _hand_back(loop: asyncio.AbstractEventLoop, answer: Callable[..., None], *args: Any) -> None:
+    try:
+        loop.call_soon_threadsafe(answer, *args)
+    except RuntimeError:  # the loop is closed: nobody is waiting any more
+        pass
 
 
 def write_group(conn: sqlite3.Connection, calls: list[Call], error: Callable[[str, sqlite3.Error], Exception]

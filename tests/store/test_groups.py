@@ -219,3 +219,12 @@ async def test_close_waits_for_a_group_in_flight(tmp_path):
         assert await again.execute("SELECT id FROM interactions ORDER BY id") == [("1",), ("2",)]
     finally:
         await again.close()
+
+
+async def test_a_caller_on_another_loop_is_answered_on_its_own(sqlite):
+    def elsewhere() -> bool:  # another thread's loop, asking while this loop asks too
+        return asyncio.run(sqlite.seen_interaction(5))
+
+    got = await asyncio.gather(asyncio.to_thread(elsewhere), *(sqlite.seen_interaction(i) for i in range(6, 40)))
+    assert got == [False] * 35
+    assert await sqlite.seen_interaction(5)
