@@ -228,3 +228,32 @@ async def test_a_caller_on_another_loop_is_answered_on_its_own(sqlite):
     got = await asyncio.gather(asyncio.to_thread(elsewhere), *(sqlite.seen_interaction(i) for i in range(6, 40)))
     assert got == [False] * 35
     assert await sqlite.seen_interaction(5)
+
+
+async def test_a_full_disk_in_a_group_fails_the_write_that_filled_it(sqlite):
+    await new(sqlite, 1, 2)
+    (pages,) = (await sqlite.execute("PRAGMA page_count"))[0]
+    await sqlite.execute(f"PRAGMA max_page_count = {pages + 4}")  # the disk fills after a few more pages
+    big = moved(2, 1, 500)
+    big.moves = [[0, "m" * 500, 1.0]] * 500
+    trail = await Trail().follow(sqlite)
+    got = await asyncio.gather(sqlite.save(moved(1, 1, 1), 1), sqlite.save(big, 1), sqlite.seen_interaction(3),
+                               return_exceptions=True)
+    # SQLite ends the whole transaction on a full disk: the write before is made again in a new one.
+    assert (trail.count("BEGIN"), trail.count("COMMIT")) == (2, 1)
+    assert got[0] is None and got[2] is False, got
+    assert type(got[1]) is StoreError and "disk is full" in str(got[1]) and "Could not save the table" in str(got[1])
+    assert [(await sqlite.get(ch)).revision for ch in (1, 2)] == [2, 1]
+    assert (await sqlite.get(2)).moves == []
+    assert await sqlite.seen_interaction(3)
+
+
+async def test_the_checkpoint_counts_writes_not_commits(sqlite):
+    from bot.store.sqlite_conn import CHECKPOINT_EVERY
+
+    trail = await Trail().follow(sqlite)
+    await asyncio.gather(*(sqlite.seen_interaction(i) for i in range(CHECKPOINT_EVERY)))
+    assert trail.count("COMMIT") < CHECKPOINT_EVERY / 2
+    assert sqlite._checkpoint is not None  # as many writes one at a time would have started one
+    busy, pages, written = await sqlite._checkpoint
+    assert busy == 0 and written == pages > 0
