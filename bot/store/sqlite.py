@@ -7,10 +7,10 @@ for the writer). The calls are made in groups (``bot.store.sqlite_group``): the 
 one turn of the loop, or while the writer is busy, share one ``BEGIN IMMEDIATE … COMMIT``, each in
 a savepoint of its own, so one that fails is rolled back alone; a write is answered after its
 group's COMMIT. A failure rolls back only if a transaction is still open (SQLite ends it itself
-on a full disk) and is raised as a :class:`StoreError` naming the cause. Migrations run under ``BEGIN EXCLUSIVE``, so a second
-process opening the same file waits and then finds them applied. The WAL is written back to the
-database file by a checkpointer of its own (a third connection and thread) every few hundred
-commits, never inside a commit.
+on a full disk) and is raised as a :class:`StoreError` naming the cause. Migrations run under
+``BEGIN EXCLUSIVE``, so a second process opening the same file waits and then finds them
+applied. The WAL is written back to the database file by a checkpointer of its own (a third
+connection and thread) every few hundred writes, never inside a commit.
 """
 
 from __future__ import annotations
@@ -160,14 +160,14 @@ class SQLiteStore(SQLiteDaily, SQLiteRatings, SQLiteReplays):
         err.__cause__ = e
         return err
 
-    async def _write(self, what: str, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(conn, *args)`` in the next group of writes (bot.store.sqlite_group), answered
-        after its COMMIT."""
-        return await self._writes.call(what, fn, *args)
+    def _write(self, what: str, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+        """``fn(conn, *args)`` in the next group of writes (bot.store.sqlite_group); the future
+        is answered after its COMMIT."""
+        return self._writes.call(what, fn, *args)
 
-    async def _read(self, what: str, fn: Callable[..., T], *args: Any) -> T:
+    def _read(self, what: str, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
         """``fn(conn, *args)`` in the next group of reads, in a read transaction."""
-        return await self._reads.call(what, fn, *args)
+        return self._reads.call(what, fn, *args)
 
     # ----- reading tables --------------------------------------------------------------------------
     def _decode(self, conn: sqlite3.Connection, r: sqlite3.Row, known: TableRow | None = None) -> TableRow:
