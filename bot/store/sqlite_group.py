@@ -57,7 +57,6 @@ class Grouped:
         self._running = False  # the thread is taking groups (or is about to)
         self._unanswered = 0  # calls asked and not answered yet
         self._idle: list[asyncio.Future[None]] = []  # close() waiting for the last group
-        self.groups = 0  # groups answered (for tests and measures)
 
     def call(self, what: str, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
         loop = asyncio.get_running_loop()
@@ -102,7 +101,6 @@ class Grouped:
                 _hand_back(loop, self._answer, group, outcomes)
 
     def _answer(self, group: list[Call], outcomes: list[Outcome]) -> None:
-        self.groups += 1
         for c, (ok, value) in zip(group, outcomes, strict=True):
             if not c.future.done():  # a caller cancelled meanwhile: the call was still made
                 if ok:
