@@ -81,3 +81,87 @@ async def test_a_press_on_a_cached_table_is_one_write(tmp_path):
     finally:
         GAMES.clear()
         await store.close()
+
+
+async def test_my_hand_reads_nothing_the_service_holds_and_the_store_decides_otherwise(tmp_path):
+    store = await Store.open(tmp_path / "t.sqlite3")
+    try:
+        counting = Counting(store)
+        desk = Desk(TableService(counting))
+        ana, ben = Actor(1, "Ana"), Actor(2, "Ben")
+        await desk.new_table(10, 1, ana, "court_wars", [])
+        await desk.join(10, ben)
+        await desk.start(10, ana)
+        counting.calls.clear()
+        mine = await desk.hand(10, ben.user_id)
+        assert counting.calls == []  # the row this process saved last, in play with Ben seated
+        stored = await store.get(10)
+        assert (mine.seat, mine.table.status, mine.table.revision) == (1, "playing", stored.revision)
+        assert mine.view == (await desk.reader(10, ben.user_id)).view
+
+        # Another process (the same database) deals a table of its own here: this process's row
+        # (a lobby) would refuse, so the stored row decides.
+        other = Desk(TableService(store))
+        await desk.new_table(11, 1, ana, "court_wars", [])
+        await other.join(11, ben)
+        await other.start(11, ana)
+        counting.calls.clear()
+        mine = await desk.hand(11, ben.user_id)
+        assert counting.calls == ["get"]
+        assert (mine.seat, mine.table.status) == (1, "playing")
+    finally:
+        GAMES.clear()
+        await store.close()
+
+
+async def test_a_read_while_a_change_is_in_flight_borrows_the_log(tmp_path):
+    import asyncio
+    import threading
+
+    store = await Store.open(tmp_path / "t.sqlite3")
+    try:
+        service = TableService(store)
+        desk = Desk(service)
+        ana, ben = Actor(1, "Ana"), Actor(2, "Ben")
+        await desk.new_table(10, 1, ana, "court_wars", [])
+        await desk.join(10, ben)
+        await desk.start(10, ana)
+        async def a_move() -> tuple[Actor, str]:
+            seat = min((await desk.public(10)).acting_seats)
+            mine = await desk.reader(10, (ana, ben)[seat].user_id)
+            tokens = [mine.choices(()).options[0].token]
+            while mine.choices(tokens).options:
+                tokens.append(mine.choices(tokens).options[0].token)
+            return (ana, ben)[seat], " ".join(tokens)
+
+        for _ in range(3):  # a few moves in the log
+            await desk.move(10, *await a_move())
+        before = await store.get(10)
+        assert len(before.moves) > 0
+        reads: list[str] = []
+        await store._reader.run(lambda c: c.set_trace_callback(reads.append))
+        on_thread, go = threading.Event(), threading.Event()
+
+        def hold(conn) -> None:  # the writer is busy: the next change's save waits for it
+            on_thread.set()
+            go.wait(10)
+
+        held = asyncio.ensure_future(store._write("hold the writer", hold))
+        await asyncio.to_thread(on_thread.wait, 10)
+        moving = asyncio.ensure_future(desk.move(10, *await a_move()))
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert service.cached(10) is None and not moving.done()  # the change is in flight
+        reads.clear()
+        during = await service.get(10)
+        assert not any("FROM moves" in s for s in reads), reads  # the log borrowed, not read
+        assert (during.revision, during.moves) == (before.revision, before.moves)
+        go.set()
+        await held
+        await moving
+        after = await service.get(10)
+        assert (after.revision, len(after.moves)) == (before.revision + 1, len(before.moves) + 1)
+        assert len(during.moves) == len(before.moves)  # the borrowed log was not changed by the move
+    finally:
+        GAMES.clear()
+        await store.close()

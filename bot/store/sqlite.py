@@ -3,12 +3,14 @@
 Each operation is one function run whole on a connection's own thread: writes on the writer
 connection (one thread, so one transaction at a time, never interleaved — any number of tables
 may save at once), reads on a reader connection in a read transaction (WAL: readers never wait
-for the writer). A write is ``BEGIN IMMEDIATE … COMMIT``; a failure rolls back only if a
-transaction is still open (SQLite ends it itself on a full disk) and is raised as a
-:class:`StoreError` naming the cause. Migrations run under ``BEGIN EXCLUSIVE``, so a second
-process opening the same file waits and then finds them applied. The WAL is written back to the
-database file by a checkpointer of its own (a third connection and thread) every few hundred
-commits, never inside a commit.
+for the writer). The calls are made in groups (``bot.store.sqlite_group``): the writes asked in
+one turn of the loop, or while the writer is busy, share one ``BEGIN IMMEDIATE … COMMIT``, each in
+a savepoint of its own, so one that fails is rolled back alone; a write is answered after its
+group's COMMIT. A failure rolls back only if a transaction is still open (SQLite ends it itself
+on a full disk) and is raised as a :class:`StoreError` naming the cause. Migrations run under
+``BEGIN EXCLUSIVE``, so a second process opening the same file waits and then finds them
+applied. The WAL is written back to the database file by a checkpointer of its own (a third
+connection and thread) every few hundred writes, never inside a commit.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from bot.store.base import (
 from bot.store.migrations import migrations, statements
 from bot.store.sqlite_conn import CHECKPOINT_EVERY, StoreThread, cause_of, checkpoint_wal, no_autocheckpoint, rollback, use_wal
 from bot.store.sqlite_extras import SQLiteDaily, SQLiteRatings, SQLiteReplays
+from bot.store.sqlite_group import Grouped, read_group, write_group
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -48,10 +51,12 @@ class SQLiteStore(SQLiteDaily, SQLiteRatings, SQLiteReplays):
         self._writer = writer
         self._reader = reader
         self._checkpointer = checkpointer  # None: an in-memory database (no WAL)
-        self._commits = 0  # since the last checkpoint was started
+        self._commits = 0  # writes since the last checkpoint was started
         self._checkpoint: asyncio.Task[Any] | None = None
         self.games = games
         self.damage = DamageLog()
+        self._writes = Grouped(writer, lambda conn, calls: write_group(conn, calls, self._write_error), self._committed)
+        self._reads = Grouped(reader, lambda conn, calls: read_group(conn, calls, self._read_error))
 
     # ----- opening ---------------------------------------------------------------------------------
     @classmethod
@@ -90,6 +95,8 @@ class SQLiteStore(SQLiteDaily, SQLiteRatings, SQLiteReplays):
         return store
 
     async def close(self) -> None:
+        await self._writes.drain()  # a group in flight (and any asked before close) is answered first
+        await self._reads.drain()
         if self._checkpoint is not None:
             await asyncio.gather(self._checkpoint, return_exceptions=True)
         if self._checkpointer is not None:
@@ -98,10 +105,12 @@ class SQLiteStore(SQLiteDaily, SQLiteRatings, SQLiteReplays):
             await self._reader.close()
         await self._writer.close()  # the last connection closed checkpoints what is left
 
-    def _committed(self) -> None:
-        """Every ``CHECKPOINT_EVERY`` commits, a checkpoint on the checkpointer's own thread and
-        connection (one at a time), while the writer goes on committing."""
-        self._commits += 1
+    def _committed(self, writes: int = 1) -> None:
+        """Every ``CHECKPOINT_EVERY`` writes, a checkpoint on the checkpointer's own thread and
+        connection (one at a time), while the writer goes on committing. Writes, not commits, are
+        counted: the WAL grows with what is written, and a group's commit writes up to
+        ``GROUP_LIMIT`` writes' pages, so counting commits would let it grow that much larger."""
+        self._commits += writes
         if self._checkpointer is None or self._commits < CHECKPOINT_EVERY or \
                 (self._checkpoint is not None and not self._checkpoint.done()):
             return
@@ -141,37 +150,24 @@ class SQLiteStore(SQLiteDaily, SQLiteRatings, SQLiteReplays):
         return SCHEMA_VERSION
 
     # ----- transactions ----------------------------------------------------------------------------
-    async def _write(self, what: str, fn: Callable[..., T], *args: Any) -> T:
-        def tx(conn: sqlite3.Connection, *args: Any) -> T:
-            try:
-                conn.execute("BEGIN IMMEDIATE")
-                try:
-                    out = fn(conn, *args)
-                    conn.execute("COMMIT")
-                    return out
-                except BaseException:
-                    rollback(conn)
-                    raise
-            except sqlite3.Error as e:
-                raise StoreError(f"Could not {what} in {self.path}: {cause_of(e)} ({e}).") from e
+    def _write_error(self, what: str, e: sqlite3.Error) -> StoreError:
+        err = StoreError(f"Could not {what} in {self.path}: {cause_of(e)} ({e}).")
+        err.__cause__ = e
+        return err
 
-        try:
-            return await self._writer.run(tx, *args)
-        finally:
-            self._committed()
+    def _read_error(self, what: str, e: sqlite3.Error) -> StoreError:
+        err = StoreError(f"Could not {what} from {self.path}: {cause_of(e)} ({e}).")
+        err.__cause__ = e
+        return err
 
-    async def _read(self, what: str, fn: Callable[..., T], *args: Any) -> T:
-        def tx(conn: sqlite3.Connection, *args: Any) -> T:
-            try:
-                conn.execute("BEGIN")
-                try:
-                    return fn(conn, *args)
-                finally:
-                    rollback(conn)
-            except sqlite3.Error as e:
-                raise StoreError(f"Could not {what} from {self.path}: {cause_of(e)} ({e}).") from e
+    def _write(self, what: str, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+        """``fn(conn, *args)`` in the next group of writes (bot.store.sqlite_group); the future
+        is answered after its COMMIT."""
+        return self._writes.call(what, fn, *args)
 
-        return await self._reader.run(tx, *args)
+    def _read(self, what: str, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+        """``fn(conn, *args)`` in the next group of reads, in a read transaction."""
+        return self._reads.call(what, fn, *args)
 
     # ----- reading tables --------------------------------------------------------------------------
     def _decode(self, conn: sqlite3.Connection, r: sqlite3.Row, known: TableRow | None = None) -> TableRow:

@@ -77,7 +77,7 @@ def use_wal(conn: sqlite3.Connection) -> None:
     conn.execute("PRAGMA journal_mode=WAL").fetchone()
 
 
-CHECKPOINT_EVERY = 200  # commits between two checkpoints of the WAL, made beside the writer
+CHECKPOINT_EVERY = 200  # writes between two checkpoints of the WAL, made beside the writer
 
 
 def no_autocheckpoint(conn: sqlite3.Connection) -> None:

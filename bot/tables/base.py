@@ -8,6 +8,7 @@ import copy
 import hashlib
 import logging
 import time
+import weakref
 from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
@@ -106,6 +107,11 @@ class _Rows:
         self.max_bytes = max_bytes
         self.bytes = 0
         self._rows: OrderedDict[int, tuple[TableRow, int]] = OrderedDict()
+        # Rows taken out while a change of their channel is in flight, as long as that change holds
+        # them: a read for a reader meanwhile (``get``) borrows the move log — the store lends it
+        # only to the same table at the same revision (bot.store.base.known_log); the change
+        # appends to a copy of it (_working_copy) — instead of reading the whole log again.
+        self._taken: weakref.WeakValueDictionary[int, TableRow] = weakref.WeakValueDictionary()
 
     def __len__(self) -> int:
         return len(self._rows)
@@ -114,16 +120,23 @@ class _Rows:
         found = self._rows.get(channel_id)
         return found[0] if found is not None else None
 
+    def known(self, channel_id: int) -> TableRow | None:
+        """The row held, else the one a change in flight took out (for a read to borrow its log)."""
+        found = self._rows.get(channel_id)
+        return found[0] if found is not None else self._taken.get(channel_id)
+
     def pop(self, channel_id: int, default: TableRow | None = None) -> TableRow | None:
         found = self._rows.pop(channel_id, None)
         if found is None:
             return default
         self.bytes -= found[1]
+        self._taken[channel_id] = found[0]
         return found[0]
 
     def clear(self) -> None:
         """Forget every row (the next change of each channel reads the store)."""
         self._rows.clear()
+        self._taken.clear()
         self.bytes = 0
 
     def put(self, table: TableRow, drop_game: bool = False) -> None:
@@ -192,7 +205,7 @@ class ServiceBase:
 
     async def get(self, channel_id: int) -> TableRow | None:
         # The row this process holds lends its move log when the stored row is still at it.
-        return await self.store.get(channel_id, known=self._rows.get(channel_id))
+        return await self.store.get(channel_id, known=self._rows.known(channel_id))
 
     async def require(self, channel_id: int) -> TableRow:
         table = await self.store.get(channel_id, known=self._rows.get(channel_id))

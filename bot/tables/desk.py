@@ -123,6 +123,20 @@ class Desk:
             raise TableError(NO_TABLE)
         return reader_of(row, _game(row), row.seat_of(user_id))
 
+    async def hand(self, channel_id: int, user_id: int) -> Reader:
+        """The seat's reader for its private panel (**My hand**): from the row this process saved
+        last when its game is in play with this user seated — no store read, as for a picker's
+        step (the panel's moves are checked against the stored revision when played); else from
+        the stored row, which decides (the cached row may be behind, or gone)."""
+        row = self._service.cached(channel_id)
+        if row is not None and row.status == "playing" and row.damaged is None and \
+                (seat := row.seat_of(user_id)) is not None:
+            try:
+                return reader_of(row, _game(row), seat)
+            except DamagedError:
+                pass  # decided on the stored row
+        return await self.reader(channel_id, user_id)
+
     def latest(self, channel_id: int, than: Reader) -> Reader:
         """The newest public reader this process holds of the same table (no store read): the
         table message shows the table as it is now when another action landed meanwhile."""

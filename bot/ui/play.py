@@ -230,7 +230,7 @@ class Play:
         """The seat's private panel (its view, its picture, its first choices); a private panel
         that asked for it is updated in place."""
         try:
-            reader = await self.desk.reader(interaction.channel_id, interaction.user.id)
+            reader = await self.desk.hand(interaction.channel_id, interaction.user.id)
         except TableError as e:
             return await refuse(interaction, str(e))
         if reader.seat is None:
