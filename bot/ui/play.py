@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -329,11 +330,11 @@ class Play:
             on_panel = clicked is not None and clicked.flags.ephemeral
             labels = await self._labels(interaction, move, more or []) if via != "button" or on_panel else []
             if more:
-                work = asyncio.ensure_future(self.desk.moves(interaction.channel_id, actor, [move, *more], table=table,
-                                                             opened=opened, interaction=interaction.id))
+                work = self.desk.moves(interaction.channel_id, actor, [move, *more], table=table, opened=opened,
+                                       interaction=interaction.id)
             else:
-                work = asyncio.ensure_future(self.desk.move(interaction.channel_id, actor, move, table=table,
-                                                            opened=opened, interaction=interaction.id))
+                work = self.desk.move(interaction.channel_id, actor, move, table=table, opened=opened,
+                                      interaction=interaction.id)
             update = await self._in_time(interaction, work)
         except AlreadyHandled:  # Discord delivered this press twice: it was played once
             return
@@ -405,13 +406,29 @@ class Play:
         else:  # deferred (a slow move): the deferred answer is the panel itself
             await interaction.edit_original_response(**kw)
 
-    async def _in_time(self, interaction: discord.Interaction, work: "asyncio.Future[Update]") -> Update:
+    async def _in_time(self, interaction: discord.Interaction, work: Awaitable[Update]) -> Update:
         """Wait for the work; if it takes longer than Discord's 3 s allows, defer first so the
-        player is told what happened instead of "This interaction failed"."""
-        done, _ = await asyncio.wait({work}, timeout=DEFER_AFTER)
-        if not done and not interaction.response.is_done():
-            await interaction.response.defer(ephemeral=True, thinking=interaction.message is None)
-        return await work
+        player is told what happened instead of "This interaction failed".
+
+        The work is awaited here, not as a task of its own waited for with a timeout: a timer
+        starts the deferral when the work is late, and what follows waits for that deferral (as
+        it waited for it before the work). A move on time costs a timer, not a task, an
+        ``asyncio.wait`` and the loop's turns between them."""
+        deferring: list[asyncio.Future[None]] = []
+
+        def late() -> None:
+            if not interaction.response.is_done():
+                deferring.append(asyncio.ensure_future(
+                    interaction.response.defer(ephemeral=True, thinking=interaction.message is None)))
+
+        timer = asyncio.get_running_loop().call_later(DEFER_AFTER, late)
+        try:
+            return await work
+        finally:
+            timer.cancel()
+            if deferring:
+                await deferring[0]
+
 
 def _with_text_back(reason: str, text: str) -> str:
     """A refusal of a text box, with the player's own words given back to copy."""
