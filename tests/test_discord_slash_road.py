@@ -256,3 +256,52 @@ async def test_the_games_hot_commands_are_plain(standin, bot, name):
     payload = _payload(standin, bot, g, users[0], name, options)
     call = slash.plain_call(bot.tree, discord.Interaction(data=payload, state=bot._connection))
     assert call is not None and call[0].qualified_name == name
+
+
+async def test_a_follow_up_is_discord_pys_own_request(standin, bot):
+    """bot.ui.play.follow_up posts the very request ``interaction.followup.send`` posts (the same
+    body, files and query, through the same adapter) and raises on an HTTP error as it does."""
+    import io
+
+    from bot.ui.payloads import NO_PINGS
+    from bot.ui.play import follow_up
+
+    g, users = guild_with(standin, ["ana", "ben"])
+    seen: list[discord.Interaction] = []
+
+    async def on_interaction(interaction: discord.Interaction) -> None:
+        seen.append(interaction)
+
+    res = await standin.slash(bot, "game new", {"game": "gridcannon"}, user=users[0], guild=g)
+    table = standin._message(res.message_id)
+    bot.add_listener(on_interaction)
+    for _ in range(6):  # presses nobody answers: a custom_id that is not the bot's
+        payload = standin._component_payload(table, {"custom_id": "elsewhere:1", "component_type": 2}, users[0])
+        await standin.interact(bot, payload, expect_answer=False)
+    for interaction in seen:
+        await interaction.response.defer(ephemeral=True, thinking=False)
+    ping = {"content": f"<@{users[1]['id']}> — your turn", "allowed_mentions": discord.AllowedMentions(
+        users=[discord.Object(int(users[1]["id"]))], everyone=False, roles=False)}
+
+    def last(interaction: discord.Interaction) -> list[Any]:
+        r = standin.requests[-1]
+        assert r.path.endswith(interaction.token)
+        return [r.method, r.path.replace(interaction.token, "TOKEN"), r.query, r.json, r.status,
+                [(f.filename, f.content_type, f.data) for f in r.files]]
+
+    cases = [({"content": "lines", "ephemeral": True, "allowed_mentions": NO_PINGS}, {}),
+             (ping, {}),
+             ({"content": "over", "allowed_mentions": NO_PINGS}, {"file": b"the story"})]
+    for i, (kw, file) in enumerate(cases):
+        ours, theirs = seen[2 * i], seen[2 * i + 1]
+        files = [{"file": discord.File(io.BytesIO(data), filename="story.md")} for data in file.values() for _ in "ab"]
+        files = files or [{}, {}]
+        await follow_up(ours, **kw, **files[0])
+        mine = last(ours)
+        await theirs.followup.send(**kw, **files[1])
+        assert mine == last(theirs), kw
+        assert mine[2]["wait"] in ("1", "true", "True")
+    with pytest.raises(discord.HTTPException):  # Discord refuses a follow-up of an unknown interaction
+        await follow_up(discord.Interaction(data=dict(standin._component_payload(
+            table, {"custom_id": "elsewhere:2", "component_type": 2}, users[0]), token="unknown"),
+            state=bot._connection), "x")

@@ -12,6 +12,9 @@ from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord.http import handle_message_parameters
+from discord.utils import MISSING
+from discord.webhook.async_ import async_context
 
 from bot.render import pictures
 from bot.render.panel import clip
@@ -46,6 +49,29 @@ def actor_of(interaction: discord.Interaction, owner_ids: Any = None) -> Actor:
     can_manage = interaction.guild_id is not None and bool(perms and perms.manage_messages)
     shown = " ".join(str(user.display_name).split())[:80] or str(user.id)
     return Actor(user.id, shown, can_manage or user.id in (owner_ids or ()))
+
+
+async def follow_up(interaction: discord.Interaction, content: str, *, ephemeral: bool = False,
+                    allowed_mentions: Any = MISSING, file: Any = MISSING) -> None:
+    """``interaction.followup.send(content, ephemeral=…, allowed_mentions=…, file=…)``: the same
+    request (the body made by discord.py's ``handle_message_parameters`` as ``Webhook.send`` makes
+    it, sent through the same webhook adapter with the same query), without the follow-up
+    ``Webhook`` discord.py makes for it and the ``WebhookMessage`` it builds from Discord's answer
+    (its author, mentions, embeds), which is never read here. An HTTP error raises as there."""
+    flags: Any = MISSING
+    if ephemeral:
+        flags = discord.MessageFlags._from_value(0)
+        flags.ephemeral = True
+        flags.suppress_embeds = False
+        flags.suppress_notifications = False
+    state: Any = interaction._state
+    http = state.http
+    with handle_message_parameters(content=content, tts=False, file=file, flags=flags, allowed_mentions=allowed_mentions,
+                                   previous_allowed_mentions=getattr(state, "allowed_mentions", None)) as params:
+        await async_context.get().execute_webhook(
+            interaction.application_id, interaction.token, session=http._HTTPClient__session, proxy=http.proxy,
+            proxy_auth=http.proxy_auth, payload=params.payload, multipart=params.multipart, files=params.files,
+            thread_id=None, wait=True, with_components=False)
 
 
 async def refuse(interaction: discord.Interaction, message: str) -> None:
@@ -85,15 +111,15 @@ class Play:
         reader = update.public
         link = payloads.jump_url(reader.table, live) if live is not None else ""
         if update.lines:
-            await interaction.followup.send(payloads.private_lines(update.lines), ephemeral=True,
-                                            allowed_mentions=NO_PINGS)
+            await follow_up(interaction, payloads.private_lines(update.lines), ephemeral=True,
+                            allowed_mentions=NO_PINGS)
         if update.pings and reader.table.status == "playing":
-            await interaction.followup.send(**payloads.ping(reader, update.pings, link))
+            await follow_up(interaction, **payloads.ping(reader, update.pings, link))
         if update.finished:
             from bot.ui.ratings import change_lines
 
             rated = change_lines(update.extra.get("ratings", ()))
-            await interaction.followup.send(**payloads.ending(reader, link, rated), allowed_mentions=NO_PINGS)
+            await follow_up(interaction, **payloads.ending(reader, link, rated), allowed_mentions=NO_PINGS)
 
     # ----- components ------------------------------------------------------------------
     async def on_component(self, interaction: discord.Interaction, kind: Kind, tid: str, rev: int, arg: str,
