@@ -14,6 +14,7 @@ goes through the tree as before.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import discord
@@ -35,6 +36,21 @@ def _plain(param: Any) -> bool:
             and not getattr(annotation, "__discord_app_commands_is_choice__", True))
 
 
+_PARAMETERS: "weakref.WeakKeyDictionary[Any, tuple[dict[str, str], tuple[tuple[str, bool, Any], ...]]]" = \
+    weakref.WeakKeyDictionary()
+
+
+def _parameters(command: Any) -> tuple[dict[str, str], tuple[tuple[str, bool, Any], ...]]:
+    """A command's plain parameters by the name Discord sends (to its argument's name), and every
+    parameter's argument name, whether it is required and its default; worked out once a command."""
+    found = _PARAMETERS.get(command)
+    if found is None:
+        params = tuple(command._params.values())
+        found = _PARAMETERS[command] = ({p.display_name: p.name for p in params if _plain(p)},
+                                        tuple((p.name, p.required, p.default) for p in params))
+    return found
+
+
 def plain_call(tree: app_commands.CommandTree, interaction: discord.Interaction) -> tuple[Any, dict[str, Any]] | None:
     """A chat-input command whose every option is plain, and the arguments the tree would call it
     with: each option's value as sent, the default of each parameter left out. None for anything
@@ -50,20 +66,20 @@ def plain_call(tree: app_commands.CommandTree, interaction: discord.Interaction)
         return None
     if type(command) is not app_commands.Command:
         return None
-    by_name = {p.display_name: p for p in command._params.values()}
+    plain, params = _parameters(command)
     values: dict[str, Any] = {}
     for option in options:
-        param = by_name.get(option.get("name"))  # type: ignore[arg-type]
-        if param is None or option.get("type") not in PLAIN_OPTIONS or "value" not in option or not _plain(param):
+        name = plain.get(option.get("name"))  # type: ignore[arg-type]
+        if name is None or option.get("type") not in PLAIN_OPTIONS or "value" not in option:
             return None
-        values[param.name] = option["value"]  # type: ignore[typeddict-item]
+        values[name] = option["value"]  # type: ignore[typeddict-item]
     if len(values) != len(options):  # an option named twice
         return None
-    for param in command._params.values():
-        if param.name not in values:
-            if param.required:  # the tree says the signature does not match
+    for name, required, default in params:
+        if name not in values:
+            if required:  # the tree says the signature does not match
                 return None
-            values[param.name] = param.default
+            values[name] = default
     return command, values
 
 
