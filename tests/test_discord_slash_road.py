@@ -194,7 +194,9 @@ async def test_what_is_not_plain_goes_through_the_tree(standin, bot):
     menu["data"]["type"] = 2
     completing = _payload(standin, bot, g, users[0], "game move", {"move": "dr"})
     completing["type"] = 4
-    for payload in (extra, missing, twice, unknown, menu, completing):
+    garbled = _payload(standin, bot, g, users[0], "game move", {"move": "draw"})
+    garbled["data"]["options"][0]["options"] = ["move"]
+    for payload in (extra, missing, twice, unknown, menu, completing, garbled):
         assert call_of(payload) is None, payload["data"]
     # Through the tree: a missing required option is discord.py's signature mismatch, for the cog's handler.
     failed: list[Any] = []

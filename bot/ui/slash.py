@@ -62,17 +62,17 @@ def plain_call(tree: app_commands.CommandTree, interaction: discord.Interaction)
         return None
     try:
         command, options = tree._get_app_command_options(data)  # the tree's own lookup (guild copies too)
-    except discord.DiscordException:  # not found: the tree raises it again, after its check
-        return None
-    if type(command) is not app_commands.Command:
-        return None
-    plain, params = _parameters(command)
-    values: dict[str, Any] = {}
-    for option in options:
-        name = plain.get(option.get("name"))  # type: ignore[arg-type]
-        if name is None or option.get("type") not in PLAIN_OPTIONS or "value" not in option:
+        if type(command) is not app_commands.Command:
             return None
-        values[name] = option["value"]  # type: ignore[typeddict-item]
+        plain, params = _parameters(command)
+        values: dict[str, Any] = {}
+        for option in options:
+            name = plain.get(option.get("name"))  # type: ignore[arg-type]
+            if name is None or option.get("type") not in PLAIN_OPTIONS or "value" not in option:
+                return None
+            values[name] = option["value"]  # type: ignore[typeddict-item]
+    except Exception:  # noqa: BLE001 — not found, or a payload out of shape: the tree raises it, after its check
+        return None
     if len(values) != len(options):  # an option named twice
         return None
     for name, required, default in params:
