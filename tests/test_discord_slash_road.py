@@ -135,6 +135,12 @@ async def _scenario(tmp_path, monkeypatch, *, direct: bool) -> tuple[list[Any], 
                     m.setattr(bot.desk, "move", broken)  # an error inside the callback
                     await run("game move", {"move": move}, user=seat)
                 await run("game move", {"move": move}, user=seat)
+                asked = await run("game abandon")  # asks first; confirmed with its button, the table is over
+                sure = next(c for c, _, _ in asked.buttons() if c and c.split(":")[3] == "y")
+                await standin.click(bot, asked.message_id, sure, user=users[0])
+                over = await run("game move", {"move": move}, user=seat)  # a table that is over
+                assert over.ephemeral and (await bot.service.get(ch)).status == "abandoned", over.text
+                seen["over"] = over.text
                 seen["failed"] = [r.callback_type for r in standin.interactions.values()]
                 seen["moves"] = len((await bot.service.get(ch)).moves)
     finally:
@@ -154,7 +160,7 @@ async def test_a_plain_slash_command_sends_what_the_tree_sends(tmp_path, monkeyp
     assert our_seen["moves"] == their_seen["moves"] >= 7  # played: six moves and the last one
     kinds = [step[0] for step in ours]
     assert kinds.count("game move") >= 20
-    for key in ("completed", "failed", "logged"):
+    for key in ("completed", "failed", "logged", "over"):
         assert our_seen[key] == their_seen[key], key
     assert ("cogs.tables", "ERROR", "command failed", "CommandInvokeError", "RuntimeError") in our_seen["logged"]
     assert our_seen["completed"].count("game move") == kinds.count("game move") - 1  # all but the broken one
