@@ -4,12 +4,13 @@
 discord.py answers every slash command by building a ``Namespace`` of its options (with the
 payload's resolved users, members, channels and roles), then a dict of arguments from it, each
 through its parameter's transformer. A plain command's options (strings, integers, booleans, to
-parameters whose transformer gives the value back: ``/game move``, ``/game hand``, ``/game join``…) come out of
-all that exactly as the payload has them. Here such a command's arguments are read from the
+parameters whose transformer gives the value back: ``/game move``, ``/game hand``, ``/game
+join``…) come out of all that exactly as the payload has them. Here such a command's arguments are read from the
 payload (:func:`plain_call`) and the rest of the tree's road is kept step for step
-(:meth:`GatedTree._call_plain`). Anything else — a context menu, an option of another type or
-with a transformer, a resolved user, a command or option the tree does not know, autocomplete —
-goes through the tree as before.
+(:meth:`GatedTree._call_plain`). Anything else — a context menu, an option of another type (a
+number, a user, a channel…) or through a transformer of its own (a ``Choice``), resolved data, a
+command or option the tree does not know, a required option missing, autocomplete — goes through
+the tree as before.
 """
 
 from __future__ import annotations
