@@ -75,12 +75,14 @@ async def follow_up(interaction: discord.Interaction, content: str, *, ephemeral
 
 
 async def refuse(interaction: discord.Interaction, message: str) -> None:
-    """Every refusal: ephemeral, plain and short enough for Discord."""
+    """Every refusal: ephemeral, plain and short enough for Discord. Sent as discord.py's
+    ``response.send_message`` / ``followup.send`` send it, without the message discord.py builds
+    from Discord's answer (:mod:`bot.ui.answers`, :func:`follow_up`)."""
     message = clip(message, 1900)
     if interaction.response.is_done():
-        await interaction.followup.send(message, ephemeral=True, allowed_mentions=NO_PINGS)
+        await follow_up(interaction, message, ephemeral=True, allowed_mentions=NO_PINGS)
     else:
-        await interaction.response.send_message(message, ephemeral=True, allowed_mentions=NO_PINGS)
+        await answers.send(interaction, message, ephemeral=True, allowed_mentions=NO_PINGS)
 
 
 class Play:
@@ -207,7 +209,7 @@ class Play:
         if interaction.response.is_done():
             await interaction.followup.send(**kw, ephemeral=True, allowed_mentions=NO_PINGS)
         else:
-            await interaction.response.send_message(**kw, ephemeral=True, allowed_mentions=NO_PINGS)
+            await answers.send(interaction, **kw, ephemeral=True, allowed_mentions=NO_PINGS)
 
     # ----- lobby and table buttons --------------------------------------------------------
     async def table_action(self, interaction: discord.Interaction, kind: Kind, tid: str | None, rev: int | None,
