@@ -384,7 +384,7 @@ class Play:
             finally:
                 await panel
         if interaction.response.is_done():
-            await interaction.followup.send(done, ephemeral=True, allowed_mentions=NO_PINGS)
+            await follow_up(interaction, done, ephemeral=True, allowed_mentions=NO_PINGS)
             return await self.publish(interaction, update)
         await self.publish(interaction, update, answer=done)
 
