@@ -75,6 +75,7 @@ async def _scenario(tmp_path, monkeypatch, *, direct: bool) -> tuple[list[Any], 
     """One game of Maginot Line through slash commands only, with every kind of answer a slash
     move meets; the road switched off (``direct=False``): everything through discord.py's tree."""
     roads = {"plain": 0, "tree": 0}
+
     def counted(tree, interaction):
         call = PLAIN_CALL(tree, interaction) if direct else None
         roads["plain" if call is not None else "tree"] += 1
@@ -83,7 +84,7 @@ async def _scenario(tmp_path, monkeypatch, *, direct: bool) -> tuple[list[Any], 
     monkeypatch.setattr(slash, "plain_call", counted)
     monkeypatch.setattr(secrets, "randbits", lambda k: 0x5EED & ((1 << k) - 1))  # the same deal in both runs
     steps: list[Any] = []
-    seen: dict[str, Any] = {"completed": [], "failed": [], "logged": []}
+    seen: dict[str, Any] = {"completed": [], "answers": [], "logged": []}
     canonical = Canonical()
 
     class Logged(logging.Handler):
@@ -141,7 +142,7 @@ async def _scenario(tmp_path, monkeypatch, *, direct: bool) -> tuple[list[Any], 
                 over = await run("game move", {"move": move}, user=seat)  # a table that is over
                 assert over.ephemeral and (await bot.service.get(ch)).status == "abandoned", over.text
                 seen["over"] = over.text
-                seen["failed"] = [r.callback_type for r in standin.interactions.values()]
+                seen["answers"] = [r.callback_type for r in standin.interactions.values()]
                 seen["moves"] = len((await bot.service.get(ch)).moves)
     finally:
         logging.getLogger().removeHandler(handler)
@@ -160,7 +161,7 @@ async def test_a_plain_slash_command_sends_what_the_tree_sends(tmp_path, monkeyp
     assert our_seen["moves"] == their_seen["moves"] >= 7  # played: six moves and the last one
     kinds = [step[0] for step in ours]
     assert kinds.count("game move") >= 20
-    for key in ("completed", "failed", "logged", "over"):
+    for key in ("completed", "answers", "logged", "over"):
         assert our_seen[key] == their_seen[key], key
     assert ("cogs.tables", "ERROR", "command failed", "CommandInvokeError", "RuntimeError") in our_seen["logged"]
     assert our_seen["completed"].count("game move") == kinds.count("game move") - 1  # all but the broken one
