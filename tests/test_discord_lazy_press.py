@@ -1,5 +1,5 @@
 """A press of a Deckhand component is parsed with its clicked message built only when read
-(bot.app.PressedMessage): once read, that message is the ``discord.Message`` discord.py makes of
+(bot.ui.presses.PressedMessage): once read, that message is the ``discord.Message`` discord.py makes of
 the same payload; the press's own road (the table's buttons, the private panel's steps) never
 reads more than its id and flags."""
 
@@ -9,7 +9,7 @@ import copy
 
 import discord
 
-from bot.app import PressedMessage, _pressed_item, pressed_interaction
+from bot.ui.presses import PressedMessage, _pressed_item, pressed_interaction
 from tests.discord_helpers import auto_moves, guild_with, no_pictures, press_move, start_by_slash
 
 

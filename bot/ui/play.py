@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord.http import handle_message_parameters
+from discord.utils import MISSING
+from discord.webhook.async_ import async_context
 
 from bot.render import pictures
 from bot.render.panel import clip
@@ -47,13 +51,38 @@ def actor_of(interaction: discord.Interaction, owner_ids: Any = None) -> Actor:
     return Actor(user.id, shown, can_manage or user.id in (owner_ids or ()))
 
 
+async def follow_up(interaction: discord.Interaction, content: str, *, ephemeral: bool = False,
+                    allowed_mentions: Any = MISSING, file: Any = MISSING) -> None:
+    """``interaction.followup.send(content, ephemeral=…, allowed_mentions=…, file=…)``: the same
+    request (the body made by discord.py's ``handle_message_parameters`` as ``Webhook.send`` makes
+    it, sent through the same webhook adapter with the same query), without the follow-up
+    ``Webhook`` discord.py makes for it and the ``WebhookMessage`` it builds from Discord's answer
+    (its author, mentions, embeds), which is never read here. An HTTP error raises as there."""
+    flags: Any = MISSING
+    if ephemeral:
+        flags = discord.MessageFlags._from_value(0)
+        flags.ephemeral = True
+        flags.suppress_embeds = False
+        flags.suppress_notifications = False
+    state: Any = interaction._state
+    http = state.http
+    with handle_message_parameters(content=content, tts=False, file=file, flags=flags, allowed_mentions=allowed_mentions,
+                                   previous_allowed_mentions=getattr(state, "allowed_mentions", None)) as params:
+        await async_context.get().execute_webhook(
+            interaction.application_id, interaction.token, session=http._HTTPClient__session, proxy=http.proxy,
+            proxy_auth=http.proxy_auth, payload=params.payload, multipart=params.multipart, files=params.files,
+            thread_id=None, wait=True, with_components=False)
+
+
 async def refuse(interaction: discord.Interaction, message: str) -> None:
-    """Every refusal: ephemeral, plain and short enough for Discord."""
+    """Every refusal: ephemeral, plain and short enough for Discord. Sent as discord.py's
+    ``response.send_message`` / ``followup.send`` send it, without the message discord.py builds
+    from Discord's answer (:mod:`bot.ui.answers`, :func:`follow_up`)."""
     message = clip(message, 1900)
     if interaction.response.is_done():
-        await interaction.followup.send(message, ephemeral=True, allowed_mentions=NO_PINGS)
+        await follow_up(interaction, message, ephemeral=True, allowed_mentions=NO_PINGS)
     else:
-        await interaction.response.send_message(message, ephemeral=True, allowed_mentions=NO_PINGS)
+        await answers.send(interaction, message, ephemeral=True, allowed_mentions=NO_PINGS)
 
 
 class Play:
@@ -84,15 +113,15 @@ class Play:
         reader = update.public
         link = payloads.jump_url(reader.table, live) if live is not None else ""
         if update.lines:
-            await interaction.followup.send(payloads.private_lines(update.lines), ephemeral=True,
-                                            allowed_mentions=NO_PINGS)
+            await follow_up(interaction, payloads.private_lines(update.lines), ephemeral=True,
+                            allowed_mentions=NO_PINGS)
         if update.pings and reader.table.status == "playing":
-            await interaction.followup.send(**payloads.ping(reader, update.pings, link))
+            await follow_up(interaction, **payloads.ping(reader, update.pings, link))
         if update.finished:
             from bot.ui.ratings import change_lines
 
             rated = change_lines(update.extra.get("ratings", ()))
-            await interaction.followup.send(**payloads.ending(reader, link, rated), allowed_mentions=NO_PINGS)
+            await follow_up(interaction, **payloads.ending(reader, link, rated), allowed_mentions=NO_PINGS)
 
     # ----- components ------------------------------------------------------------------
     async def on_component(self, interaction: discord.Interaction, kind: Kind, tid: str, rev: int, arg: str,
@@ -180,7 +209,7 @@ class Play:
         if interaction.response.is_done():
             await interaction.followup.send(**kw, ephemeral=True, allowed_mentions=NO_PINGS)
         else:
-            await interaction.response.send_message(**kw, ephemeral=True, allowed_mentions=NO_PINGS)
+            await answers.send(interaction, **kw, ephemeral=True, allowed_mentions=NO_PINGS)
 
     # ----- lobby and table buttons --------------------------------------------------------
     async def table_action(self, interaction: discord.Interaction, kind: Kind, tid: str | None, rev: int | None,
@@ -329,11 +358,11 @@ class Play:
             on_panel = clicked is not None and clicked.flags.ephemeral
             labels = await self._labels(interaction, move, more or []) if via != "button" or on_panel else []
             if more:
-                work = asyncio.ensure_future(self.desk.moves(interaction.channel_id, actor, [move, *more], table=table,
-                                                             opened=opened, interaction=interaction.id))
+                work = self.desk.moves(interaction.channel_id, actor, [move, *more], table=table, opened=opened,
+                                       interaction=interaction.id)
             else:
-                work = asyncio.ensure_future(self.desk.move(interaction.channel_id, actor, move, table=table,
-                                                            opened=opened, interaction=interaction.id))
+                work = self.desk.move(interaction.channel_id, actor, move, table=table, opened=opened,
+                                      interaction=interaction.id)
             update = await self._in_time(interaction, work)
         except AlreadyHandled:  # Discord delivered this press twice: it was played once
             return
@@ -355,7 +384,7 @@ class Play:
             finally:
                 await panel
         if interaction.response.is_done():
-            await interaction.followup.send(done, ephemeral=True, allowed_mentions=NO_PINGS)
+            await follow_up(interaction, done, ephemeral=True, allowed_mentions=NO_PINGS)
             return await self.publish(interaction, update)
         await self.publish(interaction, update, answer=done)
 
@@ -405,13 +434,29 @@ class Play:
         else:  # deferred (a slow move): the deferred answer is the panel itself
             await interaction.edit_original_response(**kw)
 
-    async def _in_time(self, interaction: discord.Interaction, work: "asyncio.Future[Update]") -> Update:
+    async def _in_time(self, interaction: discord.Interaction, work: Awaitable[Update]) -> Update:
         """Wait for the work; if it takes longer than Discord's 3 s allows, defer first so the
-        player is told what happened instead of "This interaction failed"."""
-        done, _ = await asyncio.wait({work}, timeout=DEFER_AFTER)
-        if not done and not interaction.response.is_done():
-            await interaction.response.defer(ephemeral=True, thinking=interaction.message is None)
-        return await work
+        player is told what happened instead of "This interaction failed".
+
+        The work is awaited here, not as a task of its own waited for with a timeout: a timer
+        starts the deferral when the work is late, and what follows waits for that deferral (as
+        it waited for it before the work). A move on time costs a timer, not a task, an
+        ``asyncio.wait`` and the loop's turns between them."""
+        deferring: list[asyncio.Future[None]] = []
+
+        def late() -> None:
+            if not interaction.response.is_done():
+                deferring.append(asyncio.ensure_future(
+                    interaction.response.defer(ephemeral=True, thinking=interaction.message is None)))
+
+        timer = asyncio.get_running_loop().call_later(DEFER_AFTER, late)
+        try:
+            return await work
+        finally:
+            timer.cancel()
+            if deferring:
+                await deferring[0]
+
 
 def _with_text_back(reason: str, text: str) -> str:
     """A refusal of a text box, with the player's own words given back to copy."""
