@@ -10,7 +10,7 @@ import discord
 import pytest
 
 from bot.app import answered_by_dynamic_items
-from bot.ui.turnstile import Turnstile
+from bot.ui.turnstile import Turnstile, step_out
 
 
 async def test_at_most_size_at_once_and_all_get_through():
@@ -49,6 +49,33 @@ async def test_a_press_waits_no_longer_than_its_patience():
     await first
     async with gate():  # the slot came back (the one that went in without one gave none back)
         pass
+
+
+async def test_a_press_waiting_on_discord_gives_its_place_to_the_next():
+    gate = Turnstile(size=1, patience=5.0)
+    answered = asyncio.Event()
+    order: list[str] = []
+
+    async def press(name: str) -> None:
+        async with gate():
+            order.append(f"{name} works")
+            step_out()  # its request to Discord goes out: it waits, working no more
+            step_out()  # twice is once
+            await answered.wait()
+            order.append(f"{name} answered")
+
+    first = asyncio.create_task(press("first"))
+    await asyncio.sleep(0)
+    second = asyncio.create_task(press("second"))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert order == ["first works", "second works"]  # in at once, not after the first's answer
+    answered.set()
+    await asyncio.gather(first, second)
+    async with gate():  # one place, given back once
+        assert gate._slots is not None and gate._slots.locked()
+    assert not gate._slots.locked()
+    step_out()  # outside any press: nothing to give back
 
 
 def test_only_plain_views_of_deckhand_components_are_left_to_the_dynamic_items():

@@ -206,6 +206,21 @@ async def test_the_requests_are_discord_pys_own(server, clients):
     assert len({s.conn for s in server.seen[-6:][1::2]}) == 1
 
 
+async def test_every_request_to_discord_gives_the_interactions_place_back(server, clients, monkeypatch):
+    """A press holds its turnstile place while it works, not while Discord answers it."""
+    import bot.ui.wire as wire_module
+
+    plain, taken, wire = clients
+    stepped: list[str] = []
+    monkeypatch.setattr(wire_module, "step_out", lambda: stepped.append("out"))
+    await wire.adapter.create_interaction_response(1234, "tok-en_1", session=session(taken), params=params_of_callback())
+    assert stepped == ["out"]
+    await taken.edit_message(55, 66, params=edit_params())  # a hot route
+    assert stepped == ["out"] * 2
+    await taken.request(discord.http.Route("GET", "/channels/{channel_id}", channel_id=55))  # discord.py's road
+    assert stepped == ["out"] * 3
+
+
 async def test_what_the_wire_leaves_to_discord_py(server, clients):
     plain, taken, wire = clients
     files = discord.http.handle_message_parameters(content="pic", file=discord.File(io.BytesIO(b"x"), "a.png"))

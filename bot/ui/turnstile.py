@@ -7,6 +7,12 @@ press) waits tens of milliseconds. Through the turnstile at most ``size`` are wo
 the rest wait their turn, parked. A press never waits more than ``patience`` seconds (a slow
 store must not make the others miss Discord's three seconds): then it goes in anyway.
 
+A press holds its place only while it works: it steps out (:func:`step_out`) as it sends its
+first request to Discord. Waiting on Discord (tens of milliseconds a request, not the loopback's
+fraction of one) is no work of the loop's; had the presses held their places through it, eight
+places would have let through a few dozen presses a second, and a burst would have waited out
+its patience and gone in all at once.
+
 The garbage collector's young collections run as an interaction leaves (:func:`between_presses`),
 once its answers are sent, instead of wherever a press happens to allocate its 2,000th object —
 often between the click and the table's edit.
@@ -16,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+from contextvars import ContextVar
 from types import TracebackType
 
 SIZE = 8  # the real-press bench: the loop's longest turn in a 200-table burst fell from ~45 to ~8 ms of CPU
@@ -82,17 +89,33 @@ class Turnstile:
 
 
 class _Pass:
-    __slots__ = ("gate", "held")
+    __slots__ = ("gate", "held", "_token")
 
     def __init__(self, gate: Turnstile):
         self.gate, self.held = gate, False
 
     async def __aenter__(self) -> None:
         self.held = await self.gate._enter()
+        self._token = _current.set(self)
 
     async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
                         tb: TracebackType | None) -> None:
+        _current.reset(self._token)
+        self.step_out()
+        between_presses()
+
+    def step_out(self) -> None:
         if self.held:
             self.held = False
             self.gate._leave()
-        between_presses()
+
+
+_current: ContextVar[_Pass | None] = ContextVar("deckhand_turnstile_pass", default=None)
+
+
+def step_out() -> None:
+    """The interaction being worked on in this context gives its place back (if it holds one):
+    it is about to wait on Discord. Called for every request the client sends (``bot.ui.wire``)."""
+    held = _current.get()
+    if held is not None:
+        held.step_out()

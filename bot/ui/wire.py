@@ -55,6 +55,8 @@ import httptools
 from discord import utils
 from discord.webhook.async_ import AsyncDeferredLock, AsyncWebhookAdapter, async_context
 
+from bot.ui.turnstile import step_out
+
 log = logging.getLogger(__name__)
 
 LIMIT = 16  # connections open at once; past it a request goes through discord.py
@@ -520,6 +522,8 @@ class WireAdapter(AsyncWebhookAdapter):
                       multipart: list[dict[str, Any]] | None = None, proxy: str | None = None,
                       proxy_auth: Any = None, files: Any = None, reason: str | None = None,
                       auth_token: str | None = None, params: dict[str, Any] | None = None) -> Any:
+        step_out()  # waiting on Discord is no work: the interaction's place goes to the next
+
         def through_discord() -> Awaitable[Any]:
             return super(WireAdapter, self).request(route, session, payload=payload, multipart=multipart, proxy=proxy,
                                                     proxy_auth=proxy_auth, files=files, reason=reason,
@@ -541,6 +545,7 @@ def take_hot_requests(wire: Wire) -> None:
     original = http.request
 
     async def request(route: discord.http.Route, *, files: Any = None, form: Any = None, **kwargs: Any) -> Any:
+        step_out()  # waiting on Discord is no work: the interaction's place goes to the next
         if (files or form or route.key not in HOT_ROUTES or "json" not in kwargs
                 or not kwargs.keys() <= {"json", "reason"} or not wire.usable):
             return await original(route, files=files, form=form, **kwargs)
