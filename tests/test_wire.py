@@ -19,7 +19,7 @@ import pytest
 from discord.enums import InteractionResponseType
 from discord.webhook.async_ import async_context, interaction_message_response_params
 
-from bot.ui import wire as wire_mod
+from bot.ui import http1, wire as wire_mod
 from bot.ui.wire import Wire
 
 ME = {"id": "42", "username": "Deckhand", "global_name": None, "discriminator": "0", "avatar": None, "bot": True}
@@ -208,11 +208,9 @@ async def test_the_requests_are_discord_pys_own(server, clients):
 
 async def test_every_request_to_discord_gives_the_interactions_place_back(server, clients, monkeypatch):
     """A press holds its turnstile place while it works, not while Discord answers it."""
-    import bot.ui.wire as wire_module
-
     plain, taken, wire = clients
     stepped: list[str] = []
-    monkeypatch.setattr(wire_module, "step_out", lambda: stepped.append("out"))
+    monkeypatch.setattr(wire_mod, "step_out", lambda: stepped.append("out"))
     await wire.adapter.create_interaction_response(1234, "tok-en_1", session=session(taken), params=params_of_callback())
     assert stepped == ["out"]
     await taken.edit_message(55, 66, params=edit_params())  # a hot route
@@ -455,13 +453,13 @@ async def test_the_bot_sends_a_press_on_its_wire_and_closes_it(standin, make_bot
 
 
 def test_headers_are_read_in_any_case():
-    h = wire_mod.Headers({"x-ratelimit-remaining": "0"})
+    h = http1.Headers({"x-ratelimit-remaining": "0"})
     assert h.get("X-RateLimit-Remaining") == "0" and "X-Ratelimit-Remaining" in h and h["X-RATELIMIT-REMAINING"] == "0"
 
 
 async def test_no_answer_times_out_and_the_connection_is_dropped(server, clients, monkeypatch):
     plain, taken, wire = clients
-    monkeypatch.setattr(wire_mod, "ANSWER_TIMEOUT", 0.2)
+    monkeypatch.setattr(http1, "ANSWER_TIMEOUT", 0.2)
     route = discord.http.Route("PATCH", "/channels/{channel_id}/messages/{message_id}", channel_id=3, message_id=4)
     server.script = [[]]  # read, never answered
     with pytest.raises(TimeoutError):

@@ -42,19 +42,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import ssl
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
-from urllib.parse import quote as _uriquote, urlencode, urlsplit
+from urllib.parse import quote as _uriquote, urlsplit
 
 import aiohttp
 import discord
-import httptools
 from discord import utils
 from discord.webhook.async_ import AsyncDeferredLock, AsyncWebhookAdapter, async_context
 
+from bot.ui.http1 import Answer, Connection, query_string, Silent, shown_url, tls_context
 from bot.ui.turnstile import step_out
 
 log = logging.getLogger(__name__)
@@ -62,164 +61,9 @@ log = logging.getLogger(__name__)
 LIMIT = 16  # connections open at once; past it a request goes through discord.py
 IDLE = 15.0  # seconds a kept-alive connection may idle before it is closed (aiohttp's own keep-alive)
 CONNECT_TIMEOUT = 10.0
-ANSWER_TIMEOUT = 300.0  # aiohttp's default total timeout, which discord.py's session keeps
 RETRIED_5XX = frozenset((500, 502, 504, 524))  # discord.py's HTTPClient retries these after a second
 
 Fallback = Callable[[], Awaitable[Any]]
-_QUERIES: dict[tuple[Any, ...], str] = {}  # a few query strings (``with_response=1``, ``wait=0&…``), each encoded once
-
-
-def tls_context() -> ssl.SSLContext:
-    """The system's authorities and Python's defaults (as aiohttp's own verified context), HTTP/1.1
-    asked for by ALPN."""
-    context = ssl.create_default_context()
-    context.set_alpn_protocols(["http/1.1"])
-    return context
-
-
-def _query(params: dict[str, Any]) -> str:
-    """A query string as aiohttp encodes ``params`` (a few distinct ones, each encoded once)."""
-    key = tuple(params.items())
-    try:
-        return _QUERIES[key]
-    except KeyError:
-        query = urlencode(params)
-        if len(_QUERIES) < 64:
-            _QUERIES[key] = query
-        return query
-    except TypeError:  # a value that cannot be a key
-        return urlencode(params)
-
-
-class Headers(dict):
-    """An answer's headers, their names lower-cased; looked up in any case (as discord.py reads them)."""
-
-    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
-        return dict.get(self, key.lower(), default)
-
-    def __getitem__(self, key: str) -> str:
-        return dict.__getitem__(self, key.lower())
-
-    def __contains__(self, key: object) -> bool:
-        return dict.__contains__(self, key.lower() if isinstance(key, str) else key)
-
-
-_TOKENED = re.compile(r"(/(?:interactions|webhooks)/[^/?]+/)[^/?]+")
-
-
-def shown_url(url: str) -> str:
-    """A request's URL as a log line may show it: an interaction's or a webhook's token (which
-    lets its holder answer as the bot) left out, as discord.py's webhook adapter never logs it."""
-    return _TOKENED.sub(r"\1…", url)
-
-
-class Answer:
-    """One HTTP answer: status, headers, body; read by discord.py's ``Ratelimit.update`` as a response."""
-
-    __slots__ = ("status", "reason", "headers", "body", "method", "url")
-
-    def __init__(self, status: int, reason: str, headers: Headers, body: bytes):
-        self.status, self.reason, self.headers, self.body = status, reason, headers, body
-        self.method = self.url = ""
-
-    def data(self) -> Any:
-        """As discord.py's ``json_or_text``: JSON when the answer says it is, else the text."""
-        if self.headers.get("content-type") == "application/json":
-            return utils._from_json(self.body)
-        return self.body.decode("utf-8")
-
-
-class _Connection(asyncio.Protocol):
-    """One kept-alive connection: one request at a time, its answer parsed by llhttp."""
-
-    def __init__(self) -> None:
-        self.transport: asyncio.Transport | None = None
-        self.parser = httptools.HttpResponseParser(self)
-        self.waiter: asyncio.Future[Answer] | None = None
-        self.lost: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.got = 0  # bytes of the current answer received
-        self.used = 0  # requests sent on it
-        self.idle_since = 0.0
-        self.keep = False
-        self._reason = ""
-        self._headers = Headers()
-        self._body: list[bytes] = []
-
-    # --- the transport's side
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.transport = transport  # type: ignore[assignment]
-
-    def data_received(self, data: bytes) -> None:
-        if self.waiter is None or self.waiter.done():  # nothing asked: not an answer of ours
-            self.close()
-            return
-        self.got += len(data)
-        try:
-            self.parser.feed_data(data)
-        except httptools.HttpParserError as e:
-            self._fail(ConnectionError(f"an answer that is not HTTP: {e}"))
-            self.close()
-
-    def eof_received(self) -> bool:
-        return False  # closed at once (TLS too)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        if not self.lost.done():
-            self.lost.set_result(None)
-        if self.waiter is not None and not self.waiter.done():
-            self._fail(_Silent() if self.got == 0 else aiohttp.ServerDisconnectedError())
-
-    # --- llhttp's callbacks
-    def on_message_begin(self) -> None:
-        self._reason, self._headers, self._body = "", Headers(), []
-
-    def on_status(self, status: bytes) -> None:
-        self._reason += status.decode("latin-1")
-
-    def on_header(self, name: bytes, value: bytes) -> None:
-        self._headers[name.decode("latin-1").lower()] = value.decode("latin-1")
-
-    def on_body(self, body: bytes) -> None:
-        self._body.append(body)
-
-    def on_message_complete(self) -> None:
-        self.keep = self.parser.should_keep_alive()
-        answer = Answer(self.parser.get_status_code(), self._reason, self._headers, b"".join(self._body))
-        if self.waiter is not None and not self.waiter.done():
-            self.waiter.set_result(answer)
-
-    # --- the sender's side
-    @property
-    def open(self) -> bool:
-        return self.transport is not None and not self.transport.is_closing() and not self.lost.done()
-
-    async def exchange(self, request: bytes) -> Answer:
-        assert self.transport is not None
-        loop = asyncio.get_running_loop()
-        self.waiter, self.got, self.keep = loop.create_future(), 0, False
-        self.used += 1
-        self.transport.write(request)
-        late = loop.call_later(ANSWER_TIMEOUT, self._late)  # a timer, cheaper than asyncio.timeout's scope
-        try:
-            return await self.waiter
-        finally:
-            late.cancel()
-            self.waiter = None
-
-    def _late(self) -> None:
-        self._fail(TimeoutError(f"no answer in {ANSWER_TIMEOUT:.0f} s"))
-
-    def _fail(self, exc: BaseException) -> None:
-        if self.waiter is not None and not self.waiter.done():
-            self.waiter.set_exception(exc)
-
-    def close(self) -> None:
-        if self.transport is not None and not self.transport.is_closing():
-            self.transport.close()
-
-
-class _Silent(ConnectionError):
-    """The connection closed with not a byte of answer."""
 
 
 class Wire:
@@ -229,8 +73,8 @@ class Wire:
         self.http = http
         self.limit = limit
         self._ssl = ssl_context
-        self._idle: dict[tuple[str, str, int], list[_Connection]] = {}
-        self._all: set[_Connection] = set()
+        self._idle: dict[tuple[str, str, int], list[Connection]] = {}
+        self._all: set[Connection] = set()
         self._origins: dict[str, tuple[str, str, int, str, str]] = {}
         self._closed = False
         self.sent = 0  # requests answered on this road
@@ -375,7 +219,7 @@ class Wire:
             return None
         path = url[len(prefix):] or "/"
         if params:
-            path += "?" + _query(params)
+            path += "?" + query_string(params)
         lines = [f"{route.method} {path} HTTP/1.1", f"Host: {hostport}", "Accept: */*", f"User-Agent: {user_agent}"]
         lines += [f"{k}: {v}" for k, v in headers.items()]
         lines.append(f"Content-Length: {len(body) if body is not None else 0}")
@@ -392,7 +236,7 @@ class Wire:
         try:
             answer = await conn.exchange(request)
             answer.method, answer.url = route.method, url
-        except _Silent:  # closed as it went idle, most likely before the request was read
+        except Silent:  # closed as it went idle, most likely before the request was read
             conn.close()
             if replayable:
                 return None
@@ -421,7 +265,7 @@ class Wire:
 
     # --- the pool
 
-    def _take(self, origin: tuple[str, str, int]) -> _Connection | None:
+    def _take(self, origin: tuple[str, str, int]) -> Connection | None:
         idle = self._idle.get(origin)
         now = time.monotonic()
         while idle:
@@ -431,14 +275,14 @@ class Wire:
             conn.close()
         return None
 
-    def _give_back(self, origin: tuple[str, str, int], conn: _Connection) -> None:
+    def _give_back(self, origin: tuple[str, str, int], conn: Connection) -> None:
         if self._closed or not conn.keep or not conn.open:
             conn.close()
             return
         conn.idle_since = time.monotonic()
         self._idle.setdefault(origin, []).append(conn)
 
-    async def _connect(self, origin: tuple[str, str, int]) -> _Connection | None:
+    async def _connect(self, origin: tuple[str, str, int]) -> Connection | None:
         self._all = {c for c in self._all if not c.lost.done()}
         if len(self._all) >= self.limit:
             return None
@@ -451,7 +295,7 @@ class Wire:
         loop = asyncio.get_running_loop()
         try:
             async with asyncio.timeout(CONNECT_TIMEOUT):
-                _, conn = await loop.create_connection(_Connection, host, port, ssl=context,
+                _, conn = await loop.create_connection(Connection, host, port, ssl=context,
                                                        server_hostname=host if context is not None else None)
         except (OSError, ssl.SSLError, TimeoutError) as e:
             log.debug("could not connect to %s:%s (%s): discord.py sends it", host, port, e)
