@@ -10,7 +10,7 @@ import discord
 import pytest
 
 from bot.app import answered_by_dynamic_items
-from bot.ui.turnstile import Turnstile, step_out
+from bot.ui.turnstile import Turnstile, aside
 
 
 async def test_at_most_size_at_once_and_all_get_through():
@@ -51,7 +51,7 @@ async def test_a_press_waits_no_longer_than_its_patience():
         pass
 
 
-async def test_a_press_waiting_on_discord_gives_its_place_to_the_next():
+async def test_a_press_waiting_on_discord_gives_its_place_to_the_next_and_takes_one_first_after():
     gate = Turnstile(size=1, patience=5.0)
     answered = asyncio.Event()
     order: list[str] = []
@@ -59,10 +59,17 @@ async def test_a_press_waiting_on_discord_gives_its_place_to_the_next():
     async def press(name: str) -> None:
         async with gate():
             order.append(f"{name} works")
-            step_out()  # its request to Discord goes out: it waits, working no more
-            step_out()  # twice is once
-            await answered.wait()
+            async with aside():  # its request to Discord: it waits, working no more
+                await answered.wait()
             order.append(f"{name} answered")
+            await asyncio.sleep(0.01)  # works on, holding the place
+            order.append(f"{name} done")
+
+    async def worker(name: str) -> None:
+        async with gate():
+            order.append(f"{name} works")
+            await asyncio.sleep(0.02)
+            order.append(f"{name} done")
 
     first = asyncio.create_task(press("first"))
     await asyncio.sleep(0)
@@ -70,12 +77,38 @@ async def test_a_press_waiting_on_discord_gives_its_place_to_the_next():
     for _ in range(5):
         await asyncio.sleep(0)
     assert order == ["first works", "second works"]  # in at once, not after the first's answer
+    third = asyncio.create_task(worker("third"))  # the place is free: in, and holds it
+    await asyncio.sleep(0)
+    fourth = asyncio.create_task(worker("fourth"))  # waits for the place
+    for _ in range(5):
+        await asyncio.sleep(0)
     answered.set()
-    await asyncio.gather(first, second)
-    async with gate():  # one place, given back once
-        assert gate._slots is not None and gate._slots.locked()
-    assert not gate._slots.locked()
-    step_out()  # outside any press: nothing to give back
+    await asyncio.gather(first, second, third, fourth)
+    # The two answered took the place back, one at a time, before the fourth started.
+    assert order[2:] == ["third works", "third done", "first answered", "first done", "second answered",
+                         "second done", "fourth works", "fourth done"], order
+    assert gate.free == 1 and not gate._back and not gate._new
+    async with aside():  # outside any press: nothing to give back
+        pass
+    assert gate.free == 1
+
+
+async def test_a_cancelled_press_gives_back_the_place_it_was_handed():
+    gate = Turnstile(size=1, patience=5.0)
+    async with gate():
+        waiting = asyncio.create_task(_enter(gate))
+        await asyncio.sleep(0)
+    waiting.cancel()  # handed the place on the way out, cancelled before it ran
+    try:
+        await waiting
+    except asyncio.CancelledError:
+        pass
+    assert gate.free == 1
+
+
+async def _enter(gate: Turnstile) -> None:
+    async with gate():
+        await asyncio.sleep(1)
 
 
 def test_only_plain_views_of_deckhand_components_are_left_to_the_dynamic_items():

@@ -210,13 +210,21 @@ async def test_every_request_to_discord_gives_the_interactions_place_back(server
     """A press holds its turnstile place while it works, not while Discord answers it."""
     plain, taken, wire = clients
     stepped: list[str] = []
-    monkeypatch.setattr(wire_mod, "step_out", lambda: stepped.append("out"))
+
+    class aside:
+        async def __aenter__(self):
+            stepped.append("out")
+
+        async def __aexit__(self, *exc):
+            stepped[-1] += " and back in"
+
+    monkeypatch.setattr(wire_mod, "aside", aside)
     await wire.adapter.create_interaction_response(1234, "tok-en_1", session=session(taken), params=params_of_callback())
-    assert stepped == ["out"]
+    assert stepped == ["out and back in"]
     await taken.edit_message(55, 66, params=edit_params())  # a hot route
-    assert stepped == ["out"] * 2
+    assert stepped == ["out and back in"] * 2
     await taken.request(discord.http.Route("GET", "/channels/{channel_id}", channel_id=55))  # discord.py's road
-    assert stepped == ["out"] * 3
+    assert stepped == ["out and back in"] * 3
 
 
 async def test_what_the_wire_leaves_to_discord_py(server, clients):

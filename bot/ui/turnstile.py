@@ -7,11 +7,12 @@ press) waits tens of milliseconds. Through the turnstile at most ``size`` are wo
 the rest wait their turn, parked. A press never waits more than ``patience`` seconds (a slow
 store must not make the others miss Discord's three seconds): then it goes in anyway.
 
-A press holds its place only while it works: it steps out (:func:`step_out`) as it sends its
-first request to Discord. Waiting on Discord (tens of milliseconds a request, not the loopback's
-fraction of one) is no work of the loop's; had the presses held their places through it, eight
-places would have let through a few dozen presses a second, and a burst would have waited out
-its patience and gone in all at once.
+A press holds its place only while it works: it gives it back while a request of its waits on
+Discord (:func:`aside`) and takes one again when the answer is in, before any press that has not
+started yet. Waiting on Discord (tens of milliseconds a request, not the loopback's fraction of
+one) is no work of the loop's; had the presses held their places through it, eight places would
+have let through a few dozen presses a second, and a burst would have waited out its patience and
+gone in all at once.
 
 The garbage collector's young collections run as an interaction leaves (:func:`between_presses`),
 once its answers are sent, instead of wherever a press happens to allocate its 2,000th object —
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+from collections import deque
 from contextvars import ContextVar
 from types import TracebackType
 
@@ -61,31 +63,52 @@ def between_presses() -> int | None:
 
 
 class Turnstile:
-    """``async with turnstile():`` around handling one interaction."""
+    """``async with turnstile():`` around handling one interaction: at most ``size`` at work at
+    once; one coming back from Discord (:meth:`_Pass.step_in`) goes before one not started."""
 
     def __init__(self, size: int = SIZE, patience: float = PATIENCE):
         self.size, self.patience = size, patience
-        self._slots: asyncio.Semaphore | None = None  # made in the running loop, on first use
+        self.free = size
+        self._back: deque[asyncio.Future[bool]] = deque()  # presses whose answer from Discord is in
+        self._new: deque[asyncio.Future[bool]] = deque()  # presses not started yet
 
     def __call__(self) -> "_Pass":
         return _Pass(self)
 
-    async def _enter(self) -> bool:
-        """Take a slot (True), or, after ``patience`` seconds without one, go in without (False)."""
-        if self._slots is None:
-            self._slots = asyncio.Semaphore(self.size)
-        if not self._slots.locked():
-            await self._slots.acquire()
+    async def _take(self, back: bool = False) -> bool:
+        """Take a place (True), or, after ``patience`` seconds without one, go on without (False)."""
+        if self.free and not self._back and (back or not self._new):
+            self.free -= 1
             return True
+        queue = self._back if back else self._new
+        loop = asyncio.get_running_loop()
+        waiter: asyncio.Future[bool] = loop.create_future()
+        queue.append(waiter)
+        timer = loop.call_later(self.patience, self._give_up, queue, waiter)
         try:
-            await asyncio.wait_for(self._slots.acquire(), self.patience)
-        except TimeoutError:
-            return False
-        return True
+            return await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled() and waiter.result():
+                self._leave()  # handed a place as it was cancelled: the next takes it
+            raise
+        finally:
+            timer.cancel()
+
+    @staticmethod
+    def _give_up(queue: deque[asyncio.Future[bool]], waiter: asyncio.Future[bool]) -> None:
+        if not waiter.done():
+            queue.remove(waiter)
+            waiter.set_result(False)
 
     def _leave(self) -> None:
-        assert self._slots is not None
-        self._slots.release()
+        """A place given back: to the first press coming back from Discord, else the first waiting to start."""
+        for queue in (self._back, self._new):
+            while queue:
+                waiter = queue.popleft()
+                if not waiter.done():
+                    waiter.set_result(True)
+                    return
+        self.free += 1
 
 
 class _Pass:
@@ -95,7 +118,7 @@ class _Pass:
         self.gate, self.held = gate, False
 
     async def __aenter__(self) -> None:
-        self.held = await self.gate._enter()
+        self.held = await self.gate._take()
         self._token = _current.set(self)
 
     async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
@@ -104,18 +127,36 @@ class _Pass:
         self.step_out()
         between_presses()
 
-    def step_out(self) -> None:
-        if self.held:
-            self.held = False
-            self.gate._leave()
+    def step_out(self) -> bool:
+        """Give the place back (True if one was held)."""
+        if not self.held:
+            return False
+        self.held = False
+        self.gate._leave()
+        return True
+
+    async def step_in(self) -> None:
+        """Take a place again, before any press not started yet."""
+        if not self.held:
+            self.held = await self.gate._take(back=True)
 
 
 _current: ContextVar[_Pass | None] = ContextVar("deckhand_turnstile_pass", default=None)
 
 
-def step_out() -> None:
-    """The interaction being worked on in this context gives its place back (if it holds one):
-    it is about to wait on Discord. Called for every request the client sends (``bot.ui.wire``)."""
-    held = _current.get()
-    if held is not None:
-        held.step_out()
+class aside:  # noqa: N801 - used as a statement: ``async with aside():``
+    """``async with aside():`` around waiting on Discord: the interaction being worked on in this
+    context gives its place back meanwhile, and takes one again when the answer is in (or the
+    request failed), before the presses that have not started. Around every request the client
+    sends (``bot.ui.wire``)."""
+
+    __slots__ = ("_pass",)
+
+    async def __aenter__(self) -> None:
+        held = _current.get()
+        self._pass = held if held is not None and held.step_out() else None
+
+    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        if self._pass is not None and not isinstance(exc, asyncio.CancelledError):
+            await self._pass.step_in()

@@ -54,7 +54,7 @@ from discord import utils
 from discord.webhook.async_ import AsyncDeferredLock, AsyncWebhookAdapter, async_context
 
 from bot.ui.http1 import Answer, Connection, query_string, Silent, shown_url, tls_context
-from bot.ui.turnstile import step_out
+from bot.ui.turnstile import aside
 
 log = logging.getLogger(__name__)
 
@@ -366,20 +366,19 @@ class WireAdapter(AsyncWebhookAdapter):
                       multipart: list[dict[str, Any]] | None = None, proxy: str | None = None,
                       proxy_auth: Any = None, files: Any = None, reason: str | None = None,
                       auth_token: str | None = None, params: dict[str, Any] | None = None) -> Any:
-        step_out()  # waiting on Discord is no work: the interaction's place goes to the next
-
         def through_discord() -> Awaitable[Any]:
             return super(WireAdapter, self).request(route, session, payload=payload, multipart=multipart, proxy=proxy,
                                                     proxy_auth=proxy_auth, files=files, reason=reason,
                                                     auth_token=auth_token, params=params)
 
-        if (payload is None or multipart or files or proxy is not None or proxy_auth is not None
-                or not self.wire.usable):
-            return await through_discord()
-        # Twice is harmless for an interaction's callback (Discord refuses a second one) and an edit.
-        replayable = route.method == "PATCH" or route.path.endswith("/callback")
-        return await self.wire.interaction(route, payload, through_discord, params=params, reason=reason,
-                                           auth_token=auth_token, replayable=replayable)
+        async with aside():  # waiting on Discord is no work: the interaction's place goes to another meanwhile
+            if (payload is None or multipart or files or proxy is not None or proxy_auth is not None
+                    or not self.wire.usable):
+                return await through_discord()
+            # Twice is harmless for an interaction's callback (Discord refuses a second one) and an edit.
+            replayable = route.method == "PATCH" or route.path.endswith("/callback")
+            return await self.wire.interaction(route, payload, through_discord, params=params, reason=reason,
+                                               auth_token=auth_token, replayable=replayable)
 
 
 def take_hot_requests(wire: Wire) -> None:
@@ -389,12 +388,12 @@ def take_hot_requests(wire: Wire) -> None:
     original = http.request
 
     async def request(route: discord.http.Route, *, files: Any = None, form: Any = None, **kwargs: Any) -> Any:
-        step_out()  # waiting on Discord is no work: the interaction's place goes to the next
-        if (files or form or route.key not in HOT_ROUTES or "json" not in kwargs
-                or not kwargs.keys() <= {"json", "reason"} or not wire.usable):
-            return await original(route, files=files, form=form, **kwargs)
-        return await wire.bot(route, kwargs["json"], lambda: original(route, **kwargs), reason=kwargs.get("reason"),
-                              replayable=route.method == "PATCH")  # an edit made twice is one edit
+        async with aside():  # waiting on Discord is no work: the interaction's place goes to another meanwhile
+            if (files or form or route.key not in HOT_ROUTES or "json" not in kwargs
+                    or not kwargs.keys() <= {"json", "reason"} or not wire.usable):
+                return await original(route, files=files, form=form, **kwargs)
+            return await wire.bot(route, kwargs["json"], lambda: original(route, **kwargs),
+                                  reason=kwargs.get("reason"), replayable=route.method == "PATCH")  # twice is one edit
 
     http.request = request
 
