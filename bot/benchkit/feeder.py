@@ -188,12 +188,14 @@ def options(message: dict[str, Any], custom_id: str) -> list[str]:
 
 
 @asynccontextmanager
-async def running_bot(store: Any, pictures_on: bool) -> AsyncIterator[tuple[Any, Feeder, CountingStore]]:
-    """A stand-in in a child process and a logged-in bot over ``store`` (counted)."""
+async def running_bot(store: Any, pictures_on: bool, latency_ms: float = 0.0
+                      ) -> AsyncIterator[tuple[Any, Feeder, CountingStore]]:
+    """A stand-in in a child process and a logged-in bot over ``store`` (counted); the stand-in
+    answers the bot's writes ``latency_ms`` late."""
     import bot.app as app
     from bot.render import pictures
 
-    proc = subprocess.Popen([sys.executable, "-m", "bot.benchkit.server"], stdin=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "bot.benchkit.server", str(latency_ms)], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None and proc.stdin is not None
     port = int(await asyncio.to_thread(proc.stdout.readline))

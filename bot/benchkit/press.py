@@ -20,6 +20,7 @@ GAME = "maginot_line"  # with teams (4 seats) its games run past 1,000 moves
 OPTIONS = ["Teams"]
 SEATS = 4
 SEED = 0  # a game of about 2,000 moves
+LATE_MS = 50.0  # Discord's round trip in the burst run across the network (the stand-in's delay)
 
 
 @dataclass
@@ -319,13 +320,14 @@ class _Collections:
         self.out.gc_full += g == 2
 
 
-async def many(backend: Any, tables: int, rounds: int, pictures_on: bool) -> Burst:
+async def many(backend: Any, tables: int, rounds: int, pictures_on: bool, latency_ms: float = 0.0) -> Burst:
     """``tables`` tables of mixed lengths (30, 300 and 1,000 moves) pressed at once: every round,
-    one ``/game move`` on every table and a **My hand** on every other one, all fed together."""
+    one ``/game move`` on every table and a **My hand** on every other one, all fed together; the
+    stand-in answers ``latency_ms`` late (Discord's round trip; 0: the loopback's)."""
     from bot.bench import LoopWatch
     from bot.tables.service import TableService
 
-    store = await backend.open(f"many{'p' if pictures_on else ''}")
+    store = await backend.open(f"many{'p' if pictures_on else ''}{'l' if latency_ms else ''}")
     out = Burst(tables=tables)
     collections = _Collections(out)
     gc.callbacks.append(collections)
@@ -340,7 +342,7 @@ async def many(backend: Any, tables: int, rounds: int, pictures_on: bool) -> Bur
         for i, n in enumerate(lengths):
             await clone(store, backend.name, 1 + i, share[n])
         fresh_caches()
-        async with running_bot(store, pictures_on) as (bot, feeder, counting):
+        async with running_bot(store, pictures_on, latency_ms) as (bot, feeder, counting):
             if pictures_on:
                 from bot.engine.registry import sample_views
                 from bot.render import pictures
@@ -445,15 +447,21 @@ async def press_figures(backend: Any, quick: bool, report: Any) -> None:
         if not pictures_on:
             report(Figure(f"{tag} real press, no picture: CPU per interaction, 1,000 ÷ 30 moves",
                           cpu_no_picture[1000] / cpu_no_picture[30], "x", 1.2))
-    for pictures_on in ((False, True) if backend.name == "sqlite" else (False,)):
+    # The stand-in answers at once (loopback); on SQLite the burst is also run with Discord's
+    # answers 50 ms late, as across the network (no target: the loop must not wait on them).
+    cells = [(False, 0.0), (True, 0.0), (False, LATE_MS)] if backend.name == "sqlite" else [(False, 0.0)]
+    for pictures_on, late in cells:
         rounds = 3 if quick else 12
-        burst = await many(backend, 200, rounds, pictures_on)
+        burst = await many(backend, 200, rounds, pictures_on, late)
         what = "with pictures" if pictures_on else "no pictures"
+        if late:
+            what += f", Discord answering {late:.0f} ms late"
         name = f"{tag} 200 tables of mixed lengths at once, {what}"
         print(f"  ({name}: {burst.interactions} interactions, {burst.moves} of them moves, in {rounds} rounds; "
               f"load {load():.1f})", flush=True)
+        target = None if late else 300.0 if pictures_on else 1000.0
         report(Figure(f"{name}: interactions/s", burst.interactions / burst.elapsed, "ops/s",
-                      300.0 if pictures_on else 1000.0, higher_is_better=True))
+                      target, higher_is_better=True))
         report(Figure(f"{name}: main-process CPU per interaction", burst.cpu / max(1, burst.interactions) * 1000,
                       "ms"))
         report(Figure(f"{name}: event loop blocked at most (wall)", burst.stall * 1000, "ms", 20))

@@ -5,7 +5,9 @@ channel messages, login) with the JSON Discord would send, keeps each message's 
 the bench can press the buttons the bot really posted), and logs when every request arrived
 (``time.monotonic()``: one clock for every process of the machine) so the bench can time a
 click to the table's edit without its own work in the bot's process. Run it with
-``python -m bot.benchkit.server``: it prints its port, then serves until stdin closes.
+``python -m bot.benchkit.server [LATENCY_MS]``: it prints its port, then serves until stdin
+closes; with a latency, every request but a read is answered that many milliseconds late, as
+Discord answers from across the network.
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ def _json(data: Any, status: int = 200) -> web.Response:
 
 
 class Server:
-    def __init__(self) -> None:
+    def __init__(self, latency: float = 0.0) -> None:
+        self.latency = latency  # seconds before each answer to the bot's writes (Discord's round trip)
         self.messages: dict[int, dict[str, Any]] = {}
         self.original: dict[str, int] = {}  # interaction token -> its response message
         self.log: list[list[Any]] = []  # [arrived (monotonic), method, route kind, token or message id, has embeds, bytes]
@@ -101,6 +104,8 @@ class Server:
         method = request.method
         if parts[0] == "bench":
             return self._bench(request, parts)
+        if self.latency and method != "GET":
+            await asyncio.sleep(self.latency)
         body, size = await self._body(request)
         try:
             return self._route(arrived, method, parts, body, size)
@@ -196,7 +201,8 @@ class Server:
 
 
 async def main() -> None:
-    server = Server()
+    latency = float(sys.argv[1]) / 1000 if len(sys.argv) > 1 else 0.0  # ms
+    server = Server(latency)
     app = web.Application(client_max_size=64 * 1024 * 1024)
     app.router.add_route("*", "/{tail:.*}", server.handle)
     runner = web.AppRunner(app, access_log=None)
