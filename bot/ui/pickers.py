@@ -83,9 +83,12 @@ def shortcuts(options: Sequence[Option], prefix: tuple[str, ...], choices_of: An
     """The options of a step as at most ``limit`` buttons, each a whole move where one more step
     finishes it: an option whose next step is a short list of final choices becomes those choices
     ("Place 2♠ on K♥"), one whose next step is a line of text opens its box at once. None when
-    that does not fit (the step is shown as it is)."""
+    that does not fit (the step is shown as it is): known once more than ``limit`` are found,
+    without asking the later options' steps."""
     out: list[Shortcut] = []
     for o in options:
+        if len(out) > limit:
+            return None
         tokens = prefix + (o.token,)
         nxt = choices_of(tokens)
         if nxt.kind == "text" and not nxt.options:
