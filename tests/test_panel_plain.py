@@ -222,8 +222,8 @@ def test_steps_of_every_shape_are_their_views_byte_for_byte(n, kind, width, monk
         for page in range(4):
             made.append(compare(table, game, 0, pickers.Step(tokens, page), monkeypatch))
     sent = "".join(m[1] for m in made)
-    assert ":p:" in sent or n <= 25 or kind == "range" and n < 25
-    assert any(m[2] for m in made) or width < 40
+    assert (":p:" in sent) == ((n + 1 if kind == "range" else n) > SELECT_MAX)  # paged past a select's 25
+    assert any(drafts for _, _, drafts in made) == (width >= 40)  # tokens too long for a custom_id
 
 
 @pytest.mark.parametrize("game_id,seats,options", GAMES)
