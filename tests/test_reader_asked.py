@@ -26,11 +26,16 @@ def make_table(moves: list[list], game: str = "maginot_line", seats: int = 4, op
     return row
 
 
+def components_of(view) -> list[dict]:
+    """A message's components as they are sent, row after row (of a PlainView or a View)."""
+    return [c for row in view.to_components() for c in row["components"]]
+
+
 def offered(reader: Reader) -> tuple:
     """Everything a seat's panel shows: its text and the components (custom ids, labels, options)."""
     drafts = ui.Drafts()
     text, view = ui.picker(reader, ui.Step(()), drafts)
-    return text, [item.to_component_dict() for item in view.children] if view is not None else []
+    return text, components_of(view)
 
 
 @pytest.mark.parametrize("game_id,seats,options", GAMES)

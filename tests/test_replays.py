@@ -17,6 +17,7 @@ from bot.tables.replays import Replay, Replays, Viewing, eyes_for, file_key, sea
 from bot.ui.payloads import alt_text
 from bot.ui.replay import components, frame_message, step_label
 from tests.contract.harness import Knowledge, assert_none_leak, card_universe, e_revealed, faces, view_strings
+from tests.test_reader_asked import components_of
 
 PLAYOUTS = 3
 
@@ -71,7 +72,7 @@ def check_replay(viewing: Viewing) -> int:
             assert_none_leak([step_label(viewing, step, eye)], k.with_(revealed), f"the picker's label at {where}")
             msg = frame_message(viewing, step, eye, None)
             assert_none_leak([*message_texts(msg), alt_text(reader)], then, f"the viewer's message at {where}")
-            ids = [c.custom_id for c in msg["view"].children]
+            ids = [c["custom_id"] for c in components_of(msg["view"])]
             assert_none_leak(ids, Knowledge(frozenset(), universe, all_faces), f"the custom_ids at {where}")
             assert all(len(i) <= 100 for i in ids)
             frames += 1
@@ -102,7 +103,7 @@ def test_a_game_that_keeps_secrets_refuses_other_eyes_and_a_redacted_record():
     with pytest.raises(TableError):
         viewing.reader(1, 0)
     assert viewing.line(1, 0) == ()
-    ids = [c.custom_id for c in components(viewing, 1, None).children]
+    ids = [c["custom_id"] for c in components_of(components(viewing, 1, None))]
     assert not any(":re:" in i for i in ids), "no choice of eyes when there is only one"
     replays = Replays(store=None, clock=lambda: 1_700_000_000.0)
     with pytest.raises(TableError, match="cannot be replayed"):
@@ -126,12 +127,13 @@ def test_the_picker_pages_past_25_moves():
     last = viewing.replay.last
     assert last > 60
     for step in (0, 30, last):
-        select = next(c for c in components(viewing, step, None).children if ":rk:" in c.custom_id)
-        values = [o.value for o in select.options]
+        select = next(c for c in components_of(components(viewing, step, None)) if ":rk:" in c["custom_id"])
+        values = [o["value"] for o in select["options"]]
         assert len(values) <= 25 and f"s{step}" in values
-        assert [o.value for o in select.options if o.default] == [f"s{step}"]
-    middle = next(c for c in components(viewing, 30, None, page=0).children if ":rk:" in c.custom_id)
-    assert [o.value for o in middle.options][-1] == "p1" and "s30" not in [o.value for o in middle.options]
+        assert [o["value"] for o in select["options"] if o["default"]] == [f"s{step}"]
+    middle = next(c for c in components_of(components(viewing, 30, None, page=0)) if ":rk:" in c["custom_id"])
+    values = [o["value"] for o in middle["options"]]
+    assert values[-1] == "p1" and "s30" not in values
 
 
 def test_every_step_is_the_game_as_it_was_in_any_order_of_visits():

@@ -8,6 +8,10 @@ from bot.engine.core import Choices, Decision, Option
 from bot.store import Seat, TableRow
 from bot.tables import table_key
 from bot.tables.reader import reader_of
+from tests.test_reader_asked import components_of
+
+
+BUTTON, SELECT = 2, 3  # the component types of a button and a string select
 
 
 class Wide:
@@ -38,24 +42,20 @@ def row() -> TableRow:
                     seats=[Seat(1, "a")], options=[], seed=5, created_at=1.0)
 
 
-def all_components(view) -> list:
-    return list(view.children)
-
-
 def test_few_choices_are_buttons_many_are_a_paged_select():
     drafts = ui.Drafts()
     _, few = ui.picker(reader_of(row(), Wide(4), 0), ui.Step(()), drafts)
-    assert [c.type.name for c in few.children] == ["button"] * 4
+    assert [c["type"] for c in components_of(few)] == [BUTTON] * 4
     text, many = ui.picker(reader_of(row(), Wide(60), 0), ui.Step((), page=1), drafts)
-    selects = [c for c in many.children if c.type.name == "select"]
-    assert len(selects) == 1 and len(selects[0].options) == 25
-    assert [o.value for o in selects[0].options][0] == "t25"
+    selects = [c for c in components_of(many) if c["type"] == SELECT]
+    assert len(selects) == 1 and len(selects[0]["options"]) == 25
+    assert [o["value"] for o in selects[0]["options"]][0] == "t25"
     assert "Page 2 of 3" in text
-    pages = [c for c in many.children if c.type.name == "button"]
-    assert [p.label for p in pages] == ["◀ Previous", "Next ▶"]
+    pages = [c for c in components_of(many) if c["type"] == BUTTON]
+    assert [p["label"] for p in pages] == ["◀ Previous", "Next ▶"]
     for v in (few, many):
-        assert len(v.children) <= 25
-        assert all(len(c.custom_id) <= ui.CUSTOM_ID_MAX for c in v.children)
+        assert len(components_of(v)) <= 25
+        assert all(len(c["custom_id"]) <= ui.CUSTOM_ID_MAX for c in components_of(v))
 
 
 def test_more_than_a_row_of_choices_is_one_select_and_giving_up_sits_apart():
@@ -70,22 +70,20 @@ def test_more_than_a_row_of_choices_is_one_select_and_giving_up_sits_apart():
             return Choices(complete=True)
 
     _, five = ui.picker(reader_of(row(), Wide(5), 0), ui.Step(()), ui.Drafts())
-    assert [c.type.name for c in five.children] == ["button"] * 5
+    assert [c["type"] for c in components_of(five)] == [BUTTON] * 5
     _, nine = ui.picker(reader_of(row(), Wide(9), 0), ui.Step(()), ui.Drafts())
-    (select,) = nine.children
-    assert select.type.name == "select" and len(select.options) == 9
+    (select,) = components_of(nine)
+    assert select["type"] == SELECT and len(select["options"]) == 9
     _, apart = ui.picker(reader_of(row(), Nine(0), 0), ui.Step(()), ui.Drafts())
-    rows = {}
-    for c in apart.children:
-        rows.setdefault(c.row, []).append(c.label)
-    assert rows[4] == ["Resign"] and sorted(rows[None]) == [f"Row {i}" for i in range(5)]
+    rows = [[c["label"] for c in r["components"]] for r in apart.to_components()]
+    assert rows == [[f"Row {i}" for i in range(5)], ["Resign"]]  # Resign made first, shown on its own last row
     assert ui.is_forfeit(("resign",)) and ui.is_forfeit(["concede"]) and not ui.is_forfeit(("draw",))
 
 
 def test_a_set_step_is_a_multi_select():
     _, view = ui.picker(reader_of(row(), Wide(6, "set"), 0), ui.Step(()), ui.Drafts())
-    (select,) = view.children
-    assert (select.min_values, select.max_values) == (1, 3)
+    (select,) = components_of(view)
+    assert (select["min_values"], select["max_values"]) == (1, 3)
 
 
 def test_long_partial_actions_become_drafts():
@@ -100,8 +98,8 @@ def test_long_partial_actions_become_drafts():
 def test_custom_ids_name_the_table_and_the_decision():
     game = spec("gridcannon").state.new(["a"], seed=3)
     _, view = ui.picker(reader_of(row(), game, 0), ui.Step(()), ui.Drafts())
-    for c in view.children:
-        prefix, tid, rev, kind, _ = c.custom_id.split(":", 4)
+    for c in components_of(view):
+        prefix, tid, rev, kind, _ = c["custom_id"].split(":", 4)
         assert (prefix, tid, int(rev), kind) == ("dh2", table_key(row()), game.opened_at(0), ui.STEP)
 
 

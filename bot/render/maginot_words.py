@@ -49,7 +49,7 @@ def base_line(b: Any) -> str:
 
 
 _BOARD_TEXT: dict[tuple[int, bool], tuple[Any, str]] = {}
-BOARD_TEXTS = 512  # boards whose words are kept (a few per table being played)
+BOARD_TEXTS = 2048  # boards whose words are kept (as many as the engine keeps board views: a few per table played)
 
 
 def board_text(v: Any, b: Any) -> str:

@@ -170,7 +170,7 @@ def _table_buttons(reader: Reader, drafts: Drafts) -> PlainView:
 
 
 def seat_message(reader: Reader, drafts: Drafts, picture: bytes | None = None,
-                 note: str = "") -> tuple[str, discord.Embed, discord.ui.View | PlainView, list[discord.File]]:
+                 note: str = "") -> tuple[str, discord.Embed, PlainView, list[discord.File]]:
     """A seat's private panel: its view (hand), its picture, and its current step when it acts."""
     t = reader.table
     render = renderer(t.game)

@@ -16,7 +16,7 @@ from bot.render.panel import clip
 
 from bot.tables.drafts import new_draft_id
 from bot.tables.reader import FORFEIT_TOKENS, Reader
-from bot.ui.components import Kind
+from bot.ui.components import Kind, PlainView, button, option, select
 from bot.ui.text import (
     CONFIRM, CUSTOM_ID_MAX, HAND_LABEL, KEEP, LABEL_MAX, PAGE, SELECT, SELECT_MAX, STEP, STEP_BUTTONS_MAX, TEXT, cid,
 )
@@ -57,9 +57,12 @@ class Drafts:
         return f"{extra}:~{key}" if extra else f"~{key}"
 
 
+_STYLES = {"primary": discord.ButtonStyle.primary, "danger": discord.ButtonStyle.danger,
+           "success": discord.ButtonStyle.success}
+
+
 def _button_style(option_style: str) -> discord.ButtonStyle:
-    return {"primary": discord.ButtonStyle.primary, "danger": discord.ButtonStyle.danger,
-            "success": discord.ButtonStyle.success}.get(option_style, discord.ButtonStyle.secondary)
+    return _STYLES.get(option_style, discord.ButtonStyle.secondary)
 
 
 def _label(o: Option) -> str:
@@ -80,9 +83,12 @@ def shortcuts(options: Sequence[Option], prefix: tuple[str, ...], choices_of: An
     """The options of a step as at most ``limit`` buttons, each a whole move where one more step
     finishes it: an option whose next step is a short list of final choices becomes those choices
     ("Place 2♠ on K♥"), one whose next step is a line of text opens its box at once. None when
-    that does not fit (the step is shown as it is)."""
+    that does not fit (the step is shown as it is): known once more than ``limit`` are found,
+    without asking the later options' steps."""
     out: list[Shortcut] = []
     for o in options:
+        if len(out) > limit:
+            return None
         tokens = prefix + (o.token,)
         nxt = choices_of(tokens)
         if nxt.kind == "text" and not nxt.options:
@@ -99,18 +105,22 @@ def shortcuts(options: Sequence[Option], prefix: tuple[str, ...], choices_of: An
     return out if len(out) <= limit else None
 
 
-def _shortcut_button(tid: str, rev: int, s: Shortcut, drafts: Drafts) -> discord.ui.Button:
+def _shortcut_kwargs(tid: str, rev: int, s: Shortcut, drafts: Drafts) -> dict[str, Any]:
+    """A shortcut's button, as the arguments of :func:`bot.ui.components.button` (or of a
+    ``discord.ui.Button``: the table message's public moves)."""
     kind = TEXT if s.text else STEP
     label = clip(pretty_text(f"✍ {s.label}" if s.text else s.label), LABEL_MAX)
-    return discord.ui.Button(label=label, style=_button_style(s.style),
-                             custom_id=cid(tid, rev, kind, drafts.arg(tid, rev, kind, s.tokens)))
+    return {"label": label, "style": _button_style(s.style),
+            "custom_id": cid(tid, rev, kind, drafts.arg(tid, rev, kind, s.tokens))}
 
 
-def picker(reader: Reader, step: Step, drafts: Drafts) -> tuple[str, discord.ui.View]:
-    """A private step of building an action: the reader's choices after ``step.tokens``."""
+def picker(reader: Reader, step: Step, drafts: Drafts) -> tuple[str, PlainView]:
+    """A private step of building an action: the reader's choices after ``step.tokens``. Its
+    components are made as the dicts a ``discord.ui.View`` of them made (:class:`PlainView`):
+    every press on them is answered by the bot's DynamicItems."""
     tid, rev = reader.table.key, reader.opened
     c = reader.choices(step.tokens)
-    view = discord.ui.View(timeout=None)
+    view = PlainView(timeout=None)
     lines: list[str] = []
     if step.tokens:
         lines.append("**So far:** " + clip(pretty_text(" → ".join(reader.so_far(step.tokens))), 1500))
@@ -124,36 +134,33 @@ def picker(reader: Reader, step: Step, drafts: Drafts) -> tuple[str, discord.ui.
     apart = [o for o in options if o.token in FORFEIT_TOKENS] if c.kind == "token" and not step.tokens else []
     options = [o for o in options if o not in apart]
     for o in apart:  # the game's concede/resign: apart from the moves, on the bottom row (it asks to confirm)
-        view.add_item(discord.ui.Button(label=_label(o), style=discord.ButtonStyle.danger, row=4,
-                                        custom_id=cid(tid, rev, STEP, drafts.arg(tid, rev, STEP, (o.token,)))))
+        view.add(button(label=_label(o), style=discord.ButtonStyle.danger,
+                        custom_id=cid(tid, rev, STEP, drafts.arg(tid, rev, STEP, (o.token,)))), row=4)
     short = shortcuts(options, step.tokens, reader.choices, STEP_BUTTONS_MAX) if c.kind == "token" else None
     if c.kind == "token" and not options:
         pass
     elif short is not None:
         for s in short:
-            view.add_item(_shortcut_button(tid, rev, s, drafts))
+            view.add(button(**_shortcut_kwargs(tid, rev, s, drafts)))
     elif c.kind == "token" and len(options) <= STEP_BUTTONS_MAX:
         for o in options:
-            view.add_item(discord.ui.Button(
-                label=_label(o), style=_button_style(o.style),
-                custom_id=cid(tid, rev, STEP, drafts.arg(tid, rev, STEP, step.tokens + (o.token,)))))
+            view.add(button(label=_label(o), style=_button_style(o.style),
+                            custom_id=cid(tid, rev, STEP, drafts.arg(tid, rev, STEP, step.tokens + (o.token,)))))
     elif c.kind in ("token", "set", "range"):
         _select(view, lines, c, options, tid, rev, step, drafts)
     elif c.kind == "text":
-        view.add_item(discord.ui.Button(
-            label=clip(f"✍ {pretty_text(c.prompt or 'Write')}", LABEL_MAX), style=discord.ButtonStyle.success,
-            custom_id=cid(tid, rev, TEXT, drafts.arg(tid, rev, TEXT, step.tokens))))
+        view.add(button(label=clip(f"✍ {pretty_text(c.prompt or 'Write')}", LABEL_MAX),
+                        style=discord.ButtonStyle.success,
+                        custom_id=cid(tid, rev, TEXT, drafts.arg(tid, rev, TEXT, step.tokens))))
     if not step.tokens and c.kind == "token":
-        for item in in_one_press(reader, options, drafts):
-            view.add_item(item)
+        for component, row in in_one_press(reader, options, drafts):
+            view.add(component, row=row)
     if c.complete and step.tokens:
-        view.add_item(discord.ui.Button(
-            label="Confirm", style=discord.ButtonStyle.success, row=4,
-            custom_id=cid(tid, rev, CONFIRM, drafts.arg(tid, rev, CONFIRM, step.tokens))))
+        view.add(button(label="Confirm", style=discord.ButtonStyle.success,
+                        custom_id=cid(tid, rev, CONFIRM, drafts.arg(tid, rev, CONFIRM, step.tokens))), row=4)
     if step.tokens:
-        view.add_item(discord.ui.Button(
-            label="↩ Back", style=discord.ButtonStyle.secondary, row=4,
-            custom_id=cid(tid, rev, STEP, drafts.arg(tid, rev, STEP, step.tokens[:-1]))))
+        view.add(button(label="↩ Back", style=discord.ButtonStyle.secondary,
+                        custom_id=cid(tid, rev, STEP, drafts.arg(tid, rev, STEP, step.tokens[:-1]))), row=4)
     return clip("\n".join(lines) or "Choose:", 2000), view
 
 
@@ -391,35 +398,33 @@ def _phase(reader: Reader, options: Sequence[Option]) -> bool:
                and reader.after(o.token, acting=False) is not None for o in options)
 
 
-def in_one_press(reader: Reader, options: Sequence[Option], drafts: Drafts) -> list[discord.ui.Item]:
+def in_one_press(reader: Reader, options: Sequence[Option], drafts: Drafts) -> list[tuple[dict[str, Any], int]]:
     """At the start of a decision that runs until the seat passes (a phase of a turn; each kind
     looks ahead to see that it does): selects and a button that make several moves in one press,
-    each still applied and logged alone (``several``, ``one_pick``, ``passing_chain``)."""
+    each still applied and logged alone (``several``, ``one_pick``, ``passing_chain``). Each as
+    its component's dict and its row."""
     tid, rev = reader.table.key, reader.opened
-    items: list[discord.ui.Item] = []
+    items: list[tuple[dict[str, Any], int]] = []
     found = reader.kept(("in_one_press", _options_key(options)), lambda: _press_moves(reader, options))
     if found is None:
         return items  # a decision of one move (or whose passing step draws): each press is a whole move
     many, quick, chain = found
     batch_cid = cid(tid, rev, Kind.BATCH.value, "")
     if len(many) >= 2:
-        select = discord.ui.Select(custom_id=batch_cid + "1", placeholder="Several at once (played in this order)…",
-                                   min_values=1, max_values=len(many), row=_BATCH_ROW)
-        for i, (tokens, label) in enumerate(many):
-            select.add_option(label=clip(pretty_text(label), 100), value=batch_value(i, tokens))
-        items.append(select)
+        items.append((select(custom_id=batch_cid + "1", placeholder="Several at once (played in this order)…",
+                             min_values=1, max_values=len(many),
+                             options=[option(clip(pretty_text(label), 100), batch_value(i, tokens))
+                                      for i, (tokens, label) in enumerate(many)]), _BATCH_ROW))
     if quick:
-        select = discord.ui.Select(custom_id=batch_cid + "2", min_values=1, max_values=1, row=_AMOUNT_ROW,
-                                   placeholder="In one pick (building: what finishes it, or all you have)…")
-        for i, (tokens, label) in enumerate(quick):
-            select.add_option(label=clip(pretty_text(label), 100), value=batch_value(i, tokens))
-        items.append(select)
+        items.append((select(custom_id=batch_cid + "2", min_values=1, max_values=1,
+                             placeholder="In one pick (building: what finishes it, or all you have)…",
+                             options=[option(clip(pretty_text(label), 100), batch_value(i, tokens))
+                                      for i, (tokens, label) in enumerate(quick)]), _AMOUNT_ROW))
     if chain:
         tokens = tuple(x for i, (t, _) in enumerate(chain) for x in ((THEN,) if i else ()) + t)
-        items.append(discord.ui.Button(
-            label=clip("⏭ " + " → ".join(pretty_text(label) for _, label in chain), LABEL_MAX),
-            style=discord.ButtonStyle.primary, row=_CHAIN_ROW,
-            custom_id=cid(tid, rev, CONFIRM, drafts.arg(tid, rev, CONFIRM, tokens))))
+        items.append((button(label=clip("⏭ " + " → ".join(pretty_text(label) for _, label in chain), LABEL_MAX),
+                             style=discord.ButtonStyle.primary,
+                             custom_id=cid(tid, rev, CONFIRM, drafts.arg(tid, rev, CONFIRM, tokens))), _CHAIN_ROW))
     return items
 
 
@@ -438,7 +443,7 @@ def _press_moves(reader: Reader, options: Sequence[Option]) -> tuple[Moves, Move
     return many, quick, tuple(passing_chain(reader, options))
 
 
-def _select(view: discord.ui.View, lines: list[str], c: Choices, options: list[Option], tid: str, rev: int,
+def _select(view: PlainView, lines: list[str], c: Choices, options: list[Option], tid: str, rev: int,
             step: Step, drafts: Drafts) -> None:
     """A paged select for a step with more options than a row of buttons."""
     if c.kind == "range":
@@ -449,19 +454,16 @@ def _select(view: discord.ui.View, lines: list[str], c: Choices, options: list[O
     page = min(max(step.page, 0), pages - 1)
     shown = options_all[page * SELECT_MAX:(page + 1) * SELECT_MAX]
     lo, hi = (1, 1) if c.kind != "set" else (max(c.lo, 0), min(c.hi, len(shown)))
-    select = discord.ui.Select(custom_id=cid(tid, rev, SELECT, drafts.arg(tid, rev, SELECT, step.tokens)),
-                               placeholder=clip(pretty_text(c.prompt or "Choose…"), 150),
-                               min_values=lo, max_values=max(hi, 1))
-    for token, label in shown:
-        select.add_option(label=clip(pretty_text(label), 100), value=token[:100])
-    view.add_item(select)
+    view.add(select(custom_id=cid(tid, rev, SELECT, drafts.arg(tid, rev, SELECT, step.tokens)),
+                    placeholder=clip(pretty_text(c.prompt or "Choose…"), 150), min_values=lo, max_values=max(hi, 1),
+                    options=[option(clip(pretty_text(label), 100), token[:100]) for token, label in shown]))
     if pages > 1:
         lines.append(f"Page {page + 1} of {pages}.")
         for delta, text in ((-1, "◀ Previous"), (1, "Next ▶")):
             target = page + delta
-            view.add_item(discord.ui.Button(
-                label=text, style=discord.ButtonStyle.secondary, disabled=not 0 <= target < pages, row=4,
-                custom_id=cid(tid, rev, PAGE, drafts.arg(tid, rev, PAGE, step.tokens, extra=str(max(target, 0))))))
+            view.add(button(label=text, style=discord.ButtonStyle.secondary, disabled=not 0 <= target < pages,
+                            custom_id=cid(tid, rev, PAGE, drafts.arg(tid, rev, PAGE, step.tokens,
+                                                                     extra=str(max(target, 0))))), row=4)
 
 
 def public_moves(reader: Reader, drafts: Drafts, limit: int, forfeits: bool = False) -> list[discord.ui.Item]:
@@ -479,7 +481,7 @@ def public_moves(reader: Reader, drafts: Drafts, limit: int, forfeits: bool = Fa
     tid, rev = reader.table.key, offer.opened
     short = shortcuts(options, (), reader.public_choices, limit) if not forfeits else None
     if short is not None:
-        return [_shortcut_button(tid, rev, s, drafts) for s in short]
+        return [discord.ui.Button(**_shortcut_kwargs(tid, rev, s, drafts)) for s in short]
     return [discord.ui.Button(label=_label(o),
                               style=discord.ButtonStyle.danger if forfeits else _button_style(o.style),
                               custom_id=cid(tid, rev, STEP, drafts.arg(tid, rev, STEP, (o.token,))))
