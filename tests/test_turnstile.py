@@ -93,6 +93,30 @@ async def test_a_press_waiting_on_discord_gives_its_place_to_the_next_and_takes_
     assert gate.free == 1
 
 
+async def test_a_task_a_press_started_takes_no_place_for_it_once_the_press_is_over():
+    """A task started in a press (a late move's deferral) holds the press's pass in its context:
+    its request's answer, coming after the press ended, must not take a place that no one gives back."""
+    gate = Turnstile(size=1, patience=5.0)
+    answered = asyncio.Event()
+    spawned: list[asyncio.Task[None]] = []
+
+    async def deferral() -> None:
+        async with aside():
+            await answered.wait()
+
+    async def press() -> None:
+        async with gate():
+            spawned.append(asyncio.create_task(deferral()))
+            await asyncio.sleep(0)  # the deferral's request goes out
+
+    await press()
+    answered.set()
+    await spawned[0]
+    assert gate.free == 1
+    async with gate():  # the place is there to take
+        pass
+
+
 async def test_a_cancelled_press_gives_back_the_place_it_was_handed():
     gate = Turnstile(size=1, patience=5.0)
     async with gate():

@@ -112,10 +112,10 @@ class Turnstile:
 
 
 class _Pass:
-    __slots__ = ("gate", "held", "_token")
+    __slots__ = ("gate", "held", "over", "_token")
 
     def __init__(self, gate: Turnstile):
-        self.gate, self.held = gate, False
+        self.gate, self.held, self.over = gate, False, False
 
     async def __aenter__(self) -> None:
         self.held = await self.gate._take()
@@ -124,6 +124,7 @@ class _Pass:
     async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
                         tb: TracebackType | None) -> None:
         _current.reset(self._token)
+        self.over = True  # a task it started (which holds this pass in its context) takes no place for it
         self.step_out()
         between_presses()
 
@@ -136,9 +137,13 @@ class _Pass:
         return True
 
     async def step_in(self) -> None:
-        """Take a place again, before any press not started yet."""
-        if not self.held:
-            self.held = await self.gate._take(back=True)
+        """Take a place again, before any press not started yet (not once the press is over)."""
+        if not self.held and not self.over:
+            held = await self.gate._take(back=True)
+            if self.over and held:  # it ended meanwhile
+                self.gate._leave()
+            else:
+                self.held = held
 
 
 _current: ContextVar[_Pass | None] = ContextVar("deckhand_turnstile_pass", default=None)
