@@ -23,7 +23,7 @@ draw in the event-loop thread:
   and what it imports at its top is in every worker too (a package's ``__main__``, as
   ``python -m bot``'s, is not imported).
 - **Callers woken a few a turn.** Callers whose picture is ready are woken ``WAKE_PER_TURN`` a
-  turn of the event loop, in the order their pictures came back (:class:`_Line`), not all in the
+  turn of the event loop, in the order their pictures came back (``_woken``), not all in the
   turn the drawing came back in: dozens of presses wait for one shared drawing in a burst, and each
   goes on to build and send its message (about a millisecond of the loop's thread).
 - A picture that fails to draw is logged and comes back as ``None`` (the table's text still
@@ -40,19 +40,19 @@ import multiprocessing
 import os
 import threading
 import time
-import weakref
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from concurrent.futures.process import BrokenProcessPool
 from collections.abc import Iterable
 from typing import Any
 
+from bot.loop import Paced
 from bot.render import renderer
 
 log = logging.getLogger(__name__)
 
 CACHE_BYTES = 16 << 20  # pictures kept, in bytes (a PNG is about 50 KB)
 MAX_RESTARTS = 3  # pool restarts after a break before drawing in threads for good
-WAKE_PER_TURN = 2  # callers woken a turn of the event loop once their pictures are ready (see _Line)
+WAKE_PER_TURN = 2  # callers woken a turn of the event loop once their pictures are ready (see _woken)
 
 Key = tuple[str, str, bytes]
 
@@ -277,58 +277,23 @@ def _submit(kind: str, game_id: str, view: Any) -> cf.Future:
 
 
 # ----- waking the callers ------------------------------------------------------------------
-class _Line:
-    """The callers of one event loop whose pictures are ready, woken ``WAKE_PER_TURN`` a turn of
-    the loop, first come first woken.
-
-    A drawing shared by many callers (a burst of tables showing the same position) finishes in
-    one instant, and so do drawings that come back from the pool together: woken at once, every
-    caller would build and send its message in that one turn of the loop (the real-press bench's
-    200 tables at once with pictures: 20-22 ms of the loop's thread without a turn). Woken here,
-    each turn runs a few of them and the loop (the gateway's heartbeat, every other press) gets
-    its turns between."""
-
-    __slots__ = ("ready", "turning")  # not the loop: the loop is the key of its line (_lines)
-
-    def __init__(self) -> None:
-        self.ready: deque[tuple[asyncio.Future, cf.Future]] = deque()
-        self.turning = False
-
-    def put(self, waiter: asyncio.Future, done: cf.Future) -> None:
-        """``done``, finished, for ``waiter`` (in the loop's thread)."""
-        self.ready.append((waiter, done))
-        if not self.turning:
-            self.turning = True
-            asyncio.get_running_loop().call_soon(self._turn)
-
-    def _turn(self) -> None:
-        woken = 0
-        while self.ready and woken < WAKE_PER_TURN:
-            waiter, done = self.ready.popleft()
-            if not waiter.done():  # a caller given up on (cancelled) is skipped
-                waiter.set_result(done)
-                woken += 1
-        if self.ready:
-            asyncio.get_running_loop().call_soon(self._turn)
-        else:
-            self.turning = False
-
-
-_lines: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Line] = weakref.WeakKeyDictionary()
+_woken = Paced(WAKE_PER_TURN)
+"""Callers whose pictures are ready, woken ``WAKE_PER_TURN`` a turn of the event loop, first come
+first woken. A drawing shared by many callers (a burst of tables showing the same position)
+finishes in one instant, and so do drawings that come back from the pool together: woken at once,
+every caller would build and send its message in that one turn of the loop (the real-press bench's
+200 tables at once with pictures: 20-22 ms of the loop's thread without a turn)."""
 
 
 async def _wait(fut: cf.Future) -> Any:
-    """What ``fut`` (a drawing) returns, once its turn on the loop's :class:`_Line` comes; a
+    """What ``fut`` (a drawing) returns, once its turn to be woken comes (``_woken``); a
     caller given up on (cancelled) does not cancel the drawing others may wait for."""
     loop = asyncio.get_running_loop()
-    line = _lines.get(loop)
-    if line is None:
-        line = _lines[loop] = _Line()
     waiter = loop.create_future()
 
     def finished(f: cf.Future) -> None:  # in the thread that finished the drawing
         try:
-            loop.call_soon_threadsafe(line.put, waiter, f)
+            loop.call_soon_threadsafe(_woken.release, waiter, f)
         except RuntimeError:  # the loop is closed: nobody is waiting any more
             pass
 
