@@ -201,9 +201,12 @@ class Watcher:
             assert self.states, f"{where}: a picture before the game began"
             # A public message's picture is the table's; a private one is its reader's own picture
             # (a seat's) or the table's.
+            # The candidates are drawn one at a time, the state after the step first (what a step
+            # shows, mostly), and the first that fits ends the search: each drawing is a whole
+            # picture, and the check is that one fits.
             kinds = ["table"] if seat is None else ["seat", "table"]
-            fits = [(kind, g) for g in self.states for kind in kinds
-                    if self.drawn(g, seat if kind == "seat" else None, kind) == f.data]
+            fits = any(self.drawn(g, seat if kind == "seat" else None, kind) == f.data
+                       for g in reversed(self.states) for kind in kinds)
             assert fits, f"{where}: the picture {f.filename!r} is not the one drawn from its reader's view " \
                          f"with the cards it may not know re-dealt ({self.explain(f.data)})"
             self.count("picture")

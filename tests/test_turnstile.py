@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import time
 
 import discord
 import pytest
@@ -223,3 +224,36 @@ async def test_no_collection_is_made_here_before_the_bot_has_settled():
         assert kept
     finally:
         gc.set_threshold(*before)
+
+
+async def test_presses_whose_patience_ran_out_together_go_in_a_few_a_turn():
+    """A burst's presses come in together and their patience runs out together: they go in
+    ``size`` a turn of the event loop, first come first in, not all in one turn."""
+    from tests.test_loop import Turns
+
+    gate = Turnstile(size=2, patience=0.05)
+    hold = asyncio.Event()
+
+    async def stuck() -> None:
+        async with gate():
+            await hold.wait()
+
+    holders = [asyncio.create_task(stuck()) for _ in range(2)]
+    await asyncio.sleep(0)
+    turns = Turns()
+    went_in: list[tuple[int, int]] = []
+
+    async def press(i: int) -> None:
+        async with gate():
+            went_in.append((i, turns.n))
+
+    pressing = [asyncio.create_task(press(i)) for i in range(7)]
+    await asyncio.sleep(0)  # all seven wait for a slot
+    time.sleep(0.1)  # the loop is busy while their patience runs out: it ran out for all in one turn
+    await asyncio.gather(*pressing)
+    turns.on = False
+    hold.set()
+    await asyncio.gather(*holders)
+    assert [i for i, _ in went_in] == list(range(7))
+    per_turn = [sum(1 for _, t in went_in if t == turn) for turn in sorted({t for _, t in went_in})]
+    assert per_turn == [2, 2, 2, 1]

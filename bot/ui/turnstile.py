@@ -5,7 +5,10 @@ whenever their answers from Discord or the store arrive in one turn of the event
 them build their messages in that one turn, and the loop (the gateway's heartbeat, every other
 press) waits tens of milliseconds. Through the turnstile at most ``size`` are worked on at once;
 the rest wait their turn, parked. A press never waits more than ``patience`` seconds (a slow
-store must not make the others miss Discord's three seconds): then it goes in anyway.
+store must not make the others miss Discord's three seconds): then it goes in anyway, with the
+others whose patience ran out ``size`` a turn of the loop (a burst's presses come in together,
+and their patience runs out together: the real-press bench with pictures, whose presses hold their
+places while their pictures are drawn, had a hundred go in in one turn of the loop).
 
 A press holds its place only while it works: it gives it back while a request of its waits on
 Discord (:func:`aside`) and takes one again when the answer is in, before any press that has not
@@ -26,6 +29,8 @@ import gc
 from collections import deque
 from contextvars import ContextVar
 from types import TracebackType
+
+from bot.loop import Paced
 
 SIZE = 8  # the real-press bench: the loop's longest turn in a 200-table burst fell from ~45 to ~8 ms of CPU
 PATIENCE = 0.5  # seconds; a move defers its answer after 2 s more (bot.ui.play.DEFER_AFTER): within Discord's 3
@@ -71,6 +76,7 @@ class Turnstile:
         self.free = size
         self._back: deque[asyncio.Future[bool]] = deque()  # presses whose answer from Discord is in
         self._new: deque[asyncio.Future[bool]] = deque()  # presses not started yet
+        self._late = Paced(size)  # presses whose patience ran out, let in ``size`` a turn of the loop
 
     def __call__(self) -> "_Pass":
         return _Pass(self)
@@ -94,11 +100,12 @@ class Turnstile:
         finally:
             timer.cancel()
 
-    @staticmethod
-    def _give_up(queue: deque[asyncio.Future[bool]], waiter: asyncio.Future[bool]) -> None:
+    def _give_up(self, queue: deque[asyncio.Future[bool]], waiter: asyncio.Future[bool]) -> None:
+        """Patience ran out: no place will be handed to ``waiter``; it goes on without one in its
+        turn among the others whose patience ran out."""
         if not waiter.done():
             queue.remove(waiter)
-            waiter.set_result(False)
+            self._late.release(waiter, False)
 
     def _leave(self) -> None:
         """A place given back: to the first press coming back from Discord, else the first waiting to start."""

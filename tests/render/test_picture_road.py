@@ -174,3 +174,68 @@ async def test_prepare_starts_and_warms_every_process(road) -> None:
     assert {g for _, g, _ in samples} == set(POSITIONS) and {k for k, _, _ in samples} == {"table", "seat"}
     assert await road.prepare(samples) == 2
     assert road.stats()["cached"] == 0
+
+
+class _Turns:
+    """Counts the turns of the running event loop (a callback that schedules itself again)."""
+
+    def __init__(self) -> None:
+        self.n, self.on = 0, True
+        asyncio.get_running_loop().call_soon(self._tick)
+
+    def _tick(self) -> None:
+        if self.on:
+            self.n += 1
+            asyncio.get_running_loop().call_soon(self._tick)
+
+
+async def test_callers_of_one_drawing_are_woken_a_few_a_turn_in_order() -> None:
+    """Many callers waiting for one drawing are not all woken in the turn of the loop it comes
+    back in (each goes on to build and send a message): a few a turn, first come first woken,
+    and every one gets the picture."""
+    drawing: pictures.cf.Future = pictures.cf.Future()
+    turns = _Turns()
+    woken: list[tuple[int, int, bytes]] = []
+
+    async def caller(i: int) -> None:
+        png = await pictures._wait(drawing)
+        woken.append((i, turns.n, png))
+
+    tasks = [asyncio.create_task(caller(i)) for i in range(9)]
+    await asyncio.sleep(0)
+    await asyncio.get_running_loop().run_in_executor(None, drawing.set_result, b"png")  # as a pool's thread does
+    await asyncio.gather(*tasks)
+    turns.on = False
+    assert [i for i, _, _ in woken] == list(range(9))
+    assert {png for _, _, png in woken} == {b"png"}
+    per_turn = {t: sum(1 for _, u, _ in woken if u == t) for _, t, _ in woken}
+    assert max(per_turn.values()) == pictures.WAKE_PER_TURN
+    assert len(per_turn) == -(-9 // pictures.WAKE_PER_TURN)
+
+
+async def test_a_caller_given_up_on_neither_cancels_the_drawing_nor_takes_a_turn() -> None:
+    drawing: pictures.cf.Future = pictures.cf.Future()
+    gone = asyncio.create_task(pictures._wait(drawing))
+    stays = asyncio.create_task(pictures._wait(drawing))
+    await asyncio.sleep(0)
+    gone.cancel()
+    await asyncio.sleep(0)
+    assert not drawing.cancelled()
+    drawing.set_result(b"png")
+    assert await stays == b"png"
+    assert gone.cancelled()
+
+
+async def test_a_drawing_cancelled_cancels_its_callers_and_a_failure_reaches_them() -> None:
+    """As ``asyncio.wrap_future`` did: a drawing cancelled (the pool shut down with work queued)
+    cancels whoever waits for it; a drawing that raised raises in its callers."""
+    cancelled: pictures.cf.Future = pictures.cf.Future()
+    waiting = asyncio.create_task(pictures._wait(cancelled))
+    await asyncio.sleep(0)
+    cancelled.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    failed: pictures.cf.Future = pictures.cf.Future()
+    failed.set_exception(ValueError("no such card"))
+    with pytest.raises(ValueError, match="no such card"):
+        await pictures._wait(failed)
