@@ -20,6 +20,27 @@ from bot.ui.components import PREFIX as COMPONENT_PREFIX, Component, Kind, templ
 
 view_log = logging.getLogger("discord.ui.view")  # discord.py's own, for a press's failure (as discord.py logs it)
 
+LISTENS_TO = "__deckhand_listens_to__"  # on an ``interaction`` listener: the kinds of interaction it handles
+
+
+def listens_to(*kinds: discord.InteractionType) -> Any:
+    """Mark an ``interaction`` listener as handling these kinds of interaction only (the function
+    itself, unwrapped): the bot (bot.app.DeckhandBot) starts no task for it on any other kind.
+    discord.py starts one task per listener for every interaction, each only to return at once
+    when it is not of its kind."""
+    def mark(listener: Any) -> Any:
+        setattr(listener, LISTENS_TO, frozenset(kinds))
+        return listener
+
+    return mark
+
+
+def listens(listener: Any, interaction: Any) -> bool:
+    """Whether an ``interaction`` listener handles this interaction (unmarked: every one)."""
+    kinds = getattr(listener, LISTENS_TO, None)
+    return kinds is None or getattr(interaction, "type", None) in kinds
+
+
 def let_go(interaction: discord.Interaction, held: int) -> bool:
     """Break the one reference cycle a handled interaction is left in, once nothing else holds it.
 
