@@ -268,6 +268,7 @@ class LeanInteraction(discord.Interaction):
 
 for _name in INTERACTION_LATER:
     setattr(LeanInteraction, _name, _Later(getattr(discord.Interaction, _name)))
+del _name
 
 
 def _own_press(data: Any) -> bool:
