@@ -20,7 +20,7 @@ from bot.tables.service import TableService
 from bot.tables.desk import Desk
 from bot.ui.components import PREFIX as COMPONENT_PREFIX, PlainView
 from bot.ui.courier import Courier
-from bot.ui.presses import answer_own_presses, let_go
+from bot.ui.presses import answer_own_presses, let_go, listens
 from bot.ui.slash import GatedTree
 from bot.ui.turnstile import ALONE, Turnstile
 from bot.ui.wire import Wire
@@ -179,12 +179,21 @@ class DeckhandBot(commands.Bot):
             samples = await asyncio.to_thread(sample_views)
             self._warming = asyncio.create_task(pictures.prepare(samples), name="deckhand: warm the picture processes")
 
+    def _schedule_event(self, coro: Any, event_name: str, /, *args: Any, **kwargs: Any) -> Any:
+        """discord.py's, but an ``interaction`` listener marked for other kinds of interaction
+        (bot.ui.presses.listens_to: the text boxes' in cogs.tables) is not started for this one: it
+        would only return. (discord.py's dispatch does not use the task it returns.)"""
+        if event_name == "on_interaction" and len(args) == 1 and not kwargs and not listens(coro, args[0]):
+            return None
+        return super()._schedule_event(coro, event_name, *args, **kwargs)
+
     async def _run_event(self, coro: Any, event_name: str, *args: Any, **kwargs: Any) -> None:
         await super()._run_event(coro, event_name, *args, **kwargs)
         if event_name == "on_interaction" and args and isinstance(args[0], discord.Interaction) and not kwargs:
-            # A text box is answered by the ``interaction`` listener (cogs.tables); every interaction
+            # A text box is answered by the ``interaction`` listener (cogs.tables); every text box
             # passes through it (discord.py's task for the open box's Modal, started before it, is
-            # done in its first step). Held here: the arguments' tuple.
+            # done in its first step), and so does every interaction through a listener of its own.
+            # Held here: the arguments' tuple.
             let_go(args[0], 1)
 
     async def on_ready(self) -> None:

@@ -28,6 +28,7 @@ from bot.ui.placement import MOVE_DOWN_AFTER, Placement, edit_bodies, notice_bod
 from bot.ui.confirmations import Confirmations
 from bot.ui.pacing import BotPace
 from bot.ui.play import Play, actor_of, refuse
+from bot.ui.presses import listens_to
 
 if TYPE_CHECKING:
     from bot.app import DeckhandBot
@@ -97,6 +98,7 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         self.place.saw_message(message)
 
     @commands.Cog.listener()
+    @listens_to(discord.InteractionType.modal_submit)  # no task for the other interactions (bot.app)
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Text boxes are answered here, whether opened before or after a restart."""
         if interaction.type is not discord.InteractionType.modal_submit:

@@ -9,8 +9,9 @@ import copy
 
 import discord
 
-from bot.ui.presses import PressedMessage, _pressed_item, pressed_interaction
+from bot.ui.presses import LeanInteraction, PressedMessage, _pressed_item, pressed_interaction
 from tests.discord_helpers import auto_moves, guild_with, no_pictures, press_move, start_by_slash
+from tests.test_discord_lean_interaction import assert_as_discord_builds_it
 
 
 def _same(a, b) -> bool:
@@ -54,7 +55,7 @@ def _assert_as_discord_builds_it(bot, payload: dict) -> None:
     state = bot._connection
     theirs = discord.Interaction(data=copy.deepcopy(payload), state=state)
     ours = pressed_interaction(state, copy.deepcopy(payload))
-    assert ours is not None and type(ours) is discord.Interaction
+    assert ours is not None and type(ours) is LeanInteraction and isinstance(ours, discord.Interaction)
     message = ours.message
     assert type(message) is PressedMessage and isinstance(message, discord.Message)
     # What the press road reads is there before anything is built.
@@ -83,8 +84,9 @@ def _assert_as_discord_builds_it(bot, payload: dict) -> None:
                  "_app_permissions", "_permissions", "filesize_limit"):
         assert _same(getattr(ours, name), getattr(theirs, name)), name
     assert repr(ours.context) == repr(theirs.context)
-    assert ours.user == theirs.user and type(ours.user) is type(theirs.user)
+    assert ours.user == theirs.user and isinstance(ours.user, type(theirs.user))
     assert _same(ours.channel, theirs.channel)
+    assert_as_discord_builds_it(ours, theirs)  # every slot of the interaction and of its member
     # Every component of the message is found as discord.py's message.components hold it.
     found = 0
     for row in theirs.message.components:

@@ -13,7 +13,7 @@ from tests.discord_helpers import auto_move_for, auto_moves, guild_with, no_pict
 
 
 def alive() -> list[discord.Interaction]:
-    return [o for o in gc.get_objects() if type(o) is discord.Interaction]
+    return [o for o in gc.get_objects() if isinstance(o, discord.Interaction)]
 
 
 def views_sent_and_not_kept() -> list[discord.ui.View]:

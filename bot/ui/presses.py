@@ -1,10 +1,15 @@
-"""A press of one of Deckhand's components (``dh2:…``), from the gateway's payload to its handler.
+"""A press of one of Deckhand's components (``dh2:…``) and a slash command, from the gateway's
+payload to its handler.
 
 discord.py parses every press into a whole ``discord.Message`` of the clicked message and rebuilds
 that message's whole View to find the item pressed; Deckhand's handlers read neither. Here the
 clicked message is built only when read (:class:`PressedMessage`) and the pressed component alone
-becomes an item (:func:`answer_own_presses`); everything else is discord.py's own road. And a
-handled interaction is let go of (:func:`let_go`) as soon as nothing holds it.
+becomes an item (:func:`answer_own_presses`); everything else is discord.py's own road. The
+interaction of a press or a slash command leaves what no press reads (entitlements, locales, the
+member's roles and times…) to be built when read (:class:`LeanInteraction`, :class:`LeanMember`);
+an ``interaction`` listener for one kind of interaction is started for that kind only
+(:func:`listens_to`). And a handled interaction is let go of (:func:`let_go`) as soon as nothing
+holds it.
 """
 
 from __future__ import annotations
@@ -15,10 +20,33 @@ import sys
 from typing import Any
 
 import discord
+from discord.channel import _threaded_channel_factory
+from discord.enums import try_enum
 
 from bot.ui.components import PREFIX as COMPONENT_PREFIX, Component, Kind, template_of
 
 view_log = logging.getLogger("discord.ui.view")  # discord.py's own, for a press's failure (as discord.py logs it)
+
+LISTENS_TO = "__deckhand_listens_to__"  # on an ``interaction`` listener: the kinds of interaction it handles
+
+
+def listens_to(*kinds: discord.InteractionType) -> Any:
+    """Mark an ``interaction`` listener as handling these kinds of interaction only (the function
+    itself, unwrapped): the bot (bot.app.DeckhandBot) starts no task for it on any other kind.
+    discord.py starts one task per listener for every interaction, each only to return at once
+    when it is not of its kind."""
+    def mark(listener: Any) -> Any:
+        setattr(listener, LISTENS_TO, frozenset(kinds))
+        return listener
+
+    return mark
+
+
+def listens(listener: Any, interaction: Any) -> bool:
+    """Whether an ``interaction`` listener handles this interaction (unmarked: every one)."""
+    kinds = getattr(listener, LISTENS_TO, None)
+    return kinds is None or getattr(interaction, "type", None) in kinds
+
 
 def let_go(interaction: discord.Interaction, held: int) -> bool:
     """Break the one reference cycle a handled interaction is left in, once nothing else holds it.
@@ -88,41 +116,208 @@ class PressedMessage(discord.Message):
         return getattr(self, name)
 
 
+class _Later:
+    """A slot of a discord.py class read through its subclass: when it is still unset, the object's
+    ``_build_later`` sets it (with the others built later) the way discord.py would have."""
+
+    __slots__ = ("slot",)
+
+    def __init__(self, slot: Any) -> None:
+        self.slot = slot  # the discord.py class's own slot (its member descriptor)
+
+    def __get__(self, obj: Any, owner: Any = None) -> Any:
+        if obj is None:
+            return self
+        try:
+            return self.slot.__get__(obj, owner)
+        except AttributeError:
+            obj._build_later()  # raises AttributeError when there is nothing left to build
+            return self.slot.__get__(obj, owner)
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        self.slot.__set__(obj, value)
+
+    def __delete__(self, obj: Any) -> None:
+        self.slot.__delete__(obj)
+
+
+MEMBER_LATER = ("joined_at", "premium_since", "_roles", "client_status", "activities", "pending", "_avatar", "_banner",
+                "_flags", "_avatar_decoration_data", "timed_out_until")
+
+
+class LeanMember(discord.Member):
+    """The member of an interaction, with what a press reads (its user, nick and permissions:
+    id, name, display name, ``interaction.permissions``) set at once and the rest (roles, join
+    and boost times, status, avatar, flags…) when first read: that read runs discord.py's own
+    ``Member.__init__`` on the same payload, its user kept. A ``discord.Member``: equality,
+    hashing, ``isinstance`` are discord.py's."""
+
+    __slots__ = ("_later",)
+
+    def __init__(self, *, data: Any, guild: Any, state: Any) -> None:
+        self._later = data
+        self._state = state
+        self._user = state.store_user(data["user"])
+        data["roles"], data["flags"]  # noqa: B018 — a payload without them fails here, as in discord.py
+        self.guild = guild
+        self.nick = data.get("nick", None)
+        try:
+            self._permissions = int(data["permissions"])
+        except KeyError:
+            self._permissions = None
+
+    def _build_later(self) -> None:
+        data = getattr(self, "_later", None)
+        if data is None:  # built already (or copied by discord.py's Member._copy): an unset slot
+            raise AttributeError("member")
+        self._later = None
+        user = self._user
+        discord.Member.__init__(self, data=data, guild=self.guild, state=self._state)
+        self._user = user  # made of the same payload; the object already handed out stays the member's
+
+
+for _name in MEMBER_LATER:
+    setattr(LeanMember, _name, _Later(getattr(discord.Member, _name)))
+
+INTERACTION_LATER = ("entitlement_sku_ids", "entitlements", "_integration_owners", "context", "locale", "guild_locale")
+_NOT_AGAIN = frozenset({"guild_id", "guild", "channel", "message", "member", "user"})  # not needed for the later ones
+
+
+class LeanInteraction(discord.Interaction):
+    """discord.py's ``Interaction`` of a slash command or of a press of a Deckhand component, its
+    parts no press reads built when first read.
+
+    ``Interaction._from_data`` (2.7.1) is followed step for step for what a press reads — ids,
+    type, data, token, guild, channel, user, permissions, its message — except that the member
+    is a :class:`LeanMember` and the clicked message of a Deckhand press a
+    :class:`PressedMessage`. The entitlements, the authorizing integrations, the context and the
+    two locales are left unset until one of them is read: that read runs discord.py's own
+    ``_from_data`` on the same payload (without its guild, channel, member and message) and takes
+    them from it. An ``Interaction``: everything else (its response, followup, command, the
+    tree's and the views' handling) is discord.py's."""
+
+    __slots__ = ("_later",)
+
+    def _from_data(self, data: Any) -> None:
+        self._later = data
+        state = self._state
+        self.id = int(data["id"])
+        self.type = try_enum(discord.InteractionType, data["type"])
+        self.data = data.get("data")
+        self.token = data["token"]
+        self.version = data["version"]
+        self.guild_id = discord.utils._get_as_snowflake(data, "guild_id")
+        self.channel = None
+        self.application_id = int(data["application_id"])
+        self.filesize_limit = data["attachment_size_limit"]
+        guild = None
+        if self.guild_id:
+            guild = state._get_or_create_unavailable_guild(self.guild_id, data=data.get("guild"))
+            if guild.me is None and self._client.user is not None:
+                guild._add_member(discord.Member._from_client_user(user=self._client.user, guild=guild, state=state))
+        raw_channel = data.get("channel", {})
+        channel_id = discord.utils._get_as_snowflake(raw_channel, "id")
+        if channel_id is not None and guild is not None:
+            self.channel = guild and guild._resolve_channel(channel_id)
+        raw_ch_type = raw_channel.get("type")
+        if self.channel is None and raw_ch_type is not None:
+            factory, ch_type = _threaded_channel_factory(raw_ch_type)
+            if factory is None:
+                logging.info("Unknown channel type {type} for channel ID {id}.".format_map(raw_channel))
+            elif ch_type in (discord.ChannelType.group, discord.ChannelType.private):
+                self.channel = factory(me=self._client.user, data=raw_channel, state=state)
+            elif guild is not None:
+                self.channel = factory(guild=guild, state=state, data=raw_channel)
+        try:
+            raw = data["message"]
+        except KeyError:
+            self.message = None
+        else:
+            if _own_press(data):  # Interaction._from_data's upgrade of a message without a guild, when built
+                self.message = PressedMessage(state=state, channel=self.channel, data=raw, guild=guild)
+            else:
+                self.message = discord.Message(state=state, channel=self.channel, data=raw)
+                if guild is not None and self.message.guild is None:
+                    self.message.guild = guild
+        self.user = discord.utils.MISSING
+        self._permissions = 0
+        self._app_permissions = int(data.get("app_permissions", 0))
+        if guild is not None:
+            try:
+                member = data["member"]
+            except KeyError:
+                pass
+            else:
+                self.user = LeanMember(state=state, guild=guild, data=member)
+                self._permissions = self.user._permissions or 0
+        else:
+            try:
+                self.user = discord.User(state=state, data=data["user"])
+            except KeyError:
+                pass
+
+    def _build_later(self) -> None:
+        data = getattr(self, "_later", None)
+        if data is None:
+            raise AttributeError("interaction")
+        self._later = None
+        made = discord.Interaction(data={k: v for k, v in data.items() if k not in _NOT_AGAIN}, state=self._state)
+        for name in INTERACTION_LATER:
+            setattr(self, name, getattr(made, name))
+
+
+for _name in INTERACTION_LATER:
+    setattr(LeanInteraction, _name, _Later(getattr(discord.Interaction, _name)))
+del _name
+
+
+def _own_press(data: Any) -> bool:
+    """A press of a Deckhand component (``dh2:…``) on a message."""
+    inner = data.get("data")
+    return (data.get("type") == 3 and isinstance(data.get("message"), dict) and isinstance(inner, dict)
+            and isinstance(inner.get("custom_id"), str) and inner["custom_id"].startswith(f"{COMPONENT_PREFIX}:"))
+
+
 def pressed_interaction(state: Any, data: Any) -> discord.Interaction | None:
-    """discord.py's ``Interaction`` of a press of a Deckhand component on a message, its message a
-    :class:`PressedMessage`; None for any other payload (left to discord.py's own parser)."""
-    inner, raw = data.get("data"), data.get("message")
-    if (data.get("type") != 3 or not isinstance(raw, dict) or not isinstance(inner, dict)
-            or not isinstance(inner.get("custom_id"), str) or not inner["custom_id"].startswith(f"{COMPONENT_PREFIX}:")
-            or (data.get("guild_id") is not None and not isinstance(data.get("member"), dict))):
+    """discord.py's ``Interaction`` of a press of a Deckhand component on a message, as a
+    :class:`LeanInteraction` (its message a :class:`PressedMessage`); None for any other payload
+    (left to discord.py's own parser)."""
+    if not _own_press(data) or (data.get("guild_id") is not None and not isinstance(data.get("member"), dict)):
         return None
-    rest = dict(data)
-    del rest["message"]
-    interaction = discord.Interaction(data=rest, state=state)
-    # Interaction._from_data gives a message without a guild the interaction's (the member's) guild.
-    guild = interaction.user.guild if interaction.guild_id and isinstance(interaction.user, discord.Member) else None
-    interaction.message = PressedMessage(state=state, channel=interaction.channel, data=raw, guild=guild)
-    return interaction
+    return LeanInteraction(data=data, state=state)
+
+
+def command_interaction(state: Any, data: Any) -> discord.Interaction | None:
+    """discord.py's ``Interaction`` of a slash command (or any application command) for the
+    command tree, as a :class:`LeanInteraction`; None for any other payload or without a tree."""
+    if data.get("type") != 2 or not state._command_tree or (
+            data.get("guild_id") is not None and not isinstance(data.get("member"), dict)):
+        return None
+    return LeanInteraction(data=data, state=state)
 
 
 def parse_presses_lazily(state: Any) -> None:
     """discord.py's ``INTERACTION_CREATE`` parser, for a press of a Deckhand component (``dh2:…``)
-    on a message: the same ``discord.Interaction`` made from the same payload, its clicked
-    message a :class:`PressedMessage` (built when read), the stored views' dispatch and the
-    ``interaction`` event as the parser does them. Anything else (a slash command, a text box, a
-    press on another prefix or without a message, a guild payload without its member) goes
-    through discord.py's own parser."""
+    on a message and for an application command: the same ``discord.Interaction`` made from the
+    same payload as a :class:`LeanInteraction` (its clicked message a :class:`PressedMessage`),
+    then the stored views' dispatch or the command tree's, and the ``interaction`` event, as the
+    parser does them. Anything else (a text box, autocomplete, a press on another prefix or
+    without a message, a guild payload without its member) goes through discord.py's own parser."""
     parsers = getattr(state, "parsers", None)
     parse = parsers.get("INTERACTION_CREATE") if isinstance(parsers, dict) else None
-    if parse is None or not hasattr(state, "_view_store"):  # another discord.py: leave it as it is
-        return
+    if parse is None or not hasattr(state, "_view_store") or not hasattr(state, "_command_tree"):
+        return  # another discord.py: leave it as it is
 
     def parse_interaction_create(data: Any) -> None:
         interaction = pressed_interaction(state, data)
-        if interaction is None:
-            return parse(data)
-        inner = data["data"]
-        state._view_store.dispatch_view(inner["component_type"], inner["custom_id"], interaction)
+        if interaction is not None:
+            inner = data["data"]
+            state._view_store.dispatch_view(inner["component_type"], inner["custom_id"], interaction)
+        else:
+            interaction = command_interaction(state, data)
+            if interaction is None:
+                return parse(data)
+            state._command_tree._from_interaction(interaction)
         state.dispatch("interaction", interaction)
 
     parsers["INTERACTION_CREATE"] = parse_interaction_create
