@@ -72,9 +72,15 @@ def table_key(table: TableRow) -> str:
 
 
 
+# Where a row object keeps its reader facts (``bot.tables.reader.TableFacts.of``) beside it, not a
+# field of it: a working copy starts without them (its change alters it in place).
+FACTS = "_reader_facts"
+
+
 def _working_copy(row: TableRow) -> TableRow:
     """A copy of a cached row that a change may alter (its lists and series are its own)."""
     t = copy.copy(row)
+    t.__dict__.pop(FACTS, None)
     t.seats, t.events, t.options = list(row.seats), list(row.events), list(row.options)
     t.moves = MoveLog.of(row.moves)  # compact (a list of texts), whatever the row held
     t.series = dict(row.series)

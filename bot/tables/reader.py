@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from bot.engine.core import Choices, Decision, Event, View
 from bot.engine.registry import spec
 from bot.records import FORFEIT
-from bot.tables.base import is_bot, table_key
+from bot.tables.base import FACTS, is_bot, table_key
 
 if TYPE_CHECKING:
     from bot.engine.core import Game
@@ -98,15 +98,29 @@ class TableFacts:
 
     @classmethod
     def of(cls, table: "TableRow", damaged: str | None = None) -> "TableFacts":
-        return cls(
+        """The facts of ``table``, made once a row object and revision: a press reads one row a few
+        times (its change's update, the newest public reader, the seat's panel), and a row changes
+        only as a working copy of it (``bot.tables.base._working_copy``, which keeps no facts) whose
+        save bumps the revision. What changes a row in place besides (its message id, its id at the
+        first save, the sweep's marks) is part of the check."""
+        sign = (table.revision, table.status, table.table_id, getattr(table, "message_id", None), table.damaged,
+                table.timed_out, table.turn_limit)
+        if damaged is None:
+            held = table.__dict__.get(FACTS)
+            if held is not None and held[0] == sign:
+                return held[1]
+        facts = cls(
             channel_id=table.channel_id, guild_id=table.guild_id, game=table.game, key=table_key(table),
             revision=table.revision, status=table.status, host_id=table.host_id,
-            seats=tuple(SeatFacts(s.user_id, s.name) for s in table.seats), options=tuple(table.options),
+            seats=tuple([SeatFacts(s.user_id, s.name) for s in table.seats]), options=tuple(table.options),
             turn_limit=int(table.turn_limit or 0), timed_out=bool(table.timed_out), moves=len(table.moves),
             started=table.state is not None, daily=table.series.get("daily") if table.series else None,
             damaged=damaged if damaged is not None else table.damaged,
             message_id=getattr(table, "message_id", None),
         )
+        if damaged is None:
+            table.__dict__[FACTS] = (sign, facts)
+        return facts
 
 
 @dataclass(frozen=True)
@@ -241,7 +255,7 @@ class Reader:
     def title(self) -> str:
         return self.table.title
 
-    @property
+    @_once
     def players(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.table.seats)
 
@@ -267,7 +281,7 @@ class Reader:
             asked.decisions = self.__game.decisions()
         return asked.decisions
 
-    @property
+    @_once
     def acting_seats(self) -> frozenset[int]:
         return frozenset(d.seat for d in self.decisions)
 
