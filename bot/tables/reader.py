@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from bot.engine.core import Choices, Decision, Event, View
 from bot.engine.registry import spec
 from bot.records import FORFEIT
-from bot.tables.base import FACTS, is_bot, table_key
+from bot.tables.base import FACTS, facts_sign, is_bot, table_key
 
 if TYPE_CHECKING:
     from bot.engine.core import Game
@@ -103,8 +103,7 @@ class TableFacts:
         only as a working copy of it (``bot.tables.base._working_copy``, which keeps no facts) whose
         save bumps the revision. What changes a row in place besides (its message id, its id at the
         first save, the sweep's marks) is part of the check."""
-        sign = (table.revision, table.status, table.table_id, getattr(table, "message_id", None), table.damaged,
-                table.timed_out, table.turn_limit)
+        sign = facts_sign(table)
         if damaged is None:
             held = table.__dict__.get(FACTS)
             if held is not None and held[0] == sign:
@@ -255,7 +254,7 @@ class Reader:
     def title(self) -> str:
         return self.table.title
 
-    @_once
+    @property
     def players(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.table.seats)
 
@@ -281,7 +280,7 @@ class Reader:
             asked.decisions = self.__game.decisions()
         return asked.decisions
 
-    @_once
+    @property
     def acting_seats(self) -> frozenset[int]:
         return frozenset(d.seat for d in self.decisions)
 

@@ -66,3 +66,15 @@ def test_what_orjson_would_write_otherwise_is_the_stdlibs() -> None:
     for value in (float("nan"), [float("inf"), -float("inf")], {1: "a", None: 2}, 2**70, "\ud800", {"k": None}):
         assert dumps(value) == stdlib(value)
     assert dumps({"name": "Zoë ☃", "n": [1, 2.5, True]}) == '{"name":"Zoë ☃","n":[1,2.5,true]}'
+
+
+def test_a_rows_options_text_is_kept_while_they_are_the_same() -> None:
+    row = TableRow(1, None, "maginot_line", "playing", 2, [Seat(2, "Ana")], ["Teams", "Zoë"], 3)
+    first = encode_row(row)["options"]
+    assert first == '["Teams","Zoë"]' and encode_row(row)["options"] is first  # kept, not written again
+    row.options.append("Fast")  # changed in place: written again
+    assert json.loads(encode_row(row)["options"]) == ["Teams", "Zoë", "Fast"]
+    row.options = []
+    assert encode_row(row)["options"] == "[]" and encode_row(row)["series"] == "{}"
+    row.series = {"daily": "2026-11-26", "games": 2}
+    assert json.loads(encode_row(row)["series"]) == row.series
