@@ -3,7 +3,10 @@ again from the store; whatever changes, every reader's facts are those of the st
 
 from __future__ import annotations
 
+import dataclasses
 import random
+
+import pytest
 
 from bot.engine.registry import spec
 from bot.tables.base import FACTS, _working_copy
@@ -66,3 +69,19 @@ def test_a_working_copy_makes_its_own_facts(service, people):
     assert reader_of(row, None, None).table.status == "abandoned"
     assert TableFacts.of(row, damaged="broken").damaged == "broken"
     assert reader_of(row, None, None).table.damaged is None
+
+
+def test_facts_hold_every_field_as_made_by_their_class(service, people):
+    from bot.store import Seat, TableRow
+
+    row = TableRow(CH, 1, KRPD, "playing", 100, [Seat(100, "Ana"), Seat(-1, "Bot")], ["Open Race"], 7,
+                   state={}, table_id="t2", series={"daily": "2026-11-26"})
+    row.message_id = 9
+    facts = TableFacts.of(row)
+    made = TableFacts(**{f.name: getattr(facts, f.name) for f in dataclasses.fields(TableFacts)})
+    assert set(vars(facts)) == {f.name for f in dataclasses.fields(TableFacts)}
+    assert facts == made and hash(facts) == hash(made) and repr(facts) == repr(made)
+    assert facts.seats == (made.seats[0], made.seats[1]) and facts.seats[1].is_bot and facts.daily == "2026-11-26"
+    assert [set(vars(s)) for s in facts.seats] == [{"user_id", "name"}] * 2
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        facts.revision = 3

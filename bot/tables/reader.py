@@ -49,6 +49,15 @@ FORFEIT_TOKENS = ("concede", "resign")  # a game's own way out: asked for confir
 NO_CHOICES = Choices()
 
 
+def _frozen(cls: type, **fields: Any) -> Any:
+    """An instance of the frozen dataclass ``cls`` holding ``fields`` (every one of its fields), made
+    as its ``__init__`` would make it but without setting them one by one through
+    ``object.__setattr__`` (a table's facts: about 7 µs → 3 µs, once a change)."""
+    obj = object.__new__(cls)
+    obj.__dict__.update(fields)
+    return obj
+
+
 @dataclass(frozen=True)
 class SeatFacts:
     """A seat as everyone may see it: who sits there."""
@@ -108,12 +117,13 @@ class TableFacts:
             held = table.__dict__.get(FACTS)
             if held is not None and held[0] == sign:
                 return held[1]
-        facts = cls(
-            channel_id=table.channel_id, guild_id=table.guild_id, game=table.game, key=table_key(table),
+        facts = _frozen(
+            cls, channel_id=table.channel_id, guild_id=table.guild_id, game=table.game, key=table_key(table),
             revision=table.revision, status=table.status, host_id=table.host_id,
-            seats=tuple([SeatFacts(s.user_id, s.name) for s in table.seats]), options=tuple(table.options),
-            turn_limit=int(table.turn_limit or 0), timed_out=bool(table.timed_out), moves=len(table.moves),
-            started=table.state is not None, daily=table.series.get("daily") if table.series else None,
+            seats=tuple([_frozen(SeatFacts, user_id=s.user_id, name=s.name) for s in table.seats]),
+            options=tuple(table.options), turn_limit=int(table.turn_limit or 0), timed_out=bool(table.timed_out),
+            moves=len(table.moves), started=table.state is not None,
+            daily=table.series.get("daily") if table.series else None,
             damaged=damaged if damaged is not None else table.damaged,
             message_id=getattr(table, "message_id", None),
         )
