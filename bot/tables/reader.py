@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from bot.engine.core import Choices, Decision, Event, View
 from bot.engine.registry import spec
 from bot.records import FORFEIT
-from bot.tables.base import is_bot, table_key
+from bot.tables.base import FACTS, facts_sign, is_bot, table_key
 
 if TYPE_CHECKING:
     from bot.engine.core import Game
@@ -47,6 +47,15 @@ class _once:  # noqa: N801 — used as a decorator, like functools.cached_proper
 
 FORFEIT_TOKENS = ("concede", "resign")  # a game's own way out: asked for confirmation, kept apart from moves
 NO_CHOICES = Choices()
+
+
+def _frozen(cls: type, **fields: Any) -> Any:
+    """An instance of the frozen dataclass ``cls`` holding ``fields`` (every one of its fields), made
+    as its ``__init__`` would make it but without setting them one by one through
+    ``object.__setattr__`` (a table's facts: about 7 µs → 3 µs, once a change)."""
+    obj = object.__new__(cls)
+    obj.__dict__.update(fields)
+    return obj
 
 
 @dataclass(frozen=True)
@@ -98,15 +107,29 @@ class TableFacts:
 
     @classmethod
     def of(cls, table: "TableRow", damaged: str | None = None) -> "TableFacts":
-        return cls(
-            channel_id=table.channel_id, guild_id=table.guild_id, game=table.game, key=table_key(table),
+        """The facts of ``table``, made once a row object and revision: a press reads one row a few
+        times (its change's update, the newest public reader, the seat's panel), and a row changes
+        only as a working copy of it (``bot.tables.base._working_copy``, which keeps no facts) whose
+        save bumps the revision. What changes a row in place besides (its message id, its id at the
+        first save, the sweep's marks) is part of the check."""
+        sign = facts_sign(table)
+        if damaged is None:
+            held = table.__dict__.get(FACTS)
+            if held is not None and held[0] == sign:
+                return held[1]
+        facts = _frozen(
+            cls, channel_id=table.channel_id, guild_id=table.guild_id, game=table.game, key=table_key(table),
             revision=table.revision, status=table.status, host_id=table.host_id,
-            seats=tuple(SeatFacts(s.user_id, s.name) for s in table.seats), options=tuple(table.options),
-            turn_limit=int(table.turn_limit or 0), timed_out=bool(table.timed_out), moves=len(table.moves),
-            started=table.state is not None, daily=table.series.get("daily") if table.series else None,
+            seats=tuple([_frozen(SeatFacts, user_id=s.user_id, name=s.name) for s in table.seats]),
+            options=tuple(table.options), turn_limit=int(table.turn_limit or 0), timed_out=bool(table.timed_out),
+            moves=len(table.moves), started=table.state is not None,
+            daily=table.series.get("daily") if table.series else None,
             damaged=damaged if damaged is not None else table.damaged,
             message_id=getattr(table, "message_id", None),
         )
+        if damaged is None:
+            table.__dict__[FACTS] = (sign, facts)
+        return facts
 
 
 @dataclass(frozen=True)
