@@ -9,9 +9,11 @@ import marshal
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+from bot.store.jsontext import dumps
+
 
 def _entry(move: Any) -> str:
-    return json.dumps(move, separators=(",", ":"), ensure_ascii=False)
+    return dumps(move)
 
 
 class MoveLog(Sequence[list[Any]]):
