@@ -73,6 +73,13 @@ def queen_targets(g: "MaginotLine", seat: int, q: str) -> list[tuple[str, str]]:
     return [(u["h"], f"on {unit_text(u)}") for u in b["units"] if not u["queen"]]
 
 
+def _has_queen_target(b: dict, q: str) -> bool:
+    """``queen_targets`` is not empty (without writing its labels)."""
+    if suit(q) == "D":
+        return any(not r["queen"] for r in b["resources"])
+    return any(not u["queen"] for u in b["units"])
+
+
 def apply_queen(g: "MaginotLine", seat: int, action: AttachQueen, events: list[Event]) -> None:
     b = g.boards[seat]
     q = action.card
@@ -102,9 +109,10 @@ REVIVE = Option("revive", "Revive an Ace with a joker")
 def root_options(g: "MaginotLine", seat: int, queens: bool) -> list[Option]:
     b = g.boards[seat]
     out = []
-    if queens and any(rank(c) == "Q" and queen_targets(g, seat, c) for c in b["hand"]):
+    if queens and any(rank(c) == "Q" and _has_queen_target(b, c) for c in b["hand"]):
         out.append(QUEEN)
-    if own(seat, "KH") in b["hand"] and heal_targets(g, seat):
+    if own(seat, "KH") in b["hand"] and (any(u["wounds"] for u in b["units"])
+                                         or any(a["wounds"] for a in b["base"])):  # ``heal_targets`` not empty
         out.append(HEAL)
     if b["fallen"] and any(c.startswith("JK") for c in b["hand"]):
         out.append(REVIVE)

@@ -112,6 +112,15 @@ class MaginotLine(KeepsAnswers, Game):
         new.__dict__["_held"] = {}
         return new, events
 
+    def _reopen(self, before: tuple[Decision, ...], mover: int | None) -> None:
+        """``Game._reopen``; when the mover alone acts next (most moves), its decision reopens
+        and no other seat's is kept: the answer without comparing the decisions."""
+        now = self.decisions()
+        if len(now) == 1 and now[0].seat == mover:
+            self.opened = {str(mover): self.move_count}
+        else:
+            super()._reopen(before, mover)
+
     # ----- who acts -------------------------------------------------------------------
     def decisions(self) -> tuple[Decision, ...]:
         held = self.__dict__.get("_held")  # ``_kept``'s, inline: asked at every step of a choice
@@ -150,16 +159,41 @@ class MaginotLine(KeepsAnswers, Game):
     def parse(self, seat: int, text: str) -> Action:
         return parse(seat, text)
 
+    def to_act(self) -> frozenset[int]:
+        return self._kept("to_act", _seats, self.decisions())
+
+    def is_over(self) -> bool:
+        return self.winners is not None  # ``outcome`` is None exactly while there are no winners
+
     def choices(self, seat: int, prefix: Sequence[str] = ()) -> Choices:
-        prefix = tuple(prefix)
+        if type(prefix) is not tuple:
+            prefix = tuple(prefix)
         held = self.__dict__.get("_held")  # ``_kept``'s, inline: the pickers ask many steps of each preview
+        if held is None:
+            return self._choices(seat, prefix)
         key = ("choices", seat, prefix)
-        found = held.get(key) if held is not None else None
+        found = held.get(key)
         if found is None:
-            found = self._choices(seat, prefix)
-            if held is not None and len(held) < self.HELD:
+            turn_of = held.get(("turn", seat))  # a seat's turn and its first step, worked out once a state
+            if turn_of is None:
+                turn_of = self._turn_of(seat)
+                if len(held) < self.HELD:
+                    held[("turn", seat)] = turn_of
+            if turn_of is not False:
+                found = self._turn_step(seat, prefix, turn_of[0], turn_of[1])
+            else:
+                found = self._choices(seat, prefix)
+            if len(held) < self.HELD:
                 held[key] = found
         return found
+
+    def _turn_of(self, seat: int) -> "tuple[tuple[Option, ...], frozenset[str]] | bool":
+        """The first step of ``seat``'s turn and its tokens (``_turn_roots``) when the seat's open
+        decision is its turn, else False (the seat decides something else, or nothing)."""
+        for d in self.decisions():
+            if d.seat == seat:
+                return self._turn_roots(seat) if d.name == "turn" else False
+        return False
 
     def _choices(self, seat: int, prefix: tuple[str, ...]) -> Choices:
         for d in self.decisions():
@@ -183,8 +217,12 @@ class MaginotLine(KeepsAnswers, Game):
         return self._turn_choices(seat, prefix)
 
     def _turn_choices(self, seat: int, prefix: tuple[str, ...]) -> Choices:
-        phase = self.phase
         roots, tokens = self._kept(("roots", seat), self._turn_roots, seat)
+        return self._turn_step(seat, prefix, roots, tokens)
+
+    def _turn_step(self, seat: int, prefix: tuple[str, ...], roots: tuple[Option, ...],
+                   tokens: frozenset[str]) -> Choices:
+        phase = self.phase
         if not prefix:
             return Choices("token", roots, prompt=PROMPT[phase])
         verb = prefix[0]
@@ -435,6 +473,10 @@ def deep_copy(x: Any) -> Any:
     if t in ATOMS:
         return x
     return marshal.loads(marshal.dumps(x))  # anything else as the core copies it
+
+
+def _seats(decisions: tuple[Decision, ...]) -> frozenset[int]:
+    return frozenset(d.seat for d in decisions)
 
 
 def _aces_decision(seat: int) -> Decision:

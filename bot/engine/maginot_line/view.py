@@ -142,11 +142,29 @@ def _maker(cls: type) -> Any:
     return make
 
 
+def _keyword_maker(cls: type) -> Any:
+    """``_maker`` taking every field by keyword (all of them given: checked), for the one view a
+    state makes per recipient: the same object its ``__init__`` makes, fields set in order."""
+    names = tuple(f.name for f in dataclasses.fields(cls))
+    assert not hasattr(cls, "__post_init__")
+    new = object.__new__
+
+    def make(**values: Any) -> Any:
+        if len(values) != len(names):
+            raise TypeError(f"{cls.__name__}: every field is needed")
+        obj = new(cls)
+        obj.__dict__.update({name: values[name] for name in names})
+        return obj
+
+    return make
+
+
 _unit = _maker(UnitView)
 _ace = _maker(AceView)
 _resource = _maker(ResourceView)
 _building = _maker(BuildingView)
 _board = _maker(BoardView)
+_maginot_view = _keyword_maker(MaginotView)
 
 
 _KEPT: dict[tuple, Any] = {}  # Aces and resources as viewed: few distinct ones, made once each
@@ -174,8 +192,22 @@ def _resource_view(card: str, tapped: bool, queen: str | None) -> ResourceView:
 
 
 def unit_view(u: dict) -> UnitView:
-    return _unit(u["h"], u["h"], u["s"], u["c"], u["queen"], unit_class(u), unit_life(u), unit_armor(u),
-                 unit_attack(u), u["wounds"], u["tapped"], u["zone"], u["new"])
+    """A unit as viewed: kept by its record's values (a unit's record is copied at every move of
+    its owner, its values seldom change), the same frozen view for the same values."""
+    wounds, tapped, new = u["wounds"], u["tapped"], u["new"]
+    key = (u["h"], u["s"], u["c"], u["queen"], wounds, tapped, u["zone"], new,
+           type(wounds), type(tapped), type(new))
+    found = _UNITS.get(key)
+    if found is None:
+        found = _unit(u["h"], u["h"], u["s"], u["c"], u["queen"], unit_class(u), unit_life(u), unit_armor(u),
+                      unit_attack(u), wounds, tapped, u["zone"], new)
+        if len(_UNITS) >= KEPT:
+            _UNITS.clear()
+        _UNITS[key] = found
+    return found
+
+
+_UNITS: dict[tuple, UnitView] = {}
 
 
 # Boards as viewed, by the board's record: a finished state (one ``apply``, ``forfeit`` or
@@ -227,7 +259,7 @@ def view(g: "MaginotLine", seat: int | None) -> MaginotView:
             tuple(CommitView(c["seat"], tuple(tuple(p) for p in c["plays"]), c["tap"], tuple(c["split"]))
                   for c in bt["commits"]), tuple(bt["played"]), tuple(bt.get("boosted", ())),
             tuple(BattleValue(*x) for x in battle_values(g)) if bt["step"] == "commit" else ())
-    return MaginotView(
+    return _maginot_view(
         **g.base_view(seat), order=tuple(g.order), current=g.current if g.current >= 0 else None, phase=g.phase,
         pool=g.pool, assembled=g.assembled, rounds_done=g.rounds_done, rounds_limit=g.opts.rounds,
         options=tuple(g.options), boards=tuple(board_view(g, s, seat) for s in range(len(g.players))),
