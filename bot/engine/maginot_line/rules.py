@@ -26,6 +26,15 @@ CONSTRUCTION_MOVES = (PlayResource, TapResource, TapBase, Start, Fund, Rush)
 # Finishing construction or battles changes no board at all, ending a turn two (``apply``). Any
 # other move copies every board.
 OWN_BOARD = CONSTRUCTION_MOVES + (Move, Assemble, Heal, Revive, AttachQueen)
+# Of the mover's board, the lists of records each such move may change (append to, remove from,
+# or change a record of): the copy copies those (and every card list) and shares the others, and
+# their records, with the state it came from, which neither changes again.
+CHANGES: dict[type, frozenset[str]] = {
+    PlayResource: frozenset(("resources",)), TapResource: frozenset(("resources",)), TapBase: frozenset(),
+    Start: frozenset(("building",)), Fund: frozenset(("building",)), Rush: frozenset(("building",)),
+    Move: frozenset(("units",)), Assemble: frozenset(("units",)), Heal: frozenset(("units", "base")),
+    Revive: frozenset(("base",)), AttachQueen: frozenset(("resources", "units")),
+}
 # Fields no move changes in place (the core's ``forfeit`` appends to ``forfeited`` of a whole
 # copy; ``opened``, ``order`` and ``winners`` are replaced, never changed): ``apply`` shares them.
 SHARED = frozenset(("players", "options", "forfeited", "opened", "order", "winners"))
@@ -99,7 +108,7 @@ class MaginotLine(KeepsAnswers, Game):
         action = self._checked(seat, action)
         before = self.decisions()
         if isinstance(action, OWN_BOARD):
-            new = self._copy((seat,))
+            new = self._copy((seat,), CHANGES.get(type(action), RECORD_LISTS))
         elif isinstance(action, Done):
             new = self._copy(())
         elif isinstance(action, EndTurn) and (nxt := turn.next_seat(self, seat)) is not None:
@@ -376,11 +385,12 @@ class MaginotLine(KeepsAnswers, Game):
     def copy(self) -> "MaginotLine":
         return self._copy()
 
-    def _copy(self, only: tuple[int, ...] | None = None) -> "MaginotLine":
+    def _copy(self, only: tuple[int, ...] | None = None, records: frozenset[str] | None = None) -> "MaginotLine":
         """A copy (``copy``: of every field); ``only`` (``apply``'s own use): the state a move is
         applied to, which copies the boards the move may change (those seats') and shares the other
         boards, the fields no move changes in place (``SHARED``) and the log's entries (a move adds
-        entries; ``redact_log`` copies them before it rewrites one) with this state."""
+        entries; ``redact_log`` copies them before it rewrites one) with this state; ``records``: of
+        those boards, the lists of records to copy (``CHANGES``), the others shared."""
         new = object.__new__(type(self))  # the dataclass's __init__ only sets the fields
         if only is None:
             new.__dict__.update(self._state())
@@ -392,7 +402,7 @@ class MaginotLine(KeepsAnswers, Game):
             if type(v) in ATOMS or name in SHARED:
                 pass
             elif name == "boards":
-                v = [_copy_board(b) if i in only else b for i, b in enumerate(v)]
+                v = [_copy_board(b, records) if i in only else b for i, b in enumerate(v)]
             elif name == "journal":
                 v = v[:]
             else:
@@ -411,7 +421,9 @@ class MaginotLine(KeepsAnswers, Game):
         return action
 
 
-def _copy_board(b: dict) -> dict:
+def _copy_board(b: dict, records: frozenset[str] | None = None) -> dict:
+    """A copy of a board; ``records`` (``apply``'s own use): the lists of records to copy, the
+    others shared (the move changes none of them)."""
     out = {}
     for k, v in b.items():
         if type(v) in ATOMS:
@@ -419,7 +431,10 @@ def _copy_board(b: dict) -> dict:
         elif k in CARD_LISTS and type(v) is list:
             out[k] = v[:]  # card codes
         elif k in RECORD_LISTS and type(v) is list:
-            out[k] = [x.copy() if type(x) is dict else deep_copy(x) for x in v]  # flat records
+            if records is None or k in records:
+                out[k] = [x.copy() if type(x) is dict else deep_copy(x) for x in v]  # flat records
+            else:
+                out[k] = v
         else:
             out[k] = deep_copy(v)
     return out
