@@ -35,6 +35,9 @@ CHANGES: dict[type, frozenset[str]] = {
     Move: frozenset(("units",)), Assemble: frozenset(("units",)), Heal: frozenset(("units", "base")),
     Revive: frozenset(("base",)), AttachQueen: frozenset(("resources", "units")),
 }
+# A battle's moves change the boards of its two seats alone (their units, Aces, hands and
+# discards): applying one copies those two boards and shares the others.
+BATTLE_MOVES = (Declare, Engage, Commit, Seize, Boost)
 # Fields no move changes in place (the core's ``forfeit`` appends to ``forfeited`` of a whole
 # copy; ``opened``, ``order`` and ``winners`` are replaced, never changed): ``apply`` shares them.
 SHARED = frozenset(("players", "options", "forfeited", "opened", "order", "winners"))
@@ -104,13 +107,16 @@ class MaginotLine(KeepsAnswers, Game):
     # a test's position, a move being applied) keeps nothing.
     def apply(self, seat: int, action: Action | str) -> tuple["MaginotLine", list[Event]]:
         """``Game.apply``, copying only the boards the move may change (``OWN_BOARD``; ending a
-        turn changes the mover's board and the next player's, who untaps and draws)."""
+        turn changes the mover's board and the next player's, who untaps and draws; a battle's move,
+        the boards of its two seats)."""
         action = self._checked(seat, action)
         before = self.decisions()
         if isinstance(action, OWN_BOARD):
             new = self._copy((seat,), CHANGES.get(type(action), RECORD_LISTS))
         elif isinstance(action, Done):
             new = self._copy(())
+        elif isinstance(action, BATTLE_MOVES) and (pair := self._fighting(seat, action)) is not None:
+            new = self._copy(pair)
         elif isinstance(action, EndTurn) and (nxt := turn.next_seat(self, seat)) is not None:
             new = self._copy((seat, nxt))
         else:
@@ -120,6 +126,14 @@ class MaginotLine(KeepsAnswers, Game):
         new._reopen(before, seat)
         new.__dict__["_held"] = {}
         return new, events
+
+    def _fighting(self, seat: int, action: Action) -> tuple[int, int] | None:
+        """The two seats of the battle a battle move is in (declared: the mover and the one it
+        attacks), whose boards alone it may change; None out of a battle (the move is refused)."""
+        if isinstance(action, Declare):
+            return (seat, action.defender) if self.battle is None else None
+        bt = self.battle
+        return (bt["attacker"], bt["defender"]) if bt is not None else None
 
     def _reopen(self, before: tuple[Decision, ...], mover: int | None) -> None:
         """``Game._reopen``; when the mover alone acts next (most moves), its decision reopens
