@@ -123,10 +123,10 @@ def choices(g: "MaginotLine", seat: int, prefix: tuple[str, ...]) -> Choices:
     b = g.boards[seat]
     verb, rest = prefix[0], prefix[1:]
     if verb == "heal":
-        targets = heal_targets(g, seat) if own(seat, "KH") in b["hand"] else []
+        targets = g._kept(("heal", seat), _heal_options, g, seat)
         if not rest:
-            return Choices("token", tuple(Option(t, lab, t) for t, lab in targets), prompt="Heal what?")
-        return COMPLETE if len(rest) == 1 and rest[0] in dict(targets) else NOTHING
+            return Choices("token", tuple(Option(t, lab, t) for t, lab in targets.items()), prompt="Heal what?")
+        return COMPLETE if len(rest) == 1 and rest[0] in targets else NOTHING
     if verb == "revive":
         ok = any(c.startswith("JK") for c in b["hand"])
         if not rest:
@@ -134,13 +134,26 @@ def choices(g: "MaginotLine", seat: int, prefix: tuple[str, ...]) -> Choices:
                            prompt="Revive which Ace?")
         return COMPLETE if len(rest) == 1 and rest[0] in b["fallen"] and ok else NOTHING
     if verb == "queen":
-        qs = [c for c in b["hand"] if rank(c) == "Q" and queen_targets(g, seat, c)]
+        qs = g._kept(("queens", seat), _queens, b)
         if not rest:
             return Choices("token", tuple(Option(q, f"Attach {nice(q)}", q) for q in qs), prompt="Which queen?")
         if rest[0] not in qs:
             return NOTHING
-        targets = dict(queen_targets(g, seat, rest[0]))
+        targets = g._kept(("queen", seat, rest[0]), _queen_options, g, seat, rest[0])
         if len(rest) == 1:
             return Choices("token", tuple(Option(t, lab, t) for t, lab in targets.items()), prompt="On what?")
         return COMPLETE if len(rest) == 2 and rest[1] in targets else NOTHING
     return NOTHING
+
+
+# What each step of a heal or a queen names, worked out once a state (kept: read, never changed).
+def _heal_options(g: "MaginotLine", seat: int) -> dict[str, str]:
+    return dict(heal_targets(g, seat)) if own(seat, "KH") in g.boards[seat]["hand"] else {}
+
+
+def _queens(b: dict) -> list[str]:
+    return [c for c in b["hand"] if rank(c) == "Q" and _has_queen_target(b, c)]
+
+
+def _queen_options(g: "MaginotLine", seat: int, q: str) -> dict[str, str]:
+    return dict(queen_targets(g, seat, q))
