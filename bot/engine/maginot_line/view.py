@@ -10,6 +10,7 @@ from bot.engine.core import HIDDEN, Hidden, View
 
 from .battle import battle_values, initiative
 from .model import ACE_LIFE, unit_armor, unit_attack, unit_class, unit_life
+from .turn import team_of
 
 if TYPE_CHECKING:
     from .rules import MaginotLine
@@ -214,26 +215,31 @@ _UNITS: dict[tuple, UnitView] = {}
 # ``from_json`` handed out) never changes again, and a move shares every board it does not change
 # with the state before it (``MaginotLine.apply``), so a board's view is made once per board and
 # side (its own seat's, everyone else's) while it lasts. Looked up by the record itself, held here.
-_BOARDS: dict[tuple[int, int, bool], tuple[dict, str, int, BoardView]] = {}
+# Beside the view: the seat's name and team it shows, and the lists they were read from (a move
+# shares the players, the seating and the options with the state before it, never changing them in
+# place: the same lists, the same name and team, without working the team out again).
+_BOARDS: dict[tuple[int, int, bool], tuple[dict, list, list, list, str, int, BoardView]] = {}
 BOARDS = 2048  # a few per table being played
 
 
 def board_view(g: "MaginotLine", s: int, seat: int | None) -> BoardView:
     b = g.boards[s]
     mine = seat == s
-    from .turn import team_of
-
-    name, team = g.players[s], team_of(g, s)
-    if g.__dict__.get("_held") is None:  # a state being built: its boards may still change
-        return _board_view(g, b, s, mine, name, team)
+    fields = g.__dict__
+    if fields.get("_held") is None:  # a state being built: its boards may still change
+        return _board_view(g, b, s, mine, g.players[s], team_of(g, s))
     key = (id(b), s, mine)
     held = _BOARDS.get(key)
-    if held is not None and held[0] is b and held[1] == name and held[2] == team:
-        return held[3]
+    if held is not None and held[0] is b:
+        if held[1] is fields["players"] and held[2] is fields["order"] and held[3] is fields["options"]:
+            return held[6]
+        if held[4] == g.players[s] and held[5] == team_of(g, s):
+            return held[6]
+    name, team = g.players[s], team_of(g, s)
     found = _board_view(g, b, s, mine, name, team)
     if len(_BOARDS) >= BOARDS:
         _BOARDS.clear()
-    _BOARDS[key] = (b, name, team, found)
+    _BOARDS[key] = (b, fields["players"], fields["order"], fields["options"], name, team, found)
     return found
 
 
