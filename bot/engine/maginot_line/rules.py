@@ -121,10 +121,10 @@ class MaginotLine(KeepsAnswers, Game):
             new = self._copy((seat, nxt))
         else:
             new = self.copy()
-        events = new._apply(seat, action)
+        events = new._apply(seat, action, before)  # the copy decides what this state decides
         new.move_count += 1
+        new.__dict__["_held"] = {}  # changed for good: only ``opened`` is left to set, which no answer reads
         new._reopen(before, seat)
-        new.__dict__["_held"] = {}
         return new, events
 
     def _fighting(self, seat: int, action: Action) -> tuple[int, int] | None:
@@ -278,9 +278,10 @@ class MaginotLine(KeepsAnswers, Game):
         roots.append(FINISH.get(phase, END))
         return tuple(roots), frozenset(o.token for o in roots)
 
-    def _apply(self, seat: int, action: Action) -> list[Event]:
+    def _apply(self, seat: int, action: Action, decided: tuple[Decision, ...] | None = None) -> list[Event]:
+        """``decided``: this state's decisions when already known (``apply``: the state copied)."""
         events: list[Event] = []
-        d = self.decision_of(seat)
+        d = next((d for d in (self.decisions() if decided is None else decided) if d.seat == seat), None)
         assert d is not None
         name = d.name
         if isinstance(action, OrderAces):
