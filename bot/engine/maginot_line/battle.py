@@ -189,9 +189,14 @@ def apply_declare(g: "MaginotLine", seat: int, action: Declare, events: list[Eve
     advance(g, events)
 
 
-def declare_choices(g: "MaginotLine", seat: int, rest: tuple[str, ...]) -> Choices:
+def _attackable(g: "MaginotLine", seat: int) -> tuple[list[str], list[int]]:
+    """The seat's ready patrols (ids) and whom it may attack with them (none without patrols)."""
     ready = [u["h"] for u in ready_patrols(g, seat)]
-    ds = defenders(g, seat) if ready else []
+    return ready, (defenders(g, seat) if ready else [])
+
+
+def declare_choices(g: "MaginotLine", seat: int, rest: tuple[str, ...]) -> Choices:
+    ready, ds = g._kept(("attackable", seat), _attackable, g, seat)  # every step's: kept once a state
     if not rest:
         return Choices("token", tuple(Option(f"@{d}", f"Attack {g.players[d]}", d) for d in ds),
                        prompt="Attack whom?")

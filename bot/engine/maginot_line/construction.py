@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.engine.core import Choices, Event, IllegalMove, Option, Progress
 
 from .actions import Fund, PlayResource, Rush, Start, TapBase, TapResource
-from .model import COMPLETE, NOTHING, face, is_component, is_resource, nice, suit, value
+from .model import COMPLETE, NOTHING, NUMBERS, face, is_component, is_resource, nice, suit, value
 
 if TYPE_CHECKING:
     from .rules import MaginotLine
@@ -119,32 +119,55 @@ ROOTS = {o.token: o for o in (  # frozen: made once
 
 def root_options(g: "MaginotLine", seat: int) -> list[Option]:
     b = g.boards[seat]
+    hand = b["hand"]
+    resource = component = False  # is there a numbered diamond, a numbered heart, spade or club in hand
+    for c in hand:
+        if c[0] in NUMBERS:
+            if c[1] == "D":
+                resource = True
+            elif c[1] in "HSC":
+                component = True
     out = []
-    if any(is_resource(c) for c in b["hand"]):
+    if resource:
         out.append(ROOTS["resource"])
     if any(not r["tapped"] for r in b["resources"]):
         out.append(ROOTS["tap"])
     if can_tap_base(g, seat):
         out.append(ROOTS["tapbase"])
-    if g.pool and any(is_component(c) for c in b["hand"]):
+    if g.pool and component:
         out.append(ROOTS["start"])
     if g.pool and b["building"]:
         out.append(ROOTS["fund"])
-    if f"KD@{seat}" in b["hand"] and (b["building"] or any(is_component(c) for c in b["hand"])):
+    if (b["building"] or component) and f"KD@{seat}" in hand:
         out.append(ROOTS["rush"])
     return out
+
+
+def _cards(b: dict, seat: int, verb: str, pool: int) -> Any:
+    """What a construction verb may name on ``b`` (``seat``'s board), for every step of its
+    choices (kept once a state: read, never changed): diamonds to play, untapped resources by
+    card, cards to start or fund with the markers they hold, cards to rush."""
+    if verb == "resource":
+        return [c for c in b["hand"] if is_resource(c)]
+    if verb == "tap":
+        return {r["card"]: r for r in b["resources"] if not r["tapped"]}
+    if verb == "start":
+        return {c: 0 for c in b["hand"] if is_component(c)} if pool else {}
+    if verb == "fund":
+        return {c["card"]: c["markers"] for c in b["building"]} if pool else {}
+    return [c["card"] for c in b["building"]] + [c for c in b["hand"] if is_component(c)]  # rush
 
 
 def choices(g: "MaginotLine", seat: int, prefix: tuple[str, ...]) -> Choices:
     b = g.boards[seat]
     verb, rest = prefix[0], prefix[1:]
     if verb == "resource":
-        cs = [c for c in b["hand"] if is_resource(c)]
+        cs = g._kept(("cards", seat, verb), _cards, b, seat, verb, g.pool)
         if not rest:
             return Choices("token", tuple(Option(c, f"Play {nice(c)}", c) for c in cs), prompt="Which diamond?")
         return COMPLETE if len(rest) == 1 and rest[0] in cs else NOTHING
     if verb == "tap":
-        rs = {r["card"]: r for r in b["resources"] if not r["tapped"]}
+        rs = g._kept(("cards", seat, verb), _cards, b, seat, verb, g.pool)
         if not rest:
             return Choices("token", tuple(Option(c, f"Tap {nice(c)} (+{tap_yield(r, False)})", c)
                                           for c, r in rs.items()), prompt="Tap which resource?")
@@ -160,10 +183,7 @@ def choices(g: "MaginotLine", seat: int, prefix: tuple[str, ...]) -> Choices:
     if verb == "tapbase":
         return COMPLETE if not rest and can_tap_base(g, seat) else NOTHING
     if verb in ("start", "fund"):
-        if verb == "start":
-            cs = {c: 0 for c in b["hand"] if is_component(c)} if g.pool else {}
-        else:
-            cs = {c["card"]: c["markers"] for c in b["building"]} if g.pool else {}
+        cs = g._kept(("cards", seat, verb), _cards, b, seat, verb, g.pool)
         if not rest:
             def label(c: str) -> str:
                 if verb == "start":
@@ -181,7 +201,7 @@ def choices(g: "MaginotLine", seat: int, prefix: tuple[str, ...]) -> Choices:
     if verb == "rush":
         if f"KD@{seat}" not in b["hand"]:
             return NOTHING
-        cs = [c["card"] for c in b["building"]] + [c for c in b["hand"] if is_component(c)]
+        cs = g._kept(("cards", seat, verb), _cards, b, seat, verb, g.pool)
         if not rest:
             return Choices("token", tuple(Option(c, f"Rush {nice(c)}", c) for c in cs), prompt="Rush which card?")
         return COMPLETE if len(rest) == 1 and rest[0] in cs else NOTHING

@@ -73,6 +73,13 @@ def queen_targets(g: "MaginotLine", seat: int, q: str) -> list[tuple[str, str]]:
     return [(u["h"], f"on {unit_text(u)}") for u in b["units"] if not u["queen"]]
 
 
+def _has_queen_target(b: dict, q: str) -> bool:
+    """``queen_targets`` is not empty (without writing its labels)."""
+    if suit(q) == "D":
+        return any(not r["queen"] for r in b["resources"])
+    return any(not u["queen"] for u in b["units"])
+
+
 def apply_queen(g: "MaginotLine", seat: int, action: AttachQueen, events: list[Event]) -> None:
     b = g.boards[seat]
     q = action.card
@@ -102,9 +109,10 @@ REVIVE = Option("revive", "Revive an Ace with a joker")
 def root_options(g: "MaginotLine", seat: int, queens: bool) -> list[Option]:
     b = g.boards[seat]
     out = []
-    if queens and any(rank(c) == "Q" and queen_targets(g, seat, c) for c in b["hand"]):
+    if queens and any(rank(c) == "Q" and _has_queen_target(b, c) for c in b["hand"]):
         out.append(QUEEN)
-    if own(seat, "KH") in b["hand"] and heal_targets(g, seat):
+    if own(seat, "KH") in b["hand"] and (any(u["wounds"] for u in b["units"])
+                                         or any(a["wounds"] for a in b["base"])):  # ``heal_targets`` not empty
         out.append(HEAL)
     if b["fallen"] and any(c.startswith("JK") for c in b["hand"]):
         out.append(REVIVE)
@@ -115,10 +123,10 @@ def choices(g: "MaginotLine", seat: int, prefix: tuple[str, ...]) -> Choices:
     b = g.boards[seat]
     verb, rest = prefix[0], prefix[1:]
     if verb == "heal":
-        targets = heal_targets(g, seat) if own(seat, "KH") in b["hand"] else []
+        targets = g._kept(("heal", seat), _heal_options, g, seat)
         if not rest:
-            return Choices("token", tuple(Option(t, lab, t) for t, lab in targets), prompt="Heal what?")
-        return COMPLETE if len(rest) == 1 and rest[0] in dict(targets) else NOTHING
+            return Choices("token", tuple(Option(t, lab, t) for t, lab in targets.items()), prompt="Heal what?")
+        return COMPLETE if len(rest) == 1 and rest[0] in targets else NOTHING
     if verb == "revive":
         ok = any(c.startswith("JK") for c in b["hand"])
         if not rest:
@@ -126,13 +134,26 @@ def choices(g: "MaginotLine", seat: int, prefix: tuple[str, ...]) -> Choices:
                            prompt="Revive which Ace?")
         return COMPLETE if len(rest) == 1 and rest[0] in b["fallen"] and ok else NOTHING
     if verb == "queen":
-        qs = [c for c in b["hand"] if rank(c) == "Q" and queen_targets(g, seat, c)]
+        qs = g._kept(("queens", seat), _queens, b)
         if not rest:
             return Choices("token", tuple(Option(q, f"Attach {nice(q)}", q) for q in qs), prompt="Which queen?")
         if rest[0] not in qs:
             return NOTHING
-        targets = dict(queen_targets(g, seat, rest[0]))
+        targets = g._kept(("queen", seat, rest[0]), _queen_options, g, seat, rest[0])
         if len(rest) == 1:
             return Choices("token", tuple(Option(t, lab, t) for t, lab in targets.items()), prompt="On what?")
         return COMPLETE if len(rest) == 2 and rest[1] in targets else NOTHING
     return NOTHING
+
+
+# What each step of a heal or a queen names, worked out once a state (kept: read, never changed).
+def _heal_options(g: "MaginotLine", seat: int) -> dict[str, str]:
+    return dict(heal_targets(g, seat)) if own(seat, "KH") in g.boards[seat]["hand"] else {}
+
+
+def _queens(b: dict) -> list[str]:
+    return [c for c in b["hand"] if rank(c) == "Q" and _has_queen_target(b, c)]
+
+
+def _queen_options(g: "MaginotLine", seat: int, q: str) -> dict[str, str]:
+    return dict(queen_targets(g, seat, q))

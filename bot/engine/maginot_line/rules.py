@@ -26,6 +26,18 @@ CONSTRUCTION_MOVES = (PlayResource, TapResource, TapBase, Start, Fund, Rush)
 # Finishing construction or battles changes no board at all, ending a turn two (``apply``). Any
 # other move copies every board.
 OWN_BOARD = CONSTRUCTION_MOVES + (Move, Assemble, Heal, Revive, AttachQueen)
+# Of the mover's board, the lists of records each such move may change (append to, remove from,
+# or change a record of): the copy copies those (and every card list) and shares the others, and
+# their records, with the state it came from, which neither changes again.
+CHANGES: dict[type, frozenset[str]] = {
+    PlayResource: frozenset(("resources",)), TapResource: frozenset(("resources",)), TapBase: frozenset(),
+    Start: frozenset(("building",)), Fund: frozenset(("building",)), Rush: frozenset(("building",)),
+    Move: frozenset(("units",)), Assemble: frozenset(("units",)), Heal: frozenset(("units", "base")),
+    Revive: frozenset(("base",)), AttachQueen: frozenset(("resources", "units")),
+}
+# A battle's moves change the boards of its two seats alone (their units, Aces, hands and
+# discards): applying one copies those two boards and shares the others.
+BATTLE_MOVES = (Declare, Engage, Commit, Seize, Boost)
 # Fields no move changes in place (the core's ``forfeit`` appends to ``forfeited`` of a whole
 # copy; ``opened``, ``order`` and ``winners`` are replaced, never changed): ``apply`` shares them.
 SHARED = frozenset(("players", "options", "forfeited", "opened", "order", "winners"))
@@ -95,22 +107,42 @@ class MaginotLine(KeepsAnswers, Game):
     # a test's position, a move being applied) keeps nothing.
     def apply(self, seat: int, action: Action | str) -> tuple["MaginotLine", list[Event]]:
         """``Game.apply``, copying only the boards the move may change (``OWN_BOARD``; ending a
-        turn changes the mover's board and the next player's, who untaps and draws)."""
+        turn changes the mover's board and the next player's, who untaps and draws; a battle's move,
+        the boards of its two seats)."""
         action = self._checked(seat, action)
         before = self.decisions()
         if isinstance(action, OWN_BOARD):
-            new = self._copy((seat,))
+            new = self._copy((seat,), CHANGES.get(type(action), RECORD_LISTS))
         elif isinstance(action, Done):
             new = self._copy(())
+        elif isinstance(action, BATTLE_MOVES) and (pair := self._fighting(seat, action)) is not None:
+            new = self._copy(pair)
         elif isinstance(action, EndTurn) and (nxt := turn.next_seat(self, seat)) is not None:
             new = self._copy((seat, nxt))
         else:
             new = self.copy()
-        events = new._apply(seat, action)
+        events = new._apply(seat, action, before)  # the copy decides what this state decides
         new.move_count += 1
+        new.__dict__["_held"] = {}  # changed for good: only ``opened`` is left to set, which no answer reads
         new._reopen(before, seat)
-        new.__dict__["_held"] = {}
         return new, events
+
+    def _fighting(self, seat: int, action: Action) -> tuple[int, int] | None:
+        """The two seats of the battle a battle move is in (declared: the mover and the one it
+        attacks), whose boards alone it may change; None out of a battle (the move is refused)."""
+        if isinstance(action, Declare):
+            return (seat, action.defender) if self.battle is None else None
+        bt = self.battle
+        return (bt["attacker"], bt["defender"]) if bt is not None else None
+
+    def _reopen(self, before: tuple[Decision, ...], mover: int | None) -> None:
+        """``Game._reopen``; when the mover alone acts next (most moves), its decision reopens
+        and no other seat's is kept: the answer without comparing the decisions."""
+        now = self.decisions()
+        if len(now) == 1 and now[0].seat == mover:
+            self.opened = {str(mover): self.move_count}
+        else:
+            super()._reopen(before, mover)
 
     # ----- who acts -------------------------------------------------------------------
     def decisions(self) -> tuple[Decision, ...]:
@@ -150,16 +182,41 @@ class MaginotLine(KeepsAnswers, Game):
     def parse(self, seat: int, text: str) -> Action:
         return parse(seat, text)
 
+    def to_act(self) -> frozenset[int]:
+        return self._kept("to_act", _seats, self.decisions())
+
+    def is_over(self) -> bool:
+        return self.winners is not None  # ``outcome`` is None exactly while there are no winners
+
     def choices(self, seat: int, prefix: Sequence[str] = ()) -> Choices:
-        prefix = tuple(prefix)
+        if type(prefix) is not tuple:
+            prefix = tuple(prefix)
         held = self.__dict__.get("_held")  # ``_kept``'s, inline: the pickers ask many steps of each preview
+        if held is None:
+            return self._choices(seat, prefix)
         key = ("choices", seat, prefix)
-        found = held.get(key) if held is not None else None
+        found = held.get(key)
         if found is None:
-            found = self._choices(seat, prefix)
-            if held is not None and len(held) < self.HELD:
+            turn_of = held.get(("turn", seat))  # a seat's turn and its first step, worked out once a state
+            if turn_of is None:
+                turn_of = self._turn_of(seat)
+                if len(held) < self.HELD:
+                    held[("turn", seat)] = turn_of
+            if turn_of is not False:
+                found = self._turn_step(seat, prefix, turn_of[0], turn_of[1])
+            else:
+                found = self._choices(seat, prefix)
+            if len(held) < self.HELD:
                 held[key] = found
         return found
+
+    def _turn_of(self, seat: int) -> "tuple[tuple[Option, ...], frozenset[str]] | bool":
+        """The first step of ``seat``'s turn and its tokens (``_turn_roots``) when the seat's open
+        decision is its turn, else False (the seat decides something else, or nothing)."""
+        for d in self.decisions():
+            if d.seat == seat:
+                return self._turn_roots(seat) if d.name == "turn" else False
+        return False
 
     def _choices(self, seat: int, prefix: tuple[str, ...]) -> Choices:
         for d in self.decisions():
@@ -183,8 +240,12 @@ class MaginotLine(KeepsAnswers, Game):
         return self._turn_choices(seat, prefix)
 
     def _turn_choices(self, seat: int, prefix: tuple[str, ...]) -> Choices:
-        phase = self.phase
         roots, tokens = self._kept(("roots", seat), self._turn_roots, seat)
+        return self._turn_step(seat, prefix, roots, tokens)
+
+    def _turn_step(self, seat: int, prefix: tuple[str, ...], roots: tuple[Option, ...],
+                   tokens: frozenset[str]) -> Choices:
+        phase = self.phase
         if not prefix:
             return Choices("token", roots, prompt=PROMPT[phase])
         verb = prefix[0]
@@ -217,9 +278,10 @@ class MaginotLine(KeepsAnswers, Game):
         roots.append(FINISH.get(phase, END))
         return tuple(roots), frozenset(o.token for o in roots)
 
-    def _apply(self, seat: int, action: Action) -> list[Event]:
+    def _apply(self, seat: int, action: Action, decided: tuple[Decision, ...] | None = None) -> list[Event]:
+        """``decided``: this state's decisions when already known (``apply``: the state copied)."""
         events: list[Event] = []
-        d = self.decision_of(seat)
+        d = next((d for d in (self.decisions() if decided is None else decided) if d.seat == seat), None)
         assert d is not None
         name = d.name
         if isinstance(action, OrderAces):
@@ -338,11 +400,12 @@ class MaginotLine(KeepsAnswers, Game):
     def copy(self) -> "MaginotLine":
         return self._copy()
 
-    def _copy(self, only: tuple[int, ...] | None = None) -> "MaginotLine":
+    def _copy(self, only: tuple[int, ...] | None = None, records: frozenset[str] | None = None) -> "MaginotLine":
         """A copy (``copy``: of every field); ``only`` (``apply``'s own use): the state a move is
         applied to, which copies the boards the move may change (those seats') and shares the other
         boards, the fields no move changes in place (``SHARED``) and the log's entries (a move adds
-        entries; ``redact_log`` copies them before it rewrites one) with this state."""
+        entries; ``redact_log`` copies them before it rewrites one) with this state; ``records``: of
+        those boards, the lists of records to copy (``CHANGES``), the others shared."""
         new = object.__new__(type(self))  # the dataclass's __init__ only sets the fields
         if only is None:
             new.__dict__.update(self._state())
@@ -354,7 +417,7 @@ class MaginotLine(KeepsAnswers, Game):
             if type(v) in ATOMS or name in SHARED:
                 pass
             elif name == "boards":
-                v = [_copy_board(b) if i in only else b for i, b in enumerate(v)]
+                v = [_copy_board(b, records) if i in only else b for i, b in enumerate(v)]
             elif name == "journal":
                 v = v[:]
             else:
@@ -373,7 +436,9 @@ class MaginotLine(KeepsAnswers, Game):
         return action
 
 
-def _copy_board(b: dict) -> dict:
+def _copy_board(b: dict, records: frozenset[str] | None = None) -> dict:
+    """A copy of a board; ``records`` (``apply``'s own use): the lists of records to copy, the
+    others shared (the move changes none of them)."""
     out = {}
     for k, v in b.items():
         if type(v) in ATOMS:
@@ -381,7 +446,10 @@ def _copy_board(b: dict) -> dict:
         elif k in CARD_LISTS and type(v) is list:
             out[k] = v[:]  # card codes
         elif k in RECORD_LISTS and type(v) is list:
-            out[k] = [x.copy() if type(x) is dict else deep_copy(x) for x in v]  # flat records
+            if records is None or k in records:
+                out[k] = [x.copy() if type(x) is dict else deep_copy(x) for x in v]  # flat records
+            else:
+                out[k] = v
         else:
             out[k] = deep_copy(v)
     return out
@@ -435,6 +503,10 @@ def deep_copy(x: Any) -> Any:
     if t in ATOMS:
         return x
     return marshal.loads(marshal.dumps(x))  # anything else as the core copies it
+
+
+def _seats(decisions: tuple[Decision, ...]) -> frozenset[int]:
+    return frozenset(d.seat for d in decisions)
 
 
 def _aces_decision(seat: int) -> Decision:

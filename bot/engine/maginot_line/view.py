@@ -10,6 +10,7 @@ from bot.engine.core import HIDDEN, Hidden, View
 
 from .battle import battle_values, initiative
 from .model import ACE_LIFE, unit_armor, unit_attack, unit_class, unit_life
+from .turn import team_of
 
 if TYPE_CHECKING:
     from .rules import MaginotLine
@@ -142,11 +143,29 @@ def _maker(cls: type) -> Any:
     return make
 
 
+def _keyword_maker(cls: type) -> Any:
+    """``_maker`` taking every field by keyword (all of them given: checked), for the one view a
+    state makes per recipient: the same object its ``__init__`` makes, fields set in order."""
+    names = tuple(f.name for f in dataclasses.fields(cls))
+    assert not hasattr(cls, "__post_init__")
+    new = object.__new__
+
+    def make(**values: Any) -> Any:
+        if len(values) != len(names):
+            raise TypeError(f"{cls.__name__}: every field is needed")
+        obj = new(cls)
+        obj.__dict__.update({name: values[name] for name in names})
+        return obj
+
+    return make
+
+
 _unit = _maker(UnitView)
 _ace = _maker(AceView)
 _resource = _maker(ResourceView)
 _building = _maker(BuildingView)
 _board = _maker(BoardView)
+_maginot_view = _keyword_maker(MaginotView)
 
 
 _KEPT: dict[tuple, Any] = {}  # Aces and resources as viewed: few distinct ones, made once each
@@ -174,34 +193,53 @@ def _resource_view(card: str, tapped: bool, queen: str | None) -> ResourceView:
 
 
 def unit_view(u: dict) -> UnitView:
-    return _unit(u["h"], u["h"], u["s"], u["c"], u["queen"], unit_class(u), unit_life(u), unit_armor(u),
-                 unit_attack(u), u["wounds"], u["tapped"], u["zone"], u["new"])
+    """A unit as viewed: kept by its record's values (a unit's record is copied at every move of
+    its owner, its values seldom change), the same frozen view for the same values."""
+    wounds, tapped, new = u["wounds"], u["tapped"], u["new"]
+    key = (u["h"], u["s"], u["c"], u["queen"], wounds, tapped, u["zone"], new,
+           type(wounds), type(tapped), type(new))
+    found = _UNITS.get(key)
+    if found is None:
+        found = _unit(u["h"], u["h"], u["s"], u["c"], u["queen"], unit_class(u), unit_life(u), unit_armor(u),
+                      unit_attack(u), wounds, tapped, u["zone"], new)
+        if len(_UNITS) >= KEPT:
+            _UNITS.clear()
+        _UNITS[key] = found
+    return found
+
+
+_UNITS: dict[tuple, UnitView] = {}
 
 
 # Boards as viewed, by the board's record: a finished state (one ``apply``, ``forfeit`` or
 # ``from_json`` handed out) never changes again, and a move shares every board it does not change
 # with the state before it (``MaginotLine.apply``), so a board's view is made once per board and
 # side (its own seat's, everyone else's) while it lasts. Looked up by the record itself, held here.
-_BOARDS: dict[tuple[int, int, bool], tuple[dict, str, int, BoardView]] = {}
+# Beside the view: the seat's name and team it shows, and the lists they were read from (a move
+# shares the players, the seating and the options with the state before it, never changing them in
+# place: the same lists, the same name and team, without working the team out again).
+_BOARDS: dict[tuple[int, int, bool], tuple[dict, list, list, list, str, int, BoardView]] = {}
 BOARDS = 2048  # a few per table being played
 
 
 def board_view(g: "MaginotLine", s: int, seat: int | None) -> BoardView:
     b = g.boards[s]
     mine = seat == s
-    from .turn import team_of
-
-    name, team = g.players[s], team_of(g, s)
-    if g.__dict__.get("_held") is None:  # a state being built: its boards may still change
-        return _board_view(g, b, s, mine, name, team)
+    fields = g.__dict__
+    if fields.get("_held") is None:  # a state being built: its boards may still change
+        return _board_view(g, b, s, mine, g.players[s], team_of(g, s))
     key = (id(b), s, mine)
     held = _BOARDS.get(key)
-    if held is not None and held[0] is b and held[1] == name and held[2] == team:
-        return held[3]
+    if held is not None and held[0] is b:
+        if held[1] is fields["players"] and held[2] is fields["order"] and held[3] is fields["options"]:
+            return held[6]
+        if held[4] == g.players[s] and held[5] == team_of(g, s):
+            return held[6]
+    name, team = g.players[s], team_of(g, s)
     found = _board_view(g, b, s, mine, name, team)
     if len(_BOARDS) >= BOARDS:
         _BOARDS.clear()
-    _BOARDS[key] = (b, name, team, found)
+    _BOARDS[key] = (b, fields["players"], fields["order"], fields["options"], name, team, found)
     return found
 
 
@@ -227,7 +265,7 @@ def view(g: "MaginotLine", seat: int | None) -> MaginotView:
             tuple(CommitView(c["seat"], tuple(tuple(p) for p in c["plays"]), c["tap"], tuple(c["split"]))
                   for c in bt["commits"]), tuple(bt["played"]), tuple(bt.get("boosted", ())),
             tuple(BattleValue(*x) for x in battle_values(g)) if bt["step"] == "commit" else ())
-    return MaginotView(
+    return _maginot_view(
         **g.base_view(seat), order=tuple(g.order), current=g.current if g.current >= 0 else None, phase=g.phase,
         pool=g.pool, assembled=g.assembled, rounds_done=g.rounds_done, rounds_limit=g.opts.rounds,
         options=tuple(g.options), boards=tuple(board_view(g, s, seat) for s in range(len(g.players))),

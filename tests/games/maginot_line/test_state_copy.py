@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import marshal
 import random
 
 from bot.engine.core import _field_names
 from bot.engine.maginot_line import GAME, auto_move
+
+from .helpers import act, begin, finished, hand, resource, take, unit
 
 
 def _containers(x, out):
@@ -194,3 +197,74 @@ def test_rewriting_the_log_of_a_state_leaves_the_state_before_it_as_it_was():
     new.redact_log([words[0]], "(rewritten)")
     assert any(e[0] == "(rewritten)" for e in new.journal)
     assert json.dumps(g.to_json()) == before
+
+
+def _complete_moves(g, seat, per_verb=6):
+    """Complete moves found walking ``choices`` breadth first (ranges: their two ends), at most
+    ``per_verb`` of each first token."""
+    todo, out, verbs = [()], [], {}
+    while todo:
+        p = todo.pop(0)
+        if p and verbs.get(p[0], 0) >= per_verb:
+            continue
+        c = g.choices(seat, p)
+        if c.complete and p:
+            out.append(" ".join(p))
+            verbs[p[0]] = verbs.get(p[0], 0) + 1
+        if c.kind == "token" and len(p) < 5:
+            todo += [p + (o.token,) for o in c.options]
+        elif c.kind == "range" and c.hi >= c.lo:
+            todo += [p + (str(c.lo),), p + (str(c.hi),)]
+    return out
+
+
+def _check_every_move(g, seat) -> int:
+    """Every complete move of ``seat`` leaves ``g`` as it was and makes what a whole copy makes."""
+    before = json.dumps(g.to_json())
+    moves = _complete_moves(g, seat)
+    for move in moves:
+        new, events = g.apply(seat, move)
+        whole = g.copy()
+        whole_events = whole._apply(seat, g.parse(seat, move))
+        whole.move_count += 1
+        whole._reopen(g.decisions(), seat)
+        assert new.to_json() == whole.to_json(), move
+        assert [e.to_json() for e in events] == [e.to_json() for e in whole_events], move
+        assert json.dumps(g.to_json()) == before, move
+    return len(moves)
+
+
+def test_a_move_shares_only_what_it_leaves_alone():
+    """``apply`` copies of the mover's board only the records the move may change: every legal
+    move (the previews the pickers apply) leaves the state it came from exactly as it was, and
+    makes the state a move applied to a whole copy makes."""
+    applied = 0
+    for n, opts, seed in ((2, ["rounds=0"], 5), (4, ["Teams", "rounds=0"], 6), (3, ["V1", "V3", "rounds=0"], 7)):
+        rng = random.Random(seed)
+        g = GAME.new([f"P{i}" for i in range(n)], opts, seed=seed)
+        for _ in range(250):
+            if g.is_over():
+                break
+            d = rng.choice(g.decisions())
+            applied += _check_every_move(g, d.seat)
+            g, _ = g.apply(d.seat, auto_move(g, d.seat, rng))
+    assert applied > 1000
+
+
+def test_the_rarer_moves_share_only_what_they_leave_alone():
+    """Reviving, rushing, healing a unit and an Ace, queens on a unit and a resource, moving and
+    assembling, from positions made for them (a playout seldom offers them all)."""
+    g = begin()
+    g.boards[0]["fallen"].append(g.boards[0]["base"].pop(0)["ace"])
+    g.boards[0]["base"][0]["wounds"] = 3
+    unit(g, 0, "5H", "6S", "7C", wounds=2)
+    resource(g, 0, "4D")
+    hand(g, 0, "JK", "KD", "KH", "QS", "QD", "8H")
+    g.boards[0]["building"].append({"card": take(g, "9C@0"), "markers": 2})
+    g.pool = 3
+    assert _check_every_move(g, 0) >= 10
+    g, _ = act(g, 0, "done")
+    g, _ = act(g, 0, "done")
+    g = g.copy()  # a position being built again
+    finished(g, 0, "2H", "3S", "4C")
+    assert _check_every_move(g, 0) >= 3
