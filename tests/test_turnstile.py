@@ -213,6 +213,28 @@ async def test_a_middle_collection_every_tenth_and_a_full_one_in_time(settled):
     assert made[-1] == 0
 
 
+async def test_a_young_collection_every_few_interactions_whatever_the_count_says(settled):
+    """The count is new objects minus freed ones of any generation: old ones freed in numbers
+    hide a growing young generation from it. A young collection is made every ``EVERY``
+    interactions all the same."""
+    seen = settled
+    from bot.ui import turnstile
+    from bot.ui.turnstile import EVERY, YOUNG, between_presses
+
+    old = [[i] for i in range(YOUNG * EVERY * 2)]
+    gc.collect()  # now old: freeing them lowers the count
+    turnstile._since = 0
+    made, kept, before = [], [], len(seen.generations)
+    for _ in range(EVERY * 2):
+        kept.extend([i] for i in range(YOUNG // 2))  # new objects that stay alive
+        del old[: YOUNG // 2]  # as many old ones freed: the count stays low
+        assert gc.get_count()[0] < YOUNG
+        made.append(between_presses())
+    assert made[EVERY - 1] == 0 and made[2 * EVERY - 1] is not None
+    assert made.count(None) == 2 * EVERY - 2
+    assert seen.generations[before:] == [g for g in made if g is not None]
+
+
 async def test_no_collection_is_made_here_before_the_bot_has_settled():
     from bot.ui.turnstile import YOUNG, between_presses
 
