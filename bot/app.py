@@ -22,7 +22,7 @@ from bot.ui.components import PREFIX as COMPONENT_PREFIX, PlainView
 from bot.ui.courier import Courier
 from bot.ui.presses import answer_own_presses, let_go, listens
 from bot.ui.slash import GatedTree
-from bot.ui.turnstile import ALONE, Turnstile
+from bot.ui.turnstile import ALONE, Turnstile, size_for
 from bot.ui.wire import Wire
 from bot.ratings import rate_history
 
@@ -168,6 +168,7 @@ class DeckhandBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await open_store(self.database_url or self.database)
+        self.turnstile.resize(size_for(getattr(self.store, "backend", "")))
         await rate_history(self.store)  # finished games from before ratings are rated once, oldest first
         self.service = TableService(self.store)
         self.service.sweep_shards = self.sweep_shards

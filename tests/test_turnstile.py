@@ -31,6 +31,26 @@ async def test_at_most_size_at_once_and_all_get_through():
     assert (most, done, inside) == (2, 7, 0)
 
 
+async def test_places_by_store_and_a_resize_before_any_press():
+    from bot.ui.turnstile import SIZE, size_for
+
+    assert size_for("sqlite") == 2 * SIZE and size_for("postgres") == SIZE and size_for("") == SIZE
+    gate = Turnstile(size=2, patience=5.0)
+    gate.resize(3)
+    inside = most = 0
+
+    async def press() -> None:
+        nonlocal inside, most
+        async with gate():
+            inside += 1
+            most = max(most, inside)
+            await asyncio.sleep(0.01)
+            inside -= 1
+
+    await asyncio.gather(*(press() for _ in range(7)))
+    assert (most, gate.free, gate.size) == (3, 3, 3)
+
+
 async def test_a_press_waits_no_longer_than_its_patience():
     gate = Turnstile(size=1, patience=0.05)
     hold = asyncio.Event()
