@@ -63,6 +63,18 @@ async def edit_in_place(interaction: discord.Interaction, *, content: Any = MISS
         state.store_view(view, message_id or _message_id(data))
 
 
+def ephemeral_flags(ephemeral: bool) -> Any:
+    """A message's flags as discord.py's ``send_message`` and ``followup.send`` make them (MISSING
+    when not ephemeral)."""
+    if not ephemeral:
+        return MISSING
+    flags = discord.MessageFlags._from_value(0)
+    flags.ephemeral = True
+    flags.suppress_embeds = False
+    flags.suppress_notifications = False
+    return flags
+
+
 async def send(interaction: discord.Interaction, content: Any = None, *, embed: Any = MISSING, view: Any = MISSING,
                files: Any = MISSING, ephemeral: bool = False, allowed_mentions: Any = MISSING) -> int | None:
     """``interaction.response.send_message(...)``: a new message as the first answer; its id (when
@@ -70,12 +82,7 @@ async def send(interaction: discord.Interaction, content: Any = None, *, embed: 
     response = interaction.response
     if response._response_type:
         raise discord.InteractionResponded(interaction)
-    flags: Any = MISSING
-    if ephemeral:
-        flags = discord.MessageFlags._from_value(0)
-        flags.ephemeral = True
-        flags.suppress_embeds = False
-        flags.suppress_notifications = False
+    flags = ephemeral_flags(ephemeral)
     state: Any = interaction._state
     params = interaction_message_response_params(
         type=InteractionResponseType.channel_message.value, content=content, tts=False, embed=embed, files=files,

@@ -58,12 +58,7 @@ async def follow_up(interaction: discord.Interaction, content: str, *, ephemeral
     it, sent through the same webhook adapter with the same query), without the follow-up
     ``Webhook`` discord.py makes for it and the ``WebhookMessage`` it builds from Discord's answer
     (its author, mentions, embeds), which is never read here. An HTTP error raises as there."""
-    flags: Any = MISSING
-    if ephemeral:
-        flags = discord.MessageFlags._from_value(0)
-        flags.ephemeral = True
-        flags.suppress_embeds = False
-        flags.suppress_notifications = False
+    flags = answers.ephemeral_flags(ephemeral)
     state: Any = interaction._state
     http = state.http
     with handle_message_parameters(content=content, tts=False, file=file, flags=flags, allowed_mentions=allowed_mentions,

@@ -14,6 +14,7 @@ import pytest
 from bot.render import pictures
 
 from .pictures import POSITIONS, positions
+from tests.test_loop import Turns
 
 
 @pytest.fixture
@@ -176,25 +177,12 @@ async def test_prepare_starts_and_warms_every_process(road) -> None:
     assert road.stats()["cached"] == 0
 
 
-class _Turns:
-    """Counts the turns of the running event loop (a callback that schedules itself again)."""
-
-    def __init__(self) -> None:
-        self.n, self.on = 0, True
-        asyncio.get_running_loop().call_soon(self._tick)
-
-    def _tick(self) -> None:
-        if self.on:
-            self.n += 1
-            asyncio.get_running_loop().call_soon(self._tick)
-
-
 async def test_callers_of_one_drawing_are_woken_a_few_a_turn_in_order() -> None:
     """Many callers waiting for one drawing are not all woken in the turn of the loop it comes
     back in (each goes on to build and send a message): a few a turn, first come first woken,
     and every one gets the picture."""
     drawing: pictures.cf.Future = pictures.cf.Future()
-    turns = _Turns()
+    turns = Turns()
     woken: list[tuple[int, int, bytes]] = []
 
     async def caller(i: int) -> None:
