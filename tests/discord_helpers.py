@@ -272,6 +272,24 @@ async def auto_moves(bot, channel_id: int, limit: int, first_seed: int = 0) -> A
         yield i, table, seat, move
 
 
+async def moves_with_text_boxes(standin, bot, channel_id: int, users: list[dict], boxes: int,
+                                limit: int = 60) -> AsyncIterator[str]:
+    """The built-in players' moves, made as players make them (a story's lines written in a text
+    box), until ``boxes`` text boxes were submitted: each move once made and settled."""
+    written = 0
+    async for i, _, seat, move in auto_moves(bot, channel_id, limit):
+        move = str(move)
+        if move.startswith(("tell", "twist", "wrapup", "close")):
+            move = move.split(" ", 1)[0] + f" Line {i}."
+            written += 1
+        await make_move(standin, bot, channel_id, seat, move, users)
+        await standin.settle(bot)
+        yield move
+        if written >= boxes:
+            break
+    assert written >= boxes, f"only {written} text boxes in {limit} moves"
+
+
 __all__ = ["auto_move_for", "auto_moves", "click_seen", "components", "guild_with", "latest_table", "make_move",
-           "no_deferral_deadline", "parse_cid", "press_move", "public_posts", "seen", "shown_revision",
+           "moves_with_text_boxes", "no_deferral_deadline", "parse_cid", "press_move", "public_posts", "seen", "shown_revision",
            "start_by_slash", "table_messages", "write_via_modal"]

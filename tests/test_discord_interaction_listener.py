@@ -9,7 +9,7 @@ import discord
 from discord.ext import commands
 
 from bot.ui.presses import listens, listens_to
-from tests.discord_helpers import auto_moves, make_move, no_pictures
+from tests.discord_helpers import moves_with_text_boxes, no_pictures
 
 
 def test_a_marked_listener_listens_to_its_kinds_only():
@@ -53,17 +53,8 @@ async def test_the_text_box_listener_starts_for_text_boxes_only(standin, bot, mo
     bot.add_listener(on_interaction)
     g, users, channel = await started_four(standin, bot)
     await standin.settle(bot)
-    boxes = 0
-    async for i, _, seat, move in auto_moves(bot, channel, 60):
-        move = str(move)
-        if move.startswith(("tell", "twist", "wrapup", "close")):
-            move = move.split(" ", 1)[0] + f" Line {i}."
-            boxes += 1
-        await make_move(standin, bot, channel, seat, move, users)
-        await standin.settle(bot)
-        if boxes >= 2:
-            break
-    assert boxes >= 2
+    async for _ in moves_with_text_boxes(standin, bot, channel, users, 2):
+        pass
     ours = [kind for owner, name, kind in started if owner == "Tables"]
     assert ours and set(ours) == {5}, "the text boxes' listener was started for another interaction"
     assert sorted(ours) == sorted(k for k in every if k == 5)  # one task for each text box submitted

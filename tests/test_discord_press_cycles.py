@@ -73,7 +73,7 @@ async def test_an_interaction_still_held_keeps_its_response(standin, bot):
 
 async def test_text_boxes_submitted_are_freed_without_the_collector(standin, bot):
     """A text box's submit is answered by the ``interaction`` listener: freed the same way."""
-    from tests.discord_helpers import make_move
+    from tests.discord_helpers import moves_with_text_boxes
     from tests.test_discord_krpd import started_four
 
     g, users, channel = await started_four(standin, bot)
@@ -81,17 +81,7 @@ async def test_text_boxes_submitted_are_freed_without_the_collector(standin, bot
     gc.collect()
     gc.disable()
     try:
-        boxes = 0
-        async for i, _, seat, move in auto_moves(bot, channel, 60):
-            move = str(move)
-            if move.startswith(("tell", "twist", "wrapup", "close")):
-                move = move.split(" ", 1)[0] + f" Line {i}."
-                boxes += 1
-            await make_move(standin, bot, channel, seat, move, users)
-            await standin.settle(bot)
+        async for move in moves_with_text_boxes(standin, bot, channel, users, 3):
             assert alive() == [], f"an Interaction outlived {move!r} (a reference cycle)"
-            if boxes >= 3:
-                break
-        assert boxes >= 3
     finally:
         gc.enable()
