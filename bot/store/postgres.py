@@ -9,6 +9,7 @@ transaction-level advisory lock, so two processes never migrate at once.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import time
@@ -247,22 +248,9 @@ class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
 
     @staticmethod
     def _move_sql(names: list[str], with_interaction: bool) -> str:
-        """A move's save in one statement: the row's update (its revision checked) and the log's
-        append of the moves after those the store holds (nothing at all when the revision moved)."""
-        sets = ", ".join(f"{c} = ${i}" for i, c in enumerate(names[2:], start=4))
-        k = len(names) + 2
-        # The press itself (its interaction id) is remembered in the same statement: a press
-        # Discord delivers twice finds it there and writes nothing.
-        seen = (f"i AS (INSERT INTO interactions (id, seen_at) VALUES (${k + 2}, ${k + 3}) ON CONFLICT (id) DO NOTHING "
-                "RETURNING id), " if with_interaction else "")
-        guard = " AND EXISTS (SELECT 1 FROM i)" if with_interaction else ""
-        w = k + 4 if with_interaction else k + 2  # the warning mark's check (see TableRow.stored_warned)
-        return (f"WITH {seen}u AS (UPDATE tables SET {sets} WHERE channel_id = $1 AND table_id = $2 AND revision = $3"
-                f" AND (NOT ${w}::boolean OR warned_for IS NOT DISTINCT FROM ${w + 1}::double precision)"
-                f"{guard} RETURNING table_id), "
-                f"a AS (INSERT INTO moves (table_id, ply, entry) SELECT u.table_id, p, e FROM u, "
-                f"unnest(${k}::int[], ${k + 1}::text[]) AS n(p, e)) "
-                f"SELECT (SELECT count(*) FROM u), {'(SELECT count(*) FROM i)' if seen else '1'}")
+        """:func:`_move_statement` of these columns (a row's columns are the same few at every save:
+        the text is made once per column list, not at every move)."""
+        return _move_statement(tuple(names), with_interaction)
 
     @staticmethod
     def _move_args(table: TableRow, expected_revision: int, values: list[Any], known: int) -> list[Any]:
@@ -471,3 +459,23 @@ class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
 
 async def _fetch_tuples(c: asyncpg.Connection, sql: str, args: Sequence[Any]) -> list[tuple[Any, ...]]:
     return [tuple(r) for r in await c.fetch(sql, *args)]
+
+
+@functools.lru_cache(maxsize=64)
+def _move_statement(names: tuple[str, ...], with_interaction: bool) -> str:
+    """A move's save in one statement: the row's update (its revision checked) and the log's
+    append of the moves after those the store holds (nothing at all when the revision moved)."""
+    sets = ", ".join(f"{c} = ${i}" for i, c in enumerate(names[2:], start=4))
+    k = len(names) + 2
+    # The press itself (its interaction id) is remembered in the same statement: a press
+    # Discord delivers twice finds it there and writes nothing.
+    seen = (f"i AS (INSERT INTO interactions (id, seen_at) VALUES (${k + 2}, ${k + 3}) ON CONFLICT (id) DO NOTHING "
+            "RETURNING id), " if with_interaction else "")
+    guard = " AND EXISTS (SELECT 1 FROM i)" if with_interaction else ""
+    w = k + 4 if with_interaction else k + 2  # the warning mark's check (see TableRow.stored_warned)
+    return (f"WITH {seen}u AS (UPDATE tables SET {sets} WHERE channel_id = $1 AND table_id = $2 AND revision = $3"
+            f" AND (NOT ${w}::boolean OR warned_for IS NOT DISTINCT FROM ${w + 1}::double precision)"
+            f"{guard} RETURNING table_id), "
+            f"a AS (INSERT INTO moves (table_id, ply, entry) SELECT u.table_id, p, e FROM u, "
+            f"unnest(${k}::int[], ${k + 1}::text[]) AS n(p, e)) "
+            f"SELECT (SELECT count(*) FROM u), {'(SELECT count(*) FROM i)' if seen else '1'}")
