@@ -165,3 +165,56 @@ async def test_a_read_while_a_change_is_in_flight_borrows_the_log(tmp_path):
     finally:
         GAMES.clear()
         await store.close()
+
+
+async def test_my_hand_while_a_change_is_in_flight_reads_nothing(tmp_path):
+    """My hand (and a press's words) while a move of the same table is being saved: the row that
+    change took out (the store's until it is saved), not a read of the store."""
+    import asyncio
+    import threading
+
+    store = await Store.open(tmp_path / "t.sqlite3")
+    try:
+        counting = Counting(store)
+        service = TableService(counting)
+        desk = Desk(service)
+        ana, ben = Actor(1, "Ana"), Actor(2, "Ben")
+        await desk.new_table(10, 1, ana, "court_wars", [])
+        await desk.join(10, ben)
+        await desk.start(10, ana)
+        seat = min((await desk.public(10)).acting_seats)
+        mover = (ana, ben)[seat]
+        mine = await desk.reader(10, mover.user_id)
+        tokens = [mine.choices(()).options[0].token]
+        while mine.choices(tokens).options:
+            tokens.append(mine.choices(tokens).options[0].token)
+        before = await store.get(10)
+        on_thread, go = threading.Event(), threading.Event()
+
+        def hold(conn) -> None:  # the writer is busy: the move's save waits for it
+            on_thread.set()
+            go.wait(10)
+
+        held = asyncio.ensure_future(store._write("hold the writer", hold))
+        await asyncio.to_thread(on_thread.wait, 10)
+        moving = asyncio.ensure_future(desk.move(10, mover, " ".join(tokens)))
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert service.cached(10) is None and not moving.done()  # the change is in flight
+        counting.calls.clear()
+        during = await desk.hand(10, ben.user_id)
+        words = await desk.reader(10, ana.user_id, cached=True)
+        assert counting.calls == []  # no read of the store
+        assert (during.seat, during.table.revision) == (1, before.revision)
+        assert (words.seat, words.table.revision) == (0, before.revision)
+        go.set()
+        await held
+        await moving
+        counting.calls.clear()
+        after = await desk.hand(10, ben.user_id)
+        assert counting.calls == []
+        assert after.table.revision == before.revision + 1
+        assert service.last_saved(10) is service.cached(10)
+    finally:
+        GAMES.clear()
+        await store.close()

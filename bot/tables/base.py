@@ -147,6 +147,10 @@ class _Rows:
         found = self._rows.get(channel_id)
         return found[0] if found is not None else self._taken.get(channel_id)
 
+    def taken(self, channel_id: int) -> TableRow | None:
+        """The row a change in flight took out (the last one saved), if that change still holds it."""
+        return self._taken.get(channel_id)
+
     def pop(self, channel_id: int, default: TableRow | None = None) -> TableRow | None:
         found = self._rows.pop(channel_id, None)
         if found is None:
@@ -168,6 +172,7 @@ class _Rows:
         if drop_game:  # its game is in the cache of games (packed when not recent)
             table.live = None
         self.pop(table.channel_id)
+        self._taken.pop(table.channel_id, None)  # a newer row is saved: the one taken out is behind
         size = row_bytes(table)
         self._rows[table.channel_id] = (table, size)
         self.bytes += size
@@ -206,6 +211,18 @@ class ServiceBase:
     def cached(self, channel_id: int) -> TableRow | None:
         """The row this process last saved for the channel (no store read; may be behind)."""
         return self._rows.get(channel_id)
+
+    def last_saved(self, channel_id: int) -> TableRow | None:
+        """:meth:`cached`, or while a change of the channel is in flight the row it took out: the
+        row this process saved last, which the store holds until that change is saved (no store
+        read; for what may be behind: a reader's words, a private panel whose moves are checked
+        when played)."""
+        row = self._rows.get(channel_id)
+        if row is None:
+            lock = self._locks.get(channel_id)
+            if lock is not None and lock.locked():
+                row = self._rows.taken(channel_id)
+        return row
 
     async def message_id(self, channel_id: int) -> int | None:
         return await self.store.message_id(channel_id)

@@ -118,7 +118,7 @@ class Desk:
         """The user's own reader (their seat's), else the public one; TableError if no table.
         ``cached``: from the row this process last saved when it has one (no store read; for words
         about a press, never for deciding anything)."""
-        row = (self._service.cached(channel_id) if cached else None) or await self._row(channel_id)
+        row = (self._service.last_saved(channel_id) if cached else None) or await self._row(channel_id)
         if row is None:
             raise TableError(NO_TABLE)
         return reader_of(row, _game(row), row.seat_of(user_id))
@@ -127,8 +127,9 @@ class Desk:
         """The seat's reader for its private panel (**My hand**): from the row this process saved
         last when its game is in play with this user seated — no store read, as for a picker's
         step (the panel's moves are checked against the stored revision when played); else from
-        the stored row, which decides (the cached row may be behind, or gone)."""
-        row = self._service.cached(channel_id)
+        the stored row, which decides (the cached row may be behind, or gone). While a change of the
+        table is in flight, the row it took out (the store's until it is saved), not a read."""
+        row = self._service.last_saved(channel_id)
         if row is not None and row.status == "playing" and row.damaged is None and \
                 (seat := row.seat_of(user_id)) is not None:
             try:
