@@ -24,6 +24,7 @@ from bot.store.base import (
     warned_guard, wrote_snapshot,
 )
 from bot.store.migrations import migrations
+from bot.store.pg_group import Grouped
 from bot.store.postgres_extras import PostgresDaily, PostgresRatings, PostgresReplays
 
 MIGRATIONS = migrations("postgres")
@@ -72,6 +73,11 @@ def cause_of(e: BaseException) -> str:
     return "a database error"
 
 
+# A press remembered (its interaction id): one row, 1 if it is new, 0 if it was seen already.
+SEEN_SQL = ("WITH i AS (INSERT INTO interactions (id, seen_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING "
+            "RETURNING id) SELECT count(*) FROM i")
+
+
 async def _keep_session(connection: asyncpg.Connection) -> None:
     """A connection's reset when it goes back to the pool: nothing to undo. asyncpg's default
     (``SELECT pg_advisory_unlock_all(); CLOSE ALL; UNLISTEN *; RESET ALL``) is one more round trip
@@ -92,6 +98,7 @@ class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
         self.schema = schema
         self.games = games
         self.damage = DamageLog()
+        self._grouped = Grouped(pool)  # a move's save and a press's id: sent with those asked meanwhile
 
     @classmethod
     async def open(cls, dsn: str, *, schema: str | None = None, games: Collection[str] | None = None,
@@ -232,8 +239,8 @@ class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
             extra = [str(interaction_id), time.time()] if interaction_id is not None else []
             extra += warned_guard(table)
             try:
-                updated, fresh_press = await self.pool.fetchrow(sql, *self._move_args(table, expected_revision, values,
-                                                                                     known), *extra)
+                updated, fresh_press = await self._grouped.fetchrow(
+                    sql, [*self._move_args(table, expected_revision, values, known), *extra])
             except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
                 raise self._error(e, "save the table") from e
             if fresh_press != 1:
@@ -424,14 +431,12 @@ class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
         return Draft(r["id"], r["table_id"], r["seat"], r["decision_rev"], json.loads(r["tokens"]), r["created_at"])
 
     async def seen_interaction(self, interaction_id: int | str) -> bool:
-        # One statement, its own transaction: one round trip (no BEGIN/COMMIT around it).
+        # One statement, with the presses remembered meanwhile (bot.store.pg_group): one round trip.
         try:
-            status = await self.pool.execute(
-                "INSERT INTO interactions (id, seen_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING",
-                str(interaction_id), time.time())
+            (inserted,) = await self._grouped.fetchrow(SEEN_SQL, [str(interaction_id), time.time()])
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
             raise self._error(e, "remember an interaction") from e
-        return status.endswith(" 0")
+        return inserted == 0
 
     # ----- the public table message ---------------------------------------------------------------
     async def message_id(self, channel_id: int) -> int | None:
