@@ -47,10 +47,21 @@ def clip(text: str, limit: int) -> str:
 _MARKDOWN = re.compile(r"([\\`*_~|>#\[\]])")
 
 
+_PLAIN: dict[str, str] = {}  # short texts (players' names, labels) as escaped: asked at every press
+PLAIN_TEXTS = 4096
+
+
 def plain(text: str) -> str:
     """Players' own words shown as typed: Markdown escaped, mentions defused (no pings, no
     swallowed embed), for embeds. The terminal shows text as it is."""
-    return _MARKDOWN.sub(r"\\\1", text).replace("@", "@\u200b").replace("<#", "<\u200b#")
+    found = _PLAIN.get(text) if type(text) is str else None
+    if found is None:
+        found = _MARKDOWN.sub(r"\\\1", text).replace("@", "@\u200b").replace("<#", "<\u200b#")
+        if type(text) is str and len(text) <= 256:
+            if len(_PLAIN) >= PLAIN_TEXTS:
+                _PLAIN.clear()
+            _PLAIN[text] = found
+    return found
 
 
 def defuse_names(text: str, names: Sequence[str]) -> str:
