@@ -22,7 +22,7 @@ from bot.ui.components import PREFIX as COMPONENT_PREFIX, PlainView
 from bot.ui.courier import Courier
 from bot.ui.presses import answer_own_presses, let_go, listens
 from bot.ui.slash import GatedTree
-from bot.ui.turnstile import ALONE, Turnstile, size_for
+from bot.ui.turnstile import ALONE, FULL, Turnstile, size_for
 from bot.ui.wire import Wire
 from bot.ratings import rate_history
 
@@ -42,9 +42,9 @@ def point_at(api_base: str | None, gateway_url: str | None) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
-GC_THRESHOLD = (ALONE, 10, 100)  # young and middle collections are made between interactions (bot.ui.turnstile),
-# full ones there every FULL middle ones: the collector's own full collections (when 10 middle ones had
-# been made, most of them here) came seven times in the real-press burst's 12 rounds, 19-21 ms each
+GC_THRESHOLD = (ALONE, 10, FULL)  # collections are made between interactions (bot.ui.turnstile), a full one
+# there every FULL of them: the collector's own full collections come once as many middle ones were
+# made (most of them there); at 100, seven times in the real-press burst's 12 rounds, 19-21 ms each
 
 
 def settle_memory() -> None:
@@ -52,11 +52,11 @@ def settle_memory() -> None:
     the garbage collector's way, so a full collection no longer walks it. Measured by the bench,
     a full collection during 200 tables at once fell from about 21 ms to 4 ms of blocked loop.
 
-    The youngest generation is collected every 2,000 new objects instead of 700: a press makes
+    The young generations are collected every 2,000 new objects instead of 700: a press makes
     and drops many short-lived ones, and fewer survive into the older generations. The real
     press's 200-table burst (six rounds): the collector's CPU in the timed windows fell from about
-    560 to 250 ms (1,800 interactions). Those young collections are made as an interaction leaves
-    the turnstile (``bot.ui.turnstile.between_presses``), its answers sent; the collector's own
+    560 to 250 ms (1,800 interactions). Those collections are made as an interaction leaves the
+    turnstile (``bot.ui.turnstile.between_presses``), its answers sent; the collector's own
     threshold becomes ``ALONE`` (5,000), reached by work outside interactions."""
     gc.collect()
     gc.freeze()
