@@ -47,8 +47,10 @@ async def _next_move(service: Any, channel: int, rng: random.Random) -> tuple[An
 async def _press(service: Any, channel: int, actor: Any, move: str, picture: bool = False) -> None:
     """One button press, server-side, as the Discord layer handles it: the interaction id
     remembered, the move (load, check, apply, save), the picture drawn off the loop (when asked)
-    and the public message built."""
+    and the public message built; then the collection due, if one is, as the bot makes it when an
+    interaction leaves its turnstile (bot.ui.turnstile.between_presses)."""
     from bot import ui
+    from bot.ui.turnstile import between_presses
 
     from bot.tables.desk import Desk
 
@@ -62,6 +64,7 @@ async def _press(service: Any, channel: int, actor: Any, move: str, picture: boo
 
         png = await pictures.table_picture(update.public.game, update.public.view)
     ui.table_message(update.public, png)
+    between_presses()
 
 
 async def _long_table(service: Any, channel: int, moves: int) -> random.Random:
