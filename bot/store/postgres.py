@@ -23,6 +23,7 @@ from bot.store.base import (
     warned_guard, wrote_snapshot,
 )
 from bot.store.migrations import migrations
+from bot.store.pglane import Lane
 from bot.store.postgres_extras import PostgresDaily, PostgresRatings, PostgresReplays
 
 MIGRATIONS = migrations("postgres")
@@ -87,6 +88,7 @@ class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
 
     def __init__(self, pool: asyncpg.Pool, dsn: str, schema: str | None, games: Collection[str]):
         self.pool = pool
+        self.lane = Lane(pool, max(1, pool.get_max_size() // 2))  # a press's statements, without the pool's round
         self.dsn = dsn
         self.schema = schema
         self.games = games
@@ -111,6 +113,7 @@ class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
         return store
 
     async def close(self) -> None:
+        await self.lane.close()
         await self.pool.close()
 
     def _error(self, e: BaseException, what: str) -> StoreError:
@@ -160,7 +163,7 @@ class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
 
     async def _fetch(self, what: str, sql: str, *args: Any) -> list[asyncpg.Record]:
         try:
-            return await self.pool.fetch(sql, *args)
+            return await self.lane.fetch(sql, *args)
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
             raise self._error(e, what) from e
 
@@ -231,7 +234,7 @@ class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
             extra = [str(interaction_id), time.time()] if interaction_id is not None else []
             extra += warned_guard(table)
             try:
-                updated, fresh_press = await self.pool.fetchrow(sql, *self._move_args(table, expected_revision, values,
+                updated, fresh_press = await self.lane.fetchrow(sql, *self._move_args(table, expected_revision, values,
                                                                                      known), *extra)
             except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
                 raise self._error(e, "save the table") from e
@@ -420,7 +423,7 @@ class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
                         draft_id: str | None = None) -> str:
         draft_id = draft_id or new_draft_id()
         try:
-            await self.pool.execute(
+            await self.lane.execute(
                 "INSERT INTO drafts (id, table_id, seat, decision_rev, tokens, created_at) "
                 "VALUES ($1, $2, $3, $4, $5, $6)",
                 draft_id, table_id, seat, decision_rev, dumps(list(tokens)), time.time())
@@ -438,7 +441,7 @@ class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
     async def seen_interaction(self, interaction_id: int | str) -> bool:
         # One statement, its own transaction: one round trip (no BEGIN/COMMIT around it).
         try:
-            status = await self.pool.execute(
+            status = await self.lane.execute(
                 "INSERT INTO interactions (id, seen_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING",
                 str(interaction_id), time.time())
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
