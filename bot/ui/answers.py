@@ -63,16 +63,27 @@ async def edit_in_place(interaction: discord.Interaction, *, content: Any = MISS
         state.store_view(view, message_id or _message_id(data))
 
 
-def ephemeral_flags(ephemeral: bool) -> Any:
-    """A message's flags as discord.py's ``send_message`` and ``followup.send`` make them (MISSING
-    when not ephemeral)."""
-    if not ephemeral:
-        return MISSING
+def _ephemeral() -> discord.MessageFlags:
     flags = discord.MessageFlags._from_value(0)
     flags.ephemeral = True
     flags.suppress_embeds = False
     flags.suppress_notifications = False
     return flags
+
+
+_EPHEMERAL = _ephemeral()  # made once: the request's builders only read its value
+
+
+def ephemeral_flags(ephemeral: bool, view: Any = MISSING) -> Any:
+    """A message's flags as discord.py's ``send_message`` and ``followup.send`` make them (MISSING
+    when not ephemeral). One object for every message, made once: discord.py's request builders
+    only read its ``value``, except with a components-v2 ``view`` (they mark the flags so), which
+    gets flags of its own."""
+    if not ephemeral:
+        return MISSING
+    if view is not MISSING and view is not None and view.has_components_v2():
+        return _ephemeral()
+    return _EPHEMERAL
 
 
 async def send(interaction: discord.Interaction, content: Any = None, *, embed: Any = MISSING, view: Any = MISSING,
@@ -82,7 +93,7 @@ async def send(interaction: discord.Interaction, content: Any = None, *, embed: 
     response = interaction.response
     if response._response_type:
         raise discord.InteractionResponded(interaction)
-    flags = ephemeral_flags(ephemeral)
+    flags = ephemeral_flags(ephemeral, view)
     state: Any = interaction._state
     params = interaction_message_response_params(
         type=InteractionResponseType.channel_message.value, content=content, tts=False, embed=embed, files=files,
