@@ -76,6 +76,7 @@ class Wire:
         self._idle: dict[tuple[str, str, int], list[Connection]] = {}
         self._all: set[Connection] = set()
         self._origins: dict[str, tuple[str, str, int, str, str]] = {}
+        self._heads: dict[tuple[str, str], str] = {}  # (host, user agent): the request's first header lines
         self._closed = False
         self.sent = 0  # requests answered on this road
         self.fell_back = 0  # requests sent through discord.py instead
@@ -116,7 +117,7 @@ class Wire:
             headers["Authorization"] = f"Bot {auth_token}"
         if reason is not None:
             headers["X-Audit-Log-Reason"] = _uriquote(reason, safe="/ ")
-        body = utils._to_json(payload).encode("utf-8")
+        body = json_body(payload)
         locks = self.adapter._locks
         bucket = (route.webhook_id, route.webhook_token)
         lock = locks.get(bucket)
@@ -145,7 +146,7 @@ class Wire:
         headers = {"Content-Type": "application/json", "Authorization": "Bot " + http.token}
         if reason:
             headers["X-Audit-Log-Reason"] = _uriquote(reason, safe="/ ")
-        body = utils._to_json(payload).encode("utf-8")
+        body = json_body(payload)
         route_key = route.key
         bucket_hash = http._bucket_hashes.get(route_key)
         key = f"{route_key}:{route.major_parameters}" if bucket_hash is None else f"{bucket_hash}:{route.major_parameters}"
@@ -220,11 +221,13 @@ class Wire:
         path = url[len(prefix):] or "/"
         if params:
             path += "?" + query_string(params)
-        lines = [f"{route.method} {path} HTTP/1.1", f"Host: {hostport}", "Accept: */*", f"User-Agent: {user_agent}"]
-        lines += [f"{k}: {v}" for k, v in headers.items()]
-        lines.append(f"Content-Length: {len(body) if body is not None else 0}")
+        head = self._heads.get((hostport, user_agent))
+        if head is None:
+            head = self._heads[(hostport, user_agent)] = f"Host: {hostport}\r\nAccept: */*\r\nUser-Agent: {user_agent}\r\n"
+        fields = "".join([f"{k}: {v}\r\n" for k, v in headers.items()])
         try:
-            request = ("\r\n".join(lines) + "\r\n\r\n").encode("ascii") + (body or b"")
+            request = (f"{route.method} {path} HTTP/1.1\r\n{head}{fields}"
+                       f"Content-Length: {len(body) if body is not None else 0}\r\n\r\n").encode("ascii") + (body or b"")
         except UnicodeEncodeError:  # a path or header aiohttp would encode its own way: its road
             return None
         origin = (scheme, host, port)
@@ -345,6 +348,23 @@ def _note_limits(http: Any, route: discord.http.Route, route_key: str, bucket_ha
     if "x-ratelimit-remaining" in headers and answer.status != 429:
         ratelimit.update(answer, use_clock=http.use_clock)
 
+
+
+def json_body(payload: Any) -> bytes:
+    """A JSON body's bytes as discord.py encodes it (``utils._to_json``, sent as UTF-8): orjson's
+    bytes as they come when discord.py encodes with orjson (it decodes them to text, aiohttp
+    encodes that text back to the same bytes), else its text encoded."""
+    if _ORJSON_TO_JSON is not None and utils._to_json is _ORJSON_TO_JSON:
+        return _orjson_dumps(payload)
+    return utils._to_json(payload).encode("utf-8")
+
+
+try:
+    from orjson import dumps as _orjson_dumps
+except ImportError:  # discord.py encodes with the json module
+    _ORJSON_TO_JSON = None
+else:
+    _ORJSON_TO_JSON = utils._to_json if utils.HAS_ORJSON else None
 
 
 # --- where the press path's requests meet the sender
