@@ -479,3 +479,20 @@ async def test_no_answer_times_out_and_the_connection_is_dropped(server, clients
     assert wire.connections == 0
     assert await taken.request(route, json={"content": "b"}) == {"id": "7", "echo": True}  # a new connection
     assert server.seen[-1].conn != server.seen[-2].conn and wire.sent == 1
+
+
+def test_a_json_body_is_the_bytes_discord_py_sends(monkeypatch):
+    from bot.ui.wire import json_body
+
+    payloads = [{"content": "é ✓ 😀 \u2028", "embeds": [{"title": "<@1>", "fields": []}], "flags": 64, "tts": False},
+                {"n": [1, 2.5, None, True], "s": "\"quoted\" \\ back"}]
+    for payload in payloads:
+        assert json_body(payload) == discord.utils._to_json(payload).encode("utf-8")
+    import json
+
+    def as_json_module(obj: Any) -> str:  # discord.py without orjson
+        return json.dumps(obj, separators=(",", ":"), ensure_ascii=True)
+
+    monkeypatch.setattr(discord.utils, "_to_json", as_json_module)
+    for payload in payloads:
+        assert json_body(payload) == as_json_module(payload).encode("utf-8")
