@@ -496,3 +496,27 @@ def test_a_json_body_is_the_bytes_discord_py_sends(monkeypatch):
     monkeypatch.setattr(discord.utils, "_to_json", as_json_module)
     for payload in payloads:
         assert json_body(payload) == as_json_module(payload).encode("utf-8")
+
+
+async def test_an_answer_nobody_reads_is_not_parsed(server, clients, monkeypatch):
+    from bot.ui import http1, wire as wire_module
+
+    plain, taken, wire = clients
+    parsed: list[bytes] = []
+    data = http1.Answer.data
+
+    def counted(self):
+        parsed.append(self.body)
+        return data(self)
+
+    monkeypatch.setattr(http1.Answer, "data", counted)
+    params = params_of_callback()
+    with wire_module.unread():
+        got = await wire.adapter.create_interaction_response(1234, "tok-en_2", session=session(taken), params=params)
+        edited = await taken.edit_message(55, 66, params=edit_params())
+    assert got is None and edited is None and parsed == []
+    read = await wire.adapter.create_interaction_response(1234, "tok-en_3", session=session(taken), params=params)
+    assert read == {"id": "7", "echo": True} and len(parsed) == 1  # read again once out of ``unread``
+    await plain.edit_message(55, 66, params=edit_params())
+    same_request(server.seen[-3], server.seen[-1])  # the request itself is the one discord.py sends
+    assert wire.sent == 3 and wire.fell_back == 0

@@ -41,6 +41,7 @@ limit) and updates it from the answer's ``X-RateLimit-*`` headers as discord.py 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import ssl
 import time
@@ -64,6 +65,25 @@ CONNECT_TIMEOUT = 10.0
 RETRIED_5XX = frozenset((500, 502, 504, 524))  # discord.py's HTTPClient retries these after a second
 
 Fallback = Callable[[], Awaitable[Any]]
+
+# Set (``unread()``) while a request is made whose answer nobody reads: its body is not parsed.
+_UNREAD: contextvars.ContextVar[bool] = contextvars.ContextVar("deckhand_wire_unread", default=False)
+
+
+class unread:
+    """``with unread(): await ...``: the requests this sender answers meanwhile (in this task) give
+    None instead of their answer's data, which the caller never reads (the table message Discord
+    sends back after an edit, the interaction's message after its answer): its JSON is not parsed.
+    What is sent, the rate limits, the refusals (raised from their answer, as ever) and
+    discord.py's road (which parses as it always did) are unchanged."""
+
+    __slots__ = ("_token",)
+
+    def __enter__(self) -> None:
+        self._token = _UNREAD.set(True)
+
+    def __exit__(self, *exc: object) -> None:
+        _UNREAD.reset(self._token)
 
 
 class Wire:
@@ -131,7 +151,7 @@ class Wire:
                     held.delay_by(utils._parse_ratelimit_header(answer))
                 if 300 > answer.status >= 200:
                     self.sent += 1
-                    return answer.data()
+                    return None if _UNREAD.get() else answer.data()
                 await self._refused(answer, None)
         return await self._fall_back(fallback)
 
@@ -160,7 +180,7 @@ class Wire:
                 _note_limits(http, route, route_key, bucket_hash, key, ratelimit, answer)
                 if 300 > answer.status >= 200:
                     self.sent += 1
-                    return answer.data()
+                    return None if _UNREAD.get() else answer.data()
                 await self._refused(answer, http)
         return await self._fall_back(fallback)
 
