@@ -107,7 +107,7 @@ async def send(interaction: discord.Interaction, content: Any = None, *, embed: 
     params = interaction_message_response_params(
         type=InteractionResponseType.channel_message.value, content=content, tts=False, embed=embed, files=files,
         previous_allowed_mentions=state.allowed_mentions, allowed_mentions=allowed_mentions, flags=flags, view=view)
-    keeps_view = view is not MISSING and type(view) is not PlainView and not view.is_finished()
+    keeps_view = view is not MISSING and view is not None and type(view) is not PlainView and not view.is_finished()
     data = await _post(interaction, params, read=read_id or keeps_view)
     response._response_type = InteractionResponseType.channel_message
     message_id = _message_id(data)
