@@ -27,6 +27,8 @@ from bot.ui.wire import Wire
 from bot.ratings import rate_history
 
 log = logging.getLogger(__name__)
+_client_log = logging.getLogger("discord.client")  # discord.py's, which logs every event dispatched at DEBUG
+_METHODS: dict[tuple[type, str], bool] = {}  # (the bot's class, "on_<event>"): whether the class has it
 
 COGS = ("cogs.tables", "cogs.game_cog", "cogs.tournaments")  # the table commands, one group per game, /tournament
 
@@ -181,6 +183,28 @@ class DeckhandBot(commands.Bot):
             settle_memory()
             samples = await asyncio.to_thread(sample_views)
             self._warming = asyncio.create_task(pictures.prepare(samples), name="deckhand: warm the picture processes")
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        """discord.py's (``commands.Bot.dispatch``, 2.7.1), for an event no ``wait_for`` waits for
+        and no ``on_`` method of the bot answers (the ``interaction`` of every press, the
+        ``app_command_completion`` of every slash command): its listeners started alone, as
+        discord.py starts them, without looking for the waiters and the method it does not find
+        (an ``AttributeError`` raised and caught each time). Anything else, and every event while
+        discord.py's debug log is on (it logs each), is discord.py's own road."""
+        ev = "on_" + event_name
+        if event_name in self._listeners or _client_log.isEnabledFor(logging.DEBUG) or self._answers(ev):
+            return super().dispatch(event_name, *args, **kwargs)
+        for event in self.extra_events.get(ev, ()):
+            self._schedule_event(event, ev, *args, **kwargs)
+
+    def _answers(self, method: str) -> bool:
+        """Whether the bot has an ``on_`` method of this name (its class's, looked up once, or its own)."""
+        if method in self.__dict__:
+            return True
+        known = _METHODS.get((type(self), method))
+        if known is None:
+            known = _METHODS[(type(self), method)] = hasattr(type(self), method)
+        return known
 
     def _schedule_event(self, coro: Any, event_name: str, /, *args: Any, **kwargs: Any) -> Any:
         """discord.py's, but an ``interaction`` listener marked for other kinds of interaction
