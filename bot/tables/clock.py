@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import sys
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, replace
 
@@ -20,7 +21,8 @@ from bot.tables.games import load_game
 log = logging.getLogger("bot.tables")
 
 SWEEP_PAGE = 200  # due tables read per page by the turn-limit sweep
-SWEEP_MIDDLE = 1  # the collector's middle threshold while the sweep works (small_middle_generation)
+SWEEP_MIDDLE = 1  # the collector's middle threshold while the sweep works through due tables (loop_first)
+SWEEP_SWITCH = 0.0005  # seconds: the interpreter's switch interval meanwhile (loop_first)
 SWEEP_TURN = 25  # of a page's tables, decided (or remembered once saved) in one turn of the event loop
 WARNING, TIME_UP, CLOCK = "warning", "time_up", "clock"
 
@@ -38,27 +40,37 @@ def _rebuild(rows: list[TableRow]) -> None:
 
 
 @contextlib.contextmanager
-def small_middle_generation() -> Iterator[None]:
-    """While the sweep works through due tables: the collector's middle generation collected after
-    every ``SWEEP_MIDDLE + 1`` young collections, not every eleventh (``bot.app.GC_THRESHOLD``).
+def loop_first() -> Iterator[None]:
+    """While the sweep works through due tables, the event loop's thread kept from waiting long on
+    the others (the settings are set back afterwards, each unless something else changed it).
 
-    A due table's rebuilt game, row and table message are a few hundred objects that outlive a
-    young collection (the games and rows stay cached), and a middle collection walks what the
-    young ones let through since the last one: in the bench's sweep of 1,000 due tables three
-    middle collections of 40,000-50,000 objects took 11-24 ms of CPU each, in whichever thread
-    made them (a worker's or the sender's holds the interpreter's lock meanwhile: the loop waits
-    as long). Collected after every second young one, each took 2-8 ms (about the same work in
-    all, in four times as many pieces). The threshold is set back afterwards unless something
-    else changed it meanwhile."""
+    The interpreter's lock is handed over every ``SWEEP_SWITCH`` s, not every 5 ms: the sweep's
+    worker threads (its games rebuilt, its messages made, its rows read: about 0.8 ms of CPU a
+    due table) and the sender thread hold the lock while the loop waits for it at each of its
+    turns. In the bench's sweep of 1,000 due tables (watched by a 1 ms ticker) the loop waited for
+    it about 1 s in all, 80-180 times over 5 ms; with 0.5 ms, 0.45-0.55 s, 7-18 times, for no more
+    of the loop's CPU (the timed sweep's 120-127 ms against 125-128, load 9).
+
+    The collector's middle generation is collected after every ``SWEEP_MIDDLE + 1`` young
+    collections, not every eleventh (``bot.app.GC_THRESHOLD``): a due table's rebuilt game, row and
+    table message are a few hundred objects that outlive a young collection (the games and rows
+    stay cached), and a middle collection walks what the young ones let through since the last
+    one. Three middle collections of 40,000-50,000 objects took 11-24 ms of CPU each in that sweep,
+    in whichever thread made them (a worker's or the sender's holds the lock meanwhile: the loop
+    waits as long); collected after every second young one, each took 2-8 ms (about the same work
+    in all, in four times as many pieces)."""
+    switch = sys.getswitchinterval()
     first, second, third = gc.get_threshold()
-    if second <= SWEEP_MIDDLE:  # already as small (a sweep within a sweep)
-        yield
-        return
-    gc.set_threshold(first, SWEEP_MIDDLE, third)
+    if switch > SWEEP_SWITCH:
+        sys.setswitchinterval(SWEEP_SWITCH)
+    if second > SWEEP_MIDDLE:
+        gc.set_threshold(first, SWEEP_MIDDLE, third)
     try:
         yield
     finally:
-        if gc.get_threshold() == (first, SWEEP_MIDDLE, third):
+        if switch > SWEEP_SWITCH and abs(sys.getswitchinterval() - SWEEP_SWITCH) < 1e-7:
+            sys.setswitchinterval(switch)
+        if second > SWEEP_MIDDLE and gc.get_threshold() == (first, SWEEP_MIDDLE, third):
             gc.set_threshold(first, second, third)
 
 
@@ -122,8 +134,8 @@ class Clock:
             page = await self.store.due(now, SWEEP_PAGE, after, shards=self.sweep_shards)
             if not page:
                 break
-            if after is None:  # due tables: their games and messages made, the collector's middle generation kept small
-                scope.enter_context(small_middle_generation())
+            if after is None:  # due tables: their games and messages made beside the loop (loop_first)
+                scope.enter_context(loop_first())
             todo = [row for row in page if broken.get(row.channel_id) != (row.table_id, row.revision)]
             # Each table's game (its snapshot and up to SNAPSHOT_EVERY moves replayed) is rebuilt in a
             # worker thread, the page at once, not on the event loop: who is late, and the table
