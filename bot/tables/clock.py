@@ -168,11 +168,17 @@ class Clock:
         a rulebook clock that runs out plays moves and bot seats may play at once (their own
         save each), a table busy with another action waits for it, and one that moved since it was
         read is decided again on the stored row."""
-        alone: list[tuple[TableRow, TableRow | None]] = [(r, r) for r in rows if not _plain(r, now)]
+        alone: list[tuple[TableRow, TableRow | None]] = []
+        plain: list[TableRow] = []
+        for r in rows:
+            if _plain(r, now):
+                plain.append(r)
+            else:
+                alone.append((r, r))
         changes: list[tuple[Change, TableRow, int]] = []
         async with contextlib.AsyncExitStack() as held:
             await held.enter_async_context(self._in_flight)  # taken first: the semaphore is never awaited with locks held
-            for i, row in enumerate(r for r in rows if _plain(r, now)):
+            for i, row in enumerate(plain):
                 if i and i % SWEEP_TURN == 0:  # a few tables a turn of the loop: presses go in between
                     await asyncio.sleep(0)
                 lock = self._locks[row.channel_id]
