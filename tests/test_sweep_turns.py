@@ -1,6 +1,6 @@
 """The turn-limit sweep shares the event loop: a page's due tables are decided, and remembered once
 saved, a few a turn of the loop (presses go in between), every table told once; while it works
-through due tables the collector's middle generation is kept small, and its threshold is set back
+through due tables the collector's young and middle generations are kept small, and its threshold is set back
 afterwards (unless something else changed it meanwhile), and the interpreter's lock is handed
 over more often."""
 
@@ -15,7 +15,7 @@ import pytest
 
 import bot.tables.clock as clock_module
 from bot.tables import TIME_UP
-from bot.tables.clock import SWEEP_MIDDLE, SWEEP_SWITCH, SWEEP_TURN
+from bot.tables.clock import SWEEP_MIDDLE, SWEEP_SWITCH, SWEEP_TURN, SWEEP_YOUNG
 
 CW = "court_wars"
 TABLES = 3 * SWEEP_TURN + 7
@@ -75,7 +75,7 @@ async def test_a_page_is_decided_and_remembered_a_few_tables_a_turn_each_told_on
 
 
 async def test_the_loop_goes_first_while_due_tables_are_swept(service, clock, people, monkeypatch):
-    """The collector's middle generation kept small and the interpreter's lock handed over often,
+    """The collector's young and middle generations kept small and the interpreter's lock handed over often,
     while due tables are swept (not for a sweep that finds none); both set back afterwards, each
     unless something else changed it meanwhile."""
     saved = gc.get_threshold(), sys.getswitchinterval()
@@ -95,7 +95,7 @@ async def test_the_loop_goes_first_while_due_tables_are_swept(service, clock, pe
         assert calls == [], "nothing due: nothing changed"
         await due_tables(service, clock, people, 3)
         assert len(await service.check_timeouts()) == 3
-        assert seen == [((5000, SWEEP_MIDDLE, 100), pytest.approx(SWEEP_SWITCH))] * 3
+        assert seen == [((SWEEP_YOUNG, SWEEP_MIDDLE, 100), pytest.approx(SWEEP_SWITCH))] * 3
         assert gc.get_threshold() == (5000, 10, 100) and sys.getswitchinterval() == pytest.approx(0.005), "set back"
 
         # Changed by something else meanwhile: left as that made it.

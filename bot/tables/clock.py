@@ -21,7 +21,8 @@ from bot.tables.games import load_game
 log = logging.getLogger("bot.tables")
 
 SWEEP_PAGE = 200  # due tables read per page by the turn-limit sweep
-SWEEP_MIDDLE = 1  # the collector's middle threshold while the sweep works through due tables (loop_first)
+SWEEP_YOUNG = 1500  # the collector's young threshold while the sweep works through due tables (loop_first)
+SWEEP_MIDDLE = 1  # and its middle one
 SWEEP_SWITCH = 0.0005  # seconds: the interpreter's switch interval meanwhile (loop_first)
 SWEEP_TURN = 25  # of a page's tables, decided (or remembered once saved) in one turn of the event loop
 WARNING, TIME_UP, CLOCK = "warning", "time_up", "clock"
@@ -51,27 +52,30 @@ def loop_first() -> Iterator[None]:
     it about 1 s in all, 80-180 times over 5 ms; with 0.5 ms, 0.45-0.55 s, 7-18 times, for no more
     of the loop's CPU (the timed sweep's 120-127 ms against 125-128, load 9).
 
-    The collector's middle generation is collected after every ``SWEEP_MIDDLE + 1`` young
+    The collector's young generation is collected every ``SWEEP_YOUNG`` new objects (net), not
+    ``bot.ui.turnstile.ALONE``, and its middle one after every ``SWEEP_MIDDLE + 1`` young
     collections, not every eleventh (``bot.app.GC_THRESHOLD``): a due table's rebuilt game, row and
     table message are a few hundred objects that outlive a young collection (the games and rows
     stay cached), and a middle collection walks what the young ones let through since the last
     one. Three middle collections of 40,000-50,000 objects took 11-24 ms of CPU each in that sweep,
     in whichever thread made them (a worker's or the sender's holds the lock meanwhile: the loop
-    waits as long); collected after every second young one, each took 2-8 ms (about the same work
-    in all, in four times as many pieces)."""
+    waits as long). Middle collections after every second young one: 2-10 ms each; with young ones
+    every 1,500 objects as well, 3-5 ms (about 85 of them, 70-90 ms in all against 100-125)."""
     switch = sys.getswitchinterval()
-    first, second, third = gc.get_threshold()
+    before = gc.get_threshold()
+    first, second, third = before
+    mine = (min(first, SWEEP_YOUNG), min(second, SWEEP_MIDDLE), third)
     if switch > SWEEP_SWITCH:
         sys.setswitchinterval(SWEEP_SWITCH)
-    if second > SWEEP_MIDDLE:
-        gc.set_threshold(first, SWEEP_MIDDLE, third)
+    if mine != before:
+        gc.set_threshold(*mine)
     try:
         yield
     finally:
         if switch > SWEEP_SWITCH and abs(sys.getswitchinterval() - SWEEP_SWITCH) < 1e-7:
             sys.setswitchinterval(switch)
-        if second > SWEEP_MIDDLE and gc.get_threshold() == (first, SWEEP_MIDDLE, third):
-            gc.set_threshold(first, second, third)
+        if mine != before and gc.get_threshold() == mine:
+            gc.set_threshold(*before)
 
 
 def _plain(row: TableRow, now: float) -> bool:
