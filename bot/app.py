@@ -22,11 +22,13 @@ from bot.ui.components import PREFIX as COMPONENT_PREFIX, PlainView
 from bot.ui.courier import Courier
 from bot.ui.presses import answer_own_presses, let_go, listens
 from bot.ui.slash import GatedTree
-from bot.ui.turnstile import ALONE, Turnstile, size_for
+from bot.ui.turnstile import ALONE, FULL, Turnstile, size_for
 from bot.ui.wire import Wire
 from bot.ratings import rate_history
 
 log = logging.getLogger(__name__)
+_client_log = logging.getLogger("discord.client")  # discord.py's, which logs every event dispatched at DEBUG
+_METHODS: dict[tuple[type, str], bool] = {}  # (the bot's class, "on_<event>"): whether the class has it
 
 COGS = ("cogs.tables", "cogs.game_cog", "cogs.tournaments")  # the table commands, one group per game, /tournament
 
@@ -42,9 +44,9 @@ def point_at(api_base: str | None, gateway_url: str | None) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
-GC_THRESHOLD = (ALONE, 10, 100)  # young and middle collections are made between interactions (bot.ui.turnstile),
-# full ones there every FULL middle ones: the collector's own full collections (when 10 middle ones had
-# been made, most of them here) came seven times in the real-press burst's 12 rounds, 19-21 ms each
+GC_THRESHOLD = (ALONE, 10, FULL)  # collections are made between interactions (bot.ui.turnstile), a full one
+# there every FULL of them: the collector's own full collections come once as many middle ones were
+# made (most of them there); at 100, seven times in the real-press burst's 12 rounds, 19-21 ms each
 
 
 def settle_memory() -> None:
@@ -52,11 +54,11 @@ def settle_memory() -> None:
     the garbage collector's way, so a full collection no longer walks it. Measured by the bench,
     a full collection during 200 tables at once fell from about 21 ms to 4 ms of blocked loop.
 
-    The youngest generation is collected every 2,000 new objects instead of 700: a press makes
+    The young generations are collected every 2,000 new objects instead of 700: a press makes
     and drops many short-lived ones, and fewer survive into the older generations. The real
     press's 200-table burst (six rounds): the collector's CPU in the timed windows fell from about
-    560 to 250 ms (1,800 interactions). Those young collections are made as an interaction leaves
-    the turnstile (``bot.ui.turnstile.between_presses``), its answers sent; the collector's own
+    560 to 250 ms (1,800 interactions). Those collections are made as an interaction leaves the
+    turnstile (``bot.ui.turnstile.between_presses``), its answers sent; the collector's own
     threshold becomes ``ALONE`` (5,000), reached by work outside interactions."""
     gc.collect()
     gc.freeze()
@@ -181,6 +183,28 @@ class DeckhandBot(commands.Bot):
             settle_memory()
             samples = await asyncio.to_thread(sample_views)
             self._warming = asyncio.create_task(pictures.prepare(samples), name="deckhand: warm the picture processes")
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        """discord.py's (``commands.Bot.dispatch``, 2.7.1), for an event no ``wait_for`` waits for
+        and no ``on_`` method of the bot answers (the ``interaction`` of every press, the
+        ``app_command_completion`` of every slash command): its listeners started alone, as
+        discord.py starts them, without looking for the waiters and the method it does not find
+        (an ``AttributeError`` raised and caught each time). Anything else, and every event while
+        discord.py's debug log is on (it logs each), is discord.py's own road."""
+        ev = "on_" + event_name
+        if event_name in self._listeners or _client_log.isEnabledFor(logging.DEBUG) or self._answers(ev):
+            return super().dispatch(event_name, *args, **kwargs)
+        for event in self.extra_events.get(ev, ()):
+            self._schedule_event(event, ev, *args, **kwargs)
+
+    def _answers(self, method: str) -> bool:
+        """Whether the bot has an ``on_`` method of this name (its class's, looked up once, or its own)."""
+        if method in self.__dict__:
+            return True
+        known = _METHODS.get((type(self), method))
+        if known is None:
+            known = _METHODS[(type(self), method)] = hasattr(type(self), method)
+        return known
 
     def _schedule_event(self, coro: Any, event_name: str, /, *args: Any, **kwargs: Any) -> Any:
         """discord.py's, but an ``interaction`` listener marked for other kinds of interaction

@@ -200,7 +200,7 @@ def settled():
         gc.set_threshold(*before)
 
 
-async def test_a_young_collection_is_made_as_an_interaction_leaves(settled):
+async def test_a_collection_is_made_as_an_interaction_leaves(settled):
     seen = settled
     from bot.ui.turnstile import YOUNG
 
@@ -209,28 +209,32 @@ async def test_a_young_collection_is_made_as_an_interaction_leaves(settled):
     async with gate():
         kept.extend([i] for i in range(YOUNG + 200))  # tracked objects that stay alive
         assert seen.generations == []  # none made inside the press: its own threshold is far off
-    assert seen.generations == [0]
+    assert seen.generations == [1]  # the two younger generations together
     assert gc.get_count()[0] < YOUNG
     async with gate():  # nothing new: nothing to collect
         pass
-    assert seen.generations == [0]
+    assert seen.generations == [1]
 
 
-async def test_a_middle_collection_every_tenth_and_a_full_one_in_time(settled):
+async def test_the_younger_generations_together_and_a_full_one_in_time(settled):
+    """Each collection made here takes the young and the middle generations at once (what lives
+    on is walked once before it is old, not twice), and every FULL-th one all three."""
     seen = settled
-    from bot.ui.turnstile import FULL, MIDDLE, YOUNG, between_presses
+    from bot.ui import turnstile
+    from bot.ui.turnstile import FULL, YOUNG, between_presses
 
+    turnstile._made = 0
     kept = []
     made = []
-    for _ in range((MIDDLE + 1) * (FULL + 1) + 1):  # ten young, then a middle one
+    for _ in range(FULL + 1):
         kept.extend([i] for i in range(YOUNG + 200))  # (a few come from the lists' free list, uncounted)
         made.append(between_presses())
         kept.clear()
     assert made == seen.generations
-    assert made[:MIDDLE + 1] == [0] * MIDDLE + [1]
-    assert made.count(2) == 1 and made.count(1) == FULL  # the middle one after FULL others is a full one
-    assert made.index(2) == (MIDDLE + 1) * (FULL + 1) - 1
-    assert made[-1] == 0
+    assert made[:FULL - 1] == [1] * (FULL - 1)
+    assert made[FULL - 1] == 2 and made.count(2) == 1
+    assert made[-1] == 1
+    assert gc.get_threshold()[2] == FULL  # the collector's own full collections no sooner than these
 
 
 async def test_a_young_collection_every_few_interactions_whatever_the_count_says(settled):
@@ -250,7 +254,7 @@ async def test_a_young_collection_every_few_interactions_whatever_the_count_says
         del old[: YOUNG // 2]  # as many old ones freed: the count stays low
         assert gc.get_count()[0] < YOUNG
         made.append(between_presses())
-    assert made[EVERY - 1] == 0 and made[2 * EVERY - 1] is not None
+    assert made[EVERY - 1] == 1 and made[2 * EVERY - 1] is not None
     assert made.count(None) == 2 * EVERY - 2
     assert seen.generations[before:] == [g for g in made if g is not None]
 

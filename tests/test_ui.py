@@ -130,3 +130,30 @@ def test_story_lines_escaped_in_embeds_not_in_the_terminal():
     assert "```" not in render.panel(view).as_text()
     assert "@everyone" not in render.panel(view).as_text()
     assert "```@everyone```" in render.text(view)
+
+
+def test_what_a_move_did_is_said_the_same_when_said_again():
+    from bot.ui import payloads
+
+    first = payloads.did(["royal K♠", "T2"])
+    assert first == "Done: you chose royal K♠, then T2."
+    assert payloads.did(("royal K♠", "T2")) == first  # a tuple or a list: the same sentence, kept
+    assert payloads.did(["royal K♠", "T2"], secret=True) == "Done: your secret choice is in — royal K♠, then T2."
+    assert payloads.did(["*bold* @here"]) == "Done: you chose \\*bold\\* @\u200bhere."
+    assert payloads.did([]) == payloads.did(["  "]) == "Done."
+
+
+def test_ephemeral_flags_are_shared_but_a_components_v2_view_gets_its_own():
+    import discord
+
+    from bot.ui.answers import ephemeral_flags
+
+    flags = ephemeral_flags(True)
+    assert flags.value == discord.MessageFlags(ephemeral=True).value and ephemeral_flags(True) is flags
+    assert ephemeral_flags(False) is discord.utils.MISSING
+    layout = discord.ui.LayoutView()
+    layout.add_item(discord.ui.TextDisplay("hi"))
+    own = ephemeral_flags(True, layout)
+    assert own is not flags and own.value == flags.value
+    discord.webhook.async_.interaction_message_response_params(type=4, view=layout, flags=own)
+    assert own.components_v2 and not flags.components_v2

@@ -479,3 +479,44 @@ async def test_no_answer_times_out_and_the_connection_is_dropped(server, clients
     assert wire.connections == 0
     assert await taken.request(route, json={"content": "b"}) == {"id": "7", "echo": True}  # a new connection
     assert server.seen[-1].conn != server.seen[-2].conn and wire.sent == 1
+
+
+def test_a_json_body_is_the_bytes_discord_py_sends(monkeypatch):
+    from bot.ui.wire import json_body
+
+    payloads = [{"content": "é ✓ 😀 \u2028", "embeds": [{"title": "<@1>", "fields": []}], "flags": 64, "tts": False},
+                {"n": [1, 2.5, None, True], "s": "\"quoted\" \\ back"}]
+    for payload in payloads:
+        assert json_body(payload) == discord.utils._to_json(payload).encode("utf-8")
+    import json
+
+    def as_json_module(obj: Any) -> str:  # discord.py without orjson
+        return json.dumps(obj, separators=(",", ":"), ensure_ascii=True)
+
+    monkeypatch.setattr(discord.utils, "_to_json", as_json_module)
+    for payload in payloads:
+        assert json_body(payload) == as_json_module(payload).encode("utf-8")
+
+
+async def test_an_answer_nobody_reads_is_not_parsed(server, clients, monkeypatch):
+    from bot.ui import http1, wire as wire_module
+
+    plain, taken, wire = clients
+    parsed: list[bytes] = []
+    data = http1.Answer.data
+
+    def counted(self):
+        parsed.append(self.body)
+        return data(self)
+
+    monkeypatch.setattr(http1.Answer, "data", counted)
+    params = params_of_callback()
+    with wire_module.unread():
+        got = await wire.adapter.create_interaction_response(1234, "tok-en_2", session=session(taken), params=params)
+        edited = await taken.edit_message(55, 66, params=edit_params())
+    assert got is None and edited is None and parsed == []
+    read = await wire.adapter.create_interaction_response(1234, "tok-en_3", session=session(taken), params=params)
+    assert read == {"id": "7", "echo": True} and len(parsed) == 1  # read again once out of ``unread``
+    await plain.edit_message(55, 66, params=edit_params())
+    same_request(server.seen[-3], server.seen[-1])  # the request itself is the one discord.py sends
+    assert wire.sent == 3 and wire.fell_back == 0

@@ -89,18 +89,7 @@ class Feeder:
         self.http = session
         self.ids = itertools.count(930_000_000_000_000_000)
         self.errors = _Errors()
-        self._capture: list[asyncio.Future[Any]] | None = None
         self.server_pid = 0
-        loop = asyncio.get_running_loop()
-        previous = loop.get_task_factory()
-
-        def factory(loop: asyncio.AbstractEventLoop, coro: Any, **kw: Any) -> asyncio.Future[Any]:
-            task = previous(loop, coro, **kw) if previous else asyncio.Task(coro, loop=loop, **kw)
-            if self._capture is not None:
-                self._capture.append(task)
-            return task
-
-        loop.set_task_factory(factory)  # type: ignore[arg-type]
 
     # ----- payloads --------------------------------------------------------------------
     def payload(self, type_: int, data: dict[str, Any], who: int, channel_id: int,
@@ -140,12 +129,23 @@ class Feeder:
 
     # ----- feeding ---------------------------------------------------------------------
     def feed(self, payload: dict[str, Any]) -> list[asyncio.Future[Any]]:
-        """Hand the payload to discord.py's parser; the tasks it started to handle it."""
-        self._capture = captured = []
+        """Hand the payload to discord.py's parser; the tasks it started to handle it (caught by
+        a task factory set only meanwhile: the tasks the handlers start later are made as in a
+        real run)."""
+        captured: list[asyncio.Future[Any]] = []
+        loop = asyncio.get_running_loop()
+        previous = loop.get_task_factory()
+
+        def factory(loop: asyncio.AbstractEventLoop, coro: Any, **kw: Any) -> asyncio.Future[Any]:
+            task = previous(loop, coro, **kw) if previous else asyncio.Task(coro, loop=loop, **kw)
+            captured.append(task)
+            return task
+
+        loop.set_task_factory(factory)  # type: ignore[arg-type]
         try:
             self.bot._connection.parsers["INTERACTION_CREATE"](payload)
         finally:
-            self._capture = None
+            loop.set_task_factory(previous)
         return captured
 
     async def press(self, payload: dict[str, Any]) -> int:

@@ -23,9 +23,10 @@ GROUP_LIMIT = 64  # statements in one group at most: a group never holds many ca
 
 
 class Grouped:
-    """One-row statements of ``pool`` run in groups, per statement text."""
+    """One-row statements run in groups, per statement text, on ``pool``: asyncpg's pool or the
+    store's lane (bot.store.pglane), anything with its ``fetchrow`` and ``fetchmany``."""
 
-    def __init__(self, pool: asyncpg.Pool):
+    def __init__(self, pool: Any):
         self.pool = pool
         self._waiting: dict[str, list[tuple[Sequence[Any], asyncio.Future[Any]]]] = {}
         self._busy: set[str] = set()

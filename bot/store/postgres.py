@@ -25,6 +25,7 @@ from bot.store.base import (
 )
 from bot.store.migrations import migrations
 from bot.store.pg_group import Grouped
+from bot.store.pglane import Lane
 from bot.store.postgres_extras import PostgresDaily, PostgresRatings, PostgresReplays
 
 MIGRATIONS = migrations("postgres")
@@ -94,11 +95,12 @@ class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
 
     def __init__(self, pool: asyncpg.Pool, dsn: str, schema: str | None, games: Collection[str]):
         self.pool = pool
+        self.lane = Lane(pool, max(1, pool.get_max_size() // 2))  # a press's statements, without the pool's round
         self.dsn = dsn
         self.schema = schema
         self.games = games
         self.damage = DamageLog()
-        self._grouped = Grouped(pool)  # a move's save and a press's id: sent with those asked meanwhile
+        self._grouped = Grouped(self.lane)  # a move's save and a press's id: sent with those asked meanwhile
 
     @classmethod
     async def open(cls, dsn: str, *, schema: str | None = None, games: Collection[str] | None = None,
@@ -119,6 +121,7 @@ class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
         return store
 
     async def close(self) -> None:
+        await self.lane.close()
         await self.pool.close()
 
     def _error(self, e: BaseException, what: str) -> StoreError:
@@ -168,7 +171,7 @@ class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
 
     async def _fetch(self, what: str, sql: str, *args: Any) -> list[asyncpg.Record]:
         try:
-            return await self.pool.fetch(sql, *args)
+            return await self.lane.fetch(sql, *args)
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
             raise self._error(e, what) from e
 
@@ -415,7 +418,7 @@ class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
                         draft_id: str | None = None) -> str:
         draft_id = draft_id or new_draft_id()
         try:
-            await self.pool.execute(
+            await self.lane.execute(
                 "INSERT INTO drafts (id, table_id, seat, decision_rev, tokens, created_at) "
                 "VALUES ($1, $2, $3, $4, $5, $6)",
                 draft_id, table_id, seat, decision_rev, dumps(list(tokens)), time.time())

@@ -20,6 +20,7 @@ Every component's custom_id is ``dh2:<table>:<rev>:<kind>:<arg>``:
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import re
@@ -285,7 +286,16 @@ def ending(reader: Reader, link: str, ratings: str = "") -> dict[str, Any]:
 
 def did(labels: Sequence[str], secret: bool = False) -> str:
     """What an action did, in one sentence from the labels of its tokens (the reader's plain words):
-    "Done: you chose royal K♣, then T2." (a secret choice is said only to its chooser, privately)."""
+    "Done: you chose royal K♣, then T2." (a secret choice is said only to its chooser, privately).
+    Kept for the sentences said last: the same moves are made again and again."""
+    try:
+        return _did(tuple(labels), secret)
+    except TypeError:  # a label that cannot be a key
+        return _did.__wrapped__(tuple(labels), secret)
+
+
+@functools.lru_cache(maxsize=4096)
+def _did(labels: tuple[str, ...], secret: bool) -> str:
     words = [clip(pretty_text(" ".join(str(x).split())), 200) for x in labels if str(x).strip()]
     if not words:
         return "Done."

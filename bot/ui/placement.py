@@ -21,7 +21,7 @@ from discord.utils import MISSING
 from bot.render import pictures
 from bot.render.panel import clip
 from bot.tables.reader import Reader
-from bot.ui import answers, payloads
+from bot.ui import answers, payloads, wire
 from bot.ui.payloads import NO_PINGS
 
 if TYPE_CHECKING:
@@ -135,7 +135,7 @@ class Placement:
             refused, *after = await via.send([("edit_message", (channel_id, message_id), params), *then])
         else:
             try:
-                with params:
+                with params, wire.unread():  # Discord's copy of the edited message is never read
                     await self.bot.http.edit_message(channel_id, message_id, params=params)
             except discord.HTTPException as e:
                 refused = e
@@ -280,5 +280,5 @@ class Placement:
         if clicked is not None and clicked.flags.ephemeral:  # a private panel updates in place
             await answers.edit_in_place(interaction, content=text, embed=None, view=None, attachments=[])
         else:
-            await answers.send(interaction, text, ephemeral=True, allowed_mentions=NO_PINGS)
+            await answers.send(interaction, text, ephemeral=True, allowed_mentions=NO_PINGS, read_id=False)
         return True

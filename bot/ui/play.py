@@ -22,7 +22,7 @@ from bot.tables import Actor, TableError
 from bot.tables.desk import DamagedError
 from bot.tables.errors import AlreadyHandled, StaleError
 from bot.tables.reader import Reader, Update
-from bot.ui import answers, payloads
+from bot.ui import answers, payloads, wire
 from bot.ui.components import Kind, modal_id, modal_lines, modal_text, modal_then, parse_modal_id
 from bot.ui.payloads import NO_PINGS
 from bot.ui.placement import Placement, render
@@ -62,7 +62,8 @@ async def follow_up(interaction: discord.Interaction, content: str, *, ephemeral
     state: Any = interaction._state
     http = state.http
     with handle_message_parameters(content=content, tts=False, file=file, flags=flags, allowed_mentions=allowed_mentions,
-                                   previous_allowed_mentions=getattr(state, "allowed_mentions", None)) as params:
+                                   previous_allowed_mentions=getattr(state, "allowed_mentions", None)) as params, \
+            wire.unread():  # Discord's copy of the message is never read
         await async_context.get().execute_webhook(
             interaction.application_id, interaction.token, session=http._HTTPClient__session, proxy=http.proxy,
             proxy_auth=http.proxy_auth, payload=params.payload, multipart=params.multipart, files=params.files,
@@ -77,7 +78,7 @@ async def refuse(interaction: discord.Interaction, message: str) -> None:
     if interaction.response.is_done():
         await follow_up(interaction, message, ephemeral=True, allowed_mentions=NO_PINGS)
     else:
-        await answers.send(interaction, message, ephemeral=True, allowed_mentions=NO_PINGS)
+        await answers.send(interaction, message, ephemeral=True, allowed_mentions=NO_PINGS, read_id=False)
 
 
 class Play:
@@ -204,7 +205,7 @@ class Play:
         if interaction.response.is_done():
             await interaction.followup.send(**kw, ephemeral=True, allowed_mentions=NO_PINGS)
         else:
-            await answers.send(interaction, **kw, ephemeral=True, allowed_mentions=NO_PINGS)
+            await answers.send(interaction, **kw, ephemeral=True, allowed_mentions=NO_PINGS, read_id=False)
 
     # ----- lobby and table buttons --------------------------------------------------------
     async def table_action(self, interaction: discord.Interaction, kind: Kind, tid: str | None, rev: int | None,
@@ -276,7 +277,8 @@ class Play:
         if interaction.response.is_done():
             await interaction.followup.send(head, embed=embed, view=view, ephemeral=True, allowed_mentions=NO_PINGS, **kw)
         else:
-            await answers.send(interaction, head, embed=embed, view=view, ephemeral=True, allowed_mentions=NO_PINGS, **kw)
+            await answers.send(interaction, head, embed=embed, view=view, ephemeral=True, allowed_mentions=NO_PINGS,
+                               read_id=False, **kw)
 
     async def step(self, interaction: discord.Interaction, tid: str, rev: int, tokens: tuple[str, ...],
                    page: int = 0) -> None:
@@ -293,7 +295,7 @@ class Play:
         if message is not None and message.flags.ephemeral:
             await answers.edit_in_place(interaction, content=text, embed=None, view=view, attachments=[])
         else:
-            await answers.send(interaction, text, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
+            await answers.send(interaction, text, view=view, ephemeral=True, allowed_mentions=NO_PINGS, read_id=False)
 
     # ----- text boxes -----------------------------------------------------------------------
     async def open_modal(self, interaction: discord.Interaction, tid: str, rev: int, tokens: tuple[str, ...]) -> None:

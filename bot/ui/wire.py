@@ -41,6 +41,7 @@ limit) and updates it from the answer's ``X-RateLimit-*`` headers as discord.py 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import ssl
 import time
@@ -65,6 +66,25 @@ RETRIED_5XX = frozenset((500, 502, 504, 524))  # discord.py's HTTPClient retries
 
 Fallback = Callable[[], Awaitable[Any]]
 
+# Set (``unread()``) while a request is made whose answer nobody reads: its body is not parsed.
+_UNREAD: contextvars.ContextVar[bool] = contextvars.ContextVar("deckhand_wire_unread", default=False)
+
+
+class unread:
+    """``with unread(): await ...``: the requests this sender answers meanwhile (in this task) give
+    None instead of their answer's data, which the caller never reads (the table message Discord
+    sends back after an edit, the interaction's message after its answer): its JSON is not parsed.
+    What is sent, the rate limits, the refusals (raised from their answer, as ever) and
+    discord.py's road (which parses as it always did) are unchanged."""
+
+    __slots__ = ("_token",)
+
+    def __enter__(self) -> None:
+        self._token = _UNREAD.set(True)
+
+    def __exit__(self, *exc: object) -> None:
+        _UNREAD.reset(self._token)
+
 
 class Wire:
     """The bot's lean sender (one per bot, closed with it)."""
@@ -76,6 +96,7 @@ class Wire:
         self._idle: dict[tuple[str, str, int], list[Connection]] = {}
         self._all: set[Connection] = set()
         self._origins: dict[str, tuple[str, str, int, str, str]] = {}
+        self._heads: dict[tuple[str, str], str] = {}  # (host, user agent): the request's first header lines
         self._closed = False
         self.sent = 0  # requests answered on this road
         self.fell_back = 0  # requests sent through discord.py instead
@@ -116,7 +137,7 @@ class Wire:
             headers["Authorization"] = f"Bot {auth_token}"
         if reason is not None:
             headers["X-Audit-Log-Reason"] = _uriquote(reason, safe="/ ")
-        body = utils._to_json(payload).encode("utf-8")
+        body = json_body(payload)
         locks = self.adapter._locks
         bucket = (route.webhook_id, route.webhook_token)
         lock = locks.get(bucket)
@@ -130,7 +151,7 @@ class Wire:
                     held.delay_by(utils._parse_ratelimit_header(answer))
                 if 300 > answer.status >= 200:
                     self.sent += 1
-                    return answer.data()
+                    return None if _UNREAD.get() else answer.data()
                 await self._refused(answer, None)
         return await self._fall_back(fallback)
 
@@ -145,7 +166,7 @@ class Wire:
         headers = {"Content-Type": "application/json", "Authorization": "Bot " + http.token}
         if reason:
             headers["X-Audit-Log-Reason"] = _uriquote(reason, safe="/ ")
-        body = utils._to_json(payload).encode("utf-8")
+        body = json_body(payload)
         route_key = route.key
         bucket_hash = http._bucket_hashes.get(route_key)
         key = f"{route_key}:{route.major_parameters}" if bucket_hash is None else f"{bucket_hash}:{route.major_parameters}"
@@ -159,7 +180,7 @@ class Wire:
                 _note_limits(http, route, route_key, bucket_hash, key, ratelimit, answer)
                 if 300 > answer.status >= 200:
                     self.sent += 1
-                    return answer.data()
+                    return None if _UNREAD.get() else answer.data()
                 await self._refused(answer, http)
         return await self._fall_back(fallback)
 
@@ -220,11 +241,13 @@ class Wire:
         path = url[len(prefix):] or "/"
         if params:
             path += "?" + query_string(params)
-        lines = [f"{route.method} {path} HTTP/1.1", f"Host: {hostport}", "Accept: */*", f"User-Agent: {user_agent}"]
-        lines += [f"{k}: {v}" for k, v in headers.items()]
-        lines.append(f"Content-Length: {len(body) if body is not None else 0}")
+        head = self._heads.get((hostport, user_agent))
+        if head is None:
+            head = self._heads[(hostport, user_agent)] = f"Host: {hostport}\r\nAccept: */*\r\nUser-Agent: {user_agent}\r\n"
+        fields = "".join([f"{k}: {v}\r\n" for k, v in headers.items()])
         try:
-            request = ("\r\n".join(lines) + "\r\n\r\n").encode("ascii") + (body or b"")
+            request = (f"{route.method} {path} HTTP/1.1\r\n{head}{fields}"
+                       f"Content-Length: {len(body) if body is not None else 0}\r\n\r\n").encode("ascii") + (body or b"")
         except UnicodeEncodeError:  # a path or header aiohttp would encode its own way: its road
             return None
         origin = (scheme, host, port)
@@ -345,6 +368,23 @@ def _note_limits(http: Any, route: discord.http.Route, route_key: str, bucket_ha
     if "x-ratelimit-remaining" in headers and answer.status != 429:
         ratelimit.update(answer, use_clock=http.use_clock)
 
+
+
+def json_body(payload: Any) -> bytes:
+    """A JSON body's bytes as discord.py encodes it (``utils._to_json``, sent as UTF-8): orjson's
+    bytes as they come when discord.py encodes with orjson (it decodes them to text, aiohttp
+    encodes that text back to the same bytes), else its text encoded."""
+    if _ORJSON_TO_JSON is not None and utils._to_json is _ORJSON_TO_JSON:
+        return _orjson_dumps(payload)
+    return utils._to_json(payload).encode("utf-8")
+
+
+try:
+    from orjson import dumps as _orjson_dumps
+except ImportError:  # discord.py encodes with the json module
+    _ORJSON_TO_JSON = None
+else:
+    _ORJSON_TO_JSON = utils._to_json if utils.HAS_ORJSON else None
 
 
 # --- where the press path's requests meet the sender
