@@ -71,7 +71,7 @@ def picture_pool_per_session():
 
 # The cyclic garbage collector's thresholds while a test runs. A test process lives long and holds much
 # (discord.py, every engine, the leak checks' caches of texts already read), and with Python's
-# defaults (700, 10, 10) its collections, full ones walking all of that, took a fifth of the
+# defaults (700, 10, 10) its collections, full ones walking all of that, took 10-20 % of the
 # contract suite's CPU. Collected less often: the same tests, the same garbage collected, later.
 # The first threshold stays under the turnstile's ALONE, so its collections between presses stay off
 # in tests as before (a test that wants them sets bot.app's GC_THRESHOLD itself, as bot.app's
