@@ -49,7 +49,7 @@ PATIENCE = 0.5  # seconds; a move defers its answer after 2 s more (bot.ui.play.
 
 YOUNG = 2000  # new objects (net) that make a collection due, as the collector's own first threshold was
 EVERY = 8  # interactions that make a collection due however few new objects the count says there are
-FULL = 1000  # collections made here between two full ones (also the collector's own third threshold)
+FULL = 1000  # middle collections between two full ones (also the collector's own third threshold)
 ALONE = 5_000  # the collector's own first threshold once the bot has settled: reached by work done
 #                outside interactions (start-up, the sweep, a burst's payloads parsed before their turn),
 #                seldom inside one. At 20,000, a burst's first interaction to leave met a young
@@ -57,7 +57,6 @@ ALONE = 5_000  # the collector's own first threshold once the bot has settled: r
 
 
 _since = 0  # interactions left since the last collection made here
-_made = 0  # collections made here since the last full one
 
 
 def between_presses() -> int | None:
@@ -73,7 +72,9 @@ def between_presses() -> int | None:
     and cache entries replaced, and hide a growing young generation from it).
 
     Each collection made here takes the two younger generations together (``gc.collect(1)``), and
-    every ``FULL``-th one all three. A press makes no garbage the collector must find (its objects
+    all three once ``FULL`` middle ones were made since the last full one (the collector counts
+    them, whoever made them: a full one made elsewhere, as ``settle_memory``'s, starts it again).
+    A press makes no garbage the collector must find (its objects
     are freed by their counts: ``tests/test_discord_press_cycles.py``), so a collection's work is
     walking what is still alive, and what is alive at a young collection mostly lives on (the
     tables' new states, views and rows, until their next move): collected young and then middle, each
@@ -82,7 +83,7 @@ def between_presses() -> int | None:
     load 8-10): the collector's CPU 0.095-0.127 ms an interaction with young collections and a
     middle one every tenth, 0.069-0.089 ms this way; its longest collection 6.9-13.8 ms against
     6.3-8.2 ms. Every 16 interactions measured alike."""
-    global _since, _made
+    global _since
     first, _, _ = gc.get_threshold()
     if first < ALONE or not gc.isenabled():
         return None
@@ -90,10 +91,8 @@ def between_presses() -> int | None:
     if gc.get_count()[0] < YOUNG and _since < EVERY:
         return None
     _since = 0
-    _made += 1
-    generation = 2 if _made >= FULL else 1
-    if generation == 2:
-        _made = 0
+    # the collector counts the middle collections since the last full one, whoever made it
+    generation = 2 if gc.get_count()[2] >= FULL else 1
     gc.collect(generation)
     return generation
 
