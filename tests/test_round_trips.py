@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import itertools
+from contextlib import asynccontextmanager
 
 from bot.store import Store
 from bot.tables import Actor
@@ -30,7 +31,10 @@ class Counting:
         return counted
 
 
-async def test_a_press_on_a_cached_table_is_one_write(tmp_path):
+@asynccontextmanager
+async def court_wars_started(tmp_path):
+    """A Court Wars table of Ana and Ben started in channel 10, on a SQLite file whose calls are
+    counted: (the store, the counting store, the service, the desk, Ana, Ben)."""
     store = await Store.open(tmp_path / "t.sqlite3")
     try:
         counting = Counting(store)
@@ -39,7 +43,15 @@ async def test_a_press_on_a_cached_table_is_one_write(tmp_path):
         ana, ben = Actor(1, "Ana"), Actor(2, "Ben")
         await desk.new_table(10, 1, ana, "court_wars", [])
         await desk.join(10, ben)
-        update = await desk.start(10, ana)
+        await desk.start(10, ana)
+        yield store, counting, service, desk, ana, ben
+    finally:
+        GAMES.clear()
+        await store.close()
+
+
+async def test_a_press_on_a_cached_table_is_one_write(tmp_path):
+    async with court_wars_started(tmp_path) as (store, counting, service, desk, ana, ben):
         ids = itertools.count(1000)
         for _ in range(6):
             reader = await desk.public(10)
@@ -78,9 +90,6 @@ async def test_a_press_on_a_cached_table_is_one_write(tmp_path):
         else:
             raise AssertionError("a press delivered twice was played twice")
         assert (await desk.public(10)).table.revision == before
-    finally:
-        GAMES.clear()
-        await store.close()
 
 
 async def test_my_hand_reads_nothing_the_service_holds_and_the_store_decides_otherwise(tmp_path):
@@ -173,15 +182,7 @@ async def test_my_hand_while_a_change_is_in_flight_reads_nothing(tmp_path):
     import asyncio
     import threading
 
-    store = await Store.open(tmp_path / "t.sqlite3")
-    try:
-        counting = Counting(store)
-        service = TableService(counting)
-        desk = Desk(service)
-        ana, ben = Actor(1, "Ana"), Actor(2, "Ben")
-        await desk.new_table(10, 1, ana, "court_wars", [])
-        await desk.join(10, ben)
-        await desk.start(10, ana)
+    async with court_wars_started(tmp_path) as (store, counting, service, desk, ana, ben):
         seat = min((await desk.public(10)).acting_seats)
         mover = (ana, ben)[seat]
         mine = await desk.reader(10, mover.user_id)
@@ -215,6 +216,3 @@ async def test_my_hand_while_a_change_is_in_flight_reads_nothing(tmp_path):
         assert counting.calls == []
         assert after.table.revision == before.revision + 1
         assert service.last_saved(10) is service.cached(10)
-    finally:
-        GAMES.clear()
-        await store.close()

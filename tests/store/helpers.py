@@ -28,3 +28,22 @@ def row(channel: int = 1, rev: int = 1, **kw) -> TableRow:
 def playing(channel: int = 1, rev: int = 1, since: float = 1000.0, limit: int = 60, **kw) -> TableRow:
     return row(channel, rev, status="playing", state={"game": "gridcannon", "turn": 0}, turn_since=since,
                turn_limit=limit, **kw)
+
+
+async def cut_connection_running(dsn: str, schema: str, query: str) -> None:
+    """Wait until a statement whose text is ``query`` runs on the server, then cut its connection
+    (``pg_terminate_backend``), from a store of its own."""
+    import asyncio
+
+    from bot.store.postgres import PostgresStore
+
+    other = await PostgresStore.open(dsn, schema=schema, max_size=1)
+    try:
+        for _ in range(200):
+            pids = await other.execute("SELECT pid FROM pg_stat_activity WHERE query = $1", (query,))
+            if pids:
+                break
+            await asyncio.sleep(0.01)
+        await other.execute("SELECT pg_terminate_backend($1)", (pids[0][0],))
+    finally:
+        await other.close()

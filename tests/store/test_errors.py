@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from bot.store import SchemaTooNew, SQLiteStore, StoreError, open_store
-from tests.store.helpers import playing
+from tests.store.helpers import cut_connection_running, playing
 
 
 async def test_a_newer_schema_is_refused_at_open(backend):
@@ -106,15 +106,8 @@ async def test_postgres_a_lost_connection_is_named_and_the_store_recovers(pg_ser
 
     s = await PostgresStore.open(pg_server.dsn, schema="lost", max_size=2)
     await s.save(playing(1), None)
-    other = await PostgresStore.open(pg_server.dsn, schema="lost", max_size=1)
     busy = asyncio.ensure_future(s.execute("SELECT pg_sleep(30)"))
-    for _ in range(200):  # wait until the statement runs, then cut its connection
-        pids = await other.execute("SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(30)'")
-        if pids:
-            break
-        await asyncio.sleep(0.01)
-    await other.execute("SELECT pg_terminate_backend($1)", (pids[0][0],))
-    await other.close()
+    await cut_connection_running(pg_server.dsn, "lost", "SELECT pg_sleep(30)")
     with pytest.raises(StoreError) as e:
         await busy
     assert "PostgreSQL" in str(e.value) and ("shut down" in str(e.value) or "connection" in str(e.value))

@@ -11,7 +11,7 @@ import pytest
 
 from bot.store import StoreError
 from bot.store.pglane import _usable
-from tests.store.helpers import playing
+from tests.store.helpers import cut_connection_running, playing
 
 
 @pytest.fixture
@@ -62,18 +62,10 @@ async def test_a_connection_cut_while_kept_is_mended_by_the_pool(pg, pg_server):
 
 
 async def test_a_failed_statement_gives_its_connection_back_to_the_pool(pg, pg_server):
-    from bot.store.postgres import PostgresStore
 
     await pg.save(playing(1), None)
     busy = asyncio.ensure_future(pg.lane.fetch("SELECT pg_sleep(30)"))
-    other = await PostgresStore.open(pg_server.dsn, schema="lane_other2", max_size=1)
-    for _ in range(200):
-        pids = await other.execute("SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(30)'")
-        if pids:
-            break
-        await asyncio.sleep(0.01)
-    await other.execute("SELECT pg_terminate_backend($1)", (pids[0][0],))
-    await other.close()
+    await cut_connection_running(pg_server.dsn, "lane_other2", "SELECT pg_sleep(30)")
     with pytest.raises((asyncpg.PostgresError, asyncpg.InterfaceError, OSError)):
         await busy
     assert pg.lane.held == 0 and not pg.lane.idle  # back to the pool, not kept
