@@ -127,14 +127,7 @@ async def test_a_read_while_a_change_is_in_flight_borrows_the_log(tmp_path):
     import asyncio
     import threading
 
-    store = await Store.open(tmp_path / "t.sqlite3")
-    try:
-        service = TableService(store)
-        desk = Desk(service)
-        ana, ben = Actor(1, "Ana"), Actor(2, "Ben")
-        await desk.new_table(10, 1, ana, "court_wars", [])
-        await desk.join(10, ben)
-        await desk.start(10, ana)
+    async with court_wars_started(tmp_path) as (store, _, service, desk, ana, ben):
         async def a_move() -> tuple[Actor, str]:
             seat = min((await desk.public(10)).acting_seats)
             mine = await desk.reader(10, (ana, ben)[seat].user_id)
@@ -171,9 +164,6 @@ async def test_a_read_while_a_change_is_in_flight_borrows_the_log(tmp_path):
         after = await service.get(10)
         assert (after.revision, len(after.moves)) == (before.revision + 1, len(before.moves) + 1)
         assert len(during.moves) == len(before.moves)  # the borrowed log was not changed by the move
-    finally:
-        GAMES.clear()
-        await store.close()
 
 
 async def test_my_hand_while_a_change_is_in_flight_reads_nothing(tmp_path):
