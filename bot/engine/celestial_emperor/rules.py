@@ -17,7 +17,6 @@ entries that named it are rewritten for every recipient who may not know it any 
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import marshal
 import re
@@ -28,7 +27,7 @@ from typing import Any
 from bot.engine.cards import RANKS, and_list, parse_card, pretty, pretty_text
 from bot.engine.core import (
     HIDDEN, Action, Choices, Decision, Event, Game, KeepsAnswers, Option, Outcome, Seat, fields_with_flat_sliced,
-    choices_from_actions,
+    choices_from_actions, fast_maker,
 )
 from bot.engine.options import Options, variant
 
@@ -963,26 +962,7 @@ def _player_info(seat: int, name: str, clan: str, suit: str, hand_size: int, tri
                       active=active, forfeited=forfeited, committed=committed, narrator=narrator, to_act=to_act)
 
 
-def _fast_maker(cls: type) -> Any:
-    """A fast constructor of a frozen view class given every field by name: the same object its
-    ``__init__`` makes (the fields set in order; none has a ``__post_init__``), without the frozen
-    class's one ``object.__setattr__`` per field — a view is made for every recipient of every
-    state."""
-    names = tuple(f.name for f in dataclasses.fields(cls))
-    assert not hasattr(cls, "__post_init__")
-    new = object.__new__
-
-    def make(**values: Any) -> Any:
-        if len(values) != len(names):
-            raise TypeError(f"{cls.__name__} takes every field: {sorted(set(names) ^ set(values))}")
-        obj = new(cls)
-        obj.__dict__.update({name: values[name] for name in names})
-        return obj
-
-    return make
-
-
-_make_view = _fast_maker(CelestialView)
+_make_view = fast_maker(CelestialView)
 
 
 def _same_entry(entry: StoryEntry, e: dict[str, Any]) -> bool:

@@ -6,7 +6,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.engine.core import HIDDEN, Hidden, View
+from bot.engine.core import HIDDEN, Hidden, View, fast_maker
 
 from .battle import battle_values, initiative
 from .model import ACE_LIFE, unit_armor, unit_attack, unit_class, unit_life
@@ -143,29 +143,12 @@ def _maker(cls: type) -> Any:
     return make
 
 
-def _keyword_maker(cls: type) -> Any:
-    """``_maker`` taking every field by keyword (all of them given: checked), for the one view a
-    state makes per recipient: the same object its ``__init__`` makes, fields set in order."""
-    names = tuple(f.name for f in dataclasses.fields(cls))
-    assert not hasattr(cls, "__post_init__")
-    new = object.__new__
-
-    def make(**values: Any) -> Any:
-        if len(values) != len(names):
-            raise TypeError(f"{cls.__name__}: every field is needed")
-        obj = new(cls)
-        obj.__dict__.update({name: values[name] for name in names})
-        return obj
-
-    return make
-
-
 _unit = _maker(UnitView)
 _ace = _maker(AceView)
 _resource = _maker(ResourceView)
 _building = _maker(BuildingView)
 _board = _maker(BoardView)
-_maginot_view = _keyword_maker(MaginotView)
+_maginot_view = fast_maker(MaginotView)
 
 
 _KEPT: dict[tuple, Any] = {}  # Aces and resources as viewed: few distinct ones, made once each
