@@ -62,16 +62,9 @@ def cid(tid: str, rev: int, kind: str, arg: str = "") -> str:
     return f"{PREFIX}:{tid}:{rev}:{kind}:{arg}"
 
 
-@functools.lru_cache(maxsize=4096)
-def _needs_escaping(text: str) -> bool:
-    """Whether a display name reads differently escaped (:func:`plain`); worked out once a name,
-    not on every table message and panel that lists it."""
-    return plain(text) != text
-
-
 def defused(panel: Panel, names: Sequence[str]) -> Panel:
     """The panel with every player's name in it escaped (renderers write names as they are)."""
-    if not any(n and _needs_escaping(n) for n in names):  # no name needs escaping: the panel stands
+    if not any(n and plain(n) != n for n in names):  # no name needs escaping (plain keeps its answers)
         return panel
     panel.title = defuse_names(panel.title, names)
     panel.description = defuse_names(panel.description, names)
