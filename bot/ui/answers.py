@@ -12,6 +12,8 @@ message's id is read from the answer.
 
 from __future__ import annotations
 
+import contextlib
+
 from typing import Any
 
 import discord
@@ -31,11 +33,7 @@ async def _post(interaction: discord.Interaction, params: Any, read: bool = True
     discord.py's own when the client has none. ``read=False``: Discord's answer is not read (the
     sender gives None instead of parsing it)."""
     http = interaction._state.http
-    if read:
-        return await wire.adapter_of(interaction.client).create_interaction_response(
-            interaction.id, interaction.token, session=interaction._session, proxy=http.proxy,
-            proxy_auth=http.proxy_auth, params=params)
-    with wire.unread():
+    with contextlib.nullcontext() if read else wire.unread():
         return await wire.adapter_of(interaction.client).create_interaction_response(
             interaction.id, interaction.token, session=interaction._session, proxy=http.proxy,
             proxy_auth=http.proxy_auth, params=params)
