@@ -22,7 +22,7 @@ from bot.ui.components import PREFIX as COMPONENT_PREFIX, PlainView
 from bot.ui.courier import Courier
 from bot.ui.presses import answer_own_presses, let_go, listens
 from bot.ui.slash import GatedTree
-from bot.ui.turnstile import ALONE, FULL, Turnstile, size_for
+from bot.ui.turnstile import ALONE, Turnstile, size_for
 from bot.ui.wire import Wire
 from bot.ratings import rate_history
 
@@ -44,9 +44,9 @@ def point_at(api_base: str | None, gateway_url: str | None) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
-GC_THRESHOLD = (ALONE, 10, FULL)  # collections are made between interactions (bot.ui.turnstile), a full one
-# there every FULL of them: the collector's own full collections come once as many middle ones were
-# made (most of them there); at 100, seven times in the real-press burst's 12 rounds, 19-21 ms each
+GC_THRESHOLD = (ALONE, 10, 1000)  # collections are made between interactions (bot.ui.turnstile), and
+# what survives them is set aside; the collector's own full collections seldom (bot.tables.clock's
+# sweep, with middle ones of its own, would otherwise make full ones of what it let through)
 
 
 def settle_memory() -> None:
@@ -58,8 +58,9 @@ def settle_memory() -> None:
     and drops many short-lived ones, and fewer survive into the older generations. The real
     press's 200-table burst (six rounds): the collector's CPU in the timed windows fell from about
     560 to 250 ms (1,800 interactions). Those collections are made as an interaction leaves the
-    turnstile (``bot.ui.turnstile.between_presses``), its answers sent; the collector's own
-    threshold becomes ``ALONE`` (5,000), reached by work outside interactions."""
+    turnstile (``bot.ui.turnstile.between_presses``), its answers sent, and what survives them is
+    set aside as this sets aside the start-up's objects; the collector's own threshold becomes
+    ``ALONE`` (5,000), reached by work outside interactions."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLD)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import weakref
 import time
 
 import discord
@@ -186,18 +187,41 @@ class _Seen:
 
 @pytest.fixture
 def settled():
-    """The collector as bot.app.settle_memory leaves it (restored afterwards), watched."""
+    """The collector as bot.app.settle_memory leaves it (restored afterwards, nothing left set
+    aside), watched."""
     from bot.app import GC_THRESHOLD
+    from bot.ui import turnstile
 
     before, seen = gc.get_threshold(), _Seen()
     gc.collect()
     gc.set_threshold(*GC_THRESHOLD)
+    turnstile._since = turnstile._aside = 0
     gc.callbacks.append(seen)
     try:
         yield seen
     finally:
         gc.callbacks.remove(seen)
         gc.set_threshold(*before)
+        gc.unfreeze()
+        turnstile._since = turnstile._aside = 0
+
+
+class _Node:
+    """An object that can be made to die in a cycle (only the collector finds it then)."""
+
+    me: object = None
+
+
+def _in_a_cycle() -> tuple[list[_Node], weakref.ref]:
+    """A node in a cycle of its own, kept alive by the list until that is emptied."""
+    node = _Node()
+    node.me = node
+    return [node], weakref.ref(node)
+
+
+def _set_aside(obj: object) -> bool:
+    """Whether ``obj`` is out of the collector's generations (frozen), though tracked."""
+    return gc.is_tracked(obj) and all(o is not obj for o in gc.get_objects())
 
 
 async def test_a_collection_is_made_as_an_interaction_leaves(settled):
@@ -209,32 +233,108 @@ async def test_a_collection_is_made_as_an_interaction_leaves(settled):
     async with gate():
         kept.extend([i] for i in range(YOUNG + 200))  # tracked objects that stay alive
         assert seen.generations == []  # none made inside the press: its own threshold is far off
-    assert seen.generations == [1]  # the two younger generations together
+    assert seen.generations == [0]  # the young generation only
     assert gc.get_count()[0] < YOUNG
     async with gate():  # nothing new: nothing to collect
         pass
-    assert seen.generations == [1]
+    assert seen.generations == [0]
 
 
-async def test_the_younger_generations_together_and_a_full_one_in_time(settled):
-    """Each collection made here takes the young and the middle generations at once (what lives
-    on is walked once before it is old, not twice), and all three once FULL middle ones were made
-    since the last full one (by whoever: the collector counts them)."""
+async def test_what_survives_a_collection_made_here_is_set_aside(settled):
+    """What lives on (the tables' states and views, until their next move) is walked once, by the
+    young collection, and then set aside: no middle or full collection walks it again."""
     seen = settled
-    from bot.ui.turnstile import FULL, YOUNG, between_presses
+    from bot.ui.turnstile import YOUNG, between_presses
 
-    gc.collect()  # a full one: the collector counts middle ones from here
+    kept = [[i] for i in range(YOUNG + 200)]
+    frozen = gc.get_freeze_count()
+    assert not _set_aside(kept[0])
+    assert between_presses() == 0
+    assert seen.generations == [0]
+    assert _set_aside(kept) and _set_aside(kept[-1])
+    assert gc.get_freeze_count() >= frozen + len(kept)
+    assert gc.get_threshold()[2] >= 1000  # the collector's own full collections seldom
+    assert gc.get_count()[0] < 100  # the set-aside objects are not counted as the young generation's
+    count = gc.get_freeze_count()
+    kept.clear()  # what was set aside is still freed by its count
+    assert gc.get_freeze_count() <= count - YOUNG
+
+
+async def test_what_died_in_a_cycle_once_set_aside_is_collected_by_the_tidy_up(settled):
+    from bot.ui import turnstile
+    from bot.ui.turnstile import YOUNG, between_presses, tidy_up
+
+    holder, dead = _in_a_cycle()
+    kept = [[i] for i in range(YOUNG + 200)]
+    assert between_presses() == 0  # set aside before it died: young collections no longer see it
+    assert _set_aside(holder[0])
+    holder.clear()  # dies in its cycle
+    kept.extend([i] for i in range(YOUNG + 200))
+    assert between_presses() == 0 and gc.collect(1) == 0
+    assert dead() is not None
+    assert turnstile._aside == 2
+    assert tidy_up() >= 1
+    assert dead() is None
+    assert turnstile._aside == 0
+    assert _set_aside(kept)  # what lives on is set aside again
+
+
+async def test_the_tidy_up_waits_for_a_quiet_moment(settled, monkeypatch):
+    """Once ``TIDY_AFTER`` set-asides were made, the tidy-up is made ``quiet`` seconds after the
+    last interaction left; an interaction coming meanwhile puts it off, and a sweep at work (its
+    own thresholds) leaves it to the next interaction to leave."""
+    from bot.ui import turnstile
+    from bot.ui.turnstile import YOUNG
+
+    monkeypatch.setattr(turnstile, "TIDY_AFTER", 2)
+    gate = Turnstile(size=2, patience=5.0, quiet=0.05)
+    holder, dead = _in_a_cycle()
+    kept = []
+    for _ in range(2):
+        async with gate():
+            kept.extend([i] for i in range(YOUNG + 200))
+        holder.clear()  # set aside, then dead in its cycle
+        assert dead() is not None
+    assert gate._tidy is not None and turnstile.tidy_due()
+    async with gate():  # comes before the quiet moment: put off
+        assert gate._tidy is None
+        await asyncio.sleep(0.1)
+        assert dead() is not None
+    planned = gate._tidy
+    assert planned is not None
+    gc.set_threshold(1500, 1, 1000)  # a sweep's (bot.tables.clock.loop_first)
+    await asyncio.sleep(0.1)
+    assert dead() is not None and gate._tidy is None
+    gc.set_threshold(*settled_threshold())
+    async with gate():
+        pass
+    assert gate._tidy is not None
+    await asyncio.sleep(0.1)
+    assert dead() is None and not turnstile.tidy_due()
+    assert gate._tidy is None
+
+
+def settled_threshold() -> tuple[int, int, int]:
+    from bot.app import GC_THRESHOLD
+
+    return GC_THRESHOLD
+
+
+async def test_the_tidy_up_is_made_anyway_if_the_bot_is_never_quiet(settled, monkeypatch):
+    from bot.ui import turnstile
+    from bot.ui.turnstile import YOUNG, between_presses
+
+    monkeypatch.setattr(turnstile, "TIDY_ANYWAY", 3)
+    holder, dead = _in_a_cycle()
     kept = []
     made = []
-    for _ in range(FULL + 2):
-        kept.extend([i] for i in range(YOUNG + 200))  # (a few come from the lists' free list, uncounted)
+    for _ in range(3):
+        kept.extend([i] for i in range(YOUNG + 200))
         made.append(between_presses())
-        kept.clear()
-    assert made == seen.generations[1:]
-    assert made[:FULL] == [1] * FULL
-    assert made[FULL] == 2 and made.count(2) == 1
-    assert made[-1] == 1
-    assert gc.get_threshold()[2] == FULL  # the collector's own full collections no sooner than these
+        holder.clear()  # set aside, then dead in its cycle
+        assert (dead() is None) == (len(made) == 3)
+    assert made == [0, 0, 2]
+    assert dead() is None and turnstile._aside == 0
 
 
 async def test_a_young_collection_every_few_interactions_whatever_the_count_says(settled):
@@ -254,7 +354,7 @@ async def test_a_young_collection_every_few_interactions_whatever_the_count_says
         del old[: YOUNG // 2]  # as many old ones freed: the count stays low
         assert gc.get_count()[0] < YOUNG
         made.append(between_presses())
-    assert made[EVERY - 1] == 1 and made[2 * EVERY - 1] is not None
+    assert made[EVERY - 1] == 0 and made[2 * EVERY - 1] is not None
     assert made.count(None) == 2 * EVERY - 2
     assert seen.generations[before:] == [g for g in made if g is not None]
 
