@@ -232,6 +232,7 @@ class DeckhandBot(commands.Bot):
             settle_memory()
 
     async def close(self) -> None:
+        self.turnstile.close()  # no tidy-up planned by a closed bot
         await super().close()
         await self.wire.close()
         await self.close_courier()

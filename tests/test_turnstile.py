@@ -314,6 +314,23 @@ async def test_the_tidy_up_waits_for_a_quiet_moment(settled, monkeypatch):
     assert gate._tidy is None
 
 
+async def test_a_closed_turnstile_plans_no_tidy_up(settled, monkeypatch):
+    from bot.ui import turnstile
+    from bot.ui.turnstile import YOUNG
+
+    monkeypatch.setattr(turnstile, "TIDY_AFTER", 1)
+    gate = Turnstile(size=2, patience=5.0, quiet=0.05)
+    kept = []
+    async with gate():
+        kept.extend([i] for i in range(YOUNG + 200))
+    assert gate._tidy is not None
+    gate.close()
+    assert gate._tidy is None
+    async with gate():
+        kept.extend([i] for i in range(YOUNG + 200))
+    assert gate._tidy is None and turnstile.tidy_due()
+
+
 def settled_threshold() -> tuple[int, int, int]:
     from bot.app import GC_THRESHOLD
 

@@ -135,6 +135,7 @@ class Turnstile:
         self.free = size
         self.inside = 0  # interactions at work, waiting on Discord or not
         self._tidy: asyncio.TimerHandle | None = None  # the tidy-up planned for a quiet moment
+        self.closed = False
         self._back: deque[asyncio.Future[bool]] = deque()  # presses whose answer from Discord is in
         self._new: deque[asyncio.Future[bool]] = deque()  # presses not started yet
         self._late = Paced(size)  # presses whose patience ran out, let in ``size`` a turn of the loop
@@ -173,6 +174,13 @@ class Turnstile:
             queue.remove(waiter)
             self._late.release(waiter, False)
 
+    def close(self) -> None:
+        """Plan no tidy-up (the bot is closing; interactions still at work finish)."""
+        self.closed = True
+        if self._tidy is not None:
+            self._tidy.cancel()
+            self._tidy = None
+
     def _came(self) -> None:
         self.inside += 1
         if self._tidy is not None:
@@ -184,7 +192,7 @@ class Turnstile:
         enough was set aside, the tidy-up planned for ``quiet`` seconds later."""
         self.inside -= 1
         between_presses()
-        if not self.inside and self._tidy is None and tidy_due():
+        if not self.inside and self._tidy is None and not self.closed and tidy_due():
             self._tidy = asyncio.get_running_loop().call_later(self.quiet, self._quiet)
 
     def _quiet(self) -> None:
