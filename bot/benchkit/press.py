@@ -298,6 +298,10 @@ class Burst:
     # s) of each generation, and how many full (oldest-generation) collections ran.
     gc_longest: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0])
     gc_full: int = 0
+    # The tidy-up the bot makes once quiet (bot.ui.turnstile.tidy_up), made after the last round:
+    # its CPU (s), a walk of everything alive (the earlier cells' closed bots, frozen when they
+    # started, are most of what it finds unreachable).
+    tidy: float = 0.0
     errors: int = 0
     lost: int = 0
     tables: int = 0
@@ -393,6 +397,11 @@ async def many(backend: Any, tables: int, rounds: int, pictures_on: bool, latenc
                         played[ch] += 1
                         out.moves += 1
             out.errors += len(feeder.errors.records) - errors0
+            from bot.ui.turnstile import tidy_up
+
+            cpu = time.thread_time()
+            tidy_up()
+            out.tidy = time.thread_time() - cpu
             for ch in channels:
                 stored = await store.get(ch)
                 out.lost += before[ch] + played[ch] - len(stored.moves)
@@ -470,5 +479,6 @@ async def press_figures(backend: Any, quick: bool, report: Any) -> None:
         report(Figure(f"{name}: longest garbage collection, young / middle generation (CPU)", max(young, middle), "ms"))
         report(Figure(f"{name}: longest full garbage collection (CPU)", full, "ms"))
         report(Figure(f"{name}: full garbage collections", burst.gc_full, "count"))
+        report(Figure(f"{name}: the tidy-up once quiet, everything collected (CPU)", burst.tidy * 1000, "ms"))
         report(Figure(f"{name}: errors", burst.errors, "count", 0))
         report(Figure(f"{name}: lost updates", burst.lost, "count", 0))
