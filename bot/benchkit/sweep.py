@@ -14,6 +14,7 @@ discord.py and the rest are imported where they are used)."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import random
@@ -254,6 +255,8 @@ async def sweep_and_memory(backend: Any, quick: bool, report: Any) -> None:
                   (got["main_kb"] + got["pictures_kb"]) / 1024, "MB", 300))
     report(Figure(f"{name}: PSS, bot and picture processes (shared pages counted once)", got["pss_kb"] / 1024,
                   "MB", 300))
+    report(Figure(f"{name}: the collection of everything made once the bot is quiet (CPU; "
+                  f"{got['objects']:,} objects alive)", got["tidy_ms"], "ms"))
     print(f"  ({got['caches']}; load {load():.1f})", flush=True)
 
 
@@ -267,6 +270,7 @@ async def _memory(folder: Path, hot: int) -> dict[str, Any]:
     from bot.engine.registry import sample_views
     from bot.render import pictures
     from bot.tables.games import GAMES
+    from bot.ui.turnstile import tidy_up
 
     store = await Backend("sqlite", folder).open("sweep")
     try:
@@ -289,8 +293,13 @@ async def _memory(folder: Path, hot: int) -> dict[str, Any]:
                       f"rows {len(rows)} ≈ {rows.bytes / 2**20:.1f} MB of {rows.max_bytes / 2**20:.0f}; "
                       f"pictures {pictures.stats()['cached']} ≈ {pictures.stats()['cached_bytes'] / 2**20:.1f} MB; "
                       f"discord.py views held {len(bot._connection._view_store._views)}")
-            return {"main_kb": rss_kb(me), "pictures_kb": sum(rss_kb(p) for p in procs), "procs": len(procs),
-                    "pss_kb": pss_kb(me) + sum(pss_kb(p) for p in procs), "caches": caches}
+            got = {"main_kb": rss_kb(me), "pictures_kb": sum(rss_kb(p) for p in procs), "procs": len(procs),
+                   "pss_kb": pss_kb(me) + sum(pss_kb(p) for p in procs), "caches": caches}
+            cpu = time.thread_time()  # the collection of everything the bot makes once quiet
+            tidy_up()
+            got["tidy_ms"] = (time.thread_time() - cpu) * 1000
+            got["objects"] = gc.get_freeze_count()
+            return got
     finally:
         await store.close()
 
