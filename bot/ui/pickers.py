@@ -114,10 +114,37 @@ def _shortcut_kwargs(tid: str, rev: int, s: Shortcut, drafts: Drafts) -> dict[st
             "custom_id": cid(tid, rev, kind, drafts.arg(tid, rev, kind, s.tokens))}
 
 
+PICKERS_KEPT = 16  # steps whose picker one seat's reader of one game keeps (a press asks one or two)
+
+
 def picker(reader: Reader, step: Step, drafts: Drafts) -> tuple[str, PlainView]:
     """A private step of building an action: the reader's choices after ``step.tokens``. Its
     components are made as the dicts a ``discord.ui.View`` of them made (:class:`PlainView`):
-    every press on them is answered by the bot's DynamicItems."""
+    every press on them is answered by the bot's DynamicItems.
+
+    What a step's picker shows is read from the reader alone (its game, seat, table and the
+    opening of its decision), so it is kept with what the reader asked (``Reader.kept``: one
+    seat of one table at one game state; at most :data:`PICKERS_KEPT` steps of it): the seat's
+    panel opened again, or its first step shown after a move it previewed, is not made again.
+    Each answer is a new view over the same component dicts, which nothing changes once made.
+    A picker that named a draft (a step too long for a custom_id) is never kept: a draft's id is
+    new each time."""
+    if drafts.pending:
+        return _picker(reader, step, drafts)
+    held = reader.kept(_PICKERS, dict)
+    found = held.get((step.tokens, step.page))
+    if found is None:
+        text, view = _picker(reader, step, drafts)
+        if drafts.pending or len(held) >= PICKERS_KEPT:
+            return text, view
+        found = held[(step.tokens, step.page)] = (text, view.held())
+    return found[0], PlainView.again(found[1])
+
+
+_PICKERS = ("pickers",)  # Reader.kept's key of a reader's kept pickers, by (tokens, page)
+
+
+def _picker(reader: Reader, step: Step, drafts: Drafts) -> tuple[str, PlainView]:
     tid, rev = reader.table.key, reader.opened
     c = reader.choices(step.tokens)
     view = PlainView(timeout=None)
