@@ -336,7 +336,7 @@ class Reader:
     def choices(self, prefix: Sequence[str] = ()) -> Choices:
         """The next step after ``prefix``, for a seat that must act now (else nothing). Each is
         asked of the game once per reader (a reader's game never changes)."""
-        key = tuple(prefix)
+        key = prefix if type(prefix) is tuple else tuple(prefix)
         asked = self.__asked.choices
         known = asked.get(key)
         if known is None:
