@@ -321,8 +321,10 @@ class Reader:
 
     @_once
     def acting(self) -> bool:
-        """This seat must (or may) act now."""
-        return self.seat is not None and self.seat in self.acting_seats and not self.has_left
+        """This seat must (or may) act now (one of ``acting_seats``, not gone: asked of every
+        reader a picker's look-ahead makes, without making the set)."""
+        seat = self.seat
+        return seat is not None and any(d.seat == seat for d in self.decisions) and seat not in self.forfeited
 
     @_once
     def decision(self) -> Decision | None:
