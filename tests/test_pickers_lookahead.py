@@ -117,3 +117,28 @@ def test_a_picker_that_names_a_draft_is_not_kept(monkeypatch):
     again = pickers.Drafts()
     pickers.picker(reader, pickers.Step(()), again)
     assert again.pending and set(again.pending) != set(drafts.pending)  # new drafts, as the first time
+
+
+@pytest.mark.parametrize("game_id,seats,options", GAMES)
+def test_a_trial_is_the_preview_before_asking_what_it_shows(game_id, seats, options):
+    """``Reader.trial`` applies a move as ``after`` does and asks everything of the same game but
+    whether it shows the seat anything new; ``after`` then asks that of the very same game."""
+    tried = 0
+    for reader, game, opts in first_steps(game_id, seats, options, 11, 100):
+        for move, _, _ in pickers._candidates(reader, opts)[:6]:
+            text = " ".join(move)
+            trial = reader.trial(text)
+            fresh = Reader(reader.table, game, reader.seat)
+            after = fresh.after(text)
+            if trial is None:
+                assert after is None
+                continue
+            tried += 1
+            if after is not None:  # a preview that shows nothing new: the same as a fresh reader's
+                assert (trial.decision, trial.choices(())) == (after.decision, after.choices(()))
+            checked = reader.after(text)
+            assert (checked is None) == (after is None)
+            if checked is not None:  # the same applied game: what the trial asked is the preview's
+                assert checked.choices(()) is trial.choices(())
+                assert reader.trial(text).choices(()) is checked.choices(())
+    assert tried > 10

@@ -256,11 +256,15 @@ def several(reader: Reader, options: Sequence[Option]) -> list[tuple[tuple[str, 
         if kept is not None and not kept.ok(now):
             continue  # not a candidate after all: one_pick(keeps=True) leaves its option out
         seen.add(move)
-        nxt = now.after(" ".join(move))
+        text = " ".join(move)
+        nxt = now.trial(text)  # whether the move shows the seat anything new: asked last (``after``)
         if nxt is None or nxt.decision is None or nxt.decision.name != decision:
             continue
         if not all(_whole(nxt, m) or (k is not None and not k.ok(now)) for m, _, k in todo):
             continue  # it would take another move away (one K♦ for two rushes): not in a batch
+        nxt = now.after(text)
+        if nxt is None:
+            continue  # it shows the seat something it does not know (a card drawn): no preview
         out.append((move, move_label(now, move)))
         out += [(m, move_label(now, m)) for m in longer[:1]]
         count += 1
