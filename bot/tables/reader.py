@@ -162,6 +162,13 @@ class _Asked:
         self.decisions: tuple[Decision, ...] | None = None  # the game's (who acts now)
         self.kept: dict[Hashable, Any] = {}  # what payloads found by asking the seat's reader (``Reader.kept``)
 
+    def previewed(self, move: str) -> "tuple[Game, _Asked, list[Event]] | None":
+        """The game after ``move`` as a preview applied it (its asked, the move's events), whether
+        or not the preview was offered (``ahead``) or only tried (``tried``: a batch turned it down
+        first): when the seat then plays that very move, it is what applying it makes."""
+        found = self.ahead.get(move)
+        return found if found is not None else self.tried.get(move)
+
 
 class _AskedCache:
     """The :class:`_Asked` of recent seats' readers, by (table, seat, status): one entry a seat of a
@@ -223,12 +230,13 @@ def _follow(held: _Asked, fresh: _Asked, seat: int, log: Sequence[Any]) -> None:
     now: _Asked | None = held
     for entry in log[held.moves:fresh.moves]:
         who, move = entry[0], entry[1]
-        found = now.ahead.get(str(move)) if now is not None and int(who) == seat and move != FORFEIT else None
+        found = now.previewed(str(move)) if now is not None and int(who) == seat and move != FORFEIT else None
         if found is None:
             return
         now = found[1]
     if now is not None and now is not held:
-        fresh.choices, fresh.ahead, fresh.known, fresh.kept = now.choices, now.ahead, now.known, now.kept
+        fresh.choices, fresh.ahead, fresh.tried, fresh.known, fresh.kept = (now.choices, now.ahead, now.tried, now.known,
+                                                                          now.kept)
 
 
 class Reader:
