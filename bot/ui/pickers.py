@@ -114,7 +114,7 @@ def _shortcut_kwargs(tid: str, rev: int, s: Shortcut, drafts: Drafts) -> dict[st
             "custom_id": cid(tid, rev, kind, drafts.arg(tid, rev, kind, s.tokens))}
 
 
-PICKERS_KEPT = 16  # steps whose picker one seat's reader of one game keeps (a press asks one or two)
+PICKERS_KEPT = 8  # steps whose picker one seat's reader of one game keeps (a press asks one or two; a few KB each)
 
 
 def picker(reader: Reader, step: Step, drafts: Drafts) -> tuple[str, PlainView]:
