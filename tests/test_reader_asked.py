@@ -117,3 +117,42 @@ async def test_a_previewed_move_is_played_as_its_preview_and_stored_as_if_applie
     for seat, move, *_ in row.moves:
         replayed = real_apply(replayed, seat, move)[0]
     assert replayed.to_json() == load_game(row).to_json()
+
+
+async def test_a_move_only_tried_is_played_as_its_trial(service, people, monkeypatch):
+    """A move a batch's look-ahead only tried (``Reader.trial``: turned down before asking what it
+    shows) is, when played, that trial's game too (not applied again), stored as if applied."""
+    from bot.tables.games import load_game
+
+    ASKED.clear()
+    ch = 32
+    await service.new_table(ch, 1, people[0], "maginot_line", ["rounds=2"])
+    await service.join(ch, people[1])
+    await service.start(ch, people[0])
+    applied: list[str] = []
+    cls = type(load_game(await service.get(ch)))
+    real_apply = cls.apply
+
+    def counting(self, seat, action):
+        applied.append(str(action))
+        return real_apply(self, seat, action)
+
+    monkeypatch.setattr(cls, "apply", counting)
+    rng = random.Random(5)
+    tried = 0
+    for _ in range(40):
+        row = await service.get(ch)
+        game = load_game(row)
+        if row.status != "playing":
+            break
+        seat = min(game.to_act())
+        move = str(spec("maginot_line").player(game, seat, rng))
+        trial = reader_of(row, game, seat).trial(move)
+        expected, _ = real_apply(game, seat, move)
+        applied.clear()
+        change = await service.move(ch, people[seat], move)
+        if trial is not None:
+            tried += 1
+            assert move not in applied  # played as its trial
+        assert load_game(change.table).to_json() == expected.to_json()
+    assert tried >= 10, tried

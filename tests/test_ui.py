@@ -157,3 +157,15 @@ def test_ephemeral_flags_are_shared_but_a_components_v2_view_gets_its_own():
     assert own is not flags and own.value == flags.value
     discord.webhook.async_.interaction_message_response_params(type=4, view=layout, flags=own)
     assert own.components_v2 and not flags.components_v2
+
+
+def test_pretty_words_are_pretty_text_kept_for_short_texts(monkeypatch):
+    from bot.engine.cards import pretty_text
+    from bot.ui import text
+
+    monkeypatch.setattr(text, "PRETTY_TEXTS", 3)
+    monkeypatch.setattr(text, "_PRETTY", {})
+    texts = ["Tap 9C", "Start 10H (needs 5)", "JK fires at KS", "Attack with [7D 5S QC]", "no card", "x" * 300]
+    for t in texts * 2:
+        assert text.pretty_words(t) == pretty_text(t)
+    assert len(text._PRETTY) <= 3 and "x" * 300 not in text._PRETTY  # bounded; a long text is not kept

@@ -147,7 +147,7 @@ class _Asked:
     beyond the reader: a press builds new readers of the same table and revision, whose game is
     the very same (immutable) object, so the picker's look-ups are not asked of the engine again."""
 
-    __slots__ = ("game", "moves", "choices", "ahead", "known", "public", "kept", "decisions")
+    __slots__ = ("game", "moves", "choices", "ahead", "tried", "known", "public", "kept", "decisions")
 
     def __init__(self, game: "Game | None", moves: int = -1):
         self.game = game
@@ -155,10 +155,19 @@ class _Asked:
         self.choices: dict[tuple[str, ...], Choices] = {}
         # a move -> the game after it, its own, and the move's events (the move's own apply, when played)
         self.ahead: dict[str, "tuple[Game, _Asked, list[Event]] | None"] = {}
+        # a move applied (as in ``ahead``) whose preview was not yet asked whether it shows anything new
+        self.tried: dict[str, "tuple[Game, _Asked, list[Event]] | None"] = {}
         self.known: frozenset[str] | None = None
         self.public: dict[tuple[str, ...], Choices] = {}  # the one public decision's steps
         self.decisions: tuple[Decision, ...] | None = None  # the game's (who acts now)
         self.kept: dict[Hashable, Any] = {}  # what payloads found by asking the seat's reader (``Reader.kept``)
+
+    def previewed(self, move: str) -> "tuple[Game, _Asked, list[Event]] | None":
+        """The game after ``move`` as a preview applied it (its asked, the move's events), whether
+        or not the preview was offered (``ahead``) or only tried (``tried``: a batch turned it down
+        first): when the seat then plays that very move, it is what applying it makes."""
+        found = self.ahead.get(move)
+        return found if found is not None else self.tried.get(move)
 
 
 class _AskedCache:
@@ -221,12 +230,13 @@ def _follow(held: _Asked, fresh: _Asked, seat: int, log: Sequence[Any]) -> None:
     now: _Asked | None = held
     for entry in log[held.moves:fresh.moves]:
         who, move = entry[0], entry[1]
-        found = now.ahead.get(str(move)) if now is not None and int(who) == seat and move != FORFEIT else None
+        found = now.previewed(str(move)) if now is not None and int(who) == seat and move != FORFEIT else None
         if found is None:
             return
         now = found[1]
     if now is not None and now is not held:
-        fresh.choices, fresh.ahead, fresh.known, fresh.kept = now.choices, now.ahead, now.known, now.kept
+        fresh.choices, fresh.ahead, fresh.tried, fresh.known, fresh.kept = (now.choices, now.ahead, now.tried, now.known,
+                                                                          now.kept)
 
 
 class Reader:
@@ -321,8 +331,10 @@ class Reader:
 
     @_once
     def acting(self) -> bool:
-        """This seat must (or may) act now."""
-        return self.seat is not None and self.seat in self.acting_seats and not self.has_left
+        """This seat must (or may) act now (one of ``acting_seats``, not gone: asked of every
+        reader a picker's look-ahead makes, without making the set)."""
+        seat = self.seat
+        return seat is not None and any(d.seat == seat for d in self.decisions) and seat not in self.forfeited
 
     @_once
     def decision(self) -> Decision | None:
@@ -336,7 +348,7 @@ class Reader:
     def choices(self, prefix: Sequence[str] = ()) -> Choices:
         """The next step after ``prefix``, for a seat that must act now (else nothing). Each is
         asked of the game once per reader (a reader's game never changes)."""
-        key = tuple(prefix)
+        key = prefix if type(prefix) is tuple else tuple(prefix)
         asked = self.__asked.choices
         known = asked.get(key)
         if known is None:
@@ -355,20 +367,48 @@ class Reader:
         if move not in self._ahead:
             ahead = self.__asked.ahead
             if move not in ahead:
-                try:
-                    new, events = game.apply(self.seat, move)  # type: ignore[arg-type]
-                except Exception:
-                    new, events = None, []
-                known = new.known(self.seat) if new is not None and new.rng_calls == game.rng_calls else None
+                found = self._tried(move)
+                known = found[0].known(self.seat) if found is not None else None
                 if known is None or not known <= self._known:
                     ahead[move] = None
                 else:  # what the seat knows there is what it knows here: the preview's own look-aheads compare to it
-                    ahead[move] = (new, _Asked(new), events)
-                    ahead[move][1].known = known
+                    ahead[move] = found
+                    found[1].known = known
             found = ahead[move]
             self._ahead[move] = Reader(self.table, found[0], self.seat, found[1]) if found is not None else None
         nxt = self._ahead[move]
         return nxt if nxt is not None and (nxt.acting or not acting) else None
+
+    def trial(self, move: str) -> "Reader | None":
+        """:meth:`after`'s reader before the one question it asks last: whether the move shows
+        this seat anything it does not know now. Only for a test that can only turn a move down
+        (``bot.ui.pickers.several``: a move that would take another one away is turned down
+        without that question); what is offered or shown of a preview is :meth:`after`'s, which
+        asks it of the same applied game (its steps asked here are kept for it). None when the
+        move is not legal, draws on chance, or the seat would no longer act."""
+        game = self.__game
+        if game is None or not self.acting:
+            return None
+        if move in self.__asked.ahead:  # asked already
+            return self.after(move)
+        found = self._tried(move)
+        nxt = Reader(self.table, found[0], self.seat, found[1]) if found is not None else None
+        return nxt if nxt is not None and nxt.acting else None
+
+    def _tried(self, move: str) -> "tuple[Game, _Asked, list[Event]] | None":
+        """The game after ``move`` (applied once), with its own asked and the move's events;
+        None when the move is not legal or draws on chance."""
+        tried = self.__asked.tried
+        if move in tried:
+            return tried[move]
+        game = self.__game
+        try:
+            new, events = game.apply(self.seat, move)  # type: ignore[union-attr,arg-type]
+        except Exception:
+            new, events = None, []
+        found = tried[move] = (new, _Asked(new), events) if new is not None and new.rng_calls == game.rng_calls \
+            else None  # type: ignore[union-attr]
+        return found
 
     @_once
     def _ahead(self) -> dict[str, "Reader | None"]:

@@ -29,7 +29,7 @@ class Turn:
             game, seat = self._player(t, actor.user_id)
             self._check_fresh(t, game, seat, table, opened)
             asked = ASKED.held(t, game, seat)
-            return self._apply(t, game, seat, move, previewed=asked.ahead.get(move) if asked is not None else None)
+            return self._apply(t, game, seat, move, previewed=asked.previewed(move) if asked is not None else None)
 
         return await self._update(channel_id, fn, revision=revision, interaction=interaction)
 
@@ -53,7 +53,7 @@ class Turn:
                     game = load_game(t)
                     if seat not in game.to_act():
                         raise TableError(f"{game.waiting_for()} Nothing was changed.")
-                previewed = asked.ahead.get(move) if asked is not None else None
+                previewed = asked.previewed(move) if asked is not None else None
                 asked = previewed[1] if previewed is not None else None
                 change = self._apply(t, game, seat, move, previewed=previewed)
                 if merged is None:

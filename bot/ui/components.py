@@ -172,6 +172,19 @@ class PlainView:
         self._dispatchable = self._dispatchable or custom_id is not None or component.get("type") in _SELECTS
         return self
 
+    def held(self) -> tuple[Any, ...]:
+        """What this view holds, to make the same view again (:meth:`again`): its component dicts
+        themselves (nothing changes one once made), where they are placed, its timeout."""
+        return tuple(self._placed), tuple(self._weights), self._dispatchable, self.timeout
+
+    @classmethod
+    def again(cls, held: tuple[Any, ...]) -> PlainView:
+        """A new view holding what :meth:`held` gave (its own lists: adding to it leaves the other alone)."""
+        placed, weights, dispatchable, timeout = held
+        view = cls.__new__(cls)
+        view.timeout, view._placed, view._weights, view._dispatchable = timeout, list(placed), list(weights), dispatchable
+        return view
+
     def add_item(self, item: discord.ui.Item) -> PlainView:
         """A ``discord.ui`` item (a button or select), as its dict, where the View would put it."""
         return self.add(item.to_component_dict(), row=item.row, width=item.width)

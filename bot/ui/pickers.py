@@ -10,7 +10,6 @@ from typing import Any
 
 import discord
 
-from bot.engine.cards import pretty_text
 from bot.engine.core import Choices, Option
 from bot.render.panel import clip
 
@@ -19,6 +18,7 @@ from bot.tables.reader import FORFEIT_TOKENS, Reader
 from bot.ui.components import Kind, PlainView, button, option, select
 from bot.ui.text import (
     CONFIRM, CUSTOM_ID_MAX, HAND_LABEL, KEEP, LABEL_MAX, PAGE, SELECT, SELECT_MAX, STEP, STEP_BUTTONS_MAX, TEXT, cid,
+    pretty_words,
 )
 
 
@@ -66,7 +66,7 @@ def _button_style(option_style: str) -> discord.ButtonStyle:
 
 
 def _label(o: Option) -> str:
-    return clip(pretty_text(o.label or o.token), LABEL_MAX)
+    return clip(pretty_words(o.label or o.token), LABEL_MAX)
 
 
 @dataclass(frozen=True)
@@ -109,25 +109,52 @@ def _shortcut_kwargs(tid: str, rev: int, s: Shortcut, drafts: Drafts) -> dict[st
     """A shortcut's button, as the arguments of :func:`bot.ui.components.button` (or of a
     ``discord.ui.Button``: the table message's public moves)."""
     kind = TEXT if s.text else STEP
-    label = clip(pretty_text(f"✍ {s.label}" if s.text else s.label), LABEL_MAX)
+    label = clip(pretty_words(f"✍ {s.label}" if s.text else s.label), LABEL_MAX)
     return {"label": label, "style": _button_style(s.style),
             "custom_id": cid(tid, rev, kind, drafts.arg(tid, rev, kind, s.tokens))}
+
+
+PICKERS_KEPT = 8  # steps whose picker one seat's reader of one game keeps (a press asks one or two; a few KB each)
 
 
 def picker(reader: Reader, step: Step, drafts: Drafts) -> tuple[str, PlainView]:
     """A private step of building an action: the reader's choices after ``step.tokens``. Its
     components are made as the dicts a ``discord.ui.View`` of them made (:class:`PlainView`):
-    every press on them is answered by the bot's DynamicItems."""
+    every press on them is answered by the bot's DynamicItems.
+
+    What a step's picker shows is read from the reader alone (its game, seat, table and the
+    opening of its decision), so it is kept with what the reader asked (``Reader.kept``: one
+    seat of one table at one game state; at most :data:`PICKERS_KEPT` steps of it): the seat's
+    panel opened again, or its first step shown after a move it previewed, is not made again.
+    Each answer is a new view over the same component dicts, which nothing changes once made.
+    A picker that named a draft (a step too long for a custom_id) is never kept: a draft's id is
+    new each time."""
+    if drafts.pending:
+        return _picker(reader, step, drafts)
+    held = reader.kept(_PICKERS, dict)
+    found = held.get((step.tokens, step.page))
+    if found is None:
+        text, view = _picker(reader, step, drafts)
+        if drafts.pending or len(held) >= PICKERS_KEPT:
+            return text, view
+        found = held[(step.tokens, step.page)] = (text, view.held())
+    return found[0], PlainView.again(found[1])
+
+
+_PICKERS = ("pickers",)  # Reader.kept's key of a reader's kept pickers, by (tokens, page)
+
+
+def _picker(reader: Reader, step: Step, drafts: Drafts) -> tuple[str, PlainView]:
     tid, rev = reader.table.key, reader.opened
     c = reader.choices(step.tokens)
     view = PlainView(timeout=None)
     lines: list[str] = []
     if step.tokens:
-        lines.append("**So far:** " + clip(pretty_text(" → ".join(reader.so_far(step.tokens))), 1500))
+        lines.append("**So far:** " + clip(pretty_words(" → ".join(reader.so_far(step.tokens))), 1500))
     if c.progress is not None:
         lines.append(f"**{c.progress}**")
     if c.prompt:
-        lines.append(pretty_text(c.prompt))
+        lines.append(pretty_words(c.prompt))
     if c.empty:
         return f"That choice is no longer open. Press **{HAND_LABEL}** for your current choices.", view
     options = list(c.options)
@@ -149,7 +176,7 @@ def picker(reader: Reader, step: Step, drafts: Drafts) -> tuple[str, PlainView]:
     elif c.kind in ("token", "set", "range"):
         _select(view, lines, c, options, tid, rev, step, drafts)
     elif c.kind == "text":
-        view.add(button(label=clip(f"✍ {pretty_text(c.prompt or 'Write')}", LABEL_MAX),
+        view.add(button(label=clip(f"✍ {pretty_words(c.prompt or 'Write')}", LABEL_MAX),
                         style=discord.ButtonStyle.success,
                         custom_id=cid(tid, rev, TEXT, drafts.arg(tid, rev, TEXT, step.tokens))))
     if not step.tokens and c.kind == "token":
@@ -229,11 +256,15 @@ def several(reader: Reader, options: Sequence[Option]) -> list[tuple[tuple[str, 
         if kept is not None and not kept.ok(now):
             continue  # not a candidate after all: one_pick(keeps=True) leaves its option out
         seen.add(move)
-        nxt = now.after(" ".join(move))
+        text = " ".join(move)
+        nxt = now.trial(text)  # whether the move shows the seat anything new: asked last (``after``)
         if nxt is None or nxt.decision is None or nxt.decision.name != decision:
             continue
         if not all(_whole(nxt, m) or (k is not None and not k.ok(now)) for m, _, k in todo):
             continue  # it would take another move away (one K♦ for two rushes): not in a batch
+        nxt = now.after(text)
+        if nxt is None:
+            continue  # it shows the seat something it does not know (a card drawn): no preview
         out.append((move, move_label(now, move)))
         out += [(m, move_label(now, m)) for m in longer[:1]]
         count += 1
@@ -413,16 +444,16 @@ def in_one_press(reader: Reader, options: Sequence[Option], drafts: Drafts) -> l
     if len(many) >= 2:
         items.append((select(custom_id=batch_cid + "1", placeholder="Several at once (played in this order)…",
                              min_values=1, max_values=len(many),
-                             options=[option(clip(pretty_text(label), 100), batch_value(i, tokens))
+                             options=[option(clip(pretty_words(label), 100), batch_value(i, tokens))
                                       for i, (tokens, label) in enumerate(many)]), _BATCH_ROW))
     if quick:
         items.append((select(custom_id=batch_cid + "2", min_values=1, max_values=1,
                              placeholder="In one pick (building: what finishes it, or all you have)…",
-                             options=[option(clip(pretty_text(label), 100), batch_value(i, tokens))
+                             options=[option(clip(pretty_words(label), 100), batch_value(i, tokens))
                                       for i, (tokens, label) in enumerate(quick)]), _AMOUNT_ROW))
     if chain:
         tokens = tuple(x for i, (t, _) in enumerate(chain) for x in ((THEN,) if i else ()) + t)
-        items.append((button(label=clip("⏭ " + " → ".join(pretty_text(label) for _, label in chain), LABEL_MAX),
+        items.append((button(label=clip("⏭ " + " → ".join(pretty_words(label) for _, label in chain), LABEL_MAX),
                              style=discord.ButtonStyle.primary,
                              custom_id=cid(tid, rev, CONFIRM, drafts.arg(tid, rev, CONFIRM, tokens))), _CHAIN_ROW))
     return items
@@ -455,8 +486,8 @@ def _select(view: PlainView, lines: list[str], c: Choices, options: list[Option]
     shown = options_all[page * SELECT_MAX:(page + 1) * SELECT_MAX]
     lo, hi = (1, 1) if c.kind != "set" else (max(c.lo, 0), min(c.hi, len(shown)))
     view.add(select(custom_id=cid(tid, rev, SELECT, drafts.arg(tid, rev, SELECT, step.tokens)),
-                    placeholder=clip(pretty_text(c.prompt or "Choose…"), 150), min_values=lo, max_values=max(hi, 1),
-                    options=[option(clip(pretty_text(label), 100), token[:100]) for token, label in shown]))
+                    placeholder=clip(pretty_words(c.prompt or "Choose…"), 150), min_values=lo, max_values=max(hi, 1),
+                    options=[option(clip(pretty_words(label), 100), token[:100]) for token, label in shown]))
     if pages > 1:
         lines.append(f"Page {page + 1} of {pages}.")
         for delta, text in ((-1, "◀ Previous"), (1, "Next ▶")):

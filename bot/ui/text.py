@@ -34,6 +34,23 @@ SURE, SURE_MOVE, KEEP = Kind.SURE.value, Kind.SURE_MOVE.value, Kind.KEEP.value
 
 
 # ----- small pieces ---------------------------------------------------------------------------
+_PRETTY: dict[str, str] = {}  # short texts (labels, prompts) with their card codes pretty
+PRETTY_TEXTS = 4096
+
+
+def pretty_words(text: str) -> str:
+    """``pretty_text(text)`` (card codes in their pretty form), the answers for short texts kept:
+    a picker's labels and prompts are asked at every press, most of them the same few."""
+    found = _PRETTY.get(text)
+    if found is None:
+        found = pretty_text(text)
+        if len(text) <= 256:
+            if len(_PRETTY) >= PRETTY_TEXTS:
+                _PRETTY.clear()
+            _PRETTY[text] = found
+    return found
+
+
 @functools.lru_cache(maxsize=2048)
 def line(text: str) -> str:
     """A line of the log as players read it: card codes pretty, Markdown and mentions defused,
