@@ -27,7 +27,7 @@ from bot.ui.payloads import NO_PINGS
 from bot.ui.placement import MOVE_DOWN_AFTER, Placement, edit_bodies, notice_body
 from bot.ui.confirmations import Confirmations
 from bot.ui.pacing import BotPace
-from bot.ui.play import Play, actor_of, refuse
+from bot.ui.play import Delivered, Play, actor_of, refuse
 from bot.ui.presses import listens_to
 
 if TYPE_CHECKING:
@@ -78,6 +78,7 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         self.bot = bot
         self.desk: Desk = bot.desk
         self.place = Placement(bot, self.desk)
+        self.delivered = Delivered()  # presses that change nothing, delivered to this process
 
     async def cog_load(self) -> None:
         await self._courier()  # the sweep's sender thread, logged in before any sweep needs it

@@ -33,6 +33,12 @@ if TYPE_CHECKING:
 log = logging.getLogger("cogs.tables")
 
 MOVE_KINDS = frozenset({Kind.STEP, Kind.SELECT, Kind.BATCH, Kind.PAGE, Kind.CONFIRM, Kind.SURE_MOVE})
+# Presses that change nothing: a private panel or a private copy of the table opened, the story's
+# file sent, a text box opened, "Keep playing". A second delivery of one is known in this process
+# only (:class:`Delivered`), not by a write to the store: after a restart it would be answered
+# again, which changes nothing either (and Discord takes one answer to an interaction). The table's
+# actions (join, leave, start, concede, move down…) are remembered in the store.
+READ_KINDS = frozenset({Kind.HAND, Kind.SHOW, Kind.STORY_FILE, Kind.TEXT, Kind.KEEP})
 DEFER_AFTER = 2.0  # seconds; Discord allows 3 for the first answer
 STALE_LINK = "That table has moved on since this was posted; here is the current table."
 ANSWERS = {Kind.JOIN: "You sat down at the table.", Kind.LEAVE: "You left the table.", Kind.START: "The game is on.",
@@ -81,12 +87,32 @@ async def refuse(interaction: discord.Interaction, message: str) -> None:
         await answers.send(interaction, message, ephemeral=True, allowed_mentions=NO_PINGS, read_id=False)
 
 
+class Delivered:
+    """The ids of the last ``size`` interactions delivered to this process (a press that changes
+    nothing, :data:`READ_KINDS`): Discord may deliver one twice, as a gateway session resumes."""
+
+    def __init__(self, size: int = 4096):
+        self.size = size
+        self._ids: dict[int, None] = {}
+
+    def first(self, interaction_id: int) -> bool:
+        """True the first time an id is seen (while it is among the last ``size``)."""
+        ids = self._ids
+        if interaction_id in ids:
+            return False
+        ids[interaction_id] = None
+        if len(ids) > self.size:
+            del ids[next(iter(ids))]
+        return True
+
+
 class Play:
     """Components and moves (a mixin of the table cog)."""
 
     bot: Any
     desk: "Desk"
     place: Placement
+    delivered: Delivered
 
     # ----- showing the table after an action ----------------------------------------------
     async def publish(self, interaction: discord.Interaction, update: Update | Reader, *, answer: str = "",
@@ -122,8 +148,12 @@ class Play:
     # ----- components ------------------------------------------------------------------
     async def on_component(self, interaction: discord.Interaction, kind: Kind, tid: str, rev: int, arg: str,
                            values: list[str]) -> None:
-        # A press that may play a move is remembered with the move (one write); others here.
-        if kind not in MOVE_KINDS and not await self.desk.first_delivery(interaction.id):
+        # A press that may play a move is remembered with the move (one write); one that changes
+        # nothing, in this process; others here, in the store.
+        if kind in READ_KINDS:
+            if not self.delivered.first(interaction.id):
+                return
+        elif kind not in MOVE_KINDS and not await self.desk.first_delivery(interaction.id):
             return
         try:
             await self._component(interaction, kind, tid, rev, arg, values)
