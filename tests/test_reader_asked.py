@@ -70,6 +70,19 @@ def test_a_followed_reader_offers_what_a_fresh_one_does(game_id, seats, options)
         assert followed > 10  # the game has turns of several moves by one seat
 
 
+def _count_applies(monkeypatch, cls):
+    """The moves applied from now on (a list kept up to date) and the game class's own apply."""
+    applied: list[str] = []
+    real_apply = cls.apply
+
+    def counting(self, seat, action):
+        applied.append(str(action))
+        return real_apply(self, seat, action)
+
+    monkeypatch.setattr(cls, "apply", counting)
+    return applied, real_apply
+
+
 async def test_a_previewed_move_is_played_as_its_preview_and_stored_as_if_applied(service, people, monkeypatch):
     """A move the seat's panel previewed is played as that preview (not applied again), and what
     the table keeps (its state, log and events) is what applying it makes."""
@@ -80,14 +93,7 @@ async def test_a_previewed_move_is_played_as_its_preview_and_stored_as_if_applie
     await service.new_table(ch, 1, people[0], "maginot_line", ["rounds=2"])
     await service.join(ch, people[1])
     await service.start(ch, people[0])
-    applied: list[str] = []
-    real_apply = type(load_game(await service.get(ch))).apply
-
-    def counting(self, seat, action):
-        applied.append(str(action))
-        return real_apply(self, seat, action)
-
-    monkeypatch.setattr(type(load_game(await service.get(ch))), "apply", counting)
+    applied, real_apply = _count_applies(monkeypatch, type(load_game(await service.get(ch))))
     rng = random.Random(3)
     played = previewed = 0
     while played < 40:
@@ -129,15 +135,7 @@ async def test_a_move_only_tried_is_played_as_its_trial(service, people, monkeyp
     await service.new_table(ch, 1, people[0], "maginot_line", ["rounds=2"])
     await service.join(ch, people[1])
     await service.start(ch, people[0])
-    applied: list[str] = []
-    cls = type(load_game(await service.get(ch)))
-    real_apply = cls.apply
-
-    def counting(self, seat, action):
-        applied.append(str(action))
-        return real_apply(self, seat, action)
-
-    monkeypatch.setattr(cls, "apply", counting)
+    applied, real_apply = _count_applies(monkeypatch, type(load_game(await service.get(ch))))
     rng = random.Random(5)
     tried = 0
     for _ in range(40):
