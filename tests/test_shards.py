@@ -287,18 +287,22 @@ async def test_two_processes_share_one_database(cluster):
     assert ready == {(0, 2), (1, 2)}
 
     # Moves on tables of both shards and in a DM (shard 0): each goes to the process of its shard only.
-    rng = random.Random(11)
-    tables = {}
-    for g in (g0, g1, None):
+    # The three tables are played at the same time (each its own moves in turn, its own seed).
+    async def play(i: int, g) -> int:
+        rng = random.Random(11 + i)
         res = await c.slash("game new", {"game": "gridcannon"}, user=ana, guild=g)
         assert not res.ephemeral and "Gridcannon" in res.embed["title"], res.text
         await c.quiet()
         channel = int(g.channel["id"]) if g else int(standin.dm_channel(ana)["id"])
-        tables[channel] = g
         for _ in range(3):
             res, before, after, move = await _move(c, channel, ana, g, rng)
             assert res.callbacks and "moved on" not in res.text and "Someone else" not in res.text, res.text
             assert after.revision == before.revision + 1 and len(after.moves) == len(before.moves) + 1, move
+        return channel
+
+    places = (g0, g1, None)
+    tables = dict(zip(await asyncio.gather(*[play(i, g) for i, g in enumerate(places)]), places, strict=True))
+    assert len(tables) == 3
     rows = {t.channel_id: t for t in await c.db.tables("playing")}
     assert set(rows) == set(tables) and all(len(rows[ch].moves) == 3 for ch in tables)
 
