@@ -468,13 +468,17 @@ def test_wrap_lines_hangs_continuations_and_keeps_short_lines():
 
 
 @pytest.mark.parametrize("command", ["", "play", "simulate", "replay", "bench", "migrate-store"])
-def test_argparse_help_wraps_at_the_terminal_width(command):
+def test_argparse_help_wraps_at_the_terminal_width(command, monkeypatch, capsys):
     """``--help`` follows the terminal's width (COLUMNS): prose reflowed, examples and the game
-    list keep their columns and hang their continuations."""
+    list keep their columns and hang their continuations. (In this process: argparse reads
+    COLUMNS when it prints; ``python -m bot --help`` itself runs as a process in
+    test_help_lists_every_command_and_game.)"""
     for columns in (50, 120):
-        out = run_cli(*([command] if command else []), "--help", env={"COLUMNS": str(columns)})
-        assert out.returncode == 0
-        lines = out.stdout.splitlines()
+        monkeypatch.setenv("COLUMNS", str(columns))
+        with pytest.raises(SystemExit) as done:
+            main([*([command] if command else []), "--help"])
+        assert done.value.code == 0
+        lines = capsys.readouterr().out.splitlines()
         assert max(len(ln) for ln in lines) <= columns, [ln for ln in lines if len(ln) > columns]
         if columns == 120 and command == "play":  # a wide terminal keeps a paragraph on one line
             assert any(ln.startswith("Play a game in this terminal. Several people share the keyboard (hot seat):")

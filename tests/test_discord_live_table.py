@@ -16,7 +16,7 @@ import pytest
 
 from bot.engine.registry import spec
 from bot.tables.games import load_game
-from tests.standin import SAFETY_TIMEOUT
+from tests.standin import SAFETY_TIMEOUT, guild_cached
 from tests.discord_helpers import (
     auto_move_for, auto_moves, guild_with, components, latest_table, make_move, parse_cid, press_move, public_posts,
     shown_revision, table_messages,
@@ -178,10 +178,11 @@ async def test_the_table_moves_down_when_it_has_scrolled_away(standin, make_bot)
 
     g, users = people(standin, 2)  # the guild exists before the bot connects to the gateway
     bot = make_bot()
-    bot.guild_ready_timeout = 0.05
+    bot._connection.guild_ready_timeout = 0.05  # discord.py reads it there (2 s by default, per guild)
     task = asyncio.create_task(bot.start("fake-token"))
     try:
         await asyncio.wait_for(bot.wait_until_ready(), SAFETY_TIMEOUT)
+        assert await guild_cached(bot, g.id) is not None
         await moves_down(standin, bot, g, users)
     finally:
         await bot.close()

@@ -92,10 +92,13 @@ def face(card: str) -> str:
 def leaks(text: str, known: set[str], universe: frozenset[str]) -> set[str]:
     """Cards of this game named in ``text`` that its reader may not know. A name without a deck
     (``8H``, ``8♥``) is a leak only when the reader may know no card with that face."""
+    cards = named(text)
+    if not cards:  # most texts name no card: nothing more to work out
+        return set()
     out = set()
     faces = {face(c) for c in universe}
     known_faces = {face(c) for c in known}
-    for card in named(text):
+    for card in cards:
         if "@" in card:
             if card in universe and card not in known:
                 out.add(card)

@@ -156,11 +156,15 @@ def report(game_id: str, seeds: int = SEEDS) -> dict[str, set[str]]:
     s = spec(game_id)
     counts = sorted({s.min_players, s.max_players})
     bad: dict[str, set[str]] = {}
+    found: dict[tuple[str, bool], list[str]] = {}  # the same lines recur from step to step: each read once
     for i in range(seeds):
         for where, text, sentence in playout_texts(game_id, counts[i % len(counts)], 7000 + i):
             lines = text.splitlines() if not sentence else [text]
             for line in lines:
-                for p in problems(line, sentence):
+                key = (line, sentence)
+                if key not in found:
+                    found[key] = problems(line, sentence)
+                for p in found[key]:
                     bad.setdefault(f"{where.split(' (')[0]} — {p}", set()).add(line[:160])
     return bad
 

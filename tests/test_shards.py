@@ -224,12 +224,15 @@ class Cluster:
                 p.kill()
                 await p.wait()
 
-    async def quiet(self, seconds: float = 0.4) -> None:
-        """Wait until the bots made no request for ``seconds`` (follow-ups and edits done)."""
-        n = -1
-        while n != len(self.standin.requests):
-            n = len(self.standin.requests)
-            await asyncio.sleep(seconds)
+    async def quiet(self, seconds: float = 0.25) -> None:
+        """Wait until the bots made no request for ``seconds`` (follow-ups and edits done),
+        looking every 0.05 s."""
+        loop = asyncio.get_running_loop()
+        n, since = len(self.standin.requests), loop.time()
+        while loop.time() - since < seconds:
+            await asyncio.sleep(0.05)
+            if len(self.standin.requests) != n:
+                n, since = len(self.standin.requests), loop.time()
 
     async def slash(self, command: str, options: dict | None = None, **kw):
         res = await self.standin.slash(self.template, command, options, via_gateway=True, timeout=30, **kw)
@@ -284,18 +287,22 @@ async def test_two_processes_share_one_database(cluster):
     assert ready == {(0, 2), (1, 2)}
 
     # Moves on tables of both shards and in a DM (shard 0): each goes to the process of its shard only.
-    rng = random.Random(11)
-    tables = {}
-    for g in (g0, g1, None):
+    # The three tables are played at the same time (each its own moves in turn, its own seed).
+    async def play(i: int, g) -> int:
+        rng = random.Random(11 + i)
         res = await c.slash("game new", {"game": "gridcannon"}, user=ana, guild=g)
         assert not res.ephemeral and "Gridcannon" in res.embed["title"], res.text
         await c.quiet()
         channel = int(g.channel["id"]) if g else int(standin.dm_channel(ana)["id"])
-        tables[channel] = g
         for _ in range(3):
             res, before, after, move = await _move(c, channel, ana, g, rng)
             assert res.callbacks and "moved on" not in res.text and "Someone else" not in res.text, res.text
             assert after.revision == before.revision + 1 and len(after.moves) == len(before.moves) + 1, move
+        return channel
+
+    places = (g0, g1, None)
+    tables = dict(zip(await asyncio.gather(*[play(i, g) for i, g in enumerate(places)]), places, strict=True))
+    assert len(tables) == 3
     rows = {t.channel_id: t for t in await c.db.tables("playing")}
     assert set(rows) == set(tables) and all(len(rows[ch].moves) == 3 for ch in tables)
 
@@ -330,7 +337,8 @@ async def test_two_processes_share_one_database(cluster):
         assert done, "at least one write of each burst went through"
 
     # The sweep fires once per due table: make every table's turn run out, then let both
-    # processes sweep (every 0.3 s) for a while. Each table is told once, by the process of its shard.
+    # processes sweep (every 0.3 s) until every table was told, and for 1.5 s (five sweeps of each)
+    # more. Each table is told once, by the process of its shard.
     conn = await asyncpg.connect(c.url)
     try:
         await conn.execute("UPDATE tables SET turn_since = turn_since - 10 * 86400, deadline = deadline - 10 * 86400, "
@@ -339,13 +347,21 @@ async def test_two_processes_share_one_database(cluster):
     finally:
         await conn.close()
     start = len(standin.requests)
-    await asyncio.sleep(3)
-    await c.quiet()
-    for channel, g in tables.items():
-        told = [r for r in standin.requests[start:]
+
+    def told(channel: int) -> list:
+        return [r for r in standin.requests[start:]
                 if r.method == "POST" and r.path == f"/channels/{channel}/messages"
                 and "time is up" in str(r.json).lower()]
-        assert len(told) == 1, (channel, len(told))
+
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 30
+    while not all(told(channel) for channel in tables) and loop.time() < deadline:
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(1.5)
+    await c.quiet()
+    for channel, g in tables.items():
+        told_here = told(channel)
+        assert len(told_here) == 1, (channel, len(told_here))
         shard = shard_of(g.id if g else None, 2)
-        assert told[0].auth == f"Bot {c.token(shard)}", "told by the process of the table's shard"
+        assert told_here[0].auth == f"Bot {c.token(shard)}", "told by the process of the table's shard"
         assert (await c.db.get(channel)).timed_out

@@ -6,6 +6,7 @@ it is registered: nothing here knows a rule.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import json
@@ -13,11 +14,12 @@ import random
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from bot.engine.cards import Card
 from bot.engine.core import Choices, Game, IllegalMove, _field_names
 from bot.engine.registry import GameSpec
+from bot import records
 from bot.records import make_record, replay
 from bot.render import renderer
 
@@ -396,14 +398,15 @@ class Playout:
                 again = type(game).from_json(json.loads(text))
                 assert json.dumps(again.to_json(), sort_keys=True) == text, "JSON round trip changed the state"
         self.count("playouts")
-        # Replay reproduces every state.
+        # Replaying the record reproduces every state: the record's start, then each state
+        # bot.records.replay passes through, compared as it is reached.
         record = make_record(game, self.moves)
-        replayed = spec.state.new(self.names(), self.options, seed=self.seed)
-        assert replayed.to_json() == states[0]
-        for i, (seat, move) in enumerate(self.moves, start=1):
-            replayed, _ = replayed.apply(seat, move)
-            assert as_stored(replayed) == states[i], f"replay differs at action {i}"
-        assert replay(record).to_json() == game.to_json()
+        start = spec.state.new(record["players"], record["options"], seed=record["seed"])
+        assert start.to_json() == states[0], "the record's start differs"
+        with replay_states(states) as reached:
+            replayed = replay(record)
+        assert reached == [len(self.moves)], "the replay did not apply every move of the record"
+        assert replayed.to_json() == game.to_json()
         return game
 
     def shown(self, view: Any) -> tuple[str, str]:
@@ -591,6 +594,29 @@ class Playout:
                 raise AssertionError(f"{text[:40]!r} by seat {who} was accepted")
         assert json.dumps(game.to_json(), sort_keys=True) == before, "a refusal changed the state"
         self.count("refusal checks")
+
+
+@contextlib.contextmanager
+def replay_states(states: list[dict[str, Any]]) -> Iterator[list[int]]:
+    """While open, each state :func:`bot.records.replay` reaches (a logged move applied) is
+    compared with ``states`` (its start at 0): the i-th with ``states[i]``, as it is reached, so
+    one replay checks every state and the product's own replay is the one checked. Yields a list
+    holding how many states were compared (read it after the block)."""
+    original = records.apply_logged
+    reached = [0]
+
+    def checked(game: Game, seat: int, move: str) -> Game:
+        out = original(game, seat, move)
+        reached[0] += 1
+        i = reached[0]
+        assert i < len(states) and as_stored(out) == states[i], f"replay differs at action {i}"
+        return out
+
+    records.apply_logged = checked
+    try:
+        yield reached
+    finally:
+        records.apply_logged = original
 
 
 _VERBS: dict[str, frozenset[str]] = {}

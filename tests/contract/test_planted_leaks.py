@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from bot import records
 from bot.engine.cards import pretty
 from bot.engine.core import HIDDEN, Hidden
 from bot.engine.registry import spec
@@ -115,6 +116,20 @@ def test_a_card_kept_in_view_after_the_public_lost_it(monkeypatch):
 
     monkeypatch.setattr(game, "view", planted)
     playout_fails("celestial_emperor", 2, range(3), r"the view of None names")
+
+
+def test_a_replay_that_skips_a_move_is_caught(monkeypatch):
+    """Not a leak, the replay check: a record's replay (bot.records.replay) that skips its third
+    move differs from the game played there, and the playout says at which action."""
+    apply = records.apply_logged
+    calls: list[str] = []
+
+    def planted(game, seat, move):
+        calls.append(move)
+        return game if len(calls) == 3 else apply(game, seat, move)
+
+    monkeypatch.setattr(records, "apply_logged", planted)
+    playout_fails("court_wars", 2, range(1), r"replay differs at action 3")
 
 
 def test_planted_helpers_leave_honest_games_alone():
