@@ -155,11 +155,13 @@ async def test_a_newer_state_shown_while_the_sender_edits_is_shown_last(standin,
     clock.advance(2 * 86400)
     live = int(latest_table(standin, channel)["id"])
     async with slow_sweep_edit(bot) as sweep:
-        await standin.slash(bot, "game turnlimit", {"minutes": 10}, user=users[0], guild=g, channel=where)
+        # The limit switched off: a new limit would make the turn (two days old) due again, and a
+        # page of this sweep read after it would tell it again, as the next sweep would.
+        await standin.slash(bot, "game turnlimit", {"minutes": 0}, user=users[0], guild=g, channel=where)
         assert await sweep == 1
         await standin.settle(bot)
     newest = await bot.service.get(channel)
-    assert newest.turn_limit == 600 and shown_revision(standin, live) == newest.revision, "the later state shows last"
+    assert newest.turn_limit == 0 and shown_revision(standin, live) == newest.revision, "the later state shows last"
 
 
 async def test_closing_the_bot_during_a_sweep_leaves_no_sender_thread(standin, make_bot):
