@@ -70,6 +70,18 @@ def test_a_followed_reader_offers_what_a_fresh_one_does(game_id, seats, options)
         assert followed > 10  # the game has turns of several moves by one seat
 
 
+async def _maginot_counting(service, people, monkeypatch, ch):
+    """A two-round Maginot Line table of two started in ``ch`` (nothing asked kept from before),
+    and :func:`_count_applies` of its game class."""
+    from bot.tables.games import load_game
+
+    ASKED.clear()
+    await service.new_table(ch, 1, people[0], "maginot_line", ["rounds=2"])
+    await service.join(ch, people[1])
+    await service.start(ch, people[0])
+    return _count_applies(monkeypatch, type(load_game(await service.get(ch))))
+
+
 def _count_applies(monkeypatch, cls):
     """The moves applied from now on (a list kept up to date) and the game class's own apply."""
     applied: list[str] = []
@@ -88,12 +100,8 @@ async def test_a_previewed_move_is_played_as_its_preview_and_stored_as_if_applie
     the table keeps (its state, log and events) is what applying it makes."""
     from bot.tables.games import load_game
 
-    ASKED.clear()
     ch = 31
-    await service.new_table(ch, 1, people[0], "maginot_line", ["rounds=2"])
-    await service.join(ch, people[1])
-    await service.start(ch, people[0])
-    applied, real_apply = _count_applies(monkeypatch, type(load_game(await service.get(ch))))
+    applied, real_apply = await _maginot_counting(service, people, monkeypatch, ch)
     rng = random.Random(3)
     played = previewed = 0
     while played < 40:
@@ -130,12 +138,8 @@ async def test_a_move_only_tried_is_played_as_its_trial(service, people, monkeyp
     shows) is, when played, that trial's game too (not applied again), stored as if applied."""
     from bot.tables.games import load_game
 
-    ASKED.clear()
     ch = 32
-    await service.new_table(ch, 1, people[0], "maginot_line", ["rounds=2"])
-    await service.join(ch, people[1])
-    await service.start(ch, people[0])
-    applied, real_apply = _count_applies(monkeypatch, type(load_game(await service.get(ch))))
+    applied, real_apply = await _maginot_counting(service, people, monkeypatch, ch)
     rng = random.Random(5)
     tried = 0
     for _ in range(40):
