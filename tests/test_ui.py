@@ -163,9 +163,10 @@ def test_pretty_words_are_pretty_text_kept_for_short_texts(monkeypatch):
     from bot.engine.cards import pretty_text
     from bot.ui import text
 
-    monkeypatch.setattr(text, "PRETTY_TEXTS", 3)
-    monkeypatch.setattr(text, "_PRETTY", {})
+    monkeypatch.setattr(text.pretty_words, "most", 3)
+    monkeypatch.setattr(text.pretty_words, "kept", {})
     texts = ["Tap 9C", "Start 10H (needs 5)", "JK fires at KS", "Attack with [7D 5S QC]", "no card", "x" * 300]
     for t in texts * 2:
         assert text.pretty_words(t) == pretty_text(t)
-    assert len(text._PRETTY) <= 3 and "x" * 300 not in text._PRETTY  # bounded; a long text is not kept
+    kept = text.pretty_words.kept
+    assert kept and len(kept) <= 3 and "x" * 300 not in kept  # bounded; a long text is not kept

@@ -12,7 +12,7 @@ import discord
 
 from bot.engine.cards import pretty_text
 from bot.render import renderer
-from bot.render.panel import Panel, clip, defuse_names, plain
+from bot.render.panel import Panel, ShortTexts, clip, defuse_names, plain
 
 from bot.tables.reader import FORFEIT_TOKENS, Reader, TableFacts
 from bot.ui.components import PREFIX, Kind
@@ -34,21 +34,11 @@ SURE, SURE_MOVE, KEEP = Kind.SURE.value, Kind.SURE_MOVE.value, Kind.KEEP.value
 
 
 # ----- small pieces ---------------------------------------------------------------------------
-_PRETTY: dict[str, str] = {}  # short texts (labels, prompts) with their card codes pretty
-PRETTY_TEXTS = 4096
-
-
+@ShortTexts
 def pretty_words(text: str) -> str:
     """``pretty_text(text)`` (card codes in their pretty form), the answers for short texts kept:
     a picker's labels and prompts are asked at every press, most of them the same few."""
-    found = _PRETTY.get(text)
-    if found is None:
-        found = pretty_text(text)
-        if len(text) <= 256:
-            if len(_PRETTY) >= PRETTY_TEXTS:
-                _PRETTY.clear()
-            _PRETTY[text] = found
-    return found
+    return pretty_text(text)
 
 
 @functools.lru_cache(maxsize=2048)
