@@ -299,8 +299,7 @@ class Burst:
     gc_longest: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0])
     gc_full: int = 0
     # The tidy-up the bot makes once quiet (bot.ui.turnstile.tidy_up), made after the last round:
-    # its CPU (s), a walk of everything alive (the earlier cells' closed bots, frozen when they
-    # started, are most of what it finds unreachable).
+    # its CPU (s), a walk of everything alive.
     tidy: float = 0.0
     errors: int = 0
     lost: int = 0
