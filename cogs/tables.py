@@ -18,23 +18,20 @@ from discord.ext import commands, tasks
 
 from bot.engine.core import IllegalMove
 from bot.engine.registry import GAME_IDS, spec
-from bot.render import pictures
 from bot.render.panel import clip
 from bot.tables import TableError
 from bot.ui import payloads
 from bot.ui.components import COMPONENTS, Kind
 from bot.ui.payloads import NO_PINGS
-from bot.ui.placement import MOVE_DOWN_AFTER, Placement, edit_bodies, notice_body
+from bot.ui.placement import MOVE_DOWN_AFTER, Placement
 from bot.ui.confirmations import Confirmations
 from bot.ui.pacing import BotPace
 from bot.ui.play import Delivered, Play, actor_of, refuse
-from bot.ui.presses import listens_to
 
 if TYPE_CHECKING:
     from bot.app import DeckhandBot
     from bot.tables.desk import Desk
-    from bot.tables.reader import Reader, Update
-    from bot.ui.courier import Courier, Request
+    from bot.tables.reader import Update
 
 log = logging.getLogger(__name__)
 
@@ -42,30 +39,9 @@ EVERYWHERE = app_commands.AppCommandContext(guild=True, dm_channel=True, private
 ANY_INSTALL = app_commands.AppInstallationType(guild=True, user=True)
 GAME_CHOICES = [app_commands.Choice(name=spec(g).title[:100], value=g) for g in GAME_IDS]
 SWEEP_SECONDS = 5.0  # the turn-limit sweep: an indexed read of the due tables only
-SWEEP_LANES = 8  # tables whose sweep notices are sent at once (each: its table edit, then its notice)
-COURIER_LANES = 64  # the same, handed to the sender thread (bot.ui.courier), which sends 8 at once
-
-Ahead = tuple[payloads.TableMessage | None, discord.http.MultipartParameters | None]  # made before it is shown
+SWEEP_LANES = 8  # tables told at once by the turn-limit sweep (each: its table edit, then its notice)
 
 __all__ = ["MOVE_DOWN_AFTER", "Tables", "actor_of", "refuse", "legal_choices", "paginate", "setup"]
-
-
-async def table_messages(readers: list["Reader"]) -> list[payloads.TableMessage | None]:
-    """The table messages of a page of the sweep's tables, made off the event loop: their views (the
-    engine's) worked out in a worker thread, their pictures drawn by the picture processes, the
-    messages (the moves offered on their buttons: the engine's again) made in a worker thread, two
-    hops for the page. None for a table whose message is made as usual when it is shown (a lobby:
-    its ratings are read from the store), or for all when this fails."""
-    shown = [r for r in readers if r.started and r.table.status != "lobby"]
-    try:
-        await asyncio.to_thread(lambda: [r.view for r in shown])
-        drawn = await asyncio.gather(*(pictures.table_picture(r.game, r.view) for r in shown))
-        made = await asyncio.to_thread(lambda: [payloads.table_message(r, png) for r, png in zip(shown, drawn, strict=True)])
-    except Exception:  # noqa: BLE001 — each table's message is then made as usual, one at a time
-        log.exception("the sweep's table messages could not be made together")
-        return [None] * len(readers)
-    by_reader = {id(r): m for r, m in zip(shown, made, strict=True)}
-    return [by_reader.get(id(r)) for r in readers]
 
 
 class Tables(Play, Confirmations, BotPace, commands.Cog):
@@ -81,7 +57,6 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         self.delivered = Delivered()  # presses that change nothing, delivered to this process
 
     async def cog_load(self) -> None:
-        await self._courier()  # the sweep's sender thread, logged in before any sweep needs it
         if self.bot.run_timeouts:
             self.timeout_loop.start()
 
@@ -89,9 +64,6 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         self.timeout_loop.cancel()
         for task in self.__dict__.get("bot_timers", {}).values():
             task.cancel()
-        courier = getattr(self.bot, "courier", None)
-        if courier is not None:  # the sweep's sender thread stops with the sweep
-            await courier.close()
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
@@ -99,7 +71,6 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         self.place.saw_message(message)
 
     @commands.Cog.listener()
-    @listens_to(discord.InteractionType.modal_submit)  # no task for the other interactions (bot.app)
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Text boxes are answered here, whether opened before or after a restart."""
         if interaction.type is not discord.InteractionType.modal_submit:
@@ -359,116 +330,33 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         the late players (a warning, time up, a rulebook clock run out); returns how many were
         posted. The table itself is not reposted: its table message is edited in place.
 
-        A few tables are told at once (each its edit, then its notice): a thousand due tables are
-        two thousand requests, and the event loop spends less on each when a few are in flight.
-        They are sent by the bot's sender thread (bot.ui.courier) where it has one: the event loop
-        only hands each table's over, and reads and makes the next page meanwhile."""
+        A few tables are told at once (:data:`SWEEP_LANES`), each its edit then its notice, through
+        the bot's own client: every request is awaited, so presses go in between them."""
         told = 0
-        courier: Courier | None = None
-        looked = False
 
-        async def lane(todo: Iterator[tuple[Update, Ahead, Request | None]]) -> None:
+        async def lane(todo: Iterator["Update"]) -> None:
             nonlocal told
-            for update, ahead, said in todo:  # the lanes share one iterator: each table is told once
-                if await self._tell(update, ahead, courier, said):
+            for update in todo:  # the lanes share one iterator: each table is told once
+                if await self._tell(update):
                     told += 1
 
-        telling: asyncio.Future[Any] | None = None  # the page being told (by the sender thread)
-        try:
-            async for page in self.desk.sweep():
-                updates = [u for u in page if u.notice is not None]
-                if updates and not looked:
-                    courier, looked = await self._courier(), True
-                shown = [u for u in updates if u.notice is not None and not u.notice.quiet]  # a warning: no edit
-                msgs = await table_messages([u.public for u in shown])
-                # their edits' bodies encoded off the loop too, and (for the sender thread) their notices'
-                bodies, notices = await asyncio.to_thread(self._bodies, msgs, updates if courier is not None else [])
-                made = {id(u): (m, b) for u, m, b in zip(shown, msgs, bodies, strict=True)}
-                said = iter(notices)
-                todo = iter([(u, made.get(id(u), (None, None)), next(said, None)) for u in updates])
-                if telling is not None:  # one page told at a time, in order
-                    await telling
-                lanes = SWEEP_LANES if courier is None else COURIER_LANES
-                telling = asyncio.gather(*(lane(todo) for _ in range(min(lanes, len(updates)))))
-                if courier is None:  # told on the event loop: a page told before the next is read
-                    await telling
-                    telling = None
-                # else the sender thread sends this page while the next is read and made (the bench:
-                # about a tenth less of the loop's time, as the sweep's wall time shrinks)
-        except asyncio.CancelledError:
-            if telling is not None:  # the sweep is stopped (the cog unloaded): the page being told too
-                telling.cancel()
-            raise
-        finally:
-            if telling is not None and not telling.cancelled():
-                await telling
+        async for page in self.desk.sweep():
+            todo = iter([u for u in page if u.notice is not None])
+            await asyncio.gather(*(lane(todo) for _ in range(SWEEP_LANES)))
         return told
 
-    def _bodies(self, msgs: list[payloads.TableMessage | None], updates: list["Update"]
-                ) -> tuple[list[discord.http.MultipartParameters | None], list[Request | None]]:
-        """In a worker thread: the edit bodies of a page's table messages, and the notice requests of
-        ``updates``; None for each (made when it is sent) if they cannot be made together."""
-        try:
-            bodies = edit_bodies(self.bot, msgs)
-        except Exception:  # noqa: BLE001 — each edit's body is then made when it is sent
-            log.exception("the sweep's table edits could not be made together")
-            bodies = [None] * len(msgs)
-        try:
-            notices: list[Request | None] = [self._said(u) for u in updates]
-        except Exception:  # noqa: BLE001 — each notice is then made when it is sent
-            log.exception("the sweep's notices could not be made together")
-            notices = [None] * len(updates)
-        return bodies, notices
-
-    @staticmethod
-    def _words(update: "Update") -> tuple[str, discord.AllowedMentions]:
-        """A table's sweep notice: one short message that mentions only the late players."""
-        notice = update.notice
-        assert notice is not None
-        return clip(notice.message(), 2000), discord.AllowedMentions(
-            users=[discord.Object(u) for u in notice.users], everyone=False, roles=False, replied_user=False)
-
-    def _said(self, update: "Update") -> Request:
-        """The request that posts a table's sweep notice (for the sender thread)."""
-        return "send_message", (update.table.channel_id,), notice_body(self.bot, *self._words(update))
-
-    async def _courier(self) -> "Courier | None":
-        """The bot's sender thread for the sweep's requests (bot.ui.courier), started if it is not;
-        None (the requests go through the bot's own client) for a bot with none or no token, or
-        when it cannot start."""
-        courier = getattr(self.bot, "courier", None)
-        if courier is None or not courier.usable:
-            return None
-        if not courier.running:
-            try:
-                await courier.start()
-            except Exception:  # noqa: BLE001 — the sweep still works, on the event loop
-                log.exception("the sweep's sender thread could not start; its requests go through the bot's client")
-                return None
-        return courier
-
-    async def _tell(self, update: "Update", ahead: Ahead = (None, None), courier: "Courier | None" = None,
-                    said: "Request | None" = None) -> bool:
+    async def _tell(self, update: "Update") -> bool:
         """One table's sweep notice: its table message edited, then the notice posted (one table's
-        trouble never stops the others'). Both are sent by the ``courier`` if given (``said``: the
-        notice's request, made beforehand), the channel's table message held meanwhile (a move's
-        newer state is shown after them)."""
+        trouble never stops the others')."""
         notice = update.notice
         assert notice is not None
         ch = update.table.channel_id
         try:
-            if courier is None:
-                if not notice.quiet:  # the table message says so (Skip / Remove); a warning leaves it as it is
-                    await self.place.show_made(update.public, *ahead)
-                await self.place.notify(ch, *self._words(update))
-                return True
-            said = said or self._said(update)
-            if notice.quiet:
-                [refused] = await courier.send([said])
-                if refused is not None:
-                    raise refused
-            else:
-                await self.place.show_made(update.public, *ahead, via=courier, then=[said])
+            if not notice.quiet:  # the table message says so (Skip / Remove); a warning leaves it as it is
+                await self.place.show_made(update.public)
+            mentions = discord.AllowedMentions(users=[discord.Object(u) for u in notice.users], everyone=False,
+                                               roles=False, replied_user=False)
+            await self.place.notify(ch, clip(notice.message(), 2000), mentions)
             return True
         except discord.HTTPException as e:  # e.g. a user-installed app cannot post here
             log.info("could not post a turn-limit notice to %s: %s", ch, e)

@@ -73,17 +73,11 @@ def picture_pool_per_session():
 # (discord.py, every engine, the leak checks' caches of texts already read), and with Python's
 # defaults (700, 10, 10) its collections, full ones walking all of that, took 10-20 % of the
 # contract suite's CPU. Collected less often: the same tests, the same garbage collected, later.
-# The first threshold stays under the turnstile's ALONE, so its collections between presses stay off
-# in tests as before (a test that wants them sets bot.app's GC_THRESHOLD itself, as bot.app's
-# settle_memory does, and each test starts again from these).
 TEST_GC_THRESHOLD = (4000, 20, 100)
 
 
 @pytest.fixture(autouse=True)
 def collector_thresholds():
-    from bot.ui.turnstile import ALONE
-
-    assert TEST_GC_THRESHOLD[0] < ALONE
     before = gc.get_threshold()
     gc.set_threshold(*TEST_GC_THRESHOLD)
     yield

@@ -164,48 +164,15 @@ async def test_many_tables_are_told_each_once(standin, bot, clock):
     assert await bot.get_cog("Tables").check_timeouts() == 0
 
 
-async def test_rate_limit_buckets_are_scanned_rarely():
-    """discord.py scans all its rate-limit buckets when it makes a new one past 256: the bot scans
-    only when their number has doubled, and inactive ones still go."""
-    import asyncio
-
-    import discord
-
-    from bot.app import amortize_bucket_cleanup
-
-    http = discord.http.HTTPClient(asyncio.get_running_loop())
-    amortize_bucket_cleanup(http)
-    scans = 0
-    real = discord.http.Ratelimit.is_inactive
-
-    def counted(self):
-        nonlocal scans
-        scans += 1
-        return real(self)
-
-    discord.http.Ratelimit.is_inactive = counted
-    try:
-        for i in range(2000):
-            http.get_ratelimit(f"POST /channels/{i}/messages")
-        assert scans < 2000 * 3, "each scan walks every bucket: a few scans, not one per bucket"
-        for bucket in list(http._buckets.values())[:1500]:
-            bucket._last_request -= 600  # idle for ten minutes
-        for i in range(2000, 4200):
-            http.get_ratelimit(f"POST /channels/{i}/messages")
-    finally:
-        discord.http.Ratelimit.is_inactive = real
-    assert len(http._buckets) <= 4200 - 1500
-
-
 async def test_a_table_message_made_ahead_is_not_shown_after_a_newer_move(standin, bot, clock):
     """The sweep makes a page's table messages ahead of showing them: a move that lands in between
     is what the table message shows, not the time-up made before it."""
-    from cogs.tables import table_messages
+    from bot.ui.placement import render
 
     g, users, channel, late = await started(standin, bot, clock)
     clock.advance(61)
     [update] = await bot.desk.check_timeouts()
-    [ahead] = await table_messages([update.public])
+    ahead = await render(update.public)
     assert ahead is not None and "Time is up" in json.dumps(ahead.embed.to_dict(), ensure_ascii=False)
     seat, move = await auto_move_for(bot, channel, 1)
     await make_move(standin, bot, channel, seat, move, users)  # the late player moves meanwhile
@@ -214,11 +181,6 @@ async def test_a_table_message_made_ahead_is_not_shown_after_a_newer_move(standi
     assert after.revision > update.table.revision
     assert shown_revision(standin, shown) == after.revision
     await bot.get_cog("Tables").place.show_made(update.public, ahead)
-    assert shown_revision(standin, shown) == after.revision, "the newer move's table stays shown"
-    # With its edit's body made ahead too, the newer move's table stays as well.
-    from bot.ui.placement import edit_body
-
-    await bot.get_cog("Tables").place.show_made(update.public, ahead, edit_body(bot, **ahead.edit_kwargs()))
     assert shown_revision(standin, shown) == after.revision, "the newer move's table stays shown"
 
 

@@ -63,7 +63,7 @@ def test_a_batchs_candidates_are_one_picks_with_their_tests_made_late(game_id, s
 
 def shown(items) -> list:
     """What ``in_one_press`` offers: its components' dicts (each with its row)."""
-    return [component for component, _ in items], [row for _, row in items]
+    return [component.to_component_dict() for component, _ in items], [row for _, row in items]
 
 
 @pytest.mark.parametrize("game_id,seats,options", GAMES)
@@ -77,46 +77,6 @@ def test_what_one_press_offers_is_kept_exactly(game_id, seats, options):
         offered += any(c.get("placeholder", "").startswith("Several at once") for c in first[0])
     if game_id == "maginot_line":
         assert offered > 5
-
-
-def picked(text_view) -> tuple[str, list]:
-    text, view = text_view
-    return text, view.to_components()
-
-
-@pytest.mark.parametrize("game_id,seats,options", GAMES)
-def test_a_kept_picker_is_the_picker_made_anew(game_id, seats, options):
-    """A step's picker asked again of a reader of the same game (kept with it) is the one a reader
-    asking everything anew makes; a view it hands out is its own (adding to it leaves the kept
-    one alone); a picker that named a draft is never kept (a draft's id is new each time)."""
-    kept = 0
-    for reader, game, opts in first_steps(game_id, seats, options, 7, 120):
-        for tokens in [()] + [(o.token,) for o in opts[:6]]:
-            step = pickers.Step(tokens)
-            first = pickers.picker(reader, step, pickers.Drafts())
-            again = pickers.picker(reader, step, pickers.Drafts())
-            fresh = Reader(reader.table, game, reader.seat)
-            made = pickers._picker(fresh, step, pickers.Drafts())
-            assert picked(first) == picked(again) == picked(made)
-            assert again[1] is not first[1]
-            kept += (tokens, 0) in reader.kept(pickers._PICKERS, dict)
-            if len(again[1].to_components()) < 5:  # a row left: a button added to the view handed out
-                again[1].add({"type": 2, "style": 2, "custom_id": "dh2:x:1:s:x", "disabled": False})
-                assert picked(again) != picked(made)
-            assert picked(pickers.picker(reader, step, pickers.Drafts())) == picked(made)
-    assert kept > 10
-
-
-def test_a_picker_that_names_a_draft_is_not_kept(monkeypatch):
-    reader, _, opts = next(iter(first_steps("maginot_line", 2, [], 7, 40)))
-    monkeypatch.setattr(pickers, "CUSTOM_ID_MAX", 10)  # every custom_id too long: every step a draft
-    drafts = pickers.Drafts()
-    pickers.picker(reader, pickers.Step(()), drafts)
-    assert drafts.pending
-    assert ((), 0) not in reader.kept(pickers._PICKERS, dict)
-    again = pickers.Drafts()
-    pickers.picker(reader, pickers.Step(()), again)
-    assert again.pending and set(again.pending) != set(drafts.pending)  # new drafts, as the first time
 
 
 @pytest.mark.parametrize("game_id,seats,options", GAMES)

@@ -1,21 +1,14 @@
 """The turn-limit sweep shares the event loop: a page's due tables are decided, and remembered once
-saved, a few a turn of the loop (presses go in between), every table told once; while it works
-through due tables the collector's young and middle generations are kept small, and its threshold is set back
-afterwards (unless something else changed it meanwhile), and the interpreter's lock is handed
-over more often."""
+saved, a few a turn of the loop (presses go in between), every table told once."""
 
 from __future__ import annotations
 
 import asyncio
-import gc
-import sys
 from collections import Counter
 
-import pytest
 
-import bot.tables.clock as clock_module
 from bot.tables import TIME_UP
-from bot.tables.clock import SWEEP_MIDDLE, SWEEP_SWITCH, SWEEP_TURN, SWEEP_YOUNG
+from bot.tables.clock import SWEEP_TURN
 
 CW = "court_wars"
 TABLES = 3 * SWEEP_TURN + 7
@@ -74,53 +67,3 @@ async def test_a_page_is_decided_and_remembered_a_few_tables_a_turn_each_told_on
     assert await service.check_timeouts() == [], "told once"
 
 
-async def test_the_loop_goes_first_while_due_tables_are_swept(service, clock, people, monkeypatch):
-    """The collector's young and middle generations kept small and the interpreter's lock handed over often,
-    while due tables are swept (not for a sweep that finds none); both set back afterwards, each
-    unless something else changed it meanwhile."""
-    saved = gc.get_threshold(), sys.getswitchinterval()
-    try:
-        gc.set_threshold(5000, 10, 100)
-        sys.setswitchinterval(0.005)
-        seen: list[tuple[tuple[int, int, int], float]] = []
-        sweep = service._sweep
-
-        def watched(t, now):
-            seen.append((gc.get_threshold(), sys.getswitchinterval()))
-            return sweep(t, now)
-
-        monkeypatch.setattr(service, "_sweep", watched)
-        monkeypatch.setattr(clock_module.gc, "set_threshold", counted(gc.set_threshold, calls := []))
-        assert await service.check_timeouts() == []
-        assert calls == [], "nothing due: nothing changed"
-        await due_tables(service, clock, people, 3)
-        assert len(await service.check_timeouts()) == 3
-        assert seen == [((SWEEP_YOUNG, SWEEP_MIDDLE, 100), pytest.approx(SWEEP_SWITCH))] * 3
-        assert gc.get_threshold() == (5000, 10, 100) and sys.getswitchinterval() == pytest.approx(0.005), "set back"
-
-        # Changed by something else meanwhile: left as that made it.
-        def changed(t, now):
-            gc.set_threshold(700, 10, 10)
-            sys.setswitchinterval(0.002)
-            return sweep(t, now)
-
-        await service.new_table(BASE - 1, 1, people[0], CW, seed=1)
-        for p in people[1:3]:
-            await service.join(BASE - 1, p)
-        await service.set_turn_limit(BASE - 1, people[0], 600)
-        await service.start(BASE - 1, people[0])
-        clock.advance(601)
-        monkeypatch.setattr(service, "_sweep", changed)
-        assert len(await service.check_timeouts()) == 1
-        assert gc.get_threshold() == (700, 10, 10) and sys.getswitchinterval() == pytest.approx(0.002)
-    finally:
-        gc.set_threshold(*saved[0])
-        sys.setswitchinterval(saved[1])
-
-
-def counted(fn, calls: list):
-    def call(*args):
-        calls.append(args)
-        return fn(*args)
-
-    return call

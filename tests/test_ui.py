@@ -143,22 +143,6 @@ def test_what_a_move_did_is_said_the_same_when_said_again():
     assert payloads.did([]) == payloads.did(["  "]) == "Done."
 
 
-def test_ephemeral_flags_are_shared_but_a_components_v2_view_gets_its_own():
-    import discord
-
-    from bot.ui.answers import ephemeral_flags
-
-    flags = ephemeral_flags(True)
-    assert flags.value == discord.MessageFlags(ephemeral=True).value and ephemeral_flags(True) is flags
-    assert ephemeral_flags(False) is discord.utils.MISSING
-    layout = discord.ui.LayoutView()
-    layout.add_item(discord.ui.TextDisplay("hi"))
-    own = ephemeral_flags(True, layout)
-    assert own is not flags and own.value == flags.value
-    discord.webhook.async_.interaction_message_response_params(type=4, view=layout, flags=own)
-    assert own.components_v2 and not flags.components_v2
-
-
 def test_pretty_words_are_pretty_text_kept_for_short_texts(monkeypatch):
     from bot.engine.cards import pretty_text
     from bot.ui import text

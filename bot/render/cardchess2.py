@@ -173,10 +173,9 @@ def _xy(cell: str, flipped: bool) -> tuple[int, int]:
 @functools.lru_cache(maxsize=2)
 def _board_layer(flipped: bool):
     """The empty board with its rank and file labels, drawn once per orientation."""
-    from PIL import ImageDraw
 
     img = dr.canvas(dr.WIDTH, 7 * CELL + dr.LINE)
-    d = ImageDraw.Draw(img)
+    d = dr.draw_on(img)
     for fi, f in enumerate(FILES):
         for r in range(7):
             x, y = _xy(f"{f}{r + 1}", flipped)

@@ -15,6 +15,7 @@ A sheet in ``"RGB"`` mode (the default) is reduced to a palette of its own when 
 from __future__ import annotations
 
 import functools
+import weakref
 import io
 from collections.abc import Iterable
 from typing import Any
@@ -100,10 +101,10 @@ CARD_W, CARD_H = 72, 100  # the usual card; its rank is TEXT px
 @functools.lru_cache(maxsize=512)
 def face(card: str, w: int = CARD_W, h: int = CARD_H) -> Any:
     """A card face (RGBA), its rank in the corner at :data:`TEXT` px and a big pip or letter."""
-    from PIL import Image, ImageDraw
+    from PIL import Image
 
     img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-    d = ImageDraw.Draw(img)
+    d = draw_on(img)
     d.rounded_rectangle([0, 0, w - 1, h - 1], radius=max(5, w // 10), fill=WHITE, outline=OUTLINE, width=2)
     if card.startswith("JK"):
         d.text((6, 2), "★", fill=JOKER_INK, font=font(TEXT))
@@ -127,10 +128,10 @@ def face(card: str, w: int = CARD_W, h: int = CARD_H) -> Any:
 @functools.lru_cache(maxsize=32)
 def back(w: int = CARD_W, h: int = CARD_H, colour: tuple[int, int, int] = BACK) -> Any:
     """A card back (RGBA)."""
-    from PIL import Image, ImageDraw
+    from PIL import Image
 
     img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-    d = ImageDraw.Draw(img)
+    d = draw_on(img)
     d.rounded_rectangle([0, 0, w - 1, h - 1], radius=max(5, w // 10), fill=colour, outline=WHITE, width=2)
     light = lighter(colour)
     d.rounded_rectangle([6, 6, w - 7, h - 7], radius=4, outline=light, width=2)
@@ -160,9 +161,8 @@ def put(img: Any, tile: Any, x: float, y: float) -> None:
 
 
 def _paste(img: Any, tile: Any, x: int, y: int, mask: Any) -> None:
-    """Paste through a mask, straight to the core (the checks of ``Image.paste`` cost more than
-    pasting a card): ``img`` is a sheet's, loaded and writable; the core clips to its edges."""
-    img.im.paste(tile.im, (x, y, x + tile.width, y + tile.height), mask.im)
+    """Paste through a mask."""
+    img.paste(tile, (x, y), mask)
 
 
 @functools.lru_cache(maxsize=256)
@@ -195,27 +195,27 @@ def fan(img: Any, codes: Iterable[Any], x: float, y: float, width: float, w: int
 
 
 # ----- text ----------------------------------------------------------------------------------------
-@functools.lru_cache(maxsize=4096)
-def _glyphs(s: str, size: int, anchor: str) -> tuple[Any, tuple[int, int]]:
-    """``s`` rasterised once at ``size`` px: an 8-bit mask and where it goes from its anchor."""
-    return font(size).getmask2(s, "L", anchor=anchor)
+_SHEETS: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()  # a drawing -> its picture
+
+
+def draw_on(img: Any) -> Any:
+    """``ImageDraw.Draw(img)``, remembered with its picture (a palette sheet's words are pasted there)."""
+    from PIL import ImageDraw
+
+    d = ImageDraw.Draw(img)
+    _SHEETS[d] = img
+    return d
 
 
 def draw_text(d: Any, xy: tuple[float, float], s: str, fill: Any, size: int, anchor: str = "la") -> None:
-    """One run of text in one colour, its glyphs rasterised once per (text, size) and then only
-    blended in: labels, names and numbers come back picture after picture. On a palette sheet
-    the run is drawn word by word, each word a palette tile made once per (word, size, ink,
-    ground: the colour under it) and pasted through a one-bit mask: a new line of words already
-    seen costs no rendering."""
+    """One run of text in one colour. On a palette sheet the run is drawn word by word, each word a
+    palette tile made once per (word, size, ink, ground: the colour under it) and pasted through a
+    one-bit mask, so its edges stay smooth in the sheet's palette."""
     f = font(size)
-    if "\n" in s or not hasattr(f, "getmask2"):
+    if d.mode != "P" or "\n" in s or not hasattr(f, "getbbox"):
         d.text(xy, s, fill=fill, font=f, anchor=anchor)
         return
-    if d.mode == "P":
-        _draw_words(d._image, xy, s, tuple(fill), size, anchor)
-        return
-    mask, (ox, oy) = _glyphs(s, size, anchor)
-    d.draw.draw_bitmap((round(xy[0]) + ox, round(xy[1]) + oy), mask, d._getink(fill)[0])
+    _draw_words(d, xy, s, tuple(fill), size, anchor)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -224,7 +224,7 @@ def _advance(word: str, size: int) -> float:
     return font(size).getlength(word + " ")
 
 
-def _draw_words(img: Any, xy: tuple[float, float], s: str, ink: tuple[int, int, int], size: int,
+def _draw_words(d: Any, xy: tuple[float, float], s: str, ink: tuple[int, int, int], size: int,
                 anchor: str) -> None:
     x, y = xy
     if anchor[0] != "l":
@@ -232,18 +232,25 @@ def _draw_words(img: Any, xy: tuple[float, float], s: str, ink: tuple[int, int, 
         x -= total if anchor[0] == "r" else total / 2
     anchor = "l" + anchor[1]
     ry = round(y)
-    core = img.im
-    right, bottom = img.width - 1, img.height - 1
+    img = _SHEETS.get(d)
+    if img is None:  # not made by draw_on: Pillow's own road
+        d.text(xy, s, fill=ink, font=font(size), anchor=anchor)
+        return
     for word in s.split(" "):
         if word:
-            mask, (ox, oy) = _glyphs(word, size, anchor)
-            w, h = mask.size
-            if w and h:
-                px, py = round(x) + ox, ry + oy
-                i = core.getpixel((min(max(0, px), right), min(max(0, py), bottom)))
-                tile, bit = _text_tile(word, size, anchor, ink, _colour(img, i))
-                core.paste(tile, (px, py, px + w, py + h), bit)
+            left, top = _word_box(word, size, anchor)
+            px, py = round(x) + left, ry + top
+            ground = colour_at(img, px, py)
+            tile, bit = _text_tile(word, size, anchor, ink, ground)
+            img.paste(tile, (px, py), bit)
         x += _advance(word, size)
+
+
+@functools.lru_cache(maxsize=4096)
+def _word_box(word: str, size: int, anchor: str) -> tuple[int, int]:
+    """Where a word's drawn pixels start from its anchor."""
+    left, top, _, _ = font(size).getbbox(word, anchor=anchor)
+    return int(left), int(top)
 
 
 def text(d: Any, xy: tuple[float, float], s: str, fill: Any = WHITE, size: int = TEXT, red: Any = PINK,
@@ -339,11 +346,10 @@ class Sheet:
 
     def __init__(self, height: int = 2400, bg: tuple[int, int, int] = FELT, width: int = WIDTH,
                  mode: str = "RGB") -> None:
-        from PIL import ImageDraw
 
         self.width = width
         self.img = canvas(width, height, bg) if mode == "P" else _new_rgb(width, height, bg)
-        self.d = ImageDraw.Draw(self.img)
+        self.d = draw_on(self.img)
         self.y = PAD
 
     def band(self, height: float, fill: tuple[int, int, int]) -> None:
@@ -411,14 +417,15 @@ def png(img: Any) -> bytes:
 def _text_tile(s: str, size: int, anchor: str, ink: tuple[int, int, int],
                ground: tuple[int, int, int]) -> tuple[Any, Any]:
     """A run of text as a palette tile (each glyph pixel ``ink`` blended into ``ground`` by its
-    coverage) and its one-bit mask (the pixels the glyphs cover), both as Pillow's core images
-    (pasted straight to a sheet's core)."""
-    from PIL import Image
+    coverage) and its one-bit mask (the pixels the glyphs cover)."""
+    from PIL import Image, ImageDraw
 
-    core, _ = _glyphs(s, size, anchor)
-    cover = Image.new("L", (1, 1))._new(core)
-    tile = Image.frombytes("P", cover.size, cover._new(core.point(_ramp(ink, ground), None)).tobytes())
-    return tile.im, core.point(_COVERED, "1")
+    f = font(size)
+    left, top, right, bottom = f.getbbox(s, anchor=anchor)
+    cover = Image.new("L", (max(1, int(right) - int(left)), max(1, int(bottom) - int(top))), 0)
+    ImageDraw.Draw(cover).text((-int(left), -int(top)), s, fill=255, font=f, anchor=anchor)
+    tile = Image.frombytes("P", cover.size, cover.point(_ramp(ink, ground)).tobytes())
+    return tile, cover.point(_COVERED, "1")
 
 
 _COVERED = [0] * 24 + [255] * 232  # a glyph pixel at least this covered is drawn

@@ -40,10 +40,10 @@ def _label(c: Any) -> str:
 
 
 def _rgba(w: int, h: int) -> tuple[Any, Any]:
-    from PIL import Image, ImageDraw
+    from PIL import Image
 
     img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-    return img, ImageDraw.Draw(img)
+    return img, dr.draw_on(img)
 
 
 def _hatch(img: Any, w: int, h: int) -> None:

@@ -98,7 +98,7 @@ def colour_at(img: Any, x: int, y: int) -> tuple[int, int, int]:
     """The colour at (x, y) of a palette picture (its edge colour outside it)."""
     x = min(max(0, x), img.width - 1)
     y = min(max(0, y), img.height - 1)
-    return _colour(img, img.im.getpixel((x, y)))
+    return _colour(img, img.getpixel((x, y)))
 
 
 def _colour(img: Any, i: int) -> tuple[int, int, int]:

@@ -33,6 +33,7 @@ draw in the event-loop thread:
 from __future__ import annotations
 
 import asyncio
+import weakref
 import concurrent.futures as cf
 import hashlib
 import logging
@@ -261,7 +262,7 @@ def shutdown(wait: bool = True) -> None:
 
 def _submit(kind: str, game_id: str, view: Any) -> cf.Future:
     """Start drawing on the pool; a pool that cannot take work is dropped for threads. The
-    future remembers its executor (``_executor``) so a break is blamed on the right pool."""
+    future's executor is remembered (``_drawn_by``) so a break is blamed on the right pool."""
     ex = start()
     try:
         fut = ex.submit(_draw, kind, game_id, view)
@@ -272,8 +273,11 @@ def _submit(kind: str, game_id: str, view: Any) -> cf.Future:
         _pool_broke(ex)
         ex = _thread_executor()
         fut = ex.submit(_draw, kind, game_id, view)
-    fut._executor = ex  # type: ignore[attr-defined]
+    _drawn_by[fut] = ex
     return fut
+
+
+_drawn_by: "weakref.WeakKeyDictionary[cf.Future, cf.Executor]" = weakref.WeakKeyDictionary()
 
 
 # ----- waking the callers ------------------------------------------------------------------
@@ -322,7 +326,7 @@ async def _picture(kind: str, game_id: str, view: Any) -> bytes | None:
     try:
         return await _wait(fut)
     except BrokenProcessPool:
-        _pool_broke(fut._executor)  # type: ignore[attr-defined]
+        _pool_broke(_drawn_by.get(fut))
         return await _in_thread(k, kind, game_id, view)
     except Exception:
         with _lock:

@@ -9,9 +9,9 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from bot.render.drawing import FELT, FELT_DARK, FELT_LIGHT, GOLD, MUTED, PAD, WHITE, font, words
+from bot.render.drawing import FELT, FELT_DARK, FELT_LIGHT, GOLD, MUTED, PAD, WHITE, draw_on, font, words
 
 ROW = 40
 MAX_ROWS = 32
@@ -38,7 +38,7 @@ def standings_png(title: str, subtitle: str, lines: Sequence[Line], *, final: bo
     head = 2 * ROW + PAD
     height = head + ROW * (len(shown) + 1) + (ROW if len(lines) > len(shown) else 0) + PAD
     img = Image.new("RGB", (width, height), FELT)
-    d = ImageDraw.Draw(img)
+    d = draw_on(img)
     big, small = font(30), font(22)
     d.text((PAD, PAD), words(title)[:48], fill=GOLD if final else WHITE, font=big)
     d.text((PAD, PAD + ROW), words(subtitle)[:64], fill=MUTED, font=small)

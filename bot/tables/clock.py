@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
-import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 
 from bot.engine.core import Game
@@ -21,9 +19,6 @@ from bot.tables.games import load_game
 log = logging.getLogger("bot.tables")
 
 SWEEP_PAGE = 200  # due tables read per page by the turn-limit sweep
-SWEEP_YOUNG = 1500  # the collector's young threshold while the sweep works through due tables (loop_first)
-SWEEP_MIDDLE = 1  # and its middle one
-SWEEP_SWITCH = 0.0005  # seconds: the interpreter's switch interval meanwhile (loop_first)
 SWEEP_TURN = 25  # of a page's tables, decided (or remembered once saved) in one turn of the event loop
 WARNING, TIME_UP, CLOCK = "warning", "time_up", "clock"
 
@@ -38,44 +33,6 @@ def _rebuild(rows: list[TableRow]) -> None:
             load_game(row)
         except Exception:  # noqa: BLE001, S112 — reported by the sweep itself, once
             continue
-
-
-@contextlib.contextmanager
-def loop_first() -> Iterator[None]:
-    """While the sweep works through due tables, the event loop's thread kept from waiting long on
-    the others (the settings are set back afterwards, each unless something else changed it).
-
-    The interpreter's lock is handed over every ``SWEEP_SWITCH`` s, not every 5 ms: the sweep's
-    worker threads (its games rebuilt, its messages made, its rows read: about 0.8 ms of CPU a
-    due table) and the sender thread hold the lock while the loop waits for it at each of its
-    turns. In the bench's sweep of 1,000 due tables (watched by a 1 ms ticker) the loop waited for
-    it about 1 s in all, 80-180 times over 5 ms; with 0.5 ms, 0.45-0.55 s, 7-18 times, for no more
-    of the loop's CPU (the timed sweep's 120-127 ms against 125-128, load 9).
-
-    The collector's young generation is collected every ``SWEEP_YOUNG`` new objects (net), not
-    ``bot.ui.turnstile.ALONE``, and its middle one after every ``SWEEP_MIDDLE + 1`` young
-    collections, not every eleventh (``bot.app.GC_THRESHOLD``): a due table's rebuilt game, row and
-    table message are a few hundred objects that outlive a young collection (the games and rows
-    stay cached), and a middle collection walks what the young ones let through since the last
-    one. Three middle collections of 40,000-50,000 objects took 11-24 ms of CPU each in that sweep,
-    in whichever thread made them (a worker's or the sender's holds the lock meanwhile: the loop
-    waits as long). Middle collections after every second young one: 2-10 ms each; with young ones
-    every 1,500 objects as well, 3-5 ms (about 85 of them, 70-90 ms in all against 100-125)."""
-    switch = sys.getswitchinterval()
-    before = gc.get_threshold()
-    first, second, third = before
-    mine = (min(first, SWEEP_YOUNG), min(second, SWEEP_MIDDLE), third)
-    if switch > SWEEP_SWITCH:
-        sys.setswitchinterval(SWEEP_SWITCH)
-    if mine != before:
-        gc.set_threshold(*mine)
-    try:
-        yield
-    finally:
-        if switch > SWEEP_SWITCH and abs(sys.getswitchinterval() - SWEEP_SWITCH) < 1e-7:
-            sys.setswitchinterval(switch)
-        if mine != before and gc.get_threshold() == mine:
-            gc.set_threshold(*before)
 
 
 def _plain(row: TableRow, now: float) -> bool:
@@ -125,12 +82,11 @@ class Clock:
     async def sweep_pages(self) -> AsyncIterator[list[Change]]:
         """The sweep of :meth:`check_timeouts`, one page of due tables at a time: a caller may tell
         a page's tables before the next page is read (fewer tables held at once)."""
-        with contextlib.ExitStack() as scope:
-            async with contextlib.aclosing(self._sweep_pages(scope)) as pages:
-                async for out in pages:
-                    yield out
+        async with contextlib.aclosing(self._sweep_pages()) as pages:
+            async for out in pages:
+                yield out
 
-    async def _sweep_pages(self, scope: contextlib.ExitStack) -> AsyncIterator[list[Change]]:
+    async def _sweep_pages(self) -> AsyncIterator[list[Change]]:
         now = self.clock()
         broken = self._broken_tables()
         after: tuple[float, int] | None = None
@@ -138,8 +94,6 @@ class Clock:
             page = await self.store.due(now, SWEEP_PAGE, after, shards=self.sweep_shards)
             if not page:
                 break
-            if after is None:  # due tables: their games and messages made beside the loop (loop_first)
-                scope.enter_context(loop_first())
             todo = [row for row in page if broken.get(row.channel_id) != (row.table_id, row.revision)]
             # Each table's game (its snapshot and up to SNAPSHOT_EVERY moves replayed) is rebuilt in a
             # worker thread, the page at once, not on the event loop: who is late, and the table

@@ -68,8 +68,8 @@ class Component:
 
     kind: Kind = Kind.STEP
 
-    def __init__(self, item: discord.ui.Item, tid: str, rev: int, arg: str):
-        super().__init__(item)  # type: ignore[call-arg]
+    def __init__(self, item: discord.ui.Item, tid: str, rev: int, arg: str, *, row: int | None = None):
+        super().__init__(item, row=row)  # type: ignore[call-arg]
         self.tid, self.rev, self.arg = tid, rev, arg
 
     @classmethod
@@ -79,16 +79,15 @@ class Component:
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = interaction.client.get_cog("Tables")
         values = list(getattr(self.item, "values", []) or [])  # type: ignore[attr-defined]
-        gate = getattr(interaction.client, "turnstile", None)  # the bot's (bot.ui.turnstile)
-        if gate is None:
-            return await handler.on_component(interaction, self.kind, self.tid, self.rev, self.arg, values)  # type: ignore[union-attr]
-        async with gate():
-            await handler.on_component(interaction, self.kind, self.tid, self.rev, self.arg, values)  # type: ignore[union-attr]
+        await handler.on_component(interaction, self.kind, self.tid, self.rev, self.arg, values)  # type: ignore[union-attr]
 
 
 def template_of(kind: Kind) -> str:
     """The custom_id template of a kind's DynamicItem (its fourth field is the kind's value)."""
     return rf"{PREFIX}:(?P<tid>[0-9a-z]+):(?P<rev>\d+):{kind.value}:(?P<arg>.*)"
+
+
+CLASSES: dict[Kind, type[Component]] = {}  # each kind's DynamicItem class (the replay viewer's too)
 
 
 def component_class(kind: Kind, select: bool = False, base_class: type[Component] = Component) -> type[Component]:
@@ -100,7 +99,9 @@ def component_class(kind: Kind, select: bool = False, base_class: type[Component
     def body(ns: dict[str, Any]) -> None:
         ns.update(kind=kind, __module__=__name__)
 
-    return types.new_class(f"Component_{kind.name}", (base_class, base), {"template": template}, body)
+    made = types.new_class(f"Component_{kind.name}", (base_class, base), {"template": template}, body)
+    CLASSES[kind] = made
+    return made
 
 
 # The replay viewer's kinds are answered by bot.ui.replay, not by the table cog.
@@ -123,141 +124,53 @@ def parse_modal_id(custom_id: str) -> tuple[str, int, str] | None:
     return m["tid"], int(m["rev"]), arg
 
 
-class PlainView:
-    """A message's components made straight as the dicts discord.py's ``View.to_components()`` makes
-    them, for a view of Deckhand's own buttons (and links): every press on it is answered by the
-    bot's DynamicItems, so discord.py never keeps it (``bot.app.answered_by_dynamic_items``), and a
-    ``discord.ui.View`` with its ``Button`` items would be built only to be turned into these dicts.
-
-    Rows are laid out as the View lays its items out (``_ViewWeights``: an item with a row goes
-    there, one without into the first row with room; 25 items at most, five wide a row), and
-    ``discord.ui`` items may be added too (their ``to_component_dict()``). It has what discord.py's
-    sending calls read of a view — ``to_components()``, ``has_components_v2()``, ``is_finished()``,
-    ``is_dispatchable()``, ``timeout`` — and refuses a component discord.py would have to keep (a
-    custom_id not Deckhand's)."""
-
-    __discord_ui_view__ = True  # as discord.ui.View: the sending calls accept it as a view
-    __slots__ = ("timeout", "_placed", "_weights", "_dispatchable")
-
-    def __init__(self, *, timeout: float | None = None):
-        self.timeout = timeout
-        self._placed: list[tuple[int, dict[str, Any]]] = []
-        self._weights = [0, 0, 0, 0, 0]
-        self._dispatchable = False
-
-    def __repr__(self) -> str:
-        return f"<PlainView timeout={self.timeout} children={len(self._placed)}>"
-
-    def add(self, component: dict[str, Any], *, row: int | None = None, width: int | None = None) -> PlainView:
-        """Add one component's dict (:func:`button`, :func:`select`), as ``View.add_item`` places it
-        (a select is a whole row wide, a button one fifth)."""
-        if width is None:
-            width = 5 if component.get("type") in _SELECTS else 1
-        if len(self._placed) >= 25:
-            raise ValueError("maximum number of children exceeded")
-        if row is not None and not 0 <= row < 5:
-            raise ValueError("row cannot be negative or greater than or equal to 5")
-        custom_id = component.get("custom_id")
-        if custom_id is not None and not str(custom_id).startswith(f"{PREFIX}:"):
-            raise ValueError(f"{custom_id!r} is not Deckhand's: discord.py would keep this view (use a View)")
+def dynamic(inner: discord.ui.Button | discord.ui.Select, row: int | None = None) -> discord.ui.Item:
+    """A button or select of Deckhand's (custom_id ``dh2:<table>:<rev>:<kind>:<arg>``) as its kind's
+    DynamicItem: a view made only of these is not kept by discord.py (its presses are answered by
+    the kind's class, after a restart too). A link button stays as it is."""
+    custom_id = inner.custom_id if inner.is_dispatchable() else None
+    if custom_id is None or not custom_id.startswith(f"{PREFIX}:"):
         if row is not None:
-            if self._weights[row] + width > 5:
-                raise ValueError(f"item would not fit at row {row} ({self._weights[row] + width} > 5 width)")
-        else:
-            row = next((i for i, w in enumerate(self._weights) if w + width <= 5), None)
-            if row is None:
-                raise ValueError("could not find open space for item")
-        self._weights[row] += width
-        self._placed.append((row, component))
-        self._dispatchable = self._dispatchable or custom_id is not None or component.get("type") in _SELECTS
-        return self
-
-    def held(self) -> tuple[Any, ...]:
-        """What this view holds, to make the same view again (:meth:`again`): its component dicts
-        themselves (nothing changes one once made), where they are placed, its timeout."""
-        return tuple(self._placed), tuple(self._weights), self._dispatchable, self.timeout
-
-    @classmethod
-    def again(cls, held: tuple[Any, ...]) -> PlainView:
-        """A new view holding what :meth:`held` gave (its own lists: adding to it leaves the other alone)."""
-        placed, weights, dispatchable, timeout = held
-        view = cls.__new__(cls)
-        view.timeout, view._placed, view._weights, view._dispatchable = timeout, list(placed), list(weights), dispatchable
-        return view
-
-    def add_item(self, item: discord.ui.Item) -> PlainView:
-        """A ``discord.ui`` item (a button or select), as its dict, where the View would put it."""
-        return self.add(item.to_component_dict(), row=item.row, width=item.width)
-
-    def to_components(self) -> list[dict[str, Any]]:
-        rows: dict[int, list[dict[str, Any]]] = {}
-        for row, component in sorted(self._placed, key=lambda p: p[0]):
-            rows.setdefault(row, []).append(component)
-        return [{"type": 1, "components": children} for children in rows.values()]
-
-    def has_components_v2(self) -> bool:
-        return False
-
-    def is_finished(self) -> bool:
-        return False  # as a View never stopped (and with no timeout running: discord.py does not keep it)
-
-    def is_dispatchable(self) -> bool:
-        return self._dispatchable
-
-    def stop(self) -> None:
-        """Nothing to stop: discord.py never listens on it."""
-
-
-_SELECTS = frozenset({3, 5, 6, 7, 8})  # the select menus' component types (always dispatchable)
+            inner.row = row
+        return inner
+    _, tid, rev, kind, arg = custom_id.split(":", 4)
+    return CLASSES[Kind(kind)](inner, tid, int(rev), arg, row=row)
 
 
 def button(*, label: str | None = None, style: discord.ButtonStyle = discord.ButtonStyle.secondary,
            custom_id: str | None = None, url: str | None = None, disabled: bool = False,
-           emoji: str | None = None) -> dict[str, Any]:
-    """A button's dict, as ``discord.ui.Button(...).to_component_dict()`` makes it (key for key, in
-    its order): a link when it has a url."""
-    if custom_id is not None and url is not None:
-        raise TypeError("cannot mix both url and custom_id with Button")
-    if custom_id is None and url is None:
-        raise TypeError("a button Deckhand sends has a custom_id or a url")
-    if url is not None:
-        style = discord.ButtonStyle.link
-    out: dict[str, Any] = {"type": 2, "style": style.value, "disabled": disabled}
-    if label:
-        out["label"] = label
-    if custom_id:
-        out["custom_id"] = custom_id
-    if url:
-        out["url"] = url
-    if emoji is not None:
-        out["emoji"] = discord.PartialEmoji.from_str(emoji).to_dict()
-    return out
+           emoji: str | None = None, row: int | None = None) -> discord.ui.Item:
+    """One of Deckhand's buttons (a DynamicItem, :func:`dynamic`), or a link when it has a url."""
+    return dynamic(discord.ui.Button(label=label, style=style, custom_id=custom_id, url=url, disabled=disabled,
+                                     emoji=emoji), row)
 
 
 def option(label: str, value: str | None = None, *, description: str | None = None, emoji: str | None = None,
-           default: bool = False) -> dict[str, Any]:
-    """A select option's dict, as ``discord.SelectOption(...).to_dict()`` makes it."""
-    out: dict[str, Any] = {"label": label, "value": label if value is None else value, "default": default}
-    if description:
-        out["description"] = description
-    if emoji is not None:
-        out["emoji"] = discord.PartialEmoji.from_str(emoji).to_dict()
-    return out
+           default: bool = False) -> discord.SelectOption:
+    return discord.SelectOption(label=label, value=label if value is None else value, description=description,
+                                emoji=emoji, default=default)
 
 
-def select(*, custom_id: str, options: list[dict[str, Any]], placeholder: str | None = None, min_values: int = 1,
-           max_values: int = 1, disabled: bool = False, required: bool = True) -> dict[str, Any]:
-    """A string select's dict (options: :func:`option`), as ``discord.ui.Select(...)`` with those
-    options added makes it."""
-    if len(options) > 25:
-        raise ValueError("maximum number of options already provided")
-    out: dict[str, Any] = {"type": 3, "custom_id": custom_id, "min_values": min_values, "max_values": max_values,
-                           "disabled": disabled, "required": required}
-    if placeholder:
-        out["placeholder"] = placeholder
-    if options:
-        out["options"] = list(options)
-    return out
+def select(*, custom_id: str, options: list[discord.SelectOption], placeholder: str | None = None, min_values: int = 1,
+           max_values: int = 1, disabled: bool = False, row: int | None = None) -> discord.ui.Item:
+    """One of Deckhand's string selects (a DynamicItem, :func:`dynamic`)."""
+    return dynamic(discord.ui.Select(custom_id=custom_id, options=options, placeholder=placeholder,
+                                     min_values=min_values, max_values=max_values, disabled=disabled), row)
+
+
+def view_of(*items: discord.ui.Item) -> discord.ui.View:
+    """A message's components: a View (no timeout: its items answer presses after a restart too)."""
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view
+
+
+def add(view: discord.ui.View, item: discord.ui.Item, row: int | None = None) -> None:
+    """Add an item to a view, on ``row`` when given."""
+    if row is not None:
+        item.row = row
+    view.add_item(item)
 
 
 THEN_ID = "then"  # a text box's select of the move that follows its line

@@ -37,7 +37,7 @@ from bot.render.panel import Panel, clip, plain
 
 from bot.tables.clock import format_duration
 from bot.tables.reader import Reader
-from bot.ui.components import PlainView, button
+from bot.ui.components import add, button
 from bot.ui.boxes import text_box  # noqa: F401 — every payload is reached from here
 from bot.ui.pickers import (  # noqa: F401 — every payload is reached from here
     THEN, Drafts, Shortcut, Step, batch_moves, confirm_view, decode_tokens, encode_tokens, move_down_view, move_label,
@@ -54,7 +54,7 @@ from bot.ui.text import (  # noqa: F401 — every payload is reached from here
 @dataclass
 class TableMessage:
     embed: discord.Embed
-    view: discord.ui.View | PlainView  # a PlainView: Deckhand's own buttons, as the View's dicts
+    view: discord.ui.View
     files: list[discord.File]
     content: str | None = None
 
@@ -91,15 +91,15 @@ def lobby_message(reader: Reader, ratings: Sequence[str] = ()) -> TableMessage:
         panel.add("Ratings", "\n".join(ratings))
     panel.add("Options", ", ".join(t.options) or "the rulebook's defaults", True)
     panel.add("Turn limit", format_duration(t.turn_limit) if t.turn_limit else "none", True)
-    view = PlainView(timeout=None)
+    view = discord.ui.View(timeout=None)
     tid, rev = t.key, t.revision
-    view.add(button(label="Join", style=discord.ButtonStyle.success, custom_id=cid(tid, rev, "jn")))
-    view.add(button(label="Leave", style=discord.ButtonStyle.secondary, custom_id=cid(tid, rev, "lv")))
-    view.add(button(label="Start", style=discord.ButtonStyle.primary, custom_id=cid(tid, rev, "st"),
+    view.add_item(button(label="Join", style=discord.ButtonStyle.success, custom_id=cid(tid, rev, "jn")))
+    view.add_item(button(label="Leave", style=discord.ButtonStyle.secondary, custom_id=cid(tid, rev, "lv")))
+    view.add_item(button(label="Start", style=discord.ButtonStyle.primary, custom_id=cid(tid, rev, "st"),
                     disabled=len(t.seats) < cls.min_players))
-    view.add(button(label="Cancel", style=discord.ButtonStyle.danger, custom_id=cid(tid, rev, "cx")))
+    view.add_item(button(label="Cancel", style=discord.ButtonStyle.danger, custom_id=cid(tid, rev, "cx")))
     if cls.max_players > 1:  # the host seats the built-in player, which plays its turns at once
-        view.add(button(label="Add a bot", style=discord.ButtonStyle.secondary, emoji="🤖",
+        view.add_item(button(label="Add a bot", style=discord.ButtonStyle.secondary, emoji="🤖",
                         custom_id=cid(tid, rev, "ab"), disabled=len(t.seats) >= cls.max_players))
     return TableMessage(embed_from_panel(panel), view, [])
 
@@ -113,7 +113,7 @@ def table_message(reader: Reader, picture: bytes | None = None, *, drafts: Draft
     if not t.started:  # a lobby that closed before its game started
         panel = Panel(title=f"{t.title} — closed",
                       description="This table closed before its game began. Start a new one with `/game new`.")
-        return TableMessage(embed_from_panel(panel), PlainView(timeout=None), [])
+        return TableMessage(embed_from_panel(panel), discord.ui.View(timeout=None), [])
     drafts = drafts if drafts is not None else Drafts()
     render = renderer(t.game)
     panel = defused(render.table_panel(reader.view, with_picture=picture is not None), reader.players)
@@ -136,10 +136,10 @@ def table_message(reader: Reader, picture: bytes | None = None, *, drafts: Draft
     return TableMessage(embed, _table_buttons(reader, drafts), files)
 
 
-def _table_buttons(reader: Reader, drafts: Drafts) -> PlainView:
-    """The table message's buttons, as the dicts a View of them makes (:class:`PlainView`)."""
+def _table_buttons(reader: Reader, drafts: Drafts) -> discord.ui.View:
+    """The table message's buttons."""
     t = reader.table
-    view = PlainView(timeout=None)
+    view = discord.ui.View(timeout=None)
     tid, rev = t.key, t.revision
     if t.status == "playing":
         deciding = reader.decisions
@@ -147,10 +147,10 @@ def _table_buttons(reader: Reader, drafts: Drafts) -> PlainView:
         forfeits = public_moves(reader, drafts, 1, forfeits=True) if moves else []
         for item in moves:
             view.add_item(item)
-        bottom: list[dict[str, Any]] = []
+        bottom: list[discord.ui.Item] = []
         if not moves or len(t.seats) > 1 or any(not d.public for d in deciding):
             bottom.append(button(label=HAND_LABEL, style=discord.ButtonStyle.primary, custom_id=cid(tid, rev, "me")))
-        bottom.extend(item.to_component_dict() for item in forfeits)  # apart from the moves, and asked for confirmation
+        bottom.extend(forfeits)  # apart from the moves, and asked for confirmation
         if reader.solo_concede:
             bottom.append(button(label="Concede", style=discord.ButtonStyle.danger, custom_id=cid(tid, rev, "cc")))
         if t.timed_out:
@@ -159,19 +159,19 @@ def _table_buttons(reader: Reader, drafts: Drafts) -> PlainView:
             bottom.append(button(label="Remove late player", style=discord.ButtonStyle.danger,
                                  custom_id=cid(tid, rev, "rv")))
         for component in bottom[:BUTTONS_PER_ROW]:
-            view.add(component, row=1 if moves else 0)
+            add(view, component, row=1 if moves else 0)
     else:
         if len(t.seats) == 1:
-            view.add(button(label="New game", style=discord.ButtonStyle.success, custom_id=cid(tid, rev, "ng")))
+            view.add_item(button(label="New game", style=discord.ButtonStyle.success, custom_id=cid(tid, rev, "ng")))
         elif t.status == "finished":
-            view.add(button(label="Rematch", style=discord.ButtonStyle.success, custom_id=cid(tid, rev, "rm")))
+            view.add_item(button(label="Rematch", style=discord.ButtonStyle.success, custom_id=cid(tid, rev, "rm")))
         if renderer(t.game).story is not None:
-            view.add(button(label="Story file", style=discord.ButtonStyle.secondary, custom_id=cid(tid, rev, "sf")))
+            view.add_item(button(label="Story file", style=discord.ButtonStyle.secondary, custom_id=cid(tid, rev, "sf")))
     return view
 
 
 def seat_message(reader: Reader, drafts: Drafts, picture: bytes | None = None,
-                 note: str = "") -> tuple[str, discord.Embed, PlainView, list[discord.File]]:
+                 note: str = "") -> tuple[str, discord.Embed, discord.ui.View, list[discord.File]]:
     """A seat's private panel: its view (hand), its picture, and its current step when it acts."""
     t = reader.table
     render = renderer(t.game)
@@ -188,7 +188,7 @@ def seat_message(reader: Reader, drafts: Drafts, picture: bytes | None = None,
         text, view = picker(reader, Step(()), drafts)
         head = f"Your seat at {with_article('the', reader.title)} table in {where}. Your move — only you can see this.\n{text}"
     else:
-        view = PlainView(timeout=None)
+        view = discord.ui.View(timeout=None)
         head = (f"Your seat at {with_article('the', reader.title)} table in {where}. Not your move right now: "
                 f"{name(reader.waiting_for)}")
     if note:

@@ -15,7 +15,7 @@ from bot.render.panel import clip
 
 from bot.tables.drafts import new_draft_id
 from bot.tables.reader import FORFEIT_TOKENS, Reader
-from bot.ui.components import Kind, PlainView, button, option, select
+from bot.ui.components import Kind, add, button, option, select, view_of
 from bot.ui.text import (
     CONFIRM, CUSTOM_ID_MAX, HAND_LABEL, KEEP, LABEL_MAX, PAGE, SELECT, SELECT_MAX, STEP, STEP_BUTTONS_MAX, TEXT, cid,
     pretty_words,
@@ -106,48 +106,18 @@ def shortcuts(options: Sequence[Option], prefix: tuple[str, ...], choices_of: An
 
 
 def _shortcut_kwargs(tid: str, rev: int, s: Shortcut, drafts: Drafts) -> dict[str, Any]:
-    """A shortcut's button, as the arguments of :func:`bot.ui.components.button` (or of a
-    ``discord.ui.Button``: the table message's public moves)."""
+    """A shortcut's button, as the arguments of :func:`bot.ui.components.button`."""
     kind = TEXT if s.text else STEP
     label = clip(pretty_words(f"✍ {s.label}" if s.text else s.label), LABEL_MAX)
     return {"label": label, "style": _button_style(s.style),
             "custom_id": cid(tid, rev, kind, drafts.arg(tid, rev, kind, s.tokens))}
 
 
-PICKERS_KEPT = 8  # steps whose picker one seat's reader of one game keeps (a press asks one or two; a few KB each)
-
-
-def picker(reader: Reader, step: Step, drafts: Drafts) -> tuple[str, PlainView]:
-    """A private step of building an action: the reader's choices after ``step.tokens``. Its
-    components are made as the dicts a ``discord.ui.View`` of them made (:class:`PlainView`):
-    every press on them is answered by the bot's DynamicItems.
-
-    What a step's picker shows is read from the reader alone (its game, seat, table and the
-    opening of its decision), so it is kept with what the reader asked (``Reader.kept``: one
-    seat of one table at one game state; at most :data:`PICKERS_KEPT` steps of it): the seat's
-    panel opened again, or its first step shown after a move it previewed, is not made again.
-    Each answer is a new view over the same component dicts, which nothing changes once made.
-    A picker that named a draft (a step too long for a custom_id) is never kept: a draft's id is
-    new each time."""
-    if drafts.pending:
-        return _picker(reader, step, drafts)
-    held = reader.kept(_PICKERS, dict)
-    found = held.get((step.tokens, step.page))
-    if found is None:
-        text, view = _picker(reader, step, drafts)
-        if drafts.pending or len(held) >= PICKERS_KEPT:
-            return text, view
-        found = held[(step.tokens, step.page)] = (text, view.held())
-    return found[0], PlainView.again(found[1])
-
-
-_PICKERS = ("pickers",)  # Reader.kept's key of a reader's kept pickers, by (tokens, page)
-
-
-def _picker(reader: Reader, step: Step, drafts: Drafts) -> tuple[str, PlainView]:
+def picker(reader: Reader, step: Step, drafts: Drafts) -> tuple[str, discord.ui.View]:
+    """A private step of building an action: the reader's choices after ``step.tokens``."""
     tid, rev = reader.table.key, reader.opened
     c = reader.choices(step.tokens)
-    view = PlainView(timeout=None)
+    view = discord.ui.View(timeout=None)
     lines: list[str] = []
     if step.tokens:
         lines.append("**So far:** " + clip(pretty_words(" → ".join(reader.so_far(step.tokens))), 1500))
@@ -161,33 +131,33 @@ def _picker(reader: Reader, step: Step, drafts: Drafts) -> tuple[str, PlainView]
     apart = [o for o in options if o.token in FORFEIT_TOKENS] if c.kind == "token" and not step.tokens else []
     options = [o for o in options if o not in apart]
     for o in apart:  # the game's concede/resign: apart from the moves, on the bottom row (it asks to confirm)
-        view.add(button(label=_label(o), style=discord.ButtonStyle.danger,
-                        custom_id=cid(tid, rev, STEP, drafts.arg(tid, rev, STEP, (o.token,)))), row=4)
+        view.add_item(button(label=_label(o), style=discord.ButtonStyle.danger, row=4,
+                             custom_id=cid(tid, rev, STEP, drafts.arg(tid, rev, STEP, (o.token,)))))
     short = shortcuts(options, step.tokens, reader.choices, STEP_BUTTONS_MAX) if c.kind == "token" else None
     if c.kind == "token" and not options:
         pass
     elif short is not None:
         for s in short:
-            view.add(button(**_shortcut_kwargs(tid, rev, s, drafts)))
+            view.add_item(button(**_shortcut_kwargs(tid, rev, s, drafts)))
     elif c.kind == "token" and len(options) <= STEP_BUTTONS_MAX:
         for o in options:
-            view.add(button(label=_label(o), style=_button_style(o.style),
+            view.add_item(button(label=_label(o), style=_button_style(o.style),
                             custom_id=cid(tid, rev, STEP, drafts.arg(tid, rev, STEP, step.tokens + (o.token,)))))
     elif c.kind in ("token", "set", "range"):
         _select(view, lines, c, options, tid, rev, step, drafts)
     elif c.kind == "text":
-        view.add(button(label=clip(f"✍ {pretty_words(c.prompt or 'Write')}", LABEL_MAX),
+        view.add_item(button(label=clip(f"✍ {pretty_words(c.prompt or 'Write')}", LABEL_MAX),
                         style=discord.ButtonStyle.success,
                         custom_id=cid(tid, rev, TEXT, drafts.arg(tid, rev, TEXT, step.tokens))))
     if not step.tokens and c.kind == "token":
         for component, row in in_one_press(reader, options, drafts):
-            view.add(component, row=row)
+            add(view, component, row)
     if c.complete and step.tokens:
-        view.add(button(label="Confirm", style=discord.ButtonStyle.success,
-                        custom_id=cid(tid, rev, CONFIRM, drafts.arg(tid, rev, CONFIRM, step.tokens))), row=4)
+        view.add_item(button(label="Confirm", style=discord.ButtonStyle.success, row=4,
+                             custom_id=cid(tid, rev, CONFIRM, drafts.arg(tid, rev, CONFIRM, step.tokens))))
     if step.tokens:
-        view.add(button(label="↩ Back", style=discord.ButtonStyle.secondary,
-                        custom_id=cid(tid, rev, STEP, drafts.arg(tid, rev, STEP, step.tokens[:-1]))), row=4)
+        view.add_item(button(label="↩ Back", style=discord.ButtonStyle.secondary, row=4,
+                             custom_id=cid(tid, rev, STEP, drafts.arg(tid, rev, STEP, step.tokens[:-1]))))
     return clip("\n".join(lines) or "Choose:", 2000), view
 
 
@@ -429,13 +399,13 @@ def _phase(reader: Reader, options: Sequence[Option]) -> bool:
                and reader.after(o.token, acting=False) is not None for o in options)
 
 
-def in_one_press(reader: Reader, options: Sequence[Option], drafts: Drafts) -> list[tuple[dict[str, Any], int]]:
+def in_one_press(reader: Reader, options: Sequence[Option], drafts: Drafts) -> list[tuple[discord.ui.Item, int]]:
     """At the start of a decision that runs until the seat passes (a phase of a turn; each kind
     looks ahead to see that it does): selects and a button that make several moves in one press,
-    each still applied and logged alone (``several``, ``one_pick``, ``passing_chain``). Each as
-    its component's dict and its row."""
+    each still applied and logged alone (``several``, ``one_pick``, ``passing_chain``). Each with
+    its row."""
     tid, rev = reader.table.key, reader.opened
-    items: list[tuple[dict[str, Any], int]] = []
+    items: list[tuple[discord.ui.Item, int]] = []
     found = reader.kept(("in_one_press", _options_key(options)), lambda: _press_moves(reader, options))
     if found is None:
         return items  # a decision of one move (or whose passing step draws): each press is a whole move
@@ -474,7 +444,7 @@ def _press_moves(reader: Reader, options: Sequence[Option]) -> tuple[Moves, Move
     return many, quick, tuple(passing_chain(reader, options))
 
 
-def _select(view: PlainView, lines: list[str], c: Choices, options: list[Option], tid: str, rev: int,
+def _select(view: discord.ui.View, lines: list[str], c: Choices, options: list[Option], tid: str, rev: int,
             step: Step, drafts: Drafts) -> None:
     """A paged select for a step with more options than a row of buttons."""
     if c.kind == "range":
@@ -485,16 +455,16 @@ def _select(view: PlainView, lines: list[str], c: Choices, options: list[Option]
     page = min(max(step.page, 0), pages - 1)
     shown = options_all[page * SELECT_MAX:(page + 1) * SELECT_MAX]
     lo, hi = (1, 1) if c.kind != "set" else (max(c.lo, 0), min(c.hi, len(shown)))
-    view.add(select(custom_id=cid(tid, rev, SELECT, drafts.arg(tid, rev, SELECT, step.tokens)),
+    view.add_item(select(custom_id=cid(tid, rev, SELECT, drafts.arg(tid, rev, SELECT, step.tokens)),
                     placeholder=clip(pretty_words(c.prompt or "Choose…"), 150), min_values=lo, max_values=max(hi, 1),
                     options=[option(clip(pretty_words(label), 100), token[:100]) for token, label in shown]))
     if pages > 1:
         lines.append(f"Page {page + 1} of {pages}.")
         for delta, text in ((-1, "◀ Previous"), (1, "Next ▶")):
             target = page + delta
-            view.add(button(label=text, style=discord.ButtonStyle.secondary, disabled=not 0 <= target < pages,
-                            custom_id=cid(tid, rev, PAGE, drafts.arg(tid, rev, PAGE, step.tokens,
-                                                                     extra=str(max(target, 0))))), row=4)
+            view.add_item(button(label=text, style=discord.ButtonStyle.secondary, disabled=not 0 <= target < pages,
+                                 row=4, custom_id=cid(tid, rev, PAGE, drafts.arg(tid, rev, PAGE, step.tokens,
+                                                                                 extra=str(max(target, 0))))))
 
 
 def public_moves(reader: Reader, drafts: Drafts, limit: int, forfeits: bool = False) -> list[discord.ui.Item]:
@@ -512,8 +482,8 @@ def public_moves(reader: Reader, drafts: Drafts, limit: int, forfeits: bool = Fa
     tid, rev = reader.table.key, offer.opened
     short = shortcuts(options, (), reader.public_choices, limit) if not forfeits else None
     if short is not None:
-        return [discord.ui.Button(**_shortcut_kwargs(tid, rev, s, drafts)) for s in short]
-    return [discord.ui.Button(label=_label(o),
+        return [button(**_shortcut_kwargs(tid, rev, s, drafts)) for s in short]
+    return [button(label=_label(o),
                               style=discord.ButtonStyle.danger if forfeits else _button_style(o.style),
                               custom_id=cid(tid, rev, STEP, drafts.arg(tid, rev, STEP, (o.token,))))
             for o in options]
@@ -521,17 +491,12 @@ def public_moves(reader: Reader, drafts: Drafts, limit: int, forfeits: bool = Fa
 
 def confirm_view(tid: str, rev: int, kind: str, arg: str) -> discord.ui.View:
     """Confirm / Keep playing under an "Are you sure?" (the confirm is revision-checked)."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(discord.ui.Button(label="Confirm", style=discord.ButtonStyle.danger, custom_id=cid(tid, rev, kind, arg)))
-    view.add_item(discord.ui.Button(label="Keep playing", style=discord.ButtonStyle.secondary,
-                                    custom_id=cid(tid, rev, KEEP)))
-    return view
+    return view_of(button(label="Confirm", style=discord.ButtonStyle.danger, custom_id=cid(tid, rev, kind, arg)),
+                   button(label="Keep playing", style=discord.ButtonStyle.secondary, custom_id=cid(tid, rev, KEEP)))
 
 
 def move_down_view(reader: Reader) -> discord.ui.View:
     """The one button under /game status's private copy: move the table down the channel."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(discord.ui.Button(label="Move the table down", style=discord.ButtonStyle.primary,
-                                    custom_id=cid(reader.table.key, reader.table.revision, Kind.MOVE_DOWN.value)))
-    return view
+    return view_of(button(label="Move the table down", style=discord.ButtonStyle.primary,
+                          custom_id=cid(reader.table.key, reader.table.revision, Kind.MOVE_DOWN.value)))
 

@@ -10,48 +10,24 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 from collections import defaultdict
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
-from discord.utils import MISSING
 
 from bot.render import pictures
 from bot.render.panel import clip
 from bot.tables.reader import Reader
-from bot.ui import answers, payloads, wire
+from bot.ui import payloads
 from bot.ui.payloads import NO_PINGS
 
 if TYPE_CHECKING:
     from bot.tables.desk import Desk
-    from bot.ui.courier import Courier, Request
 
 log = logging.getLogger("cogs.tables")
 
 MOVE_DOWN_AFTER = 10  # other people's messages below the table message before it moves down the channel
 MOVED = "The table moved down the channel: {link}"
-
-
-def edit_body(bot: Any, **kw: Any) -> discord.http.MultipartParameters:
-    """The request body of an edit of one of the bot's messages, as ``PartialMessage.edit(**kw)``
-    makes it (its embed, buttons and files encoded); safe to make in a worker thread."""
-    return discord.http.handle_message_parameters(
-        content=kw.get("content", MISSING), embed=kw.get("embed", MISSING),
-        attachments=kw.get("attachments", MISSING), view=kw.get("view", MISSING),
-        previous_allowed_mentions=bot._connection.allowed_mentions if "content" in kw else None)
-
-
-def notice_body(bot: Any, content: str, mentions: discord.AllowedMentions) -> discord.http.MultipartParameters:
-    """The request body of a notice, as ``channel.send(content, allowed_mentions=mentions)`` makes it."""
-    return discord.http.handle_message_parameters(content=content, nonce=secrets.randbits(64), allowed_mentions=mentions,
-                                                  previous_allowed_mentions=bot._connection.allowed_mentions)
-
-
-def edit_bodies(bot: Any, msgs: list[payloads.TableMessage | None]) -> list[discord.http.MultipartParameters | None]:
-    """The edit bodies of several table messages (None stays None), for a worker thread."""
-    return [edit_body(bot, **m.edit_kwargs()) if m is not None else None for m in msgs]
 
 
 async def render(reader: Reader, ratings: Any = None) -> payloads.TableMessage:
@@ -109,79 +85,38 @@ class Placement:
     async def post(self, interaction: discord.Interaction, msg: payloads.TableMessage) -> int:
         """A new public table message, through the interaction (so it works wherever the app may answer)."""
         if not interaction.response.is_done():
-            sent = await answers.send(interaction, **msg.send_kwargs(), allowed_mentions=NO_PINGS)
-            if sent is not None:
-                return sent
+            sent = await interaction.response.send_message(**msg.send_kwargs(), allowed_mentions=NO_PINGS)
+            if sent.message_id is not None:
+                return sent.message_id
             return (await interaction.original_response()).id
         return (await interaction.followup.send(**msg.send_kwargs(), allowed_mentions=NO_PINGS, wait=True)).id
 
-    async def edit(self, channel_id: int, message_id: int, body: discord.http.MultipartParameters | None = None, *,
-                   via: "Courier | None" = None, then: "Sequence[Request]" = (), **kw: Any) -> bool:
-        """Edit one of the bot's own messages through the channel; False if Discord will not let it.
-        The request ``PartialMessage.edit(**kw)`` makes (the same payload; ``body``: made beforehand
-        by :func:`edit_body`), without building a ``discord.Message`` from the answer, which is never read.
-
-        ``via``: sent by the sweep's sender thread (bot.ui.courier), and ``then`` after it, in order;
-        the first of those Discord refuses is raised once the edit is done with."""
-        assert via is not None or not then, "requests to send after the edit need the courier"
-        state: Any = self.bot._connection
-        view = kw.get("view", MISSING)
-        refused: discord.HTTPException | None = None
-        after: list[discord.HTTPException | None] = []
-        if view is not MISSING:
-            state.prevent_view_updates_for(message_id)
-        params = body if body is not None else edit_body(self.bot, **kw)
-        if via is not None:
-            refused, *after = await via.send([("edit_message", (channel_id, message_id), params), *then])
-        else:
-            try:
-                with params, wire.unread():  # Discord's copy of the edited message is never read
-                    await self.bot.http.edit_message(channel_id, message_id, params=params)
-            except discord.HTTPException as e:
-                refused = e
-        if refused is not None:
-            log.info("could not edit table message %s in %s: %s", message_id, channel_id, refused)
-        elif view and not view.is_finished() and view.is_dispatchable():
-            state.store_view(view, message_id)
-        for e in after:
-            if e is not None:
-                raise e
-        return refused is None
+    async def edit(self, channel_id: int, message_id: int, **kw: Any) -> bool:
+        """Edit one of the bot's own messages through the channel; False if Discord will not let it."""
+        message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            await message.edit(**kw)
+        except discord.HTTPException as e:
+            log.info("could not edit table message %s in %s: %s", message_id, channel_id, e)
+            return False
+        return True
 
     async def notify(self, channel_id: int, content: str, mentions: discord.AllowedMentions) -> None:
-        """Post a notice as ``channel.send(content, allowed_mentions=mentions)`` would (the same
-        payload), without building a ``discord.Message`` from Discord's answer, which is never read."""
-        with notice_body(self.bot, content, mentions) as params:
-            await self.bot.http.send_message(channel_id, params=params)
+        """Post a notice in the channel."""
+        await self.bot.get_partial_messageable(channel_id).send(content, allowed_mentions=mentions)
 
-    async def show_made(self, reader: Reader, message: payloads.TableMessage | None = None,
-                        body: discord.http.MultipartParameters | None = None, *, via: "Courier | None" = None,
-                        then: "Sequence[Request]" = ()) -> None:
+    async def show_made(self, reader: Reader, message: payloads.TableMessage | None = None) -> None:
         """The table message edited in place, as :meth:`show_table` with ``post=False`` does, from a
-        message made beforehand (with its edit's ``body``; the sweep makes a page's off the event
-        loop) unless another action landed since. A table with no table message is not posted.
-
-        ``via``: the edit is sent by the sweep's sender thread, and ``then`` after it (the sweep's
-        notice), the channel's turn held until they are sent; the first of ``then`` that Discord
-        refuses is raised."""
+        message made beforehand unless another action landed since. A table with no table message
+        is not posted."""
         ch = reader.table.channel_id
         async with self.showing[ch]:
             latest = self.desk.latest(ch, reader)
             if message is None or latest is not reader:
-                if body is not None:
-                    body.__exit__(None, None, None)  # not sent: its files are closed
-                message, body = await render(latest, self.desk.ratings), None
+                message = await render(latest, self.desk.ratings)
             live = await self.live_id(reader)
-            if live is None:
-                if body is not None:
-                    body.__exit__(None, None, None)
-                if then:
-                    assert via is not None
-                    for e in await via.send(then):
-                        if e is not None:
-                            raise e
-                return
-            await self.edit(ch, live, body, via=via, then=then, **message.edit_kwargs())
+            if live is not None:
+                await self.edit(ch, live, **message.edit_kwargs())
 
     async def show_table(self, reader: Reader, *, post: bool = True) -> int | None:
         """Show the table without an interaction (a new thread, a timer): edit its table message in
@@ -244,7 +179,7 @@ class Placement:
             await self.edit(ch, old, content=MOVED.format(link=payloads.jump_url(reader.table, live)), view=None)
         elif (public_click and clicked is not None and not interaction.response.is_done()
               and live in (None, clicked.id)):
-            await answers.edit_in_place(interaction, **msg.edit_kwargs())
+            await interaction.response.edit_message(**msg.edit_kwargs())
             answered_here = True  # the table itself answers a click on it
             if live is None:
                 live = clicked.id
@@ -278,7 +213,7 @@ class Placement:
         text = clip(f"{answer or 'Done.'}\nThe table: {link}", 2000)
         clicked = interaction.message
         if clicked is not None and clicked.flags.ephemeral:  # a private panel updates in place
-            await answers.edit_in_place(interaction, content=text, embed=None, view=None, attachments=[])
+            await interaction.response.edit_message(content=text, embed=None, view=None, attachments=[])
         else:
-            await answers.send(interaction, text, ephemeral=True, allowed_mentions=NO_PINGS, read_id=False)
+            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)
         return True

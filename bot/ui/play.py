@@ -12,9 +12,6 @@ from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 import discord
-from discord.http import handle_message_parameters
-from discord.utils import MISSING
-from discord.webhook.async_ import async_context
 
 from bot.render import pictures
 from bot.render.panel import clip
@@ -22,7 +19,7 @@ from bot.tables import Actor, TableError
 from bot.tables.desk import DamagedError
 from bot.tables.errors import AlreadyHandled, StaleError
 from bot.tables.reader import Reader, Update
-from bot.ui import answers, payloads, wire
+from bot.ui import payloads
 from bot.ui.components import Kind, modal_id, modal_lines, modal_text, modal_then, parse_modal_id
 from bot.ui.payloads import NO_PINGS
 from bot.ui.placement import Placement, render
@@ -58,33 +55,24 @@ def actor_of(interaction: discord.Interaction, owner_ids: Any = None) -> Actor:
 
 
 async def follow_up(interaction: discord.Interaction, content: str, *, ephemeral: bool = False,
-                    allowed_mentions: Any = MISSING, file: Any = MISSING) -> None:
-    """``interaction.followup.send(content, ephemeral=…, allowed_mentions=…, file=…)``: the same
-    request (the body made by discord.py's ``handle_message_parameters`` as ``Webhook.send`` makes
-    it, sent through the same webhook adapter with the same query), without the follow-up
-    ``Webhook`` discord.py makes for it and the ``WebhookMessage`` it builds from Discord's answer
-    (its author, mentions, embeds), which is never read here. An HTTP error raises as there."""
-    flags = answers.ephemeral_flags(ephemeral)
-    state: Any = interaction._state
-    http = state.http
-    with handle_message_parameters(content=content, tts=False, file=file, flags=flags, allowed_mentions=allowed_mentions,
-                                   previous_allowed_mentions=getattr(state, "allowed_mentions", None)) as params, \
-            wire.unread():  # Discord's copy of the message is never read
-        await async_context.get().execute_webhook(
-            interaction.application_id, interaction.token, session=http._HTTPClient__session, proxy=http.proxy,
-            proxy_auth=http.proxy_auth, payload=params.payload, multipart=params.multipart, files=params.files,
-            thread_id=None, wait=True, with_components=False)
+                    allowed_mentions: discord.AllowedMentions = NO_PINGS, file: discord.File | None = None) -> None:
+    """A follow-up message to an interaction already answered (privately when ``ephemeral``)."""
+    kw: dict[str, Any] = {"file": file} if file is not None else {}
+    await interaction.followup.send(content, ephemeral=ephemeral, allowed_mentions=allowed_mentions, **kw)
+
+
+async def answer(interaction: discord.Interaction, content: str | None = None, **kw: Any) -> None:
+    """A private answer: the interaction's first answer, or a follow-up once it has one."""
+    kw.setdefault("allowed_mentions", NO_PINGS)
+    if interaction.response.is_done():
+        await interaction.followup.send(content, ephemeral=True, **kw)
+    else:
+        await interaction.response.send_message(content, ephemeral=True, **kw)
 
 
 async def refuse(interaction: discord.Interaction, message: str) -> None:
-    """Every refusal: ephemeral, plain and short enough for Discord. Sent as discord.py's
-    ``response.send_message`` / ``followup.send`` send it, without the message discord.py builds
-    from Discord's answer (:mod:`bot.ui.answers`, :func:`follow_up`)."""
-    message = clip(message, 1900)
-    if interaction.response.is_done():
-        await follow_up(interaction, message, ephemeral=True, allowed_mentions=NO_PINGS)
-    else:
-        await answers.send(interaction, message, ephemeral=True, allowed_mentions=NO_PINGS, read_id=False)
+    """Every refusal: ephemeral, plain and short enough for Discord."""
+    await answer(interaction, clip(message, 1900))
 
 
 class Delivered:
@@ -232,10 +220,7 @@ class Play:
             return await refuse(interaction, "That table is gone. Start one with `/game new`.")
         kw = (await render(reader)).send_kwargs()
         kw["content"] = STALE_LINK
-        if interaction.response.is_done():
-            await interaction.followup.send(**kw, ephemeral=True, allowed_mentions=NO_PINGS)
-        else:
-            await answers.send(interaction, **kw, ephemeral=True, allowed_mentions=NO_PINGS, read_id=False)
+        await answer(interaction, **kw)
 
     # ----- lobby and table buttons --------------------------------------------------------
     async def table_action(self, interaction: discord.Interaction, kind: Kind, tid: str | None, rev: int | None,
@@ -302,13 +287,9 @@ class Play:
         await self.desk.save_drafts(drafts, reader)
         clicked = interaction.message
         if clicked is not None and clicked.flags.ephemeral and not interaction.response.is_done():
-            return await answers.edit_in_place(interaction, content=head, embed=embed, view=view, attachments=files)
+            return await interaction.response.edit_message(content=head, embed=embed, view=view, attachments=files)
         kw: dict[str, Any] = {"files": files} if files else {}
-        if interaction.response.is_done():
-            await interaction.followup.send(head, embed=embed, view=view, ephemeral=True, allowed_mentions=NO_PINGS, **kw)
-        else:
-            await answers.send(interaction, head, embed=embed, view=view, ephemeral=True, allowed_mentions=NO_PINGS,
-                               read_id=False, **kw)
+        await answer(interaction, head, embed=embed, view=view, **kw)
 
     async def step(self, interaction: discord.Interaction, tid: str, rev: int, tokens: tuple[str, ...],
                    page: int = 0) -> None:
@@ -323,9 +304,9 @@ class Play:
         await self.desk.save_drafts(drafts, reader)
         message = interaction.message
         if message is not None and message.flags.ephemeral:
-            await answers.edit_in_place(interaction, content=text, embed=None, view=view, attachments=[])
+            await interaction.response.edit_message(content=text, embed=None, view=view, attachments=[])
         else:
-            await answers.send(interaction, text, view=view, ephemeral=True, allowed_mentions=NO_PINGS, read_id=False)
+            await answer(interaction, text, view=view)
 
     # ----- text boxes -----------------------------------------------------------------------
     async def open_modal(self, interaction: discord.Interaction, tid: str, rev: int, tokens: tuple[str, ...]) -> None:
@@ -457,7 +438,7 @@ class Play:
             text = clip(f"{done}\n{payloads.line(after)}" if after else done, 1900)
             kw = {"content": text, "embed": None, "view": None, "attachments": []}
         if not interaction.response.is_done():
-            await answers.edit_in_place(interaction, **kw)
+            await interaction.response.edit_message(**kw)
         else:  # deferred (a slow move): the deferred answer is the panel itself
             await interaction.edit_original_response(**kw)
 

@@ -26,7 +26,7 @@ from bot.render import pictures, renderer
 from bot.render.panel import clip
 from bot.tables import TableError
 from bot.tables.replays import MAX_RECORD_BYTES, Replays, Viewing, replays_of
-from bot.ui.components import Component, Kind, component_class
+from bot.ui.components import Component, Kind, component_class, dynamic
 from bot.ui.payloads import COLOUR, NO_PINGS, SELECT_MAX, alt_text, cid, embed_from_panel, line, name, picture_file
 from bot.ui.play import refuse
 
@@ -121,8 +121,8 @@ def components(viewing: Viewing, step: int, seat: int | None, page: int | None =
     targets = {"f": 0, "b": step - 1, "n": step + 1, "l": last}
     for which, emoji in WHICH.items():
         off = not 0 <= targets[which] <= last or targets[which] == step
-        view.add_item(discord.ui.Button(emoji=emoji, style=discord.ButtonStyle.secondary, row=0, disabled=off,
-                                        custom_id=cid(key, step, Kind.REPLAY.value, f"{which}.{eye}")))
+        view.add_item(dynamic(discord.ui.Button(emoji=emoji, style=discord.ButtonStyle.secondary, row=0, disabled=off,
+                                                custom_id=cid(key, step, Kind.REPLAY.value, f"{which}.{eye}"))))
     page = page_of(step) if page is None else max(0, min(page, page_of(last)))
     options: list[discord.SelectOption] = []
     if page > 0:
@@ -134,13 +134,13 @@ def components(viewing: Viewing, step: int, seat: int | None, page: int | None =
         options.append(discord.SelectOption(
             label=f"Moves {(page + 1) * PER_PAGE}–{min(last, (page + 2) * PER_PAGE - 1)} »", value=f"p{page + 1}",
             emoji="📜"))
-    view.add_item(discord.ui.Select(custom_id=cid(key, step, Kind.REPLAY_PICK.value, f"{page}.{eye}"), row=1,
-                                    placeholder="Go to a move…", options=options))
+    view.add_item(dynamic(discord.ui.Select(custom_id=cid(key, step, Kind.REPLAY_PICK.value, f"{page}.{eye}"), row=1,
+                                            placeholder="Go to a move…", options=options)))
     if len(viewing.eyes) > 1:
-        view.add_item(discord.ui.Select(
+        view.add_item(dynamic(discord.ui.Select(
             custom_id=cid(key, step, Kind.REPLAY_EYES.value, eye), row=2, placeholder="Whose eyes…",
             options=[discord.SelectOption(label=eyes_label(viewing, s), value=eye_code(s), default=s == seat)
-                     for s in viewing.eyes]))
+                     for s in viewing.eyes])))
     return view
 
 
