@@ -18,6 +18,7 @@ from bot.store import Store, open_store
 from bot.tables.service import TableService
 from bot.tables.desk import Desk
 from bot.ratings import rate_history
+from bot.ui.components import Delivered, first_delivery
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +46,13 @@ class _NoVoice(logging.Filter):
 logging.getLogger("discord.client").addFilter(_NoVoice())
 
 
+class Tree(discord.app_commands.CommandTree):
+    """The slash commands' tree: a command Discord delivers twice is answered once."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        return first_delivery(interaction)
+
+
 class DeckhandBot(commands.Bot):
     """Deckhand. No privileged intents: everything happens through interactions. Guild messages
     (not their content) only count how far a table message has scrolled up its channel."""
@@ -59,12 +67,13 @@ class DeckhandBot(commands.Bot):
         # below a table message), and discord.py would otherwise keep the last 1,000 messages of
         # every channel it sees, with their authors, for the collector to walk.
         options.setdefault("max_messages", None)
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, tree_cls=Tree,
                          owner_ids=set(owner_ids) or None,
                          allowed_contexts=discord.app_commands.AppCommandContext(guild=True, dm_channel=True,
                                                                                   private_channel=True),
                          allowed_installs=discord.app_commands.AppInstallationType(guild=True, user=True),
                          **options)
+        self.delivered = Delivered()  # the interactions this process has seen (a second delivery is let go)
         self.database = Path(database)
         self.database_url = database_url
         self.run_timeouts = run_timeouts

@@ -21,12 +21,13 @@ from bot.engine.registry import GAME_IDS, spec
 from bot.render.panel import clip
 from bot.tables import TableError
 from bot.ui import payloads
-from bot.ui.components import COMPONENTS, Kind
+from bot.ui.components import COMPONENTS, TEMPLATES, Kind, answered_here, first_delivery
+from bot.ui.tournaments import TEMPLATE as TOURNAMENT_TEMPLATE
 from bot.ui.payloads import NO_PINGS
 from bot.ui.placement import MOVE_DOWN_AFTER, Placement
 from bot.ui.confirmations import Confirmations
 from bot.ui.pacing import BotPace
-from bot.ui.play import Delivered, Play, actor_of, refuse
+from bot.ui.play import ANSWER_FAILED, Play, actor_of, refuse
 
 if TYPE_CHECKING:
     from bot.app import DeckhandBot
@@ -54,7 +55,6 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         self.bot = bot
         self.desk: Desk = bot.desk
         self.place = Placement(bot, self.desk)
-        self.delivered = Delivered()  # presses that change nothing, delivered to this process
 
     async def cog_load(self) -> None:
         if self.bot.run_timeouts:
@@ -73,10 +73,16 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Text boxes are answered here, whether opened before or after a restart."""
-        if interaction.type is not discord.InteractionType.modal_submit:
+        if interaction.type is discord.InteractionType.component:
+            if not answered_here(interaction, TEMPLATES + [TOURNAMENT_TEMPLATE]):  # forged, cut short, not here
+                await refuse(interaction, "That button is not one of mine, or not on this message; nothing changed.")
+            return
+        if interaction.type is not discord.InteractionType.modal_submit or not first_delivery(interaction):
             return
         try:
             await self.on_modal(interaction)
+        except ANSWER_FAILED as e:
+            await self.answer_failed(interaction, "(text box)", e)
         except Exception:
             log.exception("a text box failed")
             if not interaction.response.is_done():
@@ -372,6 +378,9 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         original = getattr(error, "original", error)
         if isinstance(original, (TableError, IllegalMove)):
             return await refuse(interaction, str(original))
+        if isinstance(original, ANSWER_FAILED):
+            command = interaction.command.qualified_name if interaction.command else "?"
+            return await self.answer_failed(interaction, f"(/{command})", original)
         log.exception("command failed", exc_info=error)
         await refuse(interaction, "Something went wrong on my side; nothing was changed.")
 

@@ -4,7 +4,7 @@ store; a table's action (join, leave, start…) is remembered in the store, as a
 
 from __future__ import annotations
 
-from bot.ui.play import Delivered
+from bot.ui.components import Delivered
 from tests.discord_helpers import guild_with, latest_table, start_by_slash
 
 

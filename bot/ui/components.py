@@ -76,10 +76,40 @@ class Component:
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str]):
         return cls(item, match["tid"], int(match["rev"]), match["arg"])
 
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """A press Discord delivers twice is answered once (the second is let go here)."""
+        return first_delivery(interaction)
+
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = interaction.client.get_cog("Tables")
         values = list(getattr(self.item, "values", []) or [])  # type: ignore[attr-defined]
         await handler.on_component(interaction, self.kind, self.tid, self.rev, self.arg, values)  # type: ignore[union-attr]
+
+
+class Delivered:
+    """The ids of the last ``size`` interactions delivered to this process: Discord may deliver one
+    twice (as a gateway session resumes), and the second, often in flight with the first, must not
+    be answered again (a restart in between is the store's to tell: it remembers moves and table
+    actions with their interaction)."""
+
+    def __init__(self, size: int = 4096):
+        self.size = size
+        self.ids: dict[int, None] = {}
+
+    def first(self, interaction_id: int) -> bool:
+        """True the first time an id is seen (while it is among the last ``size``)."""
+        if interaction_id in self.ids:
+            return False
+        self.ids[interaction_id] = None
+        if len(self.ids) > self.size:
+            del self.ids[next(iter(self.ids))]
+        return True
+
+
+def first_delivery(interaction: discord.Interaction) -> bool:
+    """Whether this process sees this interaction for the first time (the bot's :class:`Delivered`)."""
+    delivered = getattr(interaction.client, "delivered", None)
+    return delivered is None or delivered.first(interaction.id)
 
 
 def template_of(kind: Kind) -> str:
@@ -107,6 +137,20 @@ def component_class(kind: Kind, select: bool = False, base_class: type[Component
 # The replay viewer's kinds are answered by bot.ui.replay, not by the table cog.
 _ELSEWHERE = {Kind.MODAL, Kind.REPLAY, Kind.REPLAY_PICK, Kind.REPLAY_EYES}
 COMPONENTS = [component_class(k, select=k in (Kind.SELECT, Kind.BATCH)) for k in Kind if k not in _ELSEWHERE]
+TEMPLATES = [re.compile(template_of(k)) for k in Kind if k is not Kind.MODAL]  # every kind a press may name
+
+
+def answered_here(interaction: discord.Interaction, templates: list[re.Pattern[str]]) -> bool:
+    """Whether a press will be answered by one of the bot's DynamicItems: its custom_id matches one of
+    their ``templates`` and the clicked message holds it (discord.py answers nothing else)."""
+    data: Any = interaction.data or {}
+    custom_id = str(data.get("custom_id", ""))
+    if not any(t.fullmatch(custom_id) for t in templates):
+        return False
+    message = interaction.message
+    held = {getattr(c, "custom_id", None) for row in (message.components if message else [])
+            for c in getattr(row, "children", [row])}
+    return custom_id in held
 
 
 def modal_id(tid: str, rev: int, arg: str, seat: int) -> str:

@@ -11,6 +11,7 @@ import logging
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 
 from bot.render import pictures
@@ -31,12 +32,15 @@ log = logging.getLogger("cogs.tables")
 
 MOVE_KINDS = frozenset({Kind.STEP, Kind.SELECT, Kind.BATCH, Kind.PAGE, Kind.CONFIRM, Kind.SURE_MOVE})
 # Presses that change nothing: a private panel or a private copy of the table opened, the story's
-# file sent, a text box opened, "Keep playing". A second delivery of one is known in this process
-# only (:class:`Delivered`), not by a write to the store: after a restart it would be answered
-# again, which changes nothing either (and Discord takes one answer to an interaction). The table's
-# actions (join, leave, start, concede, move down…) are remembered in the store.
+# file sent, a text box opened, "Keep playing". A second delivery is let go in this process
+# (bot.ui.components.Delivered); after a restart one of these would be answered again, which changes
+# nothing either. The table's actions (join, leave, start, concede, move down…) are remembered in
+# the store, and moves with the move.
 READ_KINDS = frozenset({Kind.HAND, Kind.SHOW, Kind.STORY_FILE, Kind.TEXT, Kind.KEEP})
 DEFER_AFTER = 2.0  # seconds; Discord allows 3 for the first answer
+# What Discord's failing to take an answer raises through discord.py: an HTTP error after its retries, a
+# connection closed or lost, no answer in time.
+ANSWER_FAILED = (discord.HTTPException, aiohttp.ClientError, ConnectionError, asyncio.TimeoutError)
 STALE_LINK = "That table has moved on since this was posted; here is the current table."
 ANSWERS = {Kind.JOIN: "You sat down at the table.", Kind.LEAVE: "You left the table.", Kind.START: "The game is on.",
            Kind.CANCEL: "The table is cancelled.", Kind.CONCEDE: "You conceded.",
@@ -75,32 +79,12 @@ async def refuse(interaction: discord.Interaction, message: str) -> None:
     await answer(interaction, clip(message, 1900))
 
 
-class Delivered:
-    """The ids of the last ``size`` interactions delivered to this process (a press that changes
-    nothing, :data:`READ_KINDS`): Discord may deliver one twice, as a gateway session resumes."""
-
-    def __init__(self, size: int = 4096):
-        self.size = size
-        self._ids: dict[int, None] = {}
-
-    def first(self, interaction_id: int) -> bool:
-        """True the first time an id is seen (while it is among the last ``size``)."""
-        ids = self._ids
-        if interaction_id in ids:
-            return False
-        ids[interaction_id] = None
-        if len(ids) > self.size:
-            del ids[next(iter(ids))]
-        return True
-
-
 class Play:
     """Components and moves (a mixin of the table cog)."""
 
     bot: Any
     desk: "Desk"
     place: Placement
-    delivered: Delivered
 
     # ----- showing the table after an action ----------------------------------------------
     async def publish(self, interaction: discord.Interaction, update: Update | Reader, *, answer: str = "",
@@ -136,12 +120,9 @@ class Play:
     # ----- components ------------------------------------------------------------------
     async def on_component(self, interaction: discord.Interaction, kind: Kind, tid: str, rev: int, arg: str,
                            values: list[str]) -> None:
-        # A press that may play a move is remembered with the move (one write); one that changes
-        # nothing, in this process; others here, in the store.
-        if kind in READ_KINDS:
-            if not self.delivered.first(interaction.id):
-                return
-        elif kind not in MOVE_KINDS and not await self.desk.first_delivery(interaction.id):
+        # A second delivery to this process is let go before this (the component's interaction_check);
+        # after a restart, a move is remembered with the move (one write) and a table action here.
+        if kind not in READ_KINDS and kind not in MOVE_KINDS and not await self.desk.first_delivery(interaction.id):
             return
         try:
             await self._component(interaction, kind, tid, rev, arg, values)
@@ -151,6 +132,25 @@ class Play:
             await self.refuse_stale(interaction)
         except TableError as e:
             await refuse(interaction, str(e))
+        except ANSWER_FAILED as e:  # the action (if any) stands: the table is shown through the channel
+            await self.answer_failed(interaction, tid, e)
+
+    async def answer_failed(self, interaction: discord.Interaction, tid: str, error: BaseException) -> None:
+        """Discord would not take an answer (a 429 or 5xx on every try, a connection closed): one line
+        in the log; the table message caught up through the channel; the player told in a follow-up
+        while the interaction's token still allows it."""
+        log.warning("could not answer %s at table %s in channel %s: %s", interaction.id, tid, interaction.channel_id,
+                    error.__class__.__name__ + (f" ({error})" if str(error) else ""))
+        ch = interaction.channel_id
+        try:
+            reader = await self.desk.public(ch) if ch is not None else None
+            if reader is not None:
+                live = await self.place.show_table(reader, post=False)
+                if live is not None and interaction.response.is_done():
+                    await follow_up(interaction, f"Done. The table: {payloads.jump_url(reader.table, live)}",
+                                    ephemeral=True)
+        except (TableError, *ANSWER_FAILED) as e:
+            log.warning("could not catch the table up in channel %s either: %s", ch, e.__class__.__name__)
 
     async def _component(self, interaction: discord.Interaction, kind: Kind, tid: str, rev: int, arg: str,
                          values: list[str]) -> None:

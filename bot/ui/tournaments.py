@@ -17,6 +17,7 @@ import discord
 from bot.render.panel import clip
 from bot.render.standings import Line, standings_png
 from bot.tables.tournaments import TournamentView
+from bot.ui.components import first_delivery
 from bot.ui.payloads import COLOUR, name
 
 PREFIX = "dht"
@@ -29,7 +30,10 @@ def custom_id(tid: int, kind: str) -> str:
     return f"{PREFIX}:{tid}:{kind}"
 
 
-class TournamentButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"{PREFIX}:(?P<tid>\d+):(?P<kind>[a-z]+)"):
+TEMPLATE = re.compile(rf"{PREFIX}:(?P<tid>\d+):(?P<kind>[a-z]+)")
+
+
+class TournamentButton(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):
     """Every tournament button: the Tournaments cog answers it."""
 
     def __init__(self, tid: int, kind: str, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary):
@@ -39,6 +43,9 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"{P
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str]):
         return cls(int(match["tid"]), match["kind"])
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return first_delivery(interaction)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = interaction.client.get_cog("Tournaments")  # type: ignore[attr-defined]
