@@ -40,6 +40,7 @@ EVERYWHERE = app_commands.AppCommandContext(guild=True, dm_channel=True, private
 ANY_INSTALL = app_commands.AppInstallationType(guild=True, user=True)
 GAME_CHOICES = [app_commands.Choice(name=spec(g).title[:100], value=g) for g in GAME_IDS]
 SWEEP_SECONDS = 5.0  # the turn-limit sweep: an indexed read of the due tables only
+MARKS_SECONDS = 1.0  # what the table messages show is written to the store this often, in one batch
 SWEEP_LANES = 8  # tables told at once by the turn-limit sweep (each: its table edit, then its notice)
 
 __all__ = ["MOVE_DOWN_AFTER", "Tables", "actor_of", "refuse", "legal_choices", "paginate", "setup"]
@@ -57,10 +58,18 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         self.place = Placement(bot, self.desk)
 
     async def cog_load(self) -> None:
+        self.marks_loop.start()
+        self.catching_up = asyncio.create_task(self.place.catch_up(), name="deckhand: catch the table messages up")
         if self.bot.run_timeouts:
             self.timeout_loop.start()
 
     async def cog_unload(self) -> None:
+        self.catching_up.cancel()
+        self.marks_loop.cancel()
+        try:
+            await self.place.save_marks()  # what the table messages show, for the next start
+        except Exception:  # noqa: BLE001 — those tables are edited once more at the next start
+            log.exception("could not save what the table messages show")
         self.timeout_loop.cancel()
         for task in self.__dict__.get("bot_timers", {}).values():
             task.cancel()
@@ -322,6 +331,14 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         embed.set_footer(text=f"page {page} of {len(pages)}")
         await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS)
 
+
+    @tasks.loop(seconds=MARKS_SECONDS)
+    async def marks_loop(self) -> None:
+        """What the table messages show, written to the store in batches (bot.ui.placement)."""
+        try:
+            await self.place.save_marks()
+        except Exception:  # e.g. the database is away for a moment: kept for the next batch
+            log.exception("could not save what the table messages show; trying again")
 
     # ----- turn limits --------------------------------------------------------------------
     @tasks.loop(seconds=SWEEP_SECONDS)

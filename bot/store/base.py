@@ -28,6 +28,9 @@ Storage layout (the same on SQLite and PostgreSQL, see ``migrations/``):
 * ``tables.message_id``: the table's one public message, which every action edits in place. It is
   read and written on its own (:meth:`TableStore.message_id`), never by ``save``, and belongs to the
   table it was recorded for (``message_table``): a new table in the channel starts without one.
+* ``tables.message_shows``: the revision that message last showed (:meth:`TableStore.mark_shown`,
+  in batches after the edits): a table whose message is behind (:meth:`TableStore.behind`) is edited
+  when the bot starts again.
 * ``daily``: the daily challenge, one attempt per (UTC day, user): its table and how it ended.
 * ``ratings``: one rating per (guild, game, user) (``bot.ratings``): the model's μ and σ, the
   conservative ``ordinal`` (μ − 3σ) the leaderboard is ordered by, games rated, the display points
@@ -357,6 +360,13 @@ class TableStore(Protocol):
 
     async def set_message_id(self, channel_id: int, message_id: int | None) -> None:
         """Record the channel's public table message (a new table starts with none)."""
+
+    async def mark_shown(self, shown: Sequence[tuple[int, str, int]]) -> None:
+        """Record, for each (channel, table id, revision), that the table's message shows that revision
+        (a later one already recorded stays)."""
+
+    async def behind(self, shards: tuple[int, Collection[int]] | None = None) -> list[int]:
+        """The channels (of these shards) whose table message shows an older revision than the table's."""
 
     async def daily_claim(self, day: str, user_id: int, name: str, table_id: str, started_at: float) -> bool:
         """Take the user's one attempt of ``day`` (for the table ``table_id``); False if taken already."""

@@ -452,6 +452,22 @@ class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
             "UPDATE tables SET message_id = $1, message_table = table_id WHERE channel_id = $2",
             message_id, channel_id))
 
+    async def mark_shown(self, shown: Sequence[tuple[int, str, int]]) -> None:
+        rows = [(rev, ch, tid) for ch, tid, rev in shown]
+        await self._run("record what the table messages show", lambda c: c.executemany(
+            "UPDATE tables SET message_shows = $1 WHERE channel_id = $2 AND table_id = $3 "
+            "AND (message_shows IS NULL OR message_shows < $1)", rows))
+
+    async def behind(self, shards: tuple[int, Collection[int]] | None = None) -> list[int]:
+        where, args = ("message_id IS NOT NULL AND message_table = table_id "
+                       "AND (message_shows IS NULL OR message_shows < revision)"), []
+        if (mine := shard_ids(shards)) is not None:  # a DM's guild_id is NULL: shard 0
+            where += " AND COALESCE((guild_id >> 22) % $1, 0) = ANY($2::bigint[])"
+            args += [mine[0], mine[1]]
+        rows = await self._fetch("find tables whose message is behind",
+                                 f"SELECT channel_id FROM tables WHERE {where} ORDER BY updated_at DESC", *args)
+        return [int(r["channel_id"]) for r in rows]
+
     # ----- one-off jobs (the daily challenge, ratings and replay records: bot.store.postgres_extras) ---
     async def job_done(self, name: str) -> bool:
         return bool(await self._fetch("read done jobs", "SELECT 1 FROM jobs WHERE name = $1", name))

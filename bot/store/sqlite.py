@@ -459,6 +459,22 @@ class SQLiteStore(SQLiteDaily, SQLiteRatings, SQLiteReplays):
         await self._write("record the table message", lambda c: c.execute(
             "UPDATE tables SET message_id = ?, message_table = table_id WHERE channel_id = ?", (message_id, channel_id)))
 
+    async def mark_shown(self, shown: Sequence[tuple[int, str, int]]) -> None:
+        rows = [(rev, ch, tid, rev) for ch, tid, rev in shown]
+        await self._write("record what the table messages show", lambda c: c.executemany(
+            "UPDATE tables SET message_shows = ? WHERE channel_id = ? AND table_id = ? "
+            "AND (message_shows IS NULL OR message_shows < ?)", rows))
+
+    async def behind(self, shards: tuple[int, Collection[int]] | None = None) -> list[int]:
+        where, args = ("message_id IS NOT NULL AND message_table = table_id "
+                       "AND (message_shows IS NULL OR message_shows < revision)"), []
+        if (mine := shard_ids(shards)) is not None:  # a DM's guild_id is NULL: shard 0
+            where += f" AND COALESCE((guild_id >> 22) % ?, 0) IN ({', '.join('?' * len(mine[1]))})"
+            args += [mine[0], *mine[1]]
+        found = await self._read("find tables whose message is behind", lambda c: c.execute(
+            f"SELECT channel_id FROM tables WHERE {where} ORDER BY updated_at DESC", args).fetchall())
+        return [int(r[0]) for r in found]
+
     # ----- one-off jobs (the daily challenge, ratings and replay records: bot.store.sqlite_extras) -----
     async def job_done(self, name: str) -> bool:
         r = await self._read("read done jobs", lambda c: c.execute("SELECT 1 FROM jobs WHERE name = ?",

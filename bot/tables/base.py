@@ -10,6 +10,7 @@ import time
 import weakref
 from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Callable
 
 from bot.engine.core import Game
@@ -232,6 +233,13 @@ class ServiceBase:
         row = self._rows.get(channel_id)
         if row is not None:  # the next change's row (and its readers) carry it: no read to find it
             row.message_id = message_id
+
+    async def mark_shown(self, shown: Sequence[tuple[int, str, int]]) -> None:
+        await self.store.mark_shown(shown)
+
+    async def behind(self) -> list[int]:
+        """This process's channels whose table message shows an older revision than its table's."""
+        return await self.store.behind(self.sweep_shards)
 
     async def last_record(self, channel_id: int) -> dict[str, Any] | None:
         return await self.store.last_record(channel_id)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from bot.engine.hints import hint_sentence
@@ -313,6 +313,14 @@ class Desk:
 
     async def set_message_id(self, channel_id: int, message_id: int | None) -> None:
         await self._service.set_message_id(channel_id, message_id)
+
+    async def mark_shown(self, shown: Sequence[tuple[int, str, int]]) -> None:
+        """(channel, table key, revision): the table messages now show these revisions."""
+        await self._service.mark_shown(shown)
+
+    async def behind(self) -> list[int]:
+        """The channels whose table message is behind its table (a crash between a commit and an edit)."""
+        return await self._service.behind()
 
     # ----- records, hints, stats, the daily challenge, the sweep ----------------------
     async def export(self, channel_id: int) -> tuple[dict[str, Any], bool]:

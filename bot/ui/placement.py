@@ -52,6 +52,49 @@ class Placement:
         self.live: dict[int, int] = {}  # channel -> its table message (as last read from the store)
         self.below: dict[int, int] = {}  # channel -> other people's messages posted below it since
         self.showing: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.shows: dict[int, tuple[str, int]] = {}  # channel -> (table, revision) its message was last made to show
+        self.unsaved: dict[int, tuple[str, int]] = {}  # those not yet written to the store (:meth:`save_marks`)
+
+    def shown(self, reader: Reader) -> None:
+        """The channel's table message now shows this reader's table: remembered here, and in the
+        store by the next :meth:`save_marks` (a batch, off the press's road)."""
+        t = reader.table
+        mark = (t.key, t.revision)
+        old = self.shows.get(t.channel_id)
+        if old is None or old[0] != mark[0] or old[1] < mark[1]:
+            self.shows[t.channel_id] = self.unsaved[t.channel_id] = mark
+
+    def is_current(self, reader: Reader) -> bool:
+        """Whether this process last made the table message show this reader's table."""
+        return self.shows.get(reader.table.channel_id) == (reader.table.key, reader.table.revision)
+
+    async def save_marks(self) -> None:
+        """Write what the table messages show to the store, in one batch (a crash loses at most the
+        marks since the last batch: those tables are edited once more when the bot starts again)."""
+        if not self.unsaved:
+            return
+        marks, self.unsaved = self.unsaved, {}
+        try:
+            await self.desk.mark_shown([(ch, key, rev) for ch, (key, rev) in marks.items()])
+        except Exception:
+            for ch, mark in marks.items():
+                self.unsaved.setdefault(ch, mark)
+            raise
+
+    async def catch_up(self, pace: float = 0.05) -> int:
+        """Edit each table message the store says is behind its table (a crash between a move's commit
+        and the message's edit), one at a time, ``pace`` seconds apart; how many were edited."""
+        edited = 0
+        for ch in await self.desk.behind():
+            try:
+                reader = await self.desk.public(ch)
+            except Exception as e:  # noqa: BLE001 — a damaged table says so when it is next used
+                log.info("could not read table %s to catch its message up: %s", ch, e)
+                continue
+            if reader is not None and await self.show_table(reader, post=False) is not None:
+                edited += 1
+            await asyncio.sleep(pace)
+        return edited
 
     def saw_message(self, message: discord.Message) -> None:
         """Count what people post below a table message (content is not read)."""
@@ -115,8 +158,8 @@ class Placement:
             if message is None or latest is not reader:
                 message = await render(latest, self.desk.ratings)
             live = await self.live_id(reader)
-            if live is not None:
-                await self.edit(ch, live, **message.edit_kwargs())
+            if live is not None and await self.edit(ch, live, **message.edit_kwargs()):
+                self.shown(latest)
 
     async def show_table(self, reader: Reader, *, post: bool = True) -> int | None:
         """Show the table without an interaction (a new thread, a timer): edit its table message in
@@ -126,6 +169,7 @@ class Placement:
             msg = await render(reader, self.desk.ratings)
             live = await self.live_id(reader)
             if live is not None and await self.edit(ch, live, **msg.edit_kwargs()):
+                self.shown(reader)
                 return live
             if not post:
                 return None
@@ -135,6 +179,7 @@ class Placement:
                 log.info("could not post the table to %s: %s", ch, e)
                 return None
             await self.remember(ch, sent.id)
+            self.shown(reader)
             return sent.id
 
     async def show(self, interaction: discord.Interaction, reader: Reader, answer: str, move_down: bool, *,
@@ -156,6 +201,8 @@ class Placement:
             edited = None
             if not public_click and live is not None and not (move_down or self.scrolled_away(ch)):
                 edited = await self.edit(ch, live, **msg.edit_kwargs())  # the table first
+                if edited:
+                    self.shown(reader)
             if edited and not answer:
                 return live
             await answered
@@ -176,6 +223,7 @@ class Placement:
         if live is not None and (move_down or self.scrolled_away(ch)):
             old, live = live, await self.post(interaction, msg)
             await self.remember(ch, live)
+            self.shown(reader)
             await self.edit(ch, old, content=MOVED.format(link=payloads.jump_url(reader.table, live)), view=None)
         elif (public_click and clicked is not None and not interaction.response.is_done()
               and live in (None, clicked.id)):
@@ -184,8 +232,11 @@ class Placement:
             if live is None:
                 live = clicked.id
                 await self.remember(ch, live)
+            self.shown(reader)
         else:
             edited = live is not None and await self.edit(ch, live, **msg.edit_kwargs())
+            if edited:
+                self.shown(reader)
             return await self._answer_after_edit(interaction, reader, msg, live, edited, answer)
         if answer and not answered_here:
             await interaction.followup.send(clip(answer, 1900), ephemeral=True, allowed_mentions=NO_PINGS)
@@ -202,6 +253,7 @@ class Placement:
         else:
             live = await self.post(interaction, msg)
             await self.remember(reader.table.channel_id, live)
+            self.shown(reader)
         if answer and not said:
             await interaction.followup.send(clip(answer, 1900), ephemeral=True, allowed_mentions=NO_PINGS)
         return live

@@ -42,6 +42,7 @@ DEFER_AFTER = 2.0  # seconds; Discord allows 3 for the first answer
 # connection closed or lost, no answer in time.
 ANSWER_FAILED = (discord.HTTPException, aiohttp.ClientError, ConnectionError, asyncio.TimeoutError)
 STALE_LINK = "That table has moved on since this was posted; here is the current table."
+STALE_HERE = "That table had moved on since this was shown; it shows the current state now. Nothing was changed."
 ANSWERS = {Kind.JOIN: "You sat down at the table.", Kind.LEAVE: "You left the table.", Kind.START: "The game is on.",
            Kind.CANCEL: "The table is cancelled.", Kind.CONCEDE: "You conceded.",
            Kind.SKIP: "The late player's turn was played.", Kind.REMOVE: "The late player was removed.",
@@ -211,13 +212,26 @@ class Play:
         return payloads.decode_tokens(arg)
 
     async def refuse_stale(self, interaction: discord.Interaction) -> None:
-        """A stale component: say so, show the current table privately, change nothing."""
+        """A stale component: say so and change nothing. A table message behind its table (a crash
+        between a move's commit and its edit) is first brought up to date: a press on it edits it in
+        place; else the current table is shown privately, the table message edited through the channel."""
         try:
             reader = await self.desk.public(interaction.channel_id)
         except DamagedError as e:
             return await refuse(interaction, str(e))
         if reader is None:
             return await refuse(interaction, "That table is gone. Start one with `/game new`.")
+        clicked = interaction.message
+        live = await self.place.live_id(reader)
+        if not self.place.is_current(reader):
+            if (clicked is not None and not clicked.flags.ephemeral and clicked.id == live
+                    and not interaction.response.is_done()):
+                async with self.place.showing[reader.table.channel_id]:
+                    reader = self.desk.latest(reader.table.channel_id, reader)
+                    await interaction.response.edit_message(**(await render(reader, self.desk.ratings)).edit_kwargs())
+                    self.place.shown(reader)
+                return await follow_up(interaction, STALE_HERE, ephemeral=True)
+            await self.place.show_table(reader, post=False)
         kw = (await render(reader)).send_kwargs()
         kw["content"] = STALE_LINK
         await answer(interaction, **kw)
