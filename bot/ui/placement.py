@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import defaultdict
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -44,6 +46,42 @@ async def render(reader: Reader, ratings: Any = None) -> payloads.TableMessage:
     return payloads.table_message(reader, picture, ratings=lines)
 
 
+TOKEN_LIFE = 14 * 60.0  # seconds an interaction's webhook is used for (Discord's tokens live 15 minutes)
+
+
+@dataclass
+class Handle:
+    """Where the bot is not in the channel (a user install's DM or group DM, a server without the
+    bot): the table message is edited through the webhook of an interaction that made or answered
+    it, while that interaction's token lives."""
+
+    interaction: discord.Interaction
+    message_id: int
+    original: bool  # the table message is the interaction's own response (else one of its follow-ups)
+    until: float  # time.monotonic() after which the token is not used
+
+    @classmethod
+    def of(cls, interaction: discord.Interaction, message_id: int, original: bool) -> Handle:
+        return cls(interaction, message_id, original, time.monotonic() + TOKEN_LIFE)
+
+    def usable_for(self, message_id: int) -> bool:
+        return self.message_id == message_id and time.monotonic() < self.until
+
+    async def edit(self, **kw: Any) -> None:
+        if self.original:
+            await self.interaction.edit_original_response(**kw)
+        else:
+            await self.interaction.followup.edit_message(self.message_id, **kw)
+
+
+def bot_absent(interaction: discord.Interaction) -> bool:
+    """The bot may not use the channel itself: a DM or group DM between users (the app installed to
+    a user), or a server that installed the app only for a user."""
+    if interaction.context.private_channel:
+        return True
+    return interaction.guild_id is not None and not interaction.is_guild_integration()
+
+
 class Placement:
     """The channel's table message: its id (as stored), what was posted below it, one edit at a time."""
 
@@ -52,6 +90,8 @@ class Placement:
         self.live: dict[int, int] = {}  # channel -> its table message (as last read from the store)
         self.below: dict[int, int] = {}  # channel -> other people's messages posted below it since
         self.showing: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.absent: set[int] = set()  # channels the bot is not in: edited through interactions' webhooks only
+        self.handles: dict[int, Handle] = {}  # such a channel -> the newest webhook that may edit its table message
         self.shows: dict[int, tuple[str, int]] = {}  # channel -> (table, revision) its message was last made to show
         self.unsaved: dict[int, tuple[str, int]] = {}  # those not yet written to the store (:meth:`save_marks`)
 
@@ -125,22 +165,50 @@ class Placement:
         self.live[channel_id] = message_id
         self.below[channel_id] = 0
 
+    def learn(self, interaction: discord.Interaction) -> None:
+        """What an interaction tells of its channel: whether the bot is in it, and (where it is not) a
+        webhook that may edit the table message it was pressed on."""
+        ch = interaction.channel_id
+        if ch is None or not bot_absent(interaction):
+            return
+        self.absent.add(ch)
+        clicked = interaction.message
+        if clicked is not None and not clicked.flags.ephemeral and clicked.id == self.live.get(ch):
+            self.handles[ch] = Handle.of(interaction, clicked.id, True)  # a press's own response is its message
+
     async def post(self, interaction: discord.Interaction, msg: payloads.TableMessage) -> int:
         """A new public table message, through the interaction (so it works wherever the app may answer)."""
-        if not interaction.response.is_done():
+        original = not interaction.response.is_done()
+        if original:
             sent = await interaction.response.send_message(**msg.send_kwargs(), allowed_mentions=NO_PINGS)
-            if sent.message_id is not None:
-                return sent.message_id
-            return (await interaction.original_response()).id
-        return (await interaction.followup.send(**msg.send_kwargs(), allowed_mentions=NO_PINGS, wait=True)).id
+            mid = sent.message_id if sent.message_id is not None else (await interaction.original_response()).id
+        else:
+            mid = (await interaction.followup.send(**msg.send_kwargs(), allowed_mentions=NO_PINGS, wait=True)).id
+        if interaction.channel_id in self.absent:
+            self.handles[interaction.channel_id] = Handle.of(interaction, mid, original)
+        return mid
 
     async def edit(self, channel_id: int, message_id: int, **kw: Any) -> bool:
-        """Edit one of the bot's own messages through the channel; False if Discord will not let it."""
+        """Edit one of the bot's own messages through the channel (where the bot is not in the channel:
+        through an interaction's webhook while its token lives); False if Discord will not let it."""
+        if channel_id in self.absent:
+            handle = self.handles.get(channel_id)
+            if handle is None or not handle.usable_for(message_id):
+                return False
+            try:
+                await handle.edit(**kw)
+            except discord.HTTPException as e:
+                log.info("could not edit table message %s in %s through its webhook: %s", message_id, channel_id, e)
+                self.handles.pop(channel_id, None)
+                return False
+            return True
         message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         try:
             await message.edit(**kw)
         except discord.HTTPException as e:
             log.info("could not edit table message %s in %s: %s", message_id, channel_id, e)
+            if isinstance(e, discord.Forbidden) and e.code == 50001:  # Missing Access: the bot is not there
+                self.absent.add(channel_id)
             return False
         return True
 
@@ -197,6 +265,7 @@ class Placement:
         clicked = interaction.message
         public_click = clicked is not None and not clicked.flags.ephemeral
         live = await self.live_id(reader)
+        self.learn(interaction)
         if answered is not None:
             edited = None
             if not public_click and live is not None and not (move_down or self.scrolled_away(ch)):

@@ -23,7 +23,7 @@ from bot.tables.reader import Reader, Update
 from bot.ui import payloads
 from bot.ui.components import Kind, modal_id, modal_lines, modal_text, modal_then, parse_modal_id
 from bot.ui.payloads import NO_PINGS
-from bot.ui.placement import Placement, render
+from bot.ui.placement import MOVED, Placement, render
 
 if TYPE_CHECKING:
     from bot.tables.desk import Desk
@@ -42,6 +42,7 @@ DEFER_AFTER = 2.0  # seconds; Discord allows 3 for the first answer
 # connection closed or lost, no answer in time.
 ANSWER_FAILED = (discord.HTTPException, aiohttp.ClientError, ConnectionError, asyncio.TimeoutError)
 STALE_LINK = "That table has moved on since this was posted; here is the current table."
+STALE_LINK_ONLY = "That table has moved on since this was posted; the table is here now: {link}"
 STALE_HERE = "That table had moved on since this was shown; it shows the current state now. Nothing was changed."
 ANSWERS = {Kind.JOIN: "You sat down at the table.", Kind.LEAVE: "You left the table.", Kind.START: "The game is on.",
            Kind.CANCEL: "The table is cancelled.", Kind.CONCEDE: "You conceded.",
@@ -223,6 +224,14 @@ class Play:
             return await refuse(interaction, "That table is gone. Start one with `/game new`.")
         clicked = interaction.message
         live = await self.place.live_id(reader)
+        self.place.learn(interaction)
+        if (clicked is not None and not clicked.flags.ephemeral and live is not None and clicked.id != live
+                and _of_table(clicked, reader.table.key) and not interaction.response.is_done()):
+            # an older copy of the table (posted again further down): it points to the table and loses its buttons
+            await interaction.response.edit_message(content=MOVED.format(link=payloads.jump_url(reader.table, live)),
+                                                    view=None)
+            return await follow_up(interaction, STALE_LINK_ONLY.format(link=payloads.jump_url(reader.table, live)),
+                                   ephemeral=True)
         if not self.place.is_current(reader):
             if (clicked is not None and not clicked.flags.ephemeral and clicked.id == live
                     and not interaction.response.is_done()):
@@ -478,6 +487,12 @@ class Play:
             timer.cancel()
             if deferring:
                 await deferring[0]
+
+
+def _of_table(message: discord.Message, key: str) -> bool:
+    """Whether a message carries buttons of this table (an older copy of its table message)."""
+    return any(f":{key}:" in (getattr(c, "custom_id", None) or "") for row in message.components
+               for c in getattr(row, "children", [row]))
 
 
 def _with_text_back(reason: str, text: str) -> str:
