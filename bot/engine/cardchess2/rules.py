@@ -787,12 +787,12 @@ class Cardchess2(Game):
         if self._eliminated(events):
             return
         other = 1 - seat
-        if self.opts.sudden_goal:
-            if any(self.board.get(CELLS[i], [None])[0] == seat for i in self.goal_row(seat)):
-                self._finish([seat], f"{self.players[seat]} ends their turn with a card on the goal row and wins "
-                                     "(Sudden goal).", events)
-                return
-        elif any(self.board.get(CELLS[i], [None])[0] == other for i in self.goal_row(other)):
+        # Ruling 28: with Sudden goal both goal tests are made, the mover's first.
+        if self.opts.sudden_goal and self._on_goal_row(seat):
+            self._finish([seat], f"{self.players[seat]} ends their turn with a card on the goal row and wins "
+                                 "(Sudden goal).", events)
+            return
+        if self._on_goal_row(other):
             self._finish([other], f"{self.players[other]}'s card on the goal row survived a whole turn: "
                                   f"{self.players[other]} wins.", events)
             return
@@ -809,6 +809,10 @@ class Cardchess2(Game):
             code = deck.pop(0)
             self.hands[other].append(code)
             self.emit(events, None, {other: f"You draw {show(code)}."})
+
+    def _on_goal_row(self, seat: int) -> bool:
+        """Whether ``seat`` controls a card on its goal row (the board's zone says whose it is)."""
+        return any(self.board.get(CELLS[i], [None])[0] == seat for i in self.goal_row(seat))
 
     def _penalty(self, seat: int, events: list[Event]) -> None:
         """§2.6: the board repeats a stored state."""

@@ -34,7 +34,8 @@ class Cardchess2Options(Options):
     matched_reinforcement: bool = variant(
         "Matched reinforcement", "V8: at most as many reinforcements as there were enforcers.", aliases=("V8",))
     sudden_goal: bool = variant(
-        "Sudden goal", "V9: you win at the end of your own turn if you have a card on your goal row.",
+        "Sudden goal", "V9: you also win at the end of your own turn if you have a card on your goal row "
+        "(tested before the usual goal test, so you win even if the waiting player has one there too).",
         aliases=("V9",))
     out_of_play: int = setting(5, 5, 14, "Cards put face down out of play at the start: 5 or 14 "
                                           "(with Own decks, from each deck).")

@@ -448,6 +448,21 @@ def test_ruling_26_own_decks_each_set_n_cards_out_of_play(n):
     assert "26." in dict(SPEC.rules_sections())["Rulings"]
 
 
+def test_ruling_28_v9_both_goal_tests_the_movers_first():
+    """Under V9 both goal tests are made at the end of every turn, the mover's first: the waiting
+    player still wins with a card that survived a whole turn on their goal row, and the mover wins
+    when both players have one there."""
+    g = position("8H b7 2D* d3", "9C e2 3S a5", to_act="N", options=["Sudden goal"])
+    g, ev = act(g, N, "move a5 b4")  # North has no card on rank 1; South's 8H survived on rank 7
+    assert g.is_over() and g.outcome().winners == (S,) and "survived a whole turn" in texts(ev)
+    both = position("8H b7 2D* d3", "9C e2 3S a5", to_act="N", options=["Sudden goal"])
+    both, ev = act(both, N, "move e2 d1")  # now both have a card on their goal row
+    assert both.is_over() and both.outcome().winners == (N,) and "Sudden goal" in texts(ev)
+    plain = position("8H b7 2D* d3", "9C e2 3S a5", to_act="N")
+    plain, _ = act(plain, N, "move e2 d1")  # without V9 only the waiting player's test is made
+    assert plain.outcome().winners == (S,)
+
+
 # ----- variants and settings ----------------------------------------------------------------
 def test_variant_V1_own_decks_identity_includes_the_deck():
     g = GAME.new(PLAYERS, ["V1"], seed=4)
