@@ -463,6 +463,25 @@ def test_ruling_28_v9_both_goal_tests_the_movers_first():
     assert plain.outcome().winners == (S,)
 
 
+def test_ruling_30_out_of_play_is_a_choice_of_5_or_14():
+    """The out-of-play setting takes the two values ruling 16 allows, offered as a choice of two
+    (5 or 14), not as a range of whole numbers."""
+    from bot.cli import options_text
+    from bot.engine.cardchess2.settings import Cardchess2Options
+
+    info = {i.name: i for i in Cardchess2Options.infos()}["out_of_play"]
+    assert info.values == (5, 14) and info.default == 5 and not info.is_variant
+    assert info.usage() == "out_of_play=<5|14> (default 5)" and "5..14" not in options_text(SPEC)
+    assert "out_of_play=<5|14>" in options_text(SPEC)
+    for n in (5, 14):
+        assert Cardchess2Options.parse([f"out_of_play={n}"]).out_of_play == n
+    for n in (4, 6, 13, 15):
+        with pytest.raises(IllegalMove, match="must be 5 or 14"):
+            Cardchess2Options.parse([f"out_of_play={n}"])
+    turn_cap = {i.name: i for i in Cardchess2Options.infos()}["turn_cap"]  # a range stays a range
+    assert turn_cap.values == () and turn_cap.usage() == "turn_cap=<1..10000> (default 300)"
+
+
 # ----- variants and settings ----------------------------------------------------------------
 def test_variant_V1_own_decks_identity_includes_the_deck():
     g = GAME.new(PLAYERS, ["V1"], seed=4)
