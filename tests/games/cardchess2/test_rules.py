@@ -448,6 +448,29 @@ def test_ruling_26_own_decks_each_set_n_cards_out_of_play(n):
     assert "26." in dict(SPEC.rules_sections())["Rulings"]
 
 
+def test_ruling_27_v6_powers_reach_all_8_neighbours_whatever_the_pattern():
+    """Under V6 the 2's and the 3's powers reach all 8 neighbouring cells, whatever the card's own
+    pattern: a 2 uses its power on a diagonal neighbour, a 3 on an orthogonal one; farther cells
+    and the cards' moves keep their own patterns."""
+    wide = ["Wide powers"]
+    two = position("2C c4", "AH d5 2C g7", options=wide)  # C→H 4×: normal 8, the power 20
+    assert "d5" in two.choices(S, ("attack",)).tokens()
+    two, ev = act(two, S, "attack d5 c4")
+    assert "2♣ c4 (20)" in texts(ev) and "d5" not in two.board
+    three = position("3S c4", "AH c5 2C g7", options=wide)  # S→H 2×: normal 6, the power 15
+    three, ev = act(three, S, "attack c5 c4")
+    assert "3♠ c4 (15)" in texts(ev) and "c5" not in three.board
+    step = position("2C* c3", "AH d5 2C g7", options=wide)  # a face-down 2 steps, then uses it diagonally
+    assert step.choices(S, ("attack", "d5", "c3")).tokens() == [">c4"]
+    step, ev = act(step, S, "attack d5 c3 >c4")
+    assert "2♣ c3→c4 (20)" in texts(ev)
+    refused(position("2C c4", "AH d5 2C g7"), S, "attack d5 c4", "A3")  # without V6: its own pattern only
+    refused(position("2C b3", "AH d5 2C g7", options=wide), S, "attack d5 b3", "A3")  # two cells away: none
+    assert "c4" not in position("3C* c3", "AH c5 2C g7", options=wide).choices(S, ("move", "c3")).tokens()
+    assert value("2C", 3 * 7 + 2, "AH", 4 * 7 + 3, Rules(wide_powers=True)) == 20
+    assert value("3S", 3 * 7 + 2, "AH", 4 * 7 + 2, Rules(wide_powers=True)) == 15
+
+
 def test_ruling_28_v9_both_goal_tests_the_movers_first():
     """Under V9 both goal tests are made at the end of every turn, the mover's first: the waiting
     player still wins with a card that survived a whole turn on their goal row, and the mover wins
