@@ -486,6 +486,34 @@ def test_ruling_28_v9_both_goal_tests_the_movers_first():
     assert plain.outcome().winners == (S,)
 
 
+def test_ruling_29_v1_penalty_draws_take_any_card_and_the_zone_says_who_controls_it():
+    """Under V1 a penalty draw takes any card of the shared out-of-play pile, the opponent's
+    included; the card drawn is the drawer's to play while it is in their hand or on the board
+    under their control: the zone, not the card's deck, says who controls it."""
+    out = [f"{r}H@1" for r in "234567"]  # North's cards only: South's draw must take North's
+    g = position("8H@0 d3", "9C@1 e6 KC@1 g7", to_act="N", options=["Own decks"], out=out)
+    for seat, move in ((N, "move e6 f5"), (S, "move d3 d4"), (N, "move f5 e6")):
+        g, _ = act(g, seat, move)
+    g, ev = act(g, S, "move d4 d3")  # South repeats the start: South draws 3, then North 3
+    drawn = [c for c in g.hands[S] if c.endswith("@1")]
+    assert len(drawn) == 3 and not g.out and "You draw" in texts(ev, S)
+    g, _ = act(g, N, "move e6 f5")
+    card = drawn[0]
+    assert card in g.choices(S, ("add",)).tokens() and "d4" in g.choices(S, ("add", card)).tokens()
+    g, ev = act(g, S, f"add {card} d4")
+    assert g.board["d4"] == [S, card, False] and "You add" in texts(ev, S)
+    seen = {b.cell: b for b in g.view(N).board}["d4"]
+    assert seen.owner == S and seen.side == "South" and seen.card is HIDDEN  # South's card now, hidden from North
+    assert card in g.known(S) and card not in g.known(N)
+    assert "d4" not in g.choices(N, ("move",)).tokens()
+    refused(g, N, "move d4 d5", "A1")  # North's own card, under South's control
+    g, _ = act(g, N, "move f5 e6")
+    assert "d4" in g.choices(S, ("move",)).tokens()  # South moves it like any of their cards
+    dst = g.choices(S, ("move", "d4")).tokens()[0]
+    g, ev = act(g, S, f"move d4 {dst}")
+    assert g.board[dst] == [S, card, False] and "You move" in texts(ev, S)
+
+
 def test_ruling_30_out_of_play_is_a_choice_of_5_or_14():
     """The out-of-play setting takes the two values ruling 16 allows, offered as a choice of two
     (5 or 14), not as a range of whole numbers."""
