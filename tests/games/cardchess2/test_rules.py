@@ -11,7 +11,7 @@ import pytest
 from bot.engine.cardchess2 import GAME, SPEC, auto_move
 from bot.engine.cardchess2.geometry import MULT, Rules, value
 from bot.engine.cardchess2.rules import Cardchess2
-from bot.engine.core import HIDDEN, Event, IllegalMove
+from bot.engine.core import HIDDEN, Event, IllegalMove, walk_choices
 from tests.contract.harness import Playout, card_universe
 
 from .helpers import PLAYERS, leaks, position
@@ -558,9 +558,67 @@ def test_variant_V3_pawn_march():
 
 def test_variant_V4_optional_step():
     g = position("8H* d1", "9C* d5 2C g7", options=["Optional step"])
-    assert "stay" in g.choices(S, ("attack", "d5", "d1")).tokens()
+    c = g.choices(S, ("attack", "d5", "d1"))
+    assert c.complete and ">d2" in c.tokens()  # it may step, or attack from where it stands
     g, _ = act(g, S, "attack d5 d1")
     assert g.board["d1"] == [S, "8H", True]
+
+
+def _attack_words(g: Cardchess2, target: str, cells: list[str], most: int = 3):
+    """Every attack a player might type on ``target`` with up to ``most`` of ``cells``, in any order,
+    each face-down one with no step, ``stay`` or a step to any cell next to it or two away."""
+    from itertools import permutations
+
+    def steps(cell: str) -> list[list[str]]:
+        f, r = "abcdefg".index(cell[0]), int(cell[1])
+        near = [f"{'abcdefg'[f + df]}{r + dr}" for df in range(-2, 3) for dr in range(-2, 3)
+                if (df or dr) and 0 <= f + df < 7 and 1 <= r + dr <= 7]
+        return [[]] + [["stay"]] + [[">" + x] for x in near]
+
+    for k in range(1, most + 1):
+        for order in permutations(cells, k):
+            words: list[list[str]] = [["attack", target]]
+            for cell in order:
+                tails = steps(cell) if not g.board[cell][2] else [[]]
+                words = [w + [cell] + t for w in words for t in tails]
+            yield from words
+
+
+@pytest.mark.parametrize("options", [["Optional step"], []], ids=["V4", "rulebook"])
+def test_issue_what_players_meet_choices_and_apply_agree_on_a_face_down_attacker_without_a_step(options):
+    """Issue "What players meet": under V4 `apply` accepted `attack d6 d2` (the face-down 10♥ at d2
+    attacking from where it stands, as V4 and ruling 6 allow) while `choices` called that prefix
+    incomplete until a `stay` token (which the notation drops) was added. The step is optional under
+    V4: the prefix is complete, another attacker may follow it directly, and every attack typed
+    here is accepted by `apply` exactly when `choices` calls it complete; without V4 both refuse it."""
+    g = position("TH* d2 2H c6 9C* b1", "8S d6 2C g7", options=options)
+    v4 = bool(options)
+    c = g.choices(S, ("attack", "d6", "d2"))
+    assert c.complete is v4 and {">d1", ">d3"} <= set(c.tokens())
+    assert ("c6" in c.tokens()) is v4 and "stay" not in c.tokens()
+    if v4:
+        assert str(c.progress) == "Σ 80 of 80"  # 10 × 8 from d2, where it stands
+        g1, ev = act(g, S, "attack d6 d2")
+        assert g1.board["d2"] == [S, "TH", True] and "d6" not in g1.board and "10♥ d2 (80)" in texts(ev)
+        assert g.parse(S, "attack d6 d2 stay") == g.parse(S, "attack d6 d2")
+    else:
+        refused(g, S, "attack d6 d2", "R6")
+    checked = 0
+    for words in _attack_words(g, "d6", ["d2", "c6", "b1"]):
+        text = " ".join(words)
+        try:
+            g.apply(S, text)
+            accepted = True
+        except IllegalMove:
+            accepted = False
+        assert g.choices(S, tuple(words)).complete is accepted, (text, accepted)
+        checked += 1
+    assert checked > 1000
+    walked = 0
+    for prefix in walk_choices(g, S, ("attack",)):  # and every attack the picker offers is accepted
+        g.apply(S, " ".join(prefix))
+        walked += 1
+    assert walked > 5
 
 
 def test_variant_V5_powers_before_suits():
