@@ -41,7 +41,8 @@ class MaginotOptions(Options):
     title = TITLE
 
     mobile_defence: bool = variant(
-        "Mobile defence", "V1: untapped Patrol units may also engage, and Guardians ignore the speed table.",
+        "Mobile defence", "V1: untapped Patrol units may also engage, by the speed table; only Guardians ignore "
+        "the speed table.",
         aliases=("V1", "mobile defense"))
     top_only: bool = variant(
         "Top only", "V2: attackers all hit Ace #1; damage beyond what destroys it passes to the next Ace.",

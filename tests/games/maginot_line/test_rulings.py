@@ -65,6 +65,33 @@ def test_variant_v1_mobile_defence():
         g.apply(1, f"engage {pm} {light}")
 
 
+def test_ruling_33_v1_patrols_obey_the_speed_table():
+    """Under V1 an untapped Patrol unit that engages obeys the speed table like any engagement
+    (its own class or a slower attacker); only Guardians ignore it. A patrol the table forbids is
+    refused for the speed table, not as if patrols could not engage."""
+    g = begin(options=["Mobile defence"])
+    medium = unit(g, 0, "5H", "5S", "5C")
+    light = unit(g, 0, "2H", "3S", "4C")
+    ph = unit(g, 1, "8H", "8S", "8C", zone="patrol")  # Heavy patrol: too slow for either attacker
+    pm = unit(g, 1, "6H", "6S", "6C", zone="patrol")  # Medium patrol: the Medium attacker only
+    pl = unit(g, 1, "3H", "3S", "3C", zone="patrol")  # Light patrol: both
+    gh = unit(g, 1, "9H", "9S", "9C", zone="guardian")  # Heavy guardian: ignores the table
+    unit(g, 1, "7H", "7S", "7C", zone="patrol", tapped=True)  # tapped: never
+    g, _ = fight(g, f"attack @1 {medium} #1@1 {light} #2@1")
+    assert g.choices(1, ("engage",)).tokens() == [pm, pl, gh]
+    assert g.choices(1, ("engage", pm)).tokens() == [medium]
+    assert g.choices(1, ("engage", pl)).tokens() == [medium, light]
+    assert g.choices(1, ("engage", gh)).tokens() == [medium, light]
+    for patrol, attacker in ((ph, medium), (ph, light), (pm, light)):
+        with pytest.raises(IllegalMove, match="a patrol engages its own class or a slower one") as e:
+            g.apply(1, f"engage {patrol} {attacker}")
+        assert e.value.rule == "33"
+    with pytest.raises(IllegalMove, match="untapped guardians and patrols only"):
+        g.apply(1, f"engage 7H@1 {medium}")
+    h, ev = act(g, 1, f"engage {pm} {medium} {gh} {light}")
+    assert "engages: [6♥ 6♠ 6♣] on [5♥ 5♠ 5♣], [9♥ 9♠ 9♣] on [2♥ 3♠ 4♣]" in public(ev)
+
+
 def test_ruling_05_declaring_taps_engaging_does_not():
     g = begin()
     a = unit(g, 0, "5H", "5S", "5C")
