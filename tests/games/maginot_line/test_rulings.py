@@ -180,6 +180,44 @@ def test_variant_v2_top_only_surplus_passes_on():
     assert g.boards[1]["base"][0]["ace"] == "AH@1" and g.boards[1]["base"][0]["wounds"] == 19 - 4
 
 
+def _top_only(wounds: list[int], d_cards=(), aces="ASAHACAD"):
+    """Top only: Ana's 10, 9 and 7 Attack (26 in all) on Ben's Ace #1, its base wounded as given."""
+    g = begin(options=["Top only"], aces={1: aces})
+    a = unit(g, 0, "8H", "8S", "TC")
+    b = unit(g, 0, "9H", "9S", "9C")
+    c = unit(g, 0, "7H", "7S", "7C")
+    g.boards[1]["fallen"] = [x["ace"] for x in g.boards[1]["base"][len(wounds):]]
+    g.boards[1]["base"] = g.boards[1]["base"][:len(wounds)]
+    for rec, w in zip(g.boards[1]["base"], wounds, strict=True):
+        rec["wounds"] = w
+    hand(g, 1, *d_cards)
+    g.phase = "battle"
+    g, ev = act(g, 0, f"attack @1 {a} #1@1 {b} #1@1 {c} #1@1")
+    return g, ev
+
+
+def test_ruling_34_v2_surplus_meets_each_aces_own_armor_and_templife():
+    """Under V2 the damage meets Ace #1 first (its Armor, TempLife and K♠ apply); what is left once
+    Ace #1 is destroyed passes to Ace #2 with that Ace's own Armor and TempLife (none of Ace #1's
+    bonuses), and so on down the base until it is spent or no Ace remains. K♠ on Ace #1 stops the
+    whole attack."""
+    g, _ = _top_only([12, 10, 0, 0], ("JH", "JS"))
+    g, ev = act(g, 1, "commit JH@1 #1@1 JS@1 #1@1")
+    said = public(ev)
+    # Ace #1: 26 − 3 Armor, 3 absorbed → 20 wounds, 16 beyond its 4 life left; Ace #2 meets 16 with
+    # its own Armor and TempLife (0): 10 + 16 = 26, 10 beyond; Ace #3 takes the last 10
+    assert "Ace #1 (A♠) takes 26 − armor 3, 3 absorbed → 20 wounds (32 of 16): destroyed" in said
+    assert "Ace #2 takes 16 − armor 0 → 16 wounds (26 of 16): destroyed" in said
+    assert "Ace #3 takes 10 − armor 0 → 10 wounds (10 of 16)" in said
+    assert g.boards[1]["fallen"] == ["AS@1", "AH@1"] and [(x["ace"], x["wounds"]) for x in g.boards[1]["base"]] == [
+        ("AC@1", 10), ("AD@1", 0)]
+    spent, _ = _top_only([14, 0])  # 26 − 2 = 24 pass on; Ace #2 takes them all and falls: no Ace remains
+    assert spent.boards[1]["base"] == [] and spent.boards[1]["fallen"][-2:] == ["AS@1", "AH@1"]
+    g, _ = _top_only([12, 10, 0, 0], ("KS",))
+    g, ev = act(g, 1, "commit KS@1 #1@1")  # K♠ on Ace #1: nothing passes on
+    assert [x["wounds"] for x in g.boards[1]["base"]] == [12, 10, 0, 0] and "loses" not in public(ev)
+
+
 def test_ruling_10_attacker_splits_in_whole_numbers():
     g = begin()
     a = unit(g, 0, "6H", "5S", "7C")
