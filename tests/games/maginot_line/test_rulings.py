@@ -506,6 +506,58 @@ def test_ruling_30_v5_teams_sit_apart_with_4_or_6_players():
 NAMES6 = ["Ana", "Ben", "Cat", "Dee", "Eve", "Fay"]
 
 
+def _teams_round(aces: dict[int, int], wounds: dict[int, int], out: tuple[int, ...]):
+    """Teams with a round limit of 1: seats 0 and 2 (Ana, Cat) against 1 and 3 (Ben, Dee), each seat
+    keeping ``aces`` Aces with ``wounds`` on its Ace #1, the seats in ``out`` eliminated; the round
+    is played out (nobody attacks). The game and the last events."""
+    from bot.engine.maginot_line.turn import eliminate
+
+    g = begin(4, options=["Teams", "rounds=1"], phase="consolidation")
+    for s, n in aces.items():
+        base = g.boards[s]["base"]
+        g.boards[s]["fallen"] += [x["ace"] for x in base[n:]]
+        g.boards[s]["base"] = base[:n]
+        if n:
+            g.boards[s]["base"][0]["wounds"] = wounds.get(s, 0)
+    for s in out:
+        eliminate(g, s, [])
+    g, ev = act(g, 0, "end")
+    while not g.is_over():
+        seat = g.current
+        for m in ("done", "done", "end"):
+            g, ev = act(g, seat, m)
+    return g, ev
+
+
+def test_ruling_35_v5_a_team_wins_whole_and_the_safeguard_ranks_teams():
+    """When only one team's members remain the whole team wins, a member already eliminated
+    included; under V5 the round-limit safeguard ranks the teams by their members' Aces added
+    together, then their Ace life added together."""
+    # Ben alone has the most Aces (4), but Ana's 3 and Cat's 2 make 5 against Ben's 4 and Dee's 0
+    g, ev = _teams_round({0: 3, 1: 4, 2: 2}, {}, out=(3,))
+    assert g.outcome().winners == (0, 2) and "round limit (5 Aces, 80 Ace life as a team)" in public(ev)
+    # the Aces tie (4 against 4): Ace life decides, and Dee, already out, wins with Ben
+    g, ev = _teams_round({0: 2, 1: 4, 2: 2}, {0: 1}, out=(3,))
+    assert g.outcome().winners == (1, 3) and "4 Aces, 64 Ace life" in public(ev)
+    g, _ = _teams_round({0: 2, 1: 4, 2: 2}, {}, out=(3,))  # a whole tie: both teams share the win
+    assert g.outcome().winners == (0, 1, 2, 3)
+    # only Ana's team is left, Cat already out: Ana and Cat win
+    h = begin(4, options=["Teams"], phase="consolidation")
+    from bot.engine.maginot_line.turn import eliminate
+
+    for s in (2, 1, 3):
+        eliminate(h, s, [])
+    h, ev = act(h, 0, "end")
+    assert h.outcome().winners == (0, 2) and "Ana and Cat win" in public(ev)
+    solo = begin(3, options=["rounds=1"], phase="consolidation")  # without teams: players, as before
+    solo.boards[1]["base"][0]["wounds"] = 3
+    solo, _ = act(solo, 0, "end")
+    for seat in (1, 2):
+        for m in ("done", "done", "end"):
+            solo, _ = act(solo, seat, m)
+    assert solo.outcome().winners == (0, 2)
+
+
 def test_ruling_21_every_player_for_themselves():
     g = begin(3)
     unit(g, 0, "5H", "5S", "5C")
