@@ -758,6 +758,35 @@ def test_ruling_28_v3_jd_after_the_compare_before_seize_each_once():
         k.apply(1, "boost")
 
 
+def test_ruling_36_v3_each_player_boosts_once_per_battle_whichever_jd():
+    """Each player may boost Initiative with a J♦ at most once per battle, whichever J♦ it is:
+    holding a J♦ again (here put back by hand: a deck has one) does not open a second boost in the
+    same battle; the next battle starts afresh."""
+    g = begin(options=["Diamond initiative"])
+    resource(g, 0, "2D")
+    resource(g, 1, "4D")
+    a = unit(g, 0, "5H", "5S", "5C")
+    b = unit(g, 0, "6H", "6S", "6C")
+    hand(g, 0, "JD", "2C")
+    hand(g, 1, "JD", "3C")
+    g, _ = fight(g, f"attack @1 {a} #1@1")
+    g, _ = act(g, 0, "boost")  # 5 v 4: Ana
+    g, _ = act(g, 1, "boost")  # 5 v 7: Ben, and Ana is without initiative again
+    g = g.copy()
+    g.boards[0]["discard"].remove("JD@0")
+    g.boards[0]["hand"].append("JD@0")  # a J♦ in hand once more
+    assert g.choices(0).tokens() == ["commit"]
+    with pytest.raises(IllegalMove, match="already used J♦ for Initiative in this battle"):
+        g.apply(0, "boost")
+    g, _ = act(g, 0, "commit")
+    g, _ = act(g, 1, "commit")
+    assert g.battle is None and "JD@0" in g.boards[0]["hand"]
+    g, _ = act(g, 0, f"attack @1 {b} #1@1")  # a new battle: Ana may boost again
+    assert g.battle["boosted"] == [] and g.choices(0).tokens() == ["commit", "boost"]
+    g, _ = act(g, 0, "boost")
+    assert g.battle["init"] == [5, 4] and g.battle["boosted"] == [0]
+
+
 def test_ruling_29_v4_silent_player_discards_at_random_in_public():
     g = begin(options=["Hand limit"], phase="consolidation", seed=11)
     hand(g, 0, *"2C 3C 4C 5C 6C 7C 8C 9C TC".split())
