@@ -1,4 +1,4 @@
-"""Cardchess2: a test per ruling (R1–R26), per variant (V1–V9) and per setting, and the
+"""Cardchess2: a test per ruling (R1–R30), per variant (V1–V9) and per setting, and the
 rulebook's worked examples (T1–T15). Seat 0 (Sam) is South, seat 1 (Nia) North."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A test per ruling of the rulebook (§3, 1–32), per variant (V1–V5), and the turn's edges."""
+"""A test per ruling of the rulebook (§3, 1–36), per variant (V1–V5), and the turn's edges."""
 
 from __future__ import annotations
 
