@@ -50,19 +50,17 @@ def _build(game: Game, seat: int, prefix: Sequence[str], need: int | None) -> tu
             return tokens, total, c.complete
         best, best_score, best_step = None, -1e9, None
         for o in c.options:
-            if o.token.startswith(">"):  # the step of a face-down attacker kept where it stands (V4)
-                continue
             v = o.data.value if o.data is not None else None
             step = None
             if v is None:  # a face-down attacker: look at its steps
                 steps = game.choices(seat, tokens + (o.token,))
-                moves = [s for s in steps.options if s.token.startswith(">")]
-                vals = [(s.data.value if s.data is not None and s.data.value is not None else 0, s.token)
-                        for s in moves]
-                if steps.complete or len(moves) < len(steps.options):  # V4: it may attack without a step
-                    vals.append(((steps.progress.total - total) if steps.progress else 0, ""))
-                if not vals:
+                if not steps.options:
                     continue
+                vals = [(s.data.value if s.data is not None and s.data.value is not None else 0, s.token)
+                        for s in steps.options]
+                moves = [x for x in vals if x[1].startswith(">")]
+                if moves and (steps.complete or len(moves) < len(vals)):  # V4: it may also attack unmoved
+                    vals = moves + [((steps.progress.total - total) if steps.progress else 0, "")]
                 v, step = max(vals)
                 score = v - 6
             else:
