@@ -1,9 +1,10 @@
 """Typed options: every named variant and numeric setting of a rulebook, parsed and validated once.
 
 A game declares a frozen dataclass subclassing :class:`Options`; each field is made with
-:func:`variant` (a named rulebook variant, a ``bool``) or :func:`setting` (a whole number in a
-range). The stored and typed form is a list of strings — variant names and ``name=value`` —
-which is what tables and records have always kept, so old rows parse unchanged.
+:func:`variant` (a named rulebook variant, a ``bool``), :func:`setting` (a whole number in a
+range) or :func:`choice` (a whole number out of the few the rulebook allows). The stored and
+typed form is a list of strings — variant names and ``name=value`` — which is what tables and
+records have always kept, so old rows parse unchanged.
 
     @dataclass(frozen=True)
     class CourtWarsOptions(Options):
@@ -31,6 +32,14 @@ def setting(default: int, lo: int, hi: int, help: str) -> Any:
     return dataclasses.field(default=default, metadata={"setting": (lo, hi), "help": help})
 
 
+def choice(default: int, values: tuple[int, ...], help: str) -> Any:
+    """A numeric table setting written ``name=value`` that takes one of ``values`` only (offered as
+    those values, not as a range)."""
+    assert default in values and list(values) == sorted(set(values)), "the values, in order, and the default among them"
+    return dataclasses.field(default=default, metadata={"setting": (values[0], values[-1]), "values": tuple(values),
+                                                        "help": help})
+
+
 def norm(text: str) -> str:
     """Variant names match ignoring case, spaces, hyphens, underscores and punctuation."""
     return "".join(ch for ch in text.lower() if ch.isalnum())
@@ -47,9 +56,23 @@ class OptionInfo:
     lo: int = 0
     hi: int = 0
     default: int = 0
+    values: tuple[int, ...] = ()  # a setting that takes these values only (:func:`choice`); empty: lo..hi
 
     def usage(self) -> str:
-        return self.name if self.is_variant else f"{self.name}=<{self.lo}..{self.hi}> (default {self.default})"
+        if self.is_variant:
+            return self.name
+        allowed = "|".join(map(str, self.values)) if self.values else f"{self.lo}..{self.hi}"
+        return f"{self.name}=<{allowed}> (default {self.default})"
+
+    def allowed(self) -> str:
+        """The values a setting takes, in words: ``5 or 14``, ``from 0 to 1000``."""
+        if not self.values:
+            return f"from {self.lo} to {self.hi}"
+        words = [str(v) for v in self.values]
+        return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+    def admits(self, number: int) -> bool:
+        return number in self.values if self.values else self.lo <= number <= self.hi
 
 
 @dataclass(frozen=True)
@@ -67,7 +90,7 @@ class Options:
                 out.append(OptionInfo(f.name, md["variant"], md["help"], True))
             elif "setting" in md:
                 lo, hi = md["setting"]
-                out.append(OptionInfo(f.name, f.name, md["help"], False, lo, hi, f.default))
+                out.append(OptionInfo(f.name, f.name, md["help"], False, lo, hi, f.default, md.get("values", ())))
         return out
 
     @classmethod
@@ -101,8 +124,8 @@ class Options:
                 except ValueError:
                     raise IllegalMove(f"Setting {name} needs a whole number, not {value.strip()[:20]!r}.",
                                       "options") from None
-                if not info.lo <= number <= info.hi:
-                    raise IllegalMove(f"Setting {name} must be from {info.lo} to {info.hi}.", "options")
+                if not info.admits(number):
+                    raise IllegalMove(f"Setting {name} must be {info.allowed()}.", "options")
                 values[info.key] = number
                 continue
             if not norm(raw):

@@ -129,10 +129,15 @@ class Plan:
             return False
         if self.cap is not None and len(self.chosen) + 1 > self.cap:
             return False
+        return self.joined(own, at).feasible()
+
+    def joined(self, own: Own, at: int) -> "Plan":
+        """A copy of this plan with ``own`` joined, attacking from ``at`` (this plan unchanged; the
+        search's memo and spots shared)."""
         trial = Plan(list(self.occ), self.side, self.rules, self.target, self.target_card, self.need,
                      list(self.cands), self.min_count, self.cap, list(self.chosen), self.sigma, self.memo, self.spots)
         trial.join(own, at)
-        return trial.feasible()
+        return trial
 
     def _dfs(self, occ: list[bool], cands: list[Own], used: int, checks: list[tuple[int, ...]], sigma: int,
              count: int, key: frozenset) -> bool:

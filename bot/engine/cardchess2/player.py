@@ -58,6 +58,9 @@ def _build(game: Game, seat: int, prefix: Sequence[str], need: int | None) -> tu
                     continue
                 vals = [(s.data.value if s.data is not None and s.data.value is not None else 0, s.token)
                         for s in steps.options]
+                moves = [x for x in vals if x[1].startswith(">")]
+                if moves and (steps.complete or len(moves) < len(vals)):  # V4: it may also attack unmoved
+                    vals = moves + [((steps.progress.total - total) if steps.progress else 0, "")]
                 v, step = max(vals)
                 score = v - 6
             else:

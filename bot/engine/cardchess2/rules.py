@@ -412,22 +412,26 @@ class Cardchess2(Game):
         return v[1] if v[2] or v[0] == seat else HIDDEN
 
     def _walk(self, plan: Plan, tokens: Sequence[str]) -> Own | None | bool:
-        """Declare ``tokens`` into ``plan``; the attacker still owing its step, ``None``, or
-        ``False`` for a prefix that is not legal."""
+        """Declare ``tokens`` into ``plan``; the face-down attacker named last, whose step may still
+        follow, ``None``, or ``False`` for a prefix that is not legal. Without Optional step (V4) a
+        face-down attacker's next token must be its step; with it the step is optional, as in the
+        notation: another attacker (or the end, or ``stay``) means it attacks from where it stands."""
         pending: Own | None = None
         for tok in tokens:
             if pending is not None:
-                if tok == "stay" and self.rules.optional_step:
-                    at = pending.cell
-                elif tok.startswith(">") and tok[1:] in INDEX and INDEX[tok[1:]] != pending.cell:
+                if tok.startswith(">") and tok[1:] in INDEX and INDEX[tok[1:]] != pending.cell:
                     at = INDEX[tok[1:]]
-                else:
+                    if at not in plan.where(pending):
+                        return False
+                    plan.join(pending, at)
+                    pending = None
+                    continue
+                if not self.rules.optional_step:
                     return False
-                if at not in plan.where(pending):
-                    return False
-                plan.join(pending, at)
+                plan.join(pending, pending.cell)
                 pending = None
-                continue
+                if tok == "stay":  # the notation's word for no step
+                    continue
             own = next((c for c in plan.cands if CELLS[c.cell] == tok), None)
             if own is None:
                 return False
@@ -444,18 +448,28 @@ class Cardchess2(Game):
         if pending is False:
             return Choices()
         shown = plan.target_card is not None
-        progress = Progress("Σ", base + plan.sigma, target if target is not None else plan.need) if shown else None
+        goal = target if target is not None else plan.need
+        progress = Progress("Σ", base + plan.sigma, goal) if shown else None
         if isinstance(pending, Own):
-            opts = []
+            steps = []
             for at in plan.where(pending):
-                if plan.feasible_with(pending, at):
+                if at != pending.cell and plan.feasible_with(pending, at):
                     v = plan.value_of(pending, at)
-                    tok = "stay" if at == pending.cell else ">" + CELLS[at]
-                    label = ("attack without stepping" if at == pending.cell else f"step to {CELLS[at]}") + (
-                        f" ({v})" if v is not None else "")
-                    opts.append(Option(tok, label, Pick(CELLS[at], pending.code, v)))
-            return Choices(options=tuple(opts), progress=progress,
-                           prompt=f"Where does {show(pending.code)} step before attacking?")
+                    steps.append(Option(">" + CELLS[at], f"step to {CELLS[at]}" + (f" ({v})" if v is not None else ""),
+                                        Pick(CELLS[at], pending.code, v)))
+            prompt = f"Where does {show(pending.code)} step before attacking?"
+            if not self.rules.optional_step or not plan.feasible_with(pending, pending.cell):
+                return Choices(options=tuple(steps), progress=progress, prompt=prompt)
+            # V4: without a step it attacks from where it stands (what the notation reads as written)
+            stay = plan.joined(pending, pending.cell)
+            return Choices(options=tuple(steps) + self._attackers(stay), complete=stay.complete(),
+                           progress=Progress("Σ", base + stay.sigma, goal) if shown else None,
+                           prompt=f"{prompt} Or it attacks from {CELLS[pending.cell]}: add an attacker, or confirm.")
+        return Choices(options=self._attackers(plan), complete=plan.complete(), progress=progress,
+                       prompt="Add an attacker, or confirm." if plan.chosen else "Choose an attacker.")
+
+    def _attackers(self, plan: Plan) -> tuple[Option, ...]:
+        """The cards that may join ``plan`` next (each keeps the attack completable)."""
         opts = []
         for c in plan.cands:
             if any(plan.feasible_with(c, at) for at in plan.where(c)):
@@ -463,8 +477,7 @@ class Cardchess2(Game):
                 label = f"{show(c.code)}{' (face down)' if c.face_down else ''} at {CELLS[c.cell]}" + (
                     f" ({v})" if v is not None else "")
                 opts.append(Option(CELLS[c.cell], label, Pick(CELLS[c.cell], c.code, v)))
-        return Choices(options=tuple(opts), complete=plan.complete(), progress=progress,
-                       prompt="Add an attacker, or confirm." if plan.chosen else "Choose an attacker.")
+        return tuple(opts)
 
     def _enforce_choices(self, seat: int, prefix: tuple[str, ...]) -> Choices:
         a = self.attack or {}
@@ -787,12 +800,12 @@ class Cardchess2(Game):
         if self._eliminated(events):
             return
         other = 1 - seat
-        if self.opts.sudden_goal:
-            if any(self.board.get(CELLS[i], [None])[0] == seat for i in self.goal_row(seat)):
-                self._finish([seat], f"{self.players[seat]} ends their turn with a card on the goal row and wins "
-                                     "(Sudden goal).", events)
-                return
-        elif any(self.board.get(CELLS[i], [None])[0] == other for i in self.goal_row(other)):
+        # Ruling 28: with Sudden goal both goal tests are made, the mover's first.
+        if self.opts.sudden_goal and self._on_goal_row(seat):
+            self._finish([seat], f"{self.players[seat]} ends their turn with a card on the goal row and wins "
+                                 "(Sudden goal).", events)
+            return
+        if self._on_goal_row(other):
             self._finish([other], f"{self.players[other]}'s card on the goal row survived a whole turn: "
                                   f"{self.players[other]} wins.", events)
             return
@@ -809,6 +822,10 @@ class Cardchess2(Game):
             code = deck.pop(0)
             self.hands[other].append(code)
             self.emit(events, None, {other: f"You draw {show(code)}."})
+
+    def _on_goal_row(self, seat: int) -> bool:
+        """Whether ``seat`` controls a card on its goal row (the board's zone says whose it is)."""
+        return any(self.board.get(CELLS[i], [None])[0] == seat for i in self.goal_row(seat))
 
     def _penalty(self, seat: int, events: list[Event]) -> None:
         """§2.6: the board repeats a stored state."""

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.engine.core import IllegalMove
-from bot.engine.options import Options, setting, variant
+from bot.engine.options import Options, choice, setting, variant
 
 
 @dataclass(frozen=True)
@@ -34,12 +33,9 @@ class Cardchess2Options(Options):
     matched_reinforcement: bool = variant(
         "Matched reinforcement", "V8: at most as many reinforcements as there were enforcers.", aliases=("V8",))
     sudden_goal: bool = variant(
-        "Sudden goal", "V9: you win at the end of your own turn if you have a card on your goal row.",
+        "Sudden goal", "V9: you also win at the end of your own turn if you have a card on your goal row "
+        "(tested before the usual goal test, so you win even if the waiting player has one there too).",
         aliases=("V9",))
-    out_of_play: int = setting(5, 5, 14, "Cards put face down out of play at the start: 5 or 14 "
+    out_of_play: int = choice(5, (5, 14), "Cards put face down out of play at the start: 5 or 14 "
                                           "(with Own decks, from each deck).")
     turn_cap: int = setting(300, 1, 10000, "The game is a draw after this many turns in total.")
-
-    def validate(self) -> None:
-        if self.out_of_play not in (5, 14):
-            raise IllegalMove("Setting out_of_play must be 5 or 14.", "options")

@@ -40,8 +40,8 @@ def ready_patrols(g: "MaginotLine", seat: int) -> list[dict]:
 
 
 def may_engage(g: "MaginotLine", gu: dict, au: dict) -> bool:
-    """B1 with ruling 4 and V1: untapped guardians by the speed table; V1 adds untapped patrols
-    (by the table) and lets guardians ignore it."""
+    """B1 with ruling 4 and V1: untapped guardians by the speed table; V1 adds untapped patrols,
+    which obey the table like any engagement (ruling 33), and lets guardians alone ignore it."""
     if gu["tapped"]:
         return False
     if gu["zone"] == "guardian":
@@ -244,14 +244,17 @@ def apply_engage(g: "MaginotLine", seat: int, action: Engage, events: list[Event
     gs = [gid for gid, _ in action.pairs]
     if len(set(gs)) != len(gs):
         raise IllegalMove("Each of your units engages at most one attacker.", "B1")
+    mobile = g.opts.mobile_defence
     for gid, aid in action.pairs:
         gu = g.unit(seat, gid)
-        speed = gu is not None and not gu["tapped"] and gu["zone"] == "guardian"
-        if gid not in table and not speed:
-            raise IllegalMove("Engage with your untapped guardians only.", "4")
+        may_try = gu is not None and not gu["tapped"] and (gu["zone"] == "guardian" or mobile)
+        if gid not in table and not may_try:
+            raise IllegalMove("Engage with your untapped guardians" + (" and patrols" if mobile else "") + " only.",
+                              "4")
         if aid not in table.get(gid, ()):
-            raise IllegalMove(f"{unit_text(g.unit(seat, gid))} may not engage that attacker "
-                              "(a guardian engages its own class or a slower one).", "3")
+            patrol = gu["zone"] == "patrol"  # V1 (ruling 33): a patrol that engages obeys the speed table
+            raise IllegalMove(f"{unit_text(gu)} may not engage that attacker (a {gu['zone']} engages its own "
+                              "class or a slower one).", "33" if patrol else "3")
     listed = [u["h"] for u in g.boards[seat]["units"]]
     bt["engaged"] = [list(p) for p in sorted(action.pairs, key=lambda p: listed.index(p[0]))]
     if bt["engaged"]:

@@ -41,7 +41,8 @@ class MaginotOptions(Options):
     title = TITLE
 
     mobile_defence: bool = variant(
-        "Mobile defence", "V1: untapped Patrol units may also engage, and Guardians ignore the speed table.",
+        "Mobile defence", "V1: untapped Patrol units may also engage, by the speed table; only Guardians ignore "
+        "the speed table.",
         aliases=("V1", "mobile defense"))
     top_only: bool = variant(
         "Top only", "V2: attackers all hit Ace #1; damage beyond what destroys it passes to the next Ace.",
@@ -54,10 +55,11 @@ class MaginotOptions(Options):
         "Hand limit", "V4: at the end of your turn, discard down to 7 cards.", aliases=("V4",))
     teams: bool = variant(
         "Teams", "V5: teams of two who sit apart (seats 1 and 3 against 2 and 4; with 6 players 1 and 4, 2 "
-        "and 5, 3 and 6); teammates may not attack each other, and a team wins when only its members "
+        "and 5, 3 and 6); teammates may not attack each other, and a team wins whole when only its members "
         "remain. Needs 4 or 6 players.", aliases=("V5",))
     rounds: int = setting(100, 0, 10000, "Full rounds without a winner before the safeguard ranks the "
-                          "players by Aces, then Ace life (0 = off).")
+                          "players (with Teams, the teams: their members' sums) by Aces, then Ace life "
+                          "(0 = off).")
 
     def check_players(self, n: int) -> None:
         if self.teams and n not in (4, 6):

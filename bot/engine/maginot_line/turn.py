@@ -89,15 +89,18 @@ def team_of(g: "MaginotLine", seat: int) -> int:
     return g.order.index(seat) % max(1, len(g.order) // 2)
 
 
+def members(g: "MaginotLine", teams: set[int]) -> list[int]:
+    """Every seat of those teams, eliminated ones included (V5, ruling 35: a team wins as a whole);
+    without teams a team is its one seat."""
+    return [s for s in range(len(g.players)) if team_of(g, s) in teams]
+
+
 def check_victory(g: "MaginotLine", events: list[Event]) -> bool:
     live = [s for s, b in enumerate(g.boards) if not b["out"]]
-    if len({team_of(g, s) for s in live}) > 1:
+    left = {team_of(g, s) for s in live}
+    if len(left) > 1:
         return False
-    if g.opts.teams and live:
-        winners = [s for s in range(len(g.players)) if team_of(g, s) == team_of(g, live[0])]
-    else:
-        winners = live
-    finish(g, winners, events, "")
+    finish(g, members(g, left), events, "")
     return True
 
 
@@ -116,12 +119,18 @@ def ace_life(b: dict) -> int:
 
 
 def safeguard(g: "MaginotLine", events: list[Event]) -> None:
-    """Rank the remaining players by Aces, then by Ace life; tied players share the win."""
-    live = [s for s, b in enumerate(g.boards) if not b["out"]]
-    key = {s: (len(g.boards[s]["base"]), ace_life(g.boards[s])) for s in live}
+    """Rank the remaining players by Aces, then by Ace life; tied players share the win. With teams
+    (V5, ruling 35) the teams still in the game are ranked, by their members' Aces added together,
+    then their Ace life added together (an eliminated member adds nothing), and a team wins whole."""
+    left = {team_of(g, s) for s, b in enumerate(g.boards) if not b["out"]}
+    key = {t: (0, 0) for t in left}
+    for s in members(g, left):
+        b = g.boards[s]
+        aces, life = key[team_of(g, s)]
+        key[team_of(g, s)] = (aces + len(b["base"]), life + ace_life(b))
     best = max(key.values())
-    finish(g, [s for s in live if key[s] == best], events,
-           f" on the round limit ({best[0]} Aces, {best[1]} Ace life)")
+    finish(g, members(g, {t for t in left if key[t] == best}), events,
+           f" on the round limit ({best[0]} Aces, {best[1]} Ace life{' as a team' if g.opts.teams else ''})")
 
 
 # ----- END_TURN -----------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Cardchess2: a test per ruling (R1–R26), per variant (V1–V9) and per setting, and the
+"""Cardchess2: a test per ruling (R1–R30), per variant (V1–V9) and per setting, and the
 rulebook's worked examples (T1–T15). Seat 0 (Sam) is South, seat 1 (Nia) North."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from bot.engine.cardchess2 import GAME, SPEC, auto_move
 from bot.engine.cardchess2.geometry import MULT, Rules, value
 from bot.engine.cardchess2.rules import Cardchess2
-from bot.engine.core import HIDDEN, Event, IllegalMove
+from bot.engine.core import HIDDEN, Event, IllegalMove, walk_choices
 from tests.contract.harness import Playout, card_universe
 
 from .helpers import PLAYERS, leaks, position
@@ -448,6 +448,91 @@ def test_ruling_26_own_decks_each_set_n_cards_out_of_play(n):
     assert "26." in dict(SPEC.rules_sections())["Rulings"]
 
 
+def test_ruling_27_v6_powers_reach_all_8_neighbours_whatever_the_pattern():
+    """Under V6 the 2's and the 3's powers reach all 8 neighbouring cells, whatever the card's own
+    pattern: a 2 uses its power on a diagonal neighbour, a 3 on an orthogonal one; farther cells
+    and the cards' moves keep their own patterns."""
+    wide = ["Wide powers"]
+    two = position("2C c4", "AH d5 2C g7", options=wide)  # C→H 4×: normal 8, the power 20
+    assert "d5" in two.choices(S, ("attack",)).tokens()
+    two, ev = act(two, S, "attack d5 c4")
+    assert "2♣ c4 (20)" in texts(ev) and "d5" not in two.board
+    three = position("3S c4", "AH c5 2C g7", options=wide)  # S→H 2×: normal 6, the power 15
+    three, ev = act(three, S, "attack c5 c4")
+    assert "3♠ c4 (15)" in texts(ev) and "c5" not in three.board
+    step = position("2C* c3", "AH d5 2C g7", options=wide)  # a face-down 2 steps, then uses it diagonally
+    assert step.choices(S, ("attack", "d5", "c3")).tokens() == [">c4"]
+    step, ev = act(step, S, "attack d5 c3 >c4")
+    assert "2♣ c3→c4 (20)" in texts(ev)
+    refused(position("2C c4", "AH d5 2C g7"), S, "attack d5 c4", "A3")  # without V6: its own pattern only
+    refused(position("2C b3", "AH d5 2C g7", options=wide), S, "attack d5 b3", "A3")  # two cells away: none
+    assert "c4" not in position("3C* c3", "AH c5 2C g7", options=wide).choices(S, ("move", "c3")).tokens()
+    assert value("2C", 3 * 7 + 2, "AH", 4 * 7 + 3, Rules(wide_powers=True)) == 20
+    assert value("3S", 3 * 7 + 2, "AH", 4 * 7 + 2, Rules(wide_powers=True)) == 15
+
+
+def test_ruling_28_v9_both_goal_tests_the_movers_first():
+    """Under V9 both goal tests are made at the end of every turn, the mover's first: the waiting
+    player still wins with a card that survived a whole turn on their goal row, and the mover wins
+    when both players have one there."""
+    g = position("8H b7 2D* d3", "9C e2 3S a5", to_act="N", options=["Sudden goal"])
+    g, ev = act(g, N, "move a5 b4")  # North has no card on rank 1; South's 8H survived on rank 7
+    assert g.is_over() and g.outcome().winners == (S,) and "survived a whole turn" in texts(ev)
+    both = position("8H b7 2D* d3", "9C e2 3S a5", to_act="N", options=["Sudden goal"])
+    both, ev = act(both, N, "move e2 d1")  # now both have a card on their goal row
+    assert both.is_over() and both.outcome().winners == (N,) and "Sudden goal" in texts(ev)
+    plain = position("8H b7 2D* d3", "9C e2 3S a5", to_act="N")
+    plain, _ = act(plain, N, "move e2 d1")  # without V9 only the waiting player's test is made
+    assert plain.outcome().winners == (S,)
+
+
+def test_ruling_29_v1_penalty_draws_take_any_card_and_the_zone_says_who_controls_it():
+    """Under V1 a penalty draw takes any card of the shared out-of-play pile, the opponent's
+    included; the card drawn is the drawer's to play while it is in their hand or on the board
+    under their control: the zone, not the card's deck, says who controls it."""
+    out = [f"{r}H@1" for r in "234567"]  # North's cards only: South's draw must take North's
+    g = position("8H@0 d3", "9C@1 e6 KC@1 g7", to_act="N", options=["Own decks"], out=out)
+    for seat, move in ((N, "move e6 f5"), (S, "move d3 d4"), (N, "move f5 e6")):
+        g, _ = act(g, seat, move)
+    g, ev = act(g, S, "move d4 d3")  # South repeats the start: South draws 3, then North 3
+    drawn = [c for c in g.hands[S] if c.endswith("@1")]
+    assert len(drawn) == 3 and not g.out and "You draw" in texts(ev, S)
+    g, _ = act(g, N, "move e6 f5")
+    card = drawn[0]
+    assert card in g.choices(S, ("add",)).tokens() and "d4" in g.choices(S, ("add", card)).tokens()
+    g, ev = act(g, S, f"add {card} d4")
+    assert g.board["d4"] == [S, card, False] and "You add" in texts(ev, S)
+    seen = {b.cell: b for b in g.view(N).board}["d4"]
+    assert seen.owner == S and seen.side == "South" and seen.card is HIDDEN  # South's card now, hidden from North
+    assert card in g.known(S) and card not in g.known(N)
+    assert "d4" not in g.choices(N, ("move",)).tokens()
+    refused(g, N, "move d4 d5", "A1")  # North's own card, under South's control
+    g, _ = act(g, N, "move f5 e6")
+    assert "d4" in g.choices(S, ("move",)).tokens()  # South moves it like any of their cards
+    dst = g.choices(S, ("move", "d4")).tokens()[0]
+    g, ev = act(g, S, f"move d4 {dst}")
+    assert g.board[dst] == [S, card, False] and "You move" in texts(ev, S)
+
+
+def test_ruling_30_out_of_play_is_a_choice_of_5_or_14():
+    """The out-of-play setting takes the two values ruling 16 allows, offered as a choice of two
+    (5 or 14), not as a range of whole numbers."""
+    from bot.cli import options_text
+    from bot.engine.cardchess2.settings import Cardchess2Options
+
+    info = {i.name: i for i in Cardchess2Options.infos()}["out_of_play"]
+    assert info.values == (5, 14) and info.default == 5 and not info.is_variant
+    assert info.usage() == "out_of_play=<5|14> (default 5)" and "5..14" not in options_text(SPEC)
+    assert "out_of_play=<5|14>" in options_text(SPEC)
+    for n in (5, 14):
+        assert Cardchess2Options.parse([f"out_of_play={n}"]).out_of_play == n
+    for n in (4, 6, 13, 15):
+        with pytest.raises(IllegalMove, match="must be 5 or 14"):
+            Cardchess2Options.parse([f"out_of_play={n}"])
+    turn_cap = {i.name: i for i in Cardchess2Options.infos()}["turn_cap"]  # a range stays a range
+    assert turn_cap.values == () and turn_cap.usage() == "turn_cap=<1..10000> (default 300)"
+
+
 # ----- variants and settings ----------------------------------------------------------------
 def test_variant_V1_own_decks_identity_includes_the_deck():
     g = GAME.new(PLAYERS, ["V1"], seed=4)
@@ -473,9 +558,67 @@ def test_variant_V3_pawn_march():
 
 def test_variant_V4_optional_step():
     g = position("8H* d1", "9C* d5 2C g7", options=["Optional step"])
-    assert "stay" in g.choices(S, ("attack", "d5", "d1")).tokens()
+    c = g.choices(S, ("attack", "d5", "d1"))
+    assert c.complete and ">d2" in c.tokens()  # it may step, or attack from where it stands
     g, _ = act(g, S, "attack d5 d1")
     assert g.board["d1"] == [S, "8H", True]
+
+
+def _attack_words(g: Cardchess2, target: str, cells: list[str], most: int = 3):
+    """Every attack a player might type on ``target`` with up to ``most`` of ``cells``, in any order,
+    each face-down one with no step, ``stay`` or a step to any cell next to it or two away."""
+    from itertools import permutations
+
+    def steps(cell: str) -> list[list[str]]:
+        f, r = "abcdefg".index(cell[0]), int(cell[1])
+        near = [f"{'abcdefg'[f + df]}{r + dr}" for df in range(-2, 3) for dr in range(-2, 3)
+                if (df or dr) and 0 <= f + df < 7 and 1 <= r + dr <= 7]
+        return [[]] + [["stay"]] + [[">" + x] for x in near]
+
+    for k in range(1, most + 1):
+        for order in permutations(cells, k):
+            words: list[list[str]] = [["attack", target]]
+            for cell in order:
+                tails = steps(cell) if not g.board[cell][2] else [[]]
+                words = [w + [cell] + t for w in words for t in tails]
+            yield from words
+
+
+@pytest.mark.parametrize("options", [["Optional step"], []], ids=["V4", "rulebook"])
+def test_issue_what_players_meet_choices_and_apply_agree_on_a_face_down_attacker_without_a_step(options):
+    """Issue "What players meet": under V4 `apply` accepted `attack d6 d2` (the face-down 10♥ at d2
+    attacking from where it stands, as V4 and ruling 6 allow) while `choices` called that prefix
+    incomplete until a `stay` token (which the notation drops) was added. The step is optional under
+    V4: the prefix is complete, another attacker may follow it directly, and every attack typed
+    here is accepted by `apply` exactly when `choices` calls it complete; without V4 both refuse it."""
+    g = position("TH* d2 2H c6 9C* b1", "8S d6 2C g7", options=options)
+    v4 = bool(options)
+    c = g.choices(S, ("attack", "d6", "d2"))
+    assert c.complete is v4 and {">d1", ">d3"} <= set(c.tokens())
+    assert ("c6" in c.tokens()) is v4 and "stay" not in c.tokens()
+    if v4:
+        assert str(c.progress) == "Σ 80 of 80"  # 10 × 8 from d2, where it stands
+        g1, ev = act(g, S, "attack d6 d2")
+        assert g1.board["d2"] == [S, "TH", True] and "d6" not in g1.board and "10♥ d2 (80)" in texts(ev)
+        assert g.parse(S, "attack d6 d2 stay") == g.parse(S, "attack d6 d2")
+    else:
+        refused(g, S, "attack d6 d2", "R6")
+    checked = 0
+    for words in _attack_words(g, "d6", ["d2", "c6", "b1"]):
+        text = " ".join(words)
+        try:
+            g.apply(S, text)
+            accepted = True
+        except IllegalMove:
+            accepted = False
+        assert g.choices(S, tuple(words)).complete is accepted, (text, accepted)
+        checked += 1
+    assert checked > 1000
+    walked = 0
+    for prefix in walk_choices(g, S, ("attack",)):  # and every attack the picker offers is accepted
+        g.apply(S, " ".join(prefix))
+        walked += 1
+    assert walked > 5
 
 
 def test_variant_V5_powers_before_suits():

@@ -1,4 +1,4 @@
-"""A test per ruling of the rulebook (§3, 1–32), per variant (V1–V5), and the turn's edges."""
+"""A test per ruling of the rulebook (§3, 1–36), per variant (V1–V5), and the turn's edges."""
 
 from __future__ import annotations
 
@@ -63,6 +63,33 @@ def test_variant_v1_mobile_defence():
     g.apply(1, f"engage {gh} {light} {pl} {light}")
     with pytest.raises(IllegalMove):
         g.apply(1, f"engage {pm} {light}")
+
+
+def test_ruling_33_v1_patrols_obey_the_speed_table():
+    """Under V1 an untapped Patrol unit that engages obeys the speed table like any engagement
+    (its own class or a slower attacker); only Guardians ignore it. A patrol the table forbids is
+    refused for the speed table, not as if patrols could not engage."""
+    g = begin(options=["Mobile defence"])
+    medium = unit(g, 0, "5H", "5S", "5C")
+    light = unit(g, 0, "2H", "3S", "4C")
+    ph = unit(g, 1, "8H", "8S", "8C", zone="patrol")  # Heavy patrol: too slow for either attacker
+    pm = unit(g, 1, "6H", "6S", "6C", zone="patrol")  # Medium patrol: the Medium attacker only
+    pl = unit(g, 1, "3H", "3S", "3C", zone="patrol")  # Light patrol: both
+    gh = unit(g, 1, "9H", "9S", "9C", zone="guardian")  # Heavy guardian: ignores the table
+    unit(g, 1, "7H", "7S", "7C", zone="patrol", tapped=True)  # tapped: never
+    g, _ = fight(g, f"attack @1 {medium} #1@1 {light} #2@1")
+    assert g.choices(1, ("engage",)).tokens() == [pm, pl, gh]
+    assert g.choices(1, ("engage", pm)).tokens() == [medium]
+    assert g.choices(1, ("engage", pl)).tokens() == [medium, light]
+    assert g.choices(1, ("engage", gh)).tokens() == [medium, light]
+    for patrol, attacker in ((ph, medium), (ph, light), (pm, light)):
+        with pytest.raises(IllegalMove, match="a patrol engages its own class or a slower one") as e:
+            g.apply(1, f"engage {patrol} {attacker}")
+        assert e.value.rule == "33"
+    with pytest.raises(IllegalMove, match="untapped guardians and patrols only"):
+        g.apply(1, f"engage 7H@1 {medium}")
+    h, ev = act(g, 1, f"engage {pm} {medium} {gh} {light}")
+    assert "engages: [6♥ 6♠ 6♣] on [5♥ 5♠ 5♣], [9♥ 9♠ 9♣] on [2♥ 3♠ 4♣]" in public(ev)
 
 
 def test_ruling_05_declaring_taps_engaging_does_not():
@@ -151,6 +178,44 @@ def test_variant_v2_top_only_surplus_passes_on():
     g, _ = act(g, 0, f"attack @1 {a} #1@1 {b} #1@1")
     assert g.boards[1]["fallen"] == ["AS@1"]
     assert g.boards[1]["base"][0]["ace"] == "AH@1" and g.boards[1]["base"][0]["wounds"] == 19 - 4
+
+
+def _top_only(wounds: list[int], d_cards=(), aces="ASAHACAD"):
+    """Top only: Ana's 10, 9 and 7 Attack (26 in all) on Ben's Ace #1, its base wounded as given."""
+    g = begin(options=["Top only"], aces={1: aces})
+    a = unit(g, 0, "8H", "8S", "TC")
+    b = unit(g, 0, "9H", "9S", "9C")
+    c = unit(g, 0, "7H", "7S", "7C")
+    g.boards[1]["fallen"] = [x["ace"] for x in g.boards[1]["base"][len(wounds):]]
+    g.boards[1]["base"] = g.boards[1]["base"][:len(wounds)]
+    for rec, w in zip(g.boards[1]["base"], wounds, strict=True):
+        rec["wounds"] = w
+    hand(g, 1, *d_cards)
+    g.phase = "battle"
+    g, ev = act(g, 0, f"attack @1 {a} #1@1 {b} #1@1 {c} #1@1")
+    return g, ev
+
+
+def test_ruling_34_v2_surplus_meets_each_aces_own_armor_and_templife():
+    """Under V2 the damage meets Ace #1 first (its Armor, TempLife and K♠ apply); what is left once
+    Ace #1 is destroyed passes to Ace #2 with that Ace's own Armor and TempLife (none of Ace #1's
+    bonuses), and so on down the base until it is spent or no Ace remains. K♠ on Ace #1 stops the
+    whole attack."""
+    g, _ = _top_only([12, 10, 0, 0], ("JH", "JS"))
+    g, ev = act(g, 1, "commit JH@1 #1@1 JS@1 #1@1")
+    said = public(ev)
+    # Ace #1: 26 − 3 Armor, 3 absorbed → 20 wounds, 16 beyond its 4 life left; Ace #2 meets 16 with
+    # its own Armor and TempLife (0): 10 + 16 = 26, 10 beyond; Ace #3 takes the last 10
+    assert "Ace #1 (A♠) takes 26 − armor 3, 3 absorbed → 20 wounds (32 of 16): destroyed" in said
+    assert "Ace #2 takes 16 − armor 0 → 16 wounds (26 of 16): destroyed" in said
+    assert "Ace #3 takes 10 − armor 0 → 10 wounds (10 of 16)" in said
+    assert g.boards[1]["fallen"] == ["AS@1", "AH@1"] and [(x["ace"], x["wounds"]) for x in g.boards[1]["base"]] == [
+        ("AC@1", 10), ("AD@1", 0)]
+    spent, _ = _top_only([14, 0])  # 26 − 2 = 24 pass on; Ace #2 takes them all and falls: no Ace remains
+    assert spent.boards[1]["base"] == [] and spent.boards[1]["fallen"][-2:] == ["AS@1", "AH@1"]
+    g, _ = _top_only([12, 10, 0, 0], ("KS",))
+    g, ev = act(g, 1, "commit KS@1 #1@1")  # K♠ on Ace #1: nothing passes on
+    assert [x["wounds"] for x in g.boards[1]["base"]] == [12, 10, 0, 0] and "loses" not in public(ev)
 
 
 def test_ruling_10_attacker_splits_in_whole_numbers():
@@ -441,6 +506,58 @@ def test_ruling_30_v5_teams_sit_apart_with_4_or_6_players():
 NAMES6 = ["Ana", "Ben", "Cat", "Dee", "Eve", "Fay"]
 
 
+def _teams_round(aces: dict[int, int], wounds: dict[int, int], out: tuple[int, ...]):
+    """Teams with a round limit of 1: seats 0 and 2 (Ana, Cat) against 1 and 3 (Ben, Dee), each seat
+    keeping ``aces`` Aces with ``wounds`` on its Ace #1, the seats in ``out`` eliminated; the round
+    is played out (nobody attacks). The game and the last events."""
+    from bot.engine.maginot_line.turn import eliminate
+
+    g = begin(4, options=["Teams", "rounds=1"], phase="consolidation")
+    for s, n in aces.items():
+        base = g.boards[s]["base"]
+        g.boards[s]["fallen"] += [x["ace"] for x in base[n:]]
+        g.boards[s]["base"] = base[:n]
+        if n:
+            g.boards[s]["base"][0]["wounds"] = wounds.get(s, 0)
+    for s in out:
+        eliminate(g, s, [])
+    g, ev = act(g, 0, "end")
+    while not g.is_over():
+        seat = g.current
+        for m in ("done", "done", "end"):
+            g, ev = act(g, seat, m)
+    return g, ev
+
+
+def test_ruling_35_v5_a_team_wins_whole_and_the_safeguard_ranks_teams():
+    """When only one team's members remain the whole team wins, a member already eliminated
+    included; under V5 the round-limit safeguard ranks the teams by their members' Aces added
+    together, then their Ace life added together."""
+    # Ben alone has the most Aces (4), but Ana's 3 and Cat's 2 make 5 against Ben's 4 and Dee's 0
+    g, ev = _teams_round({0: 3, 1: 4, 2: 2}, {}, out=(3,))
+    assert g.outcome().winners == (0, 2) and "round limit (5 Aces, 80 Ace life as a team)" in public(ev)
+    # the Aces tie (4 against 4): Ace life decides, and Dee, already out, wins with Ben
+    g, ev = _teams_round({0: 2, 1: 4, 2: 2}, {0: 1}, out=(3,))
+    assert g.outcome().winners == (1, 3) and "4 Aces, 64 Ace life" in public(ev)
+    g, _ = _teams_round({0: 2, 1: 4, 2: 2}, {}, out=(3,))  # a whole tie: both teams share the win
+    assert g.outcome().winners == (0, 1, 2, 3)
+    # only Ana's team is left, Cat already out: Ana and Cat win
+    h = begin(4, options=["Teams"], phase="consolidation")
+    from bot.engine.maginot_line.turn import eliminate
+
+    for s in (2, 1, 3):
+        eliminate(h, s, [])
+    h, ev = act(h, 0, "end")
+    assert h.outcome().winners == (0, 2) and "Ana and Cat win" in public(ev)
+    solo = begin(3, options=["rounds=1"], phase="consolidation")  # without teams: players, as before
+    solo.boards[1]["base"][0]["wounds"] = 3
+    solo, _ = act(solo, 0, "end")
+    for seat in (1, 2):
+        for m in ("done", "done", "end"):
+            solo, _ = act(solo, seat, m)
+    assert solo.outcome().winners == (0, 2)
+
+
 def test_ruling_21_every_player_for_themselves():
     g = begin(3)
     unit(g, 0, "5H", "5S", "5C")
@@ -639,6 +756,35 @@ def test_ruling_28_v3_jd_after_the_compare_before_seize_each_once():
     assert k.choices(1).tokens() == ["commit"]
     with pytest.raises(IllegalMove, match="already seized"):
         k.apply(1, "boost")
+
+
+def test_ruling_36_v3_each_player_boosts_once_per_battle_whichever_jd():
+    """Each player may boost Initiative with a J♦ at most once per battle, whichever J♦ it is:
+    holding a J♦ again (here put back by hand: a deck has one) does not open a second boost in the
+    same battle; the next battle starts afresh."""
+    g = begin(options=["Diamond initiative"])
+    resource(g, 0, "2D")
+    resource(g, 1, "4D")
+    a = unit(g, 0, "5H", "5S", "5C")
+    b = unit(g, 0, "6H", "6S", "6C")
+    hand(g, 0, "JD", "2C")
+    hand(g, 1, "JD", "3C")
+    g, _ = fight(g, f"attack @1 {a} #1@1")
+    g, _ = act(g, 0, "boost")  # 5 v 4: Ana
+    g, _ = act(g, 1, "boost")  # 5 v 7: Ben, and Ana is without initiative again
+    g = g.copy()
+    g.boards[0]["discard"].remove("JD@0")
+    g.boards[0]["hand"].append("JD@0")  # a J♦ in hand once more
+    assert g.choices(0).tokens() == ["commit"]
+    with pytest.raises(IllegalMove, match="already used J♦ for Initiative in this battle"):
+        g.apply(0, "boost")
+    g, _ = act(g, 0, "commit")
+    g, _ = act(g, 1, "commit")
+    assert g.battle is None and "JD@0" in g.boards[0]["hand"]
+    g, _ = act(g, 0, f"attack @1 {b} #1@1")  # a new battle: Ana may boost again
+    assert g.battle["boosted"] == [] and g.choices(0).tokens() == ["commit", "boost"]
+    g, _ = act(g, 0, "boost")
+    assert g.battle["init"] == [5, 4] and g.battle["boosted"] == [0]
 
 
 def test_ruling_29_v4_silent_player_discards_at_random_in_public():
