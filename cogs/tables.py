@@ -140,13 +140,15 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         prefix = f"{done}, " if done else ""
         out = []
         for info in spec(game_id).options.infos():
-            written = info.name if info.is_variant else f"{info.name}={info.default}"
-            if typing.strip().lower() not in written.lower() and typing.strip().lower() not in info.help.lower():
-                continue
-            value = prefix + written
-            if len(value) > 100:
-                continue
-            out.append(app_commands.Choice(name=clip(f"{value} — {info.help}", 100), value=value))
+            # a variant by its name; a setting as its default, or each value it takes when it takes only a few
+            shown = [info.name] if info.is_variant else [f"{info.name}={v}" for v in (info.values or (info.default,))]
+            for written in shown:
+                if typing.strip().lower() not in written.lower() and typing.strip().lower() not in info.help.lower():
+                    continue
+                value = prefix + written
+                if len(value) > 100:
+                    continue
+                out.append(app_commands.Choice(name=clip(f"{value} — {info.help}", 100), value=value))
         return out[:25]
 
     @game.command(name="join", description="Take a seat at this channel's table.")
