@@ -36,12 +36,16 @@ COGS = ("cogs.tables", "cogs.game_cog", "cogs.tournaments")  # the table command
 discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
 
 
-def point_at(api_base: str | None, gateway_url: str | None) -> None:
-    """Send REST and gateway traffic to a proxy or a local Discord stand-in."""
+def point_at(api_base: str | None, gateway_url: str | None) -> tuple[str, str]:
+    """Send REST and gateway traffic to a proxy or a local Discord stand-in (None: leave that one
+    as it is). Returns where they went before, ``(api_base, gateway_url)``: ``point_at(*before)``
+    points them back. The one place that sets discord.py's two endpoints."""
+    before = (discord.http.Route.BASE, str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY))
     if api_base:
         discord.http.Route.BASE = api_base.rstrip("/")
     if gateway_url:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+    return before
 
 
 GC_THRESHOLD = (ALONE, 10, 1000)  # collections are made between interactions (bot.ui.turnstile), and
