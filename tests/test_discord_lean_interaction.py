@@ -233,7 +233,7 @@ async def _presses(tmp_path, monkeypatch, *, lean: bool) -> tuple[list, int]:
 
     from bot.app import DeckhandBot
     from tests.discord_helpers import no_deferral_deadline
-    from tests.standin import logged_in, running_standin
+    from bot.standin import GUILD_READY_TIMEOUT, logged_in, running_standin
     from tests.test_discord_slash_road import Canonical
 
     made = []
@@ -252,7 +252,8 @@ async def _presses(tmp_path, monkeypatch, *, lean: bool) -> tuple[list, int]:
             m.setattr(presses, "command_interaction", lambda state, data: None)
             m.setattr(presses, "pressed_interaction", lambda state, data: None)
         async with running_standin() as standin:
-            bot = no_deferral_deadline(DeckhandBot(tmp_path / f"{lean}.sqlite3", run_timeouts=False))
+            bot = no_deferral_deadline(DeckhandBot(tmp_path / f"{lean}.sqlite3", run_timeouts=False,
+                                                         guild_ready_timeout=GUILD_READY_TIMEOUT))
             async with logged_in(bot):
                 interact = standin.interact
 

@@ -16,7 +16,7 @@ import pytest
 import bot.ui.slash as slash
 from bot.app import DeckhandBot
 from tests.discord_helpers import auto_move_for, guild_with, latest_table, no_deferral_deadline, no_pictures
-from tests.standin import logged_in, running_standin
+from bot.standin import GUILD_READY_TIMEOUT, logged_in, running_standin
 
 SNOWFLAKE = re.compile(r"(?<=dh2:)[0-9a-f]{6,}|\d{15,20}")  # ids, and a table's key (its creation time's)
 PLAIN_CALL = slash.plain_call  # the road itself (a run below counts its calls)
@@ -97,7 +97,8 @@ async def _scenario(tmp_path, monkeypatch, *, direct: bool) -> tuple[list[Any], 
     logging.getLogger().addHandler(handler)
     try:
         async with running_standin() as standin:
-            bot = no_deferral_deadline(DeckhandBot(tmp_path / f"{direct}.sqlite3", run_timeouts=False))
+            bot = no_deferral_deadline(DeckhandBot(tmp_path / f"{direct}.sqlite3", run_timeouts=False,
+                                                           guild_ready_timeout=GUILD_READY_TIMEOUT))
             async with logged_in(bot):
                 async def completed(interaction, command) -> None:
                     seen["completed"].append(command.qualified_name)

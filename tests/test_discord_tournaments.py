@@ -14,7 +14,7 @@ import pytest
 
 from tests.discord_helpers import latest_table, no_deferral_deadline
 from tests.service_helpers import turns
-from tests.standin import logged_in
+from bot.standin import GUILD_READY_TIMEOUT, logged_in
 from tests.store.conftest import backend  # noqa: F401 — fixture: both back ends (PostgreSQL: tests/conftest.py)
 
 MANAGER = discord.Permissions(view_channel=True, send_messages=True, manage_guild=True,
@@ -30,7 +30,8 @@ def make_bot_on(backend, monkeypatch):  # noqa: F811
         return await backend.open()
 
     monkeypatch.setattr(app, "open_store", open_store)
-    return lambda: no_deferral_deadline(app.DeckhandBot("unused.sqlite3", run_timeouts=False))
+    return lambda: no_deferral_deadline(app.DeckhandBot("unused.sqlite3", run_timeouts=False,
+                                                            guild_ready_timeout=GUILD_READY_TIMEOUT))
 
 
 def cog(bot):

@@ -15,7 +15,7 @@ import discord
 
 from tests.conftest import Clock
 from tests.discord_helpers import guild_with, latest_table, start_by_slash
-from tests.standin import logged_in
+from bot.standin import logged_in
 
 SENDER = "deckhand: sweep sender"
 

@@ -445,7 +445,7 @@ async def test_the_tls_road(monkeypatch):
 
 async def test_the_bot_sends_a_press_on_its_wire_and_closes_it(standin, make_bot):
     from tests.discord_helpers import auto_moves, guild_with, press_move, start_by_slash
-    from tests.standin import logged_in
+    from bot.standin import logged_in
 
     async with logged_in(make_bot()) as bot:
         g, users = guild_with(standin, ["ana", "ben"])
