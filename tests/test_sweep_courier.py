@@ -15,7 +15,7 @@ import discord
 
 from tests.conftest import Clock
 from tests.discord_helpers import guild_with, latest_table, start_by_slash
-from bot.standin import logged_in
+from bot.standin import join_gateway, logged_in
 
 SENDER = "deckhand: sweep sender"
 
@@ -171,7 +171,7 @@ async def test_closing_the_bot_during_a_sweep_leaves_no_sender_thread(standin, m
 
     before = senders()
     bot = make_bot()
-    await bot.login("fake-token")
+    await join_gateway(bot)
     try:
         channels, _ = await timed_out_tables(standin, bot, 3)
         async with slow_sweep_edit(bot) as sweep:

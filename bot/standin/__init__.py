@@ -11,7 +11,7 @@ the test on any route it does not implement. Modules:
 - ``messages``: messages built, checked against Discord's limits, edited; the history.
 - ``rest``: the REST routes. ``gateway``: the websocket (sessions, shards, heartbeats, resume).
 - ``payloads``: INTERACTION_CREATE payloads. ``driver``: slash/click/select/submit_modal/interact/settle.
-- ``server``: ``DiscordStandIn`` itself. ``fixtures``: ``running_standin``, ``logged_in``, ``guild_cached``.
+- ``server``: ``DiscordStandIn`` itself. ``fixtures``: ``running_standin``, ``logged_in``, ``join_gateway``, ``guild_cached``.
 - ``control``, ``__main__``, ``background``: the stand-in in another process or thread than its driver.
 
 Typical use (the tests' conftest wraps these)::
@@ -29,7 +29,7 @@ ERROR, and returns an ``InteractionResult`` holding exactly what the bot sent ba
 """
 
 from bot.standin.fakes import DEFAULT_APP_PERMISSIONS, DEFAULT_MEMBER_PERMISSIONS, FakeGuild
-from bot.standin.fixtures import GUILD_READY_TIMEOUT, guild_cached, logged_in, running_standin
+from bot.standin.fixtures import GUILD_READY_TIMEOUT, guild_cached, join_gateway, logged_in, running_standin
 from bot.standin.gateway import GatewaySession
 from bot.standin.records import (
     DISPATCH_TASK_PREFIXES,
@@ -66,6 +66,7 @@ __all__ = [
     "UploadedFile",
     "fail_on_discord_errors",
     "guild_cached",
+    "join_gateway",
     "logged_in",
     "running_standin",
     "walk_components",

@@ -51,6 +51,25 @@ async def guild_cached(bot: Any, guild_id: int, *, timeout: float = SAFETY_TIMEO
     return bot.get_guild(guild_id)
 
 
+async def join_gateway(bot: Any, token: str = "fake-token", *, timeout: float = SAFETY_TIMEOUT) -> asyncio.Task:
+    """``await bot.login(token)`` (runs setup_hook), then ``bot.connect()`` in a task, until the bot
+    is ready; the task (it ends once ``bot.close()`` closed the bot). For a test that restarts its bot
+    by hand; :func:`logged_in` is this with the close at exit."""
+    await bot.login(token)
+    connection = asyncio.create_task(bot.connect(), name="standin: the bot's gateway connection")
+    ready = asyncio.ensure_future(bot.wait_until_ready())
+    try:
+        await asyncio.wait({connection, ready}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        ready.cancel()
+    if connection.done():
+        connection.result()  # the connection failed: raise why
+        raise StandInError("the bot's gateway connection ended before it was ready")
+    if not bot.is_ready():
+        raise StandInError(f"the bot was not ready {timeout}s after connecting to the stand-in's gateway")
+    return connection
+
+
 @contextlib.asynccontextmanager
 async def logged_in(bot: Any, token: str = "fake-token", *, connect: bool = True,
                     timeout: float = SAFETY_TIMEOUT) -> AsyncIterator[Any]:
@@ -58,21 +77,12 @@ async def logged_in(bot: Any, token: str = "fake-token", *, connect: bool = True
     its gateway until the bot is ready (``connect=False``: logged in only, e.g. a bot that only builds
     payloads for bots in other processes); ``bot.close()`` at exit. Give the bot a small
     ``guild_ready_timeout`` (:data:`GUILD_READY_TIMEOUT`) or the handshake waits 2 s."""
-    await bot.login(token)
     connection: asyncio.Task | None = None
     try:
         if connect:
-            connection = asyncio.create_task(bot.connect(), name="standin: the bot's gateway connection")
-            ready = asyncio.ensure_future(bot.wait_until_ready())
-            try:
-                await asyncio.wait({connection, ready}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-            finally:
-                ready.cancel()
-            if connection.done():
-                connection.result()  # the connection failed: raise why
-                raise StandInError("the bot's gateway connection ended before it was ready")
-            if not bot.is_ready():
-                raise StandInError(f"the bot was not ready {timeout}s after connecting to the stand-in's gateway")
+            connection = await join_gateway(bot, token, timeout=timeout)
+        else:
+            await bot.login(token)
         yield bot
     finally:
         await bot.close()
