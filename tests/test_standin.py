@@ -622,3 +622,14 @@ async def test_a_second_answer_to_one_interaction_is_refused(standin: DiscordSta
             assert r.status == 400 and (await r.json())["code"] == 40060
     assert res.content == "your hand: A♠ K♥" and len(res.callbacks) == 1
     standin.rejected.clear()
+
+
+async def test_a_frame_discord_py_cannot_parse_fails_the_interaction_at_once(standin: DiscordStandIn, bot,
+                                                                              monkeypatch) -> None:
+    def cannot(*args, **kwargs):
+        raise RuntimeError("cannot parse")
+
+    monkeypatch.setattr(discord.Interaction, "__init__", cannot)
+    with pytest.raises(RuntimeError, match="cannot parse"):
+        await standin.slash(bot, "demo secret", guild=standin.guild(), expect_answer=False)
+    assert bot.is_closed() and standin.sessions == {}

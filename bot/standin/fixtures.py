@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from typing import Any, AsyncIterator
 
 from bot.standin.records import SAFETY_TIMEOUT, StandInError
@@ -51,12 +52,26 @@ async def guild_cached(bot: Any, guild_id: int, *, timeout: float = SAFETY_TIMEO
     return bot.get_guild(guild_id)
 
 
+# Under discord's logger, where the stand-in collects ERRORs (settle() raises them).
+_log = logging.getLogger("discord.standin")
+
+
+def _connection_ended(bot: Any, task: asyncio.Task) -> None:
+    """A gateway connection that failed (discord.py raised out of ``connect()``, e.g. parsing a
+    frame): said at ERROR and the bot closed, so a wait for it ends and the failure is raised."""
+    if task.cancelled() or task.exception() is None or bot.is_closed():
+        return
+    _log.error("the bot's gateway connection failed", exc_info=task.exception())
+    asyncio.ensure_future(bot.close())
+
+
 async def join_gateway(bot: Any, token: str = "fake-token", *, timeout: float = SAFETY_TIMEOUT) -> asyncio.Task:
     """``await bot.login(token)`` (runs setup_hook), then ``bot.connect()`` in a task, until the bot
     is ready; the task (it ends once ``bot.close()`` closed the bot). For a test that restarts its bot
     by hand; :func:`logged_in` is this with the close at exit."""
     await bot.login(token)
     connection = asyncio.create_task(bot.connect(), name="standin: the bot's gateway connection")
+    connection.add_done_callback(lambda task: _connection_ended(bot, task))
     ready = asyncio.ensure_future(bot.wait_until_ready())
     try:
         await asyncio.wait({connection, ready}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
@@ -86,5 +101,5 @@ async def logged_in(bot: Any, token: str = "fake-token", *, connect: bool = True
         yield bot
     finally:
         await bot.close()
-        if connection is not None:
-            await asyncio.wait_for(connection, timeout)  # connect() returns once the bot is closed
+        if connection is not None:  # connect() returns once the bot is closed (a failure was logged at ERROR)
+            await asyncio.wait([connection], timeout=timeout)
