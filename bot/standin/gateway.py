@@ -12,6 +12,8 @@ discord.py allows itself 110 gateway sends a minute per connection and holds the
 (blocking its reading) past that; each answer to a heartbeat request is one. So after about a
 hundred the stand-in asks that bot to reconnect (opcode 7, as Discord does now and then) and the
 bot RESUMEs on a new connection: the events it missed meanwhile are replayed, as Discord does.
+A connection that closes otherwise ends its session (discord.py closes with 4000 even when the
+bot closes for good): a resume of it is answered INVALID_SESSION, and the bot identifies anew.
 """
 
 from __future__ import annotations
@@ -127,8 +129,6 @@ class Gateway:
                 data = json.loads(msg.data)
                 self.gateway_received.append(data)
                 frames += 1
-                if session is not None:
-                    session.frames = frames
                 op = data.get("op")
                 if op == 1:
                     if session is not None:
@@ -145,7 +145,7 @@ class Gateway:
                         "guild_id": d.get("guild_id"), "members": list(g.members.values()) if g else [],
                         "chunk_index": 0, "chunk_count": 1, "not_found": [], "nonce": d.get("nonce")})
                 if session is not None:
-                    session.frames = frames
+                    session.frames = frames  # each is one of the sends discord.py allows itself a minute
         finally:
             self._sockets.discard(ws)
             if session is not None and session.ws is ws:
