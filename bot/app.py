@@ -26,8 +26,9 @@ COGS = ("cogs.tables", "cogs.game_cog", "cogs.tournaments")  # the table command
 
 
 def point_at(api_base: str | None, gateway_url: str | None) -> tuple[str, str]:
-    """Send REST and gateway traffic to a proxy or a local Discord stand-in (the only two of
-    discord.py's endpoints Deckhand sets); the previous two, to point back."""
+    """Send REST and gateway traffic to a proxy or a local Discord stand-in (None: leave that one
+    as it is). Returns where they went before, ``(api_base, gateway_url)``: ``point_at(*before)``
+    points them back. The one place that sets discord.py's two endpoints."""
     before = (discord.http.Route.BASE, str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY))
     if api_base:
         discord.http.Route.BASE = api_base.rstrip("/")

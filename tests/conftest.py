@@ -1,4 +1,4 @@
-"""Shared fixtures. The Discord stand-in fixtures live in tests/standin.py."""
+"""Shared fixtures. The Discord stand-in and its fixture blocks live in bot/standin/."""
 
 from __future__ import annotations
 
@@ -114,7 +114,7 @@ def people():
 # ----- Discord: the stand-in and bots pointed at it ---------------------------------------
 @pytest.fixture
 async def standin():
-    from tests.standin import running_standin
+    from bot.standin import running_standin
 
     async with running_standin() as s:
         yield s
@@ -122,20 +122,23 @@ async def standin():
 
 @pytest.fixture
 def make_bot(db_path):
-    """Build a fresh DeckhandBot on the test's database file (call again to 'restart')."""
+    """Build a fresh DeckhandBot on the test's database file (call again to 'restart'). It waits
+    milliseconds, not discord.py's 2 s, for the GUILD_CREATEs that follow READY when it connects."""
     from bot.app import DeckhandBot
+    from bot.standin import GUILD_READY_TIMEOUT
 
     from tests.discord_helpers import no_deferral_deadline
 
     def make():
-        return no_deferral_deadline(DeckhandBot(db_path, run_timeouts=False))
+        return no_deferral_deadline(DeckhandBot(db_path, run_timeouts=False, guild_ready_timeout=GUILD_READY_TIMEOUT))
 
     return make
 
 
 @pytest.fixture
 async def bot(standin, make_bot):
-    from tests.standin import logged_in
+    """A DeckhandBot logged in and connected to the stand-in's gateway (ready)."""
+    from bot.standin import logged_in
 
     async with logged_in(make_bot()) as b:
         yield b

@@ -124,7 +124,7 @@ def markdown(rows: list[Row]) -> str:
 async def main(games: list[str], seed: int) -> list[Row]:
     from bot.app import DeckhandBot
     from tests.discord_helpers import no_deferral_deadline
-    from tests.standin import logged_in, running_standin
+    from bot.standin import GUILD_READY_TIMEOUT, logged_in, running_standin
 
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -132,7 +132,8 @@ async def main(games: list[str], seed: int) -> list[Row]:
             if games and game not in games:
                 continue
             async with running_standin() as standin:
-                bot = no_deferral_deadline(DeckhandBot(str(Path(tmp) / f"{game}.db"), run_timeouts=False))
+                bot = no_deferral_deadline(DeckhandBot(str(Path(tmp) / f"{game}.db"), run_timeouts=False,
+                                                             guild_ready_timeout=GUILD_READY_TIMEOUT))
                 async with logged_in(bot):
                     with seeded(seed + k):
                         rows.append(await measure(standin, bot, game, seats, variants, cap))

@@ -30,12 +30,12 @@ def summary(xs: list[float]) -> str:
 async def main(game: str) -> None:
     from bot.app import DeckhandBot
     from bot.ui import replay as ui
-    from tests.standin import logged_in, running_standin
+    from bot.standin import GUILD_READY_TIMEOUT, logged_in, running_standin
     from tests.test_discord_replay import finish, parts
 
     async with running_standin() as standin:
         db = Path(tempfile.mkdtemp()) / "deckhand.sqlite3"
-        async with logged_in(DeckhandBot(db, run_timeouts=False)) as bot:
+        async with logged_in(DeckhandBot(db, run_timeouts=False, guild_ready_timeout=GUILD_READY_TIMEOUT)) as bot:
             g = standin.guild()
             users = [standin.user(name=n) for n in ("ana", "ben")]
             for u in users:

@@ -18,7 +18,7 @@ from bot.tables.games import load_game
 from tests.discord_helpers import (
     guild_with, auto_move_for, components, latest_table, parse_cid, press_move, step_tokens, table_messages,
 )
-from tests.standin import logged_in
+from bot.standin import logged_in
 
 # A table seed (found by playing) whose game opens the enforcement window early and, once,
 # the reinforcement window; the built-in player makes every choice.

@@ -6,7 +6,7 @@ restart; what the table messages show is written to the store in batches, off th
 from __future__ import annotations
 
 from tests.discord_helpers import auto_move_for, guild_with, latest_table, shown_revision, start_by_slash
-from tests.standin import logged_in
+from bot.standin import logged_in
 
 
 def _draw_button(standin, message_id: int) -> str:

@@ -11,7 +11,7 @@ import pytest
 from bot.tables.games import load_game
 from tests.discord_helpers import auto_move_for, auto_moves, components, latest_table, make_move, parse_cid
 from tests.playout import card_patterns
-from tests.standin import logged_in
+from bot.standin import logged_in
 
 CE = "celestial_emperor"
 

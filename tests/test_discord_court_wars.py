@@ -8,7 +8,7 @@ import json
 from bot.records import replay
 from bot.tables.games import load_game
 from tests.discord_helpers import guild_with, auto_move_for, auto_moves, latest_table, make_move, table_messages
-from tests.standin import logged_in
+from bot.standin import logged_in
 
 
 def people(standin, n=5):

@@ -16,7 +16,7 @@ from bot.tables.games import GAMES, load_game
 from tests.discord_helpers import (  # noqa: F401
     guild_with, auto_move_for, auto_moves, components, latest_table, make_move, parse_cid, start_by_slash,
 )
-from tests.standin import logged_in
+from bot.standin import GUILD_READY_TIMEOUT, logged_in
 from tests.store.conftest import backend  # noqa: F401 — fixture: both back ends (PostgreSQL: tests/conftest.py)
 
 DAMAGED = "This table is damaged"
@@ -29,7 +29,8 @@ async def bot_on(backend, monkeypatch):  # noqa: F811
         return await backend.open()
 
     monkeypatch.setattr(bot.app, "open_store", open_store)
-    async with logged_in(bot.app.DeckhandBot("unused.sqlite3", run_timeouts=False)) as b:
+    async with logged_in(bot.app.DeckhandBot("unused.sqlite3", run_timeouts=False,
+                                             guild_ready_timeout=GUILD_READY_TIMEOUT)) as b:
         yield b
 
 

@@ -11,7 +11,7 @@ from bot.records import replay
 import bot.tables.lobby as table_module
 from bot.tables.games import load_game
 from tests.discord_helpers import auto_move_for, latest_table, parse_cid, press_move, table_messages
-from tests.standin import logged_in
+from bot.standin import logged_in
 
 
 async def play_to_end(standin, bot, channel_id, user, *, slash_every=0, max_moves=600):

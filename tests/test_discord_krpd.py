@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.tables.games import load_game
 from tests.discord_helpers import auto_move_for, auto_moves, latest_table, make_move
-from tests.standin import logged_in
+from bot.standin import logged_in
 
 KRPD = "knight_rogue_princess_dragon"
 

@@ -16,7 +16,7 @@ import pytest
 
 from bot.engine.registry import spec
 from bot.tables.games import load_game
-from tests.standin import SAFETY_TIMEOUT, guild_cached
+from bot.standin import SAFETY_TIMEOUT, guild_cached
 from tests.discord_helpers import (
     auto_move_for, auto_moves, guild_with, components, latest_table, make_move, parse_cid, press_move, public_posts,
     shown_revision, table_messages,
@@ -177,8 +177,7 @@ async def someone_talks(standin, bot, g, user, count):
 async def test_the_table_moves_down_when_it_has_scrolled_away(standin, make_bot):
 
     g, users = people(standin, 2)  # the guild exists before the bot connects to the gateway
-    bot = make_bot()
-    bot._connection.guild_ready_timeout = 0.05  # discord.py reads it there (2 s by default, per guild)
+    bot = make_bot()  # its guild_ready_timeout is small (2 s by default, per guild)
     task = asyncio.create_task(bot.start("fake-token"))
     try:
         await asyncio.wait_for(bot.wait_until_ready(), SAFETY_TIMEOUT)
@@ -347,7 +346,6 @@ async def test_two_actions_at_once_leave_the_newer_table_showing(standin, bot, m
     import random
 
     import bot.render.pictures as pictures
-    from tests.standin import InteractionResult
 
     g, users, channel, table_id = await open_table(standin, bot, "court_wars", 2)
     table = await bot.service.get(channel)
@@ -371,13 +369,11 @@ async def test_two_actions_at_once_leave_the_newer_table_showing(standin, bot, m
 
     monkeypatch.setattr(pictures, "table_picture", table_picture)
 
-    def feed(move, user):
+    async def feed(move, user):  # over the gateway, not waited for: both moves in flight at once
         payload = standin._payload(2, standin._command_data(bot, "game move", {"move": move}, g), user, g, None)
-        standin.interactions[payload["token"]] = result = InteractionResult(standin, payload)
-        bot._connection.parsers["INTERACTION_CREATE"](payload)
-        return result
+        return await standin.deliver(bot, payload)
 
-    res_a = feed(move_a, users[first])
+    res_a = await feed(move_a, users[first])
     await asyncio.wait_for(drawing.wait(), SAFETY_TIMEOUT)  # the first move is saved; its table is being drawn
     assert (await bot.service.get(channel)).revision == table.revision + 1
     saved = asyncio.Event()
@@ -389,7 +385,7 @@ async def test_two_actions_at_once_leave_the_newer_table_showing(standin, bot, m
         return out
 
     monkeypatch.setattr(bot.service, "move", save_and_tell)
-    res_b = feed(move_b, users[second])
+    res_b = await feed(move_b, users[second])
     await asyncio.wait_for(saved.wait(), SAFETY_TIMEOUT)  # the second move lands while the first is drawn
     assert (await bot.service.get(channel)).revision == table.revision + 2
     release.set()

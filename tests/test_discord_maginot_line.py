@@ -16,7 +16,7 @@ from bot.engine.maginot_line import battle
 from bot.engine.maginot_line.model import face
 from bot.tables.games import load_game
 from tests.discord_helpers import guild_with, auto_move_for, components, latest_table, parse_cid, press_move
-from tests.standin import logged_in, walk_components
+from bot.standin import logged_in, walk_components
 
 # The table's seed (drawn with secrets.randbits when the game starts) is fixed so the game is the same
 # every run. With it, and the built-in player choosing every move (auto_move_for(…, i) for the i-th
@@ -44,7 +44,7 @@ def public(standin, channel):
 
 def public_text(msg: dict) -> str:
     """Everything a public message shows: content, embeds, component labels, custom_ids, options."""
-    from tests.standin import DiscordStandIn
+    from bot.standin import DiscordStandIn
 
     parts = [DiscordStandIn.message_text(msg)]
     for e in msg.get("embeds") or []:

@@ -18,7 +18,7 @@ from bot.ui import replay as replay_ui
 from tests.contract.harness import Knowledge, assert_none_leak, card_universe, e_revealed, faces
 from tests.discord_helpers import guild_with, components, parse_cid
 from tests.service_helpers import turns
-from tests.standin import logged_in
+from bot.standin import GUILD_READY_TIMEOUT, logged_in
 
 
 def people(standin, n=2):
@@ -268,7 +268,8 @@ async def test_the_viewer_on_postgresql_across_a_restart(standin, pg_server, tmp
     url = await pg_server.create_database("replay_")
     g, users = people(standin, 2)
     channel = int(g.channel["id"])
-    async with logged_in(DeckhandBot(tmp_path / "unused.sqlite3", database_url=url, run_timeouts=False)) as bot:
+    async with logged_in(DeckhandBot(tmp_path / "unused.sqlite3", database_url=url, run_timeouts=False,
+                                    guild_ready_timeout=GUILD_READY_TIMEOUT)) as bot:
         await finish(bot, channel, g.id, "cardchess2", users, seed=6)
         listed = await standin.autocomplete(bot, "game replay", focused="game", user=users[0], guild=g)
         assert [c["name"].split(" — ")[0] for c in listed] == ["Cardchess2"]
@@ -278,7 +279,8 @@ async def test_the_viewer_on_postgresql_across_a_restart(standin, pg_server, tmp
         assert [o["value"] for o in eyes["options"]] == ["p", "0"], "Cardchess2 keeps its secrets: public and own"
         await standin.click(bot, mid, parts(standin, mid)["n"]["custom_id"], user=users[0])
         old = parts(standin, mid)
-    async with logged_in(DeckhandBot(tmp_path / "unused.sqlite3", database_url=url, run_timeouts=False)) as again:
+    async with logged_in(DeckhandBot(tmp_path / "unused.sqlite3", database_url=url, run_timeouts=False,
+                                    guild_ready_timeout=GUILD_READY_TIMEOUT)) as again:
         await standin.click(again, mid, old["n"]["custom_id"], user=users[0])
         assert step_of(standin, mid) == 2
         await standin.select(again, mid, parts(standin, mid)["eyes"]["custom_id"], ["0"], user=users[0])

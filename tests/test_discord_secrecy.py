@@ -49,7 +49,7 @@ from bot.tables.games import load_game
 from tests.contract.harness import card_universe, e_revealed
 from tests.discord_helpers import auto_moves, latest_table, make_move
 from tests.render.pictures import redeal
-from tests.standin import Shown
+from bot.standin import Shown
 
 # Card names as a reader could read them: codes (9H, TD, JK, 8H@1) and faces (9♥, 10♦).
 _CODE = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][SHDC]|JK2?)(@\d+)?(?![A-Za-z0-9])")

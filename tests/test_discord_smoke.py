@@ -9,7 +9,7 @@ import asyncio
 from bot.app import build
 from bot.config import Settings
 from tests.discord_helpers import no_deferral_deadline
-from tests.standin import SAFETY_TIMEOUT, guild_cached
+from bot.standin import SAFETY_TIMEOUT, guild_cached
 
 
 async def test_full_start_over_the_gateway(standin, tmp_path):
@@ -30,10 +30,10 @@ async def test_full_start_over_the_gateway(standin, tmp_path):
     try:
         await asyncio.wait_for(ready.wait(), SAFETY_TIMEOUT)
         assert await guild_cached(bot, g.id) is not None
-        res = await standin.slash(bot, "game new", {"game": "gridcannon"}, user=ana, guild=g, via_gateway=True)
+        res = await standin.slash(bot, "game new", {"game": "gridcannon"}, user=ana, guild=g)
         assert not res.ephemeral and "Gridcannon" in res.embed["title"]
         first = next(cid for cid, _, _ in standin.buttons(res.message_id) if ":s:" in cid)
-        clicked = await standin.click(bot, res.message_id, first, user=ana, via_gateway=True)
+        clicked = await standin.click(bot, res.message_id, first, user=ana)
         assert clicked.callback_type in (4, 7)  # a whole move edits the table; a first step opens a picker
         assert "moved on" not in clicked.text
         assert bot.get_cog("Tables").timeout_loop.is_running()
@@ -49,12 +49,13 @@ async def test_a_real_run_warms_its_picture_processes(standin, db_path):
     wait for them); the tests' bots start cold."""
     from bot.app import DeckhandBot
     from bot.render import pictures
-    from tests.standin import logged_in
+    from bot.standin import GUILD_READY_TIMEOUT, logged_in
 
     try:
-        async with logged_in(DeckhandBot(db_path, run_timeouts=False, warm=True)) as bot:
+        warm = DeckhandBot(db_path, run_timeouts=False, warm=True, guild_ready_timeout=GUILD_READY_TIMEOUT)
+        async with logged_in(warm) as bot:
             assert await bot._warming >= 1, "the picture processes answered"
-        async with logged_in(DeckhandBot(db_path, run_timeouts=False)) as cold:
+        async with logged_in(DeckhandBot(db_path, run_timeouts=False, guild_ready_timeout=GUILD_READY_TIMEOUT)) as cold:
             assert not cold.warm and not hasattr(cold, "_warming")
     finally:
         pictures.shutdown()
@@ -66,12 +67,12 @@ async def test_a_bots_close_stops_its_picture_processes(standin, db_path, monkey
     import bot.app
     from bot.app import DeckhandBot
     from bot.render import pictures
-    from tests.standin import logged_in
+    from bot.standin import GUILD_READY_TIMEOUT, logged_in
 
     monkeypatch.setattr(bot.app, "pictures", pictures)  # not the tests' keeping wrapper
     stopped = []
     real = pictures.shutdown
     monkeypatch.setattr(pictures, "shutdown", lambda *a, **k: (stopped.append(True), real(*a, **k))[1])
-    async with logged_in(DeckhandBot(db_path, run_timeouts=False)):
+    async with logged_in(DeckhandBot(db_path, run_timeouts=False, guild_ready_timeout=GUILD_READY_TIMEOUT)):
         pass
     assert stopped == [True], "closing the bot stops its picture processes"

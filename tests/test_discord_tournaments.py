@@ -14,7 +14,7 @@ import pytest
 
 from tests.discord_helpers import latest_table, no_deferral_deadline
 from tests.service_helpers import turns
-from tests.standin import logged_in
+from bot.standin import GUILD_READY_TIMEOUT, join_gateway, logged_in
 from tests.store.conftest import backend  # noqa: F401 — fixture: both back ends (PostgreSQL: tests/conftest.py)
 
 MANAGER = discord.Permissions(view_channel=True, send_messages=True, manage_guild=True,
@@ -30,7 +30,8 @@ def make_bot_on(backend, monkeypatch):  # noqa: F811
         return await backend.open()
 
     monkeypatch.setattr(app, "open_store", open_store)
-    return lambda: no_deferral_deadline(app.DeckhandBot("unused.sqlite3", run_timeouts=False))
+    return lambda: no_deferral_deadline(app.DeckhandBot("unused.sqlite3", run_timeouts=False,
+                                                            guild_ready_timeout=GUILD_READY_TIMEOUT))
 
 
 def cog(bot):
@@ -84,7 +85,7 @@ async def test_swiss_of_nine_through_discord_with_a_restart(standin, make_bot_on
 
     # a restart between the round's opening and its games: a new bot on the same database
     bot = make_bot()
-    await bot.login("fake-token")
+    await join_gateway(bot)
     try:
         dropped_out = restarted = False
         for rnd in range(1, 5):
@@ -116,7 +117,7 @@ async def test_swiss_of_nine_through_discord_with_a_restart(standin, make_bot_on
                     await standin.settle(bot)
                     await bot.close()
                     bot = make_bot()
-                    await bot.login("fake-token")
+                    await join_gateway(bot)
             await standin.settle(bot)
             await cog(bot).tick()
             await standin.settle(bot)
@@ -188,7 +189,7 @@ async def test_maginot_tables_of_twelve_through_discord_with_a_restart(standin, 
     users = {int(u["id"]): u for u in (org, ana, ben, cat)}
     channel = int(g.channel["id"])
     bot = make_bot()
-    await bot.login("fake-token")
+    await join_gateway(bot)
     try:
         res = await standin.slash(bot, "tournament new", {"game": "maginot_line", "format": "tables", "seats": 4,
                                                           "rounds": 2, "round_hours": 1, "bots": 8, "settle": "ahead"},
@@ -216,7 +217,7 @@ async def test_maginot_tables_of_twelve_through_discord_with_a_restart(standin, 
             else:  # a restart during the round
                 await bot.close()
                 bot = make_bot()
-                await bot.login("fake-token")
+                await join_gateway(bot)
             await cog(bot).tours._mutate(tid, lambda t: setattr(t, "round_ends", 0.0))  # the round's time is up
             await cog(bot).tick()
             await standin.settle(bot)

@@ -21,7 +21,7 @@ from bot.engine.registry import spec
 from bot.store.postgres import PostgresStore
 from bot.tables.games import load_game
 from tests.playout import choose_random
-from tests.standin import running_standin
+from bot.standin import running_standin
 from tests.store.conftest import backend, store  # noqa: F401 — fixtures: both back ends (PostgreSQL: tests/conftest.py)
 from tests.store.helpers import playing
 
@@ -235,19 +235,19 @@ class Cluster:
                 n, since = len(self.standin.requests), loop.time()
 
     async def slash(self, command: str, options: dict | None = None, **kw):
-        res = await self.standin.slash(self.template, command, options, via_gateway=True, timeout=30, **kw)
+        res = await self.standin.slash(self.template, command, options, timeout=30, **kw)
         return res
 
 
 @pytest.fixture
 async def cluster(pg_server, tmp_path):  # noqa: F811
     from bot.app import DeckhandBot
-    from tests.standin import logged_in
+    from bot.standin import logged_in
 
     url = await pg_server.create_database("shards_")
     async with running_standin() as standin:
         guilds = {0: _guild_on(standin, 0, 2, "Zero"), 1: _guild_on(standin, 1, 2, "One")}
-        async with logged_in(DeckhandBot(tmp_path / "template.sqlite3", run_timeouts=False)) as template:
+        async with logged_in(DeckhandBot(tmp_path / "template.sqlite3", run_timeouts=False), connect=False) as template:
             c = Cluster(standin, template, url, tmp_path)
             c.guilds = guilds
             try:

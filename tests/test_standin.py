@@ -12,7 +12,8 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from tests.standin import (
+from bot.standin import (
+    GUILD_READY_TIMEOUT,
     SAFETY_TIMEOUT,
     DiscordStandIn,
     StandInError,
@@ -166,6 +167,7 @@ GUILD_ID = 900000000000000001
 
 
 def make_bot(**kwargs) -> commands.Bot:
+    kwargs.setdefault("guild_ready_timeout", GUILD_READY_TIMEOUT)
     bot = commands.Bot(command_prefix="!", intents=discord.Intents.default(), **kwargs)
 
     async def setup_hook() -> None:
@@ -433,10 +435,10 @@ async def test_gateway_smoke(standin: DiscordStandIn) -> None:
         guild = await guild_cached(bot, GUILD_ID)
         assert guild is not None and guild.name == "Smoke" and not guild.unavailable
         assert guild.get_channel(int(g.channel["id"])).name == "general"
-        res = await standin.slash(bot, "admin", user=frank, guild=g, via_gateway=True)
+        res = await standin.slash(bot, "admin", user=frank, guild=g)
         assert res.content == "admin ok" and res.ephemeral
-        shown = await standin.slash(bot, "demo show", user=frank, guild=g, via_gateway=True)
-        clicked = await standin.click(bot, shown.message_id, "counter:0", user=frank, via_gateway=True)
+        shown = await standin.slash(bot, "demo show", user=frank, guild=g)
+        clicked = await standin.click(bot, shown.message_id, "counter:0", user=frank)
         assert clicked.content == "count=1"
     finally:
         await bot.close()
@@ -472,3 +474,162 @@ async def test_components_v2_layout(standin: DiscordStandIn, bot) -> None:
     clicked = await standin.click(bot, res.message_id, "counter:0")
     assert clicked.callback_type == 7 and clicked.content == "" and "count=1" in clicked.text
     assert clicked.buttons() == [("counter:1", "Count 1", False)]
+
+
+# --------------------------------------------------------------------------------------------------
+# The gateway road: every interaction is a DISPATCH, known to be parsed by the bot's own heartbeat
+# --------------------------------------------------------------------------------------------------
+
+
+async def test_an_interaction_is_a_dispatch_the_bot_read_before_it_settles(standin: DiscordStandIn, bot) -> None:
+    mark = len(standin.gateway_received)
+    res = await standin.slash(bot, "demo show", guild=standin.guild())
+    (session,) = standin.sessions.values()
+    (seq,) = [s for s, frame in session.sent if res.token in frame]  # its INTERACTION_CREATE, once
+    beats = [m["d"] for m in standin.gateway_received[mark:] if m["op"] == 1]
+    assert any(d >= seq for d in beats), "the bot answered the heartbeat request after reading the interaction"
+    assert session.acked >= seq and res.callback_type == 4
+
+
+async def test_a_bot_is_asked_to_reconnect_before_discord_py_holds_its_sends_back(standin: DiscordStandIn, bot,
+                                                                                  monkeypatch) -> None:
+    """discord.py sends at most 110 gateway frames a minute per connection (each answer to a
+    heartbeat request is one): the stand-in asks it to reconnect well before, and it resumes."""
+    from bot.standin import gateway
+
+    monkeypatch.setattr(gateway, "ROTATE_AFTER", 4)
+    shown = await standin.slash(bot, "demo show", guild=standin.guild())
+    (session,) = standin.sessions.values()
+    for n in range(8):
+        res = await standin.click(bot, shown.message_id, f"counter:{n}")
+        assert res.content == f"count={n + 1}"
+    resumes = [m["d"] for m in standin.gateway_received if m["op"] == 6]
+    assert len(resumes) >= 2 and {d["session_id"] for d in resumes} == {session.id}
+    assert list(standin.sessions) == [session.id] and session.live.is_set()
+
+
+async def test_events_sent_while_the_bot_reconnects_are_replayed_on_its_resume(standin: DiscordStandIn, bot) -> None:
+    shown = await standin.slash(bot, "demo show", guild=standin.guild())
+    (session,) = standin.sessions.values()
+    async with session.lock:  # what _rotate does, without waiting for the resume
+        session.live.clear()
+        session.rotating = True
+        await session.ws.send_str('{"op": 7, "d": null, "s": null, "t": null}')
+    res = await standin.click(bot, shown.message_id, "counter:0")  # sent while no socket is open
+    assert res.content == "count=1"
+    (resume,) = [m["d"] for m in standin.gateway_received if m["op"] == 6]
+    (seq,) = [s for s, frame in session.sent if res.token in frame]
+    assert resume["seq"] < seq <= session.acked, "the click was replayed on the new connection"
+
+
+async def test_a_bot_that_closes_ends_its_session(standin: DiscordStandIn) -> None:
+    async with logged_in(make_bot()):
+        (first,) = standin.sessions.values()
+    await asyncio.wait_for(first.closed.wait(), SAFETY_TIMEOUT)  # the stand-in saw it close (code 1000)
+    assert standin.sessions == {}
+    with pytest.raises(StandInError, match="no bot is connected"):
+        await standin.gateway_dispatch("TYPING_START", {"channel_id": "1"})
+    async with logged_in(make_bot()) as again:
+        assert list(standin.sessions.values()) != [first] and len(standin.sessions) == 1
+        res = await standin.slash(again, "demo secret", guild=standin.guild())
+        assert res.ephemeral
+
+
+# --------------------------------------------------------------------------------------------------
+# Answering as Discord does: the documented road, 403 in a private channel, 429
+# --------------------------------------------------------------------------------------------------
+
+
+@app_commands.command(name="road", description="Every documented way to answer")
+async def road(interaction: discord.Interaction) -> None:
+    callback = await interaction.response.send_message("first", file=discord.File(io.BytesIO(PNG), filename="a.png"))
+    assert callback.message_id is not None and callback.resource is not None  # ?with_response=true
+    original = await interaction.original_response()  # GET @original
+    assert original.content == "first" and original.attachments[0].filename == "a.png"
+    follow = await interaction.followup.send("second")  # discord.py waits (?wait=1) on an interaction's webhook
+    assert follow.content == "second"
+    await follow.edit(content="second (edited)")  # PATCH the follow-up through the webhook
+    await interaction.edit_original_response(content="first (edited)", attachments=[])  # PATCH @original
+    posted = await interaction.channel.send("third")
+    await interaction.channel.get_partial_message(posted.id).edit(content="third (edited)")
+
+
+@app_commands.command(name="whisper", description="A user-installed app where the bot is not")
+@app_commands.allowed_installs(guilds=False, users=True)
+@app_commands.allowed_contexts(guilds=False, dms=True, private_channels=True)
+async def whisper(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message("psst", ephemeral=True)
+    try:
+        await interaction.channel.send("to everyone")
+    except discord.Forbidden as e:
+        await interaction.followup.send(f"refused {e.code}", ephemeral=True, wait=True)
+
+
+def make_road_bot() -> commands.Bot:
+    b = make_bot()
+    b.tree.add_command(road)
+    b.tree.add_command(whisper)
+    return b
+
+
+async def test_the_documented_road_of_answers(standin: DiscordStandIn) -> None:
+    g = standin.guild()
+    async with logged_in(make_road_bot()) as b:
+        res = await standin.slash(b, "road", guild=g)
+    assert res.callback_type == 4 and res.content == "first (edited)" and res.files == []
+    assert [m["content"] for m in res.followups] == ["second (edited)"]
+    (third,) = [m for m in standin.channel_messages(g.channel["id"]) if "interaction_metadata" not in m]
+    assert third["content"] == "third (edited)"
+    callback = next(r for r in res.requests if r.path.endswith("/callback"))
+    assert callback.query == {"with_response": "1"} and [f.filename for f in callback.files] == ["a.png"]
+    waits = [r.query.get("wait") for r in res.requests if r.method == "POST" and r.path.startswith("/webhooks/")]
+    assert waits == ["1"]
+    assert [v.how for v in standin.message_versions(res.message_id)] == ["response", "webhook-edit"]
+
+
+async def test_a_private_channel_the_bot_is_not_in_answers_missing_access(standin: DiscordStandIn) -> None:
+    ana, ben = standin.user(name="ana"), standin.user(name="ben")
+    ch = standin.private_channel(ana, ben)
+    async with logged_in(make_road_bot()) as b:
+        res = await standin.slash(b, "whisper", user=ana, channel=ch)
+        with pytest.raises(StandInError, match="does not offer it in a private channel"):
+            await standin.slash(b, "demo show", user=ana, channel=ch)
+    assert res.payload["context"] == 2 and res.content == "psst" and res.ephemeral
+    assert [m["content"] for m in res.followups] == ["refused 50001"]
+    assert [r.status for r in res.requests if r.path == f"/channels/{ch['id']}/messages"] == [403]
+    assert standin.channel_messages(ch["id"], include_ephemeral=False) == []
+
+
+async def test_a_rate_limited_request_is_waited_for_and_sent_again(standin: DiscordStandIn, bot) -> None:
+    g = standin.guild()
+    erin = standin.user(name="erin")
+    standin.rate_limit(r"/channels/\d+/messages", method="POST", retry_after=0.05)
+    res = await standin.slash(bot, "demo ping", {"who": erin}, guild=g)
+    assert res.content == "pinged"
+    sent = [r for r in res.requests if r.method == "POST" and r.path == f"/channels/{g.channel['id']}/messages"]
+    assert [r.status for r in sent] == [429, 200] and sent[1].arrived - sent[0].arrived >= 0.05
+    assert len(standin.channel_messages(g.channel["id"], include_ephemeral=False)) == 1
+    assert standin.rate_limited == [sent[0]]
+
+
+async def test_a_second_answer_to_one_interaction_is_refused(standin: DiscordStandIn, bot) -> None:
+    import aiohttp
+
+    res = await standin.slash(bot, "demo secret", guild=standin.guild())
+    async with aiohttp.ClientSession() as http:  # the callback again, as a bot answering twice would
+        async with http.post(f"{standin.base_url}/interactions/{res.id}/{res.token}/callback",
+                             params={"with_response": "1"}, json={"type": 4, "data": {"content": "again"}}) as r:
+            assert r.status == 400 and (await r.json())["code"] == 40060
+    assert res.content == "your hand: A♠ K♥" and len(res.callbacks) == 1
+    standin.rejected.clear()
+
+
+async def test_a_frame_discord_py_cannot_parse_fails_the_interaction_at_once(standin: DiscordStandIn, bot,
+                                                                              monkeypatch) -> None:
+    def cannot(*args, **kwargs):
+        raise RuntimeError("cannot parse")
+
+    monkeypatch.setattr(discord.Interaction, "__init__", cannot)
+    with pytest.raises(RuntimeError, match="cannot parse"):
+        await standin.slash(bot, "demo secret", guild=standin.guild(), expect_answer=False)
+    assert bot.is_closed() and standin.sessions == {}
