@@ -444,6 +444,53 @@ def test_ruling_18_resign():
 
 
 # ----- §3.2 / §3.3 / §3.5 ------------------------------------------------------------------
+SHUFFLED = ["2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "2S", "3S", "4S"]  # none is in position W
+
+
+def test_ruling_19_shuffle_recycle_hides_the_new_order():
+    g = W(current=0, draw=[], discard=SHUFFLED, options=["Shuffle Recycle"])
+    g, ev = g.apply(0, "defend")
+    pile = list(g.draw_pile)
+    assert sorted(pile + [g.pending]) == sorted(SHUFFLED) and g.recycled == 1 and not g.draw_order_public()
+    # Only the count is public: nobody knows where the new pile's cards lie, and no view lists them.
+    for seat in (None, 0, 1):
+        assert not set(pile) & g.known(seat) and g.pending in g.known(seat)
+        v = g.view(seat)
+        assert v.draw_pile is None and not v.draw_order_public and v.draw_size == len(pile) == 11
+    # The turnover names no card; the draw names the one drawn, and says it shows it.
+    assert "shuffled and turned over (12 cards)" in ev[0].text and ev[0].reveals == ()
+    assert ev[1].reveals == (g.pending,)
+    # Any other order of the new pile is the same game to every seat: its view, what it is offered
+    # (with labels), its refusals and the built-in player's choice.
+    other = g.copy()
+    other.draw_pile = pile[::-1]
+    for seat in (None, 0, 1):
+        assert other.view(seat) == g.view(seat)
+    assert other.legal_moves(0) == g.legal_moves(0)
+    assert [other.describe(0, m) for m in other.legal_moves(0)] == [g.describe(0, m) for m in g.legal_moves(0)]
+    assert auto_move(other, 0, random.Random(1)) == auto_move(g, 0, random.Random(1))
+    # The next draw from it is news to everyone: the table never previews it (a preview shows only
+    # what the seat knows already), whereas an unshuffled turnover's next card is public.
+    g, _ = g.apply(0, "discard")
+    assert _preview(g, 1, "defend") is None
+    drawn, _ = g.apply(1, "defend")
+    assert drawn.known(1) - g.known(1) == {pile[0]}  # the card drawn (here discarded: no stack takes it)
+    plain = W(current=0, draw=[], discard=SHUFFLED)
+    plain, _ = plain.apply(0, "defend")
+    plain, _ = plain.apply(0, "discard")
+    assert plain.draw_order_public() and set(plain.draw_pile) <= plain.known(1)
+    assert _preview(plain, 1, "defend") is not None
+
+
+def _preview(game: CourtWarsGame, seat: int, move: str):
+    """What a seat's panel at a table would show after ``move`` without playing it (None: not shown)."""
+    from bot.tables.reader import Reader, TableFacts
+    from tests.test_reader_asked import make_table
+
+    table = make_table([], "court_wars", len(game.players), list(game.options))
+    return Reader(TableFacts.of(table), game, seat).after(move, acting=False)
+
+
 def test_guard_placement_strictly_lower():
     g = position([["KS[8C,4D]", "QS[]", "JS[7C]"], ["KH[]", "QH[]", "JH[]"]], pending="4S", phase="guard")
     assert_illegal(g, 0, "place K", "strictly lower", P("4D"))
