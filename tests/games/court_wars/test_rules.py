@@ -12,6 +12,7 @@ import pytest
 from bot.engine import cards
 from bot.engine.core import IllegalMove
 from bot.engine.court_wars import CourtWarsGame, CourtWarsView, auto_move
+from bot.tables.games import load_game
 
 P = cards.pretty_text  # events and refusals write cards with suit symbols
 
@@ -489,6 +490,49 @@ def _preview(game: CourtWarsGame, seat: int, move: str):
 
     table = make_table([], "court_wars", len(game.players), list(game.options))
     return Reader(TableFacts.of(table), game, seat).after(move, acting=False)
+
+
+async def _finish(service, channel: int, people, loser: int) -> None:
+    """End the table's game with ``loser`` out: they resign on their turn or leave the table
+    (a forfeit); with 3–4 players every other seat but the seat after them goes the same way."""
+    table = await service.get(channel)
+    n = len(table.seats)
+    for seat in [loser, *[s for s in range(n) if s not in (loser, (loser + 1) % n)]]:
+        game = load_game(await service.get(channel))
+        if game.current == seat:
+            await service.move(channel, people[seat], "resign")
+        else:
+            await service.leave(channel, people[seat])
+    assert (await service.get(channel)).status == "finished"
+
+
+async def test_ruling_20_series_and_rematch(service, people):
+    # Two players: the loser of the last game starts the rematch, game after game.
+    await service.new_table(81, 1, people[0], "court_wars")
+    await service.join(81, people[1])
+    await service.start(81, people[0])
+    for loser in (0, 1, 1, 0):
+        await _finish(service, 81, people, loser)
+        change = await service.rematch(81, people[1])
+        game = load_game(change.table)
+        assert [s.user_id for s in change.table.seats] == [p.user_id for p in people[:2]]  # the same seats
+        assert game.first == game.current == game.build_left[0] == loser and game.view(None).first == loser
+        assert "picks first" in game.recent(None)[0] and people[loser].name in game.recent(None)[0]
+    # Three and four players: the start moves one seat clockwise each game, whoever won.
+    for n, channel in ((3, 82), (4, 83)):
+        await service.new_table(channel, 1, people[0], "court_wars")
+        for p in people[1:n]:
+            await service.join(channel, p)
+        await service.start(channel, people[0])
+        first = load_game(await service.get(channel)).first
+        for game_no in range(1, n + 2):
+            await _finish(service, channel, people, loser=game_no % n)
+            game = load_game((await service.rematch(channel, people[0])).table)
+            assert game.first == game.current == (first + game_no) % n
+    # An abandoned game still counts as the last game of the series.
+    first = load_game(await service.get(83)).first
+    await service.abandon(83, people[0])
+    assert load_game((await service.rematch(83, people[2])).table).first == (first + 1) % 4
 
 
 def test_guard_placement_strictly_lower():
