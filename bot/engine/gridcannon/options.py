@@ -41,6 +41,6 @@ class GridcannonOptions(Options):
     no_jokers: bool = variant(NO_JOKERS, "52 cards, no jokers; the maximum score is 4.")
 
     def validate(self) -> None:
-        if self.classic and self.revised_old:
-            raise IllegalMove("Classic (Old Version) and Revised Old Version are different rule sets: pick one.",
-                          "options")
+        if self.classic and self.revised_old:  # ruling 23
+            raise IllegalMove("Classic (Old Version) and Revised Old Version cannot be combined: Classic has no "
+                              "stashed ploys for the Revised Old Version's rule to read.", "options")

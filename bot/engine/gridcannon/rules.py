@@ -224,7 +224,7 @@ class GridcannonGame(Game):
             self._say(None, f"Set aside {listing(self.set_aside)}.")
         if self.stash:
             self._say(None, f"Stash: {listing([s['card'] for s in self.stash])}.")
-        self.replaced = self.classic
+        self.replaced = self.classic  # the one-off replacement belongs to Version 2 and the Revised Old Version (ruling 23)
         self._advance_setup(None)
 
     def _advance_setup(self, events: list[Event] | None) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 
 import pytest
 
@@ -12,6 +13,7 @@ from bot.engine.cards import pretty_text as pt
 from bot.engine.core import IllegalMove
 from bot.engine.gridcannon import (
     CELLS,
+    CLASSIC,
     EXHAUSTED,
     LINE,
     LOSS,
@@ -19,6 +21,7 @@ from bot.engine.gridcannon import (
     PENDING_PLOY,
     PENDING_ROYAL,
     READY,
+    REVISED_OLD,
     SETUP_REPLACE,
     SETUP_ROYALS,
     SLOTS,
@@ -28,6 +31,7 @@ from bot.engine.gridcannon import (
     auto_move,
     value,
 )
+from bot.tables import TableError
 
 G = GridcannonGame
 GRID_A = "5H 9C 2D / 7S 3H TD / 4C 8D 6S"
@@ -509,6 +513,35 @@ def test_ruling_22_attacks_are_automatic():
     assert all(m.split()[0] in ("place",) for m in g.legal_moves(0))
     g, _ = play(g, "place r3c1")
     assert slot(g, "T1")["dead"]
+
+
+COMBINED = re.escape("Classic (Old Version) and Revised Old Version cannot be combined")
+
+
+async def test_ruling_23_classic_with_revised_old_version(service, people):
+    # The pair is refused, with its reason, however the variants are written and wherever they are given.
+    for pair in ([CLASSIC, REVISED_OLD], ["old", "revised"], ["Revised Old Version", "classic"]):
+        with pytest.raises(IllegalMove, match=COMBINED) as err:
+            G.check_options(pair)
+        assert err.value.rule == "options" and "no stashed ploys" in str(err.value) and len(str(err.value)) < 150
+        with pytest.raises(IllegalMove, match=COMBINED):
+            G.new(["p"], pair, seed=1)
+    with pytest.raises(TableError, match=COMBINED):
+        await service.new_table(71, None, people[0], "gridcannon", [CLASSIC, REVISED_OLD])
+    # The one-off setup replacement belongs to Version 2 and the Revised Old Version, never Classic.
+    for options, replaces in (([], True), ([REVISED_OLD], True), ([CLASSIC], False)):
+        for seed in range(4):
+            g = G.new(["p"], options, seed=seed)
+            while g.phase == SETUP_ROYALS:
+                assert not any(m.startswith("replace") for m in g.legal_moves(0))
+                g, _ = play(g, g.legal_moves(0)[0])
+            assert (g.phase == SETUP_REPLACE) == replaces, (options, seed)
+            if replaces:
+                assert "keep" in g.legal_moves(0) and "replace r2c2" in g.legal_moves(0)
+            else:
+                assert g.phase == READY
+                with pytest.raises(IllegalMove):
+                    g.apply(0, "replace r1c1")
 
 
 # ----- state machine ---------------------------------------------------------------------------
