@@ -27,7 +27,7 @@ class GridcannonOptions(Options):
 
     memory_aid: bool = variant(MEMORY_AID, "The table lists the cards you knowingly sent to the bottom of the deck.")
     lowest_health: bool = variant(LOWEST_HEALTH, "Armour goes to the royal with the lowest current health, not rank.")
-    ploys_first: bool = variant(PLOYS_FIRST, "You may armour only when you have no unspent ploy.")
+    ploys_first: bool = variant(PLOYS_FIRST, "You may armour only when your stash holds no unspent ploy.")
     source_thresholds: bool = variant(SOURCE_THRESHOLDS,
                                       "Natural loss at J/Q health 20+, K 19+ (the source's numbers).")
     exact: bool = variant(EXACT, "Natural loss when the two best unarmoured qualifying cards cannot reach the health.")

@@ -20,6 +20,7 @@ from bot.engine.gridcannon import (
     PENDING_NUMBER,
     PENDING_PLOY,
     PENDING_ROYAL,
+    PLOYS_FIRST,
     READY,
     REVISED_OLD,
     SETUP_REPLACE,
@@ -542,6 +543,26 @@ async def test_ruling_23_classic_with_revised_old_version(service, people):
                 assert g.phase == READY
                 with pytest.raises(IllegalMove):
                     g.apply(0, "replace r1c1")
+
+
+def test_ruling_24_unspent_ploy_under_ploys_first():
+    # What may be played now: only the stash counts. Every ploy still in the draw pile is unspent,
+    # yet with none in the stash a card that fits nowhere may be armour.
+    g = build(FULL_HIGH, slots={"T1": "KC"}, pending="3C", phase=PENDING_NUMBER, options=[PLOYS_FIRST])
+    assert g.stash == [] and sum(c[0] == "A" or c.startswith("JK") for c in g.pile) == 6
+    assert g.legal_moves(0) == ["armour KC"]
+    # An unspent ploy in the stash must be spent first, and the player is told it is the stash that counts.
+    s = build(FULL_HIGH, slots={"T1": "KC"}, stash=["AS*", "JK"], pending="3C", phase=PENDING_NUMBER,
+              options=[PLOYS_FIRST])
+    assert not any(m.startswith("armour") for m in s.legal_moves(0))
+    assert "stash" in s.view(0).prompt
+    with pytest.raises(IllegalMove, match="Ploys First") as err:
+        s.apply(0, "armour KC")
+    assert "in your stash" in str(err.value)
+    # The score: every ace and joker not yet used counts as unspent, drawn or not (one spent: 5).
+    w = build(slots=eleven_dead(), stash=["AS*", "JK"], pending="4S", phase=PENDING_NUMBER, options=[PLOYS_FIRST])
+    w, _ = play(w, "place r3c1")
+    assert w.phase == WIN and w.outcome().score == 5 and w.outcome().details["unspent_in_stash"] == 1
 
 
 # ----- state machine ---------------------------------------------------------------------------
