@@ -46,9 +46,10 @@ def named(blob: str) -> set[str]:
 def assert_no_leak(game: Game, renderers: Sequence[Renderer] = (), events: Iterable = (),
                    ever: dict[int | None, set[str]] | None = None) -> None:
     """No seat's view (less its log) or renders of it name a card outside ``known`` for that seat;
-    no event names one but those it shows as it happens (``reveals``); the log, which tells
-    history, names none the seat never knew. ``ever``: the cards each seat has known so far, kept
-    by the caller from step to step (without it: what the seat knows now)."""
+    no event names one but those it shows as it happens (``reveals``); nor does the log. ``ever``
+    (for a game whose log tells history, as a discard later shuffled away): the cards each seat has
+    known so far, kept by the caller from step to step, which its log may name; without it the log
+    names only what the seat knows now (a game that forgets redacts its log)."""
     import dataclasses
 
     from tests.contract.harness import view_strings
@@ -116,17 +117,18 @@ def playout(
     renderers: Sequence[Renderer] = (),
     max_moves: int = 10_000,
     check_every_step: bool = True,
+    history_log: bool = False,
 ) -> tuple[Game, list[tuple[int, str]]]:
     """Play one game with ``chooser``, checking the contract at every step.
 
     Checks: ``apply`` never mutates its input; JSON round-trips exactly; the invariant
-    holds; nothing hidden leaks; at the end, replaying the moves from the seed gives
-    the same final state.
+    holds; nothing hidden leaks (``history_log``: the log may name a card the seat once knew);
+    at the end, replaying the moves from the seed gives the same final state.
     """
     rng = random.Random(seed)
     game = cls.new(players, options, seed=seed)
     moves: list[tuple[int, str]] = []
-    ever: dict[int | None, set[str]] = {}  # the cards each seat has known so far (its log may name them)
+    ever: dict[int | None, set[str]] | None = {} if history_log else None  # what each seat has known so far
     if check_every_step:
         assert_no_leak(game, renderers, (), ever)
     if invariant:
