@@ -43,29 +43,48 @@ def named(blob: str) -> set[str]:
     return found
 
 
-def assert_no_leak(game: Game, renderers: Sequence[Renderer] = (), events: Iterable = ()) -> None:
-    """No seat's view, renders or events name a card outside ``known`` for that seat."""
+def assert_no_leak(game: Game, renderers: Sequence[Renderer] = (), events: Iterable = (),
+                   ever: dict[int | None, set[str]] | None = None) -> None:
+    """No seat's view (less its log) or renders of it name a card outside ``known`` for that seat;
+    no event names one but those it shows as it happens (``reveals``); nor does the log. ``ever``
+    (for a game whose log tells history, as a discard later shuffled away): the cards each seat has
+    known so far, kept by the caller from step to step, which its log may name; without it the log
+    names only what the seat knows now (a game that forgets redacts its log)."""
+    import dataclasses
+
     from tests.contract.harness import view_strings
 
     seats: list[int | None] = [None, *range(len(game.players))]
     events = list(events)
     everything = {c for s in seats for c in game.known(s)} | set(_cards_in(game.to_json()["state"]))
     for seat in seats:
-        hidden = everything - set(game.known(seat))
+        known = set(game.known(seat))
+        seen = ever.setdefault(seat, set()) if ever is not None else set()
+        seen |= known
+        for e in events:
+            seen |= set(e.reveals)
+        hidden = everything - known
         if not hidden:
             continue
         view = game.view(seat)
-        texts = sorted(view_strings(view))  # every string the view carries, its log included
-        texts += [r(view) for r in renderers]
-        texts += [t for t in (e.for_(seat) for e in events) if t]
-        blob = "\n".join(texts)
-        found = named(blob)
-        for card in hidden:
-            if _SIMPLE.fullmatch(card) and card not in found:
-                continue  # named neither as a code nor as a face
-            for pat in card_patterns(card):
-                m = pat.search(blob)
-                assert m is None, f"{card} is hidden from seat {seat} but shows: …{blob[max(0, m.start()-60):m.end()+60]}…"
+        bare = dataclasses.replace(view, recent=())
+        texts = sorted(view_strings(bare)) + [r(bare) for r in renderers]
+        _none_named("\n".join(texts), hidden, f"seat {seat}'s view")
+        for e in events:
+            text = e.for_(seat)
+            if text:
+                _none_named(text, hidden - set(e.reveals), f"an event for seat {seat}")
+        _none_named("\n".join(view.recent), everything - seen, f"seat {seat}'s log")
+
+
+def _none_named(blob: str, hidden: set[str], what: str) -> None:
+    found = named(blob)
+    for card in hidden:
+        if _SIMPLE.fullmatch(card) and card not in found:
+            continue  # named neither as a code nor as a face
+        for pat in card_patterns(card):
+            m = pat.search(blob)
+            assert m is None, f"{card} is hidden from {what} but shows: …{blob[max(0, m.start()-60):m.end()+60]}…"
 
 
 def _cards_in(x: object) -> list[str]:
@@ -98,16 +117,20 @@ def playout(
     renderers: Sequence[Renderer] = (),
     max_moves: int = 10_000,
     check_every_step: bool = True,
+    history_log: bool = False,
 ) -> tuple[Game, list[tuple[int, str]]]:
     """Play one game with ``chooser``, checking the contract at every step.
 
     Checks: ``apply`` never mutates its input; JSON round-trips exactly; the invariant
-    holds; nothing hidden leaks; at the end, replaying the moves from the seed gives
-    the same final state.
+    holds; nothing hidden leaks (``history_log``: the log may name a card the seat once knew);
+    at the end, replaying the moves from the seed gives the same final state.
     """
     rng = random.Random(seed)
     game = cls.new(players, options, seed=seed)
     moves: list[tuple[int, str]] = []
+    ever: dict[int | None, set[str]] | None = {} if history_log else None  # what each seat has known so far
+    if check_every_step:
+        assert_no_leak(game, renderers, (), ever)
     if invariant:
         invariant(game)
     while not game.is_over():
@@ -124,7 +147,7 @@ def playout(
             assert cls.from_json(data).to_json() == new.to_json(), "JSON round-trip differs"
             if invariant:
                 invariant(new)
-            assert_no_leak(new, renderers, events)
+            assert_no_leak(new, renderers, events, ever)
         game = new
         moves.append((seat, move))
     assert game.outcome() is not None

@@ -26,30 +26,31 @@ async def turns(service: Any, channel: int, limit: int) -> AsyncIterator[tuple[A
 
 
 async def open_race(service: Any, channel: int, people: list, *, bots: int = 0, attempts: int = 10,
-                    each: Callable[[Game], None] | None = None) -> Any:
-    """A KRPD table (Open Race) whose story has reached the race, the rulebook's clock running: its
-    row. Deals seeded 0, 1, … (at most ``attempts``): ``people[0]`` hosts, the rest of the first four
-    seats are ``people`` (or ``bots`` built-in players), and the seat to act plays as the built-in
-    player would (``each`` sees the game first); a deal that ends before any race is abandoned."""
+                    each: Callable[[Game], None] | None = None, options: tuple[str, ...] = (),
+                    racers: int = 1) -> Any:
+    """A KRPD table (Open Race, and ``options``) whose story has reached the race, the rulebook's
+    clock running, with at least ``racers`` players in it: its row. Deals seeded 0, 1, … (at most
+    ``attempts``): ``people[0]`` hosts, the rest of the first four seats are ``people`` (or ``bots``
+    built-in players), and the seat to act plays as the built-in player would (``each`` sees the
+    game first); a deal that ends before such a race is abandoned."""
     game_id = "knight_rogue_princess_dragon"
     for attempt in range(attempts):
-        await service.new_table(channel, 1, people[0], game_id, ["Open Race"], seed=attempt)
+        await service.new_table(channel, 1, people[0], game_id, ["Open Race", *options], seed=attempt)
         for p in people[1:4 - bots]:
             await service.join(channel, p)
         for _ in range(bots):
             await service.add_bot(channel, people[0])
         await service.start(channel, people[0])
         rng = random.Random(attempt)
-        while (table := await service.get(channel)).status == "playing" and table.game_clock is None:
+        while (table := await service.get(channel)).status == "playing" and (
+                table.game_clock is None or len(load_game(table).to_act()) < racers):
             game = load_game(table)
             if each is not None:
                 each(game)
             seat = min(game.to_act())
             await service.move(channel, people[seat], str(spec(game_id).player(game, seat, rng)))
-        if table.game_clock is not None:
+        if table.status == "playing":  # (a deal whose game ended first is left finished)
             return table
-        if table.status == "playing":
-            await service.abandon(channel, people[0])
     raise AssertionError("the race never opened")
 
 

@@ -92,6 +92,9 @@ class Decision:
     default: str | None = None
     prompt: str = ""  # one sentence: what the seat is asked to do
     clock_seconds: int | None = None  # the rulebook's own clock: after this, the table plays ``default``
+    # Where that clock runs from, as a mark the engine keeps (KRPD's Open Race: the plays so far): the
+    # table starts it again only when the mark changes. None: it starts again at every answer.
+    clock_from: int | None = None
 
 
 # ----- actions and choices ------------------------------------------------------------------

@@ -15,6 +15,16 @@ from bot.tables.games import load_game
 from bot.tables.reader import ASKED
 
 
+def rulebook_clock(game: Game) -> tuple[float | None, int | None]:
+    """The rulebook's own clock on the open decisions (the shortest): its seconds and the mark it
+    runs from (``Decision.clock_from``); (None, None) when no decision is timed."""
+    timed = [d for d in game.decisions() if d.clock_seconds is not None]
+    if not timed:
+        return None, None
+    d = min(timed, key=lambda d: d.clock_seconds or 0)
+    return float(d.clock_seconds or 0), d.clock_from
+
+
 class Turn:
     """Moves and what follows them (a mixin of :class:`~bot.tables.service.TableService`)."""
 
@@ -163,11 +173,14 @@ class Turn:
             t.snapshot_unsaved = True  # (it may not be stored yet: a start and moves in one change)
         t.live = new  # the state stays the snapshot; the store writes a new one when it is due
         t.moves.append([seat, FORFEIT if forfeit else move.strip(), round(self.clock(), 3)])
-        change = self._after(t, new, before, events)
+        change = self._after(t, new, before, events, rulebook_clock(game)[1])
         change.secret = decision is not None and not decision.public
         return change
 
-    def _after(self, t: TableRow, new: Game, before: set[int], events: list[Event]) -> Change:
+    def _after(self, t: TableRow, new: Game, before: set[int], events: list[Event],
+               clock_mark: int | None = None) -> Change:
+        """What the move did to the table: its events, the end, or the turn and the clock going on
+        (``clock_mark``: where the rulebook's clock ran from before the move, see ``rulebook_clock``)."""
         change = Change(t)
         for e in events:  # the public text, and each seat's own text
             if e.public:
@@ -186,10 +199,13 @@ class Turn:
             t.series = self._series_after(t, new)
             return change
         after = acting_users(t, new)
-        clocks = [d.clock_seconds for d in new.decisions() if d.clock_seconds is not None]
-        clock = float(min(clocks)) if clocks else None
-        if after != before or clock != t.game_clock or clock is not None:
-            t.turn_since = self.clock()  # a rulebook clock restarts at every answer (the race's "no play")
+        clock, mark = rulebook_clock(new)
+        if clock is not None and mark is not None:  # the clock runs from the engine's mark (the race's last play)
+            restart = clock != t.game_clock or mark != clock_mark
+        else:  # the turn, or a clock that starts again at every answer
+            restart = after != before or clock != t.game_clock or clock is not None
+        if restart:
+            t.turn_since = self.clock()
             t.timed_out = False
         t.game_clock = clock
         if len(t.seats) > 1:

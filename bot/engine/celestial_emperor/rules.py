@@ -90,7 +90,7 @@ class CelestialOptions(Options):
                                     "tricks (v < T).")
     lenient: bool = variant(LENIENT, "The attack description is optional (the attacker may skip it).")
     seat_order: bool = variant(SEAT_ORDER, "Clans go to seats in order (Dragon, Phoenix, White Tiger, Tortoise) "
-                                           "instead of at random: sit where your clan is.")
+                                           "instead of at random: sit where your clan is (ruling 15).")
 
 
 def value(card: str) -> int:
@@ -154,7 +154,8 @@ class CelestialEmperorGame(KeepsAnswers, Game):
     def _setup(self, deck: list[str] | None) -> None:
         n = len(self.players)
         if deck is not None:
-            # A stacked deck fixes the clans: seat i takes the i-th distinct suit, top first.
+            # A stacked deck fixes the clans: seat i takes the i-th distinct suit, top first; with
+            # Seat Order Clans those clans go to the seats in cycle order (ruling 15).
             suits: list[str] = []
             for c in deck:
                 s = parse_card(c)
@@ -162,8 +163,8 @@ class CelestialEmperorGame(KeepsAnswers, Game):
                     suits.append(s[1])
             if len(suits) < n:
                 raise IllegalMove(f"The deck names only {len(suits)} suits for {n} players.", "setup")
-            self.clans = suits[:n]
-        elif self.opts.seat_order:
+            self.clans = sorted(suits[:n], key=CYCLE.index) if self.opts.seat_order else suits[:n]
+        elif self.opts.seat_order:  # ruling 15: the first seat the first clan, from the Dragon
             self.clans = list(CYCLE[:n])
         else:
             self.clans = self.rng().sample(list(CYCLE), n)

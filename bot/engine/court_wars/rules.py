@@ -10,9 +10,12 @@ A player who resigns or forfeits is eliminated at once: the pending card (if it 
 then their guards (innermost first) and jokers go to the discard pile, and their courts lie face
 down where they were, so every card stays accounted for.
 
-No knowledge is ever lost: a card seen on the discard pile stays known when the pile is turned
-over (its order public, or under Shuffle Recycle at least its place in the draw pile), so the
-journal is never redacted.
+Turning the discard pile over keeps its order, which everyone watched being made: the new draw
+pile's order is public. Under Shuffle Recycle it is hidden, as the first shuffle's was (ruling
+19): only its count is public, so its cards are no longer known where they are (``known``), the
+view shows a count, and an event that names a card says so (``reveals``: it may be shuffled
+away within the same move). The journal is never redacted: it tells what was discarded, never
+the order the shuffle made.
 """
 
 from __future__ import annotations
@@ -158,7 +161,7 @@ class CourtWarsGame(KeepsAnswers, Game):
     eliminated: list[bool] = field(default_factory=list)
     draw_pile: list[str] = field(default_factory=list)  # top first
     discard_pile: list[str] = field(default_factory=list)  # bottom first, top last
-    recycled: int = 0  # times the discard pile was turned over (the draw order is then public)
+    recycled: int = 0  # times the discard pile was turned over (its order is then public, unless shuffled)
     first: int = 0
     current: int = 0
     phase: str = "build"  # build | guard | joker | turn | ace | over
@@ -248,9 +251,11 @@ class CourtWarsGame(KeepsAnswers, Game):
         return new
 
     # ----- helpers --------------------------------------------------------------------
-    def _note(self, text: str, events: list[Event] | None = None) -> None:
-        """A public event, logged in the journal (every Court Wars event is public)."""
-        self.emit(events, text)
+    def _note(self, text: str, events: list[Event] | None = None, shows: Sequence[str] = ()) -> None:
+        """A public event, logged in the journal (every Court Wars event is public). ``shows``:
+        the cards it names, seen by everyone as it happens (under Shuffle Recycle a card discarded
+        may lie hidden in a new draw pile by the end of the same move)."""
+        self.emit(events, text, reveals=shows)
 
     def active(self) -> list[int]:
         return [s for s in range(len(self.players)) if not self.eliminated[s]]
@@ -527,7 +532,7 @@ class CourtWarsGame(KeepsAnswers, Game):
             assert card is not None
             self.pending = None
             self.discard_pile.append(card)
-            self._note(f"{name} discards {cards.pretty(card)}.", events)
+            self._note(f"{name} discards {cards.pretty(card)}.", events, (card,))
             self._end_turn(events)
         elif isinstance(action, Place):
             self._place(seat, action, events)
@@ -559,7 +564,7 @@ class CourtWarsGame(KeepsAnswers, Game):
         self.pending = None
         pos["guards"].append(card)
         self._note(f"{self.players[seat]} places {cards.pretty(card)} on {self.stack_name(seat, i)} "
-                   f"(Attack {self.attack_of(seat, i)}, Defence {self.defence_of(seat, i)}).", events)
+                   f"(Attack {self.attack_of(seat, i)}, Defence {self.defence_of(seat, i)}).", events, (card,))
         self._end_turn(events)
 
     def _place_joker(self, seat: int, action: PlaceJoker, events: list[Event]) -> None:
@@ -643,14 +648,15 @@ class CourtWarsGame(KeepsAnswers, Game):
             theirs["state"] = "defeated"
             self.turn_had_defeat = True
             extra = f", removing {pretty_cards(removed)}" if removed else ""
-            self._note(f"{head} and defeats {self.players[opp]}'s {what}{extra}.", events)
+            self._note(f"{head} and defeats {self.players[opp]}'s {what}{extra}.", events, spent + removed)
             if not self.living(opp):
                 self._note(f"{self.players[opp]} is eliminated.", events)
                 self.eliminated[opp] = True
                 self.build_left = [s for s in self.build_left if s != opp]
                 self._check_victory(events)
         else:
-            self._note(f"{head} and removes {pretty_cards(removed)} from {self.players[opp]}'s {what}.", events)
+            self._note(f"{head} and removes {pretty_cards(removed)} from {self.players[opp]}'s {what}.", events,
+                       spent + removed)
 
     def _check_victory(self, events: list[Event]) -> bool:
         left = self.active()
@@ -700,7 +706,7 @@ class CourtWarsGame(KeepsAnswers, Game):
         for card in self._draws(events):
             if not is_guard(card):
                 self.discard_pile.append(card)
-                self._note(f"{name} draws {cards.pretty(card)}: not a guard, discarded; draw again.", events)
+                self._note(f"{name} draws {cards.pretty(card)}: not a guard, discarded; draw again.", events, (card,))
                 continue
             self._offer_guard(seat, card, events, "")
             return
@@ -711,10 +717,10 @@ class CourtWarsGame(KeepsAnswers, Game):
         if self.guard_spots(seat, card):
             self.pending = card
             self.phase = "guard"
-            self._note(f"{name} draws {cards.pretty(card)}.", events)
+            self._note(f"{name} draws {cards.pretty(card)}.", events, (card,))
         else:
             self.discard_pile.append(card)
-            self._note(f"{name} draws {cards.pretty(card)}: no stack can take it, discarded{why}.", events)
+            self._note(f"{name} draws {cards.pretty(card)}: no stack can take it, discarded{why}.", events, (card,))
             self._end_turn(events)
 
     def _defend_draw(self, seat: int, events: list[Event], follow_up: bool) -> None:
@@ -723,7 +729,7 @@ class CourtWarsGame(KeepsAnswers, Game):
             shown = cards.pretty(card)
             if is_court(card):
                 self.discard_pile.append(card)
-                self._note(f"{name} draws {shown}: a court card, discarded; the turn ends.", events)
+                self._note(f"{name} draws {shown}: a court card, discarded; the turn ends.", events, (card,))
                 self._end_turn(events)
                 return
             if is_guard(card):
@@ -744,14 +750,14 @@ class CourtWarsGame(KeepsAnswers, Game):
             self.discard_pile.append(card)
             if follow_up and self.opts.single_ace:
                 self._note(f"{name} draws {shown}: a follow-up ace is discarded and the turn ends "
-                           "(Single Ace).", events)
+                           "(Single Ace).", events, (card,))
                 self._end_turn(events)
                 return
             if next(self.attacks(seat), None) is not None:
                 self.phase = "ace"
-                self._note(f"{name} draws {shown}: an Ace — attack, then draw again.", events)
+                self._note(f"{name} draws {shown}: an Ace — attack, then draw again.", events, (card,))
                 return
-            self._note(f"{name} draws {shown}: an Ace, but no attack is possible; draw again.", events)
+            self._note(f"{name} draws {shown}: an Ace, but no attack is possible; draw again.", events, (card,))
             follow_up = True
 
     def _end_turn(self, events: list[Event]) -> None:
@@ -869,6 +875,8 @@ class CourtWarsGame(KeepsAnswers, Game):
         return Outcome(winners=tuple(self.winners), score=score, summary=self.end_summary, details=details)
 
     def draw_order_public(self) -> bool:
+        """Whether the draw pile's order is public: it was made by turning the discard pile over,
+        unshuffled (ruling 14); a shuffle, the first or a Shuffle Recycle, hides it (ruling 19)."""
         return bool(self.recycled) and not self.opts.shuffle_recycle
 
     def view(self, seat: int | None) -> CourtWarsView:
@@ -906,8 +914,9 @@ class CourtWarsGame(KeepsAnswers, Game):
 
     def _known(self) -> frozenset[str]:
         """Every card on the table, the discard pile and a drawn card; the draw pile once it was
-        made from the discard pile (every card in it was seen there). Before the first turnover
-        the draw pile is the unseen shuffle."""
+        made by turning the discard pile over (its order is the discard order everyone watched).
+        Before the first turnover the draw pile is the unseen shuffle, and under Shuffle Recycle
+        every new draw pile is a new unseen shuffle: its count only (ruling 19)."""
         out: set[str] = set(self.discard_pile)
         if self.pending:
             out.add(self.pending)
@@ -917,7 +926,7 @@ class CourtWarsGame(KeepsAnswers, Game):
                 out.update(pos["guards"])
                 if pos["joker"]:
                     out.add(pos["joker"])
-        if self.recycled:
+        if self.draw_order_public():
             out.update(self.draw_pile)
         return frozenset(out)
 

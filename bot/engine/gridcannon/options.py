@@ -27,7 +27,7 @@ class GridcannonOptions(Options):
 
     memory_aid: bool = variant(MEMORY_AID, "The table lists the cards you knowingly sent to the bottom of the deck.")
     lowest_health: bool = variant(LOWEST_HEALTH, "Armour goes to the royal with the lowest current health, not rank.")
-    ploys_first: bool = variant(PLOYS_FIRST, "You may armour only when you have no unspent ploy.")
+    ploys_first: bool = variant(PLOYS_FIRST, "You may armour only when your stash holds no unspent ploy.")
     source_thresholds: bool = variant(SOURCE_THRESHOLDS,
                                       "Natural loss at J/Q health 20+, K 19+ (the source's numbers).")
     exact: bool = variant(EXACT, "Natural loss when the two best unarmoured qualifying cards cannot reach the health.")
@@ -41,6 +41,6 @@ class GridcannonOptions(Options):
     no_jokers: bool = variant(NO_JOKERS, "52 cards, no jokers; the maximum score is 4.")
 
     def validate(self) -> None:
-        if self.classic and self.revised_old:
-            raise IllegalMove("Classic (Old Version) and Revised Old Version are different rule sets: pick one.",
-                          "options")
+        if self.classic and self.revised_old:  # ruling 23
+            raise IllegalMove("Classic (Old Version) and Revised Old Version cannot be combined: Classic has no "
+                              "stashed ploys for the Revised Old Version's rule to read.", "options")

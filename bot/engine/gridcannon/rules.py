@@ -224,7 +224,7 @@ class GridcannonGame(Game):
             self._say(None, f"Set aside {listing(self.set_aside)}.")
         if self.stash:
             self._say(None, f"Stash: {listing([s['card'] for s in self.stash])}.")
-        self.replaced = self.classic
+        self.replaced = self.classic  # the one-off replacement belongs to Version 2 and the Revised Old Version (ruling 23)
         self._advance_setup(None)
 
     def _advance_setup(self, events: list[Event] | None) -> None:
@@ -382,6 +382,8 @@ class GridcannonGame(Game):
         return self.pile[len(self.pile) - self.known_bottom:] if self.known_bottom else []
 
     def _may_armour(self) -> bool:
+        """Armour is allowed (Ploys First: only with no unspent ploy in the stash; the ploys not yet
+        drawn count for the score, not here: ruling 24)."""
         return not (self.variant.ploys_first and not self.classic and self.unspent())
 
     # ----- who acts -----------------------------------------------------------------
@@ -827,7 +829,7 @@ class GridcannonGame(Game):
         if not self.living():
             raise IllegalMove("No royal is living, so there is nothing to armour: use a ploy or continue.", "armour")
         if not self._may_armour():
-            raise IllegalMove("Ploys First: you must spend your unspent ploys before adding armour.", "R10")
+            raise IllegalMove("Ploys First: spend the unspent ploys in your stash before adding armour.", "R10")
         targets = self.armour_targets(card)
         names = [self.slots[i]["royal"] for i in targets]
         if a.royal not in names:
@@ -1065,7 +1067,7 @@ class GridcannonGame(Game):
             if self.classic:
                 return f"{p(c)} has no legal cell: hard reset a stack or add it as armour."
             if not self._may_armour():
-                return f"{p(c)} has no legal cell: use a ploy (Ploys First)."
+                return f"{p(c)} has no legal cell: use a ploy from your stash (Ploys First)."
             return f"{p(c)} has no legal cell: add it as armour{self._ploys_note()}."
         if ph == PENDING_ROYAL:
             return f"Place {p(c)} at " + " or ".join(self.legal_slots(c)) + self._ploys_note() + "."

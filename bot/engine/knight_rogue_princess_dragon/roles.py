@@ -22,7 +22,8 @@ OPEN_RACE = "Open Race"
 FREE_CHOICE = "Free Choice"
 LAST_WORD = "Last Word"
 
-# Ruling 8, Open Race: the ending comes after this many seconds with no play.
+# Rulings 8 and 15, Open Race: the ending comes after this many seconds with no play (the
+# default of the table setting ``race_seconds``).
 RACE_SECONDS = 60
 TEXT_MAX = 1000  # a telling, wrap-up or twist
 CLOSE_MAX = 500  # the closing lines

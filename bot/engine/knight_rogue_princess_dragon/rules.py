@@ -18,9 +18,11 @@ State machine (``step``):
 - ``race`` (variant Open Race): every player who has not passed since the last play may
   ``play`` or ``pass`` in any order; the ending comes when all four have passed since the
   last play (a pass stands until the next play; players with no legal play pass automatically).
-  The rulebook's 60 seconds with no play is each racer's decision clock
-  (:class:`TimedDecision`, ``clock_seconds``): when it runs out the table plays the
-  decision's default, ``pass``; all four passed is the ending.
+  The rulebook's race clock with no play (ruling 15: the table setting ``race_seconds``, 60 by
+  default) is each racer's decision clock (:class:`TimedDecision`, ``clock_seconds``), running
+  from the last accepted play (``clock_from``: the cards on the story pile, so a pass does not
+  start it again): when it runs out the table plays the decision's default, ``pass``; all four
+  passed is the ending.
 - ``close``: the player who laid the top card of the story pile gives the closing lines
   (``close <text>``, one or two lines). Then the game is over.
 
@@ -81,12 +83,15 @@ class KrpdOptions(opt.Options):
         "to pass to keeps the card and tells again (ruling 5).")
     open_race: bool = opt.variant(
         "Open Race", "In the ending anyone may play at any time; it ends when everyone has passed since the "
-        "last play, or after 60 seconds with no play (ruling 8).")
+        "last play, or when the race clock (race_seconds, 60 by default) runs out with no play (rulings 8, 15).")
     free_choice: bool = opt.variant(
         "Free Choice", "In the ending, play any card of your received pile, not only the top one (ruling 9).")
     last_word: bool = opt.variant("Last Word", "The closing narrator scores 1 point (ruling 13).")
     opener: int = opt.setting(
         -1, -1, 3, "Who flips first, counted from 0 (0 = P1 … 3 = P4); -1 = chosen at random (ruling 2).")
+    race_seconds: int = opt.setting(
+        RACE_SECONDS, 15, 600, "Open Race: the race clock, seconds with no play before the ending comes; it "
+        "starts again at every accepted play (ruling 15).")
 
     def check_players(self, n: int) -> None:
         if self.opener >= n:
@@ -106,7 +111,6 @@ class KnightRoguePrincessDragonGame(Game):
     max_players: ClassVar[int] = 4
     Options: ClassVar[type[opt.Options]] = KrpdOptions
     state_version: ClassVar[int] = 2
-    race_seconds: ClassVar[int] = RACE_SECONDS
     credit: ClassVar[str] = ("The Knight, the Rogue, the Princess and the Dragon — Game Poem 24, "
                              "from the Game Poems series (2010)")
     summary: ClassVar[str] = (
@@ -326,7 +330,7 @@ class KnightRoguePrincessDragonGame(Game):
             top = pretty(self.story_pile[-1])
             return tuple(
                 TimedDecision(s, "race", True, "pass", f"Play a received card that beats {top}, or pass.",
-                              clock_seconds=self.race_seconds)
+                              clock_seconds=self.o.race_seconds, clock_from=len(self.story_pile))
                 for s in range(4) if s not in self.passed)
         prompt = {
             "flip": "Flip the top card of your own pile.",
@@ -610,7 +614,7 @@ class KnightRoguePrincessDragonGame(Game):
             passed=tuple(self.passed),
             transcript=tuple(StoryEntry(e["seat"], e["kind"], e["card"], e["text"]) for e in self.transcript),
             ended_early=self.ended_early,
-            race_seconds=self.race_seconds if self.o.open_race else None,
+            race_seconds=self.o.race_seconds if self.o.open_race else None,
             winners=out.winners if out else (),
         )
 

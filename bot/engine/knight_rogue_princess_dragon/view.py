@@ -21,7 +21,8 @@ PHASE_OF: dict[str, Phase] = {
 @dataclass(frozen=True)
 class TimedDecision(Decision):
     """A decision with the rulebook's own clock (``clock_seconds``): with no answer the table
-    plays ``default`` (ruling 8, Open Race: 60 seconds, then the racer passes)."""
+    plays ``default`` (rulings 8 and 15, Open Race: the race clock, 60 seconds by default, runs from
+    the last accepted play, ``clock_from``; then the racer passes)."""
 
     @property
     def deadline_seconds(self) -> int | None:

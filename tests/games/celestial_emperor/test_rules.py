@@ -11,8 +11,10 @@ import pytest
 from bot.engine.celestial_emperor import (
     GAME as G,
     CLAN_WORD,
+    CYCLE,
     LENIENT,
     SEAT_ORDER,
+    SPEC,
     STRICT,
     CelestialEmperorGame,
     auto_move,
@@ -178,6 +180,23 @@ def test_variant_seat_order_clans():
     assert g.clans == ["D", "H", "S", "C"]
     g = G.new(["a", "b"], ["seat_order_clans"], seed=3)
     assert g.clans == ["D", "H"]
+
+
+def test_ruling_15_seat_order_clans():
+    # Off by default: clans are dealt at random (not always in seat order).
+    assert not G.Options.parse([]).seat_order
+    assert any(G.new(list("abcd"), seed=s).clans != ["D", "H", "S", "C"] for s in range(10))
+    # On: the clans in cycle order to the seats in seat order, the first seat the Dragon.
+    for n in (2, 3, 4):
+        g = G.new(list("abcd")[:n], [SEAT_ORDER], seed=11)
+        assert g.clans == ["D", "H", "S", "C"][:n] and g.clans == sorted(g.clans, key=CYCLE.index)
+    # The first seat gets the first clan present, from the Dragon: clans fixed another way (a stacked
+    # deck, Tortoise then Phoenix) still go to the seats in cycle order.
+    assert new("CH").clans == ["C", "H"]
+    assert new("CH", [SEAT_ORDER]).clans == ["H", "C"]
+    # The rules for players say so.
+    rulings = dict(SPEC.rules_sections())["Rulings"]
+    assert "15. **Seat-order clans.**" in rulings and "off" in rulings.split("15. ")[1]
 
 
 def test_rule_1_unused_suits_and_jokers_are_not_in_play():

@@ -72,18 +72,31 @@ def every_card(game: CourtWarsGame) -> set[str]:
     return set(cards.deck(0 if game.opts.no_jokers else 2))
 
 
+def seen(game: CourtWarsGame, seat: int | None) -> frozenset[str]:
+    """Every card ``seat`` has seen so far: what it knows now and, once the discard pile was turned
+    over, the draw pile (made of cards seen on the discard pile, though under Shuffle Recycle no
+    longer known where)."""
+    return game.known(seat) | (frozenset(game.draw_pile) if game.recycled else frozenset())
+
+
 def check_knowledge(game: CourtWarsGame, events, renderers=()) -> None:
-    """For every recipient: the view places only known cards; events, the recent log, offered
-    labels and renders name none it may not know."""
+    """For every recipient: the view places only known cards; offered labels and renders (of the
+    view less its log) name none it may not know; an event none but what it shows as it happens;
+    the recent log, which tells history, none it never saw."""
     for seat in [None, *range(len(game.players))]:
         known = game.known(seat)
         unknown = every_card(game) - known
         view = game.view(seat)
         assert view_cards(view) <= known
-        texts = [e.for_(seat) or "" for e in events] + list(view.recent) + [r(view) for r in renderers]
+        bare = dataclasses.replace(view, recent=())
+        texts = [r(bare) for r in renderers]
         if seat in game.to_act():
             texts += [game.describe(seat, m) for m in game.legal_moves(seat)]
         assert not any(names_unknown(t, unknown) for t in texts), (seat, texts)
+        for e in events:
+            assert not names_unknown(e.for_(seat) or "", unknown - set(e.reveals)), (seat, e)
+        never = every_card(game) - seen(game, seat)
+        assert not any(names_unknown(t, never) for t in view.recent), (seat, view.recent)
 
 
 # ----- choices and actions ------------------------------------------------------------------
@@ -188,7 +201,7 @@ def test_redealing_unseen_cards_changes_nothing_a_seat_is_offered_or_told():
                 break
             seat = min(g.to_act())
             other = g.copy()
-            if not g.recycled:
+            if not g.draw_order_public():  # the first shuffle, or a Shuffle Recycle (ruling 19)
                 rng.shuffle(other.draw_pile)  # a deal consistent with every seat's view
             for s in range(len(g.players)):
                 assert other.view(s) == g.view(s)
@@ -238,7 +251,7 @@ def test_spec():
                    "Credits"):
         assert needed in heads, heads
     rulings = dict(SPEC.rules_sections())["Rulings"]
-    assert all(f"{k}." in rulings for k in range(1, 19))
+    assert all(f"{k}." in rulings for k in range(1, 21))
 
 
 def test_series_rule_rematch_first():

@@ -12,11 +12,20 @@ from bot.engine import cards
 from bot.engine.court_wars import GAME, NO_JOKERS, SAME_VALUE, CourtWarsGame, auto_move, guard_value
 from bot.render import court_wars as render
 from tests.games.court_wars.test_contract import check_knowledge
-from tests.playout import choose_random, playout, renderers
+from tests.playout import choose_random, renderers
+from tests.playout import playout as checked_playout
 from tests.games.copies import assert_copy_is_the_cores
 
 PLAYERS = ["Ana", "Ben", "Cat", "Dee"]
 RENDERERS = renderers(render)
+
+
+def playout(*args, **kw):
+    """The shared playout; Court Wars' log tells history (under Shuffle Recycle it may name a card
+    seen on the discard pile and since shuffled into the hidden draw pile, ruling 19)."""
+    return checked_playout(*args, history_log=True, **kw)
+
+
 OPTION_SETS = [
     (),
     ("No Jokers",),

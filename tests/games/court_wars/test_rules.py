@@ -12,6 +12,7 @@ import pytest
 from bot.engine import cards
 from bot.engine.core import IllegalMove
 from bot.engine.court_wars import CourtWarsGame, CourtWarsView, auto_move
+from bot.tables.games import load_game
 
 P = cards.pretty_text  # events and refusals write cards with suit symbols
 
@@ -444,6 +445,96 @@ def test_ruling_18_resign():
 
 
 # ----- §3.2 / §3.3 / §3.5 ------------------------------------------------------------------
+SHUFFLED = ["2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "2S", "3S", "4S"]  # none is in position W
+
+
+def test_ruling_19_shuffle_recycle_hides_the_new_order():
+    g = W(current=0, draw=[], discard=SHUFFLED, options=["Shuffle Recycle"])
+    g, ev = g.apply(0, "defend")
+    pile = list(g.draw_pile)
+    assert sorted(pile + [g.pending]) == sorted(SHUFFLED) and g.recycled == 1 and not g.draw_order_public()
+    # Only the count is public: nobody knows where the new pile's cards lie, and no view lists them.
+    for seat in (None, 0, 1):
+        assert not set(pile) & g.known(seat) and g.pending in g.known(seat)
+        v = g.view(seat)
+        assert v.draw_pile is None and not v.draw_order_public and v.draw_size == len(pile) == 11
+    # The turnover names no card; the draw names the one drawn, and says it shows it.
+    assert "shuffled and turned over (12 cards)" in ev[0].text and ev[0].reveals == ()
+    assert ev[1].reveals == (g.pending,)
+    # Any other order of the new pile is the same game to every seat: its view, what it is offered
+    # (with labels), its refusals and the built-in player's choice.
+    other = g.copy()
+    other.draw_pile = pile[::-1]
+    for seat in (None, 0, 1):
+        assert other.view(seat) == g.view(seat)
+    assert other.legal_moves(0) == g.legal_moves(0)
+    assert [other.describe(0, m) for m in other.legal_moves(0)] == [g.describe(0, m) for m in g.legal_moves(0)]
+    assert auto_move(other, 0, random.Random(1)) == auto_move(g, 0, random.Random(1))
+    # The next draw from it is news to everyone: the table never previews it (a preview shows only
+    # what the seat knows already), whereas an unshuffled turnover's next card is public.
+    g, _ = g.apply(0, "discard")
+    assert _preview(g, 1, "defend") is None
+    drawn, _ = g.apply(1, "defend")
+    assert drawn.known(1) - g.known(1) == {pile[0]}  # the card drawn (here discarded: no stack takes it)
+    plain = W(current=0, draw=[], discard=SHUFFLED)
+    plain, _ = plain.apply(0, "defend")
+    plain, _ = plain.apply(0, "discard")
+    assert plain.draw_order_public() and set(plain.draw_pile) <= plain.known(1)
+    assert _preview(plain, 1, "defend") is not None
+
+
+def _preview(game: CourtWarsGame, seat: int, move: str):
+    """What a seat's panel at a table would show after ``move`` without playing it (None: not shown)."""
+    from bot.tables.reader import Reader, TableFacts
+    from tests.test_reader_asked import make_table
+
+    table = make_table([], "court_wars", len(game.players), list(game.options))
+    return Reader(TableFacts.of(table), game, seat).after(move, acting=False)
+
+
+async def _finish(service, channel: int, people, loser: int) -> None:
+    """End the table's game with ``loser`` out: they resign on their turn or leave the table
+    (a forfeit); with 3–4 players every other seat but the seat after them goes the same way."""
+    table = await service.get(channel)
+    n = len(table.seats)
+    for seat in [loser, *[s for s in range(n) if s not in (loser, (loser + 1) % n)]]:
+        game = load_game(await service.get(channel))
+        if game.current == seat:
+            await service.move(channel, people[seat], "resign")
+        else:
+            await service.leave(channel, people[seat])
+    assert (await service.get(channel)).status == "finished"
+
+
+async def test_ruling_20_series_and_rematch(service, people):
+    # Two players: the loser of the last game starts the rematch, game after game.
+    await service.new_table(81, 1, people[0], "court_wars")
+    await service.join(81, people[1])
+    await service.start(81, people[0])
+    for loser in (0, 1, 1, 0):
+        await _finish(service, 81, people, loser)
+        change = await service.rematch(81, people[1])
+        game = load_game(change.table)
+        assert [s.user_id for s in change.table.seats] == [p.user_id for p in people[:2]]  # the same seats
+        assert game.first == game.current == game.build_left[0] == loser and game.view(None).first == loser
+        assert "picks first" in game.recent(None)[0] and people[loser].name in game.recent(None)[0]
+    # Three and four players: the start moves one seat clockwise each game, whoever won.
+    for n, channel in ((3, 82), (4, 83)):
+        await service.new_table(channel, 1, people[0], "court_wars")
+        for p in people[1:n]:
+            await service.join(channel, p)
+        await service.start(channel, people[0])
+        first = load_game(await service.get(channel)).first
+        for game_no in range(1, n + 2):
+            await _finish(service, channel, people, loser=game_no % n)
+            game = load_game((await service.rematch(channel, people[0])).table)
+            assert game.first == game.current == (first + game_no) % n
+    # An abandoned game still counts as the last game of the series.
+    first = load_game(await service.get(83)).first
+    await service.abandon(83, people[0])
+    assert load_game((await service.rematch(83, people[2])).table).first == (first + 1) % 4
+
+
 def test_guard_placement_strictly_lower():
     g = position([["KS[8C,4D]", "QS[]", "JS[7C]"], ["KH[]", "QH[]", "JH[]"]], pending="4S", phase="guard")
     assert_illegal(g, 0, "place K", "strictly lower", P("4D"))

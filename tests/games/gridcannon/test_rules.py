@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 
 import pytest
 
@@ -12,13 +13,16 @@ from bot.engine.cards import pretty_text as pt
 from bot.engine.core import IllegalMove
 from bot.engine.gridcannon import (
     CELLS,
+    CLASSIC,
     EXHAUSTED,
     LINE,
     LOSS,
     PENDING_NUMBER,
     PENDING_PLOY,
     PENDING_ROYAL,
+    PLOYS_FIRST,
     READY,
+    REVISED_OLD,
     SETUP_REPLACE,
     SETUP_ROYALS,
     SLOTS,
@@ -28,6 +32,7 @@ from bot.engine.gridcannon import (
     auto_move,
     value,
 )
+from bot.tables import TableError
 
 G = GridcannonGame
 GRID_A = "5H 9C 2D / 7S 3H TD / 4C 8D 6S"
@@ -509,6 +514,55 @@ def test_ruling_22_attacks_are_automatic():
     assert all(m.split()[0] in ("place",) for m in g.legal_moves(0))
     g, _ = play(g, "place r3c1")
     assert slot(g, "T1")["dead"]
+
+
+COMBINED = re.escape("Classic (Old Version) and Revised Old Version cannot be combined")
+
+
+async def test_ruling_23_classic_with_revised_old_version(service, people):
+    # The pair is refused, with its reason, however the variants are written and wherever they are given.
+    for pair in ([CLASSIC, REVISED_OLD], ["old", "revised"], ["Revised Old Version", "classic"]):
+        with pytest.raises(IllegalMove, match=COMBINED) as err:
+            G.check_options(pair)
+        assert err.value.rule == "options" and "no stashed ploys" in str(err.value) and len(str(err.value)) < 150
+        with pytest.raises(IllegalMove, match=COMBINED):
+            G.new(["p"], pair, seed=1)
+    with pytest.raises(TableError, match=COMBINED):
+        await service.new_table(71, None, people[0], "gridcannon", [CLASSIC, REVISED_OLD])
+    # The one-off setup replacement belongs to Version 2 and the Revised Old Version, never Classic.
+    for options, replaces in (([], True), ([REVISED_OLD], True), ([CLASSIC], False)):
+        for seed in range(4):
+            g = G.new(["p"], options, seed=seed)
+            while g.phase == SETUP_ROYALS:
+                assert not any(m.startswith("replace") for m in g.legal_moves(0))
+                g, _ = play(g, g.legal_moves(0)[0])
+            assert (g.phase == SETUP_REPLACE) == replaces, (options, seed)
+            if replaces:
+                assert "keep" in g.legal_moves(0) and "replace r2c2" in g.legal_moves(0)
+            else:
+                assert g.phase == READY
+                with pytest.raises(IllegalMove):
+                    g.apply(0, "replace r1c1")
+
+
+def test_ruling_24_unspent_ploy_under_ploys_first():
+    # What may be played now: only the stash counts. Every ploy still in the draw pile is unspent,
+    # yet with none in the stash a card that fits nowhere may be armour.
+    g = build(FULL_HIGH, slots={"T1": "KC"}, pending="3C", phase=PENDING_NUMBER, options=[PLOYS_FIRST])
+    assert g.stash == [] and sum(c[0] == "A" or c.startswith("JK") for c in g.pile) == 6
+    assert g.legal_moves(0) == ["armour KC"]
+    # An unspent ploy in the stash must be spent first, and the player is told it is the stash that counts.
+    s = build(FULL_HIGH, slots={"T1": "KC"}, stash=["AS*", "JK"], pending="3C", phase=PENDING_NUMBER,
+              options=[PLOYS_FIRST])
+    assert not any(m.startswith("armour") for m in s.legal_moves(0))
+    assert "stash" in s.view(0).prompt
+    with pytest.raises(IllegalMove, match="Ploys First") as err:
+        s.apply(0, "armour KC")
+    assert "in your stash" in str(err.value)
+    # The score: every ace and joker not yet used counts as unspent, drawn or not (one spent: 5).
+    w = build(slots=eleven_dead(), stash=["AS*", "JK"], pending="4S", phase=PENDING_NUMBER, options=[PLOYS_FIRST])
+    w, _ = play(w, "place r3c1")
+    assert w.phase == WIN and w.outcome().score == 5 and w.outcome().details["unspent_in_stash"] == 1
 
 
 # ----- state machine ---------------------------------------------------------------------------

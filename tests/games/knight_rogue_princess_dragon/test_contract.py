@@ -15,6 +15,7 @@ from bot.engine.knight_rogue_princess_dragon import (
     ACTIONS,
     ALL_CARDS,
     GAME,
+    RACE_SECONDS,
     SPEC,
     Flip,
     Give,
@@ -134,7 +135,7 @@ def test_ruling_08_open_race_clock_passes_when_sixty_seconds_run_out():
     ds = g.decisions()
     assert [d.seat for d in ds] == [P3, P4]
     assert all(isinstance(d, TimedDecision) and d.name == "race" and d.public for d in ds)
-    assert all(d.default == "pass" and d.deadline_seconds == 60 == GAME.race_seconds for d in ds)
+    assert all(d.default == "pass" and d.deadline_seconds == 60 == RACE_SECONDS for d in ds)
     assert g.view(None).race_seconds == 60
     # The clock runs out for one racer: the table plays its default; the other's decision stays open.
     g, _ = g.apply(P3, ds[0].default)

@@ -20,6 +20,8 @@ from bot.engine.knight_rogue_princess_dragon import (
     no_dead_end,
 )
 from bot.render.knight_rogue_princess_dragon import panel, picture, text
+from bot.tables.games import load_game
+from tests.service_helpers import open_race
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
 P1, P2, P3, P4 = 0, 1, 2, 3
@@ -432,6 +434,51 @@ def test_ruling_14_received_cards_are_never_used_for_telling():
     g2.card = None
     g2.step = "use"
     assert_illegal(g2, P3, "use AS", match="not in your showing area")
+
+
+def test_ruling_15_the_open_race_clock_is_a_table_setting():
+    # A table setting: 60 seconds by default, 15 to 600, refused like any other out-of-range setting.
+    info = next(i for i in GAME.Options.infos() if i.key == "race_seconds")
+    assert (info.name, info.default, info.lo, info.hi, info.is_variant) == ("race_seconds", 60, 15, 600, False)
+    assert GAME.check_options(["Open Race", "race_seconds=90"]) == ["Open Race", "race_seconds=90"]
+    for bad in ("race_seconds=14", "race_seconds=601", "race_seconds=soon"):
+        with pytest.raises(IllegalMove, match="race_seconds"):
+            GAME.check_options(["Open Race", bad])
+    # The racers' clock is the table's, the table shows it, and it runs from the last accepted play:
+    # a pass does not start it again, a play (once its twist is told) does.
+    g = ending_state(["AH"], [P2], [["JH"], [], ["KH"], ["KS"]], options=["Open Race", "race_seconds=90"])
+    g, _ = do(g, P2, "wrapup The Dragon wins.")
+    ds = g.decisions()
+    assert {d.seat for d in ds} == {P3, P4} and {(d.clock_seconds, d.default) for d in ds} == {(90, "pass")}
+    assert g.view(None).race_seconds == 90 and "90 seconds with no play" in text(g.view(None))
+    opened = {d.clock_from for d in ds}
+    g, _ = do(g, P3, "pass")
+    assert {d.clock_from for d in g.decisions()} == opened
+    g, _ = play_all(g, [(P4, "play"), (P4, "twist The Knight of Spades.")])
+    (d,) = g.decisions()
+    assert d.seat == P1 and d.clock_seconds == 90 and d.clock_from not in opened
+    # Without a setting, the rulebook's 60 seconds.
+    g = ending_state(["AH"], [P2], [["JH"], [], ["KH"], ["KS"]], options=["Open Race"])
+    g, _ = do(g, P2, "wrapup The Dragon wins.")
+    assert {d.clock_seconds for d in g.decisions()} == {60} and g.view(None).race_seconds == 60
+
+
+async def test_ruling_15_the_open_race_clock_starts_again_only_at_a_play(service, clock, people):
+    table = await open_race(service, 91, people, options=("race_seconds=90",), racers=2)
+    start = table.turn_since
+    assert table.game_clock == 90 and table.deadline == start + 90
+    game = load_game(table)
+    racers = sorted(game.to_act())
+    clock.advance(40)
+    await service.move(91, people[racers[0]], "pass")  # a pass is no play: the clock runs on
+    table = await service.get(91)
+    assert table.turn_since == start and table.deadline == start + 90 and racers[0] not in load_game(table).to_act()
+    clock.advance(49)  # 89 s with no play
+    assert await service.check_timeouts() == []
+    clock.advance(2)  # 91 s: the race clock ran out, the ending comes
+    (change,) = await service.check_timeouts()
+    assert "clock ran out (90 s with no play)" in change.events[0]
+    assert not any(d.name == "race" for d in load_game(await service.get(91)).decisions())
 
 
 # ----- worked examples -------------------------------------------------------------------------
