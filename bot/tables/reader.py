@@ -502,7 +502,7 @@ class Update:
     events: list[str] = field(default_factory=list)  # the public lines this action added
     pings: list[int] = field(default_factory=list)  # users who now must act (never the actor)
     finished: bool = False
-    secret: bool = False  # the move answered a private decision
+    secret: bool = False  # the move stays hidden from the other players (a secret choice)
     notice: "Notice | None" = None
     extra: dict[str, Any] = field(default_factory=dict)  # e.g. rating changes at a game's end
 

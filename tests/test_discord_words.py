@@ -1,0 +1,37 @@
+"""What players read, through the Discord stand-in: the sentence that confirms a move (secret only
+when the move stays hidden, a story line as written), the refusals of /game say and of the
+autocomplete's entry that says why nothing may be chosen, a select's placeholder, a forced step
+taken for the player, and the Court Wars ending."""
+
+from __future__ import annotations
+
+from bot.tables.games import load_game
+from tests.discord_helpers import press_move
+from tests.play_loop import open_game, seeded
+
+
+def _user(table, users, seat):
+    return next(u for u in users if int(u["id"]) == table.seats[seat].user_id)
+
+
+# ----- 1. "secret" only for a secret decision -------------------------------------------------
+async def test_an_ordinary_maginot_move_is_not_called_secret_but_an_aces_order_is(standin, bot):
+    with seeded(66):
+        _, users, channel, _ = await open_game(standin, bot, "maginot_line", 2, "rounds=3")
+    for _ in range(2):  # both seats order their Aces: a hidden choice (a record hides it)
+        table = await bot.service.get(channel)
+        game = load_game(table)
+        seat = min(game.to_act())
+        order = next(m for m in game.legal_moves(seat) if m != "aces random")
+        res = await press_move(standin, bot, channel, order, _user(table, users, seat))
+        said = res.text.partition("\n")[0]
+        assert res.ephemeral and said.startswith("Done: your secret choice is in"), said
+    table = await bot.service.get(channel)
+    game = load_game(table)
+    seat = min(game.to_act())
+    assert game.decision_of(seat).name == "turn" and not game.decision_of(seat).public  # chosen privately
+    move = next(m for m in game.legal_moves(seat) if m.startswith("resource"))  # a resource played from the hand
+    res = await press_move(standin, bot, channel, move, _user(table, users, seat))
+    said = res.text.partition("\n")[0]
+    assert res.ephemeral and said.startswith("Done: you chose ") and "secret" not in said, said
+    assert (await bot.service.get(channel)).moves[-1][1] == move
