@@ -174,7 +174,7 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
             return await refuse(interaction, "There is no story being told here right now.")
         verbs = reader.text_verbs()
         if not verbs:
-            return await refuse(interaction, "The game is not asking you for a line right now. " + reader.waiting_for)
+            return await refuse(interaction, payloads.no_line_now(reader))
         await self.play(interaction, f"{verbs[0]} {text}", via="slash")
 
     @game.command(name="hint", description="What the built-in player would do in your place, and why (only you see it).")

@@ -35,3 +35,26 @@ async def test_an_ordinary_maginot_move_is_not_called_secret_but_an_aces_order_i
     said = res.text.partition("\n")[0]
     assert res.ephemeral and said.startswith("Done: you chose ") and "secret" not in said, said
     assert (await bot.service.get(channel)).moves[-1][1] == move
+
+
+# ----- 2 and 3. /game say: what comes first; a line said back as written -----------------------
+KRPD = "knight_rogue_princess_dragon"
+
+
+async def _krpd(standin, bot):
+    with seeded(0):  # a deal whose first telling comes within the first turns
+        return await open_game(standin, bot, KRPD, 4)
+
+
+async def test_game_say_names_the_step_the_game_asks_first(standin, bot):
+    g, users, channel, _ = await _krpd(standin, bot)
+    table = await bot.service.get(channel)
+    game = load_game(table)
+    seat = min(game.to_act())
+    assert game.decision_of(seat).name == "flip"
+    early = await standin.slash(bot, "game say", {"text": "Once upon a time"}, user=users[seat], guild=g)
+    assert early.ephemeral and "not asking you for a line yet" in early.text, early.text
+    assert "Flip the top card of your own pile" in early.text and "turn" not in early.text, early.text
+    waiting = await standin.slash(bot, "game say", {"text": "Me too"}, user=users[(seat + 1) % 4], guild=g)
+    assert waiting.ephemeral and f"It is {table.seats[seat].name}'s turn" in waiting.text, waiting.text
+    assert (await bot.service.get(channel)).revision == table.revision

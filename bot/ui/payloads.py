@@ -347,6 +347,16 @@ def autocomplete(reader: Reader, current: str, verb: str | None = None) -> list[
     return out
 
 
+def no_line_now(reader: Reader) -> str:
+    """Why /game say cannot be a line now: the step the game asks of this seat first (its
+    decision's prompt, else its choices' words), or whose turn it is."""
+    decision = reader.decision if reader.acting else None
+    if decision is None:
+        return clip(f"The game is not asking you for a line right now. {reader.waiting_for}", 1900)
+    step = decision.prompt or " or ".join(o.label or o.token for o in reader.choices(()).options)
+    return clip(f"The game is not asking you for a line yet. First: {pretty_text(step)}", 1900)
+
+
 def forfeit_question(reader: Reader, tokens: tuple[str, ...]) -> str:
     what = pretty_text(" → ".join(reader.so_far(tokens)))
     return clip(f"Are you sure you want to **{what}**? It gives the game up for you and cannot be undone.", 2000)
