@@ -58,3 +58,24 @@ async def test_game_say_names_the_step_the_game_asks_first(standin, bot):
     waiting = await standin.slash(bot, "game say", {"text": "Me too"}, user=users[(seat + 1) % 4], guild=g)
     assert waiting.ephemeral and f"It is {table.seats[seat].name}'s turn" in waiting.text, waiting.text
     assert (await bot.service.get(channel)).revision == table.revision
+
+
+async def test_a_story_line_is_said_back_as_written(standin, bot):
+    from bot.engine.cards import pretty_text
+    from tests.discord_helpers import make_move
+
+    g, users, channel, _ = await _krpd(standin, bot)
+    for _ in range(40):  # the flips, up to a telling
+        game = load_game(await bot.service.get(channel))
+        seat = min(game.to_act())
+        if game.decision_of(seat).name == "tell":
+            break
+        await make_move(standin, bot, channel, seat, str(game.legal_moves(seat)[0]), users)
+    else:
+        raise AssertionError("no telling came")
+    label = game.choices(seat, ("tell",)).prompt
+    line = "Then the dragon woke,  then hungry."
+    res = await standin.slash(bot, "game say", {"text": line}, user=users[seat], guild=g)
+    said = res.text.partition("\n")[0]
+    assert said == f"Done: you chose {pretty_text(label)}: “Then the dragon woke, then hungry.”.", said
+    assert (await bot.service.get(channel)).moves[-1][1] == f"tell {line}"

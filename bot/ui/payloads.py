@@ -41,7 +41,7 @@ from bot.ui.components import add, button
 from bot.ui.boxes import text_box  # noqa: F401 — every payload is reached from here
 from bot.ui.pickers import (  # noqa: F401 — every payload is reached from here
     THEN, Drafts, Shortcut, Step, batch_moves, confirm_view, decode_tokens, encode_tokens, move_down_view, move_label,
-    picker, public_moves, shortcuts,
+    picker, public_moves, said_label, shortcuts,
 )
 from bot.ui.text import (  # noqa: F401 — every payload is reached from here
     BUTTONS_PER_ROW, COLOUR, CONFIRM, CUSTOM_ID_MAX, HAND_LABEL, KEEP, LABEL_MAX, MODAL, NO_PINGS, PAGE, PUBLIC_MOVES_MAX,
@@ -294,9 +294,12 @@ def did(labels: Sequence[str], secret: bool = False) -> str:
         return _did.__wrapped__(tuple(labels), secret)
 
 
+LINE_MAX = 1100  # characters of one part of what an action did: a story line is said whole (its engine's limit, 1000)
+
+
 @functools.lru_cache(maxsize=4096)
 def _did(labels: tuple[str, ...], secret: bool) -> str:
-    words = [clip(pretty_text(" ".join(str(x).split())), 200) for x in labels if str(x).strip()]
+    words = [clip(pretty_text(" ".join(str(x).split())), LINE_MAX) for x in labels if str(x).strip()]
     if not words:
         return "Done."
     said = words[0] if len(words) == 1 else ", ".join(words[:-1]) + ", then " + words[-1]

@@ -211,6 +211,19 @@ def move_label(reader: Reader, tokens: tuple[str, ...]) -> str:
         reader.choices(tokens[:2]).complete else _long_label(reader, tokens)
 
 
+def said_label(reader: Reader, move: str) -> str | None:
+    """A move that ends in the player's own words (a story line) as one label: the words of its
+    steps, then the line as written ("Tell with the Princess (Q♠): “Then the dragon woke.”");
+    None for a move without a text step."""
+    words = move.split()
+    for i in range(len(words)):
+        if reader.choices(tuple(words[:i])).kind == "text":
+            text = move.split(None, i)[i].strip()
+            head = " → ".join(reader.so_far(tuple(words[:i])))
+            return f"{head}: “{text}”" if head else f"“{text}”"
+    return None
+
+
 def several(reader: Reader, options: Sequence[Option]) -> list[tuple[tuple[str, ...], str]]:
     """Whole moves a seat may make several of in one go, in the order they are played: each
     leaves the same decision open and takes no other one away (tapping resources and the base,

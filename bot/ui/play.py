@@ -406,18 +406,16 @@ class Play:
             return tokens
         if not reader.acting:
             return tokens
-        if not more:
-            return reader.so_far(tokens)
+        if not more:  # a line of text is one label: its step's words and the line as written
+            said = payloads.said_label(reader, move)
+            return [said] if said is not None else reader.so_far(tokens)
         out: list[str] = []
         now: Reader | None = reader
         for m in [move, *more]:
-            head, _, rest = m.partition(" ")
             if now is None:
                 out.append(m)
-            elif rest and now.choices((head,)).kind == "text":  # a line of text: its label and the words
-                out.append(f"{now.so_far((head,))[0]} “{rest if len(rest) <= 60 else rest[:59] + '…'}”")
             else:
-                out.append(payloads.move_label(now, tuple(m.split())))
+                out.append(payloads.said_label(now, m) or payloads.move_label(now, tuple(m.split())))
             now = now.after(m) if now is not None else None
         return out
 
