@@ -79,3 +79,27 @@ async def test_a_story_line_is_said_back_as_written(standin, bot):
     said = res.text.partition("\n")[0]
     assert said == f"Done: you chose {pretty_text(label)}: “Then the dragon woke, then hungry.”.", said
     assert (await bot.service.get(channel)).moves[-1][1] == f"tell {line}"
+
+
+# ----- 4. the autocomplete says why nothing may be chosen ---------------------------------------
+async def test_autocomplete_with_nothing_legal_says_why_and_that_entry_is_refused_with_it(standin, bot):
+    g, users, channel, _ = await open_game(standin, bot, "court_wars", 2)
+    table = await bot.service.get(channel)
+    seat = min(load_game(table).to_act())
+    me, other = users[seat], users[1 - seat]
+    shown = {}
+    for who, command, options in ((me, "court-wars attack", {"choice": ""}), (other, "court-wars attack", {"choice": ""}),
+                                  (other, "game move", {"move": ""})):
+        focused = next(iter(options))
+        choices = await standin.autocomplete(bot, command, options, focused=focused, user=who, guild=g)
+        assert len(choices) == 1 and 1 <= len(choices[0]["value"]) <= 100 and len(choices[0]["name"]) <= 100, choices
+        shown[(who["id"], command)] = choices[0]
+    mine = shown[(me["id"], "court-wars attack")]
+    assert mine["name"].startswith("No attack is possible now; you may: "), mine  # the opening build: a draw
+    theirs = shown[(other["id"], "court-wars attack")]
+    assert theirs["name"] == f"It is {table.seats[seat].name}'s turn." == shown[(other["id"], "game move")]["name"]
+    for who, command, key, entry in ((me, "court-wars attack", "choice", mine), (other, "court-wars attack", "choice", theirs),
+                                     (other, "game move", "move", theirs)):
+        sent = await standin.slash(bot, command, {key: entry["value"]}, user=who, guild=g)  # the entry picked and sent
+        assert sent.ephemeral and sent.text == entry["name"], sent.text
+    assert (await bot.service.get(channel)).revision == table.revision

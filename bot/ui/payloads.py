@@ -36,7 +36,7 @@ from bot.render import renderer, story
 from bot.render.panel import Panel, clip, plain
 
 from bot.tables.clock import format_duration
-from bot.tables.reader import Reader
+from bot.tables.reader import FORFEIT_TOKENS, Reader
 from bot.ui.components import add, button
 from bot.ui.boxes import text_box  # noqa: F401 — every payload is reached from here
 from bot.ui.pickers import (  # noqa: F401 — every payload is reached from here
@@ -318,10 +318,39 @@ def history(reader: Reader) -> discord.Embed:
     return embed
 
 
-def autocomplete(reader: Reader, current: str, verb: str | None = None) -> list[discord.app_commands.Choice[str]]:
-    """Autocomplete from the reader's choices: the next tokens after what is typed, in plain words."""
+NOTHING = "∅"  # the value of the autocomplete's one entry saying why nothing may be chosen (refused if sent)
+
+
+def nothing_to_choose(reader: Reader, verb: str | None = None) -> str | None:
+    """Why this reader may choose nothing now (with ``verb``: no move of that verb), in one
+    sentence from what it may know; None when something may be chosen."""
+    if reader.table.status != "playing":
+        return "There is no game in progress at this table."
+    if reader.seat is None:
+        return "You are not playing at this table."
+    if reader.has_left:
+        return "You have left this game."
     if not reader.acting:
-        return []
+        return reader.waiting_for
+    if verb is None or not reader.choices((verb,)).empty:
+        return None
+    others = [o.label or o.token for o in reader.choices(()).options if o.token not in FORFEIT_TOKENS]
+    return pretty_text(f"No {verb} is possible now" + (f"; you may: {'; '.join(others)}." if others else "."))
+
+
+def nothing_entry(why: str) -> list[discord.app_commands.Choice[str]]:
+    """The autocomplete's one entry when nothing may be chosen: the reason, and a value that is
+    refused with it when sent (:data:`NOTHING`)."""
+    shown = " ".join(why.replace("`", "").split())  # a choice's name shows no Markdown
+    return [discord.app_commands.Choice(name=clip(shown, 100) or "Nothing to choose now.", value=NOTHING)]
+
+
+def autocomplete(reader: Reader, current: str, verb: str | None = None) -> list[discord.app_commands.Choice[str]]:
+    """Autocomplete from the reader's choices: the next tokens after what is typed, in plain words;
+    when nothing may be chosen, one entry that says why."""
+    why = nothing_to_choose(reader, verb)
+    if why is not None:
+        return nothing_entry(why)
     typed = current[:200].split()
     ends_with_space = current.endswith(" ")
     done = tuple(typed if ends_with_space else typed[:-1])
