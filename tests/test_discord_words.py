@@ -103,3 +103,26 @@ async def test_autocomplete_with_nothing_legal_says_why_and_that_entry_is_refuse
         sent = await standin.slash(bot, command, {key: entry["value"]}, user=who, guild=g)  # the entry picked and sent
         assert sent.ephemeral and sent.text == entry["name"], sent.text
     assert (await bot.service.get(channel)).revision == table.revision
+
+
+# ----- 5. the Court Wars ending, said once; a player who left shown as having left -------------
+async def test_court_wars_ending_is_said_once_and_who_left_is_shown_as_left(standin, bot):
+    from tests.discord_helpers import latest_table, public_posts
+
+    g, users, channel, _ = await open_game(standin, bot, "court_wars", 2)
+    posted = len(public_posts(standin, channel))
+    ask = await standin.slash(bot, "game leave", user=users[1], guild=g)  # with three living stacks
+    sure = next(c for c, label, _ in standin.buttons(ask.message_id) if label == "Confirm")
+    await standin.click(bot, ask.message_id, sure, user=users[1])
+    table = await bot.service.get(channel)
+    result = load_game(table).outcome().summary
+    assert table.status == "finished" and result.endswith("wins: the last player standing.")
+    final = latest_table(standin, channel)
+    embed = final["embeds"][0]
+    shown = "\n".join([embed.get("description") or ""] + [f"{f['name']}\n{f['value']}" for f in embed.get("fields", [])])
+    assert shown.count(result) == 1, shown
+    ending = [m["content"] for m in public_posts(standin, channel)[posted:] if "is over" in (m.get("content") or "")]
+    assert len(ending) == 1 and ending[0].count(result) == 1, ending
+    alt = final["attachments"][0]["description"]  # the picture in words
+    left = table.seats[1].name
+    assert f"{left} (left the game)" in alt and "defeated" not in alt, alt

@@ -116,8 +116,10 @@ def table_message(reader: Reader, picture: bytes | None = None, *, drafts: Draft
         return TableMessage(embed_from_panel(panel), discord.ui.View(timeout=None), [])
     drafts = drafts if drafts is not None else Drafts()
     render = renderer(t.game)
-    panel = defused(render.table_panel(reader.view, with_picture=picture is not None), reader.players)
-    shown = reader.recent[-4:]
+    panel = render.table_panel(reader.view, with_picture=picture is not None)
+    ended = reader.result if reader.result and reader.result in panel.description else ""  # the panel says it
+    panel = defused(panel, reader.players)
+    shown = tuple(e for e in reader.recent if e != ended)[-4:]  # how the game ended, said once
     if shown:
         recent = "\n".join(line(e) for e in shown)
         panel.description = clip(f"{recent}\n\n{panel.description}".strip(), 4096)
