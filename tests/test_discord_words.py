@@ -126,3 +126,29 @@ async def test_court_wars_ending_is_said_once_and_who_left_is_shown_as_left(stan
     alt = final["attachments"][0]["description"]  # the picture in words
     left = table.seats[1].name
     assert f"{left} (left the game)" in alt and "defeated" not in alt, alt
+
+
+# ----- 6. a select's placeholder names what it holds --------------------------------------------
+async def test_a_one_pick_select_of_queens_says_it_holds_queens_not_building(standin, bot, monkeypatch):
+    """Table seed 66, 2 players, six rounds: after the built-in players' first 41 moves (each seeded
+    by its number, as ``auto_move_for`` plays them) the seat to act consolidates with a queen to attach."""
+    from bot.tables import Actor, lobby
+    from tests.discord_helpers import auto_move_for, components, latest_table, parse_cid
+
+    monkeypatch.setattr(lobby.secrets, "randbits", lambda n: 66)
+    _, users, channel, _ = await open_game(standin, bot, "maginot_line", 2, "rounds=6")
+    table = await bot.service.get(channel)
+    desk = bot.get_cog("Tables").desk
+    for i in range(41):
+        seat, move = await auto_move_for(bot, channel, i)
+        await desk.move(channel, Actor(table.seats[seat].user_id, table.seats[seat].name), move)
+    table = await bot.service.get(channel)
+    seat = min(load_game(table).to_act())
+    me = next(c for c, label, _ in standin.buttons(int(latest_table(standin, channel)["id"])) if label == "My view / act")
+    panel = await standin.click(bot, int(latest_table(standin, channel)["id"]), me, user=_user(table, users, seat))
+    picks = [c for c in components(standin, panel.message_id) if c.get("type") == 3
+             and parse_cid(c["custom_id"])[2] == "b" and not (c.get("placeholder") or "").startswith("Several")]
+    assert len(picks) == 1, [c.get("placeholder") for c in components(standin, panel.message_id)]
+    held = [o["label"] for o in picks[0]["options"]]
+    assert held and all(label.startswith("Attach a queen: ") for label in held), held
+    assert picks[0]["placeholder"] == "In one pick: Attach a queen…", picks[0]["placeholder"]

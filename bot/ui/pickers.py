@@ -430,8 +430,7 @@ def in_one_press(reader: Reader, options: Sequence[Option], drafts: Drafts) -> l
                              options=[option(clip(pretty_words(label), 100), batch_value(i, tokens))
                                       for i, (tokens, label) in enumerate(many)]), _BATCH_ROW))
     if quick:
-        items.append((select(custom_id=batch_cid + "2", min_values=1, max_values=1,
-                             placeholder="In one pick (building: what finishes it, or all you have)…",
+        items.append((select(custom_id=batch_cid + "2", min_values=1, max_values=1, placeholder=_pick_words(reader, quick),
                              options=[option(clip(pretty_words(label), 100), batch_value(i, tokens))
                                       for i, (tokens, label) in enumerate(quick)]), _AMOUNT_ROW))
     if chain:
@@ -443,6 +442,16 @@ def in_one_press(reader: Reader, options: Sequence[Option], drafts: Drafts) -> l
 
 
 Moves = tuple[tuple[tuple[str, ...], str], ...]
+
+
+def _pick_words(reader: Reader, moves: Moves) -> str:
+    """The placeholder of a select of whole moves in one pick: what its moves are, from the words of
+    their first steps ("In one pick: Attach a queen…"), and, when a move's amount is chosen for
+    the player (``_leaves``: what finishes it, or all there is), that it is."""
+    heads = list(dict.fromkeys(reader.so_far(t[:1])[0] for t, _ in moves))
+    amounts = any(reader.choices(t[:k]).kind == "range" for t, _ in moves for k in range(1, len(t)))
+    note = " (amounts: what finishes it, or all you have)" if amounts else ""
+    return clip(pretty_words(f"In one pick: {'; '.join(heads)}{note}…"), 150)
 
 
 def _press_moves(reader: Reader, options: Sequence[Option]) -> tuple[Moves, Moves, Moves] | None:
