@@ -152,3 +152,66 @@ async def test_a_one_pick_select_of_queens_says_it_holds_queens_not_building(sta
     held = [o["label"] for o in picks[0]["options"]]
     assert held and all(label.startswith("Attach a queen: ") for label in held), held
     assert picks[0]["placeholder"] == "In one pick: Attach a queen…", picks[0]["placeholder"]
+
+
+# ----- 7. a step that leaves no choice is taken for the player ----------------------------------
+async def test_steps_that_leave_no_choice_are_taken_for_the_player(standin, bot, monkeypatch):
+    """Gridcannon, seed 2: the deal's first decision is to place a set-aside royal, and of the five
+    royals Q♠ has one place only (T2): choosing Q♠ places it at once, and Back from a step after
+    steps taken for the player goes to the last step that held a choice."""
+    from bot.tables import lobby
+    from tests.discord_helpers import components, latest_table, parse_cid, step_tokens
+
+    monkeypatch.setattr(lobby.secrets, "randbits", lambda n: 2)
+    _, users, channel, _ = await open_game(standin, bot, "gridcannon", 1)
+    table = await bot.service.get(channel)
+    game = load_game(table)
+    assert [o.token for o in game.choices(0, ()).options] == ["royal"]
+    assert [o.token for o in game.choices(0, ("royal", "QS")).options] == ["T2"]
+
+    def steps(message_id):
+        return {step_tokens(bot, parse_cid(c["custom_id"])[3]): c for c in components(standin, message_id)
+                if parse_cid(c["custom_id"])[2] == "s"}
+
+    live = int(latest_table(standin, channel)["id"])
+    first = await standin.click(bot, live, steps(live)[("royal",)]["custom_id"], user=users[0])  # the decision's one step
+    assert first.ephemeral and ("royal", "QS") in steps(first.message_id), first.text
+    res = await standin.click(bot, first.message_id, steps(first.message_id)[("royal", "QS")]["custom_id"], user=users[0])
+    assert res.ephemeral and res.text.startswith("Done: "), res.text
+    after = await bot.service.get(channel)
+    assert [m[1] for m in after.moves[len(table.moves):]] == ["royal QS T2"]
+
+
+class _Tree:
+    """A reader's choices from a table of steps (the forced steps' look-up asks nothing else)."""
+
+    def __init__(self, steps):
+        self.steps = steps
+
+    def choices(self, prefix):
+        from bot.engine.core import Choices
+
+        return self.steps.get(tuple(prefix), Choices())
+
+
+def test_a_forced_step_is_never_a_forfeit_nor_a_stop_and_back_skips_forced_steps():
+    from bot.engine.core import Choices, Option
+    from bot.ui import pickers
+
+    def one(token, **kw):
+        return Choices("token", (Option(token, token.title()),), **kw)
+
+    whole = Choices(complete=True)
+    two = Choices("token", (Option("a"), Option("b")))
+    # Giving the game up is never taken for the player, nor a step where stopping is a move too.
+    resign = _Tree({(): one("resign"), ("resign",): whole})
+    assert pickers.forced_steps(resign, ()) == ()
+    stop = _Tree({("fund",): one("7C", complete=True), ("fund", "7C"): whole})
+    assert pickers.forced_steps(stop, ("fund",)) == ("fund",)
+    # A step pressed whose next steps leave no choice: taken up to the move, or to the next real choice.
+    chain = _Tree({("royal",): one("QS"), ("royal", "QS"): one("T2"), ("royal", "QS", "T2"): whole})
+    assert pickers.forced_steps(chain, ("royal",)) == ("royal", "QS", "T2")
+    deep = _Tree({("attack",): one("K"), ("attack", "K"): one("1"), ("attack", "K", "1"): two})
+    assert pickers.forced_steps(deep, ("attack",)) == ("attack", "K", "1")
+    assert pickers._back(deep, ("attack", "K", "1", "a")) == ("attack", "K", "1")
+    assert pickers._back(deep, ("attack", "K", "1")) == ()  # every step after the first was taken: back to it

@@ -40,8 +40,8 @@ from bot.tables.reader import FORFEIT_TOKENS, Reader
 from bot.ui.components import add, button
 from bot.ui.boxes import text_box  # noqa: F401 — every payload is reached from here
 from bot.ui.pickers import (  # noqa: F401 — every payload is reached from here
-    THEN, Drafts, Shortcut, Step, batch_moves, confirm_view, decode_tokens, encode_tokens, move_down_view, move_label,
-    picker, public_moves, said_label, shortcuts,
+    THEN, Drafts, Shortcut, Step, batch_moves, confirm_view, decode_tokens, encode_tokens, forced_steps, move_down_view,
+    move_label, picker, public_moves, said_label, shortcuts,
 )
 from bot.ui.text import (  # noqa: F401 — every payload is reached from here
     BUTTONS_PER_ROW, COLOUR, CONFIRM, CUSTOM_ID_MAX, HAND_LABEL, KEEP, LABEL_MAX, MODAL, NO_PINGS, PAGE, PUBLIC_MOVES_MAX,

@@ -113,6 +113,39 @@ def _shortcut_kwargs(tid: str, rev: int, s: Shortcut, drafts: Drafts) -> dict[st
             "custom_id": cid(tid, rev, kind, drafts.arg(tid, rev, kind, s.tokens))}
 
 
+FORCED_MAX = 8  # forced steps taken in a row at most (a move has a few steps)
+
+
+def _forced(c: Choices) -> bool:
+    """A step that leaves the seat no choice: one option, the tokens so far no move of their own
+    (so stopping is no alternative), and no forfeit (giving the game up is always asked)."""
+    return c.kind == "token" and not c.complete and len(c.options) == 1 and c.options[0].token not in FORFEIT_TOKENS
+
+
+def forced_steps(reader: Reader, tokens: tuple[str, ...]) -> tuple[str, ...]:
+    """``tokens`` (a step the player pressed) and each step after them that leaves the seat no
+    choice, taken for the player: taking one shows nothing new (a step's choices are read from the
+    seat's own view, and nothing is played until the move is whole), and the player would only
+    press its one button. A decision's first step is never taken (it is where the decision is
+    explained, and a whole move there is the player's to make: pressing it is the choice)."""
+    out = tuple(tokens)
+    for _ in range(FORCED_MAX):
+        c = reader.choices(out)
+        if not _forced(c):
+            break
+        out += (c.options[0].token,)
+    return out
+
+
+def _back(reader: Reader, tokens: tuple[str, ...]) -> tuple[str, ...]:
+    """Where Back goes from ``tokens``: the last step before them that held a choice (a step taken
+    for the player would be taken again at once), else the decision's first step."""
+    for n in range(len(tokens) - 1, 0, -1):
+        if forced_steps(reader, tokens[:n]) == tokens[:n]:
+            return tokens[:n]
+    return ()
+
+
 def picker(reader: Reader, step: Step, drafts: Drafts) -> tuple[str, discord.ui.View]:
     """A private step of building an action: the reader's choices after ``step.tokens``."""
     tid, rev = reader.table.key, reader.opened
@@ -157,7 +190,7 @@ def picker(reader: Reader, step: Step, drafts: Drafts) -> tuple[str, discord.ui.
                              custom_id=cid(tid, rev, CONFIRM, drafts.arg(tid, rev, CONFIRM, step.tokens))))
     if step.tokens:
         view.add_item(button(label="↩ Back", style=discord.ButtonStyle.secondary, row=4,
-                             custom_id=cid(tid, rev, STEP, drafts.arg(tid, rev, STEP, step.tokens[:-1]))))
+                             custom_id=cid(tid, rev, STEP, drafts.arg(tid, rev, STEP, _back(reader, step.tokens)))))
     return clip("\n".join(lines) or "Choose:", 2000), view
 
 

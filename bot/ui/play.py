@@ -296,6 +296,7 @@ class Play:
         """A step of building an action: play it when it is whole and nothing may follow,
         else show the next choices privately (in place when already private)."""
         reader = await self.desk.to_move(interaction.channel_id, interaction.user.id, tid, rev)
+        tokens = payloads.forced_steps(reader, tokens) if tokens else tokens  # steps that leave no choice: taken
         c = reader.choices(tokens)
         if tokens and c.complete and not c.options and c.kind == "token":
             return await self.play(interaction, " ".join(tokens), via="button", table=tid, opened=rev)
