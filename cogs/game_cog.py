@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.registry import GameSpec, specs
+from bot.ui import payloads
 
 if TYPE_CHECKING:
     from bot.app import DeckhandBot
@@ -56,6 +57,8 @@ class GameCog(commands.Cog):
             name = self.spec.title.removeprefix("The ")
             return await refuse(interaction, f"There is no {name} table in this channel. Start one with "
                                              f"`/game new game:{self.spec.id}`.")
+        if choice is not None and choice.strip() == payloads.NOTHING:  # the entry that said why nothing may be chosen
+            return await self.tables.nothing_chosen(interaction, verb)
         if text is not None:
             move = f"{verb} {text}"
         elif choice:

@@ -174,7 +174,19 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
     @game.command(name="move", description="Make a move in the game's notation (autocomplete lists the legal ones).")
     @app_commands.describe(move="The move, e.g. `place r1c2` or `draw`")
     async def move(self, interaction: discord.Interaction, move: str) -> None:
+        if move.strip() == payloads.NOTHING:
+            return await self.nothing_chosen(interaction)
         await self.play(interaction, move, via="slash")
+
+    async def nothing_chosen(self, interaction: discord.Interaction, verb: str | None = None) -> None:
+        """The autocomplete's entry that says why nothing may be chosen, sent: refused with that reason."""
+        try:
+            reader = await self.desk.reader(interaction.channel_id, interaction.user.id)
+        except TableError as e:
+            return await refuse(interaction, str(e))
+        why = payloads.nothing_to_choose(reader, verb)
+        await refuse(interaction, why or "That entry was not a move, and the choices have changed since: pick one "
+                                         "from the list again.")
 
     @move.autocomplete("move")
     async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -191,7 +203,7 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
             return await refuse(interaction, "There is no story being told here right now.")
         verbs = reader.text_verbs()
         if not verbs:
-            return await refuse(interaction, "The game is not asking you for a line right now. " + reader.waiting_for)
+            return await refuse(interaction, payloads.no_line_now(reader))
         await self.play(interaction, f"{verbs[0]} {text}", via="slash")
 
     @game.command(name="hint", description="What the built-in player would do in your place, and why (only you see it).")
@@ -409,10 +421,10 @@ async def legal_choices(desk: "Desk", interaction: discord.Interaction, current:
     """Autocomplete from the caller's own reader: the next tokens after what is typed."""
     try:
         reader = await desk.reader(interaction.channel_id, interaction.user.id)
-    except TableError:
-        return []
-    if reader.table.status != "playing" or (game_id and reader.game != game_id):
-        return []
+    except TableError as e:
+        return payloads.nothing_entry(str(e))
+    if game_id and reader.game != game_id:
+        return payloads.nothing_entry(f"There is no {spec(game_id).title.removeprefix('The ')} table in this channel.")
     return payloads.autocomplete(reader, current, verb)
 
 

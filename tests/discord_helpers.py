@@ -161,6 +161,8 @@ async def press_move(standin, bot, channel_id: int, move: str, user: dict) -> An
                 best = (c, got)
         if best is not None and best[1] != tokens[:0]:
             res = await standin.click(bot, panel_id, best[0]["custom_id"], user=user)
+            if played(res):
+                return res  # made (the steps after the press that left no choice were taken for the player)
             if best[1] == tokens and not res.ephemeral or res.message_id is None:
                 return res
             if res.ephemeral and res.message_id:
@@ -176,9 +178,9 @@ async def press_move(standin, bot, channel_id: int, move: str, user: dict) -> An
             values = [o["value"] for o in c.get("options", [])]
             if nxt in values:
                 res = await standin.select(bot, panel_id, c["custom_id"], [nxt], user=user)
-                if done + (nxt,) == tokens and (played(res) or not (res.ephemeral and res.message_id
-                                                                    and components(standin, res.message_id))):
-                    return res  # the last token, chosen from a select, made the move
+                if played(res) or done + (nxt,) == tokens and not (res.ephemeral and res.message_id
+                                                                   and components(standin, res.message_id)):
+                    return res  # the last token chosen from a select (or the steps after it left no choice) made the move
                 panel_id = res.message_id or panel_id
                 break
             pages = [p for p, a in kinds.get("p", []) if p["label"].startswith("Next") and not p.get("disabled")]

@@ -830,3 +830,19 @@ def test_several_moves_on_one_line_are_played_in_a_row_or_not_at_all():
     assert table.game.move_count == game.move_count + 3  # the second line: three moves, each its own
     assert table.game.phase == "consolidation" and seat in table.game.to_act()
     assert "taps their base" in out
+
+
+def test_the_terminal_gridcannon_board_names_rows_and_columns_as_moves_name_cells():
+    """The board a player reads at the terminal names its rows r1..r3 and columns c1..c3, the way a
+    move names a cell (``place r1c2``): the card shown in row r, column c is the one at ``r{r}c{c}``."""
+    from bot.engine.cards import pretty
+
+    script = Script(["quit"])
+    game = play_terminal("gridcannon", ["Ann"], [], 3, read=script.read, write=script.write, width=80)
+    lines = script.out.splitlines()
+    assert any(ln.split() == ["c1", "c2", "c3"] for ln in lines), script.out
+    tops = {c.cell: c.top for c in game.view(0).grid}
+    for r in (1, 2, 3):
+        row = next(ln for ln in lines if ln.startswith(f"L{r} ") and f" r{r} " in ln)
+        shown = row.partition(f" r{r} ")[2].split()[:3]
+        assert shown == [pretty(tops[f"r{r}c{c}"]) for c in (1, 2, 3)], row

@@ -146,9 +146,9 @@ async def test_slash_commit_is_private_and_checked(standin, bot):
     assert [c["value"] for c in choices] == commits
     nothing_for_others = await standin.autocomplete(bot, "celestial-emperor commit", {"choice": ""},
                                                     focused="choice", user=other, guild=g)
-    assert nothing_for_others == []
+    assert [c["name"] for c in nothing_for_others] == [load_game(await bot.service.get(channel)).waiting_for()]
     ok = await standin.slash(bot, "celestial-emperor commit", {"choice": commits[0]}, user=users[seat], guild=g)
-    assert ok.ephemeral and "Done" in ok.text
+    assert ok.ephemeral and ok.text.startswith("Done: your secret choice is in"), ok.text  # a hidden card
     public = [m for m in ok.followups if not m.get("ephemeral")]
     assert public, "the public table is updated"
     assert_hidden(json.dumps([m.get("embeds") for m in public]), {commits[0].split()[1]}, "the public table")

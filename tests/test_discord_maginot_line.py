@@ -300,7 +300,7 @@ async def test_several_taps_in_one_select_say_what_each_did(standin, bot, fixed_
     res = await standin.select(bot, panel.message_id, batch["custom_id"], values, user=user)
     moves = [m[1] for m in (await bot.service.get(channel)).moves[logged:]]
     assert moves == [v.partition(" ")[2] for v in values] and len(moves) >= 2
-    said = res.text.partition("\n")[0]  # (the turn is a private decision: "your secret choice is in")
-    assert res.ephemeral and said.startswith("Done: ") and ", then " in said, said
+    said = res.text.partition("\n")[0]  # (chosen privately, but no secret: "you chose")
+    assert res.ephemeral and said.startswith("Done: you chose ") and ", then " in said, said
     assert "Tap your base" in said or "Tap " in said.partition(", then ")[0]
     assert (await bot.service.get(channel)).revision == table.revision + 1

@@ -33,10 +33,12 @@ def _cards(cs: Sequence[str]) -> str:
     return " ".join(pretty(c) for c in cs)
 
 
-def stack_text(pos: PositionView) -> str:
+def stack_text(pos: PositionView, left: bool = False) -> str:
     """``K♠ with 8♣ 4♦ (attack 12, defence 22)``, ``Q♠ defeated, 🃏 with 5♥ (attack 5, defence 15)``
-    or ``J♠ defeated``."""
+    or ``J♠ defeated``; a position of a player who left the game (``left``), ``J♠ out``."""
     court = pretty(pos.court)
+    if left and pos.state == "defeated":  # face down because its player left, not defeated in play
+        return f"{court} out"
     if pos.state == "defeated":
         return f"{court} defeated"
     if pos.state == "jokered":
@@ -47,8 +49,8 @@ def stack_text(pos: PositionView) -> str:
 
 def court_line(view: CourtWarsView, s: SeatView) -> str:
     """One player's court on a line: ``♠ P1 Ana — K♠ with 8♣ 4♦ (attack 12, defence 22) · J♠ defeated``."""
-    flag = " (eliminated)" if s.eliminated else ""
-    stacks = " · ".join(stack_text(p) for p in s.positions)
+    flag = " (left the game)" if s.left else " (eliminated)" if s.eliminated else ""
+    stacks = " · ".join(stack_text(p, s.left) for p in s.positions)
     return f"{SUIT_SYMBOL[s.suit]} P{s.seat + 1} {s.name}{flag} — {stacks}"
 
 
@@ -105,9 +107,9 @@ def panel(view: CourtWarsView, *, with_picture: bool = True) -> Panel:
         return p
     for s in view.seats:
         marker = " ◀" if not view.over and s.seat == view.current else ""
-        flag = " — eliminated" if s.eliminated else ""
+        flag = " — left the game" if s.left else " — eliminated" if s.eliminated else ""
         name = f"{SUIT_SYMBOL[s.suit]} P{s.seat + 1} {s.name}{flag}{marker}"
-        value = "\n".join(stack_text(p_) for p_ in s.positions)
+        value = "\n".join(stack_text(p_, s.left) for p_ in s.positions)
         p.add(name, value)
     p.add("Piles", piles_text(view))
     return p
@@ -119,8 +121,9 @@ def text(view: CourtWarsView) -> str:
         marker = "> " if not view.over and s.seat == view.current else "  "
         lines.append(marker + court_line(view, s))
     lines.append(piles_text(view))
-    if view.recent:
-        lines.append("Recent: " + " | ".join(view.recent[-3:]))
+    recent = [r for r in view.recent if r != view.result]  # how the game ended is the status line, said once
+    if recent:
+        lines.append("Recent: " + " | ".join(recent[-3:]))
     lines.append(status(view).replace("**", ""))
     lines.append(footer(view))
     return "\n".join(lines)
@@ -157,7 +160,7 @@ def _pile(sheet: dr.Sheet, x: float, y: float, tile_code: object, label: str, co
     return x + dr.CARD_W + 16 + max(dr.width_of(label), dr.width_of(count)) + 24
 
 
-def _position(sheet: dr.Sheet, pos: PositionView, x: float, y: float) -> None:
+def _position(sheet: dr.Sheet, pos: PositionView, x: float, y: float, left: bool = False) -> None:
     start = x + dr.CARD_W + 8
     if pos.state == "alive":
         dr.card(sheet.img, pos.court, x, y)
@@ -169,8 +172,8 @@ def _position(sheet: dr.Sheet, pos: PositionView, x: float, y: float) -> None:
     if pos.guards:
         dr.fan(sheet.img, pos.guards, start, y, x + COLUMN - 8 - start, step=30)
     ly = y + dr.CARD_H + 4
-    if pos.state == "defeated":
-        dr.text(sheet.d, (x, ly), f"{pos.letter} defeated", dr.MUTED)
+    if pos.state == "defeated":  # face down: defeated in play, or out with its player who left
+        dr.text(sheet.d, (x, ly), f"{pos.letter} {'out' if left else 'defeated'}", dr.MUTED)
         return
     if pos.state == "jokered":
         dr.text(sheet.d, (x, ly), f"{pos.letter} + Joker", dr.MUTED)
@@ -215,13 +218,15 @@ def _picture(view: CourtWarsView, height: int) -> bytes:
         sheet.band(tall, dr.FELT_DARK if row % 2 == 0 else dr.FELT_LIGHT)
         sheet.y += 8
         name = f"{SUIT_SYMBOL[s.suit]} P{s.seat + 1} {s.name}"
-        if s.eliminated:
+        if s.left:
+            name += " (left the game)"
+        elif s.eliminated:
             name += " (eliminated)"
         if acting:
             name += " ◀ to act"
         dr.text(d, (dr.PAD, sheet.y), dr.fit(name, dr.WIDTH - 2 * dr.PAD), dr.GOLD if acting else dr.WHITE)
         sheet.y += dr.LINE
         for i, pos in enumerate(s.positions):
-            _position(sheet, pos, dr.PAD + i * COLUMN, sheet.y)
+            _position(sheet, pos, dr.PAD + i * COLUMN, sheet.y, s.left)
         sheet.y += tall - 8 - dr.LINE
     return sheet.png()

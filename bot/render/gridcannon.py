@@ -3,6 +3,8 @@ and a PNG of the table. Only the view is read; never the game state."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.engine.cards import pretty, pretty_text
 from bot.engine.gridcannon.view import CellView, GridcannonView, SlotView
 from bot.render.panel import Panel, clip, options_words
@@ -38,22 +40,22 @@ def _cell_label(c: CellView) -> str:
 
 
 def grid_block(view: GridcannonView) -> str:
-    """The 5x5 table: the 3x3 grid with its 12 royal slots around it (monospace)."""
+    """The 5x5 table: the 3x3 grid with its 12 royal slots around it (monospace), its rows and
+    columns named as moves name its cells (``r1c2``: row 1, column 2), each slot by its name."""
     slots = {s.slot: s for s in view.slots}
-    cells = view.grid
-    rows = []
-    top = "".join(_centre(k) for k in ("", "T1", "T2", "T3", ""))
-    rows.append(top.rstrip())
-    rows.append("".join(_centre(x) for x in ["", *(_slot_label(slots[f"T{k}"]) for k in (1, 2, 3)), ""]).rstrip())
-    for r in range(3):
-        line = [_slot_label(slots[f"L{r + 1}"])] + [_cell_label(cells[3 * r + c]) for c in range(3)]
-        line.append(_slot_label(slots[f"R{r + 1}"]))
-        label = f"L{r + 1}"
-        rows.append(label + " " + "".join(_centre(x) for x in line) + f" R{r + 1}")
-    rows.append("".join(_centre(x) for x in ["", *(_slot_label(slots[f"B{k}"]) for k in (1, 2, 3)), ""]).rstrip())
-    rows.append("".join(_centre(k) for k in ("", "B1", "B2", "B3", "")).rstrip())
-    # Align the rows without the side labels with the labelled ones (3 chars of label).
-    return "\n".join(r if r.startswith(("L", "R")) else "   " + r for r in rows)
+    label = {k: _slot_label(s) for k, s in slots.items()}
+
+    def row(middle: Sequence[str], r: int | None = None) -> str:
+        """One line: the three middle columns; for a row of cells, its side slots and names too."""
+        left, right, name = (f"L{r}", f"R{r}", f"r{r}") if r is not None else ("", "", "")
+        sides = (label.get(left, ""), label.get(right, ""))
+        return (f"{left:<3}{_centre(sides[0])}{name:<3}" + "".join(_centre(x) for x in middle)
+                + _centre(sides[1]) + (f" {right}" if right else "")).rstrip()
+
+    rows = [row(("T1", "T2", "T3")), row([label[f"T{k}"] for k in (1, 2, 3)]), row(("c1", "c2", "c3"))]
+    rows += [row([_cell_label(view.grid[3 * (r - 1) + c]) for c in range(3)], r) for r in (1, 2, 3)]
+    rows += [row([label[f"B{k}"] for k in (1, 2, 3)]), row(("B1", "B2", "B3"))]
+    return "\n".join(rows)
 
 
 def royals_text(view: GridcannonView) -> str:

@@ -53,7 +53,7 @@ class Change:
     pings: list[int] = field(default_factory=list)  # user ids whose turn it now is
     finished: bool = False
     record: dict[str, Any] | None = None
-    secret: bool = False  # the move answered a private decision: tell the mover privately
+    secret: bool = False  # the move stays hidden from the others (``Game.redact``): the mover is told it is secret
     ratings: list[RatingChange] = field(default_factory=list)  # each person's change when a rated game ends
     notice: Notice | None = None  # the sweep's short message (a warning, time up, a clock run out)
     # Nothing a player sees on the table changed (the sweep's warning): saved without bumping the

@@ -433,13 +433,15 @@ class Reader:
         return found
 
     def so_far(self, tokens: Sequence[str]) -> list[str]:
-        """The labels of the tokens chosen so far (plain words from this seat's choices)."""
+        """The labels of the tokens chosen so far (plain words from this seat's choices); the words
+        of a text step (a story line) are one entry, as the engine reads them (the rest of the move)."""
         out = []
         for i, tok in enumerate(tokens):
             c = self.choices(tokens[:i])
-            if c.kind == "text":
-                out.append(f"“{tok if len(tok) <= 60 else tok[:59] + '…'}”")
-                continue
+            if c.kind == "text":  # the player's own words: the rest of the move, one entry
+                text = " ".join(tokens[i:])
+                out.append(f"“{text if len(text) <= 60 else text[:59] + '…'}”")
+                break
             out.append(next((o.label for o in c.options if o.token == tok), "") or tok)
         return out
 
@@ -502,7 +504,7 @@ class Update:
     events: list[str] = field(default_factory=list)  # the public lines this action added
     pings: list[int] = field(default_factory=list)  # users who now must act (never the actor)
     finished: bool = False
-    secret: bool = False  # the move answered a private decision
+    secret: bool = False  # the move stays hidden from the other players (a secret choice)
     notice: "Notice | None" = None
     extra: dict[str, Any] = field(default_factory=dict)  # e.g. rating changes at a game's end
 

@@ -174,7 +174,7 @@ class Turn:
         t.live = new  # the state stays the snapshot; the store writes a new one when it is due
         t.moves.append([seat, FORFEIT if forfeit else move.strip(), round(self.clock(), 3)])
         change = self._after(t, new, before, events, rulebook_clock(game)[1])
-        change.secret = decision is not None and not decision.public
+        change.secret = not forfeit and decision is not None and not decision.public and _hidden(game, seat, move)
         return change
 
     def _after(self, t: TableRow, new: Game, before: set[int], events: list[Event],
@@ -280,3 +280,13 @@ class Turn:
             raise TableError("Only the other players or the host can do that.")
         return game
 
+
+def _hidden(game: Game, seat: int, move: str) -> bool:
+    """The move stays hidden from the other players: the engine hides it from them in a record
+    (``Game.redact``: a card committed face down, a home row's order), not merely a move chosen
+    privately from a hand whose result everyone sees."""
+    move = move.strip()
+    try:
+        return game.redact(seat, move) != move
+    except Exception:  # an engine that cannot read the move shows it as it is
+        return False

@@ -36,12 +36,12 @@ from bot.render import renderer, story
 from bot.render.panel import Panel, clip, plain
 
 from bot.tables.clock import format_duration
-from bot.tables.reader import Reader
+from bot.tables.reader import FORFEIT_TOKENS, Reader
 from bot.ui.components import add, button
 from bot.ui.boxes import text_box  # noqa: F401 — every payload is reached from here
 from bot.ui.pickers import (  # noqa: F401 — every payload is reached from here
-    THEN, Drafts, Shortcut, Step, batch_moves, confirm_view, decode_tokens, encode_tokens, move_down_view, move_label,
-    picker, public_moves, shortcuts,
+    THEN, Drafts, Shortcut, Step, batch_moves, confirm_view, decode_tokens, encode_tokens, forced_steps, move_down_view,
+    move_label, picker, public_moves, said_label, shortcuts,
 )
 from bot.ui.text import (  # noqa: F401 — every payload is reached from here
     BUTTONS_PER_ROW, COLOUR, CONFIRM, CUSTOM_ID_MAX, HAND_LABEL, KEEP, LABEL_MAX, MODAL, NO_PINGS, PAGE, PUBLIC_MOVES_MAX,
@@ -116,8 +116,10 @@ def table_message(reader: Reader, picture: bytes | None = None, *, drafts: Draft
         return TableMessage(embed_from_panel(panel), discord.ui.View(timeout=None), [])
     drafts = drafts if drafts is not None else Drafts()
     render = renderer(t.game)
-    panel = defused(render.table_panel(reader.view, with_picture=picture is not None), reader.players)
-    shown = reader.recent[-4:]
+    panel = render.table_panel(reader.view, with_picture=picture is not None)
+    ended = reader.result if reader.result and reader.result in panel.description else ""  # the panel says it
+    panel = defused(panel, reader.players)
+    shown = tuple(e for e in reader.recent if e != ended)[-4:]  # how the game ended, said once
     if shown:
         recent = "\n".join(line(e) for e in shown)
         panel.description = clip(f"{recent}\n\n{panel.description}".strip(), 4096)
@@ -294,9 +296,12 @@ def did(labels: Sequence[str], secret: bool = False) -> str:
         return _did.__wrapped__(tuple(labels), secret)
 
 
+LINE_MAX = 1100  # characters of one part of what an action did: a story line is said whole (its engine's limit, 1000)
+
+
 @functools.lru_cache(maxsize=4096)
 def _did(labels: tuple[str, ...], secret: bool) -> str:
-    words = [clip(pretty_text(" ".join(str(x).split())), 200) for x in labels if str(x).strip()]
+    words = [clip(pretty_text(" ".join(str(x).split())), LINE_MAX) for x in labels if str(x).strip()]
     if not words:
         return "Done."
     said = words[0] if len(words) == 1 else ", ".join(words[:-1]) + ", then " + words[-1]
@@ -315,10 +320,39 @@ def history(reader: Reader) -> discord.Embed:
     return embed
 
 
-def autocomplete(reader: Reader, current: str, verb: str | None = None) -> list[discord.app_commands.Choice[str]]:
-    """Autocomplete from the reader's choices: the next tokens after what is typed, in plain words."""
+NOTHING = "∅"  # the value of the autocomplete's one entry saying why nothing may be chosen (refused if sent)
+
+
+def nothing_to_choose(reader: Reader, verb: str | None = None) -> str | None:
+    """Why this reader may choose nothing now (with ``verb``: no move of that verb), in one
+    sentence from what it may know; None when something may be chosen."""
+    if reader.table.status != "playing":
+        return "There is no game in progress at this table."
+    if reader.seat is None:
+        return "You are not playing at this table."
+    if reader.has_left:
+        return "You have left this game."
     if not reader.acting:
-        return []
+        return reader.waiting_for
+    if verb is None or not reader.choices((verb,)).empty:
+        return None
+    others = [o.label or o.token for o in reader.choices(()).options if o.token not in FORFEIT_TOKENS]
+    return pretty_text(f"No {verb} is possible now" + (f"; you may: {'; '.join(others)}." if others else "."))
+
+
+def nothing_entry(why: str) -> list[discord.app_commands.Choice[str]]:
+    """The autocomplete's one entry when nothing may be chosen: the reason, and a value that is
+    refused with it when sent (:data:`NOTHING`)."""
+    shown = " ".join(why.replace("`", "").split())  # a choice's name shows no Markdown
+    return [discord.app_commands.Choice(name=clip(shown, 100) or "Nothing to choose now.", value=NOTHING)]
+
+
+def autocomplete(reader: Reader, current: str, verb: str | None = None) -> list[discord.app_commands.Choice[str]]:
+    """Autocomplete from the reader's choices: the next tokens after what is typed, in plain words;
+    when nothing may be chosen, one entry that says why."""
+    why = nothing_to_choose(reader, verb)
+    if why is not None:
+        return nothing_entry(why)
     typed = current[:200].split()
     ends_with_space = current.endswith(" ")
     done = tuple(typed if ends_with_space else typed[:-1])
@@ -345,6 +379,16 @@ def autocomplete(reader: Reader, current: str, verb: str | None = None) -> list[
         if len(out) == 25:
             break
     return out
+
+
+def no_line_now(reader: Reader) -> str:
+    """Why /game say cannot be a line now: the step the game asks of this seat first (its
+    decision's prompt, else its choices' words), or whose turn it is."""
+    decision = reader.decision if reader.acting else None
+    if decision is None:
+        return clip(f"The game is not asking you for a line right now. {reader.waiting_for}", 1900)
+    step = decision.prompt or " or ".join(o.label or o.token for o in reader.choices(()).options)
+    return clip(f"The game is not asking you for a line yet. First: {pretty_text(step)}", 1900)
 
 
 def forfeit_question(reader: Reader, tokens: tuple[str, ...]) -> str:

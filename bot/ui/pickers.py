@@ -113,6 +113,39 @@ def _shortcut_kwargs(tid: str, rev: int, s: Shortcut, drafts: Drafts) -> dict[st
             "custom_id": cid(tid, rev, kind, drafts.arg(tid, rev, kind, s.tokens))}
 
 
+FORCED_MAX = 8  # forced steps taken in a row at most (a move has a few steps)
+
+
+def _forced(c: Choices) -> bool:
+    """A step that leaves the seat no choice: one option, the tokens so far no move of their own
+    (so stopping is no alternative), and no forfeit (giving the game up is always asked)."""
+    return c.kind == "token" and not c.complete and len(c.options) == 1 and c.options[0].token not in FORFEIT_TOKENS
+
+
+def forced_steps(reader: Reader, tokens: tuple[str, ...]) -> tuple[str, ...]:
+    """``tokens`` (a step the player pressed) and each step after them that leaves the seat no
+    choice, taken for the player: taking one shows nothing new (a step's choices are read from the
+    seat's own view, and nothing is played until the move is whole), and the player would only
+    press its one button. A decision's first step is never taken (it is where the decision is
+    explained, and a whole move there is the player's to make: pressing it is the choice)."""
+    out = tuple(tokens)
+    for _ in range(FORCED_MAX):
+        c = reader.choices(out)
+        if not _forced(c):
+            break
+        out += (c.options[0].token,)
+    return out
+
+
+def _back(reader: Reader, tokens: tuple[str, ...]) -> tuple[str, ...]:
+    """Where Back goes from ``tokens``: the last step before them that held a choice (a step taken
+    for the player would be taken again at once), else the decision's first step."""
+    for n in range(len(tokens) - 1, 0, -1):
+        if forced_steps(reader, tokens[:n]) == tokens[:n]:
+            return tokens[:n]
+    return ()
+
+
 def picker(reader: Reader, step: Step, drafts: Drafts) -> tuple[str, discord.ui.View]:
     """A private step of building an action: the reader's choices after ``step.tokens``."""
     tid, rev = reader.table.key, reader.opened
@@ -157,7 +190,7 @@ def picker(reader: Reader, step: Step, drafts: Drafts) -> tuple[str, discord.ui.
                              custom_id=cid(tid, rev, CONFIRM, drafts.arg(tid, rev, CONFIRM, step.tokens))))
     if step.tokens:
         view.add_item(button(label="↩ Back", style=discord.ButtonStyle.secondary, row=4,
-                             custom_id=cid(tid, rev, STEP, drafts.arg(tid, rev, STEP, step.tokens[:-1]))))
+                             custom_id=cid(tid, rev, STEP, drafts.arg(tid, rev, STEP, _back(reader, step.tokens)))))
     return clip("\n".join(lines) or "Choose:", 2000), view
 
 
@@ -209,6 +242,19 @@ def move_label(reader: Reader, tokens: tuple[str, ...]) -> str:
         return words[-1]
     return ", ".join(words[1:]) if reader.choices(tokens[:2]).kind == "token" and len(words) == 3 and \
         reader.choices(tokens[:2]).complete else _long_label(reader, tokens)
+
+
+def said_label(reader: Reader, move: str) -> str | None:
+    """A move that ends in the player's own words (a story line) as one label: the words of its
+    steps, then the line as written ("Tell with the Princess (Q♠): “Then the dragon woke.”");
+    None for a move without a text step."""
+    words = move.split()
+    for i in range(len(words)):
+        if reader.choices(tuple(words[:i])).kind == "text":
+            text = move.split(None, i)[i].strip()
+            head = " → ".join(reader.so_far(tuple(words[:i])))
+            return f"{head}: “{text}”" if head else f"“{text}”"
+    return None
 
 
 def several(reader: Reader, options: Sequence[Option]) -> list[tuple[tuple[str, ...], str]]:
@@ -417,8 +463,7 @@ def in_one_press(reader: Reader, options: Sequence[Option], drafts: Drafts) -> l
                              options=[option(clip(pretty_words(label), 100), batch_value(i, tokens))
                                       for i, (tokens, label) in enumerate(many)]), _BATCH_ROW))
     if quick:
-        items.append((select(custom_id=batch_cid + "2", min_values=1, max_values=1,
-                             placeholder="In one pick (building: what finishes it, or all you have)…",
+        items.append((select(custom_id=batch_cid + "2", min_values=1, max_values=1, placeholder=_pick_words(reader, quick),
                              options=[option(clip(pretty_words(label), 100), batch_value(i, tokens))
                                       for i, (tokens, label) in enumerate(quick)]), _AMOUNT_ROW))
     if chain:
@@ -430,6 +475,16 @@ def in_one_press(reader: Reader, options: Sequence[Option], drafts: Drafts) -> l
 
 
 Moves = tuple[tuple[tuple[str, ...], str], ...]
+
+
+def _pick_words(reader: Reader, moves: Moves) -> str:
+    """The placeholder of a select of whole moves in one pick: what its moves are, from the words of
+    their first steps ("In one pick: Attach a queen…"), and, when a move's amount is chosen for
+    the player (``_leaves``: what finishes it, or all there is), that it is."""
+    heads = list(dict.fromkeys(reader.so_far(t[:1])[0] for t, _ in moves))
+    amounts = any(reader.choices(t[:k]).kind == "range" for t, _ in moves for k in range(1, len(t)))
+    note = " (amounts: what finishes it, or all you have)" if amounts else ""
+    return clip(pretty_words(f"In one pick: {'; '.join(heads)}{note}…"), 150)
 
 
 def _press_moves(reader: Reader, options: Sequence[Option]) -> tuple[Moves, Moves, Moves] | None:

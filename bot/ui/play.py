@@ -319,6 +319,7 @@ class Play:
         """A step of building an action: play it when it is whole and nothing may follow,
         else show the next choices privately (in place when already private)."""
         reader = await self.desk.to_move(interaction.channel_id, interaction.user.id, tid, rev)
+        tokens = payloads.forced_steps(reader, tokens) if tokens else tokens  # steps that leave no choice: taken
         c = reader.choices(tokens)
         if tokens and c.complete and not c.options and c.kind == "token":
             return await self.play(interaction, " ".join(tokens), via="button", table=tid, opened=rev)
@@ -429,18 +430,16 @@ class Play:
             return tokens
         if not reader.acting:
             return tokens
-        if not more:
-            return reader.so_far(tokens)
+        if not more:  # a line of text is one label: its step's words and the line as written
+            said = payloads.said_label(reader, move)
+            return [said] if said is not None else reader.so_far(tokens)
         out: list[str] = []
         now: Reader | None = reader
         for m in [move, *more]:
-            head, _, rest = m.partition(" ")
             if now is None:
                 out.append(m)
-            elif rest and now.choices((head,)).kind == "text":  # a line of text: its label and the words
-                out.append(f"{now.so_far((head,))[0]} “{rest if len(rest) <= 60 else rest[:59] + '…'}”")
             else:
-                out.append(payloads.move_label(now, tuple(m.split())))
+                out.append(payloads.said_label(now, m) or payloads.move_label(now, tuple(m.split())))
             now = now.after(m) if now is not None else None
         return out
 

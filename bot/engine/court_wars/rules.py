@@ -87,10 +87,11 @@ def _position_view(s: int, i: int, court: str, state: str, joker: str | None, gu
 
 
 @functools.lru_cache(maxsize=1024, typed=True)
-def _seat_view(s: int, name: str, suit: str, eliminated: bool, positions: tuple[PositionView, ...]) -> SeatView:
+def _seat_view(s: int, name: str, suit: str, eliminated: bool, positions: tuple[PositionView, ...],
+               left: bool = False) -> SeatView:
     living = [p for p in positions if CourtWarsGame.is_living({"state": p.state})]
     return SeatView(seat=s, name=name, suit=suit, eliminated=eliminated, positions=positions, living=len(living),
-                    total_defence=sum(p.defence for p in living))  # total_defence
+                    total_defence=sum(p.defence for p in living), left=left)  # total_defence
 
 
 def is_guard(card: str) -> bool:
@@ -906,7 +907,7 @@ class CourtWarsGame(KeepsAnswers, Game):
         return tuple(
             _seat_view(s, name, self.suits[s], self.eliminated[s],
                        tuple(_position_view(s, i, pos["court"], pos["state"], pos["joker"], tuple(pos["guards"]))
-                             for i, pos in enumerate(self.courts[s])))
+                             for i, pos in enumerate(self.courts[s])), s in self.forfeited)
             for s, name in enumerate(self.players))
 
     def known(self, seat: int | None) -> frozenset[str]:

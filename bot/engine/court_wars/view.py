@@ -38,6 +38,7 @@ class SeatView:
     positions: tuple[PositionView, ...]
     living: int  # living stacks
     total_defence: int
+    left: bool = False  # left the game (a forfeit): out, its courts face down, but never defeated in play
 
 
 @dataclass(frozen=True)

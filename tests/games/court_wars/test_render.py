@@ -66,3 +66,31 @@ def test_picture_is_a_png_of_the_courts():
         assert img.size[0] == 800 and img.size[1] > 300
     over, _ = W().apply(1, "resign")
     assert picture(over.view(None))[:4] == b"\x89PNG"
+
+
+def test_a_player_who_left_is_shown_as_having_left_not_defeated(monkeypatch):
+    """Ben leaves the table with three living stacks: his courts go face down (out with him), but no
+    words, picture or field says they were defeated; the ending is said once in the text."""
+    from bot.render import court_wars
+
+    over, _ = W(current=0).forfeit(1)
+    v = over.view(None)
+    ben = v.seats[1]
+    assert ben.left and ben.eliminated and not v.seats[0].left
+    assert court_line(v, ben) == "♥ P2 Ben (left the game) — K♥ out · Q♥ out · J♥ out"
+    fields = panel(v, with_picture=False).fields
+    assert fields[1][0].endswith("Ben — left the game") and "defeated" not in fields[1][1]
+    assert "defeated" not in court_wars.alt_text(v)
+    assert text(v).count(v.result) == 1 and "left the game" in text(v)
+    drawn = []
+    real = court_wars.dr.text
+
+    def text_drawn(d, xy, words, *args, **kw):  # the words the picture draws
+        drawn.append(words)
+        return real(d, xy, words, *args, **kw)
+
+    monkeypatch.setattr(court_wars.dr, "text", text_drawn)
+    assert picture(v)[:4] == b"\x89PNG"
+    assert any("Ben (left the game)" in w for w in drawn)
+    assert [w for w in drawn if w.endswith(" out")] == ["K out", "Q out", "J out"]
+    assert not any("defeated" in w for w in drawn), drawn

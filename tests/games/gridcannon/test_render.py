@@ -59,8 +59,9 @@ def test_text_and_grid_block():
     t = text(v)
     assert "Gridcannon" in t and "Deck:" in t and ">>" in t
     block = grid_block(v)
-    assert len(block.splitlines()) == 7
-    assert block.splitlines()[2].startswith("L1") and block.splitlines()[2].endswith("R1")
+    assert len(block.splitlines()) == 8  # the slots' names above and below, the columns' names above the cells
+    assert block.splitlines()[2].split() == ["c1", "c2", "c3"]
+    assert block.splitlines()[3].startswith("L1") and " r1 " in block.splitlines()[3] and block.splitlines()[3].endswith("R1")
 
 
 def test_panel_outcome_and_prompt():
