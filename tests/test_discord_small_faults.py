@@ -94,3 +94,15 @@ async def test_an_answer_discord_never_takes_is_one_warning_and_the_table_catche
     assert len(warnings) == 1 and warnings[0].levelno == logging.WARNING, warnings
     assert row.table_id in warnings[0].getMessage()
     assert warnings[0].exc_info is None, "one line, no traceback"
+
+
+async def test_a_connection_closed_before_the_answer_is_one_warning_and_the_table_catches_up(standin, bot, caplog):
+    g, users, channel, table, move, seat = await _drawing(standin, bot)
+    standin.drop_connection(r"/interactions/\d+/[^/]+/callback", method="POST")
+    caplog.set_level(logging.INFO)
+    res = await standin.click(bot, table, move, user=users[seat], expect_answer=False)
+    assert not res.callbacks and [r.status for r in res.requests if r.path.endswith("/callback")] == [0]
+    row = await bot.service.get(channel)
+    assert shown_revision(standin, table) == row.revision, "the table message caught up through the channel"
+    warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warnings) == 1 and row.table_id in warnings[0].getMessage() and warnings[0].exc_info is None, warnings

@@ -56,6 +56,7 @@ class RestRoutes:
     refused_tokens: set[str]
     latency: float
     _rate_limits: list[dict]
+    _drops: list[dict]
     _routes: list[tuple[str, re.Pattern[str], Callable[..., Any]]]
 
     def _setup_routes(self) -> None:
@@ -98,6 +99,18 @@ class RestRoutes:
         ``retry_after`` in the body and ``X-RateLimit-*`` headers (discord.py waits and sends again)."""
         self._rate_limits.append({"path": re.compile(path), "method": method, "left": times,
                                   "retry_after": retry_after, "global": is_global})
+
+    def drop_connection(self, path: str, *, method: str | None = None, times: int = 1) -> None:
+        """The next ``times`` requests whose path fully matches ``path`` (and ``method``) get no answer:
+        the connection is closed under them, as a network fault or a proxy restarting does."""
+        self._drops.append({"path": re.compile(path), "method": method, "left": times})
+
+    def _dropped(self, rec: Request) -> bool:
+        for rule in self._drops:
+            if rule["left"] > 0 and rule["method"] in (None, rec.method) and rule["path"].fullmatch(rec.path):
+                rule["left"] -= 1
+                return True
+        return False
 
     def _limited(self, rec: Request) -> web.Response | None:
         for rule in self._rate_limits:
@@ -146,6 +159,11 @@ class RestRoutes:
         if rec.auth and rec.auth.removeprefix("Bot ").strip() in self.refused_tokens:
             rec.status = 401
             return _error(401, 0, "401: Unauthorized")
+        if self._dropped(rec):
+            rec.status = 0  # no answer: the connection closed under the request
+            if request.transport is not None:
+                request.transport.close()
+            return web.Response(status=500)  # never sent: the connection is gone
         limited = self._limited(rec)
         if limited is not None:
             rec.status = 429

@@ -83,6 +83,7 @@ class DiscordStandIn(Driver, Payloads, Gateway, RestRoutes, MessageStore, People
         self._saved: tuple[str, str] | None = None
         self._default_user: dict | None = None
         self._rate_limits: list[dict] = []
+        self._drops: list[dict] = []
         self._routes: list[tuple[str, re.Pattern[str], Callable[..., Any]]] = []
         self._setup_routes()
 
