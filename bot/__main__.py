@@ -182,19 +182,16 @@ def parser() -> argparse.ArgumentParser:
     b = _command(
         sub, "bench", "print engine and interaction-handling speed figures",
         ("Print speed figures beside their targets: each game's engine (actions applied, whole games with the "
-         "built-in player, random playouts); each game's picture (CPU of one drawn and encoded); the real "
-         "press — gateway payloads fed to the bot, answered to a "
-         "Discord stand-in in another process — on tables of 30, 300 and 1,000 moves, and 200 tables at once "
-         "(on SQLite also with Discord answering 50 ms late); "
-         "the turn-limit sweep with 1,000 of 100,000 tables due, and memory; the server-side figures (one press "
-         "through the table service and the message builder, many tables at once, start-up, a move and the "
-         "sweep with 10 and with 100,000 stored tables). The store figures run on a SQLite file and on a "
-         "throw-away PostgreSQL server at its default durability (DECKHAND_PG_BIN). Takes many minutes; "
+         "built-in player, random playouts); each game's picture (CPU of one drawn and encoded); the replay "
+         "viewer; the server-side figures (one press through the table service and the message builder, many "
+         "tables at once, start-up, a move and the sweep with 10 and with 100,000 stored tables). The store "
+         "figures run on a SQLite file and on a throw-away PostgreSQL server at its default durability "
+         "(DECKHAND_PG_BIN). Takes several minutes; "
          "--quick repeats less. Speed is measured here, never asserted in tests."))
     b.add_argument("--quick", action="store_true", help="fewer repetitions")
     b.add_argument("--json", action="store_true", help='end with one JSON line: {"figures": [...]}')
     b.add_argument("--only", default="", metavar="PARTS",
-                   help="comma-separated parts to run (engines, pictures, press, sweep (with memory), replay, service; "
+                   help="comma-separated parts to run (engines, pictures, replay, service; "
                         "default all)")
     b.add_argument("--gridcannon-js", metavar="PATH",
                    help="engines: a copy of the JavaScript Gridcannon engine (engine.mjs of GeekKingCloud/"

@@ -6,26 +6,13 @@
    JavaScript engine's on the same decks when ``--gridcannon-js`` names a copy of it (never
    downloaded; the comparison is ``scripts/gridcannon_js.py``, loaded from the source checkout,
    not part of the package), else "not measured" with the reason.
-2. The real press (``bot.benchkit``): a real bot (discord.py, the cog, the desk, the store, the
-   message built and serialised) fed gateway INTERACTION_CREATE payloads — My hand on the table
-   message, the private panel's steps, ``/game move`` — answering a Discord stand-in that runs in
-   another process (pictures go as multipart uploads). On tables of 30, 300 and 1,000 moves:
-   main-process CPU per interaction, click → table edit p50/p99 (the edit's arrival at the
-   stand-in), store round trips per press (calls on the store counted); then 200 tables of mixed
-   lengths at once: interactions/s, the event loop's longest stall, errors and lost updates
-   (every table's final move count checked). On SQLite and on PostgreSQL at its default
-   durability (the bench never sets synchronous_commit=off).
-3. The turn-limit sweep through the cog's ``check_timeouts`` with 1,000 of 100,000 stored tables
-   due (notices posted, table messages edited): the event loop's time; memory (RSS of the bot
-   and its picture processes) with 100,000 stored tables and 1,000 hot ones of 300+ moves.
-4. Server-side figures (the table service and the message builder, no Discord stand-in), as
-   before: one interaction on a 300-move table, many tables at once, flat with the number of
-   stored tables.
+2. Server-side figures (the table service and the message builder, no Discord stand-in): one
+   interaction on a 300-move table, many tables at once, flat with the number of stored tables.
 
 2b. Pictures: each game's picture drawn and encoded (CPU p50 and p99, bytes) over many varied
    views, as a picture process draws them.
 
-``--only engines,pictures,press,sweep,replay,service`` runs some parts; ``--quick`` repeats less.
+``--only engines,pictures,replay,service`` runs some parts; ``--quick`` repeats less.
 ``--json`` prints ``{"figures": [{"name", "value", "unit", "target", "met"}]}`` as the last line.
 """
 
@@ -35,9 +22,8 @@ import asyncio
 import json
 import os
 import random
-import tempfile
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -247,41 +233,7 @@ class LoopWatch:
             self._task.cancel()
 
 
-async def real_press_figures(quick: bool, report: Callable[[Figure], None]) -> None:
-    """The real press (``bot.benchkit``): the bot fed gateway payloads, answering a stand-in."""
-    from bot.benchkit.press import press_figures
-
-    import bot.ui  # noqa: F401  (imported before timing, as in the running bot)
-    from bot.app import settle_memory
-
-    settle_memory()
-    with tempfile.TemporaryDirectory(prefix="deckhand-bench-") as tmp:
-        async with backends(Path(tmp)) as found:
-            for backend, why in found:
-                if backend is None:
-                    report(Figure("[postgres] real press", float("nan"), "ms", note=why))
-                    continue
-                if backend.name == "postgres":
-                    store = await backend.open("durability")
-                    try:
-                        rows = await store.execute("SELECT current_setting('synchronous_commit'), "
-                                                   "current_setting('fsync')")
-                    finally:
-                        await store.close()
-                    print(f"  (PostgreSQL: synchronous_commit={rows[0][0]}, fsync={rows[0][1]})", flush=True)
-                start = time.perf_counter()
-                await press_figures(backend, quick, report)
-                print(f"  (real press on {backend.name}: {time.perf_counter() - start:.1f} s)", flush=True)
-
-
-async def sweep_memory_figures(quick: bool, report: Callable[[Figure], None]) -> None:
-    from bot.benchkit.sweep import sweep_and_memory
-
-    with tempfile.TemporaryDirectory(prefix="deckhand-bench-") as tmp:
-        await sweep_and_memory(Backend("sqlite", Path(tmp)), quick, report)
-
-
-SECTIONS = ("engines", "pictures", "press", "sweep", "replay", "service")
+SECTIONS = ("engines", "pictures", "replay", "service")
 
 
 def run_bench(quick: bool = False, as_json: bool = False, only: tuple[str, ...] = SECTIONS,
@@ -320,17 +272,6 @@ def run_bench(quick: bool = False, as_json: bool = False, only: tuple[str, ...] 
         from bot.benchkit.pictures import picture_figures
 
         picture_figures(quick, report, Figure)
-    if "press" in only:
-        print("\nThe real press: gateway INTERACTION_CREATE payloads fed to the bot (discord.py, the cog, the desk,\n"
-              "the store, the message built and sent to a Discord stand-in in another process, pictures as\n"
-              "multipart uploads). Maginot Line with teams (4 seats); its table message carries My hand, so a\n"
-              "button move is My hand → the private panel's steps; the rest by /game move. CPU: this process\n"
-              "(process_time, all its threads; not the stand-in, not the picture processes).")
-        asyncio.run(real_press_figures(quick, report))
-    if "sweep" in only:
-        print("\nThe turn-limit sweep through the cog (notices and table edits to the stand-in), and memory (SQLite).\n"
-              "Event-loop time: CPU of the loop's thread during the sweep (the store works in its own thread).")
-        asyncio.run(sweep_memory_figures(quick, report))
     if "replay" in only:
         print("\nThe replay viewer (/game replay): a finished game's frames (reader, picture, message) stepping\n"
               "forward (each picture drawn) and back (cached), the Discord round trip aside.")
