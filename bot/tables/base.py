@@ -4,6 +4,7 @@ write path (the channel's lock → the row → the change → one save, checked 
 from __future__ import annotations
 
 import asyncio
+import copy
 import hashlib
 import logging
 import time
@@ -71,11 +72,9 @@ def table_key(table: TableRow) -> str:
     return digest
 
 
-
 def _working_copy(row: TableRow) -> TableRow:
     """A copy of a cached row that a change may alter (its lists and series are its own)."""
-    t = object.__new__(type(row))  # copy.copy's shallow copy (its own attributes), without its generic road
-    t.__dict__.update(row.__dict__)
+    t = copy.copy(row)
     t.seats, t.events, t.options = list(row.seats), list(row.events), list(row.options)
     t.moves = MoveLog.of(row.moves)  # compact (a list of texts), whatever the row held
     t.series = dict(row.series)
