@@ -137,20 +137,7 @@ def test_what_a_move_did_is_said_the_same_when_said_again():
 
     first = payloads.did(["royal K♠", "T2"])
     assert first == "Done: you chose royal K♠, then T2."
-    assert payloads.did(("royal K♠", "T2")) == first  # a tuple or a list: the same sentence, kept
+    assert payloads.did(("royal K♠", "T2")) == first  # a tuple or a list: the same sentence
     assert payloads.did(["royal K♠", "T2"], secret=True) == "Done: your secret choice is in — royal K♠, then T2."
     assert payloads.did(["*bold* @here"]) == "Done: you chose \\*bold\\* @\u200bhere."
     assert payloads.did([]) == payloads.did(["  "]) == "Done."
-
-
-def test_pretty_words_are_pretty_text_kept_for_short_texts(monkeypatch):
-    from bot.engine.cards import pretty_text
-    from bot.ui import text
-
-    monkeypatch.setattr(text.pretty_words, "most", 3)
-    monkeypatch.setattr(text.pretty_words, "kept", {})
-    texts = ["Tap 9C", "Start 10H (needs 5)", "JK fires at KS", "Attack with [7D 5S QC]", "no card", "x" * 300]
-    for t in texts * 2:
-        assert text.pretty_words(t) == pretty_text(t)
-    kept = text.pretty_words.kept
-    assert kept and len(kept) <= 3 and "x" * 300 not in kept  # bounded; a long text is not kept

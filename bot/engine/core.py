@@ -559,6 +559,7 @@ class KeepsAnswers:
     move changes a copy), so what is asked of it — decisions, views, knowledge, choices — is worked
     out once and kept under its key by :meth:`_kept`, at most ``HELD`` answers a state. A state
     being built (``new``, ``copy``, a test's position, a move being applied) keeps nothing."""
+    # bench: CPU per interaction — a press's panel and its look-ahead ask one state the same things many times
 
     HELD = 256  # answers a finished state keeps (not a field: no annotation)
 
@@ -593,9 +594,8 @@ class KeepsAnswers:
 
 def fields_with_flat_sliced(game: "Game", flat: Sequence[str]) -> dict[str, Any]:
     """Every field of ``game`` by name, in order, the ``flat`` ones (lists of immutable items:
-    cards, texts, numbers) sliced: where a hand-written copy starts, several times cheaper than
-    the core's marshal copy (``Game._state``); each engine copies its nested fields after it, and
-    its tests hold the whole equal to the core's."""
+    cards, texts, numbers) sliced: where an engine's own copy starts; each engine copies its nested
+    fields after it, and its tests hold the whole equal to the core's marshal copy (``Game._state``)."""
     d = game.__dict__
     state = {name: d[name] for name in _field_names(type(game))}
     for name in flat:
@@ -603,13 +603,13 @@ def fields_with_flat_sliced(game: "Game", flat: Sequence[str]) -> dict[str, Any]
     return state
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=None)  # bench: playouts/s — every copy asks it
 def _field_names(cls: type) -> tuple[str, ...]:
     """A state class's field names, in order (looked up once per class)."""
     return tuple(f.name for f in dataclasses.fields(cls))
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=256)  # bench: playouts/s — every state's typed options
 def _parsed_options(kind: type[Options], stored: tuple[str, ...]) -> Options:
     """Typed options are frozen: each stored form is parsed once, not once per state object."""
     return kind.parse(stored)

@@ -43,7 +43,7 @@ class Renderer:
         return self.panel(view, with_picture=with_picture) if self.compact else self.panel(view)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=None)  # one Renderer a game (its module imported and inspected once): a registry
 def renderer(game_id: str) -> Renderer:
     from bot.engine import GAME_IDS
 

@@ -170,6 +170,7 @@ def _xy(cell: str, flipped: bool) -> tuple[int, int]:
     return fi * CELL, (6 - r) * CELL
 
 
+# bench: picture CPU p99 — the empty board drawn once an orientation
 @functools.lru_cache(maxsize=2)
 def _board_layer(flipped: bool):
     """The empty board with its rank and file labels, drawn once per orientation."""

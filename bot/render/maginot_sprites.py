@@ -141,6 +141,7 @@ def _draw_ace(title: str, life: int, wounded: bool, armor: int, temp: int, shiel
 DRAWERS: dict[str, Any] = {}
 
 
+# bench: picture CPU p99 — a sprite drawn once, pasted many times
 @functools.lru_cache(maxsize=4096)
 def _tile_rgb(kind: str, args: tuple, bg: tuple[int, int, int]) -> Any:
     """A sprite drawn once per look and background, flattened onto the band it goes on (RGB)."""
@@ -152,6 +153,7 @@ def _tile_rgb(kind: str, args: tuple, bg: tuple[int, int, int]) -> Any:
     return flat.convert("RGB")
 
 
+# bench: picture CPU p99 — a sprite quantized once
 @functools.lru_cache(maxsize=4096)
 def _tile(kind: str, args: tuple, bg: tuple[int, int, int]) -> Any:
     """The same sprite in the shared palette: putting it on the page is a plain copy."""
@@ -232,6 +234,7 @@ def _arrow(d: Any, x: float, y: float, left: bool) -> None:
 BANDS = (dr.FELT, DARK_BAND, LIGHT_BAND, ACTIVE_BAND, BATTLE_BAND)
 
 
+# bench: picture CPU p99 — the palette chosen once a process
 @functools.lru_cache(maxsize=1)
 def _palette() -> Any:
     """One 256-colour palette for every picture, chosen once from a sample of everything this
@@ -273,6 +276,7 @@ def _quantize(img: Any) -> Any:
     return img.quantize(palette=_palette(), dither=Image.Dither.NONE)
 
 
+# bench: picture CPU p99 — a colour's palette entry found once
 @functools.lru_cache(maxsize=16)
 def _index(colour: tuple[int, int, int]) -> int:
     """The palette entry nearest ``colour``."""
@@ -297,6 +301,7 @@ def _legend(sheet: dr.Sheet, at: float | None = None) -> None:
         sheet.space(dr.LINE)
 
 
+# bench: picture CPU p99 — the legend drawn once
 @functools.lru_cache(maxsize=1)
 def _legend_strip() -> Any:
     sheet = dr.Sheet(height=dr.LINE)

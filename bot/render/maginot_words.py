@@ -48,29 +48,8 @@ def base_line(b: Any) -> str:
     return aces + (" · tapped" if b.base_tapped else "")
 
 
-_BOARD_TEXT: dict[tuple[int, bool], tuple[Any, str]] = {}
-BOARD_TEXTS = 2048  # boards whose words are kept (as many as the engine keeps board views: a few per table played)
-
-
 def board_text(v: Any, b: Any) -> str:
-    """One board in words, as ``v``'s recipient reads it. A view's boards are frozen and a
-    finished state keeps its views (a board no move changed keeps its view too), so the words of
-    a board already written are kept with it (looked up by the board object itself, held here,
-    and whether the reader is its own seat: the one thing of ``v`` the words read); the least
-    recently used go first when the cache is full."""
-    key = (id(b), v.seat == b.seat)
-    held = _BOARD_TEXT.pop(key, None)
-    if held is not None and held[0] is b:
-        _BOARD_TEXT[key] = held  # the most recently used last
-        return held[1]
-    words = _board_text(v, b)
-    while _BOARD_TEXT and len(_BOARD_TEXT) >= BOARD_TEXTS:  # the least recently used first out
-        _BOARD_TEXT.pop(next(iter(_BOARD_TEXT), None), None)
-    _BOARD_TEXT[key] = (b, words)
-    return words
-
-
-def _board_text(v: Any, b: Any) -> str:
+    """One board in words, as ``v``'s recipient reads it."""
     lines = [f"Base: {base_line(b)}" + (f" · fallen {' '.join(card(c) for c in b.fallen)}" if b.fallen else "")]
     if b.resources:
         res = " ".join(card(r.card) + (f"+{card(r.queen)}" if r.queen else "") + (" (tapped)" if r.tapped else "")

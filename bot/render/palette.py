@@ -70,6 +70,7 @@ def _palette() -> tuple[tuple[int, int, int], ...]:
 PALETTE = _palette()
 
 
+# bench: picture CPU p99 — made once a process
 @functools.lru_cache(maxsize=1)
 def _palette_image() -> Any:
     from PIL import Image
@@ -79,6 +80,7 @@ def _palette_image() -> Any:
     return img
 
 
+# bench: picture CPU p99 — a blank page made once a size
 @functools.lru_cache(maxsize=8)
 def _blank(width: int, height: int, bg: tuple[int, int, int]) -> Any:
     from PIL import Image
@@ -118,6 +120,7 @@ def to_palette(img: Any) -> Any:
 _tiles: dict[int, tuple[Any, Any, Any]] = {}
 
 
+# bench: picture CPU p99 — a tile is mapped to the palette once, pasted many times
 def palette_tile(tile: Any) -> tuple[Any, Any]:
     """A cached RGBA tile as (palette tile, one-bit mask), made once per tile."""
     got = _tiles.get(id(tile))
@@ -133,6 +136,7 @@ def palette_tile(tile: Any) -> tuple[Any, Any]:
     return p, bit
 
 
+# bench: picture CPU p99 — a colour pair's blends found once
 @functools.lru_cache(maxsize=256)
 def _ramp(ink: tuple[int, int, int], ground: tuple[int, int, int]) -> list[int]:
     """For each coverage 0..255 of a glyph's pixel, the palette index of ``ink`` blended that

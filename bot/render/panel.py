@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import functools
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 
@@ -48,29 +47,6 @@ def clip(text: str, limit: int) -> str:
 _MARKDOWN = re.compile(r"([\\`*_~|>#\[\]])")
 
 
-class ShortTexts:
-    """``@ShortTexts`` on a pure function of a text: its answers kept for short texts (at most
-    ``most`` of up to ``longest`` characters; all forgotten at once when full): the bot's labels,
-    prompts and players' names are asked at every press, most of them the same few."""
-
-    def __init__(self, fn: Callable[[str], str], most: int = 4096, longest: int = 256):
-        functools.update_wrapper(self, fn)
-        self.fn, self.most, self.longest = fn, most, longest
-        self.kept: dict[str, str] = {}
-
-    def __call__(self, text: str) -> str:
-        kept = self.kept
-        found = kept.get(text) if type(text) is str else None
-        if found is None:
-            found = self.fn(text)
-            if type(text) is str and len(text) <= self.longest:
-                if len(kept) >= self.most:
-                    kept.clear()
-                kept[text] = found
-        return found
-
-
-@ShortTexts
 def plain(text: str) -> str:
     """Players' own words shown as typed: Markdown escaped, mentions defused (no pings, no
     swallowed embed), for embeds. The terminal shows text as it is."""

@@ -99,6 +99,7 @@ def key(kind: str, game_id: str, view: Any) -> Key:
 
 
 _lock = threading.Lock()
+# bench: click→answer p99 with pictures — equal views are drawn once, whoever shows them
 _cache: OrderedDict[Key, bytes | None] = OrderedDict()
 _cache_bytes = 0  # the PNGs' lengths plus about 200 bytes an entry
 _inflight: dict[Key, cf.Future] = {}
@@ -281,12 +282,11 @@ _drawn_by: "weakref.WeakKeyDictionary[cf.Future, cf.Executor]" = weakref.WeakKey
 
 
 # ----- waking the callers ------------------------------------------------------------------
+# bench: event loop blocked — callers woken at once would all build and send their messages in one turn
 _woken = Paced(WAKE_PER_TURN)
 """Callers whose pictures are ready, woken ``WAKE_PER_TURN`` a turn of the event loop, first come
-first woken. A drawing shared by many callers (a burst of tables showing the same position)
-finishes in one instant, and so do drawings that come back from the pool together: woken at once,
-every caller would build and send its message in that one turn of the loop (the real-press bench's
-200 tables at once with pictures: 20-22 ms of the loop's thread without a turn)."""
+first woken: a drawing shared by many callers (a burst of tables showing the same position)
+finishes in one instant, and so do drawings that come back from the pool together."""
 
 
 async def _wait(fut: cf.Future) -> Any:

@@ -4,6 +4,7 @@ write path (the channel's lock → the row → the change → one save, checked 
 from __future__ import annotations
 
 import asyncio
+import copy
 import hashlib
 import logging
 import time
@@ -71,33 +72,9 @@ def table_key(table: TableRow) -> str:
     return digest
 
 
-
-# Where a row object keeps its reader facts (``bot.tables.reader.TableFacts.of``) beside it, not a
-# field of it: a working copy starts without them (its change alters it in place).
-FACTS = "_reader_facts"
-
-
-def facts_sign(table: TableRow) -> tuple[Any, ...]:
-    """What a row's reader facts are checked against before they are used again: its revision (every
-    change a reader sees bumps it), its id (given at its first save), and what changes in place
-    without a new revision (its message, damage, the sweep's marks)."""
-    return (table.revision, table.status, table.table_id, getattr(table, "message_id", None), table.damaged,
-            table.timed_out, table.turn_limit)
-
-
-def _carry_facts(row: TableRow, known: TableRow) -> None:
-    """``row`` (just read from the store) takes the reader facts of ``known`` (this process's row
-    of the same channel) when both are the same table at the same revision: the same stored row."""
-    held = known.__dict__.get(FACTS)
-    if held is not None and row.channel_id == known.channel_id and held[0] == facts_sign(row):
-        row.__dict__[FACTS] = held
-
-
 def _working_copy(row: TableRow) -> TableRow:
     """A copy of a cached row that a change may alter (its lists and series are its own)."""
-    t = object.__new__(type(row))  # copy.copy's shallow copy (its own attributes), without its generic road
-    t.__dict__.update(row.__dict__)
-    t.__dict__.pop(FACTS, None)
+    t = copy.copy(row)
     t.seats, t.events, t.options = list(row.seats), list(row.events), list(row.options)
     t.moves = MoveLog.of(row.moves)  # compact (a list of texts), whatever the row held
     t.series = dict(row.series)
@@ -121,10 +98,9 @@ def acting_users(table: TableRow, game: Game | None = None) -> set[int]:
 class _Rows:
     """The last saved row of recent channels, least recently saved dropped first once their
     estimated size passes ``max_bytes`` (a long game's row weighs more than a short one's). A
-    row's state is held packed (:class:`~bot.store.PackedState`): a full collection over 1,000 hot
-    tables walked each one's lists and dicts (the real press's rows: 94 → 46 ms of the loop
-    thread's CPU, 193,000 → 125,000 tracked objects); a change rarely reads it (its game is
-    cached beside it)."""
+    row's state is held packed (:class:`~bot.store.PackedState`); a change rarely reads it (its
+    game is cached beside it)."""
+    # bench: event loop blocked — a full collection over 1,000 hot tables walked each row's lists and dicts
 
     def __init__(self, max_bytes: int):
         self.max_bytes = max_bytes
@@ -251,13 +227,8 @@ class ServiceBase:
             return await self.store.set_aside(channel_id, reason)
 
     async def get(self, channel_id: int) -> TableRow | None:
-        # The row this process holds lends its move log when the stored row is still at it (and
-        # its reader facts).
-        known = self._rows.known(channel_id)
-        row = await self.store.get(channel_id, known=known)
-        if row is not None and known is not None:
-            _carry_facts(row, known)
-        return row
+        # The row this process holds lends its move log when the stored row is still at it.
+        return await self.store.get(channel_id, known=self._rows.known(channel_id))
 
     async def require(self, channel_id: int) -> TableRow:
         table = await self.store.get(channel_id, known=self._rows.get(channel_id))

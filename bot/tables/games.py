@@ -21,10 +21,8 @@ from bot.tables.errors import TableError
 
 MB = 1 << 20
 GAME_CACHE_BYTES = 48 * MB  # the recent games kept, in (estimated) bytes
-# ... of which the most recently used are held as objects, the rest packed. Not fewer: the
-# turn-limit sweep's 1,000 due tables read each game a few times, far apart (with 64, its event-loop
-# time grew from about 500 to 600-650 ms, rebuilding and packing; the warning sweep 234 -> 370 ms).
-LIVE_GAMES = 1024
+# ... of which the most recently used are held as objects, the rest packed.
+LIVE_GAMES = 1024  # bench: event loop blocked — the sweep's 1,000 due tables read each game a few times, far apart
 
 _SKIP = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType)
 
@@ -47,10 +45,9 @@ def deep_size(obj: Any, limit: int = 50_000) -> int:
 
 class SizeEstimate:
     """The size of an object of a kind (a game id, a class), measured on the first of its kind and
-    then once in ``every`` (a walk of the object costs about a millisecond on the event loop: never
-    on every move), once in ``every * later`` after the first ``settle`` measurements (the 200-table
-    burst walked a Maginot Line game 18 times in 1,200 presses at once in 64, a millisecond each);
-    it follows growth at once and shrinkage slowly."""
+    then once in ``every``, once in ``every * later`` after the first ``settle`` measurements; it
+    follows growth at once and shrinkage slowly."""
+    # bench: event loop blocked — a walk of a game is about a millisecond on the loop: never on every move
 
     def __init__(self, every: int = 64, default: int = 32 * 1024, settle: int = 8, later: int = 8):
         self.every, self.default = every, default
@@ -82,9 +79,9 @@ GAME_SIZES = SizeEstimate()
 
 
 class _Packed:
-    """A game the cache no longer holds as objects: its fields as marshal bytes (one object for the
-    garbage collector instead of about 70 for a Maginot Line game). Rebuilt as ``Game.copy``
-    does: the class called with the fields (about 25 µs for a long Maginot Line game)."""
+    """A game the cache no longer holds as objects: its fields as marshal bytes, rebuilt as
+    ``Game.copy`` does (the class called with the fields)."""
+    # bench: event loop blocked — one object for the collector instead of about 70 for a Maginot Line game
 
     __slots__ = ("cls", "blob")
 
@@ -97,8 +94,7 @@ class _Packed:
 
 
 class _GameCache:
-    """The game of each recent table at its latest revision, by table id: a move neither parses a
-    state nor replays the log when its table was loaded or saved in this process. A hit needs the
+    """The game of each recent table at its latest revision, by table id. A hit needs the
     same (table id, revision). Games never change (``apply`` makes a new one), so one may be
     shared; thread-safe (messages and pictures are built in worker threads). Bounded in bytes
     (an estimate of each game's, by its game), not in entries: a long game weighs more.
@@ -107,6 +103,7 @@ class _GameCache:
     (:class:`_Packed`) and rebuilt when used. A full collection walked every cached game's lists
     and dicts: with 1,000 hot tables, most of what it walked."""
 
+    # bench: CPU per interaction, click→answer p99 — a press neither parses a state nor replays the log
     def __init__(self, max_bytes: int = GAME_CACHE_BYTES, live: int = LIVE_GAMES):
         self.max_bytes = max_bytes
         self.live = live

@@ -141,6 +141,7 @@ class Replay:
         self.finished = out is not None
         self.people: tuple[tuple[int, str, str], ...] | None = None  # a stored record's people (user, name, outcome)
         self.daily: str | None = None  # a daily deal's day
+        # bench: click→answer p99 — a step of a long replay neither replays from the deal nor asks its view again
         self._states: OrderedDict[int, Game] = OrderedDict()
         self._readers: OrderedDict[tuple[int, int | None], Reader] = OrderedDict()
         self._lock = threading.Lock()
@@ -277,6 +278,7 @@ class Viewing:
 class _ReplayCache:
     """Recent replays by key (a stored record or an attached one's digest): stepping back and
     forth replays nothing and draws each view once."""
+    # bench: click→answer p99 — replaying a long record is a moment (done off the loop), not for every press
 
     def __init__(self, size: int = 16):
         self.size = size

@@ -12,7 +12,6 @@ from bot.store import TableRow
 from bot.tables.base import KEEP_EVENTS, MAX_MOVE_TEXT, MAX_SKIP_STEPS, Actor, Change, acting_users, table_key
 from bot.tables.errors import StaleError, TableError
 from bot.tables.games import load_game
-from bot.tables.reader import ASKED
 
 
 def rulebook_clock(game: Game) -> tuple[float | None, int | None]:
@@ -38,8 +37,7 @@ class Turn:
         def fn(t: TableRow) -> Change:
             game, seat = self._player(t, actor.user_id)
             self._check_fresh(t, game, seat, table, opened)
-            asked = ASKED.held(t, game, seat)
-            return self._apply(t, game, seat, move, previewed=asked.previewed(move) if asked is not None else None)
+            return self._apply(t, game, seat, move)
 
         return await self._update(channel_id, fn, revision=revision, interaction=interaction)
 
@@ -57,15 +55,12 @@ class Turn:
             self._check_fresh(t, game, seat, table, opened)
             before = acting_users(t, game)
             merged: Change | None = None
-            asked = ASKED.held(t, game, seat)  # the panel's previews, each move's along the sequence
             for move in moves:
                 if merged is not None:
                     game = load_game(t)
                     if seat not in game.to_act():
                         raise TableError(f"{game.waiting_for()} Nothing was changed.")
-                previewed = asked.previewed(move) if asked is not None else None
-                asked = previewed[1] if previewed is not None else None
-                change = self._apply(t, game, seat, move, previewed=previewed)
+                change = self._apply(t, game, seat, move)
                 if merged is None:
                     merged = change
                 else:
@@ -151,19 +146,13 @@ class Turn:
             raise TableError("You have left this game.")
         return game, seat
 
-    def _apply(self, t: TableRow, game: Game, seat: int, move: str, *, forfeit: bool = False,
-               previewed: "tuple[Game, Any, list[Event]] | None" = None) -> Change:
-        """Apply a player's move (never a forfeit: that is ``forfeit=True``, not text anyone sends).
-        ``previewed``: the seat's panel's preview of this very move from ``game`` (``Reader.after``:
-        the game after it, what was asked of that game, the move's events), which is what applying
-        it makes (the engines are deterministic), so it is not applied again."""
+    def _apply(self, t: TableRow, game: Game, seat: int, move: str, *, forfeit: bool = False) -> Change:
+        """Apply a player's move (never a forfeit: that is ``forfeit=True``, not text anyone sends)."""
         before = acting_users(t, game)
         decision = game.decision_of(seat)
         try:
             if forfeit:
                 new, events = game.forfeit(seat)
-            elif previewed is not None:
-                new, events = previewed[0], list(previewed[2])
             else:
                 new, events = game.apply(seat, move)
         except IllegalMove as e:

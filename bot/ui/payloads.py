@@ -20,7 +20,6 @@ Every component's custom_id is ``dh2:<table>:<rev>:<kind>:<arg>``:
 
 from __future__ import annotations
 
-import functools
 import io
 import json
 import re
@@ -286,21 +285,12 @@ def ending(reader: Reader, link: str, ratings: str = "") -> dict[str, Any]:
     return kw
 
 
-def did(labels: Sequence[str], secret: bool = False) -> str:
-    """What an action did, in one sentence from the labels of its tokens (the reader's plain words):
-    "Done: you chose royal K♣, then T2." (a secret choice is said only to its chooser, privately).
-    Kept for the sentences said last: the same moves are made again and again."""
-    try:
-        return _did(tuple(labels), secret)
-    except TypeError:  # a label that cannot be a key
-        return _did.__wrapped__(tuple(labels), secret)
-
-
 LINE_MAX = 1100  # characters of one part of what an action did: a story line is said whole (its engine's limit, 1000)
 
 
-@functools.lru_cache(maxsize=4096)
-def _did(labels: tuple[str, ...], secret: bool) -> str:
+def did(labels: Sequence[str], secret: bool = False) -> str:
+    """What an action did, in one sentence from the labels of its tokens (the reader's plain words):
+    "Done: you chose royal K♣, then T2." (a secret choice is said only to its chooser, privately)."""
     words = [clip(pretty_text(" ".join(str(x).split())), LINE_MAX) for x in labels if str(x).strip()]
     if not words:
         return "Done."

@@ -10,6 +10,7 @@ from typing import Any
 
 import discord
 
+from bot.engine.cards import pretty_text
 from bot.engine.core import Choices, Option
 from bot.render.panel import clip
 
@@ -18,7 +19,6 @@ from bot.tables.reader import FORFEIT_TOKENS, Reader
 from bot.ui.components import Kind, add, button, option, select, view_of
 from bot.ui.text import (
     CONFIRM, CUSTOM_ID_MAX, HAND_LABEL, KEEP, LABEL_MAX, PAGE, SELECT, SELECT_MAX, STEP, STEP_BUTTONS_MAX, TEXT, cid,
-    pretty_words,
 )
 
 
@@ -66,7 +66,7 @@ def _button_style(option_style: str) -> discord.ButtonStyle:
 
 
 def _label(o: Option) -> str:
-    return clip(pretty_words(o.label or o.token), LABEL_MAX)
+    return clip(pretty_text(o.label or o.token), LABEL_MAX)
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,7 @@ def shortcuts(options: Sequence[Option], prefix: tuple[str, ...], choices_of: An
 def _shortcut_kwargs(tid: str, rev: int, s: Shortcut, drafts: Drafts) -> dict[str, Any]:
     """A shortcut's button, as the arguments of :func:`bot.ui.components.button`."""
     kind = TEXT if s.text else STEP
-    label = clip(pretty_words(f"✍ {s.label}" if s.text else s.label), LABEL_MAX)
+    label = clip(pretty_text(f"✍ {s.label}" if s.text else s.label), LABEL_MAX)
     return {"label": label, "style": _button_style(s.style),
             "custom_id": cid(tid, rev, kind, drafts.arg(tid, rev, kind, s.tokens))}
 
@@ -153,11 +153,11 @@ def picker(reader: Reader, step: Step, drafts: Drafts) -> tuple[str, discord.ui.
     view = discord.ui.View(timeout=None)
     lines: list[str] = []
     if step.tokens:
-        lines.append("**So far:** " + clip(pretty_words(" → ".join(reader.so_far(step.tokens))), 1500))
+        lines.append("**So far:** " + clip(pretty_text(" → ".join(reader.so_far(step.tokens))), 1500))
     if c.progress is not None:
         lines.append(f"**{c.progress}**")
     if c.prompt:
-        lines.append(pretty_words(c.prompt))
+        lines.append(pretty_text(c.prompt))
     if c.empty:
         return f"That choice is no longer open. Press **{HAND_LABEL}** for your current choices.", view
     options = list(c.options)
@@ -179,7 +179,7 @@ def picker(reader: Reader, step: Step, drafts: Drafts) -> tuple[str, discord.ui.
     elif c.kind in ("token", "set", "range"):
         _select(view, lines, c, options, tid, rev, step, drafts)
     elif c.kind == "text":
-        view.add_item(button(label=clip(f"✍ {pretty_words(c.prompt or 'Write')}", LABEL_MAX),
+        view.add_item(button(label=clip(f"✍ {pretty_text(c.prompt or 'Write')}", LABEL_MAX),
                         style=discord.ButtonStyle.success,
                         custom_id=cid(tid, rev, TEXT, drafts.arg(tid, rev, TEXT, step.tokens))))
     if not step.tokens and c.kind == "token":
@@ -320,6 +320,7 @@ def _candidates(reader: Reader, options: Sequence[Option]) -> tuple[Candidate, .
     def find() -> tuple[Candidate, ...]:
         short = _short_moves(reader, options)
         return tuple([(m, lg, None) for m, lg in short] + _kept_moves(reader, options, [m for m, _ in short]))
+    # bench: CPU per interaction — each reader along a batch and each step of a panel asks these again
     return reader.kept(("candidates", _options_key(options)), find)
 
 
@@ -452,6 +453,7 @@ def in_one_press(reader: Reader, options: Sequence[Option], drafts: Drafts) -> l
     its row."""
     tid, rev = reader.table.key, reader.opened
     items: list[tuple[discord.ui.Item, int]] = []
+    # bench: CPU per interaction — a panel's look-ahead, kept with the game for its next readers (0.1 ms a press)
     found = reader.kept(("in_one_press", _options_key(options)), lambda: _press_moves(reader, options))
     if found is None:
         return items  # a decision of one move (or whose passing step draws): each press is a whole move
@@ -460,15 +462,15 @@ def in_one_press(reader: Reader, options: Sequence[Option], drafts: Drafts) -> l
     if len(many) >= 2:
         items.append((select(custom_id=batch_cid + "1", placeholder="Several at once (played in this order)…",
                              min_values=1, max_values=len(many),
-                             options=[option(clip(pretty_words(label), 100), batch_value(i, tokens))
+                             options=[option(clip(pretty_text(label), 100), batch_value(i, tokens))
                                       for i, (tokens, label) in enumerate(many)]), _BATCH_ROW))
     if quick:
         items.append((select(custom_id=batch_cid + "2", min_values=1, max_values=1, placeholder=_pick_words(reader, quick),
-                             options=[option(clip(pretty_words(label), 100), batch_value(i, tokens))
+                             options=[option(clip(pretty_text(label), 100), batch_value(i, tokens))
                                       for i, (tokens, label) in enumerate(quick)]), _AMOUNT_ROW))
     if chain:
         tokens = tuple(x for i, (t, _) in enumerate(chain) for x in ((THEN,) if i else ()) + t)
-        items.append((button(label=clip("⏭ " + " → ".join(pretty_words(label) for _, label in chain), LABEL_MAX),
+        items.append((button(label=clip("⏭ " + " → ".join(pretty_text(label) for _, label in chain), LABEL_MAX),
                              style=discord.ButtonStyle.primary,
                              custom_id=cid(tid, rev, CONFIRM, drafts.arg(tid, rev, CONFIRM, tokens))), _CHAIN_ROW))
     return items
@@ -484,7 +486,7 @@ def _pick_words(reader: Reader, moves: Moves) -> str:
     heads = list(dict.fromkeys(reader.so_far(t[:1])[0] for t, _ in moves))
     amounts = any(reader.choices(t[:k]).kind == "range" for t, _ in moves for k in range(1, len(t)))
     note = " (amounts: what finishes it, or all you have)" if amounts else ""
-    return clip(pretty_words(f"In one pick: {'; '.join(heads)}{note}…"), 150)
+    return clip(pretty_text(f"In one pick: {'; '.join(heads)}{note}…"), 150)
 
 
 def _press_moves(reader: Reader, options: Sequence[Option]) -> tuple[Moves, Moves, Moves] | None:
@@ -511,8 +513,8 @@ def _select(view: discord.ui.View, lines: list[str], c: Choices, options: list[O
     shown = options_all[page * SELECT_MAX:(page + 1) * SELECT_MAX]
     lo, hi = (1, 1) if c.kind != "set" else (max(c.lo, 0), min(c.hi, len(shown)))
     view.add_item(select(custom_id=cid(tid, rev, SELECT, drafts.arg(tid, rev, SELECT, step.tokens)),
-                    placeholder=clip(pretty_words(c.prompt or "Choose…"), 150), min_values=lo, max_values=max(hi, 1),
-                    options=[option(clip(pretty_words(label), 100), token[:100]) for token, label in shown]))
+                    placeholder=clip(pretty_text(c.prompt or "Choose…"), 150), min_values=lo, max_values=max(hi, 1),
+                    options=[option(clip(pretty_text(label), 100), token[:100]) for token, label in shown]))
     if pages > 1:
         lines.append(f"Page {page + 1} of {pages}.")
         for delta, text in ((-1, "◀ Previous"), (1, "Next ▶")):

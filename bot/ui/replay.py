@@ -145,8 +145,8 @@ def components(viewing: Viewing, step: int, seat: int | None, page: int | None =
 
 
 class _Pictures:
-    """The viewer's recent pictures by (record, step, eyes), beside the pictures' own cache (which
-    live tables share): stepping back and forth over a long game draws each picture once."""
+    """The viewer's recent pictures by (record, step, eyes)."""
+    # bench: click→answer p99 with pictures — stepping back and forth over a replay draws each picture once
 
     def __init__(self, size: int = 256):  # about 50 KB each
         self.size = size

@@ -4,7 +4,6 @@ Part of the one place payloads are made (``bot.ui.payloads`` re-exports it)."""
 
 from __future__ import annotations
 
-import functools
 import io
 from collections.abc import Sequence
 
@@ -12,7 +11,7 @@ import discord
 
 from bot.engine.cards import pretty_text
 from bot.render import renderer
-from bot.render.panel import Panel, ShortTexts, clip, defuse_names, plain
+from bot.render.panel import Panel, clip, defuse_names, plain
 
 from bot.tables.reader import FORFEIT_TOKENS, Reader, TableFacts
 from bot.ui.components import PREFIX, Kind
@@ -34,19 +33,9 @@ SURE, SURE_MOVE, KEEP = Kind.SURE.value, Kind.SURE_MOVE.value, Kind.KEEP.value
 
 
 # ----- small pieces ---------------------------------------------------------------------------
-@ShortTexts
-def pretty_words(text: str) -> str:
-    """``pretty_text(text)`` (card codes in their pretty form), the answers for short texts kept:
-    a picker's labels and prompts are asked at every press, most of them the same few."""
-    return pretty_text(text)
-
-
-@functools.lru_cache(maxsize=2048)
 def line(text: str) -> str:
     """A line of the log as players read it: card codes pretty, Markdown and mentions defused,
-    on one line (a newline in a player's text cannot fake a line of the bot's own). Kept for
-    the lines seen last: a table message shows its four latest lines, three of them the last
-    revision's."""
+    on one line (a newline in a player's text cannot fake a line of the bot's own)."""
     return plain(" ".join(pretty_text(text).split()))
 
 
@@ -71,7 +60,7 @@ def cid(tid: str, rev: int, kind: str, arg: str = "") -> str:
 
 def defused(panel: Panel, names: Sequence[str]) -> Panel:
     """The panel with every player's name in it escaped (renderers write names as they are)."""
-    if not any(n and plain(n) != n for n in names):  # no name needs escaping (plain keeps its answers)
+    if not any(n and plain(n) != n for n in names):  # no name needs escaping
         return panel
     panel.title = defuse_names(panel.title, names)
     panel.description = defuse_names(panel.description, names)

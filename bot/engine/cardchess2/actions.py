@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -164,9 +163,6 @@ NOTATION = Notation(ACTIONS, {
 }, prepare=_prepare, unknown=_unknown)
 
 
-@functools.lru_cache(maxsize=4096)
 def parse(text: str) -> Action:
-    """The typed action written ``text``; raises IllegalMove on bad syntax. Worked out once per
-    move written (actions are frozen; a refusal is raised afresh each time: the cache keeps no
-    error)."""
+    """The typed action written ``text``; raises IllegalMove on bad syntax."""
     return NOTATION.parse(text)

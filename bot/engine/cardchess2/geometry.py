@@ -98,7 +98,7 @@ def adjacent_for_power(rank: str, x: int, y: int, rules: Rules) -> bool:
     return y in (ORTH1[x] if rank == "2" else DIAG1[x])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=None)  # bench: playouts/s — a fixed geometry, asked at every step
 def reach(x: int, rank: str, y: int, rules: Rules) -> tuple[int, ...] | None:
     """The cells that must be empty for the card at ``x`` to cover ``y``, or ``None`` if its
     pattern never reaches ``y`` from ``x`` (whatever stands between)."""
@@ -115,7 +115,7 @@ def reach(x: int, rank: str, y: int, rules: Rules) -> tuple[int, ...] | None:
     return ln[1]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=None)  # bench: playouts/s — a fixed geometry, asked at every step
 def reach_set(x: int, rank: str, rules: Rules) -> tuple[int, ...]:
     """Every cell the card of ``rank`` at ``x`` could cover on some board."""
     return tuple(y for y in range(SIZE * SIZE) if y != x and reach(x, rank, y, rules) is not None)
@@ -137,7 +137,7 @@ def moves(occ: Sequence[Any], x: int, rank: str, side: int, rules: Rules) -> lis
     return [y for y in move_cells(x, rank, side, rules) if not occ[y]]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=None)  # bench: playouts/s — a fixed geometry, asked at every step
 def move_cells(x: int, rank: str, side: int, rules: Rules) -> tuple[int, ...]:
     """The cells a card of ``rank`` at ``x`` moves to on an empty board (only the destination
     must be empty: line moves are one cell, knights and the 4's jump are never blocked)."""

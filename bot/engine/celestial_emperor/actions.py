@@ -118,12 +118,11 @@ NOTATION = core.Notation(ACTIONS, {
 }, usage="Write {verb} and one card, e.g. `{verb} 7♦`.", unknown=_unknown)
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=4096)  # bench: playouts/s — every step parses its action (about 10% fewer steps/s without)
 def parse(text: str, task: str = "") -> Action:
     """The action written ``text`` (any case, extra spaces allowed; ``10d``/``7♦`` for cards).
 
     Raises IllegalMove on bad syntax; whether the action is legal now is for the rules to say.
-    Worked out once per move written and task (actions are frozen; a refusal is raised afresh
-    each time: the cache keeps no error).
+    A refusal is raised afresh each time (the cache keeps no error).
     """
     return NOTATION.parse(text, task)

@@ -19,7 +19,6 @@ own suit, ``attack KH 1 2:QS 1``), so records written then replay unchanged.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 
 from bot.engine.core import Action, IllegalMove, Notation, Word
@@ -141,11 +140,4 @@ def parse(seat: int, text: str, suits: Sequence[str]) -> Action:
     """The typed action written ``text`` by ``seat`` (``suits``: each seat's suit). Checks the
     syntax only; the rules check the rest. An unknown verb is refused with rule ``"verb"`` so the
     caller can say what is expected now."""
-    return _parse(seat, text, tuple(suits))
-
-
-@functools.lru_cache(maxsize=4096)
-def _parse(seat: int, text: str, suits: tuple[str, ...]) -> Action:
-    """``parse``, worked out once per move written (actions are frozen; a refusal is raised
-    afresh each time: the cache keeps no error)."""
-    return NOTATION.parse(text, (seat, suits))
+    return NOTATION.parse(text, (seat, tuple(suits)))

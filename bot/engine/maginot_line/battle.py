@@ -196,7 +196,8 @@ def _attackable(g: "MaginotLine", seat: int) -> tuple[list[str], list[int]]:
 
 
 def declare_choices(g: "MaginotLine", seat: int, rest: tuple[str, ...]) -> Choices:
-    ready, ds = g._kept(("attackable", seat), _attackable, g, seat)  # every step's: kept once a state
+    # bench: playouts/s — every step of a move asks it (Maginot Line: ~20% fewer steps/s without these)
+    ready, ds = g._kept(("attackable", seat), _attackable, g, seat)
     if not rest:
         return Choices("token", tuple(Option(f"@{d}", f"Attack {g.players[d]}", d) for d in ds),
                        prompt="Attack whom?")

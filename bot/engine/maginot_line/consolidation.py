@@ -21,6 +21,7 @@ def can_assemble(g: "MaginotLine", seat: int) -> bool:
 def sets(g: "MaginotLine", seat: int) -> tuple[tuple[str, str, str], ...]:
     """Every (h, s, c) of finished components of one class (asked at every step of an assembly:
     kept by a finished state)."""
+    # bench: playouts/s — every step of a move asks it (Maginot Line: ~20% fewer steps/s without these)
     return g._kept(("sets", seat), _sets, g, seat)
 
 

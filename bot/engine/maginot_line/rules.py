@@ -146,20 +146,13 @@ class MaginotLine(KeepsAnswers, Game):
 
     # ----- who acts -------------------------------------------------------------------
     def decisions(self) -> tuple[Decision, ...]:
-        held = self.__dict__.get("_held")  # ``_kept``'s, inline: asked at every step of a choice
-        found = held.get("decisions") if held is not None else None
-        if found is None:
-            found = self._decisions()
-            if held is not None and len(held) < self.HELD:
-                held["decisions"] = found
-        return found
+        return self._kept("decisions", self._decisions)
 
     def _decisions(self) -> tuple[Decision, ...]:
         if self.phase == "over":
             return ()
         if self.phase == "aces":
-            return tuple(_ACES[s] if s < len(_ACES) else _aces_decision(s)
-                         for s, b in enumerate(self.boards) if not b["ordered"] and not b["out"])
+            return tuple(_aces_decision(s) for s, b in enumerate(self.boards) if not b["ordered"] and not b["out"])
         bt = self.battle
         if bt is not None:
             if bt["step"] == "engage":
@@ -169,14 +162,8 @@ class MaginotLine(KeepsAnswers, Game):
             return (Decision(seat, "commit", False, battle.default_commit(self, seat),
                              "Your commit for this battle: battle cards, base tap"
                              + (", the split of your attack." if battle.needs_split(self, seat) else ".")),)
-        key = (self.current, self.phase)
-        found = _TURNS.get(key) if type(self.current) is int else None
-        if found is None:
-            default = "end" if self.phase == "consolidation" else "done"
-            found = (Decision(self.current, "turn", False, default, PROMPT[self.phase]),)
-            if type(self.current) is int and len(_TURNS) < 256:
-                _TURNS[key] = found
-        return found
+        default = "end" if self.phase == "consolidation" else "done"
+        return (Decision(self.current, "turn", False, default, PROMPT[self.phase]),)
 
     # ----- actions --------------------------------------------------------------------
     def parse(self, seat: int, text: str) -> Action:
@@ -191,32 +178,7 @@ class MaginotLine(KeepsAnswers, Game):
     def choices(self, seat: int, prefix: Sequence[str] = ()) -> Choices:
         if type(prefix) is not tuple:
             prefix = tuple(prefix)
-        held = self.__dict__.get("_held")  # ``_kept``'s, inline: the pickers ask many steps of each preview
-        if held is None:
-            return self._choices(seat, prefix)
-        key = ("choices", seat, prefix)
-        found = held.get(key)
-        if found is None:
-            turn_of = held.get(("turn", seat))  # a seat's turn and its first step, worked out once a state
-            if turn_of is None:
-                turn_of = self._turn_of(seat)
-                if len(held) < self.HELD:
-                    held[("turn", seat)] = turn_of
-            if turn_of is not False:
-                found = self._turn_step(seat, prefix, turn_of[0], turn_of[1])
-            else:
-                found = self._choices(seat, prefix)
-            if len(held) < self.HELD:
-                held[key] = found
-        return found
-
-    def _turn_of(self, seat: int) -> "tuple[tuple[Option, ...], frozenset[str]] | bool":
-        """The first step of ``seat``'s turn and its tokens (``_turn_roots``) when the seat's open
-        decision is its turn, else False (the seat decides something else, or nothing)."""
-        for d in self.decisions():
-            if d.seat == seat:
-                return self._turn_roots(seat) if d.name == "turn" else False
-        return False
+        return self._kept(("choices", seat, prefix), self._choices, seat, prefix)
 
     def _choices(self, seat: int, prefix: tuple[str, ...]) -> Choices:
         for d in self.decisions():
@@ -382,9 +344,10 @@ class MaginotLine(KeepsAnswers, Game):
 
     # ----- copying ----------------------------------------------------------------------
     def _state(self) -> dict[str, Any]:
-        """A deep copy of every field, as marshal's round trip makes it but about twice as fast:
-        a board is card lists and lists of flat records (their values are all text, numbers,
-        flags or None), so those are copied by slicing; anything else by :func:`deep_copy`."""
+        """A deep copy of every field, as marshal's round trip makes it: a board is card lists and
+        lists of flat records (their values are all text, numbers, flags or None), so those are
+        copied by slicing; anything else by :func:`deep_copy`."""
+        # bench: playouts/s and CPU per interaction — every ``apply`` copies the state
         out = {}
         for name in _field_names(type(self)):
             v = getattr(self, name)
@@ -400,6 +363,7 @@ class MaginotLine(KeepsAnswers, Game):
     def copy(self) -> "MaginotLine":
         return self._copy()
 
+    # bench: playouts/s and CPU per interaction — a move copies only the boards it may change
     def _copy(self, only: tuple[int, ...] | None = None, records: frozenset[str] | None = None) -> "MaginotLine":
         """A copy (``copy``: of every field); ``only`` (``apply``'s own use): the state a move is
         applied to, which copies the boards the move may change (those seats') and shares the other
@@ -512,10 +476,6 @@ def _seats(decisions: tuple[Decision, ...]) -> frozenset[int]:
 def _aces_decision(seat: int) -> Decision:
     return Decision(seat, "order-aces", False, "aces random", "Put your four Aces in order, #1 first.")
 
-
-# Decisions are frozen: the common ones are made once (a seat's setup, a seat's turn in a phase).
-_ACES = tuple(_aces_decision(s) for s in range(MaginotLine.max_players))
-_TURNS: dict[tuple[int, str], tuple[Decision, ...]] = {}
 
 
 GAME = MaginotLine

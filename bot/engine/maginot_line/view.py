@@ -194,39 +194,8 @@ def unit_view(u: dict) -> UnitView:
 _UNITS: dict[tuple, UnitView] = {}
 
 
-# Boards as viewed, by the board's record: a finished state (one ``apply``, ``forfeit`` or
-# ``from_json`` handed out) never changes again, and a move shares every board it does not change
-# with the state before it (``MaginotLine.apply``), so a board's view is made once per board and
-# side (its own seat's, everyone else's) while it lasts. Looked up by the record itself, held here;
-# the least recently used go first (a board no move changes is looked up at every view of its
-# table, however many boards of other tables were made since: emptying the whole cache when full
-# made every board of a busy bot's tables again).
-# Beside the view: the seat's name and team it shows, and the lists they were read from (a move
-# shares the players, the seating and the options with the state before it, never changing them in
-# place: the same lists, the same name and team, without working the team out again).
-_BOARDS: dict[tuple[int, int, bool], tuple[dict, list, list, list, str, int, BoardView]] = {}
-BOARDS = 2048  # a few per table being played
-
-
 def board_view(g: "MaginotLine", s: int, seat: int | None) -> BoardView:
-    b = g.boards[s]
-    mine = seat == s
-    fields = g.__dict__
-    if fields.get("_held") is None:  # a state being built: its boards may still change
-        return _board_view(g, b, s, mine, g.players[s], team_of(g, s))
-    key = (id(b), s, mine)
-    held = _BOARDS.pop(key, None)
-    if held is not None and held[0] is b:
-        if (held[1] is fields["players"] and held[2] is fields["order"] and held[3] is fields["options"]) or (
-                held[4] == g.players[s] and held[5] == team_of(g, s)):
-            _BOARDS[key] = held  # the most recently used last
-            return held[6]
-    name, team = g.players[s], team_of(g, s)
-    found = _board_view(g, b, s, mine, name, team)
-    while _BOARDS and len(_BOARDS) >= BOARDS:  # the least recently used first out
-        _BOARDS.pop(next(iter(_BOARDS), None), None)
-    _BOARDS[key] = (b, fields["players"], fields["order"], fields["options"], name, team, found)
-    return found
+    return _board_view(g, g.boards[s], s, seat == s, g.players[s], team_of(g, s))
 
 
 def _board_view(g: "MaginotLine", b: dict, s: int, mine: bool, name: str, team: int) -> BoardView:

@@ -151,16 +151,12 @@ def test_a_move_copies_only_what_it_changes_and_the_states_before_it_never_chang
         assert shared > 100
 
 
-def test_a_board_a_move_left_alone_is_viewed_once_and_as_afresh():
-    """A board shared with the state before a move keeps its view (the very object), which is
-    the view a copy of the state (which keeps nothing) makes."""
-    from bot.engine.maginot_line import view
-
-    view._BOARDS.clear()
+def test_a_state_after_a_move_is_viewed_as_its_copy_is():
+    """Every recipient's view of a state a move made is the view a copy of it (which keeps
+    nothing, and shares no board) makes."""
     rng = random.Random(21)
     g = GAME.new([f"P{i}" for i in range(4)], ["Teams", "rounds=0"], seed=21)
     g = GAME.from_json(g.to_json())
-    reused = 0
     for _ in range(250):
         if g.is_over():
             break
@@ -172,11 +168,9 @@ def test_a_board_a_move_left_alone_is_viewed_once_and_as_afresh():
             v = new.view(seat)
             assert v == fresh.view(seat) and repr(v) == repr(fresh.view(seat))
             for i, (a, b) in enumerate(zip(new.boards, g.boards, strict=True)):
-                if a is b:  # the very view, unless the bounded cache of views let it go meanwhile
+                if a is b:  # a board the move left alone: viewed as before
                     assert v.boards[i] == views[seat].boards[i]
-                    reused += v.boards[i] is views[seat].boards[i]
         g = new
-    assert reused > 1000
 
 
 def test_rewriting_the_log_of_a_state_leaves_the_state_before_it_as_it_was():
