@@ -6,13 +6,14 @@
    JavaScript engine's on the same decks when ``--gridcannon-js`` names a copy of it (never
    downloaded; the comparison is ``scripts/gridcannon_js.py``, loaded from the source checkout,
    not part of the package), else "not measured" with the reason.
-2. Server-side figures (the table service and the message builder, no Discord stand-in): one
-   interaction on a 300-move table, many tables at once, flat with the number of stored tables.
-
-2b. Pictures: each game's picture drawn and encoded (CPU p50 and p99, bytes) over many varied
+2. Pictures: each game's picture drawn and encoded (CPU p50 and p99, bytes) over many varied
    views, as a picture process draws them.
+3. The replay viewer: a finished game's steps, forward (drawn) and back (cached).
+4. Discord: the bot in a process of its own (``bot.benchkit.botside``) pointed at the Discord
+   stand-in this process serves, 200 tables played at once by simulated players, beside the
+   floor (a minimal discord.py bot), and the turn-limit sweep (``bot.benchkit.discord_road``).
 
-``--only engines,pictures,replay,service`` runs some parts; ``--quick`` repeats less.
+``--only engines,pictures,replay,discord`` runs some parts; ``--quick`` repeats less.
 ``--json`` prints ``{"figures": [{"name", "value", "unit", "target", "met"}]}`` as the last line.
 """
 
@@ -23,18 +24,13 @@ import json
 import os
 import random
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from bot.cli import default_players, play_auto
 from bot.engine.registry import GAME_IDS, spec
-from bot.store.pgserver import PrivatePostgres
 
-LONG_GAME = "maginot_line"  # games run past 300 moves (Court Wars ends near 130)
-MANY_GAME = "court_wars"
 
 
 @dataclass
@@ -163,77 +159,7 @@ def random_playouts(game_id: str, games: int, max_steps: int = 5000) -> tuple[in
     return steps, time.perf_counter() - start
 
 
-# ----- the back ends ----------------------------------------------------------------------
-class Backend:
-    """Opens stores on one database of one back end, a fresh database (file or schema) per name."""
-
-    def __init__(self, name: str, folder: Path, dsn: str | None = None):
-        self.name = name
-        self.folder = folder
-        self.dsn = dsn
-
-    async def open(self, db: str) -> Any:
-        if self.name == "sqlite":
-            from bot.store import SQLiteStore
-
-            return await SQLiteStore.open(self.folder / f"{db}.sqlite3")
-        from bot.store.postgres import PostgresStore
-
-        return await PostgresStore.open(self.dsn or "", schema=f"bench_{db}", max_size=20)
-
-
-@asynccontextmanager
-async def backends(folder: Path) -> AsyncIterator[list[tuple[Backend | None, str]]]:
-    """(backend, why not) for SQLite and PostgreSQL; PostgreSQL is None with the reason if it cannot start."""
-    out: list[tuple[Backend | None, str]] = [(Backend("sqlite", folder), "")]
-    server = None
-    try:
-        import asyncpg  # noqa: F401
-
-        # PostgreSQL's default durability (fsync on, synchronous_commit on): a commit returns once
-        # its WAL is flushed. The bench never turns synchronous_commit off.
-        server = await asyncio.to_thread(lambda: PrivatePostgres(
-            "deckhand-bench-pg-", "-c max_connections=100 -c shared_buffers=64MB", timeout=90).start())
-        out.append((Backend("postgres", folder, server.dsn), ""))
-    except Exception as e:  # the PostgreSQL figures say why instead
-        out.append((None, f"not measured: {e}".replace("\n", " ")[:160]))
-    try:
-        yield out
-    finally:
-        if server is not None:
-            await asyncio.to_thread(server.stop)
-
-
-# ----- 2, 3, 4. interactions ----------------------------------------------------------------
-class LoopWatch:
-    """Measures the longest stretch the event loop went without running a 1 ms ticker: in wall
-    time (``worst``; on a loaded machine it includes the time the process waited for a core) and
-    in the CPU time of the loop's thread (``worst_cpu``: the work that blocked it, whatever the load)."""
-
-    def __init__(self) -> None:
-        self.worst = 0.0
-        self.worst_cpu = 0.0
-        self._task: asyncio.Task | None = None
-
-    async def _tick(self) -> None:
-        last, last_cpu = time.perf_counter(), time.thread_time()
-        while True:
-            await asyncio.sleep(0.001)
-            now, cpu = time.perf_counter(), time.thread_time()
-            self.worst = max(self.worst, now - last - 0.001)
-            self.worst_cpu = max(self.worst_cpu, cpu - last_cpu)
-            last, last_cpu = now, cpu
-
-    def __enter__(self) -> "LoopWatch":
-        self._task = asyncio.get_running_loop().create_task(self._tick())
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        if self._task:
-            self._task.cancel()
-
-
-SECTIONS = ("engines", "pictures", "replay", "service")
+SECTIONS = ("engines", "pictures", "replay", "discord")
 
 
 def run_bench(quick: bool = False, as_json: bool = False, only: tuple[str, ...] = SECTIONS,
@@ -278,18 +204,13 @@ def run_bench(quick: bool = False, as_json: bool = False, only: tuple[str, ...] 
         from bot.benchkit.replay import replay_figures
 
         asyncio.run(replay_figures(quick, report, Figure))
-    if "service" not in only:
-        if as_json:
-            print(json.dumps({"figures": [f.as_json() for f in figures]}))
-        return 0
-    print("\nInteractions, server-side (remember the interaction, load, check, apply, save; embed and components\n"
-          "built on the loop, the picture in the picture processes; no Discord stand-in, so none of its cost is\n"
-          "in these figures; its own cost is measured by the tests' stand-in, not here).\n"
-          "SQLite: a file, WAL, synchronous=NORMAL. PostgreSQL: a private local server at its default durability\n"
-          "(fsync=on, synchronous_commit=on; the bench never sets synchronous_commit=off).")
-    from bot.benchkit.service import store_figures
+    if "discord" in only:
+        print("\nThrough Discord's road: the bot (python -m bot run's) in a process of its own, talking to the Discord\n"
+              "stand-in served by this process over its gateway and REST; simulated players press what the bot shows\n"
+              "them (a move button, My hand, a step, an option, Confirm). SQLite: a file, WAL.")
+        from bot.benchkit.discord_road import discord_figures
 
-    asyncio.run(store_figures(quick, report))
+        asyncio.run(discord_figures(quick, report, Figure, percentile))
     if as_json:
         print(json.dumps({"figures": [f.as_json() for f in figures]}))
     return 0

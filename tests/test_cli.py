@@ -692,7 +692,7 @@ def test_bench_help_has_a_description(capsys):
     with pytest.raises(SystemExit):
         main(["bench", "--help"])
     text = capsys.readouterr().out
-    assert "Print speed figures" in text and "100,000 stored" in " ".join(text.split())
+    assert "Print speed figures" in text and "a minimal discord.py bot" in " ".join(text.split())
 
 
 # ----- terminal play (issue 18 #11): through the program, stdin in, stdout out ------------------

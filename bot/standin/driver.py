@@ -63,7 +63,7 @@ class Driver:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         failures: list[BaseException] = []
-        quiet_rounds = 0
+        quiet_rounds = 0 if _in_this_process(bot) else 3  # a bot elsewhere has no handler tasks here
         while quiet_rounds < 3:
             await asyncio.sleep(0)
             pending = self._pending_dispatch_tasks()

@@ -9,6 +9,7 @@ import contextlib
 import datetime as _dt
 import json
 import logging
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterator
 
@@ -171,6 +172,9 @@ def fail_on_discord_errors(logger_name: str = "discord") -> Iterator[list[loggin
 # --------------------------------------------------------------------------------------------------
 
 
+TOKEN_LIFE = 15 * 60  # an interaction's token takes follow-ups and edits for 15 minutes
+
+
 class InteractionResult:
     """Everything the bot sent in answer to one interaction (callback, @original edits, follow-ups)."""
 
@@ -192,6 +196,7 @@ class InteractionResult:
         self.requests: list[Request] = []  # every request made while this interaction was handled
         self.expect_answer = True
         self.answered_event = asyncio.Event()  # set by the first callback (a bot in another process: its answer)
+        self.created = time.monotonic()  # its token answers follow-ups for TOKEN_LIFE seconds, as Discord's
 
     def __repr__(self) -> str:
         cb = self.callback_type

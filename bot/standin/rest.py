@@ -50,6 +50,7 @@ class RestRoutes:
     modals: list[dict]
     interactions: dict[str, InteractionResult]
     requests: list[Request]
+    request_count: int
     unhandled: list[Request]
     rejected: list[tuple[Request, str]]
     rate_limited: list[Request]
@@ -154,6 +155,7 @@ class RestRoutes:
         rec = Request(request.method, path, dict(request.query), body, files, auth=request.headers.get("Authorization"),
                       arrived=arrived)
         self.requests.append(rec)
+        self.request_count += 1
         if self.latency and request.method != "GET":
             await asyncio.sleep(self.latency)  # Discord answers from across the network
         if rec.auth and rec.auth.removeprefix("Bot ").strip() in self.refused_tokens:

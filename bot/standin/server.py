@@ -8,6 +8,7 @@ import asyncio
 import itertools
 import logging
 import re
+import time
 from typing import Any, Callable, Iterable
 
 from aiohttp import web
@@ -17,7 +18,7 @@ from bot.standin.fakes import FakeGuild, People
 from bot.standin.gateway import Gateway, GatewaySession
 from bot.standin.messages import MessageStore
 from bot.standin.payloads import Payloads
-from bot.standin.records import InteractionResult, Request, Shown, StandInError, UploadedFile, _ErrorCollector
+from bot.standin.records import TOKEN_LIFE, InteractionResult, Request, Shown, StandInError, UploadedFile, _ErrorCollector
 from bot.standin.rest import RestRoutes
 
 
@@ -51,6 +52,7 @@ class DiscordStandIn(Driver, Payloads, Gateway, RestRoutes, MessageStore, People
         self._wanted_port = port
         self.latency = latency
         self.requests: list[Request] = []
+        self.request_count = 0  # every request ever (``forget`` drops the list, not the count)
         self.unhandled: list[Request] = []
         self.rejected: list[tuple[Request, str]] = []  # requests real Discord would refuse (400), with why
         self.rate_limited: list[Request] = []  # requests answered 429 (see rate_limit())
@@ -173,7 +175,11 @@ class DiscordStandIn(Driver, Payloads, Gateway, RestRoutes, MessageStore, People
         self.deleted_messages.clear()
         kept = {int(k) for k in keep}
         self.messages = {k: v for k, v in self.messages.items() if k in kept}
-        self.interactions = {t: r for t, r in self.interactions.items() if not r.answered}
+        now = time.monotonic()  # an answered interaction's token still takes follow-ups, as on Discord
+        self.interactions = {t: r for t, r in self.interactions.items()
+                             if not r.answered or now - r.created < TOKEN_LIFE}
+        for r in self.interactions.values():
+            r.requests = []
         self.modals = [m for m in self.modals if not m["submitted"]]
 
     async def wait_for_bots(self, count: int = 1, *, timeout: float = 60.0) -> None:

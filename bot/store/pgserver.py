@@ -1,5 +1,5 @@
-"""A throw-away PostgreSQL server in a temporary folder, reached by its Unix socket only: for the
-bench and the tests, never for a deployment. ``initdb`` and ``pg_ctl`` refuse root, so as root they
+"""A throw-away PostgreSQL server in a temporary folder, reached by its Unix socket only: for
+the tests, never for a deployment. ``initdb`` and ``pg_ctl`` refuse root, so as root they
 run as the ``postgres`` user."""
 
 from __future__ import annotations

@@ -1,0 +1,27 @@
+"""The bench's Discord part works end to end, small: the bot and the floor in processes of their
+own, driven through the stand-in by simulated players; every figure is printed, nothing failed,
+nothing was lost. (Its timings are the bench's to print; nothing here asserts a speed.)"""
+
+from __future__ import annotations
+
+import math
+
+from bot.bench import Figure, percentile
+from bot.benchkit.discord_road import discord_figures
+
+
+async def test_the_discord_bench_plays_tables_through_the_standin_and_prints_its_figures() -> None:
+    figures: list[Figure] = []
+    await discord_figures(True, figures.append, Figure, percentile, tables=3, seconds=1.5, due=4)
+    by_name = {f.name: f for f in figures}
+    assert len(by_name) == len(figures) == 14
+    assert sum(1 for f in figures if f.target is not None) <= 15
+    errors = by_name["errors (unanswered presses, errors logged), all runs"]
+    lost = by_name["lost updates (table message ≠ stored table)"]
+    assert (errors.value, lost.value) == (0, 0)
+    swept = [f for f in figures if f.name.startswith("sweep: ") and "all handled" in f.name]
+    assert swept and swept[0].name.startswith("sweep: 4 tables"), swept  # every table due was handled
+    for f in figures:
+        assert not math.isnan(f.value) and f.value >= 0, f
+    assert by_name["burst: interactions a second, one process"].value > 0
+    assert by_name["CPU per interaction, the floor (one DynamicItem button)"].value > 0
