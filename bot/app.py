@@ -22,7 +22,8 @@ from bot.ui.components import Delivered, first_delivery
 
 log = logging.getLogger(__name__)
 
-COGS = ("cogs.tables", "cogs.game_cog", "cogs.tournaments")  # the table commands, one group per game, /tournament
+COGS = ("cogs.tables", "cogs.watch", "cogs.game_cog", "cogs.tournaments")  # the table commands, watching, one group
+# per game, /tournament
 
 
 def point_at(api_base: str | None, gateway_url: str | None) -> tuple[str, str]:

@@ -30,7 +30,12 @@ Planted leaks (each put in by hand, seen to fail here, then taken out):
     maginot_line;
 (e) the top card of Court Wars' hidden draw pile in the public embed: caught in court_wars;
 (f) an autocomplete choice naming a card the typing seat cannot know: caught in all five games
-    (the first autocomplete of a seat to act)."""
+    (the first autocomplete of a seat to act);
+(g) a watcher message (``/game watch``) made from a seat's reader instead of the public one: caught in
+    celestial_emperor at the first watcher edit (``test_a_watcher_message_from_a_seat_reader_is_caught``).
+
+Watcher messages (one from another channel, one in a DM of a seated player) follow every game here, and
+every version of each is read as the public's, whoever receives it: a watcher is a public reader."""
 
 from __future__ import annotations
 
@@ -122,6 +127,7 @@ class Watcher:
     pictures_seen: set[str] = field(default_factory=set)  # attachment ids already compared
     counts: dict[str, int] = field(default_factory=dict)
     states: list[Game] = field(default_factory=list)  # the states this step may have shown (before, after)
+    watch_messages: set[int] = field(default_factory=set)  # watcher messages: the public's, whoever reads them
     _drawn: dict[tuple[int, int | None, str], bytes | None] = field(default_factory=dict)  # this step's drawings
 
     def count(self, what: str, n: int = 1) -> None:
@@ -145,10 +151,14 @@ class Watcher:
     def reader(self, item: Shown) -> int | None:
         """The seat of the one user who sees ``item``; None: the public (a public message, or a user
         who holds no seat, who may know what the public knows)."""
-        return None if item.reader is None else self.seat_of.get(item.reader)
+        if item.reader is None or item.message_id in self.watch_messages:
+            return None
+        return self.seat_of.get(item.reader)
 
     async def check(self, what: str, before: Game | None = None, events: list[Any] = ()) -> None:
-        """Everything shown since the last check, each against what its reader may know."""
+        """Everything shown since the last check, each against what its reader may know (the watcher
+        messages' edits, sent in the background after the table's, once they are all sent)."""
+        await self.bot.get_cog("Watch").pacer.drained()
         now = await self.game()
         if now is not None:
             self.learn(now, events)
@@ -250,6 +260,15 @@ async def play_and_watch(standin, bot, monkeypatch, game_id: str) -> Watcher:
     await standin.click(bot, lobby.message_id, label="Start", user=users[0])
     w.learn(await w.game())
     await w.check("the start")
+    # Watchers: the outsider from another channel; the first player privately (a DM), read as the public.
+    bot.get_cog("Watch").pacer.pace = 0.0  # every version is checked, at every step
+    lounge = g.text_channel("lounge")
+    for who, where, private in ((outsider, lounge, False), (users[0], lounge, True)):
+        watching = await standin.slash(bot, "game watch", {"table": str(channel), "private": private}, user=who,
+                                       guild=g, channel=where)
+        mid = watching.message_id if not private else int(watching.content.rpartition("/")[2])
+        w.watch_messages.add(mid)
+    await w.check("the watchers' start")
     async for i, table, seat, move in auto_moves(bot, channel, 400):
         before = load_game(table)
         verb = move.split()[0]
@@ -288,9 +307,30 @@ async def test_nothing_shown_names_a_card_its_reader_may_not_know(standin, bot, 
     assert len(standin.message_versions(table_id)) > 5, w.counts
     assert w.counts.get("message (private)", 0) > 5, w.counts
     assert w.counts.get("picture", 0) > 5, w.counts
+    for mid in w.watch_messages:  # each watcher message followed the whole game
+        assert len(standin.message_versions(mid)) > 5 and not standin._message(mid).get("components")
     if game_id in ("celestial_emperor", "knight_rogue_princess_dragon"):
         assert w.counts.get("modal (private)", 0) > 0, w.counts
     assert w.counts.get("autocomplete (private)", 0) > 0, w.counts
+
+
+async def test_a_watcher_message_from_a_seat_reader_is_caught(standin, bot, monkeypatch):
+    """Planted leak (g): the watcher message made from the first seat's reader, not the public one."""
+    from bot.tables.reader import reader_of
+    from bot.ui import payloads
+
+    def from_a_seat(reader, picture, link, watchers, *, final=False):
+        row = bot.service.cached(reader.table.channel_id)
+        msg = payloads.table_message(reader_of(row, load_game(row), 0), picture)
+        msg.view = None
+        return msg
+
+    monkeypatch.setattr(payloads, "watch_message", from_a_seat)
+    with pytest.raises(AssertionError, match="which its reader may not know") as caught:
+        await play_and_watch(standin, bot, monkeypatch, "celestial_emperor")
+    leaked = int(re.search(r"of message (\d+), read by the public", str(caught.value))[1])
+    tables = {int(m["id"]) for m in standin.channel_messages(standin.guilds[next(iter(standin.guilds))].channel["id"])}
+    assert leaked not in tables, "caught in a watcher message (another channel, or a DM), not the table's"
 
 
 def test_leak_finder_reads_every_notation():

@@ -37,6 +37,9 @@ Storage layout (the same on SQLite and PostgreSQL, see ``migrations/``):
   the last game moved it. ``rated_games``: the key (table id) of every game already rated, written
   in the same transaction as its ratings, so a game is rated once. ``jobs``: one-off work done
   (the rating of the games finished before ratings existed).
+* ``watchers``: messages elsewhere (another channel, a DM) that follow one table (its ``table_id``),
+  each with the revision it last showed; ``watch_invites``: the codes a player of a table in a DM
+  gives friends so they may watch it. Both go when the table's game ends.
 
 Damaged rows: a row whose columns cannot be decoded (a cut-off state, garbage seats, an unknown
 game, an unreadable move) makes :meth:`TableStore.get` raise :class:`DamagedTable`; listings and
@@ -46,6 +49,7 @@ and leaves an empty abandoned table in the channel, so ``/game new`` works again
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 from collections.abc import Collection, Mapping, Sequence
@@ -302,6 +306,49 @@ class StoredRecord:
     daily: str | None = None  # the day of a daily challenge's game
 
 
+@dataclass(frozen=True)
+class WatcherRow:
+    """A message that follows table ``table_id`` (in ``table_channel``) from ``channel_id``. ``token``:
+    the interaction's token when the message is edited through its webhook (an ephemeral message, a
+    channel the bot is not in), usable until ``until`` (unix time); else None (edited in its channel)."""
+
+    id: int
+    table_id: str
+    table_channel: int
+    user_id: int
+    channel_id: int
+    message_id: int
+    token: str | None = None
+    until: float | None = None
+    shows: int = 0  # the table revision the message last showed
+    created_at: float = 0.0
+
+
+@dataclass(frozen=True)
+class LiveTable:
+    """A table in play as a server's member may pick it to watch: where, which game, who plays."""
+
+    channel_id: int
+    table_id: str
+    game: str
+    players: tuple[str, ...]
+
+
+def watcher_row(r: Any) -> WatcherRow:
+    return WatcherRow(int(r["id"]), str(r["table_id"]), int(r["table_channel"]), int(r["user_id"]),
+                      int(r["channel_id"]), int(r["message_id"]), r["token"],
+                      None if r["until"] is None else float(r["until"]), int(r["shows"]), float(r["created_at"]))
+
+
+def live_table(r: Any) -> LiveTable | None:
+    """A row of ``live_tables`` (None when its seats cannot be read: a damaged table is not offered)."""
+    try:
+        players = tuple(str(n) for _, n in json.loads(r["seats"]))
+    except (TypeError, ValueError):
+        return None
+    return LiveTable(int(r["channel_id"]), str(r["table_id"]), str(r["game"]), players)
+
+
 @runtime_checkable
 class TableStore(Protocol):
     """One store, safe for any number of concurrent tables in one event loop."""
@@ -416,6 +463,31 @@ class TableStore(Protocol):
     async def stored_record(self, record_id: int) -> StoredRecord | None:
         """One record by id, with its people and daily day (None: no such record)."""
         ...
+
+    async def live_tables(self, guild_id: int, limit: int = 100) -> list[LiveTable]:
+        """The tables in play on ``guild_id``, most recently moved first."""
+
+    async def add_watcher(self, table_id: str, table_channel: int, user_id: int, channel_id: int, message_id: int,
+                          token: str | None = None, until: float | None = None, shows: int = 0) -> WatcherRow:
+        """Remember a message that follows table ``table_id``; the row, with its new id."""
+
+    async def watchers(self, table_id: str | None = None) -> list[WatcherRow]:
+        """The watchers of ``table_id`` (None: of every table), oldest first."""
+
+    async def drop_watchers(self, ids: Collection[int]) -> int:
+        """Forget these watchers (a message closed, gone or refused); how many were forgotten."""
+
+    async def end_watching(self, table_id: str) -> None:
+        """Forget the watchers and watch invites of ``table_id`` (its game is over)."""
+
+    async def mark_watchers_shown(self, shown: Sequence[tuple[int, int]]) -> None:
+        """Record, for each (watcher id, revision), that its message shows that revision (a later one stays)."""
+
+    async def put_watch_invite(self, code: str, table_id: str, table_channel: int, user_id: int) -> None:
+        """Remember a code that lets anyone who has it watch table ``table_id``."""
+
+    async def watch_invite(self, code: str) -> tuple[str, int] | None:
+        """(table id, its channel) that ``code`` lets one watch, or None."""
 
     async def job_done(self, name: str) -> bool:
         """Whether the one-off job ``name`` was marked done."""

@@ -26,7 +26,7 @@ from bot.store.base import (
 from bot.store.migrations import migrations
 from bot.store.pg_group import Grouped
 from bot.store.pglane import Lane
-from bot.store.postgres_extras import PostgresDaily, PostgresRatings, PostgresReplays
+from bot.store.postgres_extras import PostgresDaily, PostgresRatings, PostgresReplays, PostgresWatchers
 
 MIGRATIONS = migrations("postgres")
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -88,7 +88,7 @@ async def _keep_session(connection: asyncpg.Connection) -> None:
     is still rolled back by asyncpg before this is called."""
 
 
-class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays):
+class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays, PostgresWatchers):
     """``await PostgresStore.open("postgresql://…", schema=None)``."""
 
     backend = "postgres"

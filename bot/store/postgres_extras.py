@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Collection, Mapping, Sequence
 
 import asyncpg
@@ -10,7 +11,7 @@ import asyncpg
 from bot.store.base import (
     DailyEntry, FinishedRecord, PlayerRating, StaleRatings, daily_entry, finished_record, player_rating,
 )
-from bot.store.base import StoredRecord, stored_record
+from bot.store.base import LiveTable, StoredRecord, WatcherRow, live_table, stored_record, watcher_row
 
 
 class PostgresDaily:
@@ -146,3 +147,64 @@ class PostgresReplays:
     async def stored_record(self, record_id: int) -> StoredRecord | None:
         rows = await self._fetch("read a game record", self._RECORD_COLUMNS + "WHERE r.id = $1", record_id)
         return stored_record(rows[0], [(int(u), n, o) for u, n, o in (rows[0]["people"] or [])]) if rows else None
+
+
+class PostgresWatchers:
+    """Watchers: messages elsewhere that follow a table, and the codes that invite them."""
+
+    # ----- watchers ----------------------------------------------------------------------------------
+    async def live_tables(self, guild_id: int, limit: int = 100) -> list[LiveTable]:
+        rows = await self._fetch("list the tables in play",
+                                 "SELECT channel_id, table_id, game, seats FROM tables WHERE guild_id = $1 "
+                                 "AND status = 'playing' AND damaged IS NULL ORDER BY updated_at DESC LIMIT $2",
+                                 guild_id, limit)
+        return [t for r in rows if (t := live_table(r)) is not None]
+
+    async def add_watcher(self, table_id: str, table_channel: int, user_id: int, channel_id: int, message_id: int,
+                          token: str | None = None, until: float | None = None, shows: int = 0) -> WatcherRow:
+        now = time.time()
+        rows = await self._fetch(
+            "remember a watcher",
+            "INSERT INTO watchers (table_id, table_channel, user_id, channel_id, message_id, token, until, shows, "
+            "created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
+            table_id, table_channel, user_id, channel_id, message_id, token, until, shows, now)
+        return WatcherRow(int(rows[0]["id"]), table_id, table_channel, user_id, channel_id, message_id, token, until,
+                          shows, now)
+
+    async def watchers(self, table_id: str | None = None) -> list[WatcherRow]:
+        if table_id is None:
+            rows = await self._fetch("read watchers", "SELECT * FROM watchers ORDER BY id")
+        else:
+            rows = await self._fetch("read watchers", "SELECT * FROM watchers WHERE table_id = $1 ORDER BY id", table_id)
+        return [watcher_row(r) for r in rows]
+
+    async def drop_watchers(self, ids: Collection[int]) -> int:
+        todo = sorted({int(i) for i in ids})
+        if not todo:
+            return 0
+        rows = await self._fetch("forget watchers", "WITH d AS (DELETE FROM watchers WHERE id = ANY($1::bigint[]) "
+                                 "RETURNING id) SELECT count(*) AS n FROM d", todo)
+        return int(rows[0]["n"])
+
+    async def end_watching(self, table_id: str) -> None:
+        async def fn(c: asyncpg.Connection) -> None:
+            await c.execute("DELETE FROM watchers WHERE table_id = $1", table_id)
+            await c.execute("DELETE FROM watch_invites WHERE table_id = $1", table_id)
+
+        await self._run("forget a table's watchers", fn)
+
+    async def mark_watchers_shown(self, shown: Sequence[tuple[int, int]]) -> None:
+        rows = [(int(rev), int(wid)) for wid, rev in shown]
+        if rows:
+            await self._run("record what watchers show", lambda c: c.executemany(
+                "UPDATE watchers SET shows = $1 WHERE id = $2 AND shows < $1", rows))
+
+    async def put_watch_invite(self, code: str, table_id: str, table_channel: int, user_id: int) -> None:
+        await self._run("remember a watch invite", lambda c: c.execute(
+            "INSERT INTO watch_invites (code, table_id, table_channel, user_id, created_at) VALUES ($1, $2, $3, $4, $5)",
+            code, table_id, table_channel, user_id, time.time()))
+
+    async def watch_invite(self, code: str) -> tuple[str, int] | None:
+        rows = await self._fetch("read a watch invite",
+                                 "SELECT table_id, table_channel FROM watch_invites WHERE code = $1", code)
+        return (str(rows[0]["table_id"]), int(rows[0]["table_channel"])) if rows else None

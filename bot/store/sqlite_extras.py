@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from bot.store.base import (
     DailyEntry, FinishedRecord, PlayerRating, StaleRatings, daily_entry, finished_record, player_rating,
 )
-from bot.store.base import StoredRecord, stored_record
+from bot.store.base import LiveTable, StoredRecord, WatcherRow, live_table, stored_record, watcher_row
 
 
 class SQLiteDaily:
@@ -163,3 +164,63 @@ class SQLiteReplays:
             return found[0] if found else None
 
         return await self._read("read a game record", fn)
+
+
+class SQLiteWatchers:
+    """Watchers: messages elsewhere that follow a table, and the codes that invite them."""
+
+    # ----- watchers ----------------------------------------------------------------------------------
+    async def live_tables(self, guild_id: int, limit: int = 100) -> list[LiveTable]:
+        rows = await self._read("list the tables in play", lambda c: c.execute(
+            "SELECT channel_id, table_id, game, seats FROM tables WHERE guild_id = ? AND status = 'playing' "
+            "AND damaged IS NULL ORDER BY updated_at DESC LIMIT ?", (guild_id, limit)).fetchall())
+        return [t for r in rows if (t := live_table(r)) is not None]
+
+    async def add_watcher(self, table_id: str, table_channel: int, user_id: int, channel_id: int, message_id: int,
+                          token: str | None = None, until: float | None = None, shows: int = 0) -> WatcherRow:
+        now = time.time()
+        cur = await self._write("remember a watcher", lambda c: c.execute(
+            "INSERT INTO watchers (table_id, table_channel, user_id, channel_id, message_id, token, until, shows, "
+            "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (table_id, table_channel, user_id, channel_id, message_id, token, until, shows, now)))
+        return WatcherRow(int(cur.lastrowid), table_id, table_channel, user_id, channel_id, message_id, token, until,
+                          shows, now)
+
+    async def watchers(self, table_id: str | None = None) -> list[WatcherRow]:
+        def fn(c: sqlite3.Connection) -> list[Any]:
+            if table_id is None:
+                return c.execute("SELECT * FROM watchers ORDER BY id").fetchall()
+            return c.execute("SELECT * FROM watchers WHERE table_id = ? ORDER BY id", (table_id,)).fetchall()
+
+        return [watcher_row(r) for r in await self._read("read watchers", fn)]
+
+    async def drop_watchers(self, ids: Collection[int]) -> int:
+        todo = sorted({int(i) for i in ids})
+        if not todo:
+            return 0
+        cur = await self._write("forget watchers", lambda c: c.execute(
+            f"DELETE FROM watchers WHERE id IN ({', '.join('?' * len(todo))})", todo))
+        return int(cur.rowcount)
+
+    async def end_watching(self, table_id: str) -> None:
+        def fn(c: sqlite3.Connection) -> None:
+            c.execute("DELETE FROM watchers WHERE table_id = ?", (table_id,))
+            c.execute("DELETE FROM watch_invites WHERE table_id = ?", (table_id,))
+
+        await self._write("forget a table's watchers", fn)
+
+    async def mark_watchers_shown(self, shown: Sequence[tuple[int, int]]) -> None:
+        rows = [(rev, wid, rev) for wid, rev in shown]
+        if rows:
+            await self._write("record what watchers show", lambda c: c.executemany(
+                "UPDATE watchers SET shows = ? WHERE id = ? AND shows < ?", rows))
+
+    async def put_watch_invite(self, code: str, table_id: str, table_channel: int, user_id: int) -> None:
+        await self._write("remember a watch invite", lambda c: c.execute(
+            "INSERT INTO watch_invites (code, table_id, table_channel, user_id, created_at) VALUES (?, ?, ?, ?, ?)",
+            (code, table_id, table_channel, user_id, time.time())))
+
+    async def watch_invite(self, code: str) -> tuple[str, int] | None:
+        r = await self._read("read a watch invite", lambda c: c.execute(
+            "SELECT table_id, table_channel FROM watch_invites WHERE code = ?", (code,)).fetchone())
+        return None if r is None else (str(r[0]), int(r[1]))

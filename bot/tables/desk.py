@@ -26,6 +26,7 @@ from bot.tables.errors import AlreadyHandled, StaleError, TableError
 from bot.tables.games import load_game
 from bot.tables.reader import Reader, Update, reader_of, update_of
 from bot.tables.service import TableService
+from bot.tables.watching import Watching
 
 log = logging.getLogger("bot.tables")
 
@@ -91,6 +92,7 @@ class Desk:
 
     def __init__(self, service: TableService):
         self._service = service
+        self.watching = Watching(service.store)  # who watches which table from elsewhere (/game watch)
 
     @property
     def clock(self) -> Any:

@@ -51,6 +51,8 @@ class Kind(str, enum.Enum):
     REPLAY_EYES = "re"  # whose eyes to look through, a select
     ABANDON = "an"  # /game abandon, confirmed (only ever the arg of SURE)
     MOVE_DOWN = "md"  # move the table message down the channel (from /game status)
+    INVITE = "iw"  # a DM table's "Invite a watcher" (answered by cogs.watch)
+    STOP_WATCHING = "xw"  # a watcher message's "Stop watching" (answered by cogs.watch)
 
     @property
     def is_table_action(self) -> bool:

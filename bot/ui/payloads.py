@@ -36,7 +36,7 @@ from bot.render.panel import Panel, clip, plain
 
 from bot.tables.clock import format_duration
 from bot.tables.reader import FORFEIT_TOKENS, Reader
-from bot.ui.components import add, button
+from bot.ui.components import Kind, add, button
 from bot.ui.boxes import text_box  # noqa: F401 — every payload is reached from here
 from bot.ui.pickers import (  # noqa: F401 — every payload is reached from here
     THEN, Drafts, Shortcut, Step, batch_moves, confirm_view, decode_tokens, encode_tokens, forced_steps, move_down_view,
@@ -154,6 +154,8 @@ def _table_buttons(reader: Reader, drafts: Drafts) -> discord.ui.View:
         bottom.extend(forfeits)  # apart from the moves, and asked for confirmation
         if reader.solo_concede:
             bottom.append(button(label="Concede", style=discord.ButtonStyle.danger, custom_id=cid(tid, rev, "cc")))
+        if t.guild_id is None:  # a table in a DM: its players may let friends watch (bot.tables.watching)
+            bottom.append(button(label="Invite a watcher", emoji="👀", custom_id=cid(tid, rev, Kind.INVITE.value)))
         if t.timed_out:
             bottom.append(button(label="Skip late player", style=discord.ButtonStyle.secondary,
                                  custom_id=cid(tid, rev, "sk")))
@@ -169,6 +171,21 @@ def _table_buttons(reader: Reader, drafts: Drafts) -> discord.ui.View:
         if renderer(t.game).story is not None:
             view.add_item(button(label="Story file", style=discord.ButtonStyle.secondary, custom_id=cid(tid, rev, "sf")))
     return view
+
+
+def watch_message(reader: Reader, picture: bytes | None, link: str, watchers: int, *, final: bool = False) -> TableMessage:
+    """A watcher's message (``/game watch``): the public table, never a seat's, without a move; a link
+    to the table message, how many watch, and **Stop watching** until the game is over (``final``)."""
+    if not reader.is_public:
+        raise ValueError("a watcher reads the public table only")
+    msg = table_message(reader, picture)
+    where = f": {link}" if link else ""
+    head = "The game is over; the final table" if final else f"👀 Watching {with_article('the', reader.title)} table"
+    msg.content = clip(f"{head}{where} · {watchers} watching", 2000)
+    msg.view = discord.ui.View(timeout=None)
+    if not final:
+        msg.view.add_item(button(label="Stop watching", custom_id=cid(reader.table.key, 0, Kind.STOP_WATCHING.value)))
+    return msg
 
 
 def seat_message(reader: Reader, drafts: Drafts, picture: bytes | None = None,

@@ -13,6 +13,7 @@ import logging
 import time
 from collections import defaultdict
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -94,6 +95,7 @@ class Placement:
         self.handles: dict[int, Handle] = {}  # such a channel -> the newest webhook that may edit its table message
         self.shows: dict[int, tuple[str, int]] = {}  # channel -> (table, revision) its message was last made to show
         self.unsaved: dict[int, tuple[str, int]] = {}  # those not yet written to the store (:meth:`save_marks`)
+        self.followers: list[Callable[[Reader], None]] = []  # told each new state once the table shows it (watchers)
 
     def shown(self, reader: Reader) -> None:
         """The channel's table message now shows this reader's table: remembered here, and in the
@@ -103,6 +105,8 @@ class Placement:
         old = self.shows.get(t.channel_id)
         if old is None or old[0] != mark[0] or old[1] < mark[1]:
             self.shows[t.channel_id] = self.unsaved[t.channel_id] = mark
+            for follow in self.followers:  # after the table message: its edit is never behind theirs
+                follow(reader)
 
     def is_current(self, reader: Reader) -> bool:
         """Whether this process last made the table message show this reader's table."""

@@ -36,7 +36,7 @@ MOVE_KINDS = frozenset({Kind.STEP, Kind.SELECT, Kind.BATCH, Kind.PAGE, Kind.CONF
 # (bot.ui.components.Delivered); after a restart one of these would be answered again, which changes
 # nothing either. The table's actions (join, leave, start, concede, move down…) are remembered in
 # the store, and moves with the move.
-READ_KINDS = frozenset({Kind.HAND, Kind.SHOW, Kind.STORY_FILE, Kind.TEXT, Kind.KEEP})
+READ_KINDS = frozenset({Kind.HAND, Kind.SHOW, Kind.STORY_FILE, Kind.TEXT, Kind.KEEP, Kind.INVITE, Kind.STOP_WATCHING})
 DEFER_AFTER = 2.0  # seconds; Discord allows 3 for the first answer
 # What Discord's failing to take an answer raises through discord.py: an HTTP error after its retries, a
 # connection closed or lost, no answer in time.
@@ -170,6 +170,8 @@ class Play:
             return await self.table_action(interaction, target, tid, rev, confirmed=True)
         if kind is Kind.KEEP:
             return await self.keep_playing(interaction)
+        if kind in (Kind.INVITE, Kind.STOP_WATCHING):  # watching from elsewhere (cogs.watch)
+            return await self.bot.get_cog("Watch").press(interaction, kind, tid)
         if kind is Kind.MOVE_DOWN:
             return await self.move_down(interaction, tid)
         if kind is Kind.ABANDON:
