@@ -30,7 +30,13 @@ Planted leaks (each put in by hand, seen to fail here, then taken out):
     maginot_line;
 (e) the top card of Court Wars' hidden draw pile in the public embed: caught in court_wars;
 (f) an autocomplete choice naming a card the typing seat cannot know: caught in all five games
-    (the first autocomplete of a seat to act)."""
+    (the first autocomplete of a seat to act);
+(g) the end message's animation drawn from the deciding seat's views instead of the public's:
+    caught by the same frame check (tests/render/test_animation.py plants it and sees it caught in
+    celestial_emperor, knight_rogue_princess_dragon, cardchess2 and maginot_line).
+
+An animation (the end message's, the whole game) is checked frame by frame: each frame must be the
+picture of the public reader's view of its step, made here from the record through the engine."""
 
 from __future__ import annotations
 
@@ -48,6 +54,7 @@ import bot.tables.lobby as table_module
 from bot.tables.games import load_game
 from tests.contract.harness import card_universe, e_revealed
 from tests.discord_helpers import auto_moves, latest_table, make_move
+from tests.render.animations import expected_frames, mismatches
 from tests.render.pictures import redeal
 from bot.standin import Shown
 
@@ -123,6 +130,7 @@ class Watcher:
     counts: dict[str, int] = field(default_factory=dict)
     states: list[Game] = field(default_factory=list)  # the states this step may have shown (before, after)
     _drawn: dict[tuple[int, int | None, str], bytes | None] = field(default_factory=dict)  # this step's drawings
+    record: dict[str, Any] | None = None  # the finished game's record, once it ends
 
     def count(self, what: str, n: int = 1) -> None:
         self.counts[what] = self.counts.get(what, 0) + n
@@ -156,6 +164,8 @@ class Watcher:
         self._drawn.clear()  # keyed by id(): only for the states held in self.states
         new = self.standin.shown_since(self.mark)
         self.mark += len(new)
+        if any(f.filename.endswith(ANIMATIONS) for item in new for f in item.files):  # the game's end
+            self.record = await self.bot.service.last_record(self.channel)
         for item in new:
             self.check_item(item, what)
 
@@ -166,7 +176,7 @@ class Watcher:
         self.count(item.kind + ("" if seat is None else " (private)"))
         texts = strings(item.payload, [])
         for f in item.files:
-            if not f.filename.endswith(".png"):
+            if not f.filename.endswith(PICTURES):
                 texts.append(f.data.decode("utf-8", "replace"))
         if self.universe:
             known = self.ever.get(seat, set())
@@ -198,9 +208,12 @@ class Watcher:
     def check_pictures(self, item: Shown, seat: int | None, where: str) -> None:
         by_id = {a["id"]: a for a in item.payload.get("attachments") or []}
         for att, f in zip(by_id.values(), item.files, strict=True):
-            if att["id"] in self.pictures_seen or not f.filename.endswith(".png"):
+            if att["id"] in self.pictures_seen or not f.filename.endswith(PICTURES):
                 continue
             self.pictures_seen.add(att["id"])
+            if f.filename.endswith(ANIMATIONS):
+                self.check_animation(f.data, seat, where)
+                continue
             assert self.states, f"{where}: a picture before the game began"
             # A public message's picture is the table's; a private one is its reader's own picture
             # (a seat's) or the table's.
@@ -215,6 +228,17 @@ class Watcher:
             self.count("picture")
 
 
+    def check_animation(self, data: bytes, seat: int | None, where: str) -> None:
+        """The game's end shows the whole game: in public, each frame the picture of the public
+        reader's view of its step (made here from the record, through the engine), nothing else."""
+        assert seat is None and self.record is not None, f"{where}: an animation only ends a game, in public"
+        public = expected_frames(self.record, lambda step, game: None)
+        assert mismatches(self.game_id, data, public) == [], f"{where}: a frame is not the public reader's picture"
+        self.count("animation")
+
+
+PICTURES = (".png", ".gif", ".webp")
+ANIMATIONS = (".gif", ".webp")
 # game id -> (players, variants (quick settings where the game has them), the table's seed)
 GAMES: dict[str, tuple[int, str | None, int]] = {
     "court_wars": (3, None, 11),
@@ -288,6 +312,7 @@ async def test_nothing_shown_names_a_card_its_reader_may_not_know(standin, bot, 
     assert len(standin.message_versions(table_id)) > 5, w.counts
     assert w.counts.get("message (private)", 0) > 5, w.counts
     assert w.counts.get("picture", 0) > 5, w.counts
+    assert w.counts.get("animation", 0) == 1, w.counts  # the end message's: the whole game, as the public saw it
     if game_id in ("celestial_emperor", "knight_rogue_princess_dragon"):
         assert w.counts.get("modal (private)", 0) > 0, w.counts
     assert w.counts.get("autocomplete (private)", 0) > 0, w.counts

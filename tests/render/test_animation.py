@@ -24,6 +24,7 @@ from bot.records import make_record
 from bot.render import animation
 from bot.render.animation import Frame, boxes, caption_text, frame_images, read_frames
 from bot.tables.replays import Replay, Viewing, eyes_for, file_key
+from tests.render.animations import expected_frames, mismatches
 
 HIDDEN = ("court_wars", "celestial_emperor", "knight_rogue_princess_dragon", "cardchess2", "maginot_line")
 SHORT = {"maginot_line": ["rounds=3"]}  # the quick options, or shorter still
@@ -46,38 +47,6 @@ def record_of(game_id: str, seed: int) -> dict[str, Any]:
     game = s.state.new(players, options, seed=seed)
     game, moves = play_auto(game, random.Random(seed))
     return make_record(game, moves, status="finished")
-
-
-def expected_frames(record: dict[str, Any], seat_at: Any) -> list[Frame]:
-    """Every step's frame as ``seat_at(step, game)`` read it then, from the engine itself: the
-    game replayed from the record, its view and the step's events for that reader."""
-    s = spec(record["game"])
-    game = s.state.new(record["players"], record["options"], seed=record["seed"])
-    last = len(record["moves"])
-    out, events, mover = [], [], ""
-    for step in range(last + 1):
-        if step:
-            seat, move = record["moves"][step - 1]
-            game, events = game.apply(seat, move)
-            mover = record["players"][seat]
-        who = seat_at(step, game)
-        lines = tuple(t for t in (e.for_(who) for e in events) if t)
-        out.append(Frame(game.view(who), caption_text(step, last, mover, lines)))
-    return out
-
-
-def mismatches(game_id: str, data: bytes, expected: Sequence[Frame]) -> list[int]:
-    """The steps whose frame in the animation ``data`` is not, pixel for pixel, the frame drawn
-    from ``expected`` (a frame equal to the one before is merged into it by the writer: so here)."""
-    want: list[tuple[int, Any]] = []
-    for step, im in enumerate(frame_images(game_id, expected)):
-        if want and im.tobytes() == want[-1][1].tobytes():
-            continue
-        want.append((step, im))
-    got = read_frames(data)
-    if len(got) != len(want):
-        return [step for step, _ in want]
-    return [step for (step, w), g in zip(want, got, strict=True) if w.convert("RGB").tobytes() != g.tobytes()]
 
 
 def deciding(step: int, game: Any) -> int:
