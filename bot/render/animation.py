@@ -1,6 +1,7 @@
 """A whole game as an animation: one frame a step (the deal, then each move), each frame the
 table picture of that step's view with a caption band (the move's number, who moved and its
-line as that view's reader read it), written as a GIF or an animated WebP, whichever is smaller.
+line as that view's reader read it), at phone size (400 px wide: the pictures' text is made to
+be read there), written as a GIF, or an animated WebP where the GIF is large and the WebP smaller.
 
 Only views and words come here (:class:`Frame`), never a game: a frame shows what its view
 shows, so an animation made from a reader's views shows no more than that reader saw at each
@@ -10,8 +11,9 @@ writes each one's changed box only (with ``optimize``, the unchanged pixels insi
 transparent), the way lichess's lila-gif writes a game. :func:`boxes` reads the written boxes
 back, so a test and the bench can see that this is what happens.
 
-Drawing takes about a second for a long game: it runs in a picture process
-(:func:`bot.render.pictures.animation`), never in the event loop's thread.
+Drawing takes one to two and a half CPU seconds for a 150-move game (most of it the table
+pictures themselves): it runs in a picture process (:func:`bot.render.pictures.animation`),
+never in the event loop's thread.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ CAPTION = CAPTION_LINES * dr.LINE + dr.PAD  # the caption band's height, px
 CAPTION_BG = dr.FELT_DARK
 SCALE = 2  # the pictures' design width (800 px) to phone size
 MAX_BYTES = 8 << 20  # Discord's smallest upload limit: a larger animation is not sent
+WEBP_PAST = 4_000_000  # bytes of GIF past which an animated WebP is tried too
 
 
 @dataclass(frozen=True)
@@ -131,6 +134,8 @@ def encode(images: Sequence[Any], fmt: str = "GIF") -> bytes:
 
 @dataclass(frozen=True)
 class Animation:
+    """An animation's bytes, its format and how many frames were drawn."""
+
     data: bytes
     fmt: str  # "gif" | "webp"
     frames: int
@@ -140,14 +145,15 @@ class Animation:
         return f"game.{self.fmt}"
 
 
-def draw(game_id: str, frames: Sequence[Frame], webp: bool = False) -> Animation | None:
-    """The animation of ``frames`` (None: nothing to draw, or too large to send). With ``webp``,
-    an animated WebP too, and the smaller of the two is kept."""
+def draw(game_id: str, frames: Sequence[Frame]) -> Animation | None:
+    """The animation of ``frames`` (None: nothing to draw, or too large to send): a GIF, or an
+    animated WebP where the GIF is past :data:`WEBP_PAST` and the WebP is smaller (a WebP takes
+    two to five times as long to write, and was larger for every game measured below that)."""
     images = frame_images(game_id, frames)
     if not images:
         return None
     best = Animation(encode(images, "GIF"), "gif", len(images))
-    if webp:
+    if len(best.data) > WEBP_PAST:
         other = encode(images, "WEBP")
         if len(other) < len(best.data):
             best = Animation(other, "webp", len(images))

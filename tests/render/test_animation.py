@@ -151,3 +151,16 @@ def test_the_alt_text_tells_the_game():
 def test_caption_names_the_move_and_its_line():
     assert caption_text(0, 12, "", ()) == "The deal · 12 moves follow"
     assert caption_text(3, 12, "ana  b", ("plays 7S",)) == "Move 3 of 12 · ana b: plays 7S"
+
+
+def test_a_webp_is_tried_past_the_gifs_size_and_kept_where_smaller(monkeypatch):
+    record = record_of("court_wars", FIRST_SEED["court_wars"])
+    frames = Replay(file_key(record), record).frames(None)[:LEAK_STEPS]
+    images = frame_images("court_wars", frames)
+    webp = animation.encode(images, "WEBP")
+    assert [im.tobytes() for im in read_frames(webp)] == [im.convert("RGB").tobytes() for im in images], "lossless"
+    gif = animation.encode(images, "GIF")
+    monkeypatch.setattr(animation, "WEBP_PAST", 0)
+    made = animation.draw("court_wars", frames)
+    assert made is not None and made.fmt == ("webp" if len(webp) < len(gif) else "gif")
+    assert made.filename == f"game.{made.fmt}"
