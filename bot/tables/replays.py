@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
 import threading
 import weakref
 from collections import OrderedDict
@@ -34,6 +35,8 @@ from bot.tables.reader import Reader, SeatFacts, TableFacts
 
 if TYPE_CHECKING:
     from bot.tables.desk import Desk
+
+log = logging.getLogger(__name__)
 
 RECENT = 25  # games offered by the autocomplete
 MAX_RECORD_BYTES = 2_000_000  # an attached record larger than this is refused
@@ -455,15 +458,16 @@ class Replays:
         t = reader.table
         if not t.started or t.daily is not None:
             return None
-        record = await self._store.last_record(t.channel_id)
-        if not isinstance(record, dict) or record.get("game") != t.game or \
-                len(record.get("moves") or ()) != t.moves or list(record.get("players") or ()) != list(reader.players):
-            return None
         try:
+            record = await self._store.last_record(t.channel_id)
+            if not isinstance(record, dict) or record.get("game") != t.game or \
+                    len(record.get("moves") or ()) != t.moves or list(record.get("players") or ()) != list(reader.players):
+                return None
             replay = await _build(file_key(record), record, t.channel_id, t.guild_id, "")
-        except TableError:
+            return await film(Viewing(replay, (None,)), None)
+        except Exception:  # the end message goes out without its animation, never not at all
+            log.exception("the animation of the game that ended in %s failed", t.channel_id)
             return None
-        return await film(Viewing(replay, (None,)), None)
 
     def cached_file(self, key: str) -> Viewing | None:
         """An attached record's replay this process still holds (None: read the file again)."""
