@@ -10,6 +10,8 @@ import random
 from collections.abc import AsyncIterator
 from typing import Any
 
+import pytest
+
 from bot.engine.registry import spec
 from bot.records import replay as replay_record
 from bot.tables import Actor
@@ -285,3 +287,73 @@ async def test_the_viewer_on_postgresql_across_a_restart(standin, pg_server, tmp
         assert step_of(standin, mid) == 2
         await standin.select(again, mid, parts(standin, mid)["eyes"]["custom_id"], ["0"], user=users[0])
         assert "ana's view" in standin._message(mid)["embeds"][0]["footer"]["text"]
+
+
+async def test_the_end_message_carries_the_game_as_an_animation_and_the_viewer_sends_a_seats(standin, bot):
+    """The end of a game played through the stand-in: its one ending message carries the whole
+    game as the public saw it (an animated GIF, described in words); the replay viewer sends the
+    animation through a seat's eyes privately where the game tells all after it ends."""
+    from PIL import Image
+
+    from bot.render.animation import read_frames
+    from tests.discord_helpers import auto_moves, make_move, public_posts
+    from tests.play_loop import seeded
+
+    g, users = people(standin, 2)
+    channel = int(g.channel["id"])
+    with seeded(8):
+        await standin.slash(bot, "game new", {"game": "court_wars"}, user=users[0], guild=g)
+    await standin.slash(bot, "game join", user=users[1], guild=g)
+    await standin.slash(bot, "game start", user=users[0], guild=g)
+    async for _, _, seat, move in auto_moves(bot, channel, 400):
+        await make_move(standin, bot, channel, seat, move, users)
+    await standin.settle(bot)
+    record = await bot.service.last_record(channel)
+    ending = public_posts(standin, channel)[-1]
+    assert "Court Wars is over" in ending["content"]
+    shown = [a for a in ending["attachments"] if a["filename"].startswith("game.")]
+    assert len(shown) == 1, ending["attachments"]
+    alt = shown[0]["description"] or ""
+    assert 0 < len(alt) <= 1024 and "Court Wars" in alt and f"{len(record['moves'])} moves" in alt
+    assert "ana" in alt.lower() and "ben" in alt.lower()
+    data = next(f.data for f in standin.files(int(ending["id"])) if f.filename == shown[0]["filename"])
+    with Image.open(__import__("io").BytesIO(data)) as im:
+        assert im.format in ("GIF", "WEBP") and im.n_frames >= 2
+    assert len(read_frames(data)) <= len(record["moves"]) + 1  # one frame a move at most (unchanged ones merged)
+
+    # The viewer: the public animation, and a seat's (Court Wars tells all once it is over).
+    res = await standin.slash(bot, "game replay", user=users[1], guild=g)
+    mid = res.message_id
+    film = parts(standin, mid)["a"]
+    assert not film.get("disabled")
+    await standin.select(bot, mid, parts(standin, mid)["eyes"]["custom_id"], ["0"], user=users[1])
+    sent = await standin.click(bot, mid, parts(standin, mid)["a"]["custom_id"], user=users[1])
+    assert sent.ephemeral and "ana's view" in sent.text.lower()
+    files = [f for f in sent.files if f.filename.startswith("game.")]
+    from bot.render import animation
+    from bot.tables.replays import Replay, file_key
+
+    seat_frames = Replay(file_key(record), record).frames(0)
+    assert len(files) == 1 and files[0].data == animation.draw("court_wars", seat_frames).data, "drawn from ana's eyes"
+    described = [a for a in sent.message["attachments"] if a["filename"] == files[0].filename][0]["description"]
+    assert "ana's eyes" in described.lower()
+
+
+async def test_a_seats_animation_is_not_sent_where_the_game_keeps_its_secrets(standin, bot):
+    g, users = people(standin, 2)
+    channel = int(g.channel["id"])
+    await finish(bot, channel, g.id, "cardchess2", users, seed=3)
+    res = await standin.slash(bot, "game replay", user=users[1], guild=g)
+    mid = res.message_id
+    assert not parts(standin, mid)["a"].get("disabled"), "the public animation may be sent"
+    await standin.select(bot, mid, parts(standin, mid)["eyes"]["custom_id"], ["1"], user=users[1])
+    own = parts(standin, mid)["a"]
+    assert own.get("disabled"), "a seat's eyes: its secrets stay secret"
+    # The button is off, and the road behind it refuses too (a forged press).
+    from bot.tables import TableError
+    from bot.tables.replays import film, replays_of
+
+    viewing = await replays_of(bot.desk).open(parse_cid(own["custom_id"])[0], channel, g.id, int(users[1]["id"]))
+    assert viewing.allowed(1)
+    with pytest.raises(TableError):
+        await film(viewing, 1)

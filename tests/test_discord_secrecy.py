@@ -32,10 +32,15 @@ Planted leaks (each put in by hand, seen to fail here, then taken out):
 (f) an autocomplete choice naming a card the typing seat cannot know: caught in all five games
     (the first autocomplete of a seat to act);
 (g) a watcher message (``/game watch``) made from a seat's reader instead of the public one: caught in
-    celestial_emperor at the first watcher edit (``test_a_watcher_message_from_a_seat_reader_is_caught``).
+    celestial_emperor at the first watcher edit (``test_a_watcher_message_from_a_seat_reader_is_caught``);
+(h) the end message's animation drawn from the deciding seat's views instead of the public's:
+    caught by the same frame check (tests/render/test_animation.py plants it and sees it caught in
+    celestial_emperor, knight_rogue_princess_dragon, cardchess2 and maginot_line).
 
 Watcher messages (one from another channel, one in a DM of a seated player) follow every game here, and
-every version of each is read as the public's, whoever receives it: a watcher is a public reader."""
+every version of each is read as the public's, whoever receives it: a watcher is a public reader.
+An animation (the end message's, the whole game) is checked frame by frame: each frame must be the
+picture of the public reader's view of its step, made here from the record through the engine."""
 
 from __future__ import annotations
 
@@ -53,6 +58,7 @@ import bot.tables.lobby as table_module
 from bot.tables.games import load_game
 from tests.contract.harness import card_universe, e_revealed
 from tests.discord_helpers import auto_moves, latest_table, make_move
+from tests.render.animations import expected_frames, mismatches
 from tests.render.pictures import redeal
 from bot.standin import Shown
 
@@ -129,6 +135,7 @@ class Watcher:
     states: list[Game] = field(default_factory=list)  # the states this step may have shown (before, after)
     watch_messages: set[int] = field(default_factory=set)  # watcher messages: the public's, whoever reads them
     _drawn: dict[tuple[int, int | None, str], bytes | None] = field(default_factory=dict)  # this step's drawings
+    record: dict[str, Any] | None = None  # the finished game's record, once it ends
 
     def count(self, what: str, n: int = 1) -> None:
         self.counts[what] = self.counts.get(what, 0) + n
@@ -166,6 +173,8 @@ class Watcher:
         self._drawn.clear()  # keyed by id(): only for the states held in self.states
         new = self.standin.shown_since(self.mark)
         self.mark += len(new)
+        if any(f.filename.endswith(ANIMATIONS) for item in new for f in item.files):  # the game's end
+            self.record = await self.bot.service.last_record(self.channel)
         for item in new:
             self.check_item(item, what)
 
@@ -176,7 +185,7 @@ class Watcher:
         self.count(item.kind + ("" if seat is None else " (private)"))
         texts = strings(item.payload, [])
         for f in item.files:
-            if not f.filename.endswith(".png"):
+            if not f.filename.endswith(PICTURES):
                 texts.append(f.data.decode("utf-8", "replace"))
         if self.universe:
             known = self.ever.get(seat, set())
@@ -208,9 +217,12 @@ class Watcher:
     def check_pictures(self, item: Shown, seat: int | None, where: str) -> None:
         by_id = {a["id"]: a for a in item.payload.get("attachments") or []}
         for att, f in zip(by_id.values(), item.files, strict=True):
-            if att["id"] in self.pictures_seen or not f.filename.endswith(".png"):
+            if att["id"] in self.pictures_seen or not f.filename.endswith(PICTURES):
                 continue
             self.pictures_seen.add(att["id"])
+            if f.filename.endswith(ANIMATIONS):
+                self.check_animation(f.data, seat, where)
+                continue
             assert self.states, f"{where}: a picture before the game began"
             # A public message's picture is the table's; a private one is its reader's own picture
             # (a seat's) or the table's.
@@ -225,6 +237,17 @@ class Watcher:
             self.count("picture")
 
 
+    def check_animation(self, data: bytes, seat: int | None, where: str) -> None:
+        """The game's end shows the whole game: in public, each frame the picture of the public
+        reader's view of its step (made here from the record, through the engine), nothing else."""
+        assert seat is None and self.record is not None, f"{where}: an animation only ends a game, in public"
+        public = expected_frames(self.record, lambda step, game: None)
+        assert mismatches(self.game_id, data, public) == [], f"{where}: a frame is not the public reader's picture"
+        self.count("animation")
+
+
+PICTURES = (".png", ".gif", ".webp")
+ANIMATIONS = (".gif", ".webp")
 # game id -> (players, variants (quick settings where the game has them), the table's seed)
 GAMES: dict[str, tuple[int, str | None, int]] = {
     "court_wars": (3, None, 11),
@@ -309,6 +332,7 @@ async def test_nothing_shown_names_a_card_its_reader_may_not_know(standin, bot, 
     assert w.counts.get("picture", 0) > 5, w.counts
     for mid in w.watch_messages:  # each watcher message followed the whole game
         assert len(standin.message_versions(mid)) > 5 and not standin._message(mid).get("components")
+    assert w.counts.get("animation", 0) == 1, w.counts  # the end message's: the whole game, as the public saw it
     if game_id in ("celestial_emperor", "knight_rogue_princess_dragon"):
         assert w.counts.get("modal (private)", 0) > 0, w.counts
     assert w.counts.get("autocomplete (private)", 0) > 0, w.counts

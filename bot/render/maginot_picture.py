@@ -222,15 +222,11 @@ class Page:
         self.strip(sheet.img)
 
     def png(self) -> bytes:
-        import io
-
         img = self.img
         h = int(self.y + dr.PAD)
         if h != img.height:
             img = img.crop((0, 0, img.width, h))
-        buf = io.BytesIO()
-        img.save(buf, format="PNG", compress_level=1)
-        return buf.getvalue()
+        return dr.finish(img)
 
 
 def _hand_tiles(hand: tuple) -> list[Any]:

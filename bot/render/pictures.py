@@ -70,7 +70,14 @@ def draw_seat(game_id: str, view: Any) -> bytes | None:
     return fn(view) if fn is not None else None
 
 
-DRAW = {"table": draw_table, "seat": draw_seat}
+def draw_animation(game_id: str, frames: Any) -> Any:
+    """A whole game's animation (:func:`bot.render.animation.draw`), drawn here and now."""
+    from bot.render import animation
+
+    return animation.draw(game_id, frames)
+
+
+DRAW = {"table": draw_table, "seat": draw_seat, "animation": draw_animation}
 
 
 def _draw(kind: str, game_id: str, view: Any) -> bytes | None:
@@ -357,3 +364,25 @@ async def table_picture(game_id: str, view: Any) -> bytes | None:
 async def seat_picture(game_id: str, view: Any) -> bytes | None:
     """A seat's own picture (PNG bytes) when its view shows cards of its own, else None."""
     return await _picture("seat", game_id, view)
+
+
+async def animation(game_id: str, frames: Any) -> Any:
+    """A whole game's animation (an :class:`bot.render.animation.Animation`, or None) from its
+    frames (views and captions), drawn in a picture process: about a second of drawing, never
+    in the event loop's thread. Not cached here (its caller keeps it)."""
+    fut = _submit("animation", game_id, tuple(frames))
+    try:
+        return await _wait(fut)
+    except BrokenProcessPool:
+        _pool_broke(_drawn_by.get(fut))
+        fut = _thread_executor().submit(_draw, "animation", game_id, tuple(frames))
+        try:
+            return await _wait(fut)
+        except Exception:
+            log.exception("pictures: the animation of %s failed", game_id)
+            return None
+    except Exception:
+        with _lock:
+            _stats["failures"] += 1
+        log.exception("pictures: the animation of %s failed", game_id)
+        return None

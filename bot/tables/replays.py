@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
 import threading
 import weakref
 from collections import OrderedDict
@@ -26,12 +27,16 @@ from typing import TYPE_CHECKING, Any
 from bot.engine.core import Event, Game
 from bot.engine.registry import spec
 from bot.records import FORFEIT, check_record
+from bot.render import pictures
+from bot.render.animation import Animation, Frame, alt_text, caption_text
 from bot.tables.daily import DAILY_GAME, daily_day, daily_seed
 from bot.tables.errors import TableError
 from bot.tables.reader import Reader, SeatFacts, TableFacts
 
 if TYPE_CHECKING:
     from bot.tables.desk import Desk
+
+log = logging.getLogger(__name__)
 
 RECENT = 25  # games offered by the autocomplete
 MAX_RECORD_BYTES = 2_000_000  # an attached record larger than this is refused
@@ -209,6 +214,23 @@ class Replay:
         seat = self.movers[step] if 0 <= step <= self.last else None
         return self.players[seat] if seat is not None and 0 <= seat < len(self.players) else ""
 
+    def frames(self, seat: int | None) -> tuple[Frame, ...]:
+        """Every step as ``seat`` (None: the public) read it then: that step's reader's view and
+        a caption (the move's line as that reader read it). What an animation is drawn from."""
+        return tuple(Frame(self.reader(k, seat).view, caption_text(k, self.last, self.mover(k), self.line(k, seat)))
+                     for k in range(self.steps))
+
+    def notable(self, seat: int | None) -> str:
+        """The step that said the most to ``seat`` (None: the public), as "move 12: …" ("" if none)."""
+        best, said = 0, ()
+        for k in range(1, self.steps):
+            lines = self.line(k, seat)
+            if len(lines) > len(said):
+                best, said = k, lines
+        if len(said) < 2:
+            return ""
+        return f"move {best}, {self.mover(best)}: " + " ".join(" ".join(t.split()) for t in said)[:300]
+
     # ----- for tests: the secrecy oracle ----------------------------------------------------
     def known(self, step: int, seat: int | None) -> frozenset[str]:
         """The cards ``seat`` may know at ``step`` (the engine's oracle, for the tests)."""
@@ -264,6 +286,11 @@ class Viewing:
     def allowed(self, seat: int | None) -> bool:
         return seat in self.eyes
 
+    def may_film(self, seat: int | None) -> bool:
+        """The whole game through these eyes may be handed out as an animation: the public's, and
+        a seat's where the game's secrets end with it (a file can be passed on)."""
+        return self.allowed(seat) and (seat is None or self.tells_all)
+
     def reader(self, step: int, seat: int | None) -> Reader:
         if not self.allowed(seat):
             raise TableError("You may not look through that seat's eyes in this game.")
@@ -273,6 +300,51 @@ class Viewing:
         if not self.allowed(seat):
             return ()
         return self.replay.line(step, seat)
+
+
+@dataclass(frozen=True)
+class Film:
+    """A whole game as an animation, through one reader's eyes, with its alt text."""
+
+    animation: Animation
+    alt: str
+    seat: int | None
+
+    @property
+    def data(self) -> bytes:
+        return self.animation.data
+
+    @property
+    def filename(self) -> str:
+        return self.animation.filename
+
+
+_FILMS: "OrderedDict[tuple[str, int | None], Film]" = OrderedDict()  # recent films by (record, eyes)
+FILMS_KEPT = 8  # an animation is one or two MB
+
+
+async def film(viewing: Viewing, seat: int | None) -> Film | None:
+    """The whole game as ``seat`` (None: the public) saw it, move by move, as an animation (None
+    when it cannot be drawn). Only eyes the export policy lets this viewer hand out (may_film)."""
+    if not viewing.may_film(seat):
+        raise TableError("This game's secrets stay secret: its animation shows the public view only.")
+    replay = viewing.replay
+    key = (replay.digest, seat)
+    found = _FILMS.get(key)
+    if found is not None:
+        _FILMS.move_to_end(key)
+        return found
+    frames = await asyncio.to_thread(replay.frames, seat)  # a view a step: a moment for a long game
+    animation = await pictures.animation(replay.game, frames)
+    if animation is None:
+        return None
+    eyes = "" if seat is None else f"{replay.players[seat]}'s eyes"
+    notable = await asyncio.to_thread(replay.notable, seat)
+    made = Film(animation, alt_text(replay.title, replay.players, replay.last, replay.summary, notable, eyes), seat)
+    _FILMS[key] = made
+    while len(_FILMS) > FILMS_KEPT:
+        _FILMS.popitem(last=False)
+    return made
 
 
 class _ReplayCache:
@@ -379,6 +451,23 @@ class Replays:
             replay = await _build(key, record, 0, None, "That file cannot be replayed")
             REPLAYS.put(replay)
         return Viewing(replay, eyes_for(replay.game, replay.players))
+
+    async def ending_film(self, reader: Reader) -> Film | None:
+        """The game that just ended at ``reader``'s table as the public saw it, as an animation
+        (None: no game was dealt, today's daily deal, or the record is not this game's)."""
+        t = reader.table
+        if not t.started or t.daily is not None:
+            return None
+        try:
+            record = await self._store.last_record(t.channel_id)
+            if not isinstance(record, dict) or record.get("game") != t.game or \
+                    len(record.get("moves") or ()) != t.moves or list(record.get("players") or ()) != list(reader.players):
+                return None
+            replay = await _build(file_key(record), record, t.channel_id, t.guild_id, "")
+            return await film(Viewing(replay, (None,)), None)
+        except Exception:  # the end message goes out without its animation, never not at all
+            log.exception("the animation of the game that ended in %s failed", t.channel_id)
+            return None
 
     def cached_file(self, key: str) -> Viewing | None:
         """An attached record's replay this process still holds (None: read the file again)."""

@@ -8,6 +8,7 @@ import logging
 from typing import Any
 import discord
 from bot.tables.reader import Reader, Update
+from bot.tables.replays import replays_of
 from bot.ui import payloads
 from bot.ui.payloads import NO_PINGS
 
@@ -65,7 +66,8 @@ class BotPace:
                 from bot.ui.ratings import change_lines
 
                 rated = change_lines(update.extra.get("ratings", ()))
-                await channel.send(**payloads.ending(reader, link, rated), allowed_mentions=NO_PINGS)
+                film = await replays_of(self.desk).ending_film(reader)
+                await channel.send(**payloads.ending(reader, link, rated, film), allowed_mentions=NO_PINGS)
         except discord.HTTPException as e:
             log.info("could not post to %s: %s", reader.table.channel_id, e)
 

@@ -281,8 +281,9 @@ def ping(reader: Reader, users: Sequence[int], link: str) -> dict[str, Any]:
                                                         roles=False)}
 
 
-def ending(reader: Reader, link: str, ratings: str = "") -> dict[str, Any]:
-    """The one message a game's end posts: how it ended, a link to the final table, the story file."""
+def ending(reader: Reader, link: str, ratings: str = "", film: Any = None) -> dict[str, Any]:
+    """The one message a game's end posts: how it ended, a link to the final table, the story file,
+    the whole game as the public saw it (``film``: ``bot.tables.replays.Film``)."""
     t = reader.table
     if t.status == "finished" and reader.result:
         text = f"**{reader.title} is over.** {line(reader.result)}"
@@ -297,7 +298,8 @@ def ending(reader: Reader, link: str, ratings: str = "") -> dict[str, Any]:
     if file is not None:
         told = "The story is told" if t.status == "finished" else "The story stops here"
         text += f"\n{told}; here it is, to keep."
-        kw["file"] = file
+    films = [picture_file(film.data, film.filename, film.alt)] if film is not None else []
+    kw["files"] = [f for f in (file, *films) if f is not None]
     kw["content"] = clip(text, 2000)
     return kw
 

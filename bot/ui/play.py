@@ -20,6 +20,7 @@ from bot.tables import Actor, TableError
 from bot.tables.desk import DamagedError
 from bot.tables.errors import AlreadyHandled, StaleError
 from bot.tables.reader import Reader, Update
+from bot.tables.replays import replays_of
 from bot.ui import payloads
 from bot.ui.components import Kind, modal_id, modal_lines, modal_text, modal_then, parse_modal_id
 from bot.ui.payloads import NO_PINGS
@@ -61,9 +62,9 @@ def actor_of(interaction: discord.Interaction, owner_ids: Any = None) -> Actor:
 
 
 async def follow_up(interaction: discord.Interaction, content: str, *, ephemeral: bool = False,
-                    allowed_mentions: discord.AllowedMentions = NO_PINGS, file: discord.File | None = None) -> None:
+                    allowed_mentions: discord.AllowedMentions = NO_PINGS, files: list[discord.File] = ()) -> None:
     """A follow-up message to an interaction already answered (privately when ``ephemeral``)."""
-    kw: dict[str, Any] = {"file": file} if file is not None else {}
+    kw: dict[str, Any] = {"files": list(files)} if files else {}
     await interaction.followup.send(content, ephemeral=ephemeral, allowed_mentions=allowed_mentions, **kw)
 
 
@@ -117,7 +118,8 @@ class Play:
             from bot.ui.ratings import change_lines
 
             rated = change_lines(update.extra.get("ratings", ()))
-            await follow_up(interaction, **payloads.ending(reader, link, rated), allowed_mentions=NO_PINGS)
+            film = await replays_of(self.desk).ending_film(reader)
+            await follow_up(interaction, **payloads.ending(reader, link, rated, film), allowed_mentions=NO_PINGS)
 
     # ----- components ------------------------------------------------------------------
     async def on_component(self, interaction: discord.Interaction, kind: Kind, tid: str, rev: int, arg: str,

@@ -25,7 +25,7 @@ from bot.engine.cards import pretty_text
 from bot.render import pictures, renderer
 from bot.render.panel import clip
 from bot.tables import TableError
-from bot.tables.replays import MAX_RECORD_BYTES, Replays, Viewing, replays_of
+from bot.tables.replays import MAX_RECORD_BYTES, Replays, Viewing, film, replays_of
 from bot.ui.components import Component, Kind, component_class, dynamic
 from bot.ui.payloads import COLOUR, NO_PINGS, SELECT_MAX, alt_text, cid, embed_from_panel, line, name, picture_file
 from bot.ui.play import refuse
@@ -40,6 +40,7 @@ PER_PAGE = SELECT_MAX - 2  # steps a page of the picker; the other two options t
 RECORD_FILE = "record.json"
 PICTURE_FILE = "replay.png"
 WHICH = {"f": "⏮", "b": "◀", "n": "▶", "l": "⏭"}
+FILM = "🎞"  # the whole game as an animation, sent privately
 DEFER_AFTER = 2.0  # seconds; Discord allows 3 for the first answer
 
 
@@ -123,6 +124,9 @@ def components(viewing: Viewing, step: int, seat: int | None, page: int | None =
         off = not 0 <= targets[which] <= last or targets[which] == step
         view.add_item(dynamic(discord.ui.Button(emoji=emoji, style=discord.ButtonStyle.secondary, row=0, disabled=off,
                                                 custom_id=cid(key, step, Kind.REPLAY.value, f"{which}.{eye}"))))
+    view.add_item(dynamic(discord.ui.Button(emoji=FILM, label="Animation", style=discord.ButtonStyle.secondary, row=0,
+                                            disabled=not viewing.may_film(seat),
+                                            custom_id=cid(key, step, Kind.REPLAY.value, f"a.{eye}"))))
     page = page_of(step) if page is None else max(0, min(page, page_of(last)))
     options: list[discord.SelectOption] = []
     if page > 0:
@@ -275,6 +279,8 @@ async def on_component(desk: "Desk", interaction: discord.Interaction, kind: Kin
     """A press in the viewer: the same message, at the new step or through the new eyes. A step
     seen before is drawn from the caches; a first one after a restart (a long game replayed) may
     take longer than Discord waits, and is then answered by a deferred edit."""
+    if kind is Kind.REPLAY and arg.startswith("a."):
+        return await send_film(desk, interaction, key, eye_of(arg[2:]))
     work = asyncio.ensure_future(_pressed(desk, interaction, kind, key, step, arg, values))
     done, _ = await asyncio.wait({work}, timeout=DEFER_AFTER)
     if not done:
@@ -289,6 +295,22 @@ async def on_component(desk: "Desk", interaction: discord.Interaction, kind: Kin
         await interaction.edit_original_response(**msg, attachments=[*keep, *files], allowed_mentions=NO_PINGS)
     else:
         await interaction.response.edit_message(**msg, attachments=[*keep, *files], allowed_mentions=NO_PINGS)
+
+
+async def send_film(desk: "Desk", interaction: discord.Interaction, key: str, seat: int | None) -> None:
+    """The whole game through the eyes shown, as an animation, to the one who asked (privately)."""
+    await interaction.response.defer(ephemeral=True, thinking=True)  # a second or two of drawing
+    try:
+        viewing = await viewing_for(replays_of(desk), interaction, key)
+        made = await film(viewing, seat)
+        if made is None:
+            raise TableError("The animation could not be drawn this time; try again later.")
+    except TableError as e:
+        return await refuse(interaction, str(e))
+    eyes = "the public view" if seat is None else f"{name(viewing.replay.players[seat])}'s view"
+    await interaction.followup.send(clip(f"{viewing.replay.title}, the whole game ({eyes}) — only you can see this.", 2000),
+                                    file=picture_file(made.data, made.filename, made.alt), ephemeral=True,
+                                    allowed_mentions=NO_PINGS)
 
 
 async def _pressed(desk: "Desk", interaction: discord.Interaction, kind: Kind, key: str, step: int, arg: str,
