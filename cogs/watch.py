@@ -26,6 +26,7 @@ from bot.render import pictures
 from bot.render.panel import clip
 from bot.tables import TableError
 from bot.tables.reader import Reader
+from bot.tables.replays import replays_of
 from bot.tables.watching import Pacer, Watch
 from bot.ui import payloads
 from bot.ui.components import Kind
@@ -107,17 +108,18 @@ class WatchCog(commands.Cog, name="Watch"):
                 if w.shows < reader.table.revision or reader.table.status != "playing":
                     self.pacer.push(w, reader)
 
-    async def message(self, reader: Reader, final: bool) -> payloads.TableMessage:
+    async def message(self, reader: Reader, final: bool, film: Any = None) -> payloads.TableMessage:
         """A watcher message of ``reader``'s table (public), its picture drawn off the loop (cached)."""
         picture = await pictures.table_picture(reader.game, reader.view) if reader.started else None
         mid = reader.table.message_id or await self.desk.message_id(reader.table.channel_id)
         link = payloads.jump_url(reader.table, mid) if mid is not None else ""
-        return payloads.watch_message(reader, picture, link, len(self.watching.of(reader.table.key)), final=final)
+        return payloads.watch_message(reader, picture, link, len(self.watching.of(reader.table.key)), final=final,
+                                      film=film)
 
     async def final_message(self, reader: Reader) -> payloads.TableMessage:
-        """The last edit of a watcher message: the final table. The one place it is made (the game's
-        animation attaches here)."""
-        return await self.message(reader, final=True)
+        """The last edit of a watcher message: the final table, and the whole game as the public saw it
+        (the end message's animation, drawn once for both)."""
+        return await self.message(reader, final=True, film=await replays_of(self.desk).ending_film(reader))
 
     async def send(self, watch: Watch, reader: Reader) -> None:
         """One edit of one watcher message: the table as ``reader`` shows it; the end closes it."""

@@ -102,7 +102,10 @@ async def test_watching_ends_at_the_game_end_with_the_final_table(standin, bot):
     final = standin._message(int(watched["id"]))
     assert final["content"].startswith("The game is over") and not final["components"]
     assert final["embeds"][0] == latest_table(standin, channel)["embeds"][0], "the final table"
-    assert final["attachments"], "with its picture"
+    names = [a["filename"] for a in final["attachments"]]
+    assert names[0] == "table.png" and len(names) == 2 and names[1].rsplit(".", 1)[-1] in ("gif", "webp"), names
+    film = final["attachments"][1]
+    assert film.get("description"), "the animation carries the game told in words"
     assert cog.watching.of((await bot.service.get(channel)).table_id) == []
     assert await bot.store.watchers() == []
 

@@ -173,12 +173,16 @@ def _table_buttons(reader: Reader, drafts: Drafts) -> discord.ui.View:
     return view
 
 
-def watch_message(reader: Reader, picture: bytes | None, link: str, watchers: int, *, final: bool = False) -> TableMessage:
+def watch_message(reader: Reader, picture: bytes | None, link: str, watchers: int, *, final: bool = False,
+                  film: Any = None) -> TableMessage:
     """A watcher's message (``/game watch``): the public table, never a seat's, without a move; a link
-    to the table message, how many watch, and **Stop watching** until the game is over (``final``)."""
+    to the table message, how many watch, and **Stop watching** until the game is over (``final``:
+    with the whole game as the public saw it, ``film``, below the final table)."""
     if not reader.is_public:
         raise ValueError("a watcher reads the public table only")
     msg = table_message(reader, picture)
+    if film is not None:
+        msg.files.append(picture_file(film.data, film.filename, film.alt))
     where = f": {link}" if link else ""
     head = "The game is over; the final table" if final else f"👀 Watching {with_article('the', reader.title)} table"
     msg.content = clip(f"{head}{where} · {watchers} watching", 2000)
