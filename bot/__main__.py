@@ -183,7 +183,8 @@ def parser() -> argparse.ArgumentParser:
         sub, "bench", "print engine and interaction-handling speed figures",
         ("Print speed figures beside their targets: each game's engine (actions applied, whole games with the "
          "built-in player, random playouts); each game's picture (CPU of one drawn and encoded); the replay "
-         "viewer; and the bot through Discord's road: the bot in a process of its own, pointed at a Discord "
+         "viewer; the end message's animation of a whole game (CPU, size); and the bot through Discord's road: "
+         "the bot in a process of its own, pointed at a Discord "
          "stand-in this command serves, with 200 tables of Court Wars played at once by simulated players "
          "(click to answer, interactions a second, errors, lost updates, the event loop's longest hold, CPU "
          "per interaction beside a minimal discord.py bot's), and the turn-limit sweep of 1,000 tables due at "
@@ -192,7 +193,7 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--quick", action="store_true", help="fewer repetitions")
     b.add_argument("--json", action="store_true", help='end with one JSON line: {"figures": [...]}')
     b.add_argument("--only", default="", metavar="PARTS",
-                   help="comma-separated parts to run (engines, pictures, replay, discord; "
+                   help="comma-separated parts to run (engines, pictures, replay, animation, discord; "
                         "default all)")
     b.add_argument("--gridcannon-js", metavar="PATH",
                    help="engines: a copy of the JavaScript Gridcannon engine (engine.mjs of GeekKingCloud/"

@@ -8,12 +8,13 @@
    not part of the package), else "not measured" with the reason.
 2. Pictures: each game's picture drawn and encoded (CPU p50 and p99, bytes) over many varied
    views, as a picture process draws them.
-3. The replay viewer: a finished game's steps, forward (drawn) and back (cached).
+3. The replay viewer: a finished game's steps, forward (drawn) and back (cached); the end
+   message's animation of a whole game (CPU and size).
 4. Discord: the bot in a process of its own (``bot.benchkit.botside``) pointed at the Discord
    stand-in this process serves, 200 tables played at once by simulated players, beside the
    floor (a minimal discord.py bot), and the turn-limit sweep (``bot.benchkit.discord_road``).
 
-``--only engines,pictures,replay,discord`` runs some parts; ``--quick`` repeats less.
+``--only engines,pictures,replay,animation,discord`` runs some parts; ``--quick`` repeats less.
 ``--json`` prints ``{"figures": [{"name", "value", "unit", "target", "met"}]}`` as the last line.
 """
 
@@ -159,7 +160,7 @@ def random_playouts(game_id: str, games: int, max_steps: int = 5000) -> tuple[in
     return steps, time.perf_counter() - start
 
 
-SECTIONS = ("engines", "pictures", "replay", "discord")
+SECTIONS = ("engines", "pictures", "replay", "animation", "discord")
 
 
 def run_bench(quick: bool = False, as_json: bool = False, only: tuple[str, ...] = SECTIONS,
@@ -204,6 +205,12 @@ def run_bench(quick: bool = False, as_json: bool = False, only: tuple[str, ...] 
         from bot.benchkit.replay import replay_figures
 
         asyncio.run(replay_figures(quick, report, Figure))
+    if "animation" in only:
+        print("\nThe end message's animation (the whole game as the public saw it): CPU of this process, off the\n"
+              "bot's event loop (a picture process draws it), and its size.")
+        from bot.benchkit.animation import animation_figures
+
+        animation_figures(quick, report, Figure)
     if "discord" in only:
         print("\nThrough Discord's road: the bot (python -m bot run's) in a process of its own, talking to the Discord\n"
               "stand-in served by this process over its gateway and REST; simulated players press what the bot shows\n"

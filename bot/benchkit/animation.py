@@ -33,6 +33,7 @@ def finished_record(game_id: str, players: int, options: tuple[str, ...], seed: 
 
 def animation_figures(quick: bool, report: Callable[[Any], None], Figure: Callable[..., Any]) -> None:  # noqa: N803
     pictures.warm()  # as a picture process is before it takes work
+    largest = (0.0, "")
     for game_id, players, options, seed in GAMES[:1] if quick else GAMES:
         record = finished_record(game_id, players, options, seed)
         replay = Replay(file_key(record), record)
@@ -48,9 +49,11 @@ def animation_figures(quick: bool, report: Callable[[Any], None], Figure: Callab
         again = time.process_time()
         animation.draw(game_id, replay.frames(None))  # a process that drew this game's words before
         report(Figure(f"{title}, CPU, drawn a second time (its words' tiles kept)", time.process_time() - again, "s"))
-        report(Figure(f"{title}, size ({made.fmt})", len(made.data) / 1e6, "MB", SIZE_TARGET_MB))
+        report(Figure(f"{title}, size ({made.fmt})", len(made.data) / 1e6, "MB"))
+        largest = max(largest, (len(made.data) / 1e6, game_id))
         if made.fmt == "gif":
             written = animation.boxes(made.data)
             full = written[0][2] * written[0][3]
             share = sum(w * h for _, _, w, h in written[1:]) / max(1, len(written) - 1) / full
             report(Figure(f"{title}, frame area written (changed box)", share * 100, "%"))
+    report(Figure(f"animations: the largest ({largest[1]})", largest[0], "MB", SIZE_TARGET_MB))
