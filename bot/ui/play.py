@@ -61,9 +61,10 @@ def actor_of(interaction: discord.Interaction, owner_ids: Any = None) -> Actor:
 
 
 async def follow_up(interaction: discord.Interaction, content: str, *, ephemeral: bool = False,
-                    allowed_mentions: discord.AllowedMentions = NO_PINGS, file: discord.File | None = None) -> None:
+                    allowed_mentions: discord.AllowedMentions = NO_PINGS, file: discord.File | None = None,
+                    view: discord.ui.View | None = None) -> None:
     """A follow-up message to an interaction already answered (privately when ``ephemeral``)."""
-    kw: dict[str, Any] = {"file": file} if file is not None else {}
+    kw: dict[str, Any] = {k: v for k, v in (("file", file), ("view", view)) if v is not None}
     await interaction.followup.send(content, ephemeral=ephemeral, allowed_mentions=allowed_mentions, **kw)
 
 
