@@ -5,6 +5,11 @@ from __future__ import annotations
 from importlib import resources
 
 
+# Numbers another change in flight has taken (its migration is not here yet): the only gaps allowed.
+# A database this code migrates passes them, so each must be filled before a release.
+RESERVED = {"sqlite": frozenset({12}), "postgres": frozenset({11})}  # the watchers' tables
+
+
 def migrations(backend: str) -> list[tuple[int, str, str]]:
     """(number, name, sql) of every migration of ``backend`` ("sqlite" or "postgres"), in order."""
     folder = resources.files(__name__).joinpath(backend)
@@ -14,7 +19,9 @@ def migrations(backend: str) -> list[tuple[int, str, str]]:
             number = int(item.name.split("_", 1)[0])
             out.append((number, item.name, item.read_text(encoding="utf-8")))
     out.sort()
-    assert [n for n, _, _ in out] == list(range(1, len(out) + 1)), f"{backend} migrations are not numbered 1..n"
+    numbers = [n for n, _, _ in out]
+    expected = [n for n in range(1, (numbers[-1] if numbers else 0) + 1) if n in numbers or n not in RESERVED[backend]]
+    assert numbers == expected, f"{backend} migrations are not numbered 1..n (but for the reserved {RESERVED[backend]})"
     return out
 
 
