@@ -20,6 +20,7 @@ from bot.engine.core import IllegalMove
 from bot.engine.registry import GAME_IDS, spec
 from bot.render.panel import clip
 from bot.tables import TableError
+from bot.tables import pings as ping_prefs
 from bot.ui import payloads
 from bot.ui.components import COMPONENTS, TEMPLATES, Kind, answered_here, first_delivery
 from bot.ui.tournaments import TEMPLATE as TOURNAMENT_TEMPLATE
@@ -318,6 +319,28 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         await interaction.response.send_message(update.events[-1], allowed_mentions=NO_PINGS)
         await self.place.show_table(update.public, post=False)  # its buttons carry the new revision
 
+    @game.command(name="pings", description="When you are pinged for your turn on this server (only you see it).")
+    @app_commands.describe(when="Every turn, only after some hours of waiting, or never (empty: show yours)",
+                           hours="With “after”: how many hours your turn waits before the ping (1–168)")
+    @app_commands.choices(when=[app_commands.Choice(name="every turn", value=ping_prefs.EVERY),
+                                app_commands.Choice(name="only after some hours of waiting", value=ping_prefs.AFTER),
+                                app_commands.Choice(name="never", value=ping_prefs.NEVER)])
+    async def pings(self, interaction: discord.Interaction, when: str | None = None, hours: int | None = None) -> None:
+        where = "on this server" if interaction.guild_id else "in direct messages"
+        try:
+            if when is None:
+                if hours is not None:
+                    raise TableError("Say when too: hours go only with “after some hours of waiting”.")
+                pref = (await self.desk.pings.prefs(interaction.guild_id, [interaction.user.id]))[interaction.user.id]
+                return await interaction.response.send_message(
+                    f"Your turn pings {where}: {ping_prefs.described(pref)}.", ephemeral=True)
+            pref = ping_prefs.chosen(interaction.guild_id, interaction.user.id, when, hours)
+            await self.desk.pings.set(pref)
+        except TableError as e:
+            return await refuse(interaction, str(e))
+        await interaction.response.send_message(f"Done: your turn pings {where} are now {ping_prefs.described(pref)}.",
+                                                ephemeral=True)
+
     @game.command(name="rating", description="A player's rating, or a game's leaderboard here (only you see it).")
     @app_commands.describe(game="Which game (leave empty for every game you play)", player="Whose rating (default: yours)")
     @app_commands.choices(game=GAME_CHOICES)
@@ -380,6 +403,14 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         async for page in self.desk.sweep():
             todo = iter([u for u in page if u.notice is not None])
             await asyncio.gather(*(lane(todo) for _ in range(SWEEP_LANES)))
+        for reader, users in await self.desk.due_pings():  # turn pings held back until the turn had waited
+            live = await self.place.live_id(reader)
+            link = payloads.jump_url(reader.table, live) if live is not None else ""
+            try:
+                await self.bot.get_partial_messageable(reader.table.channel_id).send(**payloads.ping(reader, users, link))
+                told += 1
+            except discord.HTTPException as e:
+                log.info("could not post a turn ping to %s: %s", reader.table.channel_id, e)
         return told
 
     async def _tell(self, update: "Update") -> bool:

@@ -14,9 +14,10 @@ def channel_requests(standin, ch: dict) -> list:
 
 
 def table_copies(standin, ch: dict) -> list[dict]:
-    """The table messages in the channel (public messages with the table's buttons)."""
+    """The table messages in the channel (public messages with an embed and the table's buttons; a
+    turn ping has a button but no embed)."""
     return [m for m in standin.channel_messages(ch["id"], include_ephemeral=False)
-            if any((c or "").startswith("dh2:") for c, _, _ in standin.buttons(int(m["id"])))]
+            if m.get("embeds") and any((c or "").startswith("dh2:") for c, _, _ in standin.buttons(int(m["id"])))]
 
 
 async def test_a_game_in_a_private_channel_edits_its_table_through_interactions(standin, bot):

@@ -35,15 +35,24 @@ Planted leaks (each put in by hand, seen to fail here, then taken out):
     celestial_emperor at the first watcher edit (``test_a_watcher_message_from_a_seat_reader_is_caught``);
 (h) the end message's animation drawn from the deciding seat's views instead of the public's:
     caught by the same frame check (tests/render/test_animation.py plants it and sees it caught in
-    celestial_emperor, knight_rogue_princess_dragon, cardchess2 and maginot_line).
+    celestial_emperor, knight_rogue_princess_dragon, cardchess2 and maginot_line);
+(i) a "since your last move" line written from the mover's events as the mover read them (its own
+    hidden card) instead of as the told seat read them: caught in celestial_emperor
+    (``test_planted_since_line_naming_another_seats_card_is_caught``);
+(j) a shared replay moment made from a seat's reader instead of the public one: caught in
+    celestial_emperor (``test_planted_moment_from_a_seats_reader_is_caught``).
 
 Watcher messages (one from another channel, one in a DM of a seated player) follow every game here, and
 every version of each is read as the public's, whoever receives it: a watcher is a public reader.
 An animation (the end message's, the whole game) is checked frame by frame: each frame must be the
-picture of the public reader's view of its step, made here from the record through the engine."""
+picture of the public reader's view of its step, made here from the record through the engine.
+"Since your last move" lines are private-panel text like the rest (checked against the seat's own
+view; the public ping never carries one); shared moments are public posts, each checked against
+what the public may have known by its step and its picture against the public view of that step."""
 
 from __future__ import annotations
 
+import json
 import re
 import types
 from dataclasses import dataclass, field
@@ -55,6 +64,8 @@ from bot.engine.core import Game
 from bot.engine.registry import spec
 from bot.render.pictures import draw_seat, draw_table
 import bot.tables.lobby as table_module
+import bot.tables.since as since_module
+from bot.records import FORFEIT
 from bot.tables.games import load_game
 from tests.contract.harness import card_universe, e_revealed
 from tests.discord_helpers import auto_moves, latest_table, make_move
@@ -187,6 +198,9 @@ class Watcher:
         for f in item.files:
             if not f.filename.endswith(PICTURES):
                 texts.append(f.data.decode("utf-8", "replace"))
+        if SINCE in json.dumps(item.payload, ensure_ascii=False):
+            assert seat is not None, f"{where}: a seat's since-your-last-move line in a public message"
+            self.count("since (private)")
         if self.universe:
             known = self.ever.get(seat, set())
             for text in texts:
@@ -302,6 +316,8 @@ async def play_and_watch(standin, bot, monkeypatch, game_id: str) -> Watcher:
             for who in (users[seat], users[(seat + 1) % n], outsider):
                 await standin.autocomplete(bot, f"{sp.command} {verb}", {"choice": ""}, focused="choice",
                                            user=who, guild=g)
+        if i % 4 == 1:  # the seat to act opens its panel: what happened since its last move, if anything
+            await standin.slash(bot, "game hand", user=users[seat], guild=g)
         if i % 2 == 0:
             # Someone not acting (by turns, the outsider too) looks at their own hand or view.
             watcher = [*users, outsider][(i // 2) % (n + 1)]
@@ -322,10 +338,61 @@ async def play_and_watch(standin, bot, monkeypatch, game_id: str) -> Watcher:
     return w
 
 
+SINCE = "Since your last move"
+
+
+async def share_and_watch(standin, bot, channel: int, g: Any, user: dict, seat: int | None,
+                          steps: list[int] | None = None) -> int:
+    """``user`` opens the finished game's replay at a few moves, through ``seat``'s eyes where the
+    game allows it, and shares each moment: every public post checked against what the public may
+    have known by that step (texts) and the public view of that step (its picture). The viewer's
+    own private messages are the replay tests' to check. Returns how many moments were checked."""
+    record = await bot.service.last_record(channel)
+    game_id, last = record["game"], len(record["moves"])
+    key = (await standin.autocomplete(bot, "game replay", focused="game", user=user, guild=g))[0]["value"]
+    states, ever, universe = [], set(), frozenset()
+    game = spec(game_id).state.new(record["players"], record["options"], seed=record["seed"])
+    for i in range(last + 1):
+        events: list[Any] = []
+        if i:
+            mover, move = record["moves"][i - 1]
+            game, events = (game.forfeit(mover) if move == FORFEIT else game.apply(mover, move))
+        universe = universe or card_universe(game)
+        ever = ever | game.known(None) | {c for e in events if e.for_(None) for c in e_revealed(e)}
+        states.append((game, frozenset(ever)))
+    w = Watcher(standin, bot, channel, game_id, {}, universe=universe, mark=len(standin.shown))
+    checked = 0
+    for step in steps if steps is not None else sorted({0, 1, last // 3, last // 2, last - 1, last}):
+        res = await standin.slash(bot, "game replay", {"game": key, "move": step}, user=user, guild=g)
+        eyes = next((c for c in components_of(standin, res.message_id) if ":re:" in c["custom_id"]), None)
+        if seat is not None and eyes is not None and str(seat) in [o["value"] for o in eyes["options"]]:
+            await standin.select(bot, res.message_id, eyes["custom_id"], [str(seat)], user=user)
+        share = next(c for c in components_of(standin, res.message_id) if ":rs:" in c["custom_id"])
+        w.mark = len(standin.shown)
+        await standin.click(bot, res.message_id, share["custom_id"], user=user)
+        posts = [item for item in standin.shown_since(w.mark) if item.reader is None]  # its versions
+        assert len({item.message_id for item in posts}) == 1, "one public post a moment"
+        state, known = states[step]
+        w.ever, w.states = {None: set(known)}, [state]
+        w._drawn.clear()
+        for item in posts:
+            w.check_item(item, f"the shared moment at move {step} of {last}")
+        checked += 1
+    return checked
+
+
+def components_of(standin, message_id: int) -> list[dict]:
+    return [c for row in standin._message(message_id).get("components") or [] for c in row.get("components") or []]
+
+
 @pytest.mark.parametrize("game_id", list(GAMES))
 async def test_nothing_shown_names_a_card_its_reader_may_not_know(standin, bot, monkeypatch, game_id):
     w = await play_and_watch(standin, bot, monkeypatch, game_id)
+    assert w.counts.get("since (private)", 0) > 0, w.counts
     table_id = int(latest_table(standin, w.channel)["id"])
+    g = standin.guilds[next(iter(standin.guilds))]
+    user = next(u for u in standin.users.values() if int(u["id"]) in w.seat_of and w.seat_of[int(u["id"])] == 0)
+    assert await share_and_watch(standin, bot, w.channel, g, user, 0) >= 4
     # The live table was edited all game, and every version of it was read, not just the last.
     assert len(standin.message_versions(table_id)) > 5, w.counts
     assert w.counts.get("message (private)", 0) > 5, w.counts
@@ -355,6 +422,42 @@ async def test_a_watcher_message_from_a_seat_reader_is_caught(standin, bot, monk
     leaked = int(re.search(r"of message (\d+), read by the public", str(caught.value))[1])
     tables = {int(m["id"]) for m in standin.channel_messages(standin.guilds[next(iter(standin.guilds))].channel["id"])}
     assert leaked not in tables, "caught in a watcher message (another channel, or a DM), not the table's"
+
+
+async def test_planted_since_line_naming_another_seats_card_is_caught(standin, bot, monkeypatch):
+    real = since_module.noted
+
+    def mover_eyes(series, players, mover, events):  # the told seat reads the mover's own text: a leak
+        events = list(events)
+        out = real(series, players, mover, events)
+        for box in out[since_module.SINCE].values():
+            box["lines"] = (box["lines"] + [t for t in (e.for_(mover) for e in events) if t])[-since_module.KEEP:]
+            box["said"] += len(events)
+        return out
+
+    monkeypatch.setattr(since_module, "noted", mover_eyes)
+    with pytest.raises(AssertionError, match="which its reader may not know"):
+        await play_and_watch(standin, bot, monkeypatch, "celestial_emperor")
+
+
+async def test_planted_moment_from_a_seats_reader_is_caught(standin, bot, monkeypatch):
+    from bot.ui import replay as replay_ui
+    from tests.test_discord_replay import finish
+
+    async def from_seat(viewing, step, who):  # the sharer's seat's reader instead of the public one
+        msg = replay_ui.frame_message(viewing, step, 0, await replay_ui.picture_of(viewing, step, 0))
+        msg["content"] = f"{who} shares move {step}"
+        return msg
+
+    g = standin.guild()
+    users = [standin.user(name=x) for x in ("ana", "ben", "cat")]
+    for u in users:
+        g.add_member(u)
+    await finish(bot, int(g.channel["id"]), g.id, "celestial_emperor", users, seed=5)
+    assert await share_and_watch(standin, bot, int(g.channel["id"]), g, users[0], None, [3]) == 1  # sound as it is
+    monkeypatch.setattr(replay_ui, "moment", from_seat)
+    with pytest.raises(AssertionError, match="which its reader may not know|is not the one drawn"):
+        await share_and_watch(standin, bot, int(g.channel["id"]), g, users[0], None, [3])
 
 
 def test_leak_finder_reads_every_notation():

@@ -349,6 +349,30 @@ def live_table(r: Any) -> LiveTable | None:
     return LiveTable(int(r["channel_id"]), str(r["table_id"]), str(r["game"]), players)
 
 
+@dataclass(frozen=True)
+class PingPref:
+    """How a player wants turn pings on one server (``guild_id`` 0: direct messages): ``mode``
+    ``every`` (the default, no row), ``after`` (only once the turn has waited ``hours``) or ``never``."""
+
+    guild_id: int
+    user_id: int
+    mode: str
+    hours: int = 0
+
+
+@dataclass(frozen=True)
+class PingWait:
+    """A turn ping held back until ``due_at``; sent then only if the table (``table_id``) still
+    waits on the same turn (its ``turn_since``) for the user."""
+
+    channel_id: int
+    user_id: int
+    guild_id: int | None
+    table_id: str
+    turn_since: float
+    due_at: float
+
+
 @runtime_checkable
 class TableStore(Protocol):
     """One store, safe for any number of concurrent tables in one event loop."""
@@ -488,6 +512,21 @@ class TableStore(Protocol):
 
     async def watch_invite(self, code: str) -> tuple[str, int] | None:
         """(table id, its channel) that ``code`` lets one watch, or None."""
+    async def ping_prefs(self, guild_id: int, user_ids: Collection[int]) -> dict[int, PingPref]:
+        """The ping preferences of these users on ``guild_id`` (0: DMs), by user id (none: every turn)."""
+        ...
+
+    async def set_ping_pref(self, pref: PingPref, updated_at: float) -> None:
+        """Keep ``pref`` (``every``: the default, forgets the row)."""
+
+    async def put_ping_waits(self, waits: Sequence[PingWait]) -> None:
+        """Hold these pings back (one a channel and user: a newer one replaces the older)."""
+
+    async def due_ping_waits(self, now: float, limit: int = 100, *,
+                             shards: tuple[int, Collection[int]] | None = None) -> list[PingWait]:
+        """Up to ``limit`` held pings due at ``now`` (of these shards), earliest first; each is taken
+        out (the caller sends it or finds it is no longer wanted)."""
+        ...
 
     async def job_done(self, name: str) -> bool:
         """Whether the one-off job ``name`` was marked done."""

@@ -26,10 +26,10 @@ from bot.store.base import (
 from bot.store.migrations import migrations
 from bot.store.pg_group import Grouped
 from bot.store.pglane import Lane
-from bot.store.postgres_extras import PostgresDaily, PostgresRatings, PostgresReplays, PostgresWatchers
+from bot.store.postgres_extras import PostgresDaily, PostgresPings, PostgresRatings, PostgresReplays, PostgresWatchers
 
 MIGRATIONS = migrations("postgres")
-SCHEMA_VERSION = len(MIGRATIONS)
+SCHEMA_VERSION = MIGRATIONS[-1][0]  # the last number (a reserved one may be missing)
 MIGRATION_LOCK = 0x44454B  # "DEK": the advisory lock's first key; the second is the schema's hash
 
 _CAUSES = {
@@ -88,7 +88,7 @@ async def _keep_session(connection: asyncpg.Connection) -> None:
     is still rolled back by asyncpg before this is called."""
 
 
-class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays, PostgresWatchers):
+class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays, PostgresWatchers, PostgresPings):
     """``await PostgresStore.open("postgresql://…", schema=None)``."""
 
     backend = "postgres"
@@ -143,7 +143,7 @@ class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays, PostgresWat
                         f"The PostgreSQL database at {safe_dsn(self.dsn)} has schema version {version}, but this "
                         f"Deckhand knows versions up to {SCHEMA_VERSION}: run the newer Deckhand that wrote it."
                     )
-                for _number, _name, sql in MIGRATIONS[version:]:
+                for _number, _name, sql in (m for m in MIGRATIONS if m[0] > version):
                     await c.execute(sql)
                 await c.execute("DELETE FROM deckhand_schema")
                 await c.execute("INSERT INTO deckhand_schema (version) VALUES ($1)", SCHEMA_VERSION)

@@ -11,7 +11,8 @@ import asyncpg
 from bot.store.base import (
     DailyEntry, FinishedRecord, PlayerRating, StaleRatings, daily_entry, finished_record, player_rating,
 )
-from bot.store.base import LiveTable, StoredRecord, WatcherRow, live_table, stored_record, watcher_row
+from bot.store.base import (LiveTable, PingPref, PingWait, StoredRecord, WatcherRow, live_table, shard_ids,
+                            stored_record, watcher_row)
 
 
 class PostgresDaily:
@@ -208,3 +209,46 @@ class PostgresWatchers:
         rows = await self._fetch("read a watch invite",
                                  "SELECT table_id, table_channel FROM watch_invites WHERE code = $1", code)
         return (str(rows[0]["table_id"]), int(rows[0]["table_channel"])) if rows else None
+class PostgresPings:
+    """Turn ping preferences and the pings held back until a turn has waited long enough."""
+
+    async def ping_prefs(self, guild_id: int, user_ids: Collection[int]) -> dict[int, PingPref]:
+        ids = sorted({int(u) for u in user_ids})
+        if not ids:
+            return {}
+        rows = await self._fetch("read ping preferences", "SELECT * FROM ping_prefs WHERE guild_id = $1 AND "
+                                 "user_id = ANY($2::bigint[])", guild_id, ids)
+        return {int(r["user_id"]): PingPref(int(r["guild_id"]), int(r["user_id"]), r["mode"], int(r["hours"]))
+                for r in rows}
+
+    async def set_ping_pref(self, pref: PingPref, updated_at: float) -> None:
+        if pref.mode == "every":
+            await self._run("keep a ping preference", lambda c: c.execute(
+                "DELETE FROM ping_prefs WHERE guild_id = $1 AND user_id = $2", pref.guild_id, pref.user_id))
+            return
+        await self._run("keep a ping preference", lambda c: c.execute(
+            "INSERT INTO ping_prefs (guild_id, user_id, mode, hours, updated_at) VALUES ($1, $2, $3, $4, $5) "
+            "ON CONFLICT (guild_id, user_id) DO UPDATE SET mode = EXCLUDED.mode, hours = EXCLUDED.hours, "
+            "updated_at = EXCLUDED.updated_at", pref.guild_id, pref.user_id, pref.mode, pref.hours, updated_at))
+
+    async def put_ping_waits(self, waits: Sequence[PingWait]) -> None:
+        if not waits:
+            return
+        await self._run("hold a turn ping back", lambda c: c.executemany(
+            "INSERT INTO ping_waits (channel_id, user_id, guild_id, table_id, turn_since, due_at) "
+            "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (channel_id, user_id) DO UPDATE SET "
+            "guild_id = EXCLUDED.guild_id, table_id = EXCLUDED.table_id, turn_since = EXCLUDED.turn_since, "
+            "due_at = EXCLUDED.due_at",
+            [(w.channel_id, w.user_id, w.guild_id, w.table_id, w.turn_since, w.due_at) for w in waits]))
+
+    async def due_ping_waits(self, now: float, limit: int = 100, *,
+                             shards: tuple[int, Collection[int]] | None = None) -> list[PingWait]:
+        where, args = "due_at <= $1", [now, limit]
+        if (mine := shard_ids(shards)) is not None:  # a DM's guild_id is NULL: shard 0
+            where += " AND COALESCE((guild_id >> 22) % $3, 0) = ANY($4::bigint[])"
+            args += [mine[0], mine[1]]
+        sql = (f"DELETE FROM ping_waits WHERE (channel_id, user_id) IN (SELECT channel_id, user_id FROM ping_waits "
+               f"WHERE {where} ORDER BY due_at, channel_id LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING *")
+        rows = await self._run("take the due turn pings", lambda c: c.fetch(sql, *args))
+        return sorted((PingWait(int(r["channel_id"]), int(r["user_id"]), r["guild_id"], r["table_id"], r["turn_since"],
+                                r["due_at"]) for r in rows), key=lambda w: (w.due_at, w.channel_id))

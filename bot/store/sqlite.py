@@ -31,16 +31,16 @@ from bot.store.base import (
 )
 from bot.store.migrations import migrations, statements
 from bot.store.sqlite_conn import CHECKPOINT_EVERY, StoreThread, cause_of, checkpoint_wal, no_autocheckpoint, rollback, use_wal
-from bot.store.sqlite_extras import SQLiteDaily, SQLiteRatings, SQLiteReplays, SQLiteWatchers
+from bot.store.sqlite_extras import SQLiteDaily, SQLitePings, SQLiteRatings, SQLiteReplays, SQLiteWatchers
 from bot.store.sqlite_group import Grouped, read_group, write_group
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 MIGRATIONS = migrations("sqlite")
-SCHEMA_VERSION = len(MIGRATIONS)
+SCHEMA_VERSION = MIGRATIONS[-1][0]  # the last number (a reserved one may be missing)
 
-class SQLiteStore(SQLiteDaily, SQLiteRatings, SQLiteReplays, SQLiteWatchers):
+class SQLiteStore(SQLiteDaily, SQLiteRatings, SQLiteReplays, SQLiteWatchers, SQLitePings):
     """``await SQLiteStore.open(path)``. Safe for any number of concurrent tables in one loop."""
 
     backend = "sqlite"
@@ -138,7 +138,7 @@ class SQLiteStore(SQLiteDaily, SQLiteRatings, SQLiteReplays, SQLiteWatchers):
                     f"The database {self.path} has schema version {version}, but this Deckhand knows versions up "
                     f"to {SCHEMA_VERSION}: run the newer Deckhand that wrote it (or restore a backup)."
                 )
-            for number, _name, sql in MIGRATIONS[version:]:
+            for number, _name, sql in (m for m in MIGRATIONS if m[0] > version):
                 for statement in statements(sql):
                     conn.execute(statement)
                 conn.execute(f"PRAGMA user_version = {number}")

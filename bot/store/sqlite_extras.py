@@ -11,7 +11,8 @@ from typing import Any
 from bot.store.base import (
     DailyEntry, FinishedRecord, PlayerRating, StaleRatings, daily_entry, finished_record, player_rating,
 )
-from bot.store.base import LiveTable, StoredRecord, WatcherRow, live_table, stored_record, watcher_row
+from bot.store.base import (LiveTable, PingPref, PingWait, StoredRecord, WatcherRow, live_table, shard_ids,
+                            stored_record, watcher_row)
 
 
 class SQLiteDaily:
@@ -224,3 +225,48 @@ class SQLiteWatchers:
         r = await self._read("read a watch invite", lambda c: c.execute(
             "SELECT table_id, table_channel FROM watch_invites WHERE code = ?", (code,)).fetchone())
         return None if r is None else (str(r[0]), int(r[1]))
+class SQLitePings:
+    """Turn ping preferences and the pings held back until a turn has waited long enough."""
+
+    async def ping_prefs(self, guild_id: int, user_ids: Collection[int]) -> dict[int, PingPref]:
+        ids = sorted({int(u) for u in user_ids})
+        if not ids:
+            return {}
+        rows = await self._read("read ping preferences", lambda c: c.execute(
+            f"SELECT * FROM ping_prefs WHERE guild_id = ? AND user_id IN ({', '.join('?' * len(ids))})",
+            (guild_id, *ids)).fetchall())
+        return {int(r["user_id"]): PingPref(int(r["guild_id"]), int(r["user_id"]), r["mode"], int(r["hours"]))
+                for r in rows}
+
+    async def set_ping_pref(self, pref: PingPref, updated_at: float) -> None:
+        def fn(c: sqlite3.Connection) -> None:
+            if pref.mode == "every":
+                c.execute("DELETE FROM ping_prefs WHERE guild_id = ? AND user_id = ?", (pref.guild_id, pref.user_id))
+            else:
+                c.execute("INSERT OR REPLACE INTO ping_prefs (guild_id, user_id, mode, hours, updated_at) "
+                          "VALUES (?, ?, ?, ?, ?)", (pref.guild_id, pref.user_id, pref.mode, pref.hours, updated_at))
+        await self._write("keep a ping preference", fn)
+
+    async def put_ping_waits(self, waits: Sequence[PingWait]) -> None:
+        if not waits:
+            return
+        await self._write("hold a turn ping back", lambda c: c.executemany(
+            "INSERT OR REPLACE INTO ping_waits (channel_id, user_id, guild_id, table_id, turn_since, due_at) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [(w.channel_id, w.user_id, w.guild_id, w.table_id, w.turn_since, w.due_at) for w in waits]))
+
+    async def due_ping_waits(self, now: float, limit: int = 100, *,
+                             shards: tuple[int, Collection[int]] | None = None) -> list[PingWait]:
+        where, args = "due_at <= ?", [now]
+        if (mine := shard_ids(shards)) is not None:  # a DM's guild_id is NULL: shard 0
+            where += f" AND COALESCE((guild_id >> 22) % ?, 0) IN ({', '.join('?' * len(mine[1]))})"
+            args += [mine[0], *mine[1]]
+
+        def fn(c: sqlite3.Connection) -> list[PingWait]:
+            rows = c.execute(f"SELECT * FROM ping_waits WHERE {where} ORDER BY due_at, channel_id LIMIT ?",
+                             (*args, limit)).fetchall()
+            c.executemany("DELETE FROM ping_waits WHERE channel_id = ? AND user_id = ? AND due_at = ?",
+                          [(r["channel_id"], r["user_id"], r["due_at"]) for r in rows])
+            return [PingWait(int(r["channel_id"]), int(r["user_id"]), r["guild_id"], r["table_id"], r["turn_since"],
+                             r["due_at"]) for r in rows]
+        return await self._write("take the due turn pings", fn)

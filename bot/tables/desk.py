@@ -24,6 +24,7 @@ from bot.tables.bots import next_bot_at
 from bot.tables.daily import daily_day
 from bot.tables.errors import AlreadyHandled, StaleError, TableError
 from bot.tables.games import load_game
+from bot.tables.pings import Pings
 from bot.tables.reader import Reader, Update, reader_of, update_of
 from bot.tables.service import TableService
 from bot.tables.watching import Watching
@@ -93,6 +94,7 @@ class Desk:
     def __init__(self, service: TableService):
         self._service = service
         self.watching = Watching(service.store)  # who watches which table from elsewhere (/game watch)
+        self.pings = Pings(service)  # each player's turn pings (bot.tables.pings)
 
     @property
     def clock(self) -> Any:
@@ -182,7 +184,20 @@ class Desk:
         except Exception as e:  # a game that cannot be rebuilt is a damaged table, not a bad move
             raise _unreplayable(e) from e
         row = change.table
-        return update_of(change, _game(row), actor_id)
+        update = update_of(change, _game(row), actor_id)
+        if update.pings:  # each as its player chose: now, once the turn has waited, or never
+            update.pings = await self.pings.now(row, update.pings)
+        return update
+
+    async def due_pings(self) -> list[tuple[Reader, list[int]]]:
+        """The turn pings held back whose time has come, each turn still waiting: (public reader, users)."""
+        out = []
+        for row, users in await self.pings.due(self._row, self._service.sweep_shards):
+            try:
+                out.append((reader_of(row, _game(row), None), users))
+            except DamagedError:
+                continue
+        return out
 
     async def _check_damaged(self, channel_id: int) -> None:
         """DamagedError when the channel's table in play cannot be rebuilt; else nothing."""

@@ -11,6 +11,7 @@ from bot.store import Seat, TableRow
 from bot.tables.base import DEFAULT_TURN_LIMIT, MIN_TURN_LIMIT, Actor, Change, acting_users, is_bot
 from bot.tables.clock import format_duration
 from bot.tables.errors import TableError
+from bot.tables import since
 from bot.tables.games import load_game
 
 
@@ -173,7 +174,7 @@ class Lobby:
             table = TableRow(
                 channel_id=channel_id, guild_id=old.guild_id, game=old.game, status="lobby", host_id=old.host_id,
                 seats=list(old.seats), options=options, seed=secrets.randbits(63), revision=old.revision + 1,
-                turn_limit=old.turn_limit, series=old.series, created_at=now, updated_at=now,
+                turn_limit=old.turn_limit, series=since.dropped(old.series), created_at=now, updated_at=now,
             )
             change = Change(table, events=[f"{actor.name} called a rematch."])
             self._start(table, change)

@@ -20,6 +20,7 @@ from bot.engine.core import Choices, Decision, Event, View
 from bot.engine.registry import spec
 from bot.records import FORFEIT
 from bot.tables.base import is_bot, table_key
+from bot.tables.since import Since, of as since_of
 
 if TYPE_CHECKING:
     from bot.engine.core import Game
@@ -213,9 +214,11 @@ class Reader:
     with labels. The game behind it is private to this class and never handed out.
     """
 
-    def __init__(self, table: TableFacts, game: "Game | None", seat: int | None, asked: _Asked | None = None):
+    def __init__(self, table: TableFacts, game: "Game | None", seat: int | None, asked: _Asked | None = None,
+                 since: Since | None = None):
         self.table = table
         self.seat = seat
+        self.since = since  # this seat's own "since your last move" (bot.tables.since); never the public's
         self.__game = game
         # Each step asked for once: a picker asks for the same prefixes again (its shortcuts, the
         # words of the steps so far), and the game never changes under a reader. ``asked``: kept
@@ -456,7 +459,7 @@ class Reader:
 def reader_of(table: "TableRow", game: "Game | None", seat: int | None, damaged: str | None = None) -> Reader:
     """The reader ``seat`` (``None``: the public) of ``table`` whose game is ``game``."""
     facts = TableFacts.of(table, damaged)
-    return Reader(facts, game, seat, ASKED.of(facts, game, seat, table.moves))
+    return Reader(facts, game, seat, ASKED.of(facts, game, seat, table.moves), since_of(table.series, seat))
 
 
 @dataclass
@@ -485,7 +488,7 @@ def update_of(change: "Change", game: "Game | None", actor_id: int | None) -> Up
     facts = TableFacts.of(table)  # one table's facts for both readers
     public = Reader(facts, game, None, ASKED.of(facts, game, None))
     seat = table.seat_of(actor_id) if actor_id is not None else None
-    mine = Reader(facts, game, seat, ASKED.of(facts, game, seat, table.moves)) \
+    mine = Reader(facts, game, seat, ASKED.of(facts, game, seat, table.moves), since_of(table.series, seat)) \
         if seat is not None and game is not None else None
     lines = list(change.private.get(seat, [])) if seat is not None else []
     # Pings only for a change of who must act: never the actor (they are looking at the table),

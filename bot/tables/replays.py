@@ -301,6 +301,18 @@ class Viewing:
             return ()
         return self.replay.line(step, seat)
 
+    def public(self) -> "Viewing":
+        """The same replay through the public's eyes only: what a shared moment is made from,
+        whatever eyes its sharer was looking through."""
+        return Viewing(self.replay, (None,), self.where)
+
+    def step(self, move: int) -> int:
+        """``move`` as a step of this replay; TableError (nothing changes) when there is none."""
+        last = self.replay.last
+        if not 0 <= move <= last:
+            raise TableError(f"That game has moves 0 (the deal) to {last}; there is no move {move}.")
+        return move
+
 
 @dataclass(frozen=True)
 class Film:

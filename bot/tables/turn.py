@@ -11,6 +11,7 @@ from bot.records import FORFEIT
 from bot.store import TableRow
 from bot.tables.base import KEEP_EVENTS, MAX_MOVE_TEXT, MAX_SKIP_STEPS, Actor, Change, acting_users, table_key
 from bot.tables.errors import StaleError, TableError
+from bot.tables import since
 from bot.tables.games import load_game
 
 
@@ -162,6 +163,8 @@ class Turn:
             t.snapshot_unsaved = True  # (it may not be stored yet: a start and moves in one change)
         t.live = new  # the state stays the snapshot; the store writes a new one when it is due
         t.moves.append([seat, FORFEIT if forfeit else move.strip(), round(self.clock(), 3)])
+        if len(t.seats) > 1:  # each other seat's "since your last move"
+            t.series = since.noted(t.series, len(t.seats), seat, events)
         change = self._after(t, new, before, events, rulebook_clock(game)[1])
         change.secret = not forfeit and decision is not None and not decision.public and _hidden(game, seat, move)
         return change

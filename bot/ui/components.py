@@ -49,6 +49,8 @@ class Kind(str, enum.Enum):
     REPLAY = "rp"  # ⏮ ◀ ▶ ⏭ (arg: which one and whose eyes)
     REPLAY_PICK = "rk"  # the move picker, a select paged past 25
     REPLAY_EYES = "re"  # whose eyes to look through, a select
+    REPLAY_SHARE = "rs"  # post the step shown publicly (always the public view)
+    REPLAY_OPEN = "ro"  # a shared moment's button: the viewer, privately, at that step
     ABANDON = "an"  # /game abandon, confirmed (only ever the arg of SURE)
     MOVE_DOWN = "md"  # move the table message down the channel (from /game status)
     INVITE = "iw"  # a DM table's "Invite a watcher" (answered by cogs.watch)
@@ -137,7 +139,7 @@ def component_class(kind: Kind, select: bool = False, base_class: type[Component
 
 
 # The replay viewer's kinds are answered by bot.ui.replay, not by the table cog.
-_ELSEWHERE = {Kind.MODAL, Kind.REPLAY, Kind.REPLAY_PICK, Kind.REPLAY_EYES}
+_ELSEWHERE = {Kind.MODAL, Kind.REPLAY, Kind.REPLAY_PICK, Kind.REPLAY_EYES, Kind.REPLAY_SHARE, Kind.REPLAY_OPEN}
 COMPONENTS = [component_class(k, select=k in (Kind.SELECT, Kind.BATCH)) for k in Kind if k not in _ELSEWHERE]
 TEMPLATES = [re.compile(template_of(k)) for k in Kind if k is not Kind.MODAL]  # every kind a press may name
 

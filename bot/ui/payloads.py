@@ -36,6 +36,7 @@ from bot.render.panel import Panel, clip, plain
 
 from bot.tables.clock import format_duration
 from bot.tables.reader import FORFEIT_TOKENS, Reader
+from bot.tables.since import told
 from bot.ui.components import Kind, add, button
 from bot.ui.boxes import text_box  # noqa: F401 — every payload is reached from here
 from bot.ui.pickers import (  # noqa: F401 — every payload is reached from here
@@ -209,6 +210,7 @@ def seat_message(reader: Reader, drafts: Drafts, picture: bytes | None = None,
     if reader.acting:
         text, view = picker(reader, Step(()), drafts)
         head = f"Your seat at {with_article('the', reader.title)} table in {where}. Your move — only you can see this.\n{text}"
+        head = "\n".join([*(line(t) for t in told(reader.since, reader.players)), head])  # this seat's own view
     else:
         view = discord.ui.View(timeout=None)
         head = (f"Your seat at {with_article('the', reader.title)} table in {where}. Not your move right now: "
@@ -278,9 +280,13 @@ def record_file(record: dict[str, Any], filename: str) -> discord.File:
 
 # ----- notices, pings, answers ------------------------------------------------------------------
 def ping(reader: Reader, users: Sequence[int], link: str) -> dict[str, Any]:
-    """The short turn ping: mentions only the people who now must act."""
+    """The short turn ping: mentions only the people who now must act; its button opens the
+    private panel, which says what happened since the player's last move (this is public)."""
     mentions = " ".join(f"<@{u}>" for u in users)
-    return {"content": f"{mentions} — your turn at {reader.title}: {link}".rstrip(": "),
+    view = discord.ui.View(timeout=None)
+    view.add_item(button(label=HAND_LABEL, style=discord.ButtonStyle.primary,
+                         custom_id=cid(reader.table.key, reader.table.revision, "me")))
+    return {"content": f"{mentions} — your turn at {reader.title}: {link}".rstrip(": "), "view": view,
             "allowed_mentions": discord.AllowedMentions(users=[discord.Object(u) for u in users], everyone=False,
                                                         roles=False)}
 

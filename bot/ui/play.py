@@ -62,9 +62,12 @@ def actor_of(interaction: discord.Interaction, owner_ids: Any = None) -> Actor:
 
 
 async def follow_up(interaction: discord.Interaction, content: str, *, ephemeral: bool = False,
-                    allowed_mentions: discord.AllowedMentions = NO_PINGS, files: list[discord.File] = ()) -> None:
+                    allowed_mentions: discord.AllowedMentions = NO_PINGS, files: list[discord.File] = (),
+                    view: discord.ui.View | None = None) -> None:
     """A follow-up message to an interaction already answered (privately when ``ephemeral``)."""
     kw: dict[str, Any] = {"files": list(files)} if files else {}
+    if view is not None:
+        kw["view"] = view
     await interaction.followup.send(content, ephemeral=ephemeral, allowed_mentions=allowed_mentions, **kw)
 
 

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("cogs.tables")
 
-REPLAY_KINDS = frozenset({Kind.REPLAY, Kind.REPLAY_PICK, Kind.REPLAY_EYES})
+REPLAY_KINDS = frozenset({Kind.REPLAY, Kind.REPLAY_PICK, Kind.REPLAY_EYES, Kind.REPLAY_SHARE, Kind.REPLAY_OPEN})
 PER_PAGE = SELECT_MAX - 2  # steps a page of the picker; the other two options turn its pages
 RECORD_FILE = "record.json"
 PICTURE_FILE = "replay.png"
@@ -124,9 +124,11 @@ def components(viewing: Viewing, step: int, seat: int | None, page: int | None =
         off = not 0 <= targets[which] <= last or targets[which] == step
         view.add_item(dynamic(discord.ui.Button(emoji=emoji, style=discord.ButtonStyle.secondary, row=0, disabled=off,
                                                 custom_id=cid(key, step, Kind.REPLAY.value, f"{which}.{eye}"))))
-    view.add_item(dynamic(discord.ui.Button(emoji=FILM, label="Animation", style=discord.ButtonStyle.secondary, row=0,
+    view.add_item(dynamic(discord.ui.Button(emoji=FILM, label="Animation", style=discord.ButtonStyle.secondary, row=3,
                                             disabled=not viewing.may_film(seat),
                                             custom_id=cid(key, step, Kind.REPLAY.value, f"a.{eye}"))))
+    view.add_item(dynamic(discord.ui.Button(label="Share this moment", emoji="📣", row=3,
+                                            custom_id=cid(key, step, Kind.REPLAY_SHARE.value, "p"))))
     page = page_of(step) if page is None else max(0, min(page, page_of(last)))
     options: list[discord.SelectOption] = []
     if page > 0:
@@ -190,6 +192,21 @@ async def frame(viewing: Viewing, step: int, seat: int | None, page: int | None 
     return frame_message(viewing, step, seat, await picture_of(viewing, step, seat), page)
 
 
+async def moment(viewing: Viewing, step: int, who: str) -> dict[str, Any]:
+    """A shared moment, posted publicly: the step's public picture and words (from the public
+    reader, whatever eyes ``viewing`` looked through) and a button opening the viewer there."""
+    public = viewing.public()
+    msg = frame_message(public, step, None, await picture_of(public, step, None))
+    replay = public.replay
+    what = "the deal" if step == 0 else f"move {step} of {replay.last}"
+    msg["content"] = clip(f"{name(who)} shares {what} of a {replay.title} game "
+                          f"({', '.join(name(p) for p in replay.players)}).", 2000)
+    msg["view"] = discord.ui.View(timeout=None)
+    msg["view"].add_item(dynamic(discord.ui.Button(label="Open the replay here", style=discord.ButtonStyle.primary,
+                                                   custom_id=cid(replay.key, step, Kind.REPLAY_OPEN.value, "p"))))
+    return msg
+
+
 # ----- the command ------------------------------------------------------------------------
 async def read_attachment(attachment: discord.Attachment) -> Any:
     if attachment.size > MAX_RECORD_BYTES:
@@ -205,9 +222,9 @@ async def read_attachment(attachment: discord.Attachment) -> Any:
 
 
 async def open_viewer(desk: "Desk", interaction: discord.Interaction, game: str | None,
-                      record: discord.Attachment | None) -> None:
+                      record: discord.Attachment | None, move: int | None = None) -> None:
     """``/game replay``: a finished game of this channel or server (``game``: its key, from the
-    autocomplete; neither: the last one here) or an attached record, from its deal."""
+    autocomplete; neither: the last one here) or an attached record, from its deal (or ``move``)."""
     replays = replays_of(desk)
     record_json = None
     try:
@@ -225,7 +242,7 @@ async def open_viewer(desk: "Desk", interaction: discord.Interaction, game: str 
                                      "a record from `/game export`.")
                 key = here[0].key
             viewing = await replays.open(key, interaction.channel_id or 0, interaction.guild_id, interaction.user.id)
-        msg = await frame(viewing, 0, None)
+        msg = await frame(viewing, viewing.step(move) if move is not None else 0, None)
     except TableError as e:
         return await refuse(interaction, str(e))
     files = msg.pop("files")
@@ -278,9 +295,20 @@ async def on_component(desk: "Desk", interaction: discord.Interaction, kind: Kin
                        values: list[str]) -> None:
     """A press in the viewer: the same message, at the new step or through the new eyes. A step
     seen before is drawn from the caches; a first one after a restart (a long game replayed) may
-    take longer than Discord waits, and is then answered by a deferred edit."""
+    take longer than Discord waits, and is then answered by a deferred edit. Share and a shared
+    moment's Open answer with a new message (public, private)."""
     if kind is Kind.REPLAY and arg.startswith("a."):
         return await send_film(desk, interaction, key, eye_of(arg[2:]))
+    if kind in (Kind.REPLAY_SHARE, Kind.REPLAY_OPEN):
+        await interaction.response.defer(ephemeral=kind is Kind.REPLAY_OPEN, thinking=True)
+        try:
+            viewing = await viewing_for(replays_of(desk), interaction, key)
+            step = viewing.step(step)
+            msg = await (frame(viewing, step, None) if kind is Kind.REPLAY_OPEN else
+                         moment(viewing, step, str(interaction.user.display_name)))
+        except TableError as e:
+            return await refuse(interaction, str(e))
+        return await interaction.followup.send(**msg, ephemeral=kind is Kind.REPLAY_OPEN, allowed_mentions=NO_PINGS)
     work = asyncio.ensure_future(_pressed(desk, interaction, kind, key, step, arg, values))
     done, _ = await asyncio.wait({work}, timeout=DEFER_AFTER)
     if not done:
@@ -364,7 +392,7 @@ class ReplayItem(Component):
 
 
 def _item(kind: Kind) -> type:
-    return component_class(kind, select=kind is not Kind.REPLAY, base_class=ReplayItem)
+    return component_class(kind, select=kind in (Kind.REPLAY_PICK, Kind.REPLAY_EYES), base_class=ReplayItem)
 
 
 REPLAY_COMPONENTS = [_item(k) for k in sorted(REPLAY_KINDS, key=lambda k: k.value)]
@@ -383,10 +411,11 @@ class _Commands:
     @app_commands.command(name="replay", description="Step through a finished game of this channel or server "
                                                      "(only you see it).")
     @app_commands.describe(game="A recent finished game (start typing to pick one; empty: the last one here)",
-                           record="An exported record (the JSON file from /game export)")
+                           record="An exported record (the JSON file from /game export)",
+                           move="Open it at this move (0: the deal)")
     async def replay(self, interaction: discord.Interaction, game: str | None = None,
-                     record: discord.Attachment | None = None) -> None:
-        await open_viewer(self.desk, interaction, game, record)
+                     record: discord.Attachment | None = None, move: int | None = None) -> None:
+        await open_viewer(self.desk, interaction, game, record, move)
 
     @replay.autocomplete("game")
     async def replay_games(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -244,12 +244,12 @@ async def test_history_of_a_database_made_before_ratings_is_rated_once_as_if_liv
     before_ratings = full[:at]  # the schema as it was before ratings (later migrations come after it)
     assert before_ratings and all("ratings" not in m[1] for m in before_ratings)
     monkeypatch.setattr(module, "MIGRATIONS", before_ratings)
-    monkeypatch.setattr(module, "SCHEMA_VERSION", len(before_ratings))
+    monkeypatch.setattr(module, "SCHEMA_VERSION", before_ratings[-1][0])
     old = await backend.open()
     played = await history(unrated(old))
     await old.close()
     monkeypatch.setattr(module, "MIGRATIONS", full)
-    monkeypatch.setattr(module, "SCHEMA_VERSION", len(full))
+    monkeypatch.setattr(module, "SCHEMA_VERSION", full[-1][0])
 
     # The same games, rated live as each one ends, on a database with ratings from the start.
     other = replace_backend(backend, tmp_path)
