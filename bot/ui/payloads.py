@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import io
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -32,7 +31,7 @@ import discord
 from bot.engine.cards import pretty_text
 from bot.engine.registry import spec, with_article
 from bot.render import renderer, story
-from bot.render.panel import Panel, clip, plain
+from bot.render.panel import Panel, clip, plain, reflow  # noqa: F401 — every payload is reached from here
 
 from bot.tables.clock import format_duration
 from bot.tables.reader import FORFEIT_TOKENS, Reader
@@ -223,39 +222,6 @@ def seat_message(reader: Reader, drafts: Drafts, picture: bytes | None = None,
         files.append(picture_file(picture, "hand.png", alt_text(reader)))
         embed.set_image(url="attachment://hand.png")
     return clip(head, 2000), embed, view, files
-
-
-_BLOCK_START = re.compile(r"^\s*([-*+•]\s|\d+[.)]\s|#|>|\||```)")
-
-
-def reflow(text: str) -> str:
-    """Rules text as Discord shows it well: lines hard-wrapped at ~100 columns joined again within
-    each paragraph and each bullet; blank lines, headings, bullets, quotes, tables and code blocks
-    kept as they are."""
-    out: list[str] = []
-    fenced = False
-    joinable = False  # the last line out is prose that a wrapped line may continue
-    for raw in text.splitlines():
-        stripped = raw.strip()
-        if stripped.startswith("```"):
-            fenced = not fenced
-            out.append(raw)
-            joinable = False
-            continue
-        if fenced:
-            out.append(raw)
-            continue
-        if not stripped:
-            out.append("")
-            joinable = False
-            continue
-        starts = _BLOCK_START.match(raw)
-        if joinable and not starts:
-            out[-1] = f"{out[-1].rstrip()} {stripped}"
-            continue
-        out.append(raw.rstrip())
-        joinable = not stripped.startswith(("#", "|", ">"))
-    return "\n".join(out)
 
 
 def story_markdown(reader: Reader) -> str | None:
