@@ -39,6 +39,7 @@ class LoopWatch:
 
     def __init__(self) -> None:
         self.worst = self.worst_cpu = self.gc = 0.0
+        self.gc_info: dict[str, Any] = {}
         self._gc_start = 0.0
         gc.callbacks.append(self._collected)
 
@@ -46,7 +47,9 @@ class LoopWatch:
         if phase == "start":
             self._gc_start = time.perf_counter()
         else:
-            self.gc = max(self.gc, time.perf_counter() - self._gc_start)
+            took = time.perf_counter() - self._gc_start
+            if took > self.gc:
+                self.gc, self.gc_info = took, dict(info)
 
     async def run(self, client: discord.Client) -> None:
         await client.wait_until_ready()  # from then on: start-up's loading is not a stall
@@ -147,7 +150,14 @@ async def serve(floor: bool, pictures: bool) -> None:
         if command == "mark":
             wall, cpu, collected = watch.take()
             out = {"cpu": time.process_time() + children_cpu(), "stall_ms": wall * 1000, "stall_cpu_ms": cpu * 1000,
-                   "gc_ms": collected * 1000, "ready": client.is_ready()}
+                   "gc_ms": collected * 1000, "objects": len(gc.get_objects()), "gc": watch.gc_info, "ready": client.is_ready()}
+        elif command == "types":  # what the collector walks: the commonest types, and the largest containers
+            from collections import Counter
+
+            objs = gc.get_objects()
+            out = {"types": Counter(type(o).__name__ for o in objs).most_common(15),
+                   "largest": sorted(((len(o), type(o).__name__) for o in objs if isinstance(o, (dict, list, set))),
+                                     reverse=True)[:10]}
         elif command == "ready":
             out = {"ready": client.is_ready()}
         elif command == "stop":

@@ -94,6 +94,8 @@ class Table:
     panel: int | None = None  # the private panel being walked through
     user: dict | None = None  # whose panel
     steps: int = 0
+    shown: int | None = None  # the revision the table showed when the player began the move
+    moved: bool = False  # a move was made on the panel: the table message is to show it
 
 
 class Players:
@@ -133,6 +135,17 @@ class Players:
                 return m
         return None
 
+    async def table_shown(self, t: Table, limit: float = 5.0) -> dict | None:
+        """The table message, once it shows the move the player just made on a private panel (a
+        player sees the table move on before pressing it again; the bot edits it after answering)."""
+        end = time.perf_counter() + limit
+        while True:
+            msg = self.table_message(t)
+            if not t.moved or msg is None or revision_of(msg) != t.shown or time.perf_counter() > end:
+                t.moved = False
+                return msg
+            await asyncio.sleep(0.005)
+
     async def press(self, t: Table, tally: Tally) -> None:
         """One press of the player whose turn it is (a new game when the last one ended)."""
         s = self.s
@@ -150,7 +163,7 @@ class Players:
                 self.follow(t, res, tally)
                 return
         t.panel = None
-        msg = self.table_message(t)
+        msg = await self.table_shown(t)
         embed = ((msg or {}).get("embeds") or [{}])[0]
         title = embed.get("title") or ""
         user = t.users.get(to_act(embed))
@@ -164,19 +177,23 @@ class Players:
         if target is None:
             tally.errors.append(f"no move button on the table: {title!r}")
             return
-        t.user, t.steps = user, 0
+        t.user, t.steps, t.shown = user, 0, revision_of(msg)
         res = await tally.timed(s.click(None, int(msg["id"]), target["custom_id"], user=user))
         self.follow(t, res, tally)
 
     def follow(self, t: Table, res: Any, tally: Tally) -> None:
         """Go on with the panel the answer showed, if it offers a next step."""
         t.panel = None
+        if res is not None and "moved on since" in (res.text or ""):  # a stale press: refused
+            tally.refusals += 1
         if res is None or not res.ephemeral or res.message_id is None:
             return
         panel = self.s.messages.get(int(res.message_id))
         if panel is not None and any(kind in WALK for _, kind, _ in ours(panel)):
             t.panel = int(res.message_id)
-        elif not (res.text or "").startswith("Done"):
+        elif (res.text or "").startswith("Done"):
+            t.moved = True
+        else:
             tally.refusals += 1
 
     async def play(self, seconds: float, think: float | None) -> Tally:
@@ -308,6 +325,7 @@ class Run:
     cpu: float  # the bot process's (and its picture processes')
     stall_ms: float  # the loop's longest gap, wall time
     stall_cpu_ms: float  # ... and its thread's CPU in that gap
+    gc_ms: float  # the longest garbage collection
     seconds: float
     driver_cpu: float  # this process's: the stand-in and the players
 
@@ -326,7 +344,8 @@ async def measured(bot: BotProcess, work: Callable[[], Awaitable[Tally]]) -> Run
     tally = await work()
     seconds, driver = time.perf_counter() - start, time.process_time() - driver
     after = await bot.mark()
-    return Run(tally, after["cpu"] - before["cpu"], after["stall_ms"], after["stall_cpu_ms"], seconds, driver)
+    return Run(tally, after["cpu"] - before["cpu"], after["stall_ms"], after["stall_cpu_ms"], after["gc_ms"], seconds,
+               driver)
 
 
 def logged_errors(log: Path) -> list[str]:
@@ -400,7 +419,8 @@ async def discord_figures(quick: bool, report: Callable[[Any], None], Figure: An
     print(f"  {note}: paced {len(paced.tally.times)} presses, burst {len(burst.tally.times)}, with pictures "
           f"{len(pics.tally.times)}; refusals seen {sum(r.tally.refusals for r in runs)}; the stand-in and the "
           f"players' CPU a press in this process: {burst.driver_cpu / max(len(burst.tally.times), 1) * 1000:.2f} ms; "
-          f"the loop's longest gap in wall time (with the machine's load): {max(r.stall_ms for r in runs):.1f} ms")
+          f"the loop's longest gap in wall time (with the machine's load): {max(r.stall_ms for r in runs):.1f} ms; "
+          f"the longest garbage collection: {max(r.gc_ms for r in runs):.1f} ms")
     report(Figure("paced, no pictures: click → answer p50", percentile(paced.tally.times, 50), "ms"))
     report(Figure("paced, no pictures: click → answer p99", percentile(paced.tally.times, 99), "ms", 25))
     report(Figure("paced, with pictures: click → answer p99", percentile(pics.tally.times, 99), "ms", 60))
