@@ -26,7 +26,7 @@ from bot.render import pictures, renderer
 from bot.render.panel import clip
 from bot.tables import TableError
 from bot.tables.replays import MAX_RECORD_BYTES, Replays, Viewing, film, replays_of
-from bot.ui.components import Component, Kind, component_class, dynamic
+from bot.ui.components import Component, Kind, Sent, component_class, dynamic
 from bot.ui.payloads import COLOUR, NO_PINGS, SELECT_MAX, alt_text, cid, embed_from_panel, line, name, picture_file
 from bot.ui.play import refuse
 
@@ -117,7 +117,7 @@ def frame_message(viewing: Viewing, step: int, seat: int | None, picture: bytes 
 def components(viewing: Viewing, step: int, seat: int | None, page: int | None = None) -> discord.ui.View:
     replay = viewing.replay
     key, eye = replay.key, eye_code(seat)
-    view = discord.ui.View(timeout=None)
+    view = Sent()
     last = replay.last
     targets = {"f": 0, "b": step - 1, "n": step + 1, "l": last}
     for which, emoji in WHICH.items():
@@ -201,7 +201,7 @@ async def moment(viewing: Viewing, step: int, who: str) -> dict[str, Any]:
     what = "the deal" if step == 0 else f"move {step} of {replay.last}"
     msg["content"] = clip(f"{name(who)} shares {what} of a {replay.title} game "
                           f"({', '.join(name(p) for p in replay.players)}).", 2000)
-    msg["view"] = discord.ui.View(timeout=None)
+    msg["view"] = Sent()
     msg["view"].add_item(dynamic(discord.ui.Button(label="Open the replay here", style=discord.ButtonStyle.primary,
                                                    custom_id=cid(replay.key, step, Kind.REPLAY_OPEN.value, "p"))))
     return msg
