@@ -150,14 +150,7 @@ async def serve(floor: bool, pictures: bool) -> None:
         if command == "mark":
             wall, cpu, collected = watch.take()
             out = {"cpu": time.process_time() + children_cpu(), "stall_ms": wall * 1000, "stall_cpu_ms": cpu * 1000,
-                   "gc_ms": collected * 1000, "objects": len(gc.get_objects()), "gc": watch.gc_info, "ready": client.is_ready()}
-        elif command == "types":  # what the collector walks: the commonest types, and the largest containers
-            from collections import Counter
-
-            objs = gc.get_objects()
-            out = {"types": Counter(type(o).__name__ for o in objs).most_common(15),
-                   "largest": sorted(((len(o), type(o).__name__) for o in objs if isinstance(o, (dict, list, set))),
-                                     reverse=True)[:10]}
+                   "gc_ms": collected * 1000, "gc": watch.gc_info, "ready": client.is_ready()}
         elif command == "ready":
             out = {"ready": client.is_ready()}
         elif command == "stop":

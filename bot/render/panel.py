@@ -62,3 +62,36 @@ def defuse_names(text: str, names: Sequence[str]) -> str:
         return text
     pattern = re.compile("(?<!\\\\)(?:" + "|".join(re.escape(n) for n in hostile) + ")")
     return pattern.sub(lambda m: plain(m.group(0)), text)
+
+
+_BLOCK_START = re.compile(r"^\s*([-*+•]\s|\d+[.)]\s|#|>|\||```)")
+
+
+def reflow(text: str) -> str:
+    """Rules text as Discord shows it well: lines hard-wrapped at ~100 columns joined again within
+    each paragraph and each bullet; blank lines, headings, bullets, quotes, tables and code blocks
+    kept as they are."""
+    out: list[str] = []
+    fenced = False
+    joinable = False  # the last line out is prose that a wrapped line may continue
+    for raw in text.splitlines():
+        stripped = raw.strip()
+        if stripped.startswith("```"):
+            fenced = not fenced
+            out.append(raw)
+            joinable = False
+            continue
+        if fenced:
+            out.append(raw)
+            continue
+        if not stripped:
+            out.append("")
+            joinable = False
+            continue
+        starts = _BLOCK_START.match(raw)
+        if joinable and not starts:
+            out[-1] = f"{out[-1].rstrip()} {stripped}"
+            continue
+        out.append(raw.rstrip())
+        joinable = not stripped.startswith(("#", "|", ">"))
+    return "\n".join(out)

@@ -206,9 +206,21 @@ def select(*, custom_id: str, options: list[discord.SelectOption], placeholder: 
                                      min_values=min_values, max_values=max_values, disabled=disabled), row)
 
 
+class Sent(discord.ui.View):
+    """A message's components, sent and never listened to: each press reaches its DynamicItem (one
+    class a kind, registered once with ``add_dynamic_items``, so presses work after a restart too).
+    Stopped when made, so discord.py keeps no copy of it: a view it stores (one for every message
+    sent with one) would stay alive for good, and every full collection of the garbage collector
+    walked them all (bench: event loop held at most)."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+        self.stop()
+
+
 def view_of(*items: discord.ui.Item) -> discord.ui.View:
-    """A message's components: a View (no timeout: its items answer presses after a restart too)."""
-    view = discord.ui.View(timeout=None)
+    """A message's components (see :class:`Sent`)."""
+    view = Sent()
     for item in items:
         view.add_item(item)
     return view

@@ -9,7 +9,7 @@ from bot.tables import TableError
 from bot.tables.desk import DamagedError
 from bot.tables.reader import Reader
 from bot.ui import payloads
-from bot.ui.components import Kind
+from bot.ui.components import Kind, Sent
 from bot.ui.payloads import NO_PINGS
 from bot.ui.placement import render
 from bot.ui.play import actor_of, refuse
@@ -44,7 +44,7 @@ class Confirmations:
             text, may = f"The table, near the bottom of the channel: {payloads.jump_url(reader.table, live)}", False
         kw = msg.send_kwargs()
         kw["content"] = text
-        kw["view"] = payloads.move_down_view(reader) if may else discord.ui.View(timeout=None)
+        kw["view"] = payloads.move_down_view(reader) if may else Sent()
         await interaction.response.send_message(**kw, ephemeral=True, allowed_mentions=NO_PINGS)
 
     def _may_move_down(self, interaction: discord.Interaction, reader: Reader) -> bool:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import io
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -32,12 +31,12 @@ import discord
 from bot.engine.cards import pretty_text
 from bot.engine.registry import spec, with_article
 from bot.render import renderer, story
-from bot.render.panel import Panel, clip, plain
+from bot.render.panel import Panel, clip, plain, reflow  # noqa: F401 — every payload is reached from here
 
 from bot.tables.clock import format_duration
 from bot.tables.reader import FORFEIT_TOKENS, Reader
 from bot.tables.since import told
-from bot.ui.components import Kind, add, button
+from bot.ui.components import Kind, Sent, add, button
 from bot.ui.boxes import text_box  # noqa: F401 — every payload is reached from here
 from bot.ui.pickers import (  # noqa: F401 — every payload is reached from here
     THEN, Drafts, Shortcut, Step, batch_moves, confirm_view, decode_tokens, encode_tokens, forced_steps, move_down_view,
@@ -91,7 +90,7 @@ def lobby_message(reader: Reader, ratings: Sequence[str] = ()) -> TableMessage:
         panel.add("Ratings", "\n".join(ratings))
     panel.add("Options", ", ".join(t.options) or "the rulebook's defaults", True)
     panel.add("Turn limit", format_duration(t.turn_limit) if t.turn_limit else "none", True)
-    view = discord.ui.View(timeout=None)
+    view = Sent()
     tid, rev = t.key, t.revision
     view.add_item(button(label="Join", style=discord.ButtonStyle.success, custom_id=cid(tid, rev, "jn")))
     view.add_item(button(label="Leave", style=discord.ButtonStyle.secondary, custom_id=cid(tid, rev, "lv")))
@@ -113,7 +112,7 @@ def table_message(reader: Reader, picture: bytes | None = None, *, drafts: Draft
     if not t.started:  # a lobby that closed before its game started
         panel = Panel(title=f"{t.title} — closed",
                       description="This table closed before its game began. Start a new one with `/game new`.")
-        return TableMessage(embed_from_panel(panel), discord.ui.View(timeout=None), [])
+        return TableMessage(embed_from_panel(panel), Sent(), [])
     drafts = drafts if drafts is not None else Drafts()
     render = renderer(t.game)
     panel = render.table_panel(reader.view, with_picture=picture is not None)
@@ -141,7 +140,7 @@ def table_message(reader: Reader, picture: bytes | None = None, *, drafts: Draft
 def _table_buttons(reader: Reader, drafts: Drafts) -> discord.ui.View:
     """The table message's buttons."""
     t = reader.table
-    view = discord.ui.View(timeout=None)
+    view = Sent()
     tid, rev = t.key, t.revision
     if t.status == "playing":
         deciding = reader.decisions
@@ -187,7 +186,7 @@ def watch_message(reader: Reader, picture: bytes | None, link: str, watchers: in
     where = f": {link}" if link else ""
     head = "The game is over; the final table" if final else f"👀 Watching {with_article('the', reader.title)} table"
     msg.content = clip(f"{head}{where} · {watchers} watching", 2000)
-    msg.view = discord.ui.View(timeout=None)
+    msg.view = Sent()
     if not final:
         msg.view.add_item(button(label="Stop watching", custom_id=cid(reader.table.key, 0, Kind.STOP_WATCHING.value)))
     return msg
@@ -212,7 +211,7 @@ def seat_message(reader: Reader, drafts: Drafts, picture: bytes | None = None,
         head = f"Your seat at {with_article('the', reader.title)} table in {where}. Your move — only you can see this.\n{text}"
         head = "\n".join([*(line(t) for t in told(reader.since, reader.players)), head])  # this seat's own view
     else:
-        view = discord.ui.View(timeout=None)
+        view = Sent()
         head = (f"Your seat at {with_article('the', reader.title)} table in {where}. Not your move right now: "
                 f"{name(reader.waiting_for)}")
     if note:
@@ -223,39 +222,6 @@ def seat_message(reader: Reader, drafts: Drafts, picture: bytes | None = None,
         files.append(picture_file(picture, "hand.png", alt_text(reader)))
         embed.set_image(url="attachment://hand.png")
     return clip(head, 2000), embed, view, files
-
-
-_BLOCK_START = re.compile(r"^\s*([-*+•]\s|\d+[.)]\s|#|>|\||```)")
-
-
-def reflow(text: str) -> str:
-    """Rules text as Discord shows it well: lines hard-wrapped at ~100 columns joined again within
-    each paragraph and each bullet; blank lines, headings, bullets, quotes, tables and code blocks
-    kept as they are."""
-    out: list[str] = []
-    fenced = False
-    joinable = False  # the last line out is prose that a wrapped line may continue
-    for raw in text.splitlines():
-        stripped = raw.strip()
-        if stripped.startswith("```"):
-            fenced = not fenced
-            out.append(raw)
-            joinable = False
-            continue
-        if fenced:
-            out.append(raw)
-            continue
-        if not stripped:
-            out.append("")
-            joinable = False
-            continue
-        starts = _BLOCK_START.match(raw)
-        if joinable and not starts:
-            out[-1] = f"{out[-1].rstrip()} {stripped}"
-            continue
-        out.append(raw.rstrip())
-        joinable = not stripped.startswith(("#", "|", ">"))
-    return "\n".join(out)
 
 
 def story_markdown(reader: Reader) -> str | None:
@@ -283,7 +249,7 @@ def ping(reader: Reader, users: Sequence[int], link: str) -> dict[str, Any]:
     """The short turn ping: mentions only the people who now must act; its button opens the
     private panel, which says what happened since the player's last move (this is public)."""
     mentions = " ".join(f"<@{u}>" for u in users)
-    view = discord.ui.View(timeout=None)
+    view = Sent()
     view.add_item(button(label=HAND_LABEL, style=discord.ButtonStyle.primary,
                          custom_id=cid(reader.table.key, reader.table.revision, "me")))
     return {"content": f"{mentions} — your turn at {reader.title}: {link}".rstrip(": "), "view": view,

@@ -16,7 +16,7 @@ from bot.render.panel import clip
 
 from bot.tables.drafts import new_draft_id
 from bot.tables.reader import FORFEIT_TOKENS, Reader
-from bot.ui.components import Kind, add, button, option, select, view_of
+from bot.ui.components import Kind, Sent, add, button, option, select, view_of
 from bot.ui.text import (
     CONFIRM, CUSTOM_ID_MAX, HAND_LABEL, KEEP, LABEL_MAX, PAGE, SELECT, SELECT_MAX, STEP, STEP_BUTTONS_MAX, TEXT, cid,
 )
@@ -150,7 +150,7 @@ def picker(reader: Reader, step: Step, drafts: Drafts) -> tuple[str, discord.ui.
     """A private step of building an action: the reader's choices after ``step.tokens``."""
     tid, rev = reader.table.key, reader.opened
     c = reader.choices(step.tokens)
-    view = discord.ui.View(timeout=None)
+    view = Sent()
     lines: list[str] = []
     if step.tokens:
         lines.append("**So far:** " + clip(pretty_text(" → ".join(reader.so_far(step.tokens))), 1500))

@@ -26,7 +26,7 @@ from bot.render import pictures, renderer
 from bot.render.panel import clip
 from bot.tables import TableError
 from bot.tables.replays import MAX_RECORD_BYTES, Replays, Viewing, film, replays_of
-from bot.ui.components import Component, Kind, component_class, dynamic
+from bot.ui.components import Component, Kind, Sent, component_class, dynamic
 from bot.ui.payloads import COLOUR, NO_PINGS, SELECT_MAX, alt_text, cid, embed_from_panel, line, name, picture_file
 from bot.ui.play import refuse
 
@@ -117,7 +117,7 @@ def frame_message(viewing: Viewing, step: int, seat: int | None, picture: bytes 
 def components(viewing: Viewing, step: int, seat: int | None, page: int | None = None) -> discord.ui.View:
     replay = viewing.replay
     key, eye = replay.key, eye_code(seat)
-    view = discord.ui.View(timeout=None)
+    view = Sent()
     last = replay.last
     targets = {"f": 0, "b": step - 1, "n": step + 1, "l": last}
     for which, emoji in WHICH.items():
@@ -201,7 +201,7 @@ async def moment(viewing: Viewing, step: int, who: str) -> dict[str, Any]:
     what = "the deal" if step == 0 else f"move {step} of {replay.last}"
     msg["content"] = clip(f"{name(who)} shares {what} of a {replay.title} game "
                           f"({', '.join(name(p) for p in replay.players)}).", 2000)
-    msg["view"] = discord.ui.View(timeout=None)
+    msg["view"] = Sent()
     msg["view"].add_item(dynamic(discord.ui.Button(label="Open the replay here", style=discord.ButtonStyle.primary,
                                                    custom_id=cid(replay.key, step, Kind.REPLAY_OPEN.value, "p"))))
     return msg
@@ -295,20 +295,15 @@ async def on_component(desk: "Desk", interaction: discord.Interaction, kind: Kin
                        values: list[str]) -> None:
     """A press in the viewer: the same message, at the new step or through the new eyes. A step
     seen before is drawn from the caches; a first one after a restart (a long game replayed) may
-    take longer than Discord waits, and is then answered by a deferred edit. Share and a shared
-    moment's Open answer with a new message (public, private)."""
+    take longer than Discord waits, and is then answered by a deferred edit. The animation, Share
+    and a shared moment's Open answer with a new message."""
     if kind is Kind.REPLAY and arg.startswith("a."):
-        return await send_film(desk, interaction, key, eye_of(arg[2:]))
-    if kind in (Kind.REPLAY_SHARE, Kind.REPLAY_OPEN):
-        await interaction.response.defer(ephemeral=kind is Kind.REPLAY_OPEN, thinking=True)
-        try:
-            viewing = await viewing_for(replays_of(desk), interaction, key)
-            step = viewing.step(step)
-            msg = await (frame(viewing, step, None) if kind is Kind.REPLAY_OPEN else
-                         moment(viewing, step, str(interaction.user.display_name)))
-        except TableError as e:
-            return await refuse(interaction, str(e))
-        return await interaction.followup.send(**msg, ephemeral=kind is Kind.REPLAY_OPEN, allowed_mentions=NO_PINGS)
+        return await send_new(desk, interaction, key, lambda v: film_message(v, eye_of(arg[2:])), ephemeral=True)
+    if kind is Kind.REPLAY_OPEN:
+        return await send_new(desk, interaction, key, lambda v: frame(v, v.step(step), None), ephemeral=True)
+    if kind is Kind.REPLAY_SHARE:
+        who = str(interaction.user.display_name)
+        return await send_new(desk, interaction, key, lambda v: moment(v, v.step(step), who), ephemeral=False)
     work = asyncio.ensure_future(_pressed(desk, interaction, kind, key, step, arg, values))
     done, _ = await asyncio.wait({work}, timeout=DEFER_AFTER)
     if not done:
@@ -325,20 +320,25 @@ async def on_component(desk: "Desk", interaction: discord.Interaction, kind: Kin
         await interaction.response.edit_message(**msg, attachments=[*keep, *files], allowed_mentions=NO_PINGS)
 
 
-async def send_film(desk: "Desk", interaction: discord.Interaction, key: str, seat: int | None) -> None:
-    """The whole game through the eyes shown, as an animation, to the one who asked (privately)."""
-    await interaction.response.defer(ephemeral=True, thinking=True)  # a second or two of drawing
+async def send_new(desk: "Desk", interaction: discord.Interaction, key: str, make: Any, *, ephemeral: bool) -> None:
+    """A press answered by a new message (``make(viewing)``: a shared moment, the viewer opened at a
+    step, an animation), after a deferral: drawing it may take a second or two."""
+    await interaction.response.defer(ephemeral=ephemeral, thinking=True)
     try:
-        viewing = await viewing_for(replays_of(desk), interaction, key)
-        made = await film(viewing, seat)
-        if made is None:
-            raise TableError("The animation could not be drawn this time; try again later.")
+        msg = await make(await viewing_for(replays_of(desk), interaction, key))
     except TableError as e:
         return await refuse(interaction, str(e))
+    await interaction.followup.send(**msg, ephemeral=ephemeral, allowed_mentions=NO_PINGS)
+
+
+async def film_message(viewing: Viewing, seat: int | None) -> dict[str, Any]:
+    """The whole game through ``seat``'s eyes (None: the public's), as an animation, for the one who asked."""
+    made = await film(viewing, seat)
+    if made is None:
+        raise TableError("The animation could not be drawn this time; try again later.")
     eyes = "the public view" if seat is None else f"{name(viewing.replay.players[seat])}'s view"
-    await interaction.followup.send(clip(f"{viewing.replay.title}, the whole game ({eyes}) — only you can see this.", 2000),
-                                    file=picture_file(made.data, made.filename, made.alt), ephemeral=True,
-                                    allowed_mentions=NO_PINGS)
+    return {"content": clip(f"{viewing.replay.title}, the whole game ({eyes}) — only you can see this.", 2000),
+            "file": picture_file(made.data, made.filename, made.alt)}
 
 
 async def _pressed(desk: "Desk", interaction: discord.Interaction, kind: Kind, key: str, step: int, arg: str,

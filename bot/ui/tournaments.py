@@ -17,7 +17,7 @@ import discord
 from bot.render.panel import clip
 from bot.render.standings import Line, standings_png
 from bot.tables.tournaments import TournamentView
-from bot.ui.components import first_delivery
+from bot.ui.components import Sent, first_delivery
 from bot.ui.payloads import COLOUR, name
 
 PREFIX = "dht"
@@ -98,7 +98,7 @@ def tournament_embed(v: TournamentView) -> discord.Embed:
 
 
 def tournament_view(v: TournamentView) -> discord.ui.View | None:
-    view = discord.ui.View(timeout=None)
+    view = Sent()
     if v.status == "signup":
         view.add_item(TournamentButton(v.id, JOIN, "Join", discord.ButtonStyle.success))
         view.add_item(TournamentButton(v.id, LEAVE, "Leave"))
