@@ -96,6 +96,7 @@ class DeckhandBot(commands.Bot):
         self.service = TableService(self.store)
         self.service.sweep_shards = self.sweep_shards
         self.desk = Desk(self.service)  # the Discord layer's only road to the tables: readers, never games
+        await self.desk.pings.load()  # each player's ping preferences: read once, not on a press
         for cog in COGS:
             await self.load_extension(cog)
         if self.sweep_seconds is not None and (cog := self.get_cog("Tables")) is not None:

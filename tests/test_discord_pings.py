@@ -87,6 +87,6 @@ async def test_bad_pings_input_is_refused_and_nothing_kept(standin, bot):
                           ({"hours": 2}, "Say when")):
         res = await standin.slash(bot, "game pings", options, user=users[0], guild=g)
         assert res.ephemeral and says in res.text and len(res.text) < 120, (options, res.text)
-    assert await bot.service.store.ping_prefs(g.id, [int(users[0]["id"])]) == {}
+    assert await bot.service.store.all_ping_prefs() == []
     shown = await standin.slash(bot, "game pings", user=users[0], guild=g)
     assert shown.text == "Your turn pings on this server: every turn."

@@ -40,6 +40,7 @@ async def court_wars_started(tmp_path):
         counting = Counting(store)
         service = TableService(counting)
         desk = Desk(service)
+        await desk.pings.load()  # as the bot does at start-up
         ana, ben = Actor(1, "Ana"), Actor(2, "Ben")
         await desk.new_table(10, 1, ana, "court_wars", [])
         await desk.join(10, ben)

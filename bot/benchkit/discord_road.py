@@ -328,6 +328,7 @@ class Run:
     gc_ms: float  # the longest garbage collection
     seconds: float
     driver_cpu: float  # this process's: the stand-in and the players
+    requests: int  # the bot's requests to Discord meanwhile
 
     @property
     def per_second(self) -> float:
@@ -339,13 +340,16 @@ class Run:
 
 
 async def measured(bot: BotProcess, work: Callable[[], Awaitable[Tally]]) -> Run:
-    before = await bot.mark()
+    def sent(s: DiscordStandIn) -> int:
+        return s.request_count
+
+    before, requests = await bot.mark(), await asyncio.wrap_future(bot.t.submit(sent))
     start, driver = time.perf_counter(), time.process_time()
     tally = await work()
     seconds, driver = time.perf_counter() - start, time.process_time() - driver
-    after = await bot.mark()
+    after, requests = await bot.mark(), await asyncio.wrap_future(bot.t.submit(sent)) - requests
     return Run(tally, after["cpu"] - before["cpu"], after["stall_ms"], after["stall_cpu_ms"], after["gc_ms"], seconds,
-               driver)
+               driver, requests)
 
 
 def logged_errors(log: Path) -> list[str]:
@@ -420,7 +424,9 @@ async def discord_figures(quick: bool, report: Callable[[Any], None], Figure: An
           f"{len(pics.tally.times)}; refusals seen {sum(r.tally.refusals for r in runs)}; the stand-in and the "
           f"players' CPU a press in this process: {burst.driver_cpu / max(len(burst.tally.times), 1) * 1000:.2f} ms; "
           f"the loop's longest gap in wall time (with the machine's load): {max(r.stall_ms for r in runs):.1f} ms; "
-          f"the longest garbage collection: {max(r.gc_ms for r in runs):.1f} ms")
+          f"the longest garbage collection: {max(r.gc_ms for r in runs):.1f} ms; requests to Discord a press: "
+          f"{burst.requests / max(len(burst.tally.times), 1):.2f} (the floor: "
+          f"{floor_burst.requests / max(len(floor_burst.tally.times), 1):.2f})")
     report(Figure("paced, no pictures: click → answer p50", percentile(paced.tally.times, 50), "ms"))
     report(Figure("paced, no pictures: click → answer p99", percentile(paced.tally.times, 99), "ms", 25))
     report(Figure("paced, with pictures: click → answer p99", percentile(pics.tally.times, 99), "ms", 60))

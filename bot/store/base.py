@@ -512,8 +512,8 @@ class TableStore(Protocol):
 
     async def watch_invite(self, code: str) -> tuple[str, int] | None:
         """(table id, its channel) that ``code`` lets one watch, or None."""
-    async def ping_prefs(self, guild_id: int, user_ids: Collection[int]) -> dict[int, PingPref]:
-        """The ping preferences of these users on ``guild_id`` (0: DMs), by user id (none: every turn)."""
+    async def all_ping_prefs(self) -> list[PingPref]:
+        """Every preference kept (the default, every turn, keeps no row): read once at start-up."""
         ...
 
     async def set_ping_pref(self, pref: PingPref, updated_at: float) -> None:

@@ -212,14 +212,9 @@ class PostgresWatchers:
 class PostgresPings:
     """Turn ping preferences and the pings held back until a turn has waited long enough."""
 
-    async def ping_prefs(self, guild_id: int, user_ids: Collection[int]) -> dict[int, PingPref]:
-        ids = sorted({int(u) for u in user_ids})
-        if not ids:
-            return {}
-        rows = await self._fetch("read ping preferences", "SELECT * FROM ping_prefs WHERE guild_id = $1 AND "
-                                 "user_id = ANY($2::bigint[])", guild_id, ids)
-        return {int(r["user_id"]): PingPref(int(r["guild_id"]), int(r["user_id"]), r["mode"], int(r["hours"]))
-                for r in rows}
+    async def all_ping_prefs(self) -> list[PingPref]:
+        rows = await self._fetch("read ping preferences", "SELECT * FROM ping_prefs")
+        return [PingPref(int(r["guild_id"]), int(r["user_id"]), r["mode"], int(r["hours"])) for r in rows]
 
     async def set_ping_pref(self, pref: PingPref, updated_at: float) -> None:
         if pref.mode == "every":

@@ -228,15 +228,9 @@ class SQLiteWatchers:
 class SQLitePings:
     """Turn ping preferences and the pings held back until a turn has waited long enough."""
 
-    async def ping_prefs(self, guild_id: int, user_ids: Collection[int]) -> dict[int, PingPref]:
-        ids = sorted({int(u) for u in user_ids})
-        if not ids:
-            return {}
-        rows = await self._read("read ping preferences", lambda c: c.execute(
-            f"SELECT * FROM ping_prefs WHERE guild_id = ? AND user_id IN ({', '.join('?' * len(ids))})",
-            (guild_id, *ids)).fetchall())
-        return {int(r["user_id"]): PingPref(int(r["guild_id"]), int(r["user_id"]), r["mode"], int(r["hours"]))
-                for r in rows}
+    async def all_ping_prefs(self) -> list[PingPref]:
+        rows = await self._read("read ping preferences", lambda c: c.execute("SELECT * FROM ping_prefs").fetchall())
+        return [PingPref(int(r["guild_id"]), int(r["user_id"]), r["mode"], int(r["hours"])) for r in rows]
 
     async def set_ping_pref(self, pref: PingPref, updated_at: float) -> None:
         def fn(c: sqlite3.Connection) -> None:

@@ -41,12 +41,16 @@ def described(pref: PingPref) -> str:
 
 
 class Pings:
-    """The preferences (kept in this process once read: a server's players are answered by one
-    process) and the pings held back."""
+    """The preferences (all read once, at start-up, and kept here: a press reads nothing more than
+    its table; a server's players are answered by one process) and the pings held back."""
 
     def __init__(self, service: Any):
         self._service = service  # its store and clock, as they are when asked
-        self._known: dict[tuple[int, int], PingPref] = {}
+        self._known: dict[tuple[int, int], PingPref] | None = None
+
+    async def load(self) -> None:
+        """Every preference kept, read from the store (the bot's start-up; else the first ping)."""
+        self._known = {(p.guild_id, p.user_id): p for p in await self._store.all_ping_prefs()}
 
     @property
     def _store(self) -> Any:
@@ -56,17 +60,18 @@ class Pings:
         return self._service.clock()
 
     async def prefs(self, guild_id: int | None, users: Sequence[int]) -> dict[int, PingPref]:
+        if self._known is None:
+            await self.load()
         guild = guild_id or DM
-        missing = [u for u in users if (guild, u) not in self._known]
-        if missing:
-            found = await self._store.ping_prefs(guild, missing)
-            for u in missing:
-                self._known[(guild, u)] = found.get(u, PingPref(guild, u, EVERY))
-        return {u: self._known[(guild, u)] for u in users}
+        known = self._known or {}
+        return {u: known.get((guild, u)) or PingPref(guild, u, EVERY) for u in users}
 
     async def set(self, pref: PingPref) -> None:
         await self._store.set_ping_pref(pref, self._clock())
-        self._known[(pref.guild_id, pref.user_id)] = pref
+        if self._known is None:
+            await self.load()
+        else:
+            self._known[(pref.guild_id, pref.user_id)] = pref
 
     async def now(self, table: TableRow, users: Sequence[int]) -> list[int]:
         """Of the players a change pings, those to ping now; the others' pings held back (for their
@@ -77,7 +82,8 @@ class Pings:
         held = [PingWait(table.channel_id, u, table.guild_id, table_key(table), table.turn_since,
                          table.turn_since + prefs[u].hours * 3600.0)
                 for u in users if prefs[u].mode == AFTER and table.turn_since is not None]
-        await self._store.put_ping_waits(held)
+        if held:
+            await self._store.put_ping_waits(held)
         return [u for u in users if prefs[u].mode == EVERY]
 
     async def due(self, rows: Callable[[int], Any], shards: Any = None) -> list[tuple[TableRow, list[int]]]:

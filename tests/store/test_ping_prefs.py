@@ -7,20 +7,24 @@ from __future__ import annotations
 from bot.store.base import PingPref, PingWait
 
 
+async def prefs_of(store, guild_id, user_ids):
+    return {p.user_id: p for p in await store.all_ping_prefs() if p.guild_id == guild_id and p.user_id in user_ids}
+
+
 async def test_ping_prefs_are_kept_per_server_and_user(store):
-    assert await store.ping_prefs(7, [1, 2]) == {}
+    assert await store.all_ping_prefs() == []
     await store.set_ping_pref(PingPref(7, 1, "after", 6), 100.0)
     await store.set_ping_pref(PingPref(7, 2, "never"), 100.0)
     await store.set_ping_pref(PingPref(8, 1, "never"), 100.0)
-    assert await store.ping_prefs(7, [1, 2, 3]) == {1: PingPref(7, 1, "after", 6), 2: PingPref(7, 2, "never")}
-    assert await store.ping_prefs(8, [1]) == {1: PingPref(8, 1, "never")}
+    assert await prefs_of(store, 7, [1, 2, 3]) == {1: PingPref(7, 1, "after", 6), 2: PingPref(7, 2, "never")}
+    assert await prefs_of(store, 8, [1]) == {1: PingPref(8, 1, "never")}
     await store.set_ping_pref(PingPref(7, 1, "never"), 101.0)  # changed
     await store.set_ping_pref(PingPref(7, 2, "every"), 101.0)  # back to the default: no row
-    assert await store.ping_prefs(7, [1, 2]) == {1: PingPref(7, 1, "never")}
-    assert await store.ping_prefs(7, []) == {}
+    assert await prefs_of(store, 7, [1, 2]) == {1: PingPref(7, 1, "never")}
+    assert await prefs_of(store, 7, []) == {}
     big = 1234567890123456789  # snowflakes need 64 bits
     await store.set_ping_pref(PingPref(big, big, "after", 168), 1.0)
-    assert await store.ping_prefs(big, [big]) == {big: PingPref(big, big, "after", 168)}
+    assert await prefs_of(store, big, [big]) == {big: PingPref(big, big, "after", 168)}
 
 
 async def test_held_pings_are_taken_once_when_due(store):
