@@ -260,8 +260,32 @@ def place_box(col: int, row: int, top: int) -> tuple[int, int, int, int]:
 
 
 def forget_tiles() -> None:
-    """Drop every kept place (the next pictures draw every place again)."""
+    """Drop every kept place and paragraph (the next pictures draw them all again)."""
     _tiles.clear()
+    _paragraphs.clear()
+
+
+PARAGRAPHS = 64  # paragraphs kept (each 29 kB a line)
+# bench: gridcannon: animation of a 151-move game, CPU — a paragraph drawn before (the status, the notes) pasted
+_paragraphs: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+
+
+def _line(sheet: dr.Sheet, s: str, fill: Any = dr.WHITE, limit: int = 6) -> None:
+    """``sheet.line`` at the left margin, its rows kept: a paragraph on the plain felt, across the
+    sheet with nothing else in its rows, is the same pixels wherever it is drawn."""
+    key = (s, fill, limit)
+    y = sheet.y
+    tile = _paragraphs.get(key)
+    if tile is not None:
+        _paragraphs.move_to_end(key)
+        sheet.img.paste(tile, (0, y))
+        sheet.y = y + tile.height
+        return
+    sheet.line(s, fill, limit=limit)
+    if sheet.y <= sheet.img.height:
+        _paragraphs[key] = sheet.img.crop((0, y, sheet.width, sheet.y))
+        if len(_paragraphs) > PARAGRAPHS:
+            _paragraphs.popitem(last=False)
 
 
 def _place_tile(sheet: dr.Sheet, col: int, row: int, top: int, key: tuple[Any, ...],
@@ -359,7 +383,7 @@ def _picture(view: GridcannonView, height: int) -> bytes:
     sheet = dr.Sheet(height, mode="P")
     dr.text(sheet.d, (dr.PAD, sheet.y), "Gridcannon", dr.GOLD, size=dr.TEXT + 6)
     sheet.space(dr.TEXT + 18)
-    sheet.line(status(view), dr.GOLD, limit=3)
+    _line(sheet, status(view), dr.GOLD, limit=3)
     sheet.space(12)
     top = sheet.y
     x0, y0 = _place(1, 1, top)
@@ -368,20 +392,20 @@ def _picture(view: GridcannonView, height: int) -> bytes:
     for col, row, key, draw in _places(sheet, view, top):
         _place_tile(sheet, col, row, top, key, draw)
     sheet.y = top + 5 * ROW + 8
-    sheet.line("Red badge: a royal's health. Grey number: cards in a stack.", dr.MUTED, limit=2)
+    _line(sheet, "Red badge: a royal's health. Grey number: cards in a stack.", dr.MUTED, limit=2)
     spent = [p.card for p in view.stash if p.spent]
     if spent:
-        sheet.line("Spent ploys: " + _cards(tuple(spent)), limit=2)
+        _line(sheet, "Spent ploys: " + _cards(tuple(spent)), limit=2)
     if view.memory:
-        sheet.line("Known at the bottom (next first): " + _cards(view.memory), limit=3)
+        _line(sheet, "Known at the bottom (next first): " + _cards(view.memory), limit=3)
     if view.cycle:
-        sheet.line("Cycle pile: " + _cards(view.cycle), limit=3)
+        _line(sheet, "Cycle pile: " + _cards(view.cycle), limit=3)
     if view.set_aside:
-        sheet.line("Set aside: " + _cards(view.set_aside), limit=3)
+        _line(sheet, "Set aside: " + _cards(view.set_aside), limit=3)
     if view.shame is not None:
-        sheet.line(f"Shame pile ({len(view.shame)}): " + _cards(view.shame), limit=3)
+        _line(sheet, f"Shame pile ({len(view.shame)}): " + _cards(view.shame), limit=3)
     if not view.over and not view.classic:
-        sheet.line(f"Kills {view.kills} of 12 · score if you win now: {view.score_so_far}", dr.MUTED, limit=2)
+        _line(sheet, f"Kills {view.kills} of 12 · score if you win now: {view.score_so_far}", dr.MUTED, limit=2)
     for ln in view.latest[-3:]:
         sheet.line(pretty_text(ln), dr.MUTED, limit=2)
     return sheet.png()

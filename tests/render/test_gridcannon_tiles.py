@@ -1,6 +1,7 @@
-"""Gridcannon's table places kept as tiles (``bot.render.gridcannon``): a place in a state drawn
-before is its box pasted again, and every picture is pixel for pixel the one drawn with nothing
-kept (every place drawn again), over whole seeded games of every variant the engine offers.
+"""Gridcannon's table places and paragraphs kept as tiles (``bot.render.gridcannon``): a place in
+a state drawn before is its box pasted again, a paragraph drawn before its rows, and every picture
+is pixel for pixel the one drawn with nothing kept (every place and line drawn again), over whole
+seeded games of every variant the engine offers.
 
 The tiles are sound because each place draws inside its own box only: that is checked too, for
 every state a place takes in these games, so that a place pasted beside a neighbour in a state
@@ -70,7 +71,7 @@ def test_a_picture_with_places_kept_is_the_picture_drawn_afresh(seed: int, optio
         gc._tiles.update(keep)
         assert same(kept, afresh), f"seed {seed} {options}: view {k} differs"
         status_lines.add(len(dr.wrap(gc.status(view), dr.WIDTH - 2 * dr.PAD)[:3]))
-        assert len(gc._tiles) <= gc.TILES
+        assert len(gc._tiles) <= gc.TILES and len(gc._paragraphs) <= gc.PARAGRAPHS
     # The table's top moves with the status's lines: places are pasted at another top than drawn.
     assert len(status_lines) > 1
 
