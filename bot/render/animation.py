@@ -108,10 +108,10 @@ def frame_images(game_id: str, frames: Sequence[Frame]) -> list[Any]:
         shared = first.convert("RGB").quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     blanks: dict[Any, Any] = {}
     out = []
-    before: tuple[Any, Any] | None = None  # the picture before and its frame's picture part
+    before: tuple[Any, Any, bytes] | None = None  # the picture before, its bytes and its frame's picture part
     for f, p in zip(frames, pictures, strict=True):
-        small = _small(p, shared, before)
-        before = (p, small)
+        small, data = _small(p, shared, before)
+        before = (p, small, data)
         ground = _ground(p)
         page = blanks.get(ground)
         if page is None:
@@ -124,39 +124,40 @@ def frame_images(game_id: str, frames: Sequence[Frame]) -> list[Any]:
     return out
 
 
-BAND = 16  # rows of a picture compared with the picture before at a time (even: whole halving blocks)
+BAND = 32  # rows of a picture compared with the picture before at a time (even: whole halving blocks)
 
 
-def _small(picture: Any, shared: Any, before: tuple[Any, Any] | None) -> Any:
-    """``picture`` at phone size in the shared palette. Where the picture before is as wide and in
-    the same palette, only the boxes that differ from it (and the rows past its foot) are halved and
-    mapped again, the rest is the frame before's: each pixel of the result is its own 2x2 block's
-    mean mapped to its nearest colour, wherever it is made."""
+def _small(picture: Any, shared: Any, before: tuple[Any, Any, bytes] | None) -> tuple[Any, bytes]:
+    """``picture`` at phone size in the shared palette, and the picture's bytes. Where the picture
+    before (``before``: it, its phone size, its bytes) is as wide and in the same palette, only the
+    boxes that differ from it (and the rows past its foot) are halved and mapped again, the rest is
+    the frame before's: each pixel of the result is its own 2x2 block's mean mapped to its nearest
+    colour, wherever it is made."""
     from PIL import Image
 
+    data = picture.tobytes() if picture.mode == "P" else b""
     if before is None or before[0].width != picture.width or before[0].mode != "P" or picture.mode != "P" \
             or before[0].getpalette() != picture.getpalette():
-        return picture.convert("RGB").reduce(SCALE).quantize(palette=shared, dither=Image.Dither.NONE)
-    old, old_small = before
+        return picture.convert("RGB").reduce(SCALE).quantize(palette=shared, dither=Image.Dither.NONE), data
+    old, old_small, old_data = before
     common = min(old.height, picture.height) // SCALE * SCALE  # rows of whole blocks in both
-    boxes = _changed(old, picture, common)
+    boxes = _changed(old, picture, old_data, data, common)
     if common < picture.height:
         boxes.append((0, common, picture.width, picture.height))
     small = old_small.crop((0, 0, picture.width // SCALE, -(-picture.height // SCALE)))
     for box in boxes:
         part = picture.crop(box).convert("RGB").reduce(SCALE).quantize(palette=shared, dither=Image.Dither.NONE)
         small.paste(part, (box[0] // SCALE, box[1] // SCALE))
-    return small
+    return small, data
 
 
-def _changed(old: Any, new: Any, rows: int) -> list[tuple[int, int, int, int]]:
-    """The boxes where ``new`` differs from ``old`` (as wide, in the same palette) in their first
-    ``rows`` rows: a box for each run of :data:`BAND`-row bands whose bytes differ, as wide as its
-    changed pixels, its edges on :data:`SCALE`'s blocks."""
+def _changed(old: Any, new: Any, a: bytes, b: bytes, rows: int) -> list[tuple[int, int, int, int]]:
+    """The boxes where ``new`` differs from ``old`` (as wide, in the same palette; ``b`` and ``a``
+    their bytes) in their first ``rows`` rows: a box for each run of :data:`BAND`-row bands whose
+    bytes differ, as wide as its changed pixels, its edges on :data:`SCALE`'s blocks."""
     from PIL import ImageChops
 
     width = new.width
-    a, b = old.tobytes(), new.tobytes()
     runs: list[list[int]] = []
     for y in range(0, rows, BAND):
         end = min(y + BAND, rows)

@@ -178,9 +178,9 @@ def test_a_frame_halved_where_it_changed_is_the_whole_picture_halved(game_id):
     shared.putpalette(pictures[0].getpalette())
     before = None
     for k, p in enumerate(pictures):
-        small = animation._small(p, shared, before)
-        whole = animation._small(p, shared, None)
+        small, data = animation._small(p, shared, before)
+        whole, _ = animation._small(p, shared, None)
         assert (small.size, small.getpalette(), small.tobytes()) == (whole.size, whole.getpalette(), whole.tobytes()), \
             f"{game_id}: frame {k}"
-        before = (p, small)
+        before = (p, small, data)
     assert len({p.height for p in pictures}) > 1
