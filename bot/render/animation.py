@@ -15,9 +15,9 @@ A frame's picture is halved and mapped to the shared palette only where it diffe
 picture before (:func:`_small`): a move changes a few boxes of the table, and the rest of the
 frame is the frame before's, pixel for pixel what halving the whole picture makes.
 
-Drawing takes about one to one and a half CPU seconds for a 150-move game (the table pictures,
-then the frames and the GIF's writing in about equal parts): it runs in a picture process
-(:func:`bot.render.pictures.animation`), never in the event loop's thread.
+Drawing takes about one to one and a half CPU seconds for a 150-move game, more on a loaded
+machine (the table pictures, then the frames and the GIF's writing in about equal parts): it runs
+in a picture process (:func:`bot.render.pictures.animation`), never in the event loop's thread.
 """
 
 from __future__ import annotations
