@@ -11,9 +11,13 @@ writes each one's changed box only (with ``optimize``, the unchanged pixels insi
 transparent), the way lichess's lila-gif writes a game. :func:`boxes` reads the written boxes
 back, so a test and the bench can see that this is what happens.
 
-Drawing takes one to two and a half CPU seconds for a 150-move game (most of it the table
-pictures themselves): it runs in a picture process (:func:`bot.render.pictures.animation`),
-never in the event loop's thread.
+A frame's picture is halved and mapped to the shared palette only where it differs from the
+picture before (:func:`_small`): a move changes a few boxes of the table, and the rest of the
+frame is the frame before's, pixel for pixel what halving the whole picture makes.
+
+Drawing takes about one to one and a half CPU seconds for a 150-move game, more on a loaded
+machine (the table pictures, then the frames and the GIF's writing in about equal parts): it runs
+in a picture process (:func:`bot.render.pictures.animation`), never in the event loop's thread.
 """
 
 from __future__ import annotations
@@ -104,18 +108,77 @@ def frame_images(game_id: str, frames: Sequence[Frame]) -> list[Any]:
         shared = first.convert("RGB").quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     blanks: dict[Any, Any] = {}
     out = []
+    before: tuple[Any, Any, bytes] | None = None  # the picture before, its bytes and its frame's picture part
     for f, p in zip(frames, pictures, strict=True):
-        small = p.convert("RGB").reduce(SCALE)
-        ground = small.getpixel((0, small.height - 1))
+        small, data = _small(p, shared, before)
+        before = (p, small, data)
+        ground = _ground(p)
         page = blanks.get(ground)
         if page is None:
             page = blanks[ground] = Image.new("RGB", (width, height), ground).quantize(
                 palette=shared, dither=Image.Dither.NONE)
         page = page.copy()
         page.paste(_caption(width, f.caption, CAPTION_BG).quantize(palette=shared, dither=Image.Dither.NONE), (0, 0))
-        page.paste(small.quantize(palette=shared, dither=Image.Dither.NONE), (0, CAPTION // SCALE))
+        page.paste(small, (0, CAPTION // SCALE))
         out.append(page)
     return out
+
+
+BAND = 32  # rows of a picture compared with the picture before at a time (even: whole halving blocks)
+
+
+def _small(picture: Any, shared: Any, before: tuple[Any, Any, bytes] | None) -> tuple[Any, bytes]:
+    """``picture`` at phone size in the shared palette, and the picture's bytes. Where the picture
+    before (``before``: it, its phone size, its bytes) is as wide and in the same palette, only the
+    boxes that differ from it (and the rows past its foot) are halved and mapped again, the rest is
+    the frame before's: each pixel of the result is its own 2x2 block's mean mapped to its nearest
+    colour, wherever it is made."""
+    from PIL import Image
+
+    data = picture.tobytes() if picture.mode == "P" else b""
+    if before is None or before[0].width != picture.width or before[0].mode != "P" or picture.mode != "P" \
+            or before[0].getpalette() != picture.getpalette():
+        return picture.convert("RGB").reduce(SCALE).quantize(palette=shared, dither=Image.Dither.NONE), data
+    old, old_small, old_data = before
+    common = min(old.height, picture.height) // SCALE * SCALE  # rows of whole blocks in both
+    boxes = _changed(old, picture, old_data, data, common)
+    if common < picture.height:
+        boxes.append((0, common, picture.width, picture.height))
+    small = old_small.crop((0, 0, picture.width // SCALE, -(-picture.height // SCALE)))
+    for box in boxes:
+        part = picture.crop(box).convert("RGB").reduce(SCALE).quantize(palette=shared, dither=Image.Dither.NONE)
+        small.paste(part, (box[0] // SCALE, box[1] // SCALE))
+    return small, data
+
+
+def _changed(old: Any, new: Any, a: bytes, b: bytes, rows: int) -> list[tuple[int, int, int, int]]:
+    """The boxes where ``new`` differs from ``old`` (as wide, in the same palette; ``b`` and ``a``
+    their bytes) in their first ``rows`` rows: a box for each run of :data:`BAND`-row bands whose
+    bytes differ, as wide as its changed pixels, its edges on :data:`SCALE`'s blocks."""
+    from PIL import ImageChops
+
+    width = new.width
+    runs: list[list[int]] = []
+    for y in range(0, rows, BAND):
+        end = min(y + BAND, rows)
+        if a[y * width:end * width] != b[y * width:end * width]:
+            if runs and runs[-1][1] == y:
+                runs[-1][1] = end
+            else:
+                runs.append([y, end])
+    out = []
+    for top, bottom in runs:
+        box = (0, top, width, bottom)
+        got = ImageChops.difference(old.crop(box), new.crop(box)).getbbox() or (0, 0, width, bottom - top)
+        left, right = got[0] // SCALE * SCALE, min(width, -(-got[2] // SCALE) * SCALE)
+        out.append((left, top + got[1] // SCALE * SCALE, right, min(bottom, top + -(-got[3] // SCALE) * SCALE)))
+    return out
+
+
+def _ground(picture: Any) -> tuple[int, int, int]:
+    """The colour of the picture's bottom left corner at phone size (its last halving block's mean)."""
+    foot = (picture.height - 1) // SCALE * SCALE
+    return picture.crop((0, foot, SCALE, picture.height)).convert("RGB").reduce(SCALE).getpixel((0, 0))
 
 
 def encode(images: Sequence[Any], fmt: str = "GIF") -> bytes:

@@ -3,7 +3,10 @@ and a PNG of the table. Only the view is read; never the game state."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from bot.engine.cards import pretty, pretty_text
 from bot.engine.gridcannon.view import CellView, GridcannonView, SlotView
@@ -178,6 +181,7 @@ def alt_text(view: GridcannonView) -> str:
 SPACE = 152  # one position of the 5x5 table at the design width
 GRID_X = (dr.WIDTH - 5 * SPACE) // 2
 GW, GH = 100, 132  # a card on the table
+ROW = GH + dr.LINE + 8  # one row of the 5x5 table: a card and its name below it
 HEALTH = dr.HEALTH
 
 
@@ -194,7 +198,7 @@ def _badge(sheet: dr.Sheet, cx: float, cy: float, label: str, fill) -> None:
 
 
 def _place(col: int, row: int, top: float) -> tuple[float, float]:
-    return GRID_X + col * SPACE + (SPACE - GW) / 2, top + row * (GH + dr.LINE + 8)
+    return GRID_X + col * SPACE + (SPACE - GW) / 2, top + row * ROW
 
 
 def _label(sheet: dr.Sheet, x: float, y: float, label: str, fill=dr.WHITE) -> None:
@@ -237,6 +241,138 @@ def _corner(sheet: dr.Sheet, x: float, y: float, title: str, lines: list[str]) -
         dr.text(sheet.d, (x - 20, y + 4 + (k + 1) * dr.LINE), dr.fit(ln, SPACE + 10))
 
 
+# The 25 places of the 5x5 table (a cell, a royal's slot, a corner), each in a box of its own: the
+# boxes part the table's band, a place draws only inside its box (its card, the stack's edges 12 px
+# above and right of it, badges, its name below it) and nothing else draws there but the felt under
+# it, so a place's box is the same pixels whenever the place is in the same state (the picture's top
+# aside, which moves the whole band). Columns: the stash's fan of three reaches 6 px past its column.
+COLUMNS = (0, GRID_X + SPACE + 8, GRID_X + 2 * SPACE, GRID_X + 3 * SPACE, GRID_X + 4 * SPACE, dr.WIDTH)
+ABOVE = 12  # a place's box starts this far above its card (a stack's edges)
+TILES = 512  # places' boxes kept (each about 27 kB: 14 MB at most); the bench's 151-move game draws 356
+# bench: gridcannon: animation of a 151-move game, CPU — a place in a state drawn before is its box pasted
+_tiles: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+
+
+def place_box(col: int, row: int, top: int) -> tuple[int, int, int, int]:
+    """The box (left, top, right, bottom) of the place at ``col``, ``row`` of a table at ``top``."""
+    y = top + row * ROW - ABOVE
+    return COLUMNS[col], y, COLUMNS[col + 1], y + ROW
+
+
+def forget_tiles() -> None:
+    """Drop every kept place and paragraph (the next pictures draw them all again)."""
+    _tiles.clear()
+    _paragraphs.clear()
+
+
+PARAGRAPHS = 64  # paragraphs kept (each 29 kB a line)
+# bench: gridcannon: animation of a 151-move game, CPU — a paragraph drawn before (the status, the notes) pasted
+_paragraphs: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+
+
+def _line(sheet: dr.Sheet, s: str, fill: Any = dr.WHITE, limit: int = 6) -> None:
+    """``sheet.line`` at the left margin, its rows kept: a paragraph on the plain felt, across the
+    sheet with nothing else in its rows, is the same pixels wherever it is drawn."""
+    key = (s, fill, limit)
+    y = sheet.y
+    tile = _paragraphs.get(key)
+    if tile is not None:
+        _paragraphs.move_to_end(key)
+        sheet.img.paste(tile, (0, y))
+        sheet.y = y + tile.height
+        return
+    sheet.line(s, fill, limit=limit)
+    if sheet.y <= sheet.img.height:
+        _paragraphs[key] = sheet.img.crop((0, y, sheet.width, sheet.y))
+        if len(_paragraphs) > PARAGRAPHS:
+            _paragraphs.popitem(last=False)
+
+
+def _place_tile(sheet: dr.Sheet, col: int, row: int, top: int, key: tuple[Any, ...],
+                draw: Callable[[], None]) -> None:
+    """Draw the place at ``col``, ``row`` in the state ``key`` (``draw`` draws it), or paste its box
+    as it was drawn before."""
+    box = place_box(col, row, top)
+    key = (col, row, *key)
+    tile = _tiles.get(key)
+    if tile is not None:
+        _tiles.move_to_end(key)
+        sheet.img.paste(tile, box[:2])
+        return
+    draw()
+    if box[3] <= sheet.img.height:
+        _tiles[key] = sheet.img.crop(box)
+        if len(_tiles) > TILES:
+            _tiles.popitem(last=False)
+
+
+Place = tuple[int, int, tuple[Any, ...], Callable[[], None]]
+_WHERE = {**{f"T{k}": (k, 0) for k in (1, 2, 3)}, **{f"B{k}": (k, 4) for k in (1, 2, 3)},
+          **{f"L{k}": (0, k) for k in (1, 2, 3)}, **{f"R{k}": (4, k) for k in (1, 2, 3)}}
+
+
+def _places(sheet: dr.Sheet, view: GridcannonView, top: int) -> Iterator[Place]:
+    """Every place of the table as (column, row, its state: all its drawing reads, a drawing of it
+    on ``sheet``), in the order they are drawn: the cells, the royals' slots, the corners."""
+    for cell in view.grid:
+        c, r = int(cell.cell[3]), int(cell.cell[1])
+        yield c, r, (cell.cell, cell.top, cell.height), functools.partial(_cell, sheet, cell, *_place(c, r, top))
+    for s in view.slots:
+        c, r = _WHERE[s.slot]
+        if s.state == "empty" or s.royal is None:
+            state: tuple[Any, ...] = (s.slot, "empty")
+        elif s.state == "dead":
+            state = (s.slot, "dead", s.royal)
+        else:
+            state = (s.slot, "living", s.royal, s.health, len(s.armour))
+        yield c, r, state, functools.partial(_royal, sheet, s, *_place(c, r, top))
+    # The corners: draw pile, drawn card, stash (or Classic's piles), kills.
+    kills = ("kills", view.kills, view.living)
+    yield 0, 0, ("deck", view.deck), functools.partial(_deck, sheet, view.deck, *_place(0, 0, top))
+    yield 4, 0, ("drawn", view.pending) if view.pending else kills, \
+        functools.partial(_drawn, sheet, view, *_place(4, 0, top))
+    unspent = tuple(p.card for p in view.stash if not p.spent)
+    yield 0, 4, ("classic",) if view.classic else ("stash", unspent), \
+        functools.partial(_stash, sheet, view.classic, unspent, *_place(0, 4, top))
+    end = ("over", view.won, view.score, view.kills) if view.over else kills if view.pending else ("none",)
+    yield 4, 4, end, functools.partial(_end, sheet, view, *_place(4, 4, top))
+
+
+def _deck(sheet: dr.Sheet, deck: int, x: float, y: float) -> None:
+    if deck:
+        dr.put(sheet.img, dr.back(GW, GH, dr.GRIDCANNON_BACK), x, y)
+        _badge(sheet, x + GW / 2, y + GH / 2, str(deck), dr.BADGE)
+    else:
+        dr.put(sheet.img, dr.slot(GW, GH), x, y)
+    _label(sheet, x, y, "Deck", dr.MUTED)
+
+
+def _drawn(sheet: dr.Sheet, view: GridcannonView, x: float, y: float) -> None:
+    if view.pending:
+        dr.card(sheet.img, view.pending, x, y, GW, GH)
+        _label(sheet, x, y, "Drawn", dr.GOLD)
+    else:
+        _corner(sheet, x, y, "Kills", [f"{view.kills} of 12", f"{view.living} living"])
+
+
+def _stash(sheet: dr.Sheet, classic: bool, unspent: tuple[str, ...], x: float, y: float) -> None:
+    if classic:
+        _corner(sheet, x, y, "Classic", ["no stash"])
+    elif unspent:
+        dr.fan(sheet.img, unspent, x - 20, y, SPACE, GW, GH, step=26)
+        _label(sheet, x, y, "Stash", dr.GOLD)
+    else:
+        _corner(sheet, x, y, "Stash", ["empty"])
+
+
+def _end(sheet: dr.Sheet, view: GridcannonView, x: float, y: float) -> None:
+    if view.over:
+        _corner(sheet, x, y, "Won" if view.won else "Lost",
+                [f"score {view.score}" if view.score is not None else "", f"kills {view.kills}"])
+    elif view.pending:
+        _corner(sheet, x, y, "Kills", [f"{view.kills} of 12", f"{view.living} living"])
+
+
 def picture(view: GridcannonView) -> bytes:
     """The table for a phone: the 3x3 grid (cells r1c1..r3c3) with its 12 royal slots (T1..R3)
     around it, the draw pile, the drawn card, the stash and the kills in the corners."""
@@ -247,64 +383,29 @@ def _picture(view: GridcannonView, height: int) -> bytes:
     sheet = dr.Sheet(height, mode="P")
     dr.text(sheet.d, (dr.PAD, sheet.y), "Gridcannon", dr.GOLD, size=dr.TEXT + 6)
     sheet.space(dr.TEXT + 18)
-    sheet.line(status(view), dr.GOLD, limit=3)
+    _line(sheet, status(view), dr.GOLD, limit=3)
     sheet.space(12)
     top = sheet.y
     x0, y0 = _place(1, 1, top)
     x1, y1 = _place(3, 3, top)
     dr.put(sheet.img, dr.box(int(x1 - x0) + GW + 41, int(y1 - y0) + GH + dr.LINE + 17, 16, dr.FELT_DARK), x0 - 20, y0 - 12)
-    for cell in view.grid:
-        r, c = int(cell.cell[1]), int(cell.cell[3])
-        _cell(sheet, cell, *_place(c, r, top))
-    where = {}
-    for k in (1, 2, 3):
-        where[f"T{k}"], where[f"B{k}"], where[f"L{k}"], where[f"R{k}"] = (k, 0), (k, 4), (0, k), (4, k)
-    for s in view.slots:
-        _royal(sheet, s, *_place(*where[s.slot], top))
-    # The corners: draw pile, drawn card, stash (or Classic's piles), kills.
-    x, y = _place(0, 0, top)
-    if view.deck:
-        dr.put(sheet.img, dr.back(GW, GH, dr.GRIDCANNON_BACK), x, y)
-        _badge(sheet, x + GW / 2, y + GH / 2, str(view.deck), dr.BADGE)
-    else:
-        dr.put(sheet.img, dr.slot(GW, GH), x, y)
-    _label(sheet, x, y, "Deck", dr.MUTED)
-    x, y = _place(4, 0, top)
-    if view.pending:
-        dr.card(sheet.img, view.pending, x, y, GW, GH)
-        _label(sheet, x, y, "Drawn", dr.GOLD)
-    else:
-        _corner(sheet, x, y, "Kills", [f"{view.kills} of 12", f"{view.living} living"])
-    x, y = _place(0, 4, top)
-    unspent = [p.card for p in view.stash if not p.spent]
-    if view.classic:
-        _corner(sheet, x, y, "Classic", ["no stash"])
-    elif unspent:
-        dr.fan(sheet.img, unspent, x - 20, y, SPACE, GW, GH, step=26)
-        _label(sheet, x, y, "Stash", dr.GOLD)
-    else:
-        _corner(sheet, x, y, "Stash", ["empty"])
-    x, y = _place(4, 4, top)
-    if view.over:
-        _corner(sheet, x, y, "Won" if view.won else "Lost",
-                [f"score {view.score}" if view.score is not None else "", f"kills {view.kills}"])
-    elif view.pending:
-        _corner(sheet, x, y, "Kills", [f"{view.kills} of 12", f"{view.living} living"])
-    sheet.y = top + 5 * (GH + dr.LINE + 8) + 8
-    sheet.line("Red badge: a royal's health. Grey number: cards in a stack.", dr.MUTED, limit=2)
+    for col, row, key, draw in _places(sheet, view, top):
+        _place_tile(sheet, col, row, top, key, draw)
+    sheet.y = top + 5 * ROW + 8
+    _line(sheet, "Red badge: a royal's health. Grey number: cards in a stack.", dr.MUTED, limit=2)
     spent = [p.card for p in view.stash if p.spent]
     if spent:
-        sheet.line("Spent ploys: " + _cards(tuple(spent)), limit=2)
+        _line(sheet, "Spent ploys: " + _cards(tuple(spent)), limit=2)
     if view.memory:
-        sheet.line("Known at the bottom (next first): " + _cards(view.memory), limit=3)
+        _line(sheet, "Known at the bottom (next first): " + _cards(view.memory), limit=3)
     if view.cycle:
-        sheet.line("Cycle pile: " + _cards(view.cycle), limit=3)
+        _line(sheet, "Cycle pile: " + _cards(view.cycle), limit=3)
     if view.set_aside:
-        sheet.line("Set aside: " + _cards(view.set_aside), limit=3)
+        _line(sheet, "Set aside: " + _cards(view.set_aside), limit=3)
     if view.shame is not None:
-        sheet.line(f"Shame pile ({len(view.shame)}): " + _cards(view.shame), limit=3)
+        _line(sheet, f"Shame pile ({len(view.shame)}): " + _cards(view.shame), limit=3)
     if not view.over and not view.classic:
-        sheet.line(f"Kills {view.kills} of 12 · score if you win now: {view.score_so_far}", dr.MUTED, limit=2)
+        _line(sheet, f"Kills {view.kills} of 12 · score if you win now: {view.score_so_far}", dr.MUTED, limit=2)
     for ln in view.latest[-3:]:
         sheet.line(pretty_text(ln), dr.MUTED, limit=2)
     return sheet.png()

@@ -164,3 +164,23 @@ def test_a_webp_is_tried_past_the_gifs_size_and_kept_where_smaller(monkeypatch):
     made = animation.draw("court_wars", frames)
     assert made is not None and made.fmt == ("webp" if len(webp) < len(gif) else "gif")
     assert made.filename == f"game.{made.fmt}"
+
+
+@pytest.mark.parametrize("game_id", ("gridcannon", "maginot_line"))
+def test_a_frame_halved_where_it_changed_is_the_whole_picture_halved(game_id):
+    """Each frame's picture part, made from the frame before where the picture changed, is the
+    whole picture halved and mapped (a whole game: the pictures grow and shrink along it)."""
+    from PIL import Image
+
+    record = record_of(game_id, FIRST_SEED[game_id])
+    pictures = [animation.picture_image(game_id, f.view) for f in Replay(file_key(record), record).frames(None)]
+    shared = Image.new("P", (1, 1), 0)
+    shared.putpalette(pictures[0].getpalette())
+    before = None
+    for k, p in enumerate(pictures):
+        small, data = animation._small(p, shared, before)
+        whole, _ = animation._small(p, shared, None)
+        assert (small.size, small.getpalette(), small.tobytes()) == (whole.size, whole.getpalette(), whole.tobytes()), \
+            f"{game_id}: frame {k}"
+        before = (p, small, data)
+    assert len({p.height for p in pictures}) > 1

@@ -100,6 +100,9 @@ def test_every_text_is_as_tall_as_a_card_rank_and_in_plain_words(game_id: str, w
 
     for game in positions(game_id)[-8:]:
         _draw(game_id, who, game)  # the card faces drawn and cached, as in a running worker
+        forget = getattr(_render(game_id), "forget_tiles", None)
+        if forget is not None:  # a table place drawn before is pasted, its words not drawn again
+            forget()
         monkeypatch.setattr(ImageDraw.ImageDraw, "text", record)
         monkeypatch.setattr(dr, "draw_text", record_kit)
         _draw(game_id, who, game)
