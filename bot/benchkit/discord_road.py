@@ -95,7 +95,7 @@ class Table:
     user: dict | None = None  # whose panel
     steps: int = 0
     shown: int | None = None  # the revision the table showed when the player began the move
-    moved: bool = False  # a move was made on the panel: the table message is to show it
+    moved: bool = False  # a move was made on the panel: until the table message shows it, My hand
 
 
 class Players:
@@ -135,16 +135,6 @@ class Players:
                 return m
         return None
 
-    async def table_shown(self, t: Table, limit: float = 5.0) -> dict | None:
-        """The table message, once it shows the move the player just made on a private panel (a
-        player sees the table move on before pressing it again; the bot edits it after answering)."""
-        end = time.perf_counter() + limit
-        while True:
-            msg = self.table_message(t)
-            if not t.moved or msg is None or revision_of(msg) != t.shown or time.perf_counter() > end:
-                t.moved = False
-                return msg
-            await asyncio.sleep(0.005)
 
     async def press(self, t: Table, tally: Tally) -> None:
         """One press of the player whose turn it is (a new game when the last one ended)."""
@@ -163,7 +153,7 @@ class Players:
                 self.follow(t, res, tally)
                 return
         t.panel = None
-        msg = await self.table_shown(t)
+        msg = self.table_message(t)
         embed = ((msg or {}).get("embeds") or [{}])[0]
         title = embed.get("title") or ""
         user = t.users.get(to_act(embed))
@@ -172,12 +162,14 @@ class Players:
             return
         comps = ours(msg)
         steps = [c for c, kind, _ in comps if kind == "s" and not (c.get("label") or "").startswith("↩")]
+        if revision_of(msg) == t.shown and t.moved:  # the table message not edited yet: the hand shows the table
+            steps = []
         hand = [c for c, kind, _ in comps if kind == "me"]
         target = t.rng.choice(steps) if steps else (hand or [None])[0]
         if target is None:
             tally.errors.append(f"no move button on the table: {title!r}")
             return
-        t.user, t.steps, t.shown = user, 0, revision_of(msg)
+        t.user, t.steps, t.shown, t.moved = user, 0, revision_of(msg), False
         res = await tally.timed(s.click(None, int(msg["id"]), target["custom_id"], user=user))
         self.follow(t, res, tally)
 
@@ -420,6 +412,8 @@ async def discord_figures(quick: bool, report: Callable[[Any], None], Figure: An
 
     note = f"{tables} tables of {GAME.replace('_', ' ').title()} for two on SQLite"
     runs = (paced, burst, pics)
+    print("  CPU per interaction of the bot process: paced {:.2f} ms, burst {:.2f} ms, with pictures {:.2f} ms "
+          "(its picture processes included)".format(paced.cpu_ms, burst.cpu_ms, pics.cpu_ms))
     print(f"  {note}: paced {len(paced.tally.times)} presses, burst {len(burst.tally.times)}, with pictures "
           f"{len(pics.tally.times)}; refusals seen {sum(r.tally.refusals for r in runs)}; the stand-in and the "
           f"players' CPU a press in this process: {burst.driver_cpu / max(len(burst.tally.times), 1) * 1000:.2f} ms; "
