@@ -199,3 +199,28 @@ async def test_a_table_in_a_dm_is_watched_with_the_code_its_player_gives(standin
     await cog.pacer.drained()
     assert standin._message(res.message_id)["embeds"][0] == latest_table(standin, dm)["embeds"][0]
     assert new.message_id == table
+
+
+async def test_gridcannon_watched_from_another_channel_follows_every_move_and_ends_with_its_animation(standin, bot):
+    g, users = guild_with(standin, ("ana", "zed"))
+    ana, zed = users
+    lounge = g.text_channel("lounge")
+    await standin.gateway_dispatch("GUILD_CREATE", g.create_payload())
+    cog = pace(bot)
+    await standin.slash(bot, "game new", {"game": "gridcannon"}, user=ana, guild=g)  # a solo game starts at once
+    channel = int(g.channel["id"])
+    res = await standin.slash(bot, "game watch", {"table": str(channel)}, user=zed, guild=g, channel=lounge)
+    assert not res.ephemeral and "1 watching" in res.content
+    moves = 0
+    while (await bot.service.get(channel)).status == "playing":
+        await move(standin, bot, g, users, channel, moves)
+        moves += 1
+        await cog.pacer.drained()
+        watched, table = standin._message(res.message_id), latest_table(standin, channel)
+        if (await bot.service.get(channel)).status == "playing":  # the watcher message shows this very move
+            assert watched["embeds"][0] == table["embeds"][0], f"move {moves}"
+    assert moves > 10 and len(standin.message_versions(res.message_id)) >= moves
+    final = standin._message(res.message_id)
+    assert final["content"].startswith("The game is over") and not final["components"]
+    names = [a["filename"] for a in final["attachments"]]
+    assert len(names) == 2 and names[1].rsplit(".", 1)[-1] in ("gif", "webp"), names
