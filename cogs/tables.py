@@ -276,6 +276,7 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
                             value=clip("\n".join(lines), 1024), inline=False)
         embed.add_field(name="Sections (`/game rules … section:`)",
                         value=clip(", ".join(h for h, _ in sections), 1024), inline=False)
+        embed.add_field(name="Watching and reliving", value=WATCHING_HELP, inline=False)
         embed.add_field(name="Players", value=f"{s.min_players}–{s.max_players}", inline=True)
         embed.set_footer(text=s.credit[:2048])
         await interaction.response.send_message(embed=embed, ephemeral=True)
@@ -457,6 +458,13 @@ async def legal_choices(desk: "Desk", interaction: discord.Interaction, current:
     if game_id and reader.game != game_id:
         return payloads.nothing_entry(f"There is no {spec(game_id).title.removeprefix('The ')} table in this channel.")
     return payloads.autocomplete(reader, current, verb)
+
+
+WATCHING_HELP = (
+    "`/game watch table:` follows a table from another channel (or, `private:true`, your DMs); a table in a "
+    "DM has **Invite a watcher**. A game's end message carries the whole game as an animation. `/game replay "
+    "[move:]` steps through a finished game; **Share this moment** posts the step shown. Your panel says what "
+    "happened since your last move; `/game pings` chooses when you are pinged.")
 
 
 def paginate(text: str, size: int) -> list[str]:

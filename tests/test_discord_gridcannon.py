@@ -142,6 +142,8 @@ async def test_rules_history_status_and_abandon(standin, bot):
     alice = standin.user(name="alice")
     rules = await standin.slash(bot, "game rules", {"game": "gridcannon"}, user=alice)
     assert rules.ephemeral and "Tom Francis" in json.dumps(rules.embed)
+    help_for = {f["name"]: f["value"] for f in rules.embed["fields"]}["Watching and reliving"]
+    assert all(c in help_for for c in ("/game watch", "Share this moment", "/game pings", "animation"))
     res = await standin.slash(bot, "game new", {"game": "gridcannon"}, user=alice)
     channel_id = int(res.message["channel_id"])
     _, move = await auto_move_for(bot, channel_id, 1)
