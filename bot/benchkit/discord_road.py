@@ -400,6 +400,7 @@ async def discord_figures(quick: bool, report: Callable[[Any], None], Figure: An
         async with pictured as bot:
             await asyncio.sleep(3)  # the picture processes warm up as the bot starts
             pics = await measured(bot, lambda: there(lambda s: players.play(seconds, 1.0)))
+            watched = await there(lambda s: watch_one_table(s, players, WATCHERS, seconds))
             more: Players = await there(lambda s: Players(s, max(due - tables, 0), seed=2, guild=players.guild))
             await there(lambda s: more.open_all(opening))
             await there(lambda s: limit_turns(s, players.tables + more.tables, players.guild))
@@ -435,10 +436,54 @@ async def discord_figures(quick: bool, report: Callable[[Any], None], Figure: An
     report(Figure("CPU per interaction ÷ the floor's", burst.cpu_ms / floor_burst.cpu_ms, "×", 3))
     report(Figure(f"sweep: {sweep['due']} tables due at a restart, event loop held at most", sweep["stall_cpu_ms"],
                   "ms", 20))
-    report(Figure(f"sweep: {sweep['due']} tables due at a restart, handled", sweep["handled"], "tables",
-                  sweep["due"], True))
+    report(Figure(f"sweep: {sweep['due']} tables due at a restart, handled", sweep["handled"], "tables"))
+    report(Figure(f"a table with {WATCHERS} watchers: edits a second of a watcher message, at most",
+                  watched["busiest"], "edits", 1))
+    report(Figure(f"a table with {WATCHERS} watchers ({watched['moves']:.0f} presses): a watcher message's edit "
+                  "after the table's, p99", watched["lag_p99"], "ms"))
     report(Figure(f"sweep: {sweep['due']} tables due at a restart, all handled (from the bot's start)",
                   sweep["seconds"], "s"))
+
+
+WATCHERS = 20
+
+
+async def watch_one_table(s: DiscordStandIn, players: Players, watchers: int, seconds: float) -> dict[str, float]:
+    """``watchers`` people watch the first table from channels of their own while its players play
+    on as fast as they are answered: the most edits any watcher message got in a second, and how
+    far behind the table's own edit a watcher message was edited (p99)."""
+    t = players.tables[0]
+    table_channel = int(t.channel["id"])
+    mids = []
+    for i in range(watchers):
+        user = s.user(name=f"watcher{i}")
+        players.guild.add_member(user)
+        lounge = players.guild.text_channel(f"lounge-{i}")
+        res = await s.slash(None, "game watch", {"table": str(table_channel)}, user=user, guild=players.guild,
+                            channel=lounge)
+        mids.append(int(res.message_id))
+    start = len(s.requests)
+    end = time.perf_counter() + seconds
+    tally = Tally()
+    answered = []  # when each press was answered (a move on the table message is shown by its answer)
+    while time.perf_counter() < end:
+        await players.press(t, tally)
+        answered.append(time.monotonic())
+    await asyncio.sleep(2)  # the last watcher edits, a second apart at most
+    sent = s.requests[start:]
+    table_edits = sorted([*answered, *(r.arrived for r in sent if r.method == "PATCH"
+                                       and f"/channels/{table_channel}/messages/" in r.path)])
+    busiest, lags = 0, []
+    for mid in mids:
+        times = [r.arrived for r in sent if r.method == "PATCH" and r.path.endswith(f"/messages/{mid}")]
+        busiest = max([busiest, *(sum(1 for u in times if x <= u < x + 1.0) for x in times)])
+        for x in times:
+            before = [e for e in table_edits if e <= x]
+            if before:
+                lags.append((x - before[-1]) * 1000)
+    lags.sort()
+    return {"busiest": busiest, "lag_p99": lags[int(0.99 * (len(lags) - 1))] if lags else float("nan"),
+            "moves": len(tally.times)}
 
 
 async def limit_turns(s: DiscordStandIn, tables: list[Table], guild: Any, at_once: int = 40) -> None:
