@@ -10,6 +10,7 @@ import logging
 
 from tests.discord_helpers import auto_move_for, guild_with, latest_table, shown_revision, start_by_slash
 from bot.standin import logged_in
+from tests.play_loop import seeded
 
 
 def pace(bot, seconds: float = 0.0):
@@ -207,12 +208,14 @@ async def test_gridcannon_watched_from_another_channel_follows_every_move_and_en
     lounge = g.text_channel("lounge")
     await standin.gateway_dispatch("GUILD_CREATE", g.create_payload())
     cog = pace(bot)
-    await standin.slash(bot, "game new", {"game": "gridcannon"}, user=ana, guild=g)  # a solo game starts at once
+    with seeded(4):  # a deal the built-in player finishes
+        await standin.slash(bot, "game new", {"game": "gridcannon"}, user=ana, guild=g)  # a solo game starts at once
     channel = int(g.channel["id"])
     res = await standin.slash(bot, "game watch", {"table": str(channel)}, user=zed, guild=g, channel=lounge)
     assert not res.ephemeral and "1 watching" in res.content
     moves = 0
     while (await bot.service.get(channel)).status == "playing":
+        assert moves < 400, "the game never ended"
         await move(standin, bot, g, users, channel, moves)
         moves += 1
         await cog.pacer.drained()
