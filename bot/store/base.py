@@ -49,7 +49,6 @@ and leaves an empty abandoned table in the channel, so ``/game new`` works again
 
 from __future__ import annotations
 
-import json
 import logging
 import secrets
 from collections.abc import Collection, Mapping, Sequence
@@ -306,73 +305,6 @@ class StoredRecord:
     daily: str | None = None  # the day of a daily challenge's game
 
 
-@dataclass(frozen=True)
-class WatcherRow:
-    """A message that follows table ``table_id`` (in ``table_channel``) from ``channel_id``. ``token``:
-    the interaction's token when the message is edited through its webhook (an ephemeral message, a
-    channel the bot is not in), usable until ``until`` (unix time); else None (edited in its channel)."""
-
-    id: int
-    table_id: str
-    table_channel: int
-    user_id: int
-    channel_id: int
-    message_id: int
-    token: str | None = None
-    until: float | None = None
-    shows: int = 0  # the table revision the message last showed
-    created_at: float = 0.0
-
-
-@dataclass(frozen=True)
-class LiveTable:
-    """A table in play as a server's member may pick it to watch: where, which game, who plays."""
-
-    channel_id: int
-    table_id: str
-    game: str
-    players: tuple[str, ...]
-
-
-def watcher_row(r: Any) -> WatcherRow:
-    return WatcherRow(int(r["id"]), str(r["table_id"]), int(r["table_channel"]), int(r["user_id"]),
-                      int(r["channel_id"]), int(r["message_id"]), r["token"],
-                      None if r["until"] is None else float(r["until"]), int(r["shows"]), float(r["created_at"]))
-
-
-def live_table(r: Any) -> LiveTable | None:
-    """A row of ``live_tables`` (None when its seats cannot be read: a damaged table is not offered)."""
-    try:
-        players = tuple(str(n) for _, n in json.loads(r["seats"]))
-    except (TypeError, ValueError):
-        return None
-    return LiveTable(int(r["channel_id"]), str(r["table_id"]), str(r["game"]), players)
-
-
-@dataclass(frozen=True)
-class PingPref:
-    """How a player wants turn pings on one server (``guild_id`` 0: direct messages): ``mode``
-    ``every`` (the default, no row), ``after`` (only once the turn has waited ``hours``) or ``never``."""
-
-    guild_id: int
-    user_id: int
-    mode: str
-    hours: int = 0
-
-
-@dataclass(frozen=True)
-class PingWait:
-    """A turn ping held back until ``due_at``; sent then only if the table (``table_id``) still
-    waits on the same turn (its ``turn_since``) for the user."""
-
-    channel_id: int
-    user_id: int
-    guild_id: int | None
-    table_id: str
-    turn_since: float
-    due_at: float
-
-
 @runtime_checkable
 class TableStore(Protocol):
     """One store, safe for any number of concurrent tables in one event loop."""
@@ -568,4 +500,5 @@ def known_games() -> tuple[str, ...]:
 from bot.store.rows import (  # noqa: E402, F401
     ROW_COLUMNS, _Damage, _json, daily_entry, decode_row, dumps, encode_row, finished_record, known_log, move_texts,
     player_rating, prepare_save, stored_record, warned_guard, wrote_snapshot,
+    LiveTable, PingPref, PingWait, WatcherRow, live_table, watcher_row,
 )

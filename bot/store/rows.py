@@ -1,13 +1,14 @@
 """A table row's columns as the store writes and reads them, shared by both back ends: the
 encoding of a :class:`bot.store.base.TableRow` (:func:`encode_row`), its decoding with the damage it
 may hold named (:func:`decode_row`), and the read models of the other tables' rows (ratings,
-finished and stored records, daily entries). Imported from ``bot.store.base`` too."""
+finished and stored records, daily entries, watchers, ping preferences and held pings). Imported from ``bot.store.base`` too."""
 
 from __future__ import annotations
 
 import json
 import time
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from bot.store.jsontext import dumps
@@ -233,3 +234,70 @@ def decode_row(r: Mapping[str, Any], move_entries: Sequence[str], record_text: s
     if "message_id" in keys and "message_table" in keys and r["message_table"] == r["table_id"]:
         row.message_id = r["message_id"]  # read with the row: a press needs no second trip for it
     return row
+
+
+@dataclass(frozen=True)
+class WatcherRow:
+    """A message that follows table ``table_id`` (in ``table_channel``) from ``channel_id``. ``token``:
+    the interaction's token when the message is edited through its webhook (an ephemeral message, a
+    channel the bot is not in), usable until ``until`` (unix time); else None (edited in its channel)."""
+
+    id: int
+    table_id: str
+    table_channel: int
+    user_id: int
+    channel_id: int
+    message_id: int
+    token: str | None = None
+    until: float | None = None
+    shows: int = 0  # the table revision the message last showed
+    created_at: float = 0.0
+
+
+@dataclass(frozen=True)
+class LiveTable:
+    """A table in play as a server's member may pick it to watch: where, which game, who plays."""
+
+    channel_id: int
+    table_id: str
+    game: str
+    players: tuple[str, ...]
+
+
+def watcher_row(r: Any) -> WatcherRow:
+    return WatcherRow(int(r["id"]), str(r["table_id"]), int(r["table_channel"]), int(r["user_id"]),
+                      int(r["channel_id"]), int(r["message_id"]), r["token"],
+                      None if r["until"] is None else float(r["until"]), int(r["shows"]), float(r["created_at"]))
+
+
+def live_table(r: Any) -> LiveTable | None:
+    """A row of ``live_tables`` (None when its seats cannot be read: a damaged table is not offered)."""
+    try:
+        players = tuple(str(n) for _, n in json.loads(r["seats"]))
+    except (TypeError, ValueError):
+        return None
+    return LiveTable(int(r["channel_id"]), str(r["table_id"]), str(r["game"]), players)
+
+
+@dataclass(frozen=True)
+class PingPref:
+    """How a player wants turn pings on one server (``guild_id`` 0: direct messages): ``mode``
+    ``every`` (the default, no row), ``after`` (only once the turn has waited ``hours``) or ``never``."""
+
+    guild_id: int
+    user_id: int
+    mode: str
+    hours: int = 0
+
+
+@dataclass(frozen=True)
+class PingWait:
+    """A turn ping held back until ``due_at``; sent then only if the table (``table_id``) still
+    waits on the same turn (its ``turn_since``) for the user."""
+
+    channel_id: int
+    user_id: int
+    guild_id: int | None
+    table_id: str
+    turn_since: float
+    due_at: float

@@ -19,10 +19,11 @@ import math
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.engine.registry import spec
+from bot.store.base import WatcherRow as Watch  # one watcher message, as the store keeps it
 from bot.tables.errors import TableError
 from bot.tables.reader import Reader
 
@@ -32,28 +33,6 @@ WATCH_PACE = 1.0  # seconds between two edits of one watcher message (Discord: a
 LANES = 4  # watcher edits in flight at once (discord.py waits out each route's rate limit itself)
 CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/i/l: a code is read aloud or retyped
 CODE_LENGTH = 8
-
-
-@dataclass(frozen=True)
-class Watch:
-    """One watcher message: ``table_key``'s table (in ``table_channel``) followed from ``channel_id``.
-    ``token``: the interaction's token when the message is edited through its webhook (an ephemeral
-    message, a channel the bot is not in), usable until ``until`` (unix time); else None."""
-
-    id: int
-    table_key: str
-    table_channel: int
-    user_id: int
-    channel_id: int
-    message_id: int
-    token: str | None = None
-    until: float | None = None
-    shows: int = 0  # the revision it last showed
-
-    @classmethod
-    def of(cls, row: Any) -> "Watch":
-        return cls(row.id, row.table_id, row.table_channel, row.user_id, row.channel_id, row.message_id, row.token,
-                   row.until, row.shows)
 
 
 @dataclass(frozen=True)
@@ -88,8 +67,8 @@ class Watching:
         self._by_table.clear()
         rows = await self._store.watchers()
         for row in rows:
-            w = Watch.of(row)
-            self._by_table.setdefault(w.table_key, {})[w.id] = w
+            w = row
+            self._by_table.setdefault(w.table_id, {})[w.id] = w
         return len(rows)
 
     def of(self, key: str) -> list[Watch]:
@@ -112,15 +91,15 @@ class Watching:
         t = reader.table
         row = await self._store.add_watcher(t.key, t.channel_id, user_id, channel_id, message_id, token, until,
                                             t.revision)
-        w = Watch.of(row)
-        self._by_table.setdefault(w.table_key, {})[w.id] = w
+        w = row
+        self._by_table.setdefault(w.table_id, {})[w.id] = w
         return w
 
     def shown(self, watch: Watch, revision: int) -> Watch:
         """The watcher as it is once its message shows ``revision`` (kept in memory; :meth:`mark` stores it)."""
-        held = self._by_table.get(watch.table_key, {})
+        held = self._by_table.get(watch.table_id, {})
         if watch.id in held and held[watch.id].shows < revision:
-            held[watch.id] = watch = Watch(**{**watch.__dict__, "shows": revision})
+            held[watch.id] = watch = replace(watch, shows=revision)
         return watch
 
     async def mark(self, shown: Sequence[tuple[int, int]]) -> None:
@@ -129,10 +108,10 @@ class Watching:
     async def drop(self, watches: Collection[Watch]) -> None:
         """Forget these watchers (closed, refused by Discord, or shown the end)."""
         for w in watches:
-            held = self._by_table.get(w.table_key, {})
+            held = self._by_table.get(w.table_id, {})
             held.pop(w.id, None)
             if not held:
-                self._by_table.pop(w.table_key, None)
+                self._by_table.pop(w.table_id, None)
         await self._store.drop_watchers([w.id for w in watches])
 
     async def end(self, key: str) -> None:
