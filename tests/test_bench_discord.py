@@ -14,13 +14,14 @@ async def test_the_discord_bench_plays_tables_through_the_standin_and_prints_its
     figures: list[Figure] = []
     await discord_figures(True, figures.append, Figure, percentile, tables=3, seconds=1.5, due=4)
     by_name = {f.name: f for f in figures}
-    assert len(by_name) == len(figures) == 16
+    assert len(by_name) == len(figures) == 17
     assert sum(1 for f in figures if f.target is not None) <= 15
     errors = by_name["errors (unanswered presses, errors logged), all runs"]
     lost = by_name["lost updates (table message ≠ stored table)"]
     assert (errors.value, lost.value) == (0, 0)
-    swept = [f for f in figures if f.name.startswith("sweep: ") and "all handled" in f.name]
-    assert swept and swept[0].name.startswith("sweep: 4 tables"), swept  # every table due was handled
+    # Every table due was handled (a table whose game had just ended is not due: 3 or 4 of the 4).
+    handled = [f for f in figures if f.name.startswith("sweep: ") and f.name.endswith(", handled")]
+    assert len(handled) == 1 and handled[0].value == int(handled[0].name.split()[1]) >= 3, handled
     for f in figures:
         assert not math.isnan(f.value) and f.value >= 0, f
     assert by_name["burst: interactions a second, one process"].value > 0

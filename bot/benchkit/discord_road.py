@@ -431,6 +431,7 @@ async def discord_figures(quick: bool, report: Callable[[Any], None], Figure: An
     report(Figure("lost updates (table message ≠ stored table)", lost, "count", 0))
     report(Figure("event loop held at most (its thread's CPU), all runs", max(r.stall_cpu_ms for r in runs), "ms",
                   20))
+    report(Figure("event loop held at most, the floor's burst (discord.py's road alone)", floor_burst.stall_cpu_ms, "ms"))
     report(Figure("CPU per interaction, burst (bot process)", burst.cpu_ms, "ms"))
     report(Figure("CPU per interaction, the floor (one DynamicItem button)", floor_burst.cpu_ms, "ms"))
     report(Figure("CPU per interaction ÷ the floor's", burst.cpu_ms / floor_burst.cpu_ms, "×", 3))
