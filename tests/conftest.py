@@ -3,12 +3,26 @@
 from __future__ import annotations
 
 import gc
+import os
 
 import pytest
 
 from bot.store import Store
 from bot.tables import Actor
 from bot.tables.service import TableService
+
+
+LONG_TESTS = os.environ.get("DECKHAND_LONG_TESTS", "") == "1"  # the long runs too (README, "Tests"; CI sets it)
+
+
+def pytest_collection_modifyitems(config, items):
+    """A test marked ``long`` runs only with DECKHAND_LONG_TESTS=1 (it is skipped, saying so, otherwise)."""
+    if LONG_TESTS:
+        return
+    skip = pytest.mark.skip(reason="a long run: DECKHAND_LONG_TESTS=1 runs it")
+    for item in items:
+        if item.get_closest_marker("long") is not None:
+            item.add_marker(skip)
 
 
 class Clock:
