@@ -18,6 +18,7 @@ from bot.render import pictures
 from bot.store import Store, open_store
 from bot.tables.service import TableService
 from bot.tables.desk import Desk
+from bot.tables.replays import replays_of
 from bot.ratings import rate_history
 from bot.ui.components import Delivered, first_delivery
 
@@ -62,7 +63,8 @@ class DeckhandBot(commands.Bot):
 
     def __init__(self, database: Path | str, *, run_timeouts: bool = True, owner_ids: frozenset[int] = frozenset(),
                  warm: bool = False,
-                 database_url: str | None = None, sweep_seconds: float | None = None, **options: Any):
+                 database_url: str | None = None, sweep_seconds: float | None = None, end_animation: bool = True,
+                 **options: Any):
         intents = discord.Intents.none()
         intents.guilds = True
         intents.guild_messages = True  # not privileged; without message_content nothing is read
@@ -82,6 +84,7 @@ class DeckhandBot(commands.Bot):
         self.run_timeouts = run_timeouts
         self.warm = warm  # a real run's start-up (see setup_hook); tests start cold
         self.sweep_seconds = sweep_seconds
+        self.end_animation = end_animation  # the end message's animation of the whole game (DECKHAND_END_ANIMATION)
         self.frozen = False  # start-up's objects moved out of the collector's walks (on_ready)
         self.store: Store | None = None
         self.service: TableService
@@ -98,6 +101,7 @@ class DeckhandBot(commands.Bot):
         self.service = TableService(self.store)
         self.service.sweep_shards = self.sweep_shards
         self.desk = Desk(self.service)  # the Discord layer's only road to the tables: readers, never games
+        replays_of(self.desk).end_animation = self.end_animation
         await self.desk.pings.load()  # each player's ping preferences: read once, not on a press
         for cog in COGS:
             await self.load_extension(cog)
@@ -158,7 +162,8 @@ class ShardedDeckhandBot(DeckhandBot, commands.AutoShardedBot):
 def build(settings: Settings, *, run_timeouts: bool = True) -> DeckhandBot:
     point_at(settings.api_base, settings.gateway_url)
     common: dict[str, Any] = dict(run_timeouts=run_timeouts, owner_ids=settings.owner_ids, warm=True,
-                                  database_url=settings.database_url, sweep_seconds=settings.sweep_seconds)
+                                  database_url=settings.database_url, sweep_seconds=settings.sweep_seconds,
+                                  end_animation=settings.end_animation)
     if settings.shard_count is None:
         return DeckhandBot(settings.database, **common)
     return ShardedDeckhandBot(settings.database, shard_count=settings.shard_count, shard_ids=settings.shard_ids,

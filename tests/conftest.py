@@ -3,12 +3,26 @@
 from __future__ import annotations
 
 import gc
+import os
 
 import pytest
 
 from bot.store import Store
 from bot.tables import Actor
 from bot.tables.service import TableService
+
+
+LONG_TESTS = os.environ.get("DECKHAND_LONG_TESTS", "") == "1"  # the long runs too (README, "Tests"; CI sets it)
+
+
+def pytest_collection_modifyitems(config, items):
+    """A test marked ``long`` runs only with DECKHAND_LONG_TESTS=1 (it is skipped, saying so, otherwise)."""
+    if LONG_TESTS:
+        return
+    skip = pytest.mark.skip(reason="a long run: DECKHAND_LONG_TESTS=1 runs it")
+    for item in items:
+        if item.get_closest_marker("long") is not None:
+            item.add_marker(skip)
 
 
 class Clock:
@@ -120,17 +134,28 @@ async def standin():
         yield s
 
 
+def end_animation(request) -> bool:
+    """Whether the test's bot draws the end message's animation (DECKHAND_END_ANIMATION): only in a
+    test marked ``end_animation`` (one that reads the animation or the end message's attachments).
+    Drawing a whole game takes a CPU second or two; every other test's end message goes out without it."""
+    return request.node.get_closest_marker("end_animation") is not None
+
+
 @pytest.fixture
-def make_bot(db_path):
+def make_bot(db_path, request):
     """Build a fresh DeckhandBot on the test's database file (call again to 'restart'). It waits
-    milliseconds, not discord.py's 2 s, for the GUILD_CREATEs that follow READY when it connects."""
+    milliseconds, not discord.py's 2 s, for the GUILD_CREATEs that follow READY when it connects;
+    its end message carries the game's animation only in a test marked ``end_animation``."""
     from bot.app import DeckhandBot
     from bot.standin import GUILD_READY_TIMEOUT
 
     from tests.discord_helpers import no_deferral_deadline
 
+    films = end_animation(request)
+
     def make():
-        return no_deferral_deadline(DeckhandBot(db_path, run_timeouts=False, guild_ready_timeout=GUILD_READY_TIMEOUT))
+        return no_deferral_deadline(DeckhandBot(db_path, run_timeouts=False, guild_ready_timeout=GUILD_READY_TIMEOUT,
+                                                end_animation=films))
 
     return make
 

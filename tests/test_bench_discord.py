@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from bot.bench import Figure, percentile
 from bot.benchkit.discord_road import discord_figures
 
 
+@pytest.mark.long  # four bot processes, their picture processes and a restart: ~40 s wall, ~20 s CPU
 async def test_the_discord_bench_plays_tables_through_the_standin_and_prints_its_figures() -> None:
     figures: list[Figure] = []
     await discord_figures(True, figures.append, Figure, percentile, tables=3, seconds=1.5, due=4)

@@ -636,6 +636,15 @@ def test_every_numeric_setting_refuses_nonsense(name, value, monkeypatch, capsys
     assert name in line and "from" in line
 
 
+def test_the_end_animation_is_on_or_off_and_nothing_else():
+    from bot.config import ConfigError, Settings
+
+    assert Settings.from_env({}).end_animation and Settings.from_env({"DECKHAND_END_ANIMATION": " ON "}).end_animation
+    assert not Settings.from_env({"DECKHAND_END_ANIMATION": "off"}).end_animation
+    with pytest.raises(ConfigError, match="DECKHAND_END_ANIMATION takes on or off"):
+        Settings.from_env({"DECKHAND_END_ANIMATION": "sometimes"})
+
+
 # ----- settings: the code, .env.example and --help agree (issue 18 #12) ----------------------
 # ``os.environ.get("X", "d")``, ``os.getenv("X")``, ``env["X"]``, ``env.get("X")`` and helpers
 # handed the environment, ``_number(env, "X", …)``

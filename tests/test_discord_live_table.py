@@ -118,6 +118,8 @@ async def test_a_whole_game_posts_one_table_message_pings_and_one_ending(standin
     ending = posts[-1]
     assert f"**{title} is over.**" in ending["content"] and link in ending["content"]
     assert not standin.pinged_user_ids(ending)
+    films = [a["filename"] for a in ending.get("attachments") or () if a["filename"].endswith((".gif", ".webp"))]
+    assert not films, "the test's bot has its end animation off (DECKHAND_END_ANIMATION)"
     # The start pings whoever acts first unless that is the host, who just pressed Start; solo: nobody.
     assert start_pings <= (1 if players > 1 else 0)
     assert len(posts) == 1 + start_pings + pings + 1

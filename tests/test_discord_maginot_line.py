@@ -23,7 +23,7 @@ from bot.standin import logged_in, walk_components
 # move), a battle where the defender can engage comes at move 90. "Mobile defence" (V1: untapped
 # patrols may engage too) is on because within six rounds the built-in player rarely has guardians.
 SEED = 66
-VARIANTS = "Mobile defence, rounds=6"
+VARIANTS = "Mobile defence, rounds=4"
 
 CODE = re.compile(r"\b(?:[2-9TJQKA][SHDC]|JK2?)@\d\b")
 PRETTY = re.compile(r"(?<![0-9])(10|[2-9JQKA])([♠♥♦♣])")
@@ -128,7 +128,7 @@ async def test_three_players_battle_with_restart_between_commits(standin, make_b
         assert start.ephemeral and "Maginot" in standin._message(res.message_id)["embeds"][0]["title"]
         table = await bot1.service.get(channel)
         assert table.status == "playing" and table.seed == SEED
-        assert table.options == ["Mobile defence", "rounds=6"]
+        assert table.options == ["Mobile defence", "rounds=4"]
         # The Ace orders are private decisions of all three at once: all are pinged but the host, who
         # just pressed Start; no move on the table.
         start_pings = [m for m in start.followups if standin.pinged_user_ids(m)]

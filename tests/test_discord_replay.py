@@ -289,6 +289,7 @@ async def test_the_viewer_on_postgresql_across_a_restart(standin, pg_server, tmp
         assert "ana's view" in standin._message(mid)["embeds"][0]["footer"]["text"]
 
 
+@pytest.mark.end_animation  # it reads the end message's animation
 async def test_the_end_message_carries_the_game_as_an_animation_and_the_viewer_sends_a_seats(standin, bot):
     """The end of a game played through the stand-in: its one ending message carries the whole
     game as the public saw it (an animated GIF, described in words); the replay viewer sends the

@@ -388,6 +388,7 @@ def components_of(standin, message_id: int) -> list[dict]:
     return [c for row in standin._message(message_id).get("components") or [] for c in row.get("components") or []]
 
 
+@pytest.mark.end_animation  # it reads the end message's animation
 @pytest.mark.parametrize("game_id", list(GAMES))
 async def test_nothing_shown_names_a_card_its_reader_may_not_know(standin, bot, monkeypatch, game_id):
     w = await play_and_watch(standin, bot, monkeypatch, game_id)

@@ -30,7 +30,7 @@ def make_bot_on(backend, monkeypatch):  # noqa: F811
         return await backend.open()
 
     monkeypatch.setattr(app, "open_store", open_store)
-    return lambda: no_deferral_deadline(app.DeckhandBot("unused.sqlite3", run_timeouts=False,
+    return lambda: no_deferral_deadline(app.DeckhandBot("unused.sqlite3", run_timeouts=False, end_animation=False,
                                                             guild_ready_timeout=GUILD_READY_TIMEOUT))
 
 

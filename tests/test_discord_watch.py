@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import logging
 
+import pytest
+
 from tests.discord_helpers import auto_move_for, guild_with, latest_table, shown_revision, start_by_slash
 from bot.standin import logged_in
 from tests.play_loop import seeded
@@ -87,6 +89,7 @@ async def test_the_count_of_watchers_and_stop_watching_for_its_watcher_only(stan
     assert len(standin.message_versions(second.message_id)) > 2
 
 
+@pytest.mark.end_animation  # it reads the end message's animation
 async def test_watching_ends_at_the_game_end_with_the_final_table(standin, bot):
     g, users, channel, lounge = await watched_table(standin, bot)
     cog = pace(bot)
@@ -202,6 +205,7 @@ async def test_a_table_in_a_dm_is_watched_with_the_code_its_player_gives(standin
     assert new.message_id == table
 
 
+@pytest.mark.end_animation  # it reads the end message's animation
 async def test_gridcannon_watched_from_another_channel_follows_every_move_and_ends_with_its_animation(standin, bot):
     g, users = guild_with(standin, ("ana", "zed"))
     ana, zed = users

@@ -17,6 +17,7 @@ The only exception is the one function that points discord.py at a proxy or a lo
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,6 +73,11 @@ class Module:
     def name(self) -> str:
         return str(self.path.relative_to(ROOT))
 
+    @functools.cached_property
+    def nodes(self) -> list[ast.AST]:
+        """Every node of the tree, in ``ast.walk``'s order (walked once: every check reads them all)."""
+        return list(ast.walk(self.tree))
+
 
 def _modules() -> list[Module]:
     files = sorted(p for part in ("bot", "cogs") for p in (ROOT / part).rglob("*.py"))
@@ -83,7 +89,7 @@ def _defined(modules: list[Module]) -> set[str]:
     variables, slots and dataclass fields."""
     names: set[str] = set()
     for m in modules:
-        for node in ast.walk(m.tree):
+        for node in m.nodes:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 names.add(node.name)
             elif isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)):
@@ -101,10 +107,10 @@ def _defined(modules: list[Module]) -> set[str]:
     return names
 
 
-def _discord_names(tree: ast.Module) -> set[str]:
+def _discord_names(nodes: list[ast.AST]) -> set[str]:
     """The names a module binds to discord.py (``import discord``, ``from discord.ext import commands``…)."""
     out: set[str] = set()
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Import):
             out.update((a.asname or a.name).split(".")[0] for a in node.names if a.name.split(".")[0] == "discord")
         elif isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "discord":
@@ -117,13 +123,14 @@ def problems(modules: list[Module]) -> list[str]:
     private_methods = _discord_private_methods()
     found: list[str] = []
     for m in modules:
-        discord_names = _discord_names(m.tree)
+        name = m.name  # (worked out once a module: a path's relative_to for every node was most of this check)
+        discord_names = _discord_names(m.nodes)
         endpoint_lines: set[int] = set()
-        for node in ast.walk(m.tree):
+        for node in m.nodes:
             if isinstance(node, ast.FunctionDef) and node.name == ENDPOINTS[0]:
                 endpoint_lines.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
-        for node in ast.walk(m.tree):
-            where = f"{m.name}:{getattr(node, 'lineno', '?')}"
+        for node in m.nodes:
+            where = f"{name}:{getattr(node, 'lineno', '?')}"
             if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
                 if node.attr not in defined:
                     found.append(f"{where}: private attribute .{node.attr}")
@@ -150,7 +157,7 @@ def problems(modules: list[Module]) -> list[str]:
                 for t in (target.elts if isinstance(target, ast.Tuple) else [target]):
                     chain = _chain(t) if isinstance(t, ast.Attribute) else None
                     if chain and chain[0] in discord_names:
-                        if m.name == "bot/app.py" and node.lineno in endpoint_lines and chain in ENDPOINTS[1]:
+                        if name == "bot/app.py" and node.lineno in endpoint_lines and chain in ENDPOINTS[1]:
                             continue
                         found.append(f"{where}: assigns {'.'.join(chain)}")
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr" and node.args:

@@ -399,6 +399,7 @@ class Replays:
         self._store = store
         self._clock = clock
         self._stored = _ReplayCache()  # this store's records' replays, by record id
+        self.end_animation = True  # ending_film draws the game that ended (the bot's DECKHAND_END_ANIMATION)
 
     def today(self) -> str:
         return daily_day(self._clock())
@@ -466,9 +467,10 @@ class Replays:
 
     async def ending_film(self, reader: Reader) -> Film | None:
         """The game that just ended at ``reader``'s table as the public saw it, as an animation
-        (None: no game was dealt, today's daily deal, or the record is not this game's)."""
+        (None: no game was dealt, today's daily deal, the record is not this game's, or the bot's
+        end animation is off)."""
         t = reader.table
-        if not t.started or t.daily is not None:
+        if not self.end_animation or not t.started or t.daily is not None:
             return None
         try:
             record = await self._store.last_record(t.channel_id)
@@ -510,5 +512,5 @@ def replays_of(desk: "Desk") -> Replays:
     found = _BY_DESK.get(desk)
     if found is None:
         service = desk._service  # the tables layer's own: the Discord layer holds only the result
-        found = _BY_DESK[desk] = Replays(service.store, service.clock)
+        found = _BY_DESK[desk] = Replays(service.store, lambda: service.clock())  # the service's clock, as it is now
     return found
