@@ -11,7 +11,7 @@ from discord import app_commands
 
 from bot.app import sync_commands
 from bot.engine.registry import GAME_IDS, specs
-from bot.i18n import COMMANDS, LANGUAGES, catalog, messages, template_path, translations
+from bot.i18n import COMMANDS, LANGUAGES, catalog, messages, po_path, template_path, translations
 from bot.i18n.commands import LANGUAGE_OF, CommandTranslator
 from bot.i18n.extract import _read, command_template, kept_as_written, same_messages
 
@@ -181,3 +181,41 @@ async def test_translator_falls_back_to_english():
     other = app_commands.TranslationContext(app_commands.TranslationContextLocation.other, None)
     assert await translator.translate(name, discord.Locale.german, other) is None
     assert set(LANGUAGE_OF.values()) == set(LANGUAGES)
+
+
+def _glossary(lang: str) -> dict[str, list[str]]:
+    """The checked terms of a language's glossary.md (its first table): English -> the forms."""
+    lines = (po_path(lang, COMMANDS).parent / "glossary.md").read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("| English |"))
+    terms = {}
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        english, forms = [cell.strip() for cell in line.strip("|").split("|")]
+        terms[english] = [f.strip() for f in forms.split(",")]
+    return terms
+
+
+def _has(lang: str, form: str, text: str) -> bool:
+    if lang == "de":  # German joins words: "Ressourcenkarte", "Geschichtenstoß"
+        return form.lower() in text.lower()
+    return re.search(rf"(?:^|[\W_]){re.escape(form)}", text, re.IGNORECASE) is not None
+
+
+def test_the_glossary_words_are_used_everywhere():
+    """Wherever a glossary term stands in an English text (a description, or a name), the translation
+    uses the glossary's word for it."""
+    template = [m for m in _read(template_path(COMMANDS)) if m.id]
+    for lang in LANGUAGES:
+        terms = _glossary(lang)
+        assert len(terms) > 40 and "royal" in terms and "guard" in terms
+        translated = messages(lang, COMMANDS)
+        for m in template:
+            english = m.id.replace("_", " ")
+            for title in TITLES:
+                english = english.replace(title, "")
+            text = translated[(m.context, m.id)]
+            for term, forms in terms.items():
+                if re.search(rf"(?<![\w-]){re.escape(term)}(?:s|es)?(?![\w-])", english, re.IGNORECASE):
+                    assert any(_has(lang, f, text) for f in forms), \
+                        f"{lang}: {m.id!r} has {term!r} but {text!r} has none of {forms}"
