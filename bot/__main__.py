@@ -24,7 +24,7 @@ EPILOG = """examples:
   python -m bot sync --guild 123456789            register slash commands in one server
   python -m bot bench                             print speed figures
   python -m bot migrate-store --to postgresql://deckhand@db/deckhand   copy the SQLite file to PostgreSQL
-  python -m bot i18n extract && python -m bot i18n update   refresh the translators' catalogues
+  python -m bot i18n extract                      commands' texts for translators
 
 settings (from the environment, or a .env file in the working folder; see .env.example):
 {settings}
@@ -96,9 +96,9 @@ and start the bot."""
 
 
 I18N_EPILOG = """examples:
-  python -m bot i18n extract          the template of every slash-command text, from the command tree
-  python -m bot i18n extract --check  exit status 1 if the template is stale (nothing written)
-  python -m bot i18n update           merge the template into each language's .po file
+  python -m bot i18n extract          write the template from the command tree
+  python -m bot i18n extract --check  exit status 1 if it is stale
+  python -m bot i18n update           merge it into each language's .po file
 
 The slash commands speak English, Spanish (es: Discord's es-ES and es-419) and German (de). A
 translator edits bot/i18n/locales/<lang>/LC_MESSAGES/commands.po (and the glossary.md beside it)

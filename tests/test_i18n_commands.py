@@ -15,7 +15,7 @@ from bot.i18n import COMMANDS, LANGUAGES, catalog, messages, po_path, template_p
 from bot.i18n.commands import LANGUAGE_OF, CommandTranslator
 from bot.i18n.extract import _read, command_template, kept_as_written, same_messages
 
-LOCALES = ("es-ES", "es-419", "de")
+LOCALES = tuple(sorted(locale.value for locale in LANGUAGE_OF))  # Discord's locales served: es-ES, es-419, de
 NAME = re.compile(r"[-_'\w]{1,32}")  # Discord's ^[-_'\p{L}\p{N}…]{1,32}$ (Python's \w is Unicode letters and digits)
 GAME_GROUPS = {s.command for s in specs()}
 TITLES = {s.title for s in specs()}
@@ -181,6 +181,7 @@ async def test_translator_falls_back_to_english():
     other = app_commands.TranslationContext(app_commands.TranslationContextLocation.other, None)
     assert await translator.translate(name, discord.Locale.german, other) is None
     assert set(LANGUAGE_OF.values()) == set(LANGUAGES)
+    assert {"es-ES", "es-419", "de"} <= set(LOCALES)
 
 
 def _glossary(lang: str) -> dict[str, list[str]]:
