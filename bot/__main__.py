@@ -24,6 +24,7 @@ EPILOG = """examples:
   python -m bot sync --guild 123456789            register slash commands in one server
   python -m bot bench                             print speed figures
   python -m bot migrate-store --to postgresql://deckhand@db/deckhand   copy the SQLite file to PostgreSQL
+  python -m bot i18n extract                      commands' texts for translators
 
 settings (from the environment, or a .env file in the working folder; see .env.example):
 {settings}
@@ -92,6 +93,18 @@ the last batch that committed (the target notes it with each batch), and nothing
 At the end every row is compared and every table loaded on the target, its game rebuilt; the exit
 status is 1 when anything differs. Then point DATABASE_URL (or DECKHAND_DATABASE) at the target
 and start the bot."""
+
+
+I18N_EPILOG = """examples:
+  python -m bot i18n extract          write the template from the command tree
+  python -m bot i18n extract --check  exit status 1 if it is stale
+  python -m bot i18n update           merge it into each language's .po file
+
+The slash commands speak English, Spanish (es: Discord's es-ES and es-419) and German (de). A
+translator edits bot/i18n/locales/<lang>/LC_MESSAGES/commands.po (and the glossary.md beside it)
+with any .po editor or a text editor; the bot reads the .po files when it starts (no compiled .mo),
+then `python -m bot sync` sends the translated names and descriptions to Discord. A text left
+empty or marked fuzzy is shown in English."""
 
 
 def _command(sub: Any, name: str, help: str, about: str, epilog: str | None = None) -> argparse.ArgumentParser:
@@ -178,6 +191,21 @@ def parser() -> argparse.ArgumentParser:
                     help="copy into a target that already holds data (same keys overwritten, the rest kept)")
     mg.add_argument("--batch", type=int, default=500, metavar="N",
                     help="rows per transaction and per progress line (default 500; the move log ten times as many)")
+
+    i = _command(sub, "i18n", "the translators' catalogues: extract the template, update each language",
+                 "Make the template of every slash-command text (command, option and choice names, descriptions) "
+                 "from the command tree, and merge it into each language's catalogue.", I18N_EPILOG)
+    i_sub = i.add_subparsers(dest="i18n_command", metavar="STEP", required=True)
+    ie = i_sub.add_parser("extract", help="write bot/i18n/locales/commands.pot from the command tree",
+                          description="Build the bot's command tree (no connection to Discord) and write the "
+                                      "template of its texts. Game titles and game groups' names are left out: "
+                                      "they stay as their authors wrote them.")
+    ie.add_argument("--check", action="store_true", help="write nothing; exit status 1 if the template is stale")
+    iu = i_sub.add_parser("update", help="merge the template into each language's commands.po",
+                          description="New texts come in empty (or fuzzy, with a guess from a near text); texts "
+                                      "gone from the template are dropped; translations are kept.")
+    iu.add_argument("--lang", action="append", default=None, metavar="LANG",
+                    help="only this language (repeatable; default: every language)")
 
     b = _command(
         sub, "bench", "print engine and interaction-handling speed figures",
@@ -439,8 +467,29 @@ def cmd_bench(args: argparse.Namespace, settings: Settings) -> int:
     return run_bench(quick=args.quick, as_json=args.json, only=only, gridcannon_js=args.gridcannon_js)
 
 
+def cmd_i18n(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.i18n import LANGUAGES
+    from bot.i18n.extract import extract, update
+
+    if args.i18n_command == "extract":
+        changed, path = extract(check=args.check)
+        if args.check:
+            print(f"{path}: {'stale: run python -m bot i18n extract' if changed else 'up to date'}.")
+            return 1 if changed else 0
+        print(f"{path}: {'written' if changed else 'already up to date'}.")
+        return 0
+    langs = args.lang or list(LANGUAGES)
+    if unknown := [lang for lang in langs if lang not in LANGUAGES]:
+        raise ConfigError(f"--lang takes one of {', '.join(LANGUAGES)}, not {unknown[0][:20]!r} (a new language "
+                          "is added to LANGUAGES in bot/i18n/__init__.py first).")
+    for _lang, path, count, untranslated in update(langs):
+        print(f"{path}: {count} messages, {untranslated} to translate.")
+    return 0
+
+
 COMMANDS = {"start": cmd_start, "run": cmd_run, "sync": cmd_sync, "play": cmd_play, "simulate": cmd_simulate,
-            "replay": cmd_replay, "bench": cmd_bench, "migrate-store": cmd_migrate_store}
+            "replay": cmd_replay, "bench": cmd_bench, "migrate-store": cmd_migrate_store,
+            "i18n": cmd_i18n}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.engine.registry import sample_views
+from bot.i18n.commands import CommandTranslator
 from bot.render import pictures
 from bot.store import Store, open_store
 from bot.tables.service import TableService
@@ -96,6 +97,7 @@ class DeckhandBot(commands.Bot):
         return None
 
     async def setup_hook(self) -> None:
+        await self.tree.set_translator(CommandTranslator())  # the commands in Spanish and German, at sync
         self.store = await open_store(self.database_url or self.database)
         await rate_history(self.store)  # finished games from before ratings are rated once, oldest first
         self.service = TableService(self.store)
