@@ -1,0 +1,92 @@
+"""Lessons (bot.engine.lessons): each one's script still plays on its deal, teaches each rule once
+within the press limit, adapts to a move of the learner's own; the Maginot Line's meets a battle."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.engine.core import IllegalMove, walk_choices
+from bot.engine.lessons import MAX_PRESSES, Walk, lesson, lesson_games
+from bot.engine.registry import spec
+
+GAMES = lesson_games()
+
+
+def play_script(game_id: str) -> list[Walk]:
+    """Every state of the lesson played as offered; fails on a step the game no longer takes."""
+    les = lesson(game_id)
+    walks = [Walk.start(les, "Ana")]
+    while not walks[-1].finished:
+        w = walks[-1]
+        offer = w.offer
+        assert offer is not None and offer.step is not None, \
+            f"{game_id}: scripted step {w.at + 1} ({les.steps[w.at].moves}) is no longer legal here"
+        assert offer.index == w.at, f"{game_id}: step {w.at + 1} was skipped"
+        walks.append(w.play(offer.moves))
+    return walks
+
+
+def test_maginot_has_a_lesson() -> None:
+    assert "maginot_line" in GAMES
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_script_plays_to_its_end_teaching_each_rule_once(game_id: str) -> None:
+    les = lesson(game_id)
+    sections = {h for h, _ in spec(game_id).rules_sections()}
+    rules = [s.rule for s in les.steps]
+    assert len(rules) == len(set(rules)), "each rule is taught once"
+    assert all(s.section in sections for s in les.steps), [s.section for s in les.steps if s.section not in sections]
+    assert all(1 <= len(s.say.split(". ")) <= 3 and s.say for s in les.steps)
+    walks = play_script(game_id)
+    last = walks[-1]
+    assert len(last.presses) == len(les.steps) <= MAX_PRESSES
+    assert last.taught == tuple(rules)
+    assert last.offer is None and not any(w.own_move for w in walks)
+    assert "The lesson is over" in " ".join(last.lines())
+    assert Walk.replay(les, last.presses, "Ana").game.to_json() == last.game.to_json()  # the same presses, the same lesson
+
+
+def test_the_maginot_lesson_meets_a_battle_by_the_learners_fourth_turn() -> None:
+    walks = play_script("maginot_line")
+    seat = lesson("maginot_line").seat
+    turns = 0
+    seen: list[str] = []
+    for w in walks[1:]:
+        for e in w.events:
+            text = e.for_(seat) or ""
+            if text.startswith(f"{w.game.players[seat]}'s turn"):
+                turns += 1
+            if e.kind in ("engage", "commit", "outcome"):
+                seen.append(e.kind)
+            if e.kind == "engage" and "engages:" in text:  # an engagement, not "has no unit that may engage"
+                seen.append("engaged")
+            if "engaged" in seen and e.kind == "outcome":
+                assert turns < 4, f"the battle came after the learner's {turns}th turn started"
+                assert seen.count("commit") >= 2
+                return
+    raise AssertionError(f"no battle with an engagement: {seen}")
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_move_of_ones_own_is_told_and_the_lesson_goes_on(game_id: str) -> None:
+    les = lesson(game_id)
+    w = Walk.start(les, "Ana")
+    written = (" ".join(t) for t in walk_choices(w.game, les.seat, limit=500))
+    other = next(m for m in written if (m,) != w.offer.moves)
+    after = w.play([other])
+    assert after.own_move
+    text = " ".join(after.lines())
+    assert "move of your own" in text and "What happened" in text
+    while not after.finished:  # the lesson always ends, within the press limit
+        after = after.play(after.offer.moves)
+    assert len(after.presses) <= MAX_PRESSES
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_an_illegal_move_changes_nothing(game_id: str) -> None:
+    w = Walk.start(lesson(game_id), "Ana")
+    before = w.game.to_json()
+    with pytest.raises(IllegalMove):
+        w.play(["no-such-move at all"])
+    assert w.game.to_json() == before and w.presses == ()
