@@ -253,8 +253,7 @@ class Walk:
 
     def summary(self) -> str:
         learned = " ".join(f"• {line}" for line in self.lesson.summary)
-        return (f"**The lesson is over.** What you learned: {learned} "
-                f"Start a real table with `/game new game:{self.lesson.game}`.")
+        return f"**The lesson is over.** What you learned: {learned}"
 
 
 BRIEF = 7  # the other seats' lines told after a press, at most (the latest; the rest counted)
