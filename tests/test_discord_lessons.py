@@ -4,9 +4,12 @@ the end's **Start a real table**; and a first game's first turn offering the les
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from bot.engine.lessons import MAX_PRESSES, lesson, lesson_games
+from bot.engine.registry import spec
 from bot.tables.lessons import lesson_key
 from tests.discord_helpers import components, guild_with, no_pictures, parse_cid
 
@@ -55,7 +58,11 @@ async def test_each_lesson_plays_to_its_end_through_discord(standin, bot, game_i
     stored = await bot.service.store.lesson(int(ana["id"]), game_id)
     assert stored is not None and stored[1] == len(les.steps)
     real = await standin.click(bot, mid, lesson_buttons(standin, mid)["n"]["custom_id"], user=ana)
-    assert not real.ephemeral and "Add a bot" in [label for _, label, _ in standin.buttons(real.message_id)]
+    assert not real.ephemeral, "the real table is public, in the channel"
+    shown = json.dumps(standin._message(real.message_id)["embeds"], ensure_ascii=False)
+    assert spec(game_id).title in shown
+    if spec(game_id).min_players > 1:  # a lobby: the built-in player is a button away
+        assert "Add a bot" in [label for _, label, _ in standin.buttons(real.message_id)]
 
 
 async def test_a_move_of_ones_own_through_the_private_panel(standin, bot):

@@ -17,7 +17,7 @@ GAMES = lesson_games()
 def test_each_lesson_plays_to_its_end_in_the_terminal(game_id: str) -> None:
     term = Script(answer=lambda prompt: "")
     walk = learn_terminal(game_id, term.read, term.write, width=100)
-    assert walk.finished and walk.taught == tuple(s.rule for s in lesson(game_id).steps)
+    assert walk.finished and walk.taught == tuple(s.rule for s in lesson(game_id).steps if s.rule)
     assert not any(p.startswith("Pass to") for p in term.asked())
     assert len(term.asked()) == len(lesson(game_id).steps) <= MAX_PRESSES  # one Enter a step
     out = term.out

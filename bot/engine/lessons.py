@@ -34,7 +34,7 @@ class Step:
     """One press of the script: its moves (the learner's, in order), the rule, the link."""
 
     moves: tuple[str, ...]
-    rule: str  # the rule's short name: each rule a first game meets is taught once
+    rule: str  # the rule's short name: each rule a first game meets is taught once ("": practice)
     say: str  # one or two sentences: the rule, and why this move is good
     section: str  # the rules section it links (``/game rules section:``)
 
@@ -202,7 +202,7 @@ class Walk:
         same = offer is not None and tuple(written) == offer.moves
         if same and offer.step is not None:
             walk.at = offer.index + 1
-            walk.taught = self.taught + (offer.step.rule,)
+            walk.taught = self.taught + ((offer.step.rule,) if offer.step.rule else ())
         elif offer is not None and offer.step is not None and offer.index > self.at:
             walk.at = offer.index  # the script fits again further on
         walk.own_move = not same
