@@ -58,6 +58,14 @@ class LessonTable(HotSeat):
         offer = self.walk.offer
         return " ; ".join(offer.moves) if offer is not None else None
 
+    def play_line(self, seat: int, line: str) -> bool:
+        """The offered line (an empty one) is the offer's moves as written (a story line may hold
+        anything, so it is never split again); any other line as at any table."""
+        offer = self.walk.offer
+        if offer is not None and line == self.offered(seat):
+            return self.play_several(seat, list(offer.moves))
+        return super().play_line(seat, line)
+
     def apply_move(self, seat: int, text: str) -> list[Event]:
         self.walk = self.walk.play([text])
         self.game = self.walk.game
