@@ -107,3 +107,23 @@ async def test_the_first_turn_of_a_first_game_offers_the_lesson_once(standin, bo
     opened = await standin.click(bot, first.message_id, learn["custom_id"], user=ana)
     assert opened.ephemeral and "Step 1 of" in standin._message(opened.message_id)["content"]
     assert not await bot.service.store.offer_lesson(int(ana["id"]), "maginot_line")  # remembered in the store
+
+
+async def test_a_line_of_ones_own_through_the_text_box(standin, bot):
+    g, (ana,) = guild_with(standin, ("ana",))
+    game = "knight_rogue_princess_dragon"
+    mid = await open_lesson(standin, bot, game, ana, g)
+    await standin.click(bot, mid, lesson_buttons(standin, mid)["o"]["custom_id"], user=ana)  # the flip
+    await standin.click(bot, mid, lesson_buttons(standin, mid)["a"]["custom_id"], user=ana)
+    tell = next(c for c in components(standin, mid) if c.get("label", "").startswith("✍"))
+    box = (await standin.click(bot, mid, tell["custom_id"], user=ana)).modal
+    fields = standin.modal_fields(box["custom_id"])
+    values = {fields[0]["custom_id"]: "My **own** Princess climbs the tower @everyone"}
+    then = next((f for f in fields if f["custom_id"] == "then"), None)
+    if then is not None:
+        values["then"] = [then["options"][0]["value"]]
+    await standin.submit_modal(bot, box["custom_id"], values, user=ana)
+    presses, revision = await bot.service.store.lesson(int(ana["id"]), game)
+    assert revision == 2 and presses[1][0] == "tell My **own** Princess climbs the tower @everyone"
+    content = standin._message(mid)["content"]
+    assert "What happened" in content and "@everyone" not in content.replace("@\u200beveryone", "")

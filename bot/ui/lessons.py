@@ -25,7 +25,7 @@ from bot.tables.errors import StaleError
 from bot.tables.lessons import STALE, LessonReader, lesson_key, parse_key
 from bot.tables.reader import Reader
 from bot.ui import payloads
-from bot.ui.components import Kind, Sent, button, modal_id
+from bot.ui.components import Kind, Sent, button, modal_id, modal_lines, modal_then
 from bot.ui.play import actor_of, refuse
 
 Cog = Any  # the table cog (cogs.tables.Tables): the Discord layer's modules never import a cog
@@ -219,10 +219,21 @@ async def _text_box(interaction: discord.Interaction, lr: LessonReader, tokens: 
 
 
 async def modal(cog: Cog, interaction: discord.Interaction, key: str, rev: int, arg: str, text: str) -> None:
-    """A text box of the lesson's picker submitted: its line played."""
+    """A text box of the lesson's picker submitted: its line played, the next lines typed in it, and
+    the move chosen in its select after them (as at a table)."""
+    moves = []
+    for verb, typed in modal_lines(interaction):  # the next lines, up to the first left empty
+        typed = " ".join(typed.split())
+        if not typed:
+            break
+        moves.append(f"{verb} {typed}")
+    else:
+        then = modal_then(interaction)
+        moves += [then] if then and payloads.THEN not in then.split() else []
     try:
         tokens = await _tokens(cog, arg, key, interaction.user.id, rev, Kind.TEXT)
-        lr = await cog.desk.lessons.play(key, interaction.user.id, _name(interaction), [" ".join((*tokens, text))], rev)
+        lr = await cog.desk.lessons.play(key, interaction.user.id, _name(interaction),
+                                         [" ".join((*tokens, text)), *moves], rev)
     except StaleError:
         return await _stale(cog, interaction, key)
     except TableError as e:
