@@ -92,6 +92,10 @@ async def test_a_move_of_ones_own_through_the_private_panel(standin, bot):
     assert lesson_buttons(standin, mid)["o"]["custom_id"] == lesson_buttons(standin, other)["o"]["custom_id"]
     # The lesson goes on: the script's next step fits again (the other diamond, then the taps).
     assert "Step " in content or "Hint:" in content
+    # Start the lesson again: the deal afresh, its first step offered.
+    await standin.click(bot, mid, lesson_buttons(standin, mid)["r"]["custom_id"], user=ana)
+    assert "Step 1 of" in standin._message(mid)["content"] and "starts again" in standin._message(mid)["content"]
+    assert (await bot.service.store.lesson(int(ana["id"]), "maginot_line")) == ([], 0)
 
 
 async def test_the_first_turn_of_a_first_game_offers_the_lesson_once(standin, bot):
@@ -107,6 +111,18 @@ async def test_the_first_turn_of_a_first_game_offers_the_lesson_once(standin, bo
     opened = await standin.click(bot, first.message_id, learn["custom_id"], user=ana)
     assert opened.ephemeral and "Step 1 of" in standin._message(opened.message_id)["content"]
     assert not await bot.service.store.offer_lesson(int(ana["id"]), "maginot_line")  # remembered in the store
+
+
+async def test_no_offer_once_a_game_of_that_kind_was_played(standin, bot):
+    from tests.test_discord_replay import finish
+
+    g, (ana,) = guild_with(standin, ("ana",))
+    channel = int(g.channel["id"])
+    await finish(bot, channel, g.id, "gridcannon", [ana], seed=3)  # a whole game, through the service
+    assert await bot.service.store.stats(g.id, "gridcannon", int(ana["id"]))
+    await standin.slash(bot, "game new", {"game": "gridcannon"}, user=ana, guild=g)
+    first = await standin.slash(bot, "game hand", user=ana, guild=g)
+    assert first.ephemeral and "New to" not in first.text and "Your seat" in first.text
 
 
 async def test_a_line_of_ones_own_through_the_text_box(standin, bot):

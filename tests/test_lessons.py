@@ -94,3 +94,16 @@ def test_an_illegal_move_changes_nothing(game_id: str) -> None:
     with pytest.raises(IllegalMove):
         w.play(["no-such-move at all"])
     assert w.game.to_json() == before and w.presses == ()
+
+
+def test_a_step_never_offers_a_move_after_a_draw_in_the_same_press() -> None:
+    """A press of "draw, then place" would name the card before it is drawn: such a step never fits."""
+    from dataclasses import replace
+
+    from bot.engine.lessons import Step
+
+    base = lesson("gridcannon")
+    les = replace(base, steps=(base.steps[0], Step(("draw", "place r1c2"), "x", "Draw and place.", "The turn")))
+    w = Walk.start(les, "Ana").play(["keep"])
+    assert w.offer is not None and w.offer.step is None, "the built-in player's hint instead"
+    assert w.offer.moves == ("draw",)

@@ -160,11 +160,14 @@ class Walk:
 
     def _fits(self, moves: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
         """The moves as the engine writes them and each in plain words, when the learner may play
-        them all in a row now (no other seat moving in between); else None."""
+        them all in a row now (no other seat moving in between, and no move after one that drew on
+        chance: its words would tell what the draw brings); else None."""
         game, written, labels = self.game, [], []
-        for move in moves:
+        for k, move in enumerate(moves):
             if self.seat not in game.to_act():
                 return None
+            if k and not game.known(self.seat) <= self.game.known(self.seat):  # a draw came: what follows
+                return None  # it would be offered knowing the card
             try:
                 action = game.parse(self.seat, move)
                 labels.append(describe(game, self.seat, action))

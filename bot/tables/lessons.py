@@ -170,7 +170,8 @@ class Lessons:
         if moved or not reader.acting or reader.table.daily or (user_id, game) in self._offered or not has_lesson(game):
             return False
         self._offered.add((user_id, game))
-        if await self._store.lesson(user_id, game) is not None:  # they took the lesson already
+        played = await self._store.stats(reader.table.guild_id, game, user_id)
+        if played or await self._store.lesson(user_id, game) is not None:  # not a first game, or learned already
             await self._store.offer_lesson(user_id, game)
             return False
         return bool(await self._store.offer_lesson(user_id, game))

@@ -57,7 +57,8 @@ def with_offer(head: str, view: discord.ui.View, reader: Reader, user_id: int) -
         view.add_item(offer_button(lesson_key(reader.game, user_id)))
     except ValueError:  # five full rows: the line names the command instead
         pass
-    return clip(f"{offer_line(reader.title)}\n{head}", 2000), view
+    line = offer_line(reader.title)  # last: what happened since, and the turn, are read first
+    return (f"{clip(head, 2000 - len(line) - 1)}\n{line}"), view
 
 
 def words(lr: LessonReader) -> str:
