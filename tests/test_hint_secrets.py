@@ -27,12 +27,13 @@ def test_a_hint_does_not_change_when_unseen_cards_are_redealt(game_id: str) -> N
     assert moved_total > 0, "some unseen cards were really moved"
 
 
-def test_a_plan_is_given_when_the_move_has_no_aim_and_tells_no_secret() -> None:
-    """The Maginot Line's plan (what to build or do next) comes from the seat's own view: with the
-    unseen cards re-dealt it is word for word the same; it is given at some positions, not at all."""
+@pytest.mark.parametrize("game_id", ["maginot_line", "court_wars", "cardchess2"])
+def test_a_plan_is_given_when_the_move_has_no_aim_and_tells_no_secret(game_id: str) -> None:
+    """A plan (what to build or aim for next) comes from the seat's own view: with the unseen cards
+    re-dealt it is word for word the same; it is given at some positions, not at all."""
     from bot.engine.hints import hint, plan
 
-    states = [g for g in positions("maginot_line") if not g.is_over() and g.to_act()]
+    states = [g for g in positions(game_id) if not g.is_over() and g.to_act()]
     planned = 0
     for k, game in enumerate(states):
         seat = min(game.to_act())
