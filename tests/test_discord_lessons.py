@@ -143,3 +143,16 @@ async def test_a_line_of_ones_own_through_the_text_box(standin, bot):
     assert revision == 2 and presses[1][0] == "tell My **own** Princess climbs the tower @everyone"
     content = standin._message(mid)["content"]
     assert "What happened" in content and "@everyone" not in content.replace("@\u200beveryone", "")
+
+
+async def test_a_lesson_survives_a_restart(standin, bot, make_bot):
+    from bot.standin import logged_in
+
+    g, (ana,) = guild_with(standin, ("ana",))
+    mid = await open_lesson(standin, bot, "maginot_line", ana, g)
+    await standin.click(bot, mid, lesson_buttons(standin, mid)["o"]["custom_id"], user=ana)
+    take = lesson_buttons(standin, mid)["o"]["custom_id"]
+    async with logged_in(make_bot()) as again:  # a new process: nothing of the lesson held in memory
+        await standin.click(again, mid, take, user=ana)
+        assert "Step 3 of" in standin._message(mid)["content"]
+        assert (await again.service.store.lesson(int(ana["id"]), "maginot_line"))[1] == 2
