@@ -107,3 +107,22 @@ def test_a_step_never_offers_a_move_after_a_draw_in_the_same_press() -> None:
     w = Walk.start(les, "Ana").play(["keep"])
     assert w.offer is not None and w.offer.step is None, "the built-in player's hint instead"
     assert w.offer.moves == ("draw",)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_lesson_names_no_card_the_learner_may_not_know(game_id: str) -> None:
+    """At every step, the lesson's words (what happened, the step, the offer) name only cards the
+    learner may know there, knew before the last press, or that its events showed as they happened
+    (what happened is told as the learner read it then, as "since your last move" is)."""
+    from tests.contract.harness import Knowledge, assert_none_leak, card_universe, e_revealed, faces
+
+    seat = lesson(game_id).seat
+    before: frozenset[str] = frozenset()
+    for w in play_script(game_id):
+        universe = card_universe(w.game)
+        shown = frozenset().union(*(e_revealed(e) for e in w.events)) if w.events else frozenset()
+        now = w.game.known(seat)
+        k = Knowledge(now | before | shown, universe, faces(universe))
+        before = now
+        offer = w.offer
+        assert_none_leak([*w.lines(), offer.label if offer else ""], k, f"{game_id} after {len(w.presses)} presses")
