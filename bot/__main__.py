@@ -18,6 +18,7 @@ from bot.engine.registry import GAME_IDS
 
 EPILOG = """examples:
   python -m bot play gridcannon --seed 7          play a game in this terminal
+  python -m bot learn maginot_line                a first game that teaches, against the built-in player
   python -m bot simulate gridcannon --games 200 --seed 1 --json
   python -m bot replay data/records/game.json --json
   python -m bot run                               run the Discord bot (needs DISCORD_TOKEN)
@@ -49,6 +50,16 @@ in a game, type a move in the game's notation (as /game move on Discord), or:
   show          your view again
   quit          leave the game
 A typo gets the nearest moves and commands; resign and concede ask you to confirm.
+
+games:
+{games}"""
+
+LEARN_EPILOG = """examples:
+  python -m bot learn maginot_line
+  python -m bot learn gridcannon --name Ana
+
+in the lesson, Enter takes the offered move; type a move of your own, or ? (choose it step by
+step), hint, rules SECTION, quit, as at any terminal table.
 
 games:
 {games}"""
@@ -155,6 +166,14 @@ def parser() -> argparse.ArgumentParser:
                     help="a variant name or a NAME=VALUE setting (repeatable; see --list-variants)")
     pl.add_argument("--names", default=None, metavar="A,B,…", help="comma-separated player names")
     pl.add_argument("--list-variants", action="store_true", help="print the game's variants and settings and stop")
+
+    le = _command(sub, "learn", "learn a game: a short guided game against the built-in player",
+                  "A first game that teaches: a fixed deal against the built-in player; each step offers a move "
+                  "and says, in a sentence or two, the rule and why the move is good, with the rules section to "
+                  "read. Press Enter to take it, or type a move of your own: the lesson says what happened and "
+                  "goes on. It ends with what you learned.", LEARN_EPILOG.format(games=games))
+    le.add_argument("game", choices=GAME_IDS, metavar="GAME", help="the game's id (listed below)")
+    le.add_argument("--name", default=None, metavar="NAME", help="your name at the table")
 
     sm = _command(sub, "simulate", "play many games with the built-in player and print a summary",
                   "Play G games with the built-in player in every seat and print games, finished, errors, wins, "
@@ -356,6 +375,17 @@ def cmd_play(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def cmd_learn(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.engine.lessons import has_lesson, lesson_games
+    from bot.lesson_terminal import learn_terminal
+
+    if not has_lesson(args.game):
+        print(f"deckhand: {args.game} has no lesson yet; lessons: {', '.join(lesson_games())}.", file=sys.stderr)
+        return 2
+    learn_terminal(args.game, name=args.name)
+    return 0
+
+
 def parse_seats(text: str, n: int) -> set[int]:
     """``--bots``: 1-based seat numbers (``2,3``) or ``all`` -> 0-based seats."""
     if text.strip().lower() == "all":
@@ -487,8 +517,8 @@ def cmd_i18n(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-COMMANDS = {"start": cmd_start, "run": cmd_run, "sync": cmd_sync, "play": cmd_play, "simulate": cmd_simulate,
-            "replay": cmd_replay, "bench": cmd_bench, "migrate-store": cmd_migrate_store,
+COMMANDS = {"start": cmd_start, "run": cmd_run, "sync": cmd_sync, "play": cmd_play, "learn": cmd_learn,
+            "simulate": cmd_simulate, "replay": cmd_replay, "bench": cmd_bench, "migrate-store": cmd_migrate_store,
             "i18n": cmd_i18n}
 
 if __name__ == "__main__":

@@ -27,7 +27,8 @@ COMMANDS_HELP = ("In this terminal: type a move in the game's notation (several 
 THEN = ";"  # between several moves typed on one line (never inside a line of a story)
 COMMANDS = ("?", "moves", "hint", "rules", "help", "show", "quit", "exit", "back", "cancel")
 LEAVING = ("resign", "concede")  # moves that end the game for the seat: the terminal asks before playing them
-_DISCORD_RULES = re.compile(r"/game rules section:\s*([^)]+?)\s*(?=\)|$)")
+# ``/game rules section: Setup``, or a lesson's ```/game rules game:gridcannon section:Setup```
+_DISCORD_RULES = re.compile(r"`?/game rules (?:game:\S+ )?section:\s*([^)`]+?)\s*`?(?=\)|$)")
 
 
 def terminal_text(text: str) -> str:
@@ -211,12 +212,11 @@ class HotSeat:
             elif cmd in ("?", "moves"):
                 prefix = prefix or ()
                 self.list_choices(seat, prefix)
+            elif prefix is None and not line and (offered := self.offered(seat)) is not None:
+                if self.play_line(seat, offered):
+                    return
             elif prefix is None:
-                parts = self.several(seat, line)
-                if len(parts) > 1:
-                    if self.play_several(seat, parts):
-                        return
-                elif line and self.play(seat, self.as_move(seat, line)):
+                if line and self.play_line(seat, line):
                     return
             elif cmd == "cancel":
                 prefix = None
@@ -236,6 +236,22 @@ class HotSeat:
                         continue
                     prefix = step
                     self.list_choices(seat, prefix)
+
+    def offered(self, seat: int) -> str | None:
+        """The move(s) an empty line plays (none at a plain table; a lesson's offered step)."""
+        return None
+
+    def play_line(self, seat: int, line: str) -> bool:
+        """A typed line: one move, or several (``move ; move``), played; True when played."""
+        parts = self.several(seat, line)
+        if len(parts) > 1:
+            return self.play_several(seat, parts)
+        return self.play(seat, self.as_move(seat, line))
+
+    def apply_move(self, seat: int, text: str) -> list[Event]:
+        """Play one move at this table (IllegalMove: nothing changed); its events."""
+        self.game, events = self.game.apply(seat, text)
+        return events
 
     def as_move(self, seat: int, line: str) -> str:
         """A typed line as a move: notation as it is, or plain words for the one text step on offer
@@ -266,7 +282,7 @@ class HotSeat:
             if answer not in ("yes", "y"):
                 return self.refuse(f"Not done: you did not {verb}.")
         try:
-            self.game, events = self.game.apply(seat, text)
+            events = self.apply_move(seat, text)
         except IllegalMove as e:
             reason = terminal_text(pretty_text(e.reason))
             self.write(wrap_lines(f"Not allowed: {reason}{self.suggest(seat, verb)}", self.width, "  "))

@@ -483,10 +483,11 @@ def paginate(text: str, size: int) -> list[str]:
 
 
 async def setup(bot: "DeckhandBot") -> None:
-    from bot.ui import replay
+    from bot.ui import lessons, replay
     from cogs import watch
 
     replay.attach(Tables.game)  # /game replay: a finished game, step by step (bot.ui.replay answers its buttons)
     watch.attach(Tables.game)  # /game watch (cogs.watch answers it and its buttons)
+    lessons.attach(Tables.game)  # /game learn (bot.ui.lessons answers it and its buttons)
     bot.add_dynamic_items(*replay.with_viewer(COMPONENTS))
     await bot.add_cog(Tables(bot))

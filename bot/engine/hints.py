@@ -72,12 +72,22 @@ def hint(game: Game, seat: int) -> tuple[Action, str]:
                      getattr(module, "FALLBACK", "it is the step the game asks of you now"))
 
 
+def plan(game: Game, seat: int, action: Action | str) -> str | None:
+    """When the hint's move has no aim of its own (finishing a phase, building with nothing in
+    view), the player module's ``plan`` (what to aim for, from the seat's own view), else None."""
+    own = getattr(player_module(game.game_id), "plan", None)
+    return own(game, seat, action) if own is not None else None
+
+
 def hint_sentence(game: Game, seat: int) -> str:
-    """One imperative sentence: what to do and why ("Draw a card, because …")."""
+    """One imperative sentence: what to do and why ("Draw a card, because …"), and a plan when the
+    move itself has no aim ("Plan: build a unit — …")."""
     action, reason = hint(game, seat)
+    aim = plan(game, seat, action)
     what = describe(game, seat, action)
     if writes_text(game, seat, action):
         what = f"Write your line (“{what.rstrip('.')}”)" if what.endswith("?") else f"{what} in your own words"
     what = what[:1].upper() + what[1:]
     reason = pretty_text(reason.strip().rstrip("."))
-    return f"{what}, because {reason}."
+    said = f"{what}, because {reason}."
+    return f"{said} Plan: {pretty_text(aim)}." if aim else said

@@ -460,6 +460,18 @@ class TableStore(Protocol):
         out (the caller sends it or finds it is no longer wanted)."""
         ...
 
+    async def lesson(self, user_id: int, game: str) -> tuple[list[list[str]], int] | None:
+        """A player's lesson of ``game``: its presses (the moves of each) and revision, or None."""
+
+    async def save_lesson(self, user_id: int, game: str, presses: Sequence[Sequence[str]], expected: int | None) -> bool:
+        """Keep the lesson's presses (revision ``len(presses)``) if its stored revision is still
+        ``expected`` (None: no lesson kept); False, nothing written, otherwise."""
+        ...
+
+    async def offer_lesson(self, user_id: int, game: str) -> bool:
+        """Note that ``game``'s lesson was offered to the player: True the first time only."""
+        ...
+
     async def job_done(self, name: str) -> bool:
         """Whether the one-off job ``name`` was marked done."""
 

@@ -26,7 +26,8 @@ from bot.store.base import (
 from bot.store.migrations import migrations
 from bot.store.pg_group import Grouped
 from bot.store.pglane import Lane
-from bot.store.postgres_extras import PostgresDaily, PostgresPings, PostgresRatings, PostgresReplays, PostgresWatchers
+from bot.store.postgres_extras import (PostgresDaily, PostgresLessons, PostgresPings, PostgresRatings, PostgresReplays,
+                                       PostgresWatchers)
 
 MIGRATIONS = migrations("postgres")
 SCHEMA_VERSION = MIGRATIONS[-1][0]  # the last number (a reserved one may be missing)
@@ -88,7 +89,7 @@ async def _keep_session(connection: asyncpg.Connection) -> None:
     is still rolled back by asyncpg before this is called."""
 
 
-class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays, PostgresWatchers, PostgresPings):
+class PostgresStore(PostgresDaily, PostgresRatings, PostgresReplays, PostgresWatchers, PostgresPings, PostgresLessons):
     """``await PostgresStore.open("postgresql://…", schema=None)``."""
 
     backend = "postgres"

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Collection, Mapping, Sequence
 
@@ -247,3 +248,30 @@ class PostgresPings:
         rows = await self._run("take the due turn pings", lambda c: c.fetch(sql, *args))
         return sorted((PingWait(int(r["channel_id"]), int(r["user_id"]), r["guild_id"], r["table_id"], r["turn_since"],
                                 r["due_at"]) for r in rows), key=lambda w: (w.due_at, w.channel_id))
+
+
+class PostgresLessons:
+    """As :class:`bot.store.sqlite_extras.SQLiteLessons`."""
+
+    async def lesson(self, user_id: int, game: str) -> tuple[list[list[str]], int] | None:
+        rows = await self._fetch("load a lesson", "SELECT presses, revision FROM lessons WHERE user_id = $1 AND "
+                                 "game = $2", user_id, game)
+        return None if not rows else (json.loads(rows[0]["presses"]), int(rows[0]["revision"]))
+
+    async def save_lesson(self, user_id: int, game: str, presses: Sequence[Sequence[str]], expected: int | None) -> bool:
+        text = json.dumps([list(p) for p in presses])
+        if expected is None:
+            status = await self._run("keep a lesson", lambda c: c.execute(
+                "INSERT INTO lessons (user_id, game, presses, revision, updated_at) VALUES ($1, $2, $3, $4, $5) "
+                "ON CONFLICT (user_id, game) DO NOTHING", user_id, game, text, len(presses), time.time()))
+        else:
+            status = await self._run("keep a lesson", lambda c: c.execute(
+                "UPDATE lessons SET presses = $3, revision = $4, updated_at = $5 WHERE user_id = $1 AND game = $2 "
+                "AND revision = $6", user_id, game, text, len(presses), time.time(), expected))
+        return str(status).split()[-1] == "1"
+
+    async def offer_lesson(self, user_id: int, game: str) -> bool:
+        status = await self._run("note a lesson offered", lambda c: c.execute(
+            "INSERT INTO lesson_offers (user_id, game, offered_at) VALUES ($1, $2, $3) ON CONFLICT (user_id, game) "
+            "DO NOTHING", user_id, game, time.time()))
+        return str(status).split()[-1] == "1"

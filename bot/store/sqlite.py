@@ -31,7 +31,8 @@ from bot.store.base import (
 )
 from bot.store.migrations import migrations, statements
 from bot.store.sqlite_conn import CHECKPOINT_EVERY, StoreThread, cause_of, checkpoint_wal, no_autocheckpoint, rollback, use_wal
-from bot.store.sqlite_extras import SQLiteDaily, SQLitePings, SQLiteRatings, SQLiteReplays, SQLiteWatchers
+from bot.store.sqlite_extras import (SQLiteDaily, SQLiteLessons, SQLitePings, SQLiteRatings, SQLiteReplays,
+                                     SQLiteWatchers)
 from bot.store.sqlite_group import Grouped, read_group, write_group
 
 T = TypeVar("T")
@@ -40,7 +41,7 @@ log = logging.getLogger(__name__)
 MIGRATIONS = migrations("sqlite")
 SCHEMA_VERSION = MIGRATIONS[-1][0]  # the last number (a reserved one may be missing)
 
-class SQLiteStore(SQLiteDaily, SQLiteRatings, SQLiteReplays, SQLiteWatchers, SQLitePings):
+class SQLiteStore(SQLiteDaily, SQLiteRatings, SQLiteReplays, SQLiteWatchers, SQLitePings, SQLiteLessons):
     """``await SQLiteStore.open(path)``. Safe for any number of concurrent tables in one loop."""
 
     backend = "sqlite"

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 from collections.abc import Collection, Mapping, Sequence
@@ -264,3 +265,32 @@ class SQLitePings:
             return [PingWait(int(r["channel_id"]), int(r["user_id"]), r["guild_id"], r["table_id"], r["turn_since"],
                              r["due_at"]) for r in rows]
         return await self._write("take the due turn pings", fn)
+
+
+class SQLiteLessons:
+    """Each player's lesson of a game (its presses), and the lessons offered once."""
+
+    async def lesson(self, user_id: int, game: str) -> tuple[list[list[str]], int] | None:
+        r = await self._read("load a lesson", lambda c: c.execute(
+            "SELECT presses, revision FROM lessons WHERE user_id = ? AND game = ?", (user_id, game)).fetchone())
+        return None if r is None else (json.loads(r[0]), int(r[1]))
+
+    async def save_lesson(self, user_id: int, game: str, presses: Sequence[Sequence[str]], expected: int | None) -> bool:
+        text = json.dumps([list(p) for p in presses])
+
+        def fn(c: sqlite3.Connection) -> bool:
+            if expected is None:
+                cur = c.execute("INSERT OR IGNORE INTO lessons (user_id, game, presses, revision, updated_at) "
+                                "VALUES (?, ?, ?, ?, ?)", (user_id, game, text, len(presses), time.time()))
+            else:
+                cur = c.execute("UPDATE lessons SET presses = ?, revision = ?, updated_at = ? WHERE user_id = ? "
+                                "AND game = ? AND revision = ?", (text, len(presses), time.time(), user_id, game,
+                                                                  expected))
+            return cur.rowcount == 1
+        return await self._write("keep a lesson", fn)
+
+    async def offer_lesson(self, user_id: int, game: str) -> bool:
+        cur = await self._write("note a lesson offered", lambda c: c.execute(
+            "INSERT OR IGNORE INTO lesson_offers (user_id, game, offered_at) VALUES (?, ?, ?)",
+            (user_id, game, time.time())))
+        return cur.rowcount == 1

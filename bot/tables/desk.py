@@ -24,6 +24,7 @@ from bot.tables.bots import next_bot_at
 from bot.tables.daily import daily_day
 from bot.tables.errors import AlreadyHandled, StaleError, TableError
 from bot.tables.games import load_game
+from bot.tables.lessons import Lessons
 from bot.tables.pings import Pings
 from bot.tables.reader import Reader, Update, reader_of, update_of
 from bot.tables.service import TableService
@@ -95,6 +96,7 @@ class Desk:
         self._service = service
         self.watching = Watching(service.store)  # who watches which table from elsewhere (/game watch)
         self.pings = Pings(service)  # each player's turn pings (bot.tables.pings)
+        self.lessons = Lessons(service.store)  # each player's private lessons (bot.tables.lessons)
 
     @property
     def clock(self) -> Any:
@@ -371,6 +373,16 @@ class Desk:
         if seat not in game.to_act():
             raise TableError("A hint is for the player to act, and it is not your move. " + game.waiting_for())
         return await asyncio.to_thread(hint_sentence, game, seat)
+
+    async def lesson_offer(self, reader: Reader, user_id: int) -> bool:
+        """Whether this seat's private panel offers the game's lesson now: on the first turn of the
+        player's first game of it (once a player and game)."""
+        if reader.seat is None or not reader.acting:
+            return False
+        channel = reader.table.channel_id
+        row = self._service.last_saved(channel) or await self._row(channel)
+        moved = row is None or any(int(entry[0]) == reader.seat for entry in row.moves)
+        return await self.lessons.offer_once(reader, user_id, moved)
 
     async def stats(self, guild_id: int | None, game: str | None = None, user_id: int | None = None) -> list[dict[str, Any]]:
         return await self._service.stats(guild_id, game, user_id)

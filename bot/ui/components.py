@@ -55,6 +55,7 @@ class Kind(str, enum.Enum):
     MOVE_DOWN = "md"  # move the table message down the channel (from /game status)
     INVITE = "iw"  # a DM table's "Invite a watcher" (answered by cogs.watch)
     STOP_WATCHING = "xw"  # a watcher message's "Stop watching" (answered by cogs.watch)
+    LESSON = "ln"  # a lesson's own buttons (bot.ui.lessons; the table part names the lesson)
 
     @property
     def is_table_action(self) -> bool:

@@ -19,6 +19,7 @@ from bot.render.panel import clip
 from bot.tables import Actor, TableError
 from bot.tables.desk import DamagedError
 from bot.tables.errors import AlreadyHandled, StaleError
+from bot.tables.lessons import is_lesson_key
 from bot.tables.reader import Reader, Update
 from bot.tables.replays import replays_of
 from bot.ui import payloads
@@ -161,6 +162,10 @@ class Play:
 
     async def _component(self, interaction: discord.Interaction, kind: Kind, tid: str, rev: int, arg: str,
                          values: list[str]) -> None:
+        if is_lesson_key(tid):  # a lesson's message (bot.ui.lessons): its buttons and its pickers
+            from bot.ui import lessons
+
+            return await lessons.press(self, interaction, kind, tid, rev, arg, values)  # type: ignore[arg-type]
         if kind.is_table_action:
             return await self.table_action(interaction, kind, tid, rev)
         if kind is Kind.SURE:
@@ -314,6 +319,10 @@ class Play:
         drafts = payloads.Drafts()
         png = await pictures.seat_picture(reader.game, reader.view)
         head, embed, view, files = payloads.seat_message(reader, drafts, png, note)
+        if await self.desk.lesson_offer(reader, interaction.user.id):  # the first turn of a first game: once
+            from bot.ui import lessons
+
+            head, view = lessons.with_offer(head, view, reader, interaction.user.id)
         await self.desk.save_drafts(drafts, reader)
         clicked = interaction.message
         if clicked is not None and clicked.flags.ephemeral and not interaction.response.is_done():
@@ -361,6 +370,11 @@ class Play:
             return False
         tid, rev, arg = found
         text = " ".join(modal_text(interaction).split())
+        if is_lesson_key(tid):
+            from bot.ui import lessons
+
+            await lessons.modal(self, interaction, tid, rev, arg, text)  # type: ignore[arg-type]
+            return True
         try:
             tokens = await self.tokens(interaction, arg, tid, rev)
         except TableError as e:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from bot.engine.cards import pretty
 from bot.engine.core import HIDDEN, Action, Choices, Game, Hidden
 
 from .geometry import ATTACK, DEF_RANK, INDEX, SIZE
@@ -234,3 +235,23 @@ REASONS = {
     "pass": "no move, add or attack is legal",
 }
 
+
+
+def plan(game: Game, seat: int, action: Action | str) -> str | None:
+    """When the hint is a move, an add or a pass (no attack), the aim behind it: the goal row, and
+    the seat's card nearest to it (from the seat's own view)."""
+    verb = str(action).split(" ", 1)[0]
+    v = game.view(seat)
+    if verb not in ("move", "add", "pass") or getattr(v, "setup", True) or getattr(v, "attack", None) is not None:
+        return None
+    goal = 7 if seat == v.south else 1  # the other home row
+    mine = [b for b in v.board if b.owner == seat]
+    if not mine:
+        return None
+    near = min(mine, key=lambda b: (abs(goal - int(b.cell[1:])), b.cell))
+    ranks = abs(goal - int(near.cell[1:]))
+    what = pretty(near.card) if isinstance(near.card, str) else "a card"
+    if not ranks:
+        return f"keep {what} at {near.cell} alive: a card on your goal row that survives a whole turn wins"
+    return (f"reach your goal row (rank {goal}): your nearest card, {what} at {near.cell}, is {ranks} "
+            f"rank{'s' if ranks != 1 else ''} away, and a card there that survives a whole turn wins")

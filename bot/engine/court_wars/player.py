@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from bot.engine.cards import pretty
 from bot.engine.core import Action, Game
 
 from .actions import LETTERS, Attack, Defend, Discard, Draw, Place, PlaceJoker, Resign, Skip
@@ -97,4 +98,26 @@ def hint(game: Game, seat: int) -> tuple[Action, str]:
     return action, "no other move is left"
 
 
-__all__ = ["auto_move", "hint", "LETTERS"]
+def plan(game: Game, seat: int, action: Action | str) -> str | None:
+    """When the hint is to defend (or to skip an ace's attack), what to build towards: the weakest
+    living stack of the others, and how far the seat's strongest stack is from defeating it."""
+    if not isinstance(action, (Defend, Skip)):
+        return None
+    view = game.view(seat)
+    assert isinstance(view, CourtWarsView)
+    mine = [p for p in view.seats[seat].positions if p.living]
+    theirs = [(s, p) for s in view.seats if s.seat != seat and not s.eliminated for p in s.positions if p.living]
+    if not mine or not theirs:
+        return None
+    them, target = min(theirs, key=lambda sp: (sp[1].defence, sp[0].seat))
+    best = max(mine, key=lambda p: (p.attack, p.letter))
+    court = f"joker on {pretty(target.court)}" if target.joker else pretty(target.court)
+    if best.attack >= target.defence:
+        return None  # an attack would do it: the hint's reason already says why not now
+    aim = f"grow a stack to Attack {target.defence} to defeat {them.name}'s {court} (Defence {target.defence})"
+    if not best.attack:
+        return f"{aim}: your stacks have no guards now, so start one with a high guard"
+    return f"{aim}: your strongest, {pretty(best.court)}, has Attack {best.attack} (each new guard goes lower)"
+
+
+__all__ = ["auto_move", "hint", "plan", "LETTERS"]

@@ -11,6 +11,7 @@ import random
 from bot.engine.core import Action, Choices, Game
 
 from .model import klass, suit, value
+from .plans import plan  # noqa: F401 — /game hint's plan (bot.engine.hints finds it here)
 from .view import MaginotView
 
 ACE_PREFERENCE = "DCSH"  # Ace #1: A♦ makes markers every turn
