@@ -41,6 +41,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("DECKHAND_SWEEP_SECONDS", "5", "How often (seconds) turn limits are checked; 0.1 to 3600."),
     Setting("DECKHAND_PICTURE_WORKERS", "", "Processes that draw table pictures (0: draw in threads instead); "
             "0 to 256.", "one per core but one (at least one)"),
+    Setting("DECKHAND_THINK_WORKERS", "", "Processes where Strong bot seats think over their moves (0: think in "
+            "threads instead); 0 to 256.", "one per core but one (at least one)"),
+    Setting("DECKHAND_STRONG_SECONDS", "", "Seconds of CPU a Strong bot seat may think over a move; 0.01 to 30.",
+            "1"),
     Setting("DECKHAND_PG_BIN", "/usr/lib/postgresql/15/bin", "The tests only: where PostgreSQL's server programs "
             "are, for the throw-away servers the store tests start (else pg_ctl on PATH)."),
 )
@@ -74,6 +78,8 @@ class Settings:
     identify_delay: float = 5.0  # seconds between IDENTIFYs of shard clusters: a process waits this × its first shard id
     sweep_seconds: float = 5.0  # how often the turn-limit sweep runs (an indexed read of due tables)
     picture_workers: int | None = None  # picture processes (0: threads; None: the default), read by bot.render.pictures
+    think_workers: int | None = None  # thinking processes (0: threads; None: the default), read by bot.tables.thinking
+    strong_seconds: float | None = None  # a Strong move's budget (None: the default), read by bot.tables.thinking
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, *, load_dotenv: bool = True) -> "Settings":
@@ -98,6 +104,8 @@ class Settings:
         sweep_seconds = _number(env, "DECKHAND_SWEEP_SECONDS", 5.0, least=0.1, most=3600.0, unit="seconds")
         picture_workers = _number(env, "DECKHAND_PICTURE_WORKERS", None, least=0, most=256, unit="processes",
                                   whole=True)
+        think_workers = _number(env, "DECKHAND_THINK_WORKERS", None, least=0, most=256, unit="processes", whole=True)
+        strong_seconds = _number(env, "DECKHAND_STRONG_SECONDS", None, least=0.01, most=30.0, unit="seconds")
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
             database=Path(env.get("DECKHAND_DATABASE", "").strip() or DEFAULT_DB),
@@ -112,6 +120,8 @@ class Settings:
             identify_delay=identify_delay,
             sweep_seconds=sweep_seconds,
             picture_workers=None if picture_workers is None else int(picture_workers),
+            think_workers=None if think_workers is None else int(think_workers),
+            strong_seconds=strong_seconds,
         )
 
     def require_token(self) -> str:

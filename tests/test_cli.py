@@ -624,6 +624,10 @@ def test_simulate_refuses_no_games(games, capsys):
     ("DECKHAND_IDENTIFY_DELAY", v) for v in ("1e308", "nan", "inf", "-1")
 ] + [
     ("DECKHAND_PICTURE_WORKERS", v) for v in ("-1", "1e308", "2.5", "nan", "many", "100000")
+] + [
+    ("DECKHAND_THINK_WORKERS", v) for v in ("-1", "2.5", "many")
+] + [
+    ("DECKHAND_STRONG_SECONDS", v) for v in ("0", "31", "nan", "soon")
 ])
 def test_every_numeric_setting_refuses_nonsense(name, value, monkeypatch, capsys):
     monkeypatch.setenv(name, value)
