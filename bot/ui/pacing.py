@@ -81,7 +81,8 @@ class BotPace:
         the turn ping and the end. A table of bots only (a tournament's) has no message to show."""
         if not update.public.table.people:
             return
-        live = await self.place.show_table(update.public)  # (it takes the channel's showing lock)
+        shown = self.desk.latest(update.public.table.channel_id, update.public)  # a press landed meanwhile: now
+        live = await self.place.show_table(shown)  # (it takes the channel's showing lock)
         await self.announce(update, live)
 
     async def announce(self, update: Update, live: int | None) -> None:
