@@ -12,6 +12,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from bot.engine.levels import LEVELS
+
 from bot.config import ConfigError, Settings, parse_shards, settings_help
 from bot.cli import HelpFormatter, game_list
 from bot.engine.registry import GAME_IDS
@@ -37,6 +39,8 @@ games:
 PLAY_EPILOG = """examples:
   python -m bot play gridcannon --seed 7                 a solo game
   python -m bot play court_wars --players 3 --bots 2,3   you against two built-in players
+  python -m bot play cardchess2 --bots strong            you against the Strong built-in player
+  python -m bot play court_wars --players 3 --bots 2:easy,3:strong
   python -m bot play cardchess2                          two people at one keyboard
   python -m bot play court_wars --variant "No Jokers" --variant rounds=30
   python -m bot play cardchess2 --list-variants
@@ -159,7 +163,13 @@ def parser() -> argparse.ArgumentParser:
     pl.add_argument("--players", type=int, default=None, metavar="N",
                     help="number of players (default: the game's minimum)")
     pl.add_argument("--bots", default="", metavar="SEATS",
-                    help="seats the built-in player takes: 1-based numbers, comma-separated (2,3), or 'all'")
+                    help="seats the built-in player takes: 1-based numbers, comma-separated (2,3), each with a "
+                         "level if wanted (2:strong,3:easy), or 'all'; a level alone (strong) takes every seat "
+                         "but yours at that level")
+    pl.add_argument("--level", default="normal", choices=LEVELS, metavar="LEVEL",
+                    help="the level (easy, normal or strong) of the bot seats --bots names without one "
+                         "(default: normal): Easy makes a person's mistakes, Strong thinks about a second a move "
+                         "(DECKHAND_STRONG_SECONDS)")
     pl.add_argument("--seed", type=int, default=None, metavar="S",
                     help="the shuffle's seed, to play the same deal again (default: random, printed at the start)")
     pl.add_argument("--variant", "--option", dest="options", action="append", default=[], metavar="V",
@@ -367,7 +377,7 @@ def cmd_play(args: argparse.Namespace, settings: Settings) -> int:
     try:
         if not args.names:
             names = default_players(args.game, args.players)
-        bots = parse_seats(args.bots, len(names))
+        bots = parse_seats(args.bots, len(names), args.level)
         play_terminal(args.game, names, args.options, args.seed, auto_seats=bots)
     except (IllegalMove, ValueError) as e:
         print(f"deckhand: {e}", file=sys.stderr)
@@ -386,18 +396,35 @@ def cmd_learn(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-def parse_seats(text: str, n: int) -> set[int]:
-    """``--bots``: 1-based seat numbers (``2,3``) or ``all`` -> 0-based seats."""
-    if text.strip().lower() == "all":
-        return set(range(n))
-    seats = set()
+def parse_seats(text: str, n: int, level: str = "normal") -> dict[int, str]:
+    """``--bots`` -> 0-based seats and their levels: 1-based seat numbers (``2,3``), each with a level
+    if wanted (``2:strong,3:easy``), ``all``, or a level alone (``strong``: every seat but the first).
+    A seat named without a level plays at ``level`` (``--level``)."""
+    from bot.engine.levels import LEVELS
+
+    def checked(word: str) -> str:
+        word = word.strip().lower()
+        if word not in LEVELS:
+            raise ValueError(f"a bot's level is one of {', '.join(LEVELS)}, not {word[:20]!r}.")
+        return word
+
+    level = checked(level)
+    seats: dict[int, str] = {}
     for part in text.split(","):
-        part = part.strip()
+        part = part.strip().lower()
         if not part:
             continue
-        if not part.isdigit() or not 1 <= int(part) <= n:
-            raise ValueError(f"--bots takes seat numbers from 1 to {n} (or 'all'), not {part[:20]!r}.")
-        seats.add(int(part) - 1)
+        where, _, named = part.partition(":")
+        at = checked(named) if named else level
+        if where == "all":
+            seats.update({s: at for s in range(n)})
+        elif where in LEVELS and not named:
+            seats.update({s: where for s in range(1, n)})
+        elif where.isdigit() and 1 <= int(where) <= n:
+            seats[int(where) - 1] = at
+        else:
+            raise ValueError(f"--bots takes seat numbers from 1 to {n} (or 'all'), each with a level if wanted "
+                             f"(2:strong), or a level for every seat but yours (strong), not {part[:20]!r}.")
     return seats
 
 

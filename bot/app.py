@@ -17,6 +17,7 @@ from bot.engine.registry import sample_views
 from bot.i18n.commands import CommandTranslator
 from bot.render import pictures
 from bot.store import Store, open_store
+from bot.tables import thinking
 from bot.tables.service import TableService
 from bot.tables.desk import Desk
 from bot.tables.replays import replays_of
@@ -123,10 +124,13 @@ class DeckhandBot(commands.Bot):
 
     async def close(self) -> None:
         await super().close()
+        if getattr(self, "desk", None) is not None:
+            await self.desk.stop_thinking()  # before the store closes (the cog's unload stops them too)
         if self.store is not None:
             await self.store.close()
             self.store = None
         await asyncio.to_thread(pictures.shutdown)  # the picture workers
+        await asyncio.to_thread(thinking.shutdown)  # and the thinking ones
 
 
 class ShardedDeckhandBot(DeckhandBot, commands.AutoShardedBot):

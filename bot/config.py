@@ -43,6 +43,10 @@ SETTINGS: tuple[Setting, ...] = (
             "0 to 256.", "one per core but one (at least one)"),
     Setting("DECKHAND_END_ANIMATION", "on", "The end message's animation of the whole game: on or off (off saves "
             "the second or two of CPU it takes to draw a game, on a small machine)."),
+    Setting("DECKHAND_THINK_WORKERS", "", "Processes where Strong bot seats think over their moves (0: think in "
+            "threads instead); 0 to 256.", "one per core but one (at least one)"),
+    Setting("DECKHAND_STRONG_SECONDS", "", "Seconds of CPU a Strong bot seat may think over a move; 0.01 to 30.",
+            "1"),
     Setting("DECKHAND_PG_BIN", "/usr/lib/postgresql/15/bin", "The tests only: where PostgreSQL's server programs "
             "are, for the throw-away servers the store tests start (else pg_ctl on PATH)."),
 )
@@ -77,6 +81,8 @@ class Settings:
     sweep_seconds: float = 5.0  # how often the turn-limit sweep runs (an indexed read of due tables)
     picture_workers: int | None = None  # picture processes (0: threads; None: the default), read by bot.render.pictures
     end_animation: bool = True  # the end message carries the whole game as an animation
+    think_workers: int | None = None  # thinking processes (0: threads; None: the default), read by bot.tables.thinking
+    strong_seconds: float | None = None  # a Strong move's budget (None: the default), read by bot.tables.thinking
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, *, load_dotenv: bool = True) -> "Settings":
@@ -104,6 +110,8 @@ class Settings:
         end_animation = env.get("DECKHAND_END_ANIMATION", "on").strip().lower() or "on"
         if end_animation not in ("on", "off"):
             raise ConfigError(f"DECKHAND_END_ANIMATION takes on or off, not {end_animation[:20]!r}.")
+        think_workers = _number(env, "DECKHAND_THINK_WORKERS", None, least=0, most=256, unit="processes", whole=True)
+        strong_seconds = _number(env, "DECKHAND_STRONG_SECONDS", None, least=0.01, most=30.0, unit="seconds")
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
             database=Path(env.get("DECKHAND_DATABASE", "").strip() or DEFAULT_DB),
@@ -119,6 +127,8 @@ class Settings:
             sweep_seconds=sweep_seconds,
             picture_workers=None if picture_workers is None else int(picture_workers),
             end_animation=end_animation == "on",
+            think_workers=None if think_workers is None else int(think_workers),
+            strong_seconds=strong_seconds,
         )
 
     def require_token(self) -> str:

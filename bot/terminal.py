@@ -11,6 +11,7 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 
+from bot.engine import levels
 from bot.engine.cards import pretty_text
 from bot.engine.core import Choices, Decision, Event, Game, IllegalMove
 from bot.engine.registry import GameSpec
@@ -80,9 +81,16 @@ class HotSeat:
     its last turn as that seat reads them.
     """
 
-    def __init__(self, spec: GameSpec, game: Game, bots: set[int], read: Callable[[str], str],
+    def __init__(self, spec: GameSpec, game: Game, bots: set[int] | dict[int, str], read: Callable[[str], str],
                  write: Callable[[str], None], width: int, rng: random.Random, clear: bool = True):
-        self.spec, self.game, self.bots = spec, game, bots
+        # The bot seats and each one's level (a set of seats: all Normal).
+        self.bots = dict(bots) if isinstance(bots, dict) else {s: levels.DEFAULT_LEVEL for s in bots}
+        self.spec, self.game = spec, game
+        self.budget = None
+        if any(v == "strong" for v in self.bots.values()):
+            from bot.tables.thinking import strong_budget
+
+            self.budget = strong_budget()  # a Strong move's CPU seconds (DECKHAND_STRONG_SECONDS)
         self.read, self.write, self.width, self.rng = read, write, width, rng
         self.clear = clear  # the screen is cleared (ANSI) between players: only on a real terminal
         self.render = renderer(spec)
@@ -94,7 +102,8 @@ class HotSeat:
 
     # ----- the loop ---------------------------------------------------------------------
     def run(self) -> Game:
-        names = ", ".join(f"{n} (built-in player)" if s in self.bots else n for s, n in enumerate(self.game.players))
+        names = ", ".join(f"{n} (built-in player, {levels.LEVEL_NAMES[self.bots[s]]})" if s in self.bots else n
+                          for s, n in enumerate(self.game.players))
         self.say(f"{self.spec.title} — seed {self.game.seed}. Players: {names}.")
         if self.humans:
             self.write(wrap_lines(HINT, self.width))
@@ -105,7 +114,7 @@ class HotSeat:
                     break
                 d = decisions[0]  # decisions open at once are asked in turn
                 if d.seat in self.bots:
-                    action = self.spec.player(self.game, d.seat, self.rng)
+                    action = levels.choose(self.bots[d.seat], self.game, d.seat, self.rng, self.budget)
                     self.game, events = self.game.apply(d.seat, action)
                     self.deliver(events)
                 else:
@@ -437,11 +446,15 @@ class HotSeat:
 
 def play_terminal(game_id: str, players: list[str], options: list[str], seed: int | None,
                   read: Callable[[str], str] = input, write: Callable[[str], None] = print,
-                  auto_seats: set[int] | None = None, width: int | None = None, clear: bool | None = None) -> Game:
-    """A hot-seat terminal table; returns the last state (finished or left). The screen is cleared
-    between players only when ``clear`` (default: when the standard output is a terminal)."""
+                  auto_seats: set[int] | dict[int, str] | None = None, width: int | None = None,
+                  clear: bool | None = None) -> Game:
+    """A hot-seat terminal table; returns the last state (finished or left). ``auto_seats``: the
+    built-in player's seats, each with its level (a set: Normal). The screen is cleared between
+    players only when ``clear`` (default: when the standard output is a terminal)."""
     s = game_spec(game_id)
-    bots = set(auto_seats or ())
+    bots = dict(auto_seats) if isinstance(auto_seats, dict) else {b: levels.DEFAULT_LEVEL for b in auto_seats or ()}
+    if any(v not in levels.LEVELS for v in bots.values()):
+        raise ValueError(f"A bot's level is one of {', '.join(levels.LEVELS)}.")
     if any(not 0 <= b < len(players) for b in bots):
         raise ValueError(f"--bots takes seat numbers from 1 to {len(players)}.")
     game = s.state.new(players, options, seed=seed)

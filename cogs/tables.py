@@ -27,7 +27,7 @@ from bot.ui.tournaments import TEMPLATE as TOURNAMENT_TEMPLATE
 from bot.ui.payloads import NO_PINGS
 from bot.ui.placement import MOVE_DOWN_AFTER, Placement
 from bot.ui.confirmations import Confirmations
-from bot.ui.pacing import BotPace
+from bot.ui.pacing import BOTS_HELP, BotPace
 from bot.ui.play import ANSWER_FAILED, Play, actor_of, refuse
 
 if TYPE_CHECKING:
@@ -59,6 +59,7 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         self.place = Placement(bot, self.desk)
 
     async def cog_load(self) -> None:
+        self.desk.on_bot_move = self.bot_moved  # a Strong seat's move, thought off the loop, is shown here
         self.marks_loop.start()
         self.catching_up = asyncio.create_task(self.place.catch_up(), name="deckhand: catch the table messages up")
         if self.bot.run_timeouts:
@@ -74,6 +75,8 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         self.timeout_loop.cancel()
         for task in self.__dict__.get("bot_timers", {}).values():
             task.cancel()
+        self.desk.on_bot_move = None
+        await self.desk.stop_thinking()
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
@@ -277,6 +280,8 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         embed.add_field(name="Sections (`/game rules … section:`)",
                         value=clip(", ".join(h for h, _ in sections), 1024), inline=False)
         embed.add_field(name="Watching and reliving", value=WATCHING_HELP, inline=False)
+        if s.max_players > 1:
+            embed.add_field(name="Playing against bots", value=BOTS_HELP, inline=False)
         embed.add_field(name="Players", value=f"{s.min_players}–{s.max_players}", inline=True)
         embed.set_footer(text=s.credit[:2048])
         await interaction.response.send_message(embed=embed, ephemeral=True)

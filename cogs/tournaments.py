@@ -21,6 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot.engine.levels import DEFAULT_LEVEL, LEVEL_NAMES, LEVELS
 from bot.engine.registry import GAME_IDS, spec
 from bot.render.panel import clip
 from bot.tables import TableError
@@ -40,6 +41,7 @@ GAMES = [app_commands.Choice(name=spec(g).title[:100], value=g) for g in GAME_ID
 FORMATS = [app_commands.Choice(name="Swiss (two-player games)", value="swiss"),
            app_commands.Choice(name="Single elimination (two-player games)", value="elimination"),
            app_commands.Choice(name="Rounds of tables (games of 3–6)", value="tables")]
+BOT_LEVELS = [app_commands.Choice(name=LEVEL_NAMES[v], value=v) for v in LEVELS]
 SETTLE = [app_commands.Choice(name="A win for the player ahead", value="ahead"),
           app_commands.Choice(name="A draw", value="draw")]
 
@@ -67,16 +69,18 @@ class TournamentsCog(commands.Cog, name="Tournaments"):
     @app_commands.describe(game="Which game", format="Swiss, single elimination, or rounds of tables",
                            rounds="Rounds (default: enough for a clear winner; 3 for tables)",
                            round_hours="Hours a round lasts", bots="Built-in players entered",
+                           bot_level="The built-in players' level (Easy, Normal or Strong)",
                            fill="Built-in players fill short tables", settle="A table unfinished at a round's end",
                            seats="Seats a table (format tables)", starts_in_hours="Start by itself after this many hours",
                            variants="Variants or settings, comma-separated (see /game rules)")
-    @app_commands.choices(game=GAMES, format=FORMATS, settle=SETTLE)
+    @app_commands.choices(game=GAMES, format=FORMATS, settle=SETTLE, bot_level=BOT_LEVELS)
     @app_commands.default_permissions(manage_guild=True)
     async def new(self, interaction: discord.Interaction, game: str, format: str,
                   rounds: app_commands.Range[int, 1, 20] | None = None,
                   round_hours: app_commands.Range[int, 1, 336] = 24, bots: app_commands.Range[int, 0, 32] = 0,
                   fill: bool = False, settle: str = "ahead", seats: app_commands.Range[int, 3, 6] | None = None,
-                  starts_in_hours: app_commands.Range[int, 1, 336] | None = None, variants: str | None = None) -> None:
+                  starts_in_hours: app_commands.Range[int, 1, 336] | None = None, variants: str | None = None,
+                  bot_level: str = DEFAULT_LEVEL) -> None:
         perms = interaction.permissions
         if interaction.guild_id is None or not (perms and perms.manage_guild):
             return await refuse(interaction, "Only someone with Manage Server can open a tournament.")
@@ -86,7 +90,7 @@ class TournamentsCog(commands.Cog, name="Tournaments"):
         try:
             v = await self.tours.create(interaction.guild_id, interaction.channel.id, actor_of(interaction), game, format,
                                         rounds=rounds, round_seconds=round_hours * 3600, bots=bots, fill=fill,
-                                        settle=settle, seats=seats, options=options,
+                                        settle=settle, seats=seats, options=options, bot_level=bot_level,
                                         starts_in=None if starts_in_hours is None else starts_in_hours * 3600)
         except TableError as e:
             return await refuse(interaction, str(e))

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bot.__main__ import main
+from bot.__main__ import main, parse_seats
 from bot.cli import CLEAR, rules_help, simulate, wrap_lines, wrap_markdown
 from bot.terminal import HotSeat, play_terminal
 from bot.engine.registry import GAME_IDS, spec
@@ -551,7 +551,7 @@ def test_end_of_input_leaves_the_game():
 def test_play_from_the_command_line_with_bots():
     out = run_cli("play", "court_wars", "--players", "3", "--bots", "2,3", "--seed", "8", stdin="?\n1\nquit\n")
     assert out.returncode == 0, out.stderr
-    assert "Court Wars — seed 8. Players: Player 1, Player 2 (built-in player), Player 3 (built-in player)." \
+    assert "Court Wars — seed 8. Players: Player 1, Player 2 (built-in player, Normal), Player 3 (built-in player, Normal)." \
         in " ".join(out.stdout.split())
     assert "  1. " in out.stdout
     assert "Game left unfinished." in out.stdout
@@ -624,6 +624,10 @@ def test_simulate_refuses_no_games(games, capsys):
     ("DECKHAND_IDENTIFY_DELAY", v) for v in ("1e308", "nan", "inf", "-1")
 ] + [
     ("DECKHAND_PICTURE_WORKERS", v) for v in ("-1", "1e308", "2.5", "nan", "many", "100000")
+] + [
+    ("DECKHAND_THINK_WORKERS", v) for v in ("-1", "2.5", "many")
+] + [
+    ("DECKHAND_STRONG_SECONDS", v) for v in ("0", "31", "nan", "soon")
 ])
 def test_every_numeric_setting_refuses_nonsense(name, value, monkeypatch, capsys):
     monkeypatch.setenv(name, value)
@@ -816,9 +820,35 @@ def test_gridcannon_prints_every_event_and_prompt_once():
             assert flat.count(" ".join(prompt.split())) == 1, (prompt, shown)
 
 
+def test_the_player_chooses_the_bots_levels():
+    assert parse_seats("strong", 3) == {1: "strong", 2: "strong"}, "a level alone: every seat but yours"
+    assert parse_seats("2:easy,3", 3, "strong") == {1: "easy", 2: "strong"}
+    assert parse_seats("all:easy", 2) == {0: "easy", 1: "easy"}
+    assert parse_seats("2", 2) == {1: "normal"}
+    for bad in ("2:grandmaster", "4", "strong:easy", "x"):
+        with pytest.raises(ValueError):
+            parse_seats(bad, 3)
+    out = run_cli("play", "court_wars", "--players", "3", "--bots", "2:easy,3:strong", "--seed", "8",
+                  stdin="quit\n", env={"COLUMNS": "200", "DECKHAND_STRONG_SECONDS": "0.05"})
+    assert out.returncode == 0, out.stderr
+    assert "Players: Player 1, Player 2 (built-in player, Easy), Player 3 (built-in player, Strong)." in \
+        " ".join(out.stdout.split())
+    refused = run_cli("play", "court_wars", "--bots", "2:grandmaster", stdin="quit\n")
+    assert refused.returncode == 2 and "level" in refused.stderr
+
+
+def test_a_game_against_strong_and_easy_bots_in_the_terminal_ends(monkeypatch):
+    monkeypatch.setenv("DECKHAND_STRONG_SECONDS", "0.02")  # the test's budget: small
+    script = Script()
+    g = play_terminal("court_wars", ["A", "B", "C"], [], 3, read=script.read, write=script.write,
+                      auto_seats={0: "strong", 1: "easy", 2: "normal"})
+    assert g.is_over() and g.outcome().summary in script.out
+    assert "A (built-in player, Strong), B (built-in player, Easy), C (built-in player, Normal)" in " ".join(script.out.split())
+
+
 def test_default_names_read_player_1():
     out = run_cli("play", "court_wars", "--bots", "2", "--seed", "1", stdin="quit\n", env={"COLUMNS": "200"})
-    assert "Players: Player 1, Player 2 (built-in player)." in out.stdout
+    assert "Players: Player 1, Player 2 (built-in player, Normal)." in out.stdout
     assert "P1 P1" not in out.stdout and "Player 1 — K♠" in out.stdout
 
 

@@ -22,10 +22,10 @@ async def test_a_bot_seat_plays_court_wars_to_the_end(standin, bot):
     channel = int(g.channel["id"])
     lobby = await standin.slash(bot, "game new", {"game": "court_wars", "variants": "first=1"}, user=ana, guild=g)
     labels = [label for _, label, _ in standin.buttons(lobby.message_id)]
-    assert "Add a bot" in labels
-    refused = await standin.click(bot, lobby.message_id, label="Add a bot", user=ben)
+    assert {"Add Easy bot", "Add Normal bot", "Add Strong bot"} <= set(labels)
+    refused = await standin.click(bot, lobby.message_id, label="Add Normal bot", user=ben)
     assert refused.ephemeral and "Only the host" in refused.text
-    added = await standin.click(bot, lobby.message_id, label="Add a bot", user=ana)
+    added = await standin.click(bot, lobby.message_id, label="Add Normal bot", user=ana)
     assert not added.ephemeral
     seats = next(f["value"] for f in added.embed["fields"] if f["name"].startswith("Seats"))
     assert "Deckhand bot 1" in seats and "<@-" not in seats
@@ -89,13 +89,13 @@ async def test_add_a_bot_is_disabled_when_the_table_is_full(standin, bot):
     g, (ana,) = people(standin, 1)
     res = await standin.slash(bot, "game new", {"game": "court_wars"}, user=ana, guild=g)
     for _ in range(3):
-        res = await standin.click(bot, res.message_id, label="Add a bot", user=ana)
+        res = await standin.click(bot, res.message_id, label="Add Normal bot", user=ana)
         assert not res.ephemeral, res.text
     buttons = {label: disabled for _, label, disabled in standin.buttons(res.message_id)}
-    assert buttons["Add a bot"] is True and buttons["Start"] is False
+    assert buttons["Add Normal bot"] is True and buttons["Add Strong bot"] is True and buttons["Start"] is False
     seats = next(f["value"] for f in res.embed["fields"] if f["name"].startswith("Seats"))
     assert [line.split(". ", 1)[1] for line in seats.splitlines()][1:] == [
-        "🤖 Deckhand bot 1", "🤖 Deckhand bot 2", "🤖 Deckhand bot 3"]
+        "🤖 Deckhand bot 1 (Normal)", "🤖 Deckhand bot 2 (Normal)", "🤖 Deckhand bot 3 (Normal)"]
 
 
 async def test_racing_bots_answer_after_a_human_delay_through_discord(standin, bot, monkeypatch):
@@ -121,7 +121,7 @@ async def test_racing_bots_answer_after_a_human_delay_through_discord(standin, b
         lobby = await standin.slash(bot, "game new", {"game": "knight_rogue_princess_dragon",
                                                       "variants": "Open Race"}, user=ana, guild=g)
         for _ in range(3):
-            await standin.click(bot, lobby.message_id, label="Add a bot", user=ana)
+            await standin.click(bot, lobby.message_id, label="Add Normal bot", user=ana)
         await standin.click(bot, lobby.message_id, label="Start", user=ana)
         for i in range(200):
             table = await bot.service.get(channel)

@@ -103,10 +103,17 @@ def new_draft_id() -> str:
     return secrets.token_hex(6)  # 12 characters [0-9a-f]: fits a custom_id beside the rest
 
 
+BOT_THINKING = "thinking"  # a table's series key: since when a bot seat thinks over its move (bot.tables.thinking)
+
+
 @dataclass
 class Seat:
+    """Who sits at a seat. ``level``: a bot seat's level (``easy``, ``normal``, ``strong``); None
+    for a person, and for a bot seated before levels existed (it plays as Normal)."""
+
     user_id: int
     name: str
+    level: str | None = None
 
 
 @dataclass
@@ -220,8 +227,12 @@ class TableRow:
 
     @property
     def alarm(self) -> float | None:
-        """The next time the sweep must look at this table: the warning or the deadline."""
-        times = [x for x in (self.warn_at, self.deadline) if x is not None]
+        """The next time the sweep must look at this table: the warning or the deadline, or at once
+        while a bot seat is thinking (``BOT_THINKING``: a restart resumes it)."""
+        thinking = self.series.get(BOT_THINKING) if self.status == "playing" and self.series else None
+        if not isinstance(thinking, (int, float)):
+            thinking = None
+        times = [x for x in (self.warn_at, self.deadline, thinking) if x is not None]
         return min(times) if times else None
 
 

@@ -71,6 +71,19 @@ def _options_text(t: TableRow) -> str:
     return text
 
 
+def seat_form(s: Seat) -> list[Any]:
+    """A seat's stored form: ``[user_id, name]``, with a bot's level after them when it has one."""
+    return [s.user_id, s.name] if s.level is None else [s.user_id, s.name, s.level]
+
+
+def seat_of_form(raw: Any) -> Seat:
+    """A seat from its stored form (a row written before levels has no third item: None)."""
+    if not isinstance(raw, list) or len(raw) not in (2, 3):
+        raise ValueError("not a seat")
+    level = None if len(raw) == 2 or raw[2] is None else str(raw[2])
+    return Seat(int(raw[0]), str(raw[1]), level)
+
+
 def encode_row(t: TableRow, snapshot: tuple[dict[str, Any] | None, int] | None = None) -> dict[str, Any]:
     """The ``tables`` columns of a row (without the move log). ``state`` is there only when
     ``snapshot`` (see :meth:`TableRow.snapshot_due`) is given: a move without one leaves the
@@ -78,7 +91,7 @@ def encode_row(t: TableRow, snapshot: tuple[dict[str, Any] | None, int] | None =
     must say how many moves its state holds once moves are appended after it)."""
     cols = {
         "channel_id": t.channel_id, "table_id": t.table_id, "guild_id": t.guild_id, "game": t.game,
-        "status": t.status, "host_id": t.host_id, "seats": dumps([[s.user_id, s.name] for s in t.seats]),
+        "status": t.status, "host_id": t.host_id, "seats": dumps([seat_form(s) for s in t.seats]),
         "options": _options_text(t), "seed": t.seed,
         "events": dumps(t.events), "revision": t.revision, "move_count": len(t.moves), "turn_limit": t.turn_limit,
         "turn_since": t.turn_since, "timed_out": bool(t.timed_out), "deadline": t.deadline,
@@ -190,7 +203,7 @@ def decode_row(r: Mapping[str, Any], move_entries: Sequence[str], record_text: s
             raise _Damage(f"its status {str(r['status'])[:20]!r} is unknown")
         raw_seats = _json(r["seats"], "seats")
         try:
-            seats = [Seat(int(u), str(n)) for u, n in raw_seats]
+            seats = [seat_of_form(s) for s in raw_seats]
         except (TypeError, ValueError):
             raise _Damage("its seats are not a list of players") from None
         options = _json(r["options"], "options")
@@ -273,8 +286,8 @@ def watcher_row(r: Any) -> WatcherRow:
 def live_table(r: Any) -> LiveTable | None:
     """A row of ``live_tables`` (None when its seats cannot be read: a damaged table is not offered)."""
     try:
-        players = tuple(str(n) for _, n in json.loads(r["seats"]))
-    except (TypeError, ValueError):
+        players = tuple(str(s[1]) for s in json.loads(r["seats"]))
+    except (TypeError, ValueError, IndexError, KeyError):
         return None
     return LiveTable(int(r["channel_id"]), str(r["table_id"]), str(r["game"]), players)
 

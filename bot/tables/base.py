@@ -18,6 +18,7 @@ from bot.engine.core import Game
 from bot.ratings import RatingChange, record_result
 from bot.records import make_record
 from bot.store import MoveLog, PackedState, StaleRevision, Store, StoreError, TableRow
+from bot.store.base import BOT_THINKING
 from bot.tables.errors import StaleError, TableError
 from bot.tables.games import GAMES, MB, load_game, row_bytes
 
@@ -83,7 +84,7 @@ def _working_copy(row: TableRow) -> TableRow:
 
 
 def is_bot(user_id: int) -> bool:
-    """Bot seats (the built-in player, added with **Add a bot**) have negative user ids."""
+    """Bot seats (the built-in player, added with **Add … bot** at a level) have negative user ids."""
     return user_id < 0
 
 
@@ -177,6 +178,9 @@ class ServiceBase:
         # At most this many changes computed and saving at once: a burst of presses waits here,
         # parked, instead of crowding one turn of the event loop with all their work.
         self._in_flight = asyncio.Semaphore(self.IN_FLIGHT.get(getattr(store, "backend", ""), 4))
+
+    def wake_thinking(self, channel_id: int) -> None:
+        """A bot seat of the channel thinks over its move (``bot.tables.thinking``; here: nobody thinks)."""
 
     def _remember(self, table: TableRow) -> None:
         # The row's game goes to the cache of games; the row keeps it only if that cache did not
@@ -282,6 +286,8 @@ class ServiceBase:
         except StaleRevision:
             raise TableError("Someone else moved at the same moment; look at the table and try again.") from None
         self._remember(change.table)
+        if change.table.status == "playing" and change.table.series.get(BOT_THINKING) is not None:
+            self.wake_thinking(change.table.channel_id)  # a Strong seat to act: thought for off the loop
         if change.finished:
             await self._after_finish(change.table)
             if self.rates_games:  # the game is saved; its ratings follow (a game is rated once)

@@ -1,13 +1,17 @@
-"""Bot seats: the built-in player seated by the host, playing its turns inside the change that handed them over."""
+"""Bot seats: the built-in player seated by the host at a level (Easy, Normal or Strong). Easy and
+Normal play their turns inside the change that handed them over; a Strong seat thinks off the
+event loop (``bot.tables.thinking``): the change only marks the table for it."""
 
 from __future__ import annotations
 
 import logging
 import random
 
+from bot.engine import levels
 from bot.engine.core import Game, IllegalMove
 from bot.engine.registry import spec
 from bot.store import Seat, TableRow
+from bot.store.base import BOT_THINKING
 from bot.tables.base import MAX_BOT_STEPS, BOT_NAME, Actor, Change, acting_users, is_bot
 from bot.tables.errors import TableError
 from bot.tables.games import load_game
@@ -17,6 +21,42 @@ log = logging.getLogger("bot.tables")
 
 BOT_FASTEST = 1.0  # seconds: a bot in a race never answers quicker than a person could read the table
 PERSON = 2.0  # seconds a person takes to answer a race, for whom the bots' pace is made fair
+
+
+THINKING_LEVELS = frozenset({"strong"})  # levels whose moves are thought off the loop (about a second of CPU)
+
+
+def bot_level(seat: Seat) -> str:
+    """A bot seat's level (a seat stored before levels, or with a level unknown here, plays Normal)."""
+    return seat.level if seat.level in levels.LEVELS else levels.DEFAULT_LEVEL
+
+
+def level_name(level: str) -> str:
+    """A level as players read it: Easy, Normal, Strong."""
+    return levels.LEVEL_NAMES.get(level, level.title())
+
+
+def parse_level(text: str | None) -> str:
+    """A level from a player's words (``strong``, ``Strong``; empty: Normal); TableError otherwise."""
+    word = (text or "").strip().lower() or levels.DEFAULT_LEVEL
+    if word not in levels.LEVELS:
+        names = ", ".join(level_name(v) for v in levels.LEVELS)
+        raise TableError(f"A bot's level is one of {names}, not {str(text)[:20]!r}.")
+    return word
+
+
+def thinks(t: TableRow, seat: int) -> bool:
+    """Whether the seat is a bot whose moves are thought off the loop (a Strong one)."""
+    s = t.seats[seat]
+    return is_bot(s.user_id) and bot_level(s) in THINKING_LEVELS
+
+
+def thinker(t: TableRow, game: Game) -> int | None:
+    """The thinking bot seat to act now (the lowest), or None."""
+    if t.status != "playing" or game.is_over():
+        return None
+    seats = sorted(s for s in game.to_act() if s not in game.forfeited and thinks(t, s))
+    return seats[0] if seats else None
 
 
 def racing(t: TableRow, game: Game) -> tuple[list[int], list[int]]:
@@ -57,10 +97,11 @@ def ready_bots(t: TableRow, game: Game, now: float) -> list[int]:
 def next_bot_at(t: TableRow, game: Game) -> float | None:
     """When the next racing bot answers (unix time), or None when no bot is waiting in a race."""
     racing_bots, _ = racing(t, game)
-    if not racing_bots or t.status != "playing":
+    paced = [s for s in racing_bots if not thinks(t, s)]  # a thinking seat keeps its own pace (bot.tables.thinking)
+    if not paced or t.status != "playing":
         return None
     since = t.turn_since or 0.0
-    return min(since + bot_delay(t, s, len(racing_bots)) for s in racing_bots)
+    return min(since + bot_delay(t, s, len(racing_bots)) for s in paced)
 
 
 class Bots:
@@ -79,8 +120,10 @@ class Bots:
 
         return await self._update(channel_id, fn)
 
-    async def add_bot(self, channel_id: int, actor: Actor, revision: int | None = None) -> Change:
-        """Seat a built-in player (the host's choice, in the lobby of a game for several)."""
+    async def add_bot(self, channel_id: int, actor: Actor, revision: int | None = None,
+                      level: str = levels.DEFAULT_LEVEL) -> Change:
+        """Seat a built-in player at ``level`` (the host's choice, in the lobby of a game for several)."""
+        level = parse_level(level)
 
         def fn(t: TableRow) -> Change:
             cls = spec(t.game)
@@ -95,8 +138,8 @@ class Bots:
             taken = {-s.user_id for s in t.seats if is_bot(s.user_id)}
             n = next(i for i in range(1, cls.max_players + 2) if i not in taken)
             name = f"{BOT_NAME} {n}"
-            t.seats.append(Seat(-n, name))
-            return Change(t, events=[f"{actor.name} seated {name} (the built-in player)."])
+            t.seats.append(Seat(-n, name, level))
+            return Change(t, events=[f"{actor.name} seated {name} ({level_name(level)}, the built-in player)."])
 
         return await self._update(channel_id, fn, revision=revision)
 
@@ -109,9 +152,10 @@ class Bots:
         for s in [s for s in change.private if is_bot(t.seats[s].user_id)]:
             del change.private[s]  # what only a bot may read goes nowhere
         if t.status != "playing":
+            if BOT_THINKING in t.series:
+                t.series = {k: v for k, v in t.series.items() if k != BOT_THINKING}
             return
         game = load_game(t)
-        player = spec(t.game).player
         people = [s.user_id for s in t.seats if not is_bot(s.user_id)]
         pings = set(change.pings)
         acting = acting_users(t, game)
@@ -119,13 +163,13 @@ class Bots:
         for _ in range(MAX_BOT_STEPS):
             if game.is_over():
                 break
-            bots = [s for s in ready_bots(t, game, self.clock()) if s not in game.forfeited]
+            bots = [s for s in ready_bots(t, game, self.clock()) if s not in game.forfeited and not thinks(t, s)]
             if not bots:
                 break
             seat = bots[0]
             rng = random.Random(f"bot:{t.seed}:{len(t.moves)}")
             try:
-                step = self._apply(t, game, seat, str(player(game, seat, rng)))
+                step = self._apply(t, game, seat, str(levels.choose(bot_level(t.seats[seat]), game, seat, rng)))
             except (TableError, IllegalMove) as e:  # a built-in player's slip never undoes a person's move
                 log.error("the built-in player of %s failed at table %s: %s", t.game, t.channel_id, e)
                 break
@@ -139,6 +183,11 @@ class Bots:
             now = acting_users(t, game)
             pings |= now - acting
             acting = now
+        # A thinking seat to act: the table is marked (due for the sweep at once), and thought for off the loop.
+        if thinker(t, game) is not None:
+            t.series = {**t.series, BOT_THINKING: round(self.clock(), 3)}
+        elif BOT_THINKING in t.series:
+            t.series = {k: v for k, v in t.series.items() if k != BOT_THINKING}
         # Ping the people whose turn it now is (never a bot; nobody at a table with one person).
         if played or len(people) < 2:
             change.pings = sorted(u for u in pings if u in acting and not is_bot(u)) if len(people) > 1 else []

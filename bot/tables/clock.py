@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from bot.engine.core import Game
 from bot.engine.registry import spec
 from bot.store import StoreError, TableRow
-from bot.store.base import WARN_FRACTION
+from bot.store.base import BOT_THINKING, WARN_FRACTION
 from bot.tables.base import KEEP_EVENTS, Change, _working_copy, is_bot
 from bot.tables.errors import TableError
 from bot.tables.games import load_game
@@ -95,6 +95,9 @@ class Clock:
             if not page:
                 break
             todo = [row for row in page if broken.get(row.channel_id) != (row.table_id, row.revision)]
+            for row in todo:  # a bot seat thinking (a restart, a lost task): thought for again
+                if row.status == "playing" and row.series.get(BOT_THINKING) is not None:
+                    self.wake_thinking(row.channel_id)  # type: ignore[attr-defined]
             # Each table's game (its snapshot and up to SNAPSHOT_EVERY moves replayed) is rebuilt in a
             # worker thread, the page at once, not on the event loop: who is late, and the table
             # message after the change, read it from there (bot.tables.games.GAMES).

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
 from bot.engine.hints import hint_sentence
+from bot.engine.levels import DEFAULT_LEVEL
 from bot.engine.registry import spec
 from bot.records import redacted
 from bot.store import AlreadySeen, DamagedTable, StoreError, TableRow
@@ -97,6 +98,9 @@ class Desk:
         self.watching = Watching(service.store)  # who watches which table from elsewhere (/game watch)
         self.pings = Pings(service)  # each player's turn pings (bot.tables.pings)
         self.lessons = Lessons(service.store)  # each player's private lessons (bot.tables.lessons)
+        # Told each move a thinking (Strong) bot seat made off the loop, as the public may read it.
+        self.on_bot_move: Callable[[Update], Awaitable[None]] | None = None
+        service.on_bot_move = self._bot_moved
 
     @property
     def clock(self) -> Any:
@@ -233,8 +237,10 @@ class Desk:
     async def cancel(self, channel_id: int, actor: Actor, revision: int | None = None) -> Update:
         return await self._do(actor.user_id, self._service.cancel(channel_id, actor), channel_id)
 
-    async def add_bot(self, channel_id: int, actor: Actor, revision: int | None = None) -> Update:
-        return await self._do(actor.user_id, self._service.add_bot(channel_id, actor, revision=revision), channel_id)
+    async def add_bot(self, channel_id: int, actor: Actor, revision: int | None = None,
+                      level: str | None = None) -> Update:
+        work = self._service.add_bot(channel_id, actor, revision=revision, level=level or DEFAULT_LEVEL)
+        return await self._do(actor.user_id, work, channel_id)
 
     async def skip(self, channel_id: int, actor: Actor, revision: int | None = None) -> Update:
         return await self._do(actor.user_id, self._service.skip(channel_id, actor, revision=revision), channel_id)
@@ -311,6 +317,23 @@ class Desk:
             return await self._do(None, self._service.play_due_bots(channel_id))
         except TableError:
             return None
+
+    # ----- bots that think (Strong seats, bot.tables.thinking) ---------------------------
+    async def _bot_moved(self, change: Change) -> None:
+        if self.on_bot_move is None:
+            return
+        update = update_of(change, _game(change.table), None)
+        if update.pings:
+            update.pings = await self.pings.now(change.table, update.pings)
+        await self.on_bot_move(update)
+
+    async def resume_thinking(self) -> int:
+        """At start-up: the tables whose bot was thinking when the last process stopped think again."""
+        return await self._service.resume_thinking()
+
+    async def stop_thinking(self) -> None:
+        """Stop this process's thinking bots (their tables stay marked for the next start)."""
+        await self._service.stop_thinking()
 
     # ----- pickers, drafts, deliveries --------------------------------------------------
     async def save_drafts(self, drafts: Any, reader: Reader) -> None:

@@ -20,6 +20,7 @@ from bot.engine.core import Choices, Decision, Event, View
 from bot.engine.registry import spec
 from bot.records import FORFEIT
 from bot.tables.base import is_bot, table_key
+from bot.tables.bots import bot_level, level_name
 from bot.tables.since import Since, of as since_of
 
 if TYPE_CHECKING:
@@ -56,10 +57,16 @@ class SeatFacts:
 
     user_id: int
     name: str
+    level: str | None = None  # a bot seat's level (easy, normal, strong); None for a person
 
     @property
     def is_bot(self) -> bool:
         return is_bot(self.user_id)
+
+    @property
+    def level_name(self) -> str:
+        """A bot seat's level as players read it ("Strong"), else ""."""
+        return level_name(self.level) if self.level else ""
 
 
 @dataclass(frozen=True)
@@ -103,7 +110,8 @@ class TableFacts:
         return cls(
             channel_id=table.channel_id, guild_id=table.guild_id, game=table.game, key=table_key(table),
             revision=table.revision, status=table.status, host_id=table.host_id,
-            seats=tuple(SeatFacts(s.user_id, s.name) for s in table.seats),
+            seats=tuple(SeatFacts(s.user_id, s.name, bot_level(s) if is_bot(s.user_id) else None)
+                        for s in table.seats),
             options=tuple(table.options), turn_limit=int(table.turn_limit or 0), timed_out=bool(table.timed_out),
             moves=len(table.moves), started=table.state is not None,
             daily=table.series.get("daily") if table.series else None,

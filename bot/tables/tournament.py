@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.engine.levels import DEFAULT_LEVEL, LEVELS
 from bot.engine.registry import spec
 from bot.store.tournaments import TournamentRow
 from bot.tables.base import BOT_NAME
@@ -48,6 +49,7 @@ class Tournament:
     posted: int = 0  # rounds whose standings were posted
     message_id: int | None = None
     alarm: float | None = None
+    bot_level: str = DEFAULT_LEVEL  # the level built-in players entered (and filling tables) play at
 
     # ----- the stored form ----------------------------------------------------------------
     def data(self) -> dict[str, Any]:
@@ -58,7 +60,7 @@ class Tournament:
             "options": self.options, "starts_at": self.starts_at, "round_ends": self.round_ends,
             "entrants": [e.to_json() for e in self.entrants],
             "rounds": [[b.to_json() for b in r] for r in self.rounds], "posted": self.posted,
-            "message_id": self.message_id,
+            "message_id": self.message_id, "bot_level": self.bot_level,
         }
 
     @classmethod
@@ -70,7 +72,8 @@ class Tournament:
                    list(d["options"]), d.get("starts_at"), d.get("round_ends"),
                    [Entrant.from_json(e) for e in d["entrants"]],
                    [[Board.from_json(b) for b in r] for r in d["rounds"]], int(d.get("posted", 0)),
-                   d.get("message_id"), row.alarm)
+                   d.get("message_id"), row.alarm,
+                   d["bot_level"] if d.get("bot_level") in LEVELS else DEFAULT_LEVEL)  # older tournaments: Normal
 
     def row(self) -> TournamentRow:
         return TournamentRow(self.id, self.guild_id, self.channel_id, self.status, self.data(), self.revision,
@@ -207,6 +210,7 @@ class TournamentView:
     standings: tuple[Standing, ...]
     boards: tuple[BoardFacts, ...]  # the current round's
     revision: int
+    bot_level: str = DEFAULT_LEVEL
 
     @classmethod
     def of(cls, t: Tournament) -> "TournamentView":
@@ -226,7 +230,7 @@ class TournamentView:
         return cls(t.id, t.guild_id, t.channel_id, t.message_id, t.status, t.title, t.game, t.format, t.size,
                    t.organiser_id, t.organiser, len(t.rounds), t.rounds_planned, t.round_seconds, t.round_ends,
                    t.starts_at, t.settle, t.fill, tuple((e.user_id, e.name, e.dropped) for e in t.entrants),
-                   tuple(t.standings()), tuple(boards), t.revision)
+                   tuple(t.standings()), tuple(boards), t.revision, t.bot_level)
 
 
 def tag(t: Tournament, r: int, i: int) -> list[int]:

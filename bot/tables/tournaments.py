@@ -35,7 +35,9 @@ from bot.engine.registry import spec
 from bot.ratings import NEW, finishing_places
 from bot.store import StaleRevision, StoreError, TableRow
 from bot.store.tournaments import TournamentStore
+from bot.engine.levels import DEFAULT_LEVEL
 from bot.tables.base import BOT_NAME, MIN_TURN_LIMIT, Actor, ServiceBase
+from bot.tables.bots import parse_level
 from bot.tables.errors import TableError
 from bot.tables.games import load_game
 from bot.tables.pairing import ELIMINATION, FORMATS, SWISS, TABLES, Entrant, elimination_rounds, swiss_rounds
@@ -85,7 +87,8 @@ class Tournaments(RoundClock):
     async def create(self, guild_id: int | None, channel_id: int, actor: Actor, game: str, fmt: str, *,
                      rounds: int | None = None, round_seconds: int = 24 * 3600, bots: int = 0, fill: bool = False,
                      settle: str = AHEAD, seats: int | None = None, starts_in: float | None = None,
-                     options: list[str] | None = None, turn_limit: int | None = None) -> TournamentView:
+                     options: list[str] | None = None, turn_limit: int | None = None,
+                     bot_level: str = DEFAULT_LEVEL) -> TournamentView:
         if guild_id is None:
             raise TableError("Tournaments are for servers.")
         try:
@@ -107,6 +110,7 @@ class Tournaments(RoundClock):
                                  "in the format `tables` (two-player tables: `swiss` or `elimination`).")
         if settle not in (AHEAD, DRAW):
             raise TableError("A table left unfinished is settled as `ahead` or `draw`.")
+        bot_level = parse_level(bot_level)
         if not 0 <= bots <= MAX_ENTRANTS:
             raise TableError(f"At most {MAX_ENTRANTS} built-in players.")
         if round_seconds < 10 * 60:
@@ -119,7 +123,7 @@ class Tournaments(RoundClock):
         now = self.now
         t = Tournament(0, guild_id, channel_id, SIGNUP, 1, actor.user_id, actor.name, game, fmt, size, rounds or 0,
                        round_seconds, limit, bots, fill, settle, opts,
-                       None if starts_in is None else now + starts_in)
+                       None if starts_in is None else now + starts_in, bot_level=bot_level)
         t.entrants = [Entrant(-k, f"{BOT_NAME} {k}") for k in range(1, bots + 1)]
         t.alarm = t.next_alarm(now)
         row = await self.store.create(guild_id, channel_id, SIGNUP, t.data(), t.alarm)

@@ -1,18 +1,26 @@
 """Bots that pace like people where speed matters: in a race against a person (a decision on the
 rulebook's clock, KRPD's Open Race) a bot answers after its seeded, human-like delay, on a timer of
-the channel. A mixin of the table cog."""
+the channel. And bots that think (Strong seats, off the event loop in the tables service): each
+move they make is shown as any other. A mixin of the table cog."""
 
 from __future__ import annotations
 import asyncio
 import logging
 from typing import Any
 import discord
+from discord.ext import commands
 from bot.tables.reader import Reader, Update
 from bot.tables.replays import replays_of
 from bot.ui import payloads
 from bot.ui.payloads import NO_PINGS
 
 log = logging.getLogger("cogs.tables")
+
+BOTS_HELP = (
+    "In the lobby the host presses **Add Easy bot**, **Add Normal bot** or **Add Strong bot** to seat a built-in "
+    "player at that level (the lobby shows it beside the bot's name). Easy makes the mistakes a person makes, "
+    "Normal is the everyday player, Strong thinks for about a second a move over the deals it cannot see. "
+    "Every bot plays from its own seat's view only; `/tournament new bots: bot_level:` enters bots at a level.")
 
 
 class BotPace:
@@ -53,6 +61,29 @@ class BotPace:
             raise
         except Exception:  # a bot's late answer never breaks the table: the race's own clock ends it
             log.exception("racing bots failed in channel %s", channel_id)
+
+    @commands.Cog.listener("on_ready")
+    async def resume_thinking(self) -> None:
+        """Once connected: the tables whose bot was thinking when the last process stopped think again."""
+        if self.__dict__.get("resumed"):
+            return
+        self.__dict__["resumed"] = True
+        try:
+            woken = await self.desk.resume_thinking()
+        except Exception:  # noqa: BLE001 — the sweep wakes them too
+            log.exception("could not resume the thinking bots")
+            return
+        if woken:
+            log.info("%d tables whose bot was thinking think again", woken)
+
+    async def bot_moved(self, update: Update) -> None:
+        """A thinking bot seat moved (no interaction asked for it): the table message shows it, then
+        the turn ping and the end. A table of bots only (a tournament's) has no message to show."""
+        if not update.public.table.people:
+            return
+        shown = self.desk.latest(update.public.table.channel_id, update.public)  # a press landed meanwhile: now
+        live = await self.place.show_table(shown)  # (it takes the channel's showing lock)
+        await self.announce(update, live)
 
     async def announce(self, update: Update, live: int | None) -> None:
         """The public notices of a change no interaction asked for: the turn ping and the end."""

@@ -29,6 +29,7 @@ from typing import Any
 import discord
 
 from bot.engine.cards import pretty_text
+from bot.engine.levels import LEVEL_NAMES, LEVELS
 from bot.engine.registry import spec, with_article
 from bot.render import renderer, story
 from bot.render.panel import Panel, clip, plain, reflow  # noqa: F401 — every payload is reached from here
@@ -80,7 +81,7 @@ def without_credit(footer: str, game: str) -> str:
 def lobby_message(reader: Reader, ratings: Sequence[str] = ()) -> TableMessage:
     t = reader.table
     cls = spec(t.game)
-    seats = "\n".join(f"{i + 1}. {f'🤖 {name(s.name)}' if s.is_bot else f'<@{s.user_id}>'}"
+    seats = "\n".join(f"{i + 1}. {f'🤖 {name(s.name)} ({s.level_name})' if s.is_bot else f'<@{s.user_id}>'}"
                       f"{' (host)' if s.user_id == t.host_id else ''}" for i, s in enumerate(t.seats))
     players = f"{cls.min_players}–{cls.max_players} players"
     panel = Panel(title=f"{cls.title} — lobby",
@@ -97,9 +98,11 @@ def lobby_message(reader: Reader, ratings: Sequence[str] = ()) -> TableMessage:
     view.add_item(button(label="Start", style=discord.ButtonStyle.primary, custom_id=cid(tid, rev, "st"),
                     disabled=len(t.seats) < cls.min_players))
     view.add_item(button(label="Cancel", style=discord.ButtonStyle.danger, custom_id=cid(tid, rev, "cx")))
-    if cls.max_players > 1:  # the host seats the built-in player, which plays its turns at once
-        view.add_item(button(label="Add a bot", style=discord.ButtonStyle.secondary, emoji="🤖",
-                        custom_id=cid(tid, rev, "ab"), disabled=len(t.seats) >= cls.max_players))
+    if cls.max_players > 1:  # the host seats the built-in player at a level, one press (a row of their own)
+        full = len(t.seats) >= cls.max_players
+        for level in LEVELS:
+            view.add_item(button(label=f"Add {LEVEL_NAMES[level]} bot", style=discord.ButtonStyle.secondary,
+                                 emoji="🤖", custom_id=cid(tid, rev, "ab", level), disabled=full, row=1))
     return TableMessage(embed_from_panel(panel), view, [])
 
 

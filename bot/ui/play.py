@@ -167,7 +167,7 @@ class Play:
 
             return await lessons.press(self, interaction, kind, tid, rev, arg, values)  # type: ignore[arg-type]
         if kind.is_table_action:
-            return await self.table_action(interaction, kind, tid, rev)
+            return await self.table_action(interaction, kind, tid, rev, arg=arg)
         if kind is Kind.SURE:
             try:
                 target = Kind(arg)
@@ -259,7 +259,7 @@ class Play:
 
     # ----- lobby and table buttons --------------------------------------------------------
     async def table_action(self, interaction: discord.Interaction, kind: Kind, tid: str | None, rev: int | None,
-                           *, confirmed: bool = False) -> None:
+                           *, confirmed: bool = False, arg: str = "") -> None:
         """Lobby and table buttons (and their slash commands): join, leave, start, cancel, concede,
         skip, remove, rematch, new game. A button names its table and revision and is refused
         when either has moved on. Leaving a game being played and conceding ask first."""
@@ -280,7 +280,7 @@ class Play:
                     return await self.ask_sure(
                         interaction, f"Are you sure? **{what}**: that is a forfeit, and it cannot be undone.",
                         payloads.confirm_view(reader.table.key, reader.table.revision, payloads.SURE, kind.value))
-            update = await self._table_update(interaction, kind, actor, ch, rev)
+            update = await self._table_update(interaction, kind, actor, ch, rev, arg)
         except StaleError:
             return await self.refuse_stale(interaction)
         except TableError as e:
@@ -290,11 +290,12 @@ class Play:
         await self.publish(interaction, update, answer=ANSWERS.get(kind, ""))
 
     async def _table_update(self, interaction: discord.Interaction, kind: Kind, actor: Actor, ch: int,
-                            rev: int | None) -> Update | None:
+                            rev: int | None, arg: str = "") -> Update | None:
         desk = self.desk
+        if kind is Kind.ADD_BOT:  # its argument: the level (an older message's button: none, Normal)
+            return await desk.add_bot(ch, actor, revision=rev, level=arg or None)
         fns = {Kind.JOIN: desk.join, Kind.LEAVE: desk.leave, Kind.START: desk.start, Kind.CANCEL: desk.cancel,
-               Kind.CONCEDE: desk.leave, Kind.SKIP: desk.skip, Kind.REMOVE: desk.remove, Kind.ADD_BOT: desk.add_bot,
-               Kind.REMATCH: desk.rematch}
+               Kind.CONCEDE: desk.leave, Kind.SKIP: desk.skip, Kind.REMOVE: desk.remove, Kind.REMATCH: desk.rematch}
         if kind in fns:
             keep_rev = rev is not None and kind not in (Kind.LEAVE, Kind.CONCEDE, Kind.CANCEL)
             return await fns[kind](ch, actor, revision=rev if keep_rev else None)

@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+from bot.engine.levels import LEVEL_NAMES
 from bot.render.panel import clip
 from bot.render.standings import Line, standings_png
 from bot.tables.tournaments import TournamentView
@@ -70,6 +71,8 @@ def tournament_embed(v: TournamentView) -> discord.Embed:
              + "."]
     if v.fill:
         lines.append("Built-in players fill short tables.")
+    if v.fill or any(u < 0 for u, _, _ in v.entrants):
+        lines.append(f"Built-in players play at the {LEVEL_NAMES.get(v.bot_level, v.bot_level)} level.")
     if v.status == "signup":
         lines.append("**Sign-up is open**: press **Join**. " + (f"It starts <t:{int(v.starts_at)}:R>, or when the "
                                                                "organiser presses **Start**." if v.starts_at else
