@@ -36,26 +36,43 @@ NORMAL_ONLY = frozenset({"knight_rogue_princess_dragon"})
 def sample(game: Game, seat: int, rng: random.Random, universe: frozenset[str], known: frozenset[str],
            data: dict[str, Any]) -> Game:
     """A deal consistent with what ``seat`` knows, made without reading where its hidden cards are:
-    the cards it may not know, shuffled, are laid into the places hidden cards fill, in the
-    state's own order of places; a new generator seed too. Two states the seat cannot tell apart
-    give the same deal for the same ``rng``."""
+    the cards it may not know, shuffled, are given to the hidden cards in the order the state
+    first names them (a card named in two places stays one card); a new generator seed too. Two
+    states the seat cannot tell apart give the same deal for the same ``rng``."""
     unknown = sorted(universe - known)
     pool = unknown[:]
     rng.shuffle(pool)
     hidden = frozenset(unknown)
-    it = iter(pool)
+    order: dict[str, str] = {}
+    state = data["state"]
+
+    def first(x: Any) -> None:
+        t = type(x)
+        if t is str:
+            if x in hidden and x not in order:
+                order[x] = pool[len(order)]
+        elif t is dict:
+            for v in x.values():
+                first(v)
+        elif t is list:
+            for v in x:
+                first(v)
+
+    for k, v in state.items():
+        if k != "journal":
+            first(v)
+    get = order.get
 
     def sub(x: Any) -> Any:  # states are JSON-like: lists, dicts, strings and numbers
         t = type(x)
         if t is str:
-            return next(it) if x in hidden else x
+            return get(x, x)
         if t is dict:
             return {k: sub(v) for k, v in x.items()}
         if t is list:
             return [sub(v) for v in x]
         return x
 
-    state = data["state"]
     new = {k: (v if k == "journal" else sub(v)) for k, v in state.items()}
     new["seed"] = rng.getrandbits(62)
     return type(game).from_json({**data, "state": new})
@@ -75,14 +92,27 @@ def reward(game: Game, seat: int) -> float:
     return value
 
 
-def playout(game: Game, player: Callable[..., Any], rng: random.Random, limit: int = PLAYOUT_MOVES) -> Game:
-    """``game`` played to its end by ``player`` in every seat (the first open decision first)."""
+def playout(game: Game, player: Callable[..., Any], rng: random.Random, limit: int = PLAYOUT_MOVES) -> Game | None:
+    """``game`` played to its end by ``player`` in every seat (the first open decision first).
+
+    A re-deal moves every card the searching seat cannot see, so another seat may hold what its
+    own rules would not give it (a joker among a Maginot base's Aces): where ``player`` fails
+    there, that seat walks ``choices`` at random; None when the engine refuses the walk too."""
     for _ in range(limit):
         decisions = game.decisions()
         if not decisions:
             break
         seat = decisions[0].seat
-        game, _ = game.apply(seat, player(game, seat, rng))
+        try:
+            action: Any = player(game, seat, rng)
+        except (ValueError, IndexError, KeyError, AssertionError, AttributeError, TypeError):
+            action = _walk(game, seat, (), rng)
+            if action is None:
+                return None
+        try:
+            game, _ = game.apply(seat, action)
+        except Exception:  # the engine's rules meet a card its deal never puts there: no playout
+            return None
     return game
 
 
@@ -174,8 +204,10 @@ def strong_move(game: Game, seat: int, rng: random.Random, budget: float | None 
             if out_of_time():
                 break
             after, _ = deal.apply(seat, found[i])
-            totals[i] += reward(playout(after, player, random.Random(flips)), seat)
-            counts[i] += 1
+            end = playout(after, player, random.Random(flips))
+            if end is not None:  # a deal the engine cannot play on counts for no candidate
+                totals[i] += reward(end, seat)
+                counts[i] += 1
             spent += 1
         rounds += 1
         if rounds >= FIRST_ROUND and len(alive) > 2 and rounds & (rounds - 1) == 0:
