@@ -102,3 +102,13 @@ def test_strength_command_runs_a_tiny_series(capsys):
     out = capsys.readouterr().out
     assert "Strong alone" in out and "Normal alone" in out and "Easy alone" in out
     assert main(["strength", "court_wars", "--games", "0"]) == 2
+
+
+def test_bench_reports_strong_playouts_per_second_untargeted():
+    from bot.bench import Figure
+    from bot.benchkit.levels import playout_figures
+
+    figures: list = []
+    playout_figures(True, figures.append, Figure)
+    assert {f.name.split(":")[0] for f in figures} == set(GAME_IDS) - {"knight_rogue_princess_dragon"}
+    assert all(f.target is None and f.value > 0 and f.unit == "playouts/s" for f in figures)
