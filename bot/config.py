@@ -41,6 +41,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("DECKHAND_SWEEP_SECONDS", "5", "How often (seconds) turn limits are checked; 0.1 to 3600."),
     Setting("DECKHAND_PICTURE_WORKERS", "", "Processes that draw table pictures (0: draw in threads instead); "
             "0 to 256.", "one per core but one (at least one)"),
+    Setting("DECKHAND_STRONG_SECONDS", "", "Seconds of CPU a Strong built-in player's move may take (a "
+            "positive number).", "1"),
     Setting("DECKHAND_PG_BIN", "/usr/lib/postgresql/15/bin", "The tests only: where PostgreSQL's server programs "
             "are, for the throw-away servers the store tests start (else pg_ctl on PATH)."),
 )
