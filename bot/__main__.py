@@ -84,6 +84,14 @@ REPLAY_EPILOG = """examples:
   python -m bot replay /tmp/rec/court_wars-00000.json
   python -m bot replay /tmp/rec/court_wars-00000.json --json"""
 
+STRENGTH_EPILOG = """examples:
+  python -m bot strength court_wars --games 200 --playouts 40 --workers 2
+  python -m bot strength maginot_line --players 2 --games 50 --budget 0.2
+  python -m bot strength gridcannon --games 1000 --playouts 20
+
+games:
+{games}"""
+
 RUN_EPILOG = """examples:
   python -m bot run                                   one process, every table
   DATABASE_URL=postgresql://deckhand@db/deckhand python -m bot run --shard-count 2 --shards 0
@@ -235,6 +243,24 @@ def parser() -> argparse.ArgumentParser:
                                       "gone from the template are dropped; translations are kept.")
     iu.add_argument("--lang", action="append", default=None, metavar="LANG",
                     help="only this language (repeatable; default: every language)")
+
+    st = _command(sub, "strength", "measure the Easy and Strong built-in players against Normal",
+                  "Play seeded games with one seat at Easy or Strong and every other seat Normal, the level's seat "
+                  "moving round the table from game to game, and print each level's win rate with its 95 % (Wilson) "
+                  "interval, for 2 players and for the largest table (or --players). A shared win counts 1/k. "
+                  "Gridcannon is solo: each level's win rate alone over the same deals. Strong searches for "
+                  "--budget seconds of CPU a move (default DECKHAND_STRONG_SECONDS, else 1) or, reproducibly, "
+                  "--playouts playouts a move.", STRENGTH_EPILOG.format(games=games))
+    st.add_argument("game", choices=GAME_IDS, metavar="GAME", help="the game's id (listed below)")
+    st.add_argument("--games", type=int, default=100, metavar="N", help="games per level and table size (default 100)")
+    st.add_argument("--players", type=int, default=None, metavar="P",
+                    help="one table size only (default: 2 and the game's largest)")
+    how = st.add_mutually_exclusive_group()
+    how.add_argument("--budget", type=float, default=None, metavar="S", help="Strong's CPU seconds a move")
+    how.add_argument("--playouts", type=int, default=None, metavar="K",
+                     help="Strong's playouts a move, no time limit: the same figures every run")
+    st.add_argument("--seed", type=int, default=1, metavar="S", help="the seed of the series (default 1)")
+    st.add_argument("--workers", type=int, default=1, metavar="W", help="processes playing games at once (default 1)")
 
     b = _command(
         sub, "bench", "print engine and interaction-handling speed figures",
@@ -515,6 +541,16 @@ def cmd_migrate_store(args: argparse.Namespace, settings: Settings) -> int:
         return 2
 
 
+def cmd_strength(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.strength import run
+
+    try:
+        return run(args)
+    except ValueError as e:
+        print(f"deckhand: {e}", file=sys.stderr)
+        return 2
+
+
 def cmd_bench(args: argparse.Namespace, settings: Settings) -> int:
     from bot.bench import SECTIONS, run_bench
     from bot.loop import fast_event_loop
@@ -545,8 +581,8 @@ def cmd_i18n(args: argparse.Namespace, settings: Settings) -> int:
 
 
 COMMANDS = {"start": cmd_start, "run": cmd_run, "sync": cmd_sync, "play": cmd_play, "learn": cmd_learn,
-            "simulate": cmd_simulate, "replay": cmd_replay, "bench": cmd_bench, "migrate-store": cmd_migrate_store,
-            "i18n": cmd_i18n}
+            "simulate": cmd_simulate, "replay": cmd_replay, "bench": cmd_bench, "strength": cmd_strength,
+            "migrate-store": cmd_migrate_store, "i18n": cmd_i18n}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -184,6 +184,9 @@ def run_bench(quick: bool = False, as_json: bool = False, only: tuple[str, ...] 
             steps, seconds = random_playouts(game_id, max(2, games // 2))
             report(Figure(f"{game_id}: random playouts (random walks through choices; {steps} steps)",
                           steps / seconds, "steps/s"))
+        from bot.benchkit.levels import playout_figures
+
+        playout_figures(quick, report, Figure)
         print("Gridcannon beside an independent JavaScript engine (engine.mjs, given by --gridcannon-js; never\n"
               "downloaded): both pick a random legal action from a full listing, on the same decks, in this run")
         js_engine = comparison_script()

@@ -18,6 +18,7 @@ from typing import Any, Iterable, Iterator
 
 from bot.engine.cards import Card
 from bot.engine.core import Choices, Game, IllegalMove, _field_names
+from bot.engine.determinize import card_universe, redeal
 from bot.engine.registry import GameSpec
 from bot import records
 from bot.records import make_record, replay
@@ -180,53 +181,6 @@ def assert_none_leak(texts: Iterable[str], k: Knowledge, what: str) -> None:
     if faces_named:
         leaked_faces = faces_named - k.known_faces
         assert not leaked_faces, f"{what} names {sorted(leaked_faces)} which it may not know"
-
-
-def card_universe(game: Game) -> frozenset[str]:
-    """Every card code that appears anywhere in the state (the game's cards)."""
-    found: set[str] = set()
-
-    def walk(x: Any) -> None:
-        if isinstance(x, str):
-            if _CODE.fullmatch(x):
-                found.add(x)
-        elif isinstance(x, dict):
-            for v in x.values():
-                walk(v)
-        elif isinstance(x, (list, tuple)):
-            for v in x:
-                walk(v)
-
-    state = game.to_json()["state"]
-    walk({k: v for k, v in state.items() if k != "journal"})
-    return frozenset(found)
-
-
-def redeal(game: Game, seat: int | None, rng: random.Random, universe: frozenset[str],
-           known: frozenset[str] | None = None, data: dict[str, Any] | None = None) -> Game:
-    """A state the seat cannot tell apart from ``game``: the cards it may not know, permuted
-    among their places. Only card codes move; everything the seat sees stays put. ``known``
-    and ``data`` (``game.known(seat)`` and ``game.to_json()``, not changed here), when at hand."""
-    unknown = sorted(universe - (game.known(seat) if known is None else known))
-    if len(unknown) < 2:
-        return game
-    shuffled = unknown[:]
-    rng.shuffle(shuffled)
-    mapping = dict(zip(unknown, shuffled, strict=True))
-
-    get = mapping.get
-
-    def sub(x: Any) -> Any:  # states are JSON-like: lists, dicts, strings and numbers
-        if type(x) is dict:
-            return {k: get(v, v) if (t := type(v)) is str else sub(v) if t is dict or t is list else v
-                    for k, v in x.items()}
-        if type(x) is list:
-            return [get(v, v) if (t := type(v)) is str else sub(v) if t is dict or t is list else v for v in x]
-        return get(x, x) if type(x) is str else x
-
-    data = game.to_json() if data is None else data
-    state = data["state"]  # sub() builds new lists and dicts: ``data`` is left as it was
-    return type(game).from_json({**data, "state": {k: (v if k == "journal" else sub(v)) for k, v in state.items()}})
 
 
 def candidates(c: Choices, rng: random.Random) -> list[str]:

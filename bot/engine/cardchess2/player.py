@@ -255,3 +255,24 @@ def plan(game: Game, seat: int, action: Action | str) -> str | None:
         return f"keep {what} at {near.cell} alive: a card on your goal row that survives a whole turn wins"
     return (f"reach your goal row (rank {goal}): your nearest card, {what} at {near.cell}, is {ranks} "
             f"rank{'s' if ranks != 1 else ''} away, and a card there that survives a whole turn wins")
+
+
+def easy_move(game: Game, seat: int, rng: random.Random) -> Action:
+    """Easy: a player who rushes — it often just pushes the card that goes furthest toward the
+    goal row, whatever threatens its home row, and often forgets to enforce a defence."""
+    d = game.decision_of(seat)
+    if d is not None and d.name == "enforce" and rng.random() < 0.85:
+        return game.parse(seat, "enforce")
+    if d is not None and d.name == "turn" and rng.random() < 0.6:
+        verbs = game.choices(seat, ()).tokens()
+        if "move" in verbs:
+            view = game.view(seat)
+            best: tuple[float, str] | None = None
+            for src in game.choices(seat, ("move",)).options:
+                for dst in game.choices(seat, ("move", src.token)).options:
+                    gain = _progress(view, seat, dst.token) - _progress(view, seat, src.token) + rng.random() * 0.5
+                    if best is None or gain > best[0]:
+                        best = (gain, f"move {src.token} {dst.token}")
+            if best is not None and best[0] > 0:
+                return game.parse(seat, best[1])
+    return auto_move(game, seat, rng)

@@ -120,4 +120,22 @@ def plan(game: Game, seat: int, action: Action | str) -> str | None:
     return f"{aim}: your strongest, {pretty(best.court)}, has Attack {best.attack} (each new guard goes lower)"
 
 
-__all__ = ["auto_move", "hint", "plan", "LETTERS"]
+__all__ = ["auto_move", "hint", "plan", "easy_move", "LETTERS"]
+
+
+def easy_move(game: Game, seat: int, rng: random.Random) -> Action:
+    """Easy: the mistakes a new player makes — a guard put on any stack rather than the snug one,
+    an attack that would defeat a stack overlooked, a rash attack that costs more than it cuts."""
+    normal = auto_move(game, seat, rng)
+    view = game.view(seat)
+    assert isinstance(view, CourtWarsView)
+    if view.stage == "guard" and isinstance(normal, Place) and rng.random() < 0.6:
+        places = [a for a in game.legal_actions(seat) if isinstance(a, Place)]
+        return rng.choice(places) if places else normal
+    if isinstance(normal, Attack) and rng.random() < 0.5:
+        return Skip() if view.stage == "ace" else Defend()  # did not see the attack
+    if isinstance(normal, (Defend, Skip)) and rng.random() < 0.35:
+        attacks = [a for a in game.legal_actions(seat) if isinstance(a, Attack)]
+        if attacks:
+            return rng.choice(attacks)  # attacks anyway, whatever it costs
+    return normal

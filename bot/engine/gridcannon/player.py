@@ -187,3 +187,15 @@ def hint(game: GridcannonGame, seat: int) -> tuple[Action, str]:
         killing, otherwise = _KILLING[type(action)]
         return action, f"{killing} {royals(kills)}" if kills else otherwise
     return action, _WHY.get(type(action), "it is the only sensible move left")
+
+
+def easy_move(game: GridcannonGame, seat: int, rng: random.Random) -> Action:
+    """Easy: short-sighted — a number card often goes on the first cell it fits, and a royal into
+    the first open slot, without weighing the attacks."""
+    normal = auto_move(game, seat, rng)
+    if isinstance(normal, A.Place) and rng.random() < 0.5:
+        return A.Place(game.place_cells(game.pending)[0])
+    if isinstance(normal, A.PlaceRoyal) and rng.random() < 0.5:
+        royals = [m for m in game.legal_actions(seat) if isinstance(m, A.PlaceRoyal)]
+        return royals[0] if royals else normal
+    return normal

@@ -250,3 +250,25 @@ REASONS = {
     "end": "your turn has nothing more worth doing",
 }
 
+
+
+def easy_move(game: Game, seat: int, rng: random.Random) -> Action:
+    """Easy: a general who hesitates and forgets the defence — it often holds its patrols back
+    when it could attack, its units stay on patrol instead of guarding, and in a battle it often
+    commits nothing from its hand."""
+    normal = auto_move(game, seat, rng)
+    d = game.decision_of(seat)
+    name = d.name if d else "turn"
+    if name == "turn" and str(normal).startswith("attack ") and rng.random() < 0.6 \
+            and "done" in game.choices(seat, ()).tokens():
+        return game.parse(seat, "done")  # holds back when it could attack
+    if name == "commit" and rng.random() < 0.7 and game.choices(seat, ("commit",)).complete:
+        return game.parse(seat, "commit")
+    if name == "turn" and str(normal).startswith("move ") and rng.random() < 0.8:
+        v: MaginotView = game.view(seat)  # type: ignore[assignment]
+        unit = str(normal).split()[1]
+        if any(u.id == unit and u.zone == "patrol" for u in v.boards[seat].units):
+            root = game.choices(seat, ()).tokens()
+            if "end" in root:
+                return game.parse(seat, "end")
+    return normal
