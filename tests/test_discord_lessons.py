@@ -62,7 +62,7 @@ async def test_each_lesson_plays_to_its_end_through_discord(standin, bot, game_i
     shown = json.dumps(standin._message(real.message_id)["embeds"], ensure_ascii=False)
     assert spec(game_id).title in shown
     if spec(game_id).min_players > 1:  # a lobby: the built-in player is a button away
-        assert "Add a bot" in [label for _, label, _ in standin.buttons(real.message_id)]
+        assert "Add Normal bot" in [label for _, label, _ in standin.buttons(real.message_id)]
 
 
 async def test_a_move_of_ones_own_through_the_private_panel(standin, bot):
@@ -101,7 +101,7 @@ async def test_a_move_of_ones_own_through_the_private_panel(standin, bot):
 async def test_the_first_turn_of_a_first_game_offers_the_lesson_once(standin, bot):
     g, (ana,) = guild_with(standin, ("ana",))
     lobby = await standin.slash(bot, "game new", {"game": "maginot_line"}, user=ana, guild=g)
-    await standin.click(bot, lobby.message_id, label="Add a bot", user=ana)
+    await standin.click(bot, lobby.message_id, label="Add Normal bot", user=ana)
     await standin.slash(bot, "game start", user=ana, guild=g)
     first = await standin.slash(bot, "game hand", user=ana, guild=g)
     assert first.ephemeral and "New to The Maginot Line?" in first.text
