@@ -24,7 +24,7 @@ from bot.engine.core import Action, Game, walk_choices
 from bot.engine.determinize import card_universe
 from bot.engine.registry import spec
 
-MAX_CANDIDATES = 10  # actions weighed per move
+MAX_CANDIDATES = 8  # actions weighed per move
 ENUMERATE = 40  # every legal action is a candidate when there are at most this many
 PLAYOUT_MOVES = 4000  # a playout still running after this many moves counts as a draw
 FIRST_ROUND = 2  # deals every candidate is played on before any is dropped
@@ -188,10 +188,9 @@ def strong_move(game: Game, seat: int, rng: random.Random, budget: float | None 
     known = game.known(seat)
     data = game.to_json()
     alive = list(range(len(found)))
-    totals = [0.0] * len(found)
-    counts = [0] * len(found)
+    # scores[i][r]: candidate i's playout on deal r (None: not played, or no playout on that deal)
+    scores: list[list[float | None]] = [[] for _ in found]
     spent = 0
-    rounds = 0
 
     def out_of_time() -> bool:
         return (budget is not None and time.process_time() - start >= budget) or \
@@ -200,22 +199,39 @@ def strong_move(game: Game, seat: int, rng: random.Random, budget: float | None 
     while not out_of_time():
         deal = sample(game, seat, rng, universe, known, data)
         flips = rng.random()
-        for i in alive:
-            if out_of_time():
-                break
-            after, _ = deal.apply(seat, found[i])
-            end = playout(after, player, random.Random(flips))
-            if end is not None:  # a deal the engine cannot play on counts for no candidate
-                totals[i] += reward(end, seat)
-                counts[i] += 1
-            spent += 1
-        rounds += 1
+        for i in range(len(found)):
+            value = None
+            if i in alive and not out_of_time():
+                after, _ = deal.apply(seat, found[i])
+                end = playout(after, player, random.Random(flips))
+                value = None if end is None else reward(end, seat)  # a deal the engine cannot play
+                spent += 1
+            scores[i].append(value)
+        rounds = len(scores[0])
         if rounds >= FIRST_ROUND and len(alive) > 2 and rounds & (rounds - 1) == 0:
-            alive.sort(key=lambda i: (-totals[i] / max(1, counts[i]), i))
-            alive = sorted(alive[: max(2, (len(alive) + 1) // 2)])
-    tried = [i for i in alive if counts[i]]
-    if not tried:
-        return found[0]
-    # The best mean of those still in; the Normal pick (index 0) wins ties, then the earlier one.
-    best = max(tried, key=lambda i: (totals[i] / counts[i], -i))
-    return found[best]
+            # Successive halving; the Normal pick (0) stays in: it is what a choice must beat.
+            rest = sorted(alive[1:], key=lambda i: (-_mean(scores[i]), i))
+            alive = [0, *sorted(rest[: max(1, len(rest) // 2)])]
+    return found[_pick(scores, alive)]
+
+
+def _mean(values: list[float | None]) -> float:
+    got = [v for v in values if v is not None]
+    return sum(got) / len(got) if got else 0.0
+
+
+def _pick(scores: list[list[float | None]], alive: list[int]) -> int:
+    """The candidate to play: the one whose playouts beat the Normal pick's on the same deals by
+    the most, if by more than their noise (one standard error of the paired differences); else the
+    Normal pick. Few playouts never make Strong weaker than Normal by chance."""
+    best, best_gain = 0, 0.0
+    for i in alive[1:]:
+        diffs = [a - b for a, b in zip(scores[i], scores[0], strict=True) if a is not None and b is not None]
+        if len(diffs) < 2:
+            continue
+        n = len(diffs)
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if mean > (var / n) ** 0.5 and mean > best_gain:
+            best, best_gain = i, mean
+    return best
