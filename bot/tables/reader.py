@@ -359,7 +359,7 @@ class Reader:
     def trial(self, move: str) -> "Reader | None":
         """:meth:`after`'s reader before the one question it asks last: whether the move shows
         this seat anything it does not know now. Only for a test that can only turn a move down
-        (``bot.ui.pickers.several``: a move that would take another one away is turned down
+        (``bot.tables.offers.several``: a move that would take another one away is turned down
         without that question); what is offered or shown of a preview is :meth:`after`'s, which
         asks it of the same applied game (its steps asked here are kept for it). None when the
         move is not legal, draws on chance, or the seat would no longer act."""

@@ -12,7 +12,7 @@ import discord
 from bot.engine.cards import pretty_text
 from bot.render import renderer
 from bot.render.panel import Panel, clip, defuse_names, plain
-
+from bot.tables.offers import SELECT_MAX  # noqa: F401 — a select's options at most, defined once
 from bot.tables.reader import FORFEIT_TOKENS, Reader, TableFacts
 from bot.ui.components import PREFIX, Kind
 
@@ -20,7 +20,6 @@ CUSTOM_ID_MAX = 100
 LABEL_MAX = 80
 BUTTONS_PER_ROW = 5
 STEP_BUTTONS_MAX = BUTTONS_PER_ROW  # one row of buttons a step; more options go in a select (paged)
-SELECT_MAX = 25
 PUBLIC_MOVES_MAX = BUTTONS_PER_ROW  # at most one row of moves on the public table message
 NO_PINGS = discord.AllowedMentions.none()
 COLOUR = 0x2F7D4F
