@@ -67,6 +67,7 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
 
     async def cog_unload(self) -> None:
         self.catching_up.cancel()
+        self.place.stop()  # pictures being drawn to follow answers
         self.marks_loop.cancel()
         try:
             await self.place.save_marks()  # what the table messages show, for the next start

@@ -57,9 +57,11 @@ class TableMessage:
     view: discord.ui.View
     files: list[discord.File]
     content: str | None = None
+    kept: bool = False  # an edit keeps the picture the message carries (its new one follows: bot.ui.placement)
 
     def send_kwargs(self) -> dict[str, Any]:
-        kw: dict[str, Any] = {"embed": self.embed, "view": self.view}
+        embed = self.embed.copy().set_image(url=None) if self.kept else self.embed  # a new message has none to keep
+        kw: dict[str, Any] = {"embed": embed, "view": self.view}
         if self.files:
             kw["files"] = self.files
         if self.content:
@@ -67,7 +69,10 @@ class TableMessage:
         return kw
 
     def edit_kwargs(self) -> dict[str, Any]:
-        return {"embed": self.embed, "view": self.view, "attachments": self.files, "content": self.content}
+        kw = {"embed": self.embed, "view": self.view, "attachments": self.files, "content": self.content}
+        if self.kept:
+            del kw["attachments"]
+        return kw
 
 
 def without_credit(footer: str, game: str) -> str:
@@ -106,7 +111,10 @@ def lobby_message(reader: Reader, ratings: Sequence[str] = ()) -> TableMessage:
     return TableMessage(embed_from_panel(panel), view, [])
 
 
-def table_message(reader: Reader, picture: bytes | None = None, *, drafts: Drafts | None = None,
+KEPT = "the picture the message carries"  # table_message's picture while the new one is drawn
+
+
+def table_message(reader: Reader, picture: bytes | str | None = None, *, drafts: Drafts | None = None,
                   ratings: Sequence[str] = ()) -> TableMessage:
     """The public table: the public reader's panel, its picture and the buttons."""
     t = reader.table
@@ -135,9 +143,10 @@ def table_message(reader: Reader, picture: bytes | None = None, *, drafts: Draft
     embed = embed_from_panel(panel)
     files: list[discord.File] = []
     if picture:
-        files.append(picture_file(picture, "table.png", alt_text(reader)))
+        if picture is not KEPT:
+            files.append(picture_file(picture, "table.png", alt_text(reader)))
         embed.set_image(url="attachment://table.png")
-    return TableMessage(embed, _table_buttons(reader, drafts), files)
+    return TableMessage(embed, _table_buttons(reader, drafts), files, kept=picture is KEPT)
 
 
 def _table_buttons(reader: Reader, drafts: Drafts) -> discord.ui.View:

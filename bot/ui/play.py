@@ -249,8 +249,9 @@ class Play:
                     and not interaction.response.is_done()):
                 async with self.place.showing[reader.table.channel_id]:
                     reader = self.desk.latest(reader.table.channel_id, reader)
-                    await interaction.response.edit_message(**(await render(reader, self.desk.ratings)).edit_kwargs())
-                    self.place.shown(reader)
+                    msg = await render(reader, self.desk.ratings)
+                    await interaction.response.edit_message(**msg.edit_kwargs())
+                    self.place.shown(reader, msg)
                 return await follow_up(interaction, STALE_HERE, ephemeral=True)
             await self.place.show_table(reader, post=False)
         kw = (await render(reader)).send_kwargs()
