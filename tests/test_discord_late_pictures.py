@@ -43,7 +43,7 @@ async def test_each_answer_keeps_the_picture_and_the_new_one_follows_for_the_sta
         table_id = int(latest_table(standin, ch)["id"])
         assert picture_of(standin.message_versions(table_id)[-1]) is not None
         followed = 0
-        async for i, _, seat, move in auto_moves(bot, ch, 6):
+        async for _i, _, seat, move in auto_moves(bot, ch, 6):
             before = len(standin.message_versions(table_id))
             await make_move(standin, bot, ch, seat, move, users)
             answer = standin.message_versions(table_id)[before]
