@@ -38,9 +38,11 @@ def _raw(game_id: str, name: str) -> str:
 
 
 def _sections(text: str) -> list[tuple[str, str]]:
-    """(heading, body) at each ``## `` heading, the part before the first one included, nothing dropped."""
+    """(heading, body) at each ``## `` heading, the part before the first one included (its heading
+    the ``# `` title), nothing dropped."""
     parts = re.split(r"^## (.*)$", text, flags=re.M)
-    out = [("", parts[0])]
+    title, _, intro = parts[0].strip().partition("\n")
+    out = [(title, intro)]
     out += [(parts[i].strip(), parts[i + 1]) for i in range(1, len(parts), 2)]
     return [(h, b.strip()) for h, b in out]
 
@@ -81,10 +83,10 @@ def test_the_rulebook_is_translated_section_by_section(game_id: str, lang: str) 
     assert resources.files(f"bot.engine.{game_id}").joinpath(name).is_file(), f"{game_id}/{name} is missing"
     english, translated = _sections(_raw(game_id, "rules.md")), _sections(_raw(game_id, name))
     assert len(translated) == len(english), [h for h, _ in translated]
-    assert translated[0][1].splitlines()[0] == english[0][1].splitlines()[0]  # "# <title>" as the authors wrote it
+    assert translated[0][0] == english[0][0] == f"# {spec(game_id).title}"  # the title as the authors wrote it
     for (head, body), (en_head, en_body) in zip(translated, english, strict=True):
         assert bool(body) == bool(en_body), f"{game_id}/{name}: section {head!r} is empty"
-        assert head or not en_head
+        assert head and en_head
         if en_body:
             assert body != en_body, f"{game_id}/{name}: section {head!r} is the English one"
             left = ENGLISH.findall(_words(body, game_id))
@@ -92,7 +94,7 @@ def test_the_rulebook_is_translated_section_by_section(game_id: str, lang: str) 
     # The reader's sections: the same count and order as the English, each heading its own.
     s = spec(game_id)
     assert len(s.rules_sections(lang)) == len(s.rules_sections())
-    assert s.rules_sections(lang)[0][0] == s.title
+    assert (s.rules_sections(lang)[0][0] == s.title) == (s.rules_sections()[0][0] == s.title)  # an intro, or none
 
 
 @pytest.mark.parametrize(("game_id", "lang"), PAIRS)
