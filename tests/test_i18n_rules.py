@@ -181,3 +181,51 @@ async def test_game_rules_answers_a_spanish_reader_in_spanish(standin, bot) -> N
     overview = await standin.slash(bot, "game rules", {"game": "court_wars"}, user=ana, locale="es-ES")
     fields = {f["name"]: f["value"] for f in overview.embed["fields"]}
     assert any(value == ", ".join(h for h, _ in es) for value in fields.values())
+
+
+def test_the_terminal_shows_the_rules_in_the_language_asked_or_the_environments() -> None:
+    from tests.test_cli import run_cli
+
+    s = spec("gridcannon")
+    es, en = s.rules_sections("es"), s.rules_sections()
+    setup = next(i for i, (h, _) in enumerate(en) if h == "Setup")
+    first_words = " ".join(" ".join(es[setup][1].split()).replace("**", "").split()[:6])
+    plain = {"COLUMNS": "100", "LC_ALL": "", "LC_MESSAGES": ""}
+    asked = run_cli("play", "gridcannon", "--seed", "3", "--lang", "es",
+                    stdin=f"rules\nrules {es[setup][0]}\nrules Setup\nrules {setup + 1}\nquit\n", env=plain | {"LANG": "C"})
+    assert asked.returncode == 0, asked.stderr
+    text = " ".join(asked.stdout.split())
+    assert all(f"{i}. {h}" in text for i, (h, _) in enumerate(es, 1))
+    assert text.count(first_words) == 3  # by its Spanish heading, its English one and its number
+    from_env = run_cli("play", "gridcannon", "--seed", "3", stdin=f"rules {setup + 1}\nquit\n",
+                       env=plain | {"LANG": "es_ES.UTF-8"})
+    assert first_words in " ".join(from_env.stdout.split())
+    english = run_cli("play", "gridcannon", "--seed", "3", "--lang", "en", stdin=f"rules {setup + 1}\nquit\n",
+                      env=plain | {"LANG": "es_ES.UTF-8"})
+    assert first_words not in " ".join(english.stdout.split())
+    assert " ".join(en[setup][1].split()[:6]).replace("**", "") in " ".join(english.stdout.split()).replace("**", "")
+
+
+def test_the_terminal_language_is_the_option_else_the_environments(monkeypatch) -> None:
+    from bot.terminal import terminal_language
+
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    assert terminal_language() == "en"
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    assert terminal_language() == "de" and terminal_language("es") == "es"
+    monkeypatch.setenv("LC_ALL", "es_MX.UTF-8")  # LC_ALL before LANG, as every POSIX program reads them
+    assert terminal_language() == "es"
+
+
+def test_a_spanish_lesson_in_the_terminal_links_its_sections_in_spanish() -> None:
+    from bot.lesson_terminal import learn_terminal
+    from tests.test_cli import Script
+
+    term = Script(answer=lambda prompt: "")
+    les = lesson("court_wars", "es")
+    walk = learn_terminal("court_wars", term.read, term.write, width=100, lang="es")
+    assert walk.finished and walk.lesson.lang == "es"
+    out = " ".join(term.out.split())
+    assert " ".join(les.intro.split()[:6]) in out and " ".join(les.steps[0].say.split()[:6]) in out
+    assert f"`rules {les.steps[0].section}`" in out and les.steps[0].section == "Preparación"
