@@ -273,7 +273,9 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
             for more in pages[1:4]:
                 await interaction.followup.send(embed=discord.Embed(description=more, colour=0x2F7D4F), ephemeral=True)
             return
-        embed = discord.Embed(title=s.title, description=clip(s.summary, 4096), colour=0x2F7D4F)
+        # The game's summary in English; in another language the rulebook's own opening, as translated.
+        about = s.summary if lang == "en" or s.rules_text(lang) == s.rules_text() else payloads.reflow(sections[0][1])
+        embed = discord.Embed(title=s.title, description=clip(about, 4096), colour=0x2F7D4F)
         infos = s.options.infos()
         if infos:
             lines = [f"**{i.usage()}** — {i.help}" for i in infos]

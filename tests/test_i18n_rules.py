@@ -181,6 +181,8 @@ async def test_game_rules_answers_a_spanish_reader_in_spanish(standin, bot) -> N
     overview = await standin.slash(bot, "game rules", {"game": "court_wars"}, user=ana, locale="es-ES")
     fields = {f["name"]: f["value"] for f in overview.embed["fields"]}
     assert any(value == ", ".join(h for h, _ in es) for value in fields.values())
+    assert overview.embed["description"].split()[:6] == es[0][1].split()[:6]  # the rulebook's own opening
+    assert (await standin.slash(bot, "game rules", {"game": "court_wars"}, user=ana)).embed["description"] == s.summary
 
 
 def test_the_terminal_shows_the_rules_in_the_language_asked_or_the_environments() -> None:
