@@ -99,6 +99,9 @@ def lesson(game_id: str, lang: str = "en") -> Lesson:
         raise ValueError(f"{game_id}'s {words_file(lang)} has {len(words.get('step', ()))} steps and "
                          f"{len(words.get('summary', ()))} summary lines; lesson.toml has {len(data['step'])} and "
                          f"{len(data['summary'])}")
+    if lang != "en" and any(set(w) - set(WORDS_FIELDS) for w in words["step"]):
+        raise ValueError(f"{game_id}'s {words_file(lang)}: a step holds only its words ({', '.join(WORDS_FIELDS)}); "
+                         "the moves, rule and section stay in lesson.toml")
     # A step names its section by the English heading; the reader reads the heading at the same place
     # in the rulebook of the lesson's language.
     english = [h for h, _ in spec(game_id).rules_sections()]
