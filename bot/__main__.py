@@ -137,6 +137,8 @@ def _command(sub: Any, name: str, help: str, about: str, epilog: str | None = No
 
 
 def parser() -> argparse.ArgumentParser:
+    from bot.i18n import LANGUAGES
+
     p = argparse.ArgumentParser(prog="deckhand", description="Deckhand: card games on Discord and in a terminal.",
                                 epilog=EPILOG.format(games=game_list(), settings=settings_help()),
                                 formatter_class=HelpFormatter)
@@ -184,6 +186,8 @@ def parser() -> argparse.ArgumentParser:
                     help="a variant name or a NAME=VALUE setting (repeatable; see --list-variants)")
     pl.add_argument("--names", default=None, metavar="A,B,…", help="comma-separated player names")
     pl.add_argument("--list-variants", action="store_true", help="print the game's variants and settings and stop")
+    pl.add_argument("--lang", default=None, choices=("en", *LANGUAGES), metavar="LANG",
+                    help="the language of the rules (en, es or de; default: the environment's LANG)")
 
     le = _command(sub, "learn", "learn a game: a short guided game against the built-in player",
                   "A first game that teaches: a fixed deal against the built-in player; each step offers a move "
@@ -192,6 +196,9 @@ def parser() -> argparse.ArgumentParser:
                   "goes on. It ends with what you learned.", LEARN_EPILOG.format(games=games))
     le.add_argument("game", choices=GAME_IDS, metavar="GAME", help="the game's id (listed below)")
     le.add_argument("--name", default=None, metavar="NAME", help="your name at the table")
+    le.add_argument("--lang", default=None, choices=("en", *LANGUAGES), metavar="LANG",
+                    help="the language of the lesson's words and the rules (en, es or de; default: the "
+                         "environment's LANG)")
 
     sm = _command(sub, "simulate", "play many games with the built-in player and print a summary",
                   "Play G games with the built-in player in every seat and print games, finished, errors, wins, "
@@ -404,7 +411,7 @@ def cmd_play(args: argparse.Namespace, settings: Settings) -> int:
         if not args.names:
             names = default_players(args.game, args.players)
         bots = parse_seats(args.bots, len(names), args.level)
-        play_terminal(args.game, names, args.options, args.seed, auto_seats=bots)
+        play_terminal(args.game, names, args.options, args.seed, auto_seats=bots, lang=args.lang)
     except (IllegalMove, ValueError) as e:
         print(f"deckhand: {e}", file=sys.stderr)
         return 2
@@ -418,7 +425,7 @@ def cmd_learn(args: argparse.Namespace, settings: Settings) -> int:
     if not has_lesson(args.game):
         print(f"deckhand: {args.game} has no lesson yet; lessons: {', '.join(lesson_games())}.", file=sys.stderr)
         return 2
-    learn_terminal(args.game, name=args.name)
+    learn_terminal(args.game, name=args.name, lang=args.lang)
     return 0
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 
 import difflib
+import os
 import random
 import re
 import sys
@@ -15,6 +16,7 @@ from bot.engine import levels
 from bot.engine.cards import pretty_text
 from bot.engine.core import Choices, Decision, Event, Game, IllegalMove
 from bot.engine.registry import GameSpec
+from bot.i18n import language_of
 
 from bot.cli import (
     CLEAR, game_spec, renderer, rules_help, terminal_width, wrap_lines, wrap_markdown,
@@ -38,14 +40,25 @@ def terminal_text(text: str) -> str:
     return _DISCORD_RULES.sub(lambda m: f"`rules {m.group(1)}`", text)
 
 
+LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")  # the system's, not Deckhand settings: POSIX order
+
+
+def terminal_language(lang: str | None = None) -> str:
+    """The terminal's language: ``lang`` when given (``--lang``), else the environment's (the first
+    of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is set, as every POSIX program reads them)."""
+    if not lang:
+        lang = next((os.environ[v] for v in LOCALE_VARIABLES if os.environ.get(v)), "")
+    return language_of(lang)
+
+
 def _flat(text: str) -> str:
     return " ".join(text.split())
 
 
-def rules_section(spec: GameSpec, ask: str, width: int) -> str:
-    """``rules``: the sections of the game's rules; ``rules SECTION`` (a number, a name, the start
-    of one or a near miss): that section, wrapped to ``width``."""
-    sections = spec.rules_sections()
+def rules_section(spec: GameSpec, ask: str, width: int, lang: str = "en") -> str:
+    """``rules``: the sections of the game's rules (in ``lang``); ``rules SECTION`` (a number, a name,
+    the start of one or a near miss, or the English name): that section, wrapped to ``width``."""
+    sections = spec.rules_sections(lang)
     heads = [h for h, _ in sections]
     listing = "; ".join(f"{i}. {h}" for i, h in enumerate(heads, start=1))
     ask = ask.strip()
@@ -54,12 +67,8 @@ def rules_section(spec: GameSpec, ask: str, width: int) -> str:
                           "(`help` shows them all).", width, "  ")
     lower = [h.lower() for h in heads]
     want = ask.lower()
-    found = None
-    if want.isdigit() and 1 <= int(want) <= len(heads):
-        found = int(want) - 1
-    elif want in lower:
-        found = lower.index(want)
-    else:
+    found = spec.section_index(want, lang)
+    if found is None and not want.isdigit():
         starts = [i for i, h in enumerate(lower) if h.startswith(want)] or [i for i, h in enumerate(lower) if want in h]
         close = difflib.get_close_matches(want, lower, n=1, cutoff=0.6)
         found = starts[0] if starts else (lower.index(close[0]) if close else None)
@@ -82,7 +91,8 @@ class HotSeat:
     """
 
     def __init__(self, spec: GameSpec, game: Game, bots: set[int] | dict[int, str], read: Callable[[str], str],
-                 write: Callable[[str], None], width: int, rng: random.Random, clear: bool = True):
+                 write: Callable[[str], None], width: int, rng: random.Random, clear: bool = True,
+                 lang: str = "en"):
         # The bot seats and each one's level (a set of seats: all Normal).
         self.bots = dict(bots) if isinstance(bots, dict) else {s: levels.DEFAULT_LEVEL for s in bots}
         self.spec, self.game = spec, game
@@ -93,6 +103,7 @@ class HotSeat:
             self.budget = strong_budget()  # a Strong move's CPU seconds (DECKHAND_STRONG_SECONDS)
         self.read, self.write, self.width, self.rng = read, write, width, rng
         self.clear = clear  # the screen is cleared (ANSI) between players: only on a real terminal
+        self.lang = lang  # the language the rules are shown in ("en", "es", "de")
         self.render = renderer(spec)
         self.humans = [s for s in range(len(game.players)) if s not in bots]
         self.holder: int | None = self.humans[0] if len(self.humans) == 1 else None
@@ -207,11 +218,11 @@ class HotSeat:
             if cmd in ("quit", "exit"):
                 raise Quit("Game left unfinished.")
             if cmd == "help":
-                self.write(rules_help(self.spec, self.width))
+                self.write(rules_help(self.spec, self.width, self.lang))
                 self.write("")
                 self.say(COMMANDS_HELP)
             elif cmd == "rules" or cmd.startswith("rules "):
-                self.write(rules_section(self.spec, line[5:], self.width))
+                self.write(rules_section(self.spec, line[5:], self.width, self.lang))
             elif cmd == "hint":
                 from bot.engine.hints import hint_sentence
 
@@ -447,10 +458,11 @@ class HotSeat:
 def play_terminal(game_id: str, players: list[str], options: list[str], seed: int | None,
                   read: Callable[[str], str] = input, write: Callable[[str], None] = print,
                   auto_seats: set[int] | dict[int, str] | None = None, width: int | None = None,
-                  clear: bool | None = None) -> Game:
+                  clear: bool | None = None, lang: str | None = None) -> Game:
     """A hot-seat terminal table; returns the last state (finished or left). ``auto_seats``: the
     built-in player's seats, each with its level (a set: Normal). The screen is cleared between
-    players only when ``clear`` (default: when the standard output is a terminal)."""
+    players only when ``clear`` (default: when the standard output is a terminal). ``lang``: the
+    rules' language (default: the environment's, ``LANG``)."""
     s = game_spec(game_id)
     bots = dict(auto_seats) if isinstance(auto_seats, dict) else {b: levels.DEFAULT_LEVEL for b in auto_seats or ()}
     if any(v not in levels.LEVELS for v in bots.values()):
@@ -460,5 +472,6 @@ def play_terminal(game_id: str, players: list[str], options: list[str], seed: in
     game = s.state.new(players, options, seed=seed)
     if clear is None:
         clear = sys.stdout.isatty()
-    table = HotSeat(s, game, bots, read, write, width or terminal_width(), random.Random(game.seed), clear)
+    table = HotSeat(s, game, bots, read, write, width or terminal_width(), random.Random(game.seed), clear,
+                    terminal_language(lang))
     return table.run()

@@ -23,8 +23,21 @@ LANGUAGES: tuple[str, ...] = ("es", "de")  # besides English, the source
 COMMANDS = "commands"  # the slash commands' domain: names, descriptions, option and choice names
 DOMAINS: tuple[str, ...] = (COMMANDS,)
 
-__all__ = ["COMMANDS", "DOMAINS", "LANGUAGES", "LOCALES", "catalog", "messages", "po_path", "template_path",
-           "translations"]
+__all__ = ["COMMANDS", "DOMAINS", "LANGUAGES", "LOCALES", "catalog", "language_of", "messages", "po_path",
+           "template_path", "translations"]
+
+
+def language_of(locale: object) -> str:
+    """The language Deckhand speaks to a reader: ``"en"``, ``"es"`` or ``"de"``, from a Discord
+    locale (``es-ES``, ``es-419``, ``de``, a ``discord.Locale``) or a ``LANG`` value
+    (``de_DE.UTF-8``); English for anything else (``C``, ``fr``, none).
+
+    >>> language_of("es-419"), language_of("de_AT.UTF-8"), language_of("en-GB"), language_of(None)
+    ('es', 'de', 'en', 'en')
+    """
+    text = str(getattr(locale, "value", locale) or "")
+    base = text.split(".")[0].split("@")[0].replace("_", "-").split("-")[0].strip().lower()
+    return base if base in LANGUAGES else "en"
 
 
 def template_path(domain: str, root: Path = LOCALES) -> Path:
