@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import sys
 import textwrap
 from dataclasses import replace
@@ -180,6 +181,9 @@ def parser() -> argparse.ArgumentParser:
                     help="the level (easy, normal or strong) of the bot seats --bots names without one "
                          "(default: normal): Easy makes a person's mistakes, Strong thinks about a second a move "
                          "(DECKHAND_STRONG_SECONDS)")
+    pl.add_argument("--lang", default=None, metavar="LANG",
+                    help="the table's language: en, es or de (default: the environment's, LANG; Gridcannon speaks "
+                         "all three so far, the other games English)")
     pl.add_argument("--seed", type=int, default=None, metavar="S",
                     help="the shuffle's seed, to play the same deal again (default: random, printed at the start)")
     pl.add_argument("--variant", "--option", dest="options", action="append", default=[], metavar="V",
@@ -390,6 +394,18 @@ def cmd_sync(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def terminal_language(given: str | None) -> str:
+    """``--lang``, else the environment's (``LC_ALL``, ``LC_MESSAGES``, ``LANG``): en, es or de."""
+    from bot.i18n import language_of
+
+    if given:
+        return language_of(given)
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        if os.environ.get(name):
+            return language_of(os.environ[name])
+    return "en"
+
+
 def cmd_play(args: argparse.Namespace, settings: Settings) -> int:
     from bot.cli import default_players, game_spec, options_text
     from bot.terminal import play_terminal
@@ -407,7 +423,7 @@ def cmd_play(args: argparse.Namespace, settings: Settings) -> int:
         if not args.names:
             names = default_players(args.game, args.players)
         bots = parse_seats(args.bots, len(names), args.level)
-        play_terminal(args.game, names, args.options, args.seed, auto_seats=bots)
+        play_terminal(args.game, names, args.options, args.seed, auto_seats=bots, lang=terminal_language(args.lang))
     except (IllegalMove, ValueError) as e:
         print(f"deckhand: {e}", file=sys.stderr)
         return 2

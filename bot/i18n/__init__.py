@@ -144,7 +144,9 @@ class Words:
         english = pretty(code)
         if self.english or code.startswith("JK") or code[0] not in "AJQK":
             return english
-        return self.tp("card rank", code[0]) + english[1:]
+        ranks = {"A": self.tp("card rank", "A"), "J": self.tp("card rank", "J"), "Q": self.tp("card rank", "Q"),
+                 "K": self.tp("card rank", "K")}  # the glossary's ranks (German: B for J, D for Q)
+        return ranks[code[0]] + english[1:]
 
     def say(self, text: object) -> str:
         """An engine's words in this language: a phrase translated with its arguments said too, a card

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Iterable
 
 from babel.messages.catalog import Catalog
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po, write_po
 
 from bot.i18n import COMMANDS, DOMAINS, LANGUAGES, LOCALES, MESSAGES, po_path, template_path
@@ -36,7 +36,7 @@ SOURCE = Path(__file__).resolve().parent.parent  # the bot package
 TRANSLATOR_TAG = "TRANSLATORS:"  # a comment so begun, just above a call, is shown to the translator
 
 __all__ = ["KEYWORDS", "command_template", "extract", "extract_messages", "kept_as_written", "message_template",
-           "same_messages", "tree_commands", "update"]
+           "same_messages", "speaking_files", "tree_commands", "update"]
 
 
 def kept_as_written() -> tuple[frozenset[str], frozenset[str]]:
@@ -97,15 +97,26 @@ def _read(path: Path, lang: str | None = None, domain: str = COMMANDS) -> Catalo
         return read_po(f, locale=lang, domain=domain)
 
 
+def speaking_files(source: Path = SOURCE) -> list[Path]:
+    """The modules that say things through the catalogue: those importing ``bot.engine.words`` or
+    ``bot.i18n`` (the extractor reads only them: another module's ``t(…)`` or ``say(…)`` is not a message)."""
+    marks = ("from bot.engine.words import", "from bot.i18n import")
+    return [p for p in source.rglob("*.py") if p.relative_to(source).as_posix() == "i18n/__init__.py"
+            or ("i18n" not in p.relative_to(source).parts and any(m in p.read_text(encoding="utf-8") for m in marks))]
+
+
 def message_template(source: Path = SOURCE) -> Catalog:
     """The template of every message the code says through ``say``/``say_n`` (engines) and
     ``t``/``n``/``tp`` (renders, the Discord layer, the terminal), found by Babel's Python extractor;
     each message with the files and lines it stands on, and the comments left for translators."""
     template = Catalog(domain=MESSAGES, project=PROJECT, fuzzy=False, header_comment=MESSAGES_HEADER)
-    found = extract_from_dir(source, method_map=[("**/i18n/**", "ignore"), ("**.py", "python")], keywords=KEYWORDS,
-                             comment_tags=(TRANSLATOR_TAG,), strip_comment_tags=True)
-    for filename, lineno, message, comments, context in sorted(found, key=lambda f: (f[0], f[1])):
-        where = (f"bot/{Path(filename).as_posix()}", lineno)
+    found = []
+    for path in sorted(speaking_files(source)):
+        for lineno, message, comments, context in extract_from_file(
+                "python", path, keywords=KEYWORDS, comment_tags=(TRANSLATOR_TAG,), strip_comment_tags=True):
+            found.append((path.relative_to(source.parent).as_posix(), lineno, message, comments, context))
+    for filename, lineno, message, comments, context in found:
+        where = (filename, lineno)
         if isinstance(message, tuple | list):
             message = tuple(message)
         known = template.get(message if isinstance(message, str) else message[0], context=context)

@@ -223,15 +223,25 @@ class Reader:
     """
 
     def __init__(self, table: TableFacts, game: "Game | None", seat: int | None, asked: _Asked | None = None,
-                 since: Since | None = None):
+                 since: Since | None = None, lang: str = "en"):
         self.table = table
         self.seat = seat
+        self.lang = lang  # the language its payloads are written in: en, es or de (bot.i18n.language_of)
         self.since = since  # this seat's own "since your last move" (bot.tables.since); never the public's
         self.__game = game
         # Each step asked for once: a picker asks for the same prefixes again (its shortcuts, the
         # words of the steps so far), and the game never changes under a reader. ``asked``: kept
         # for the next reader of the same game (``reader_of``), else this reader's own.
         self.__asked = asked if asked is not None and asked.game is game else _Asked(game)
+
+    def in_language(self, lang: str) -> "Reader":
+        """This reader with its payloads in ``lang`` (what it knows, and what it asked, shared)."""
+        if lang == self.lang:
+            return self
+        twin = object.__new__(Reader)
+        twin.__dict__.update(self.__dict__)
+        twin.lang = lang
+        return twin
 
     # ----- who reads -------------------------------------------------------------------
     @property
@@ -352,7 +362,8 @@ class Reader:
                     ahead[move] = found
                     found[1].known = known
             found = ahead[move]
-            self._ahead[move] = Reader(self.table, found[0], self.seat, found[1]) if found is not None else None
+            self._ahead[move] = Reader(self.table, found[0], self.seat, found[1], lang=self.lang) \
+                if found is not None else None
         nxt = self._ahead[move]
         return nxt if nxt is not None and (nxt.acting or not acting) else None
 
@@ -369,7 +380,7 @@ class Reader:
         if move in self.__asked.ahead:  # asked already
             return self.after(move)
         found = self._tried(move)
-        nxt = Reader(self.table, found[0], self.seat, found[1]) if found is not None else None
+        nxt = Reader(self.table, found[0], self.seat, found[1], lang=self.lang) if found is not None else None
         return nxt if nxt is not None and nxt.acting else None
 
     def _tried(self, move: str) -> "tuple[Game, _Asked, list[Event]] | None":

@@ -577,53 +577,55 @@ class GridcannonGame(Game):
         options = tuple([Option(tok, *label((tok,)), _STYLE.get(tok, "")) for tok in nxt])
         return Choices("token", options, prompt=self.decisions()[0].prompt, complete=complete)
 
-    def _label(self, t: tuple[str, ...]) -> tuple[str, Any]:
-        """Plain words (and typed data) for the last token of ``t``; a whole action's label
+    def _label(self, tk: tuple[str, ...]) -> tuple[str, Any]:
+        """Plain words (and typed data) for the last token of ``tk``; a whole action's label
         is the one its last token gets."""
-        verb, n = t[0], len(t)
+        verb, n = tk[0], len(tk)
         pend = self.pending
-        cell = CELLS.index(t[-1]) if n > 1 and t[-1] in CELLS else None
+        cell = CELLS.index(tk[-1]) if n > 1 and tk[-1] in CELLS else None
         if verb == "draw":
-            return (say("Search for a royal") if not self.living() else say("Draw a card")), None
+            found = say("Search for a royal") if not self.living() else say("Draw a card")
+            return found, None
         if verb == "place":
             if n == 1:
                 return say("Place {card}", card=cn(pend)), pend
-            return self._fire_note(say("Place {card} on {cell}", card=cn(pend), cell=t[1]), cell, self.grid), t[1]
+            found = say("Place {card} on {cell}", card=cn(pend), cell=tk[1])
+            return self._fire_note(found, cell, self.grid), tk[1]
         if verb == "royal":
             if n == 1:
-                return (say("Place a set-aside royal") if self.phase == SETUP_ROYALS
-                        else say("Place {card}", card=cn(pend))), None
+                found = say("Place a set-aside royal") if self.phase == SETUP_ROYALS else say("Place {card}", card=cn(pend))
+                return found, None
             if self.phase == SETUP_ROYALS:
                 if n == 2:
-                    return say("Place {card}", card=cn(t[1])), t[1]
-                return say("Place {card} at {slot}", card=cn(t[1]), slot=t[2]), t[2]
-            return say("Place {card} at {slot}", card=cn(pend), slot=t[1]), t[1]
+                    return say("Place {card}", card=cn(tk[1])), tk[1]
+                return say("Place {card} at {slot}", card=cn(tk[1]), slot=tk[2]), tk[2]
+            return say("Place {card} at {slot}", card=cn(pend), slot=tk[1]), tk[1]
         if verb == "armour":
             if n == 1:
                 return say("Armour a royal with {card}", card=cn(pend)), pend
-            i = [s["royal"] for s in self.slots].index(t[1])
-            return say("Armour {royal} with {card} (health {health})", royal=cn(t[1]), card=cn(pend),
-                       health=self.health(i) + value(pend)), t[1]
+            i = [s["royal"] for s in self.slots].index(tk[1])
+            return say("Armour {royal} with {card} (health {health})", royal=cn(tk[1]), card=cn(pend),
+                       health=self.health(i) + value(pend)), tk[1]
         if verb == "extract":
             if n == 1:
                 return say("Ace: extract a stack"), None
             k = len(self.grid[cell])
             return say_n("Ace: extract {cell} ({n} card to the bottom)", "Ace: extract {cell} ({n} cards to the bottom)",
-                         cell=t[1], n=k), t[1]
+                         cell=tk[1], n=k), tk[1]
         if verb == "reassign":
             if n == 1:
                 return say("Joker: move a top card"), None
-            x = CELLS.index(t[1])
+            x = CELLS.index(tk[1])
             if n == 2:
-                return say("Joker: move {card} from {cell}", card=cn(self.top(x)), cell=t[1]), t[1]
+                return say("Joker: move {card} from {cell}", card=cn(self.top(x)), cell=tk[1]), tk[1]
             g = [list(s) for s in self.grid]
             g[cell].append(g[x].pop())
-            return self._fire_note(say("Joker: move {card} from {source} to {target}", card=cn(self.top(x)),
-                                       source=t[1], target=t[2]), cell, g), t[2]
+            found = say("Joker: move {card} from {source} to {target}", card=cn(self.top(x)), source=tk[1], target=tk[2])
+            return self._fire_note(found, cell, g), tk[2]
         if verb == "replace":
             if n == 1:
                 return say("Replace one grid card"), None
-            return say("Replace {card} on {cell}", card=cn(self.top(cell)), cell=t[1]), t[1]
+            return say("Replace {card} on {cell}", card=cn(self.top(cell)), cell=tk[1]), tk[1]
         if verb == "keep":
             return say("Keep the grid"), None
         if verb == "continue":
@@ -633,16 +635,17 @@ class GridcannonGame(Game):
         if verb == "reset":
             if n == 1:
                 return say("Play {card} on a cell", card=cn(pend)), pend
-            return self._fire_note(say("Reset {cell} with {card}", cell=t[1], card=cn(pend)), cell, self.grid), t[1]
+            found = say("Reset {cell} with {card}", cell=tk[1], card=cn(pend))
+            return self._fire_note(found, cell, self.grid), tk[1]
         if verb == "hardreset":
             if n == 1:
                 return say("Shame {card} and hard reset a stack", card=cn(pend)), pend
-            return say("Shame {card}, hard reset {cell}", card=cn(pend), cell=t[1]), t[1]
+            return say("Shame {card}, hard reset {cell}", card=cn(pend), cell=tk[1]), tk[1]
         if verb == "recycle":
             if n == 1:
                 return say("Make a stack the new deck"), None
-            return say("Make {cell} the new deck", cell=t[1]), t[1]
-        return " ".join(t), None  # pragma: no cover - every verb is labelled above
+            return say("Make {cell} the new deck", cell=tk[1]), tk[1]
+        return " ".join(tk), None  # pragma: no cover - every verb is labelled above
 
     def _fire_note(self, label: Phrase, cell: int, grid: list[list[str]]) -> Phrase:
         """``label`` with what the landing does: " — kills K♥" / " — fires at K♥ and Q♠"."""
