@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, dataclass_transform
 
 from bot.engine.options import Options
-from bot.engine.words import decode, encode
+from bot.engine.words import Phrase, decode, encode, say
 
 
 def fast_maker(cls: type) -> Any:
@@ -955,7 +955,7 @@ class Grammar:
 
 
 def _unknown(word: str, words: Sequence[str], ctx: Any) -> IllegalMove:
-    return IllegalMove(f"Unknown move {word.lower()[:20]!r}.", "parse")
+    return IllegalMove(say("Unknown move {word}.", word=repr(word.lower()[:20])), "parse")
 
 
 class Notation:
@@ -1011,4 +1011,8 @@ class Notation:
         """The refusal of words that do not fit ``kind``'s notation."""
         template = self.usage(kind, ctx) if callable(self.usage) else (kind.usage or self.usage)
         n = kind.grammar.need if kind.grammar is not None else 0
-        return IllegalMove(template.format(verb=kind.verb, word=word, n=n, s="" if n == 1 else "s"), self.usage_rule)
+        args = {"verb": kind.verb, "word": word, "n": n, "s": "" if n == 1 else "s"}
+        if isinstance(template, Phrase):  # a catalogue message: said in the reader's language, its arguments filled in
+            filled = {k: v for k, v in args.items() if "{" + k + "}" in template.msgid}
+            return IllegalMove(Phrase(template.msgid, None, {**filled, **template.args}), self.usage_rule)
+        return IllegalMove(template.format(**args), self.usage_rule)

@@ -693,7 +693,8 @@ class GridcannonGame(Game):
         doing = {"royal": say("place a royal"), "hardreset": say("hard-reset a stack"), "reset": say("reset a stack"),
                  "recycle": say("recycle a stack"), "extract": say("extract a stack"),
                  "reassign": say("move a top card"), "replace": say("replace a grid card"),
-                 "keep": say("keep the grid"), "place": say("place a card"), "armour": say("add armour")}.get(verb, verb)
+                 "keep": say("keep the grid"), "place": say("place a card"), "armour": say("add armour"),
+                 "continue": say("continue"), "concede": say("concede")}.get(verb, verb)
         return say("You cannot {doing} now. {prompt}", doing=doing, prompt=self.prompt())
 
     # ----- moves ---------------------------------------------------------------------
