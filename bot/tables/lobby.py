@@ -40,6 +40,7 @@ class Lobby:
                 seats=[Seat(actor.user_id, actor.name)], options=opts,
                 seed=secrets.randbits(63) if seed is None else seed, revision=1,
                 turn_limit=old.turn_limit if old else DEFAULT_TURN_LIMIT, created_at=now, updated_at=now,
+                series={"lang": actor.table_lang} if actor.table_lang != "en" else {},  # the table's language
             )
             change = Change(table, events=[f"{actor.name} opened {with_article('a', cls.title)} table."])
             if cls.max_players == 1:

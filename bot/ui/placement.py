@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.i18n import language_of, words
 from bot.render import pictures
 from bot.render.panel import clip
 from bot.tables.reader import Reader
@@ -38,7 +39,7 @@ async def render(reader: Reader, ratings: Any = None) -> payloads.TableMessage:
     lobby shows each seated player's rating (``ratings``: the desk's read-only ratings)."""
     picture = None
     if reader.started and reader.table.status != "lobby":
-        picture = await pictures.table_picture(reader.game, reader.view)
+        picture = await pictures.table_picture(reader.game, reader.view, reader.lang)
     lines: list[str] = []
     if reader.table.status == "lobby" and ratings is not None:
         from bot.ui.ratings import lobby_lines
@@ -335,7 +336,8 @@ class Placement:
         """Answer an action that did not come from the table message: privately, with a link to it."""
         if interaction.response.is_done():
             return False
-        text = clip(f"{answer or 'Done.'}\nThe table: {link}", 2000)
+        w = words(language_of(interaction.locale))  # a private answer: the reader's own language
+        text = clip(f"{answer or w.t('Done.')}\n" + w.t("The table: {link}", link=link), 2000)
         clicked = interaction.message
         if clicked is not None and clicked.flags.ephemeral:  # a private panel updates in place
             await interaction.response.edit_message(content=text, embed=None, view=None, attachments=[])
