@@ -396,7 +396,7 @@ def cmd_sync(args: argparse.Namespace, settings: Settings) -> int:
 
 def terminal_language(given: str | None) -> str:
     """``--lang``, else the environment's (``LC_ALL``, ``LC_MESSAGES``, ``LANG``): en, es or de."""
-    from bot.i18n import language_of
+    from bot.i18n.lang import language_of
 
     if given:
         return language_of(given)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.i18n import language_of
+from bot.i18n.lang import language_of
 from tests.discord_helpers import auto_move_for, latest_table, press_move
 from tests.test_i18n_messages import english_left
 

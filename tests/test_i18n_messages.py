@@ -17,7 +17,8 @@ from babel.messages.pofile import read_po
 from bot.__main__ import main, terminal_language
 from bot.engine.registry import spec
 from bot.engine.words import CardName, Many, Phrase, decode, encode, say, say_n
-from bot.i18n import LANGUAGES, MESSAGES, catalog, language_of, po_path, template_path, words
+from bot.i18n import LANGUAGES, MESSAGES, catalog, po_path, template_path, words
+from bot.i18n.lang import language_of
 from bot.i18n.extract import message_template, speaking_files
 from bot.render import renderer
 from bot.terminal import play_terminal

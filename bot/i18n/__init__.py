@@ -24,8 +24,8 @@ COMMANDS = "commands"  # the slash commands' domain: names, descriptions, option
 MESSAGES = "messages"  # every other word a player reads: messages, buttons, refusals, pictures' words
 DOMAINS: tuple[str, ...] = (COMMANDS, MESSAGES)
 
-__all__ = ["COMMANDS", "DOMAINS", "LANGUAGES", "LOCALES", "MESSAGES", "Words", "catalog", "language_of",
-           "messages", "po_path", "template_path", "translations", "words"]
+__all__ = ["COMMANDS", "DOMAINS", "LANGUAGES", "LOCALES", "MESSAGES", "Words", "catalog", "messages", "po_path",
+           "template_path", "translations", "words"]
 
 
 def template_path(domain: str, root: Path = LOCALES) -> Path:
@@ -64,14 +64,6 @@ def translations(lang: str, domain: str) -> Translations:
     write_mo(compiled, catalog(lang, domain))  # fuzzy messages left out, as gettext does
     compiled.seek(0)
     return Translations(compiled, domain=domain)
-
-
-def language_of(locale: object) -> str:
-    """Deckhand's language for a Discord locale (``discord.Locale`` or its value) or a POSIX one
-    (``de_DE.UTF-8``): ``es`` for ``es-ES`` and ``es-419``, ``de`` for ``de``, else ``en``."""
-    value = str(getattr(locale, "value", locale) or "")
-    lang = value.replace("_", "-").split(".")[0].split("-")[0].lower()
-    return lang if lang in LANGUAGES else "en"
 
 
 def words(lang: str | None) -> "Words":

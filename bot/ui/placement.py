@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import language_of, words
+from bot.i18n import words
+from bot.i18n.lang import language_of
 from bot.render import pictures
 from bot.render.panel import clip
 from bot.tables.reader import Reader
@@ -39,7 +40,8 @@ async def render(reader: Reader, ratings: Any = None) -> payloads.TableMessage:
     lobby shows each seated player's rating (``ratings``: the desk's read-only ratings)."""
     picture = None
     if reader.started and reader.table.status != "lobby":
-        picture = await pictures.table_picture(reader.game, reader.view, reader.lang)
+        picture = await (pictures.table_picture(reader.game, reader.view) if reader.lang == "en"
+                         else pictures.table_picture(reader.game, reader.view, reader.lang))
     lines: list[str] = []
     if reader.table.status == "lobby" and ratings is not None:
         from bot.ui.ratings import lobby_lines

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
-from bot.i18n import language_of, words
+from bot.i18n import words
+from bot.i18n.lang import language_of
 from bot.render import pictures
 from bot.render.panel import clip
 from bot.tables import Actor, TableError
