@@ -99,3 +99,26 @@ async def test_a_servers_table_speaks_the_servers_language_and_a_private_answer_
     panel = await standin.slash(bot, "game hand", user=alice, guild=g)
     assert panel.ephemeral and "Your view" in panel.embed["title"]
     assert english_left(latest_table(standin, channel_id)["embeds"][0].get("footer", {}).get("text", ""), lang) == []
+
+
+async def test_the_host_sets_the_tables_language_with_game_language(standin, bot):
+    g = standin.guild()  # an English server
+    alice, bob = standin.user(name="alice"), standin.user(name="bob")
+    g.add_member(alice)
+    g.add_member(bob)
+    await standin.slash(bot, "game new", {"game": "gridcannon"}, user=alice, guild=g)
+    channel_id = int(g.channel["id"])
+    before = latest_table(standin, channel_id)["embeds"][0]["footer"]["text"]
+    assert before.startswith("Rules:")
+    refused = await standin.slash(bot, "game language", {"language": "de"}, user=bob, guild=g)
+    assert refused.ephemeral and "host" in refused.text
+    said = await standin.slash(bot, "game language", {"language": "de"}, user=alice, guild=g)
+    assert not said.ephemeral and "Deutsch" in said.text
+    assert (await bot.service.get(channel_id)).series["lang"] == "de"
+    assert latest_table(standin, channel_id)["embeds"][0]["footer"]["text"].startswith("Regeln:")
+    _, move = await auto_move_for(bot, channel_id, 0)
+    await press_move(standin, bot, channel_id, move, alice)  # a move keeps the table in German
+    assert latest_table(standin, channel_id)["embeds"][0]["footer"]["text"].startswith("Regeln:")
+    await standin.slash(bot, "game language", {"language": "en"}, user=alice, guild=g)
+    assert "lang" not in (await bot.service.get(channel_id)).series
+    assert latest_table(standin, channel_id)["embeds"][0]["footer"]["text"].startswith("Rules:")

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from bot.i18n import LANGUAGES
 
-__all__ = ["language_of"]
+__all__ = ["LANGUAGE_NAMES", "language_of"]
+
+LANGUAGE_NAMES = {"en": "English", "es": "español", "de": "Deutsch"}  # each as its speakers write it
 
 
 def language_of(locale: object) -> str:

@@ -49,6 +49,7 @@ from bot.ui.text import (  # noqa: F401 — every payload is reached from here
     hand_label, is_forfeit, jump_url, line, name, picture_file,
 )
 from bot.i18n import words
+from bot.i18n.lang import LANGUAGE_NAMES
 
 
 # ----- whole table messages -------------------------------------------------------------------
@@ -310,6 +311,11 @@ def did(labels: Sequence[str], secret: bool = False, lang: str = "en") -> str:
     if secret:
         return clip(w.t("Done: your secret choice is in — {said}.", said=plain(said)), 1800)
     return clip(w.t("Done: you chose {said}.", said=plain(said)), 1800)
+
+
+def language_set(lang: str) -> str:
+    """What ``/game language`` says to the channel, in the table's new language."""
+    return words(lang).t("This table speaks {language} now.", language=LANGUAGE_NAMES.get(lang, lang))
 
 
 def private_lines(lines: Sequence[str]) -> str:
