@@ -333,6 +333,19 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         await interaction.response.send_message(update.events[-1], allowed_mentions=NO_PINGS)
         await self.place.show_table(update.public, post=False)  # its buttons carry the new revision
 
+    @game.command(name="language", description="Set this table's language (host).")
+    @app_commands.describe(language="The table's language for everyone (what only you see follows yours)")
+    @app_commands.choices(language=[app_commands.Choice(name="english", value="en"),
+                                    app_commands.Choice(name="español", value="es"),
+                                    app_commands.Choice(name="deutsch", value="de")])
+    async def language(self, interaction: discord.Interaction, language: str) -> None:
+        try:
+            update = await self.desk.set_language(interaction.channel_id, actor_of(interaction), language)
+        except TableError as e:
+            return await refuse(interaction, str(e))
+        await interaction.response.send_message(payloads.language_set(language), allowed_mentions=NO_PINGS)
+        await self.place.show_table(update.public, post=False)  # the table message in its new language
+
     @game.command(name="pings", description="When you are pinged for your turn on this server (only you see it).")
     @app_commands.describe(when="Every turn, only after some hours of waiting, or never (empty: show yours)",
                            hours="With “after”: how many hours your turn waits before the ping (1–168)")

@@ -22,7 +22,8 @@ from bot.tables.offers import (  # noqa: F401 — the pickers' words and moves, 
 from bot.tables.reader import FORFEIT_TOKENS, Reader
 from bot.ui.components import Kind, Sent, add, button, option, select, view_of
 from bot.ui.text import (
-    CONFIRM, CUSTOM_ID_MAX, HAND_LABEL, KEEP, LABEL_MAX, PAGE, SELECT, SELECT_MAX, STEP, STEP_BUTTONS_MAX, TEXT, cid,
+    CONFIRM, CUSTOM_ID_MAX, KEEP, LABEL_MAX, PAGE, SELECT, SELECT_MAX, STEP, STEP_BUTTONS_MAX, TEXT, cid,
+    hand_label,
 )
 
 
@@ -84,17 +85,19 @@ def _shortcut_kwargs(tid: str, rev: int, s: Shortcut, drafts: Drafts) -> dict[st
 def picker(reader: Reader, step: Step, drafts: Drafts) -> tuple[str, discord.ui.View]:
     """A private step of building an action: the reader's choices after ``step.tokens``."""
     tid, rev = reader.table.key, reader.opened
+    w = reader.words
     c = reader.choices(step.tokens)
     view = Sent()
     lines: list[str] = []
     if step.tokens:
-        lines.append("**So far:** " + clip(pretty_text(" → ".join(reader.so_far(step.tokens))), 1500))
+        lines.append(w.t("**So far:** {steps}", steps=clip(pretty_text(" → ".join(reader.so_far(step.tokens))), 1500)))
     if c.progress is not None:
         lines.append(f"**{c.progress}**")
     if c.prompt:
         lines.append(pretty_text(c.prompt))
     if c.empty:
-        return f"That choice is no longer open. Press **{HAND_LABEL}** for your current choices.", view
+        return w.t("That choice is no longer open. Press **{button}** for your current choices.",
+                   button=hand_label(reader.lang)), view
     options = list(c.options)
     apart = [o for o in options if o.token in FORFEIT_TOKENS] if c.kind == "token" and not step.tokens else []
     options = [o for o in options if o not in apart]
@@ -121,12 +124,12 @@ def picker(reader: Reader, step: Step, drafts: Drafts) -> tuple[str, discord.ui.
         for component, row in in_one_press(reader, options, drafts):
             add(view, component, row)
     if c.complete and step.tokens:
-        view.add_item(button(label="Confirm", style=discord.ButtonStyle.success, row=4,
+        view.add_item(button(label=w.t("Confirm"), style=discord.ButtonStyle.success, row=4,
                              custom_id=cid(tid, rev, CONFIRM, drafts.arg(tid, rev, CONFIRM, step.tokens))))
     if step.tokens:
-        view.add_item(button(label="↩ Back", style=discord.ButtonStyle.secondary, row=4,
+        view.add_item(button(label="↩ " + w.t("Back"), style=discord.ButtonStyle.secondary, row=4,
                              custom_id=cid(tid, rev, STEP, drafts.arg(tid, rev, STEP, back_to(reader, step.tokens)))))
-    return clip("\n".join(lines) or "Choose:", 2000), view
+    return clip("\n".join(lines) or w.t("Choose:"), 2000), view
 
 
 # ----- several moves in one press ---------------------------------------------------------------

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.i18n import words
+from bot.i18n.lang import language_of
 from bot.render import pictures
 from bot.render.panel import clip
 from bot.tables.reader import Reader
@@ -33,12 +35,17 @@ MOVE_DOWN_AFTER = 10  # other people's messages below the table message before i
 MOVED = "The table moved down the channel: {link}"
 
 
+def draw(reader: Reader) -> Any:
+    """The drawing of a public reader's table picture (a coroutine), its words in the table's language."""
+    return pictures.table_picture(reader.game, reader.view, reader.lang)
+
+
 async def render(reader: Reader, ratings: Any = None, picture: Any = None) -> payloads.TableMessage:
     """The public table message of a public reader; its picture is drawn off the event loop (or given:
     bytes, or ``KEEP`` for the picture the message already carries). A lobby shows each seated
     player's rating (``ratings``: the desk's read-only ratings)."""
     if picture is None and reader.started and reader.table.status != "lobby":
-        picture = await pictures.table_picture(reader.game, reader.view)
+        picture = await draw(reader)
     lines: list[str] = []
     if reader.table.status == "lobby" and ratings is not None:
         from bot.ui.ratings import lobby_lines
@@ -238,7 +245,7 @@ class Placement:
         if self.picture_wait is None or not reader.started or reader.table.status == "lobby":
             return await render(reader, self.desk.ratings)
         if ch not in self.drawing:
-            drawing = asyncio.ensure_future(pictures.table_picture(reader.game, reader.view))
+            drawing = asyncio.ensure_future(draw(reader))
             if (await asyncio.wait({drawing}, timeout=self.picture_wait))[0]:
                 return payloads.table_message(reader, drawing.result())
             self.drawing[ch] = asyncio.create_task(self._picture_later(reader, drawing), name="deckhand: a picture")
@@ -262,7 +269,7 @@ class Placement:
                 nxt = self.later.pop(ch, None)
                 if nxt is None:
                     return
-                reader, drawing = nxt, asyncio.ensure_future(pictures.table_picture(nxt.game, nxt.view))
+                reader, drawing = nxt, asyncio.ensure_future(draw(nxt))
         except Exception:  # noqa: BLE001 — the table's text stands; its next change draws again
             log.exception("could not add the picture to the table message in %s", ch)
         finally:
@@ -387,7 +394,8 @@ class Placement:
         """Answer an action that did not come from the table message: privately, with a link to it."""
         if interaction.response.is_done():
             return False
-        text = clip(f"{answer or 'Done.'}\nThe table: {link}", 2000)
+        w = words(language_of(interaction.locale))  # a private answer: the reader's own language
+        text = clip(f"{answer or w.t('Done.')}\n" + w.t("The table: {link}", link=link), 2000)
         clicked = interaction.message
         if clicked is not None and clicked.flags.ephemeral:  # a private panel updates in place
             await interaction.response.edit_message(content=text, embed=None, view=None, attachments=[])
