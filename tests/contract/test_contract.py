@@ -1,8 +1,8 @@
 """One suite, run against every registered game (as OpenSpiel runs random_sim_test on all its
 games): seeded random playouts driven only through ``choices``, every step checked.
 
-``DECKHAND_PLAYOUTS`` sets the playouts per game (default 200), spread over the player counts
-the game allows; the figures are printed at the end of the run.
+``DECKHAND_PLAYOUTS`` sets the playouts per game (default 60; 200 with DECKHAND_LONG_TESTS=1, as CI
+runs it), spread over the player counts the game allows; the figures are printed at the end of the run.
 """
 
 from __future__ import annotations
@@ -17,11 +17,12 @@ from bot.engine.core import Choices, Decision, IllegalMove, View, walk_choices
 from bot.engine.levels import choose
 from bot.engine.options import Options
 from bot.engine.registry import GAME_IDS, spec
+from tests.conftest import LONG_TESTS
 from tests.contract.harness import Playout, card_universe, random_action, redeal
 
-PLAYOUTS = int(os.environ.get("DECKHAND_PLAYOUTS", "200"))
-SHARDS = 25  # each game's playouts are split into this many tests (a few seconds each), so both workers
-# stay busy to the end
+PLAYOUTS = int(os.environ.get("DECKHAND_PLAYOUTS", "200" if LONG_TESTS else "60"))
+SHARDS = 25 if PLAYOUTS > 100 else 10  # each game's playouts are split into this many tests (a few seconds
+# each), so both workers stay busy to the end
 
 
 def player_counts(game_id: str) -> list[int]:
