@@ -84,8 +84,8 @@ def board_text(v: Any, b: Any, w: Words = EN) -> str:
     if b.building or b.finished:
         build = " ".join(card(c.card, w) + " " + w.n("({n} marker)", "({n} markers)", c.markers) for c in b.building)
         fin = " ".join(card(c, w) for c in b.finished)
-        lines.append(w.t("Construction: {cards}", cards=" · ".join(
-            x for x in (build, w.t("finished {cards}", cards=fin) if fin else "") if x)))
+        done = w.t("finished {cards}", cards=fin) if fin else ""
+        lines.append(w.t("Construction: {cards}", cards=" · ".join(x for x in (build, done) if x)))
     for zone in ("patrol", "guardian"):
         us = [u for u in b.units if u.zone == zone]
         if us:

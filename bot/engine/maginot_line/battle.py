@@ -416,8 +416,8 @@ def apply_commit(g: "MaginotLine", seat: int, action: Commit, events: list[Event
     if action.split:
         slots = split_slots(g)
         shares = zip(slots, action.split, strict=True)
-        parts.append(say("split {shares}", shares=Many([say("{n} to {target}", n=n, target=target_label(g, gid))
-                                                         for (_, gid), n in shares], ", ")))
+        each = Many([say("{n} to {target}", n=n, target=target_label(g, gid)) for (_, gid), n in shares], ", ")
+        parts.append(say("split {shares}", shares=each))
     what = Many(parts, "; ") if parts else say("nothing")
     first = len(bt["commits"]) == 1
     g.emit(events, say("{player}'s first commit: {what}.", player=g.players[seat], what=what) if first else
