@@ -62,7 +62,7 @@ import pytest
 
 from bot.engine.core import Game
 from bot.engine.registry import spec
-from bot.render.pictures import draw_seat, draw_table
+from bot.render.pictures import InLanguage, draw_seat, draw_table
 import bot.tables.lobby as table_module
 import bot.tables.since as since_module
 from bot.records import FORFEIT
@@ -148,6 +148,7 @@ class Watcher:
     _drawn: dict[tuple[int, int | None, str], bytes | None] = field(default_factory=dict)  # this step's drawings
     record: dict[str, Any] | None = None  # the finished game's record, once it ends
     animations_checked: set[bytes] = field(default_factory=set)
+    lang: str = "en"  # the table's language (its pictures' words)
 
     def count(self, what: str, n: int = 1) -> None:
         self.counts[what] = self.counts.get(what, 0) + n
@@ -217,7 +218,8 @@ class Watcher:
         if key not in self._drawn:
             other, _ = redeal(game, seat, seed=self.mark + len(self._drawn))
             view = other.view(seat)
-            self._drawn[key] = draw_table(self.game_id, view) if kind == "table" else draw_seat(self.game_id, view)
+            table_view = view if self.lang == "en" else InLanguage(view, self.lang)
+            self._drawn[key] = draw_table(self.game_id, table_view) if kind == "table" else draw_seat(self.game_id, view)
         return self._drawn[key]
 
     def explain(self, data: bytes) -> str:
@@ -273,6 +275,8 @@ GAMES: dict[str, tuple[int, str | None, int]] = {
     "cardchess2": (2, ", ".join(spec("cardchess2").quick_options), 2),
     "maginot_line": (2, ", ".join(spec("maginot_line").quick_options), 66),
 }
+# a game played at a Spanish server's table: a translation must not name a card the English hid
+SPANISH = {"maginot_line"}
 
 
 def has_choice_option(bot, command: str, verb: str) -> bool:
@@ -286,12 +290,17 @@ async def play_and_watch(standin, bot, monkeypatch, game_id: str) -> Watcher:
     sp = spec(game_id)
     monkeypatch.setattr(table_module, "secrets", types.SimpleNamespace(randbits=lambda bits: seed))
     g = standin.guild()
+    lang = "es" if game_id in SPANISH else "en"
+    if lang == "es":
+        g.locale = "es-ES"
     users = [standin.user(name=x) for x in ("ana", "ben", "cat", "dee", "eve")[:n]]
     outsider = standin.user(name="zed")
     for u in [*users, outsider]:
+        if lang == "es":
+            u["locale"] = "es-ES"
         g.add_member(u)
     channel = int(g.channel["id"])
-    w = Watcher(standin, bot, channel, game_id, {int(u["id"]): i for i, u in enumerate(users)})
+    w = Watcher(standin, bot, channel, game_id, {int(u["id"]): i for i, u in enumerate(users)}, lang=lang)
     args = {"game": game_id, **({"variants": variants} if variants else {})}
     lobby = await standin.slash(bot, "game new", args, user=users[0], guild=g)
     for u in users[1:]:
