@@ -145,10 +145,10 @@ class Watcher:
     counts: dict[str, int] = field(default_factory=dict)
     states: list[Game] = field(default_factory=list)  # the states this step may have shown (before, after)
     watch_messages: set[int] = field(default_factory=set)  # watcher messages: the public's, whoever reads them
-    _drawn: dict[tuple[int, int | None, str], bytes | None] = field(default_factory=dict)  # this step's drawings
+    _drawn: dict[tuple[int, int | None, str, str], bytes | None] = field(default_factory=dict)  # this step's drawings
     record: dict[str, Any] | None = None  # the finished game's record, once it ends
     animations_checked: set[bytes] = field(default_factory=set)
-    lang: str = "en"  # the table's language (its pictures' words)
+    lang: str = "en"  # the table's language (its pictures' words; a watcher message's are English still)
 
     def count(self, what: str, n: int = 1) -> None:
         self.counts[what] = self.counts.get(what, 0) + n
@@ -211,14 +211,14 @@ class Watcher:
         if item.kind == "message":
             self.check_pictures(item, seat, where)
 
-    def drawn(self, game: Game, seat: int | None, kind: str) -> bytes | None:
+    def drawn(self, game: Game, seat: int | None, kind: str, lang: str = "en") -> bytes | None:
         """The picture of ``seat``'s view (None: public) of ``game`` with the cards ``seat`` may not
-        know re-dealt: what the reader may be shown."""
-        key = (id(game), seat, kind)
+        know re-dealt, its words in ``lang``: what the reader may be shown."""
+        key = (id(game), seat, kind, lang)
         if key not in self._drawn:
             other, _ = redeal(game, seat, seed=self.mark + len(self._drawn))
             view = other.view(seat)
-            table_view = view if self.lang == "en" else InLanguage(view, self.lang)
+            table_view = view if lang == "en" else InLanguage(view, lang)
             self._drawn[key] = draw_table(self.game_id, table_view) if kind == "table" else draw_seat(self.game_id, view)
         return self._drawn[key]
 
@@ -247,8 +247,9 @@ class Watcher:
             # shows, mostly), and the first that fits ends the search: each drawing is a whole
             # picture, and the check is that one fits.
             kinds = ["table"] if seat is None else ["seat", "table"]
-            fits = any(self.drawn(g, seat if kind == "seat" else None, kind) == f.data
-                       for g in reversed(self.states) for kind in kinds)
+            langs = ("en",) if self.lang == "en" else (self.lang, "en")
+            fits = any(self.drawn(g, seat if kind == "seat" else None, kind, lang) == f.data
+                       for g in reversed(self.states) for kind in kinds for lang in langs)
             assert fits, f"{where}: the picture {f.filename!r} is not the one drawn from its reader's view " \
                          f"with the cards it may not know re-dealt ({self.explain(f.data)})"
             self.count("picture")
