@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from bot.i18n.lang import language_of
-from tests.discord_helpers import auto_move_for, latest_table, press_move
+from tests.discord_helpers import auto_move_for, latest_table, press_move, start_by_slash
 from tests.test_i18n_messages import english_left
 
 SKIP = {"custom_id", "url", "proxy_url", "filename", "id", "channel_id", "guild_id", "application_id", "token",
@@ -30,11 +30,11 @@ def texts(value, out: list[str]) -> list[str]:
     return out
 
 
-def everything_read_by(standin, user_id: int, channel_id: int) -> str:
+def everything_read_by(standin, user_id: int, channel_id: int, start: int = 0) -> str:
     """Every version of everything the bot showed this user (their own private things and the
-    channel's messages), with each picture's description (alt text)."""
+    channel's messages; from the ``start``-th thing shown on), with each picture's description (alt text)."""
     out: list[str] = []
-    for shown in standin.shown:
+    for shown in standin.shown[start:]:
         if shown.reader not in (None, user_id) or (shown.channel_id not in (None, channel_id)):
             continue
         texts(shown.payload, out)
@@ -122,3 +122,55 @@ async def test_the_host_sets_the_tables_language_with_game_language(standin, bot
     await standin.slash(bot, "game language", {"language": "en"}, user=alice, guild=g)
     assert "lang" not in (await bot.service.get(channel_id)).series
     assert latest_table(standin, channel_id)["embeds"][0]["footer"]["text"].startswith("Rules:")
+
+
+def not_yet_said(shown: str) -> str:
+    """What was shown, without the private panel's "Since your last move" lines: the tables' own frame
+    (bot/tables/since.py keeps the lines as English text), not yet in the catalogue."""
+    return "\n".join(line for line in shown.split("\n")
+                     if not line.startswith(("Since your last move", "The latest:")))
+
+
+# game id -> (players, variants) of the many-player games played here whole in each language
+MANY = {"maginot_line": (2, "Mobile defence, rounds=2")}
+
+
+@pytest.mark.parametrize(("game_id", "lang", "setting"), [
+    ("maginot_line", "es", "server"),  # a Spanish server's table
+    ("maginot_line", "de", "host"),  # an English server's table the host sets to German with /game language
+])
+async def test_a_whole_game_of_many_players_in_the_tables_language(standin, bot, game_id, lang, setting):
+    players, variants = MANY[game_id]
+    g = standin.guild()
+    if setting == "server":
+        g.locale = LOCALES[lang]
+    users = [standin.user(name=x) for x in ("ana", "ben", "cat", "dee")[:players]]
+    for u in users:
+        u["locale"] = LOCALES[lang]
+        g.add_member(u)
+    channel_id = await start_by_slash(standin, bot, g, users, game_id, variants=variants)
+    if setting == "host":
+        said = await standin.slash(bot, "game language", {"language": lang}, user=users[0], guild=g)
+        assert not said.ephemeral
+    start = len(standin.shown)  # from here on, everything in the table's language
+    assert (await bot.service.get(channel_id)).series.get("lang") == lang
+    wrong = await standin.slash(bot, "game move", {"move": "attack @9"}, user=users[0], guild=g)
+    assert wrong.ephemeral  # a refusal, in the reader's language
+    for i in range(400):
+        table = await bot.service.get(channel_id)
+        if table.status != "playing":
+            break
+        seat, move = await auto_move_for(bot, channel_id, i)
+        if i % 11 == 0:  # now and then typed, with what autocomplete offers
+            await standin.autocomplete(bot, "game move", {"move": move.split()[0]}, focused="move", user=users[seat],
+                                       guild=g)
+            await standin.slash(bot, "game move", {"move": move}, user=users[seat], guild=g)
+        else:
+            await press_move(standin, bot, channel_id, move, users[seat])
+    assert table.status == "finished"
+    for u in users:
+        shown = everything_read_by(standin, int(u["id"]), channel_id, start)
+        assert english_left(not_yet_said(shown), lang) == []
+    final = latest_table(standin, channel_id)
+    descriptions = [a.get("description") or "" for a in final.get("attachments") or []]
+    assert any({"es": "ases", "de": "Asse"}[lang] in d for d in descriptions), "the picture's alt text"

@@ -113,14 +113,21 @@ def test_a_phrase_is_english_and_says_itself_in_another_language_with_its_argume
 
 
 # ----- records stay language-neutral ----------------------------------------------------------
-def _seeded_game(seed: int, moves: int | None = None):
-    s = spec("gridcannon")
-    g = s.state.new(["Ana"], seed=seed)
+# game id -> (players, options) of the seeded games played here in every language
+TABLES = {"gridcannon": (["Ana"], []), "maginot_line": (["Ana", "Ben"], ["Mobile defence", "rounds=3"])}
+
+
+def _seeded_game(seed: int, moves: int | None = None, game_id: str = "gridcannon"):
+    """A game the built-in player plays for every seat, asked in the terminal's order (the first decision)."""
+    s = spec(game_id)
+    players, options = TABLES[game_id]
+    g = s.state.new(players, options, seed=seed)
     rng = random.Random(seed)
     played = []
     while not g.is_over() and (moves is None or len(played) < moves):
-        move = str(s.player(g, 0, rng))
-        g, _ = g.apply(0, move)
+        seat = g.decisions()[0].seat
+        move = str(s.player(g, seat, rng))
+        g, _ = g.apply(seat, move)
         played.append(move)
     return s, g, played
 
@@ -181,19 +188,25 @@ class Typed:
         self.out.append(text)
 
 
+WRONG = {"gridcannon": "place r9c9", "maginot_line": "attack @9"}  # a refusal first, in the language too
+SEEDS = {"gridcannon": (3, 11), "maginot_line": (4,)}
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_a_whole_seeded_gridcannon_game_in_the_terminal_leaves_no_english_message(lang):
+@pytest.mark.parametrize("game_id", list(TABLES))
+def test_a_whole_seeded_game_in_the_terminal_leaves_no_english_message(lang, game_id):
     seen_refusal = False
-    for seed in (3, 11):
-        _, g, played = _seeded_game(seed)
+    for seed in SEEDS[game_id]:
+        s, g, played = _seeded_game(seed, game_id=game_id)
         assert g.is_over()
-        typed = Typed(["place r9c9", *played])  # a refusal first, in the language too
-        play_terminal("gridcannon", ["Ana"], [], seed, read=typed.read, write=typed.write, width=100, clear=False,
+        typed = Typed([WRONG[game_id], *played])
+        players, options = TABLES[game_id]
+        play_terminal(game_id, players, options, seed, read=typed.read, write=typed.write, width=100, clear=False,
                       lang=lang)
         out = "\n".join(typed.out)
         assert english_left(out, lang) == []
         seen_refusal = seen_refusal or {"es": "No se puede:", "de": "Nicht erlaubt:"}[lang] in out
-        assert ("Gridcannon" in out) and (str(g.outcome().summary) not in out)  # the end said in the language
+        assert (s.title in out) and (str(g.outcome().summary) not in out)  # the end said in the language
     assert seen_refusal
 
 

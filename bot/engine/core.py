@@ -1013,6 +1013,7 @@ class Notation:
         n = kind.grammar.need if kind.grammar is not None else 0
         args = {"verb": kind.verb, "word": word, "n": n, "s": "" if n == 1 else "s"}
         if isinstance(template, Phrase):  # a catalogue message: said in the reader's language, its arguments filled in
-            filled = {k: v for k, v in args.items() if "{" + k + "}" in template.msgid}
-            return IllegalMove(Phrase(template.msgid, None, {**filled, **template.args}), self.usage_rule)
+            said = template.msgid + (template.plural or "")  # a message with plural forms is chosen by ``n``
+            filled = {k: v for k, v in args.items() if "{" + k + "}" in said}
+            return IllegalMove(Phrase(template.msgid, template.plural, {**filled, **template.args}), self.usage_rule)
         return IllegalMove(template.format(**args), self.usage_rule)

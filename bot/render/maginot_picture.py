@@ -11,7 +11,8 @@ from bot.render.maginot_sprites import (  # noqa: F401 — TAPPED is imported fr
     _ace_sprite, _arrow, _card_ink, _chip, _code, _index, _label, _legend_strip, _palette, _quantize, _tile,
     _unit_sprite, _value,
 )
-from bot.render.maginot_words import TITLE, _seat_order, _teams, card, status, thing_name
+from bot.i18n import Words, words
+from bot.render.maginot_words import EN, TITLE, _seat_order, _teams, card, status, thing_name
 
 
 def _flow(sheet: dr.Sheet | None, tiles: list[Any], y: float, h: int, gaps: dict[int, int] | None = None,
@@ -30,22 +31,22 @@ def _flow(sheet: dr.Sheet | None, tiles: list[Any], y: float, h: int, gaps: dict
     return y + h + GAP if tiles else y
 
 
-def _finished_tiles(b: Any, bg: tuple[int, int, int]) -> list[Any]:
+def _finished_tiles(b: Any, bg: tuple[int, int, int], w: Words = EN) -> list[Any]:
     """Finished components in words (✓ then the cards, suits together), eight to a tile."""
     cards = sorted(b.finished, key=lambda c: ("HSC".find(_code(c)[1:2]), _value(_code(c))))
-    return [_tile("label", ("✓ " + " ".join(card(c) for c in cards[k:k + 8]), dr.WHITE), bg)
+    return [_tile("label", ("✓ " + " ".join(card(c, w) for c in cards[k:k + 8]), dr.WHITE), bg)
             for k in range(0, len(cards), 8)]
 
 
-def _board_parts(v: Any, b: Any, bg: tuple[int, int, int]) -> tuple[list[Any], dict[int, int], list[Any]]:
+def _board_parts(v: Any, b: Any, bg: tuple[int, int, int], w: Words = EN) -> tuple[list[Any], dict[int, int], list[Any]]:
     """The flow of a board (its name and hand size, Aces, fallen Aces, resources, cards being built,
     finished components) and its unit blocks, patrols first."""
     mine = v.seat == b.seat
     active = v.current == b.seat and not v.over
-    name = ("▶ " if active else "") + b.name + (" (you)" if mine else "")
+    name = ("▶ " if active else "") + b.name + (" " + w.t("(you)") if mine else "")
     if _teams(v):
-        name += f" · team {b.team + 1}"
-    name += f" · hand {b.hand_size}"
+        name += " · " + w.t("team {team}", team=b.team + 1)
+    name += " · " + w.t("hand {n}", n=b.hand_size)
     tiles = [_tile("label", (name, dr.GOLD if active else dr.WHITE), bg)]
     gaps = {}
     groups = [[_chip(((_label(a.card), _card_ink(a.card)), (str(a.life), WOUND if a.wounds else (90, 90, 90))),
@@ -56,43 +57,44 @@ def _board_parts(v: Any, b: Any, bg: tuple[int, int, int]) -> tuple[list[Any], d
               [_chip(((_label(c.card), _card_ink(c.card, dark=True)),
                       (f"●{c.markers}" + (f"/{_value(c.card)}" if mine and isinstance(c.card, str) else ""), dr.GOLD)),
                      "build", False, bg=bg) for c in b.building]
-              + _finished_tiles(b, bg)]
+              + _finished_tiles(b, bg, w)]
     for g in groups:
         if g:
             gaps[len(tiles)] = 10
             tiles += g
     units = sorted(b.units, key=lambda u: u.zone != "patrol")
-    blocks = [_unit_sprite(u.zone, u.cls, u.attack, u.armor, u.life, u.wounds, u.tapped, bg=bg) for u in units]
+    blocks = [_unit_sprite(u.zone, u.cls, u.attack, u.armor, u.life, u.wounds, u.tapped, 0, False, (False, False),
+                           w.lang, bg=bg) for u in units]
     return tiles, gaps, blocks
 
 
-def _board_height(v: Any, b: Any, bg: tuple[int, int, int] = DARK_BAND) -> int:
+def _board_height(v: Any, b: Any, bg: tuple[int, int, int] = DARK_BAND, w: Words = EN) -> int:
     if b.out:
         return 0
-    tiles, gaps, blocks = _board_parts(v, b, bg)
+    tiles, gaps, blocks = _board_parts(v, b, bg, w)
     y = _flow(None, tiles, 6, CHIP_H, gaps)
     y = _flow(None, blocks, y, BLOCK_H)
     return int(y) + 2
 
 
-def _board(sheet: dr.Sheet, v: Any, b: Any, band: tuple[int, int, int]) -> None:
+def _board(sheet: dr.Sheet, v: Any, b: Any, band: tuple[int, int, int], w: Words = EN) -> None:
     active = v.current == b.seat and not v.over
     bg = ACTIVE_BAND if active else band
-    tall = _board_height(v, b, bg)
+    tall = _board_height(v, b, bg, w)
     sheet.band(tall, bg)
     top = sheet.y
-    tiles, gaps, blocks = _board_parts(v, b, bg)
+    tiles, gaps, blocks = _board_parts(v, b, bg, w)
     y = _flow(sheet, tiles, top + 6, CHIP_H, gaps)
     _flow(sheet, blocks, y, BLOCK_H)
     sheet.y = top + tall
 
 
-def _out_line(v: Any, seats: list[int]) -> str:
+def _out_line(v: Any, seats: list[int], w: Words = EN) -> str:
     out = [v.boards[s].name for s in seats if v.boards[s].out]
-    return ("Out: " + ", ".join(out)) if out else ""
+    return w.t("Out: {players}", players=", ".join(out)) if out else ""
 
 
-def _battle_height(v: Any) -> int:
+def _battle_height(v: Any, w: Words = EN) -> int:
     bt = v.battle
     if bt is None:
         return 0
@@ -101,58 +103,59 @@ def _battle_height(v: Any) -> int:
         gs = sum(1 for _, a in bt.engaged if a == uid)
         per = max(1, (dr.WIDTH - dr.PAD - (dr.PAD + BLOCK_W + 50) + GAP) // (BLOCK_W + GAP))
         rows += max(1, -(-gs // per))
-    lines = 2 + sum(len(_commit_lines(v, c)) for c in bt.commits)
+    lines = 2 + sum(len(_commit_lines(v, c, w)) for c in bt.commits)
     return 8 + lines * dr.LINE + rows * (BLOCK_H + GAP) + 8
 
 
-def _commit_lines(v: Any, c: Any) -> list[str]:
+def _commit_lines(v: Any, c: Any, w: Words = EN) -> list[str]:
     """A revealed commit in words, on at most two lines."""
-    plays = ", ".join(f"{card(cc)} on {_short(v, t)}" for cc, t in c.plays)
-    extra = (["base tap on " + _short(v, c.tap)] if c.tap else []) + (
-        ["split " + " ".join(map(str, c.split))] if c.split else [])
-    words = "; ".join(x for x in [plays] + extra if x) or "nothing"
-    lines = dr.wrap(f"{v.players[c.seat]}: {words}", INNER)
+    plays = ", ".join(w.t("{card} on {target}", card=card(cc, w), target=_short(v, t, w)) for cc, t in c.plays)
+    extra = ([w.t("base tap on {target}", target=_short(v, c.tap, w))] if c.tap else []) + (
+        [w.t("split {shares}", shares=" ".join(map(str, c.split)))] if c.split else [])
+    said = "; ".join(x for x in [plays] + extra if x) or w.t("nothing")
+    lines = dr.wrap(f"{v.players[c.seat]}: {said}", INNER)
     return lines[:1] + [dr.fit(" ".join(lines[1:]), INNER)] if len(lines) > 1 else lines
 
 
-def _battle(sheet: dr.Sheet, v: Any) -> None:
+def _battle(sheet: dr.Sheet, v: Any, w: Words = EN) -> None:
     """The battle as a diagram: each attacker → its target Ace, or ← the guardians engaging it;
     blocks with this battle's values once commits are shown (ruling 32)."""
     bt = v.battle
-    tall = _battle_height(v)
+    tall = _battle_height(v, w)
     sheet.band(tall, BATTLE_BAND)
     d = sheet.d
     y = sheet.y + 6
     names = v.players
     units = {u.id: u for b in v.boards for u in b.units}
     vals = {x.id: x for x in bt.values}
-    head = f"Battle: {names[bt.attacker]} attacks {names[bt.defender]}"
+    head = w.t("Battle: {attacker} attacks {defender}", attacker=names[bt.attacker], defender=names[bt.defender])
     dr.text(d, (dr.PAD, y), dr.fit(head, INNER), dr.GOLD)
     y += dr.LINE
     if bt.step == "commit":
-        init = f"Initiative {bt.initiative[0]}–{bt.initiative[1]}: {names[bt.holder]}" + (" (seized)" if bt.seized else "")
-        init += f" · {names[_first(bt)]} commits first" if not bt.commits else ""
+        init = (w.t("Initiative {a}–{d}: {player}", a=bt.initiative[0], d=bt.initiative[1], player=names[bt.holder])
+                + (" " + w.t("(seized)") if bt.seized else ""))
+        init += " · " + w.t("{player} commits first", player=names[_first(bt)]) if not bt.commits else ""
     else:
-        init = f"{names[bt.defender]} chooses guardians"
+        init = w.t("{player} chooses guardians", player=names[bt.defender])
     dr.text(d, (dr.PAD, y), dr.fit(init, INNER), dr.WHITE)
     y += dr.LINE
     for c in bt.commits:
-        for ln in _commit_lines(v, c):
+        for ln in _commit_lines(v, c, w):
             dr.text(d, (dr.PAD, y), ln, dr.MUTED)
             y += dr.LINE
     y += 2
     for uid, tok in bt.attacks:
         u = units.get(uid)
         if u is not None:
-            sheet.img.paste(_battle_unit(u, vals.get(uid)), (dr.PAD, int(y)))
+            sheet.img.paste(_battle_unit(u, vals.get(uid), w), (dr.PAD, int(y)))
         gs = [g for g, a in bt.engaged if a == uid]
         x0 = dr.PAD + BLOCK_W + 8
         if gs:
             _arrow(d, x0, y + BLOCK_H / 2, left=True)
-            targets = [_battle_unit(units[g], vals.get(g)) for g in gs if g in units]
+            targets = [_battle_unit(units[g], vals.get(g), w) for g in gs if g in units]
         else:
             _arrow(d, x0, y + BLOCK_H / 2, left=False)
-            targets = [_battle_ace(v, tok, vals.get(tok))]
+            targets = [_battle_ace(v, tok, vals.get(tok), w)]
         x = x0 + 42
         for t in targets:
             if x + BLOCK_W > dr.WIDTH - dr.PAD:
@@ -167,27 +170,29 @@ def _first(bt: Any) -> int:
     return bt.defender if bt.holder == bt.attacker else bt.attacker
 
 
-def _short(v: Any, key: str) -> str:
+def _short(v: Any, key: str, w: Words = EN) -> str:
     if key.startswith("#"):
         pos, _, seat = key[1:].partition("@")
-        return f"Ace #{pos}"
-    return thing_name(v, key)
+        return w.t("Ace #{position}", position=pos)
+    return thing_name(v, key, w)
 
 
 
-def _battle_unit(u: Any, x: Any) -> Any:
+def _battle_unit(u: Any, x: Any, w: Words = EN) -> Any:
     if x is None:
-        return _unit_sprite(u.zone, u.cls, u.attack, u.armor, u.life, u.wounds, u.tapped, bg=BATTLE_BAND, rgb=True)
+        return _unit_sprite(u.zone, u.cls, u.attack, u.armor, u.life, u.wounds, u.tapped, 0, False, (False, False),
+                            w.lang, bg=BATTLE_BAND, rgb=True)
     return _unit_sprite(u.zone, u.cls, x.attack, x.armor, u.life, u.wounds, u.tapped, x.temp_life, x.shielded,
-                        (x.attack != u.attack, x.armor != u.armor), bg=BATTLE_BAND, rgb=True)
+                        (x.attack != u.attack, x.armor != u.armor), w.lang, bg=BATTLE_BAND, rgb=True)
 
 
-def _battle_ace(v: Any, tok: str, x: Any) -> Any:
+def _battle_ace(v: Any, tok: str, x: Any, w: Words = EN) -> Any:
     pos, _, seat = tok[1:].partition("@")
     b = v.boards[int(seat)]
     p = int(pos)
     a = b.base[p - 1] if 0 < p <= len(b.base) else None
-    title = f"Ace #{p}" if a is None or not isinstance(a.card, str) or p != 1 else f"#{p} {card(a.card)}"
+    title = w.t("Ace #{position}", position=p) if a is None or not isinstance(a.card, str) or p != 1 \
+        else f"#{p} {card(a.card, w)}"
     life = a.life if a is not None else 16
     return _ace_sprite(title, life, bool(a and a.wounds), x.armor if x else 0, x.temp_life if x else 0,
                        bool(x and x.shielded), bg=BATTLE_BAND, rgb=True)
@@ -237,50 +242,51 @@ def _hand_height(hand: tuple) -> int:
     return int(_flow(None, _hand_tiles(hand), dr.LINE, CHIP_H)) if hand else 0
 
 
-def _hand(page: Page, hand: tuple) -> None:
-    page.words([(f"Your hand ({len(hand)})", dr.GOLD)])
+def _hand(page: Page, hand: tuple, w: Words = EN) -> None:
+    page.words([(w.t("Your hand ({n})", n=len(hand)), dr.GOLD)])
     page.y = _flow(page, _hand_tiles(hand), page.y, CHIP_H)
 
 
-def _title_lines(v: Any, title: str) -> list[tuple[str, tuple[int, int, int]]]:
-    rounds = f" · round {v.rounds_done + 1}" if v.rounds_limit and not v.over else ""
-    return [(title + rounds, dr.GOLD)] + [(ln, dr.WHITE) for ln in dr.wrap(status(v), INNER)[:2]]
+def _title_lines(v: Any, title: str, w: Words = EN) -> list[tuple[str, tuple[int, int, int]]]:
+    rounds = " · " + w.t("round {round}", round=v.rounds_done + 1) if v.rounds_limit and not v.over else ""
+    return [(title + rounds, dr.GOLD)] + [(ln, dr.WHITE) for ln in dr.wrap(status(v, w.lang), INNER)[:2]]
 
 
-def _battle_strip(page: Page, v: Any) -> None:
-    tall = _battle_height(v)
+def _battle_strip(page: Page, v: Any, w: Words = EN) -> None:
+    tall = _battle_height(v, w)
     sheet = dr.Sheet(height=tall, bg=BATTLE_BAND)
     sheet.y = 0
-    _battle(sheet, v)
+    _battle(sheet, v, w)
     page.strip(sheet.img)
 
 
-def picture(v: Any) -> bytes:
+def picture(v: Any, lang: str = "en") -> bytes:
     """Every board for a phone: a band each (name and hand size, Aces with their life, resources,
     constructions as chips; units as blocks), the battle as a diagram with its public values, and a
     seat's own hand."""
+    w = words(lang)
     seats = _seat_order(v)
     live = [s for s in seats if not v.boards[s].out]
     bands = [(s, DARK_BAND if i % 2 == 0 else LIGHT_BAND) for i, s in enumerate(live)]
     hand = v.boards[v.seat].hand if v.seat is not None else ()
-    top = _title_lines(v, TITLE)
-    out = _out_line(v, seats)
+    top = _title_lines(v, TITLE, w)
+    out = _out_line(v, seats, w)
     height = (dr.PAD + len(top) * dr.LINE + 4
-              + sum(_board_height(v, v.boards[s], _bg(v, s, bg)) for s, bg in bands)
-              + (dr.LINE if out else 0) + _battle_height(v) + 6 + _hand_height(hand) + dr.LINE + dr.PAD)
+              + sum(_board_height(v, v.boards[s], _bg(v, s, bg), w) for s, bg in bands)
+              + (dr.LINE if out else 0) + _battle_height(v, w) + 6 + _hand_height(hand) + dr.LINE + dr.PAD)
     page = Page(height)
     page.words(top)
     page.y += 4
     for s, bg in bands:
-        _board(page, v, v.boards[s], bg)
+        _board(page, v, v.boards[s], bg, w)
     if out:
         page.words([(out, dr.MUTED)])
     if v.battle is not None:
-        _battle_strip(page, v)
+        _battle_strip(page, v, w)
     page.y += 6
     if hand:
-        _hand(page, hand)
-    page.strip(_legend_strip())
+        _hand(page, hand, w)
+    page.strip(_legend_strip(w.lang))
     return page.png()
 
 
@@ -288,7 +294,7 @@ def _bg(v: Any, s: int, band: tuple[int, int, int]) -> tuple[int, int, int]:
     return ACTIVE_BAND if v.current == s and not v.over else band
 
 
-def seat_picture(v: Any) -> bytes | None:
+def seat_picture(v: Any, lang: str = "en") -> bytes | None:
     """A seat's own cards: its hand, its base in order and the cards it is building (all secret
     from the others), with its board and the battle, for a phone."""
     if v.seat is None:
@@ -296,19 +302,20 @@ def seat_picture(v: Any) -> bytes | None:
     b = v.boards[v.seat]
     if not (b.hand or b.base or b.building):
         return None
-    top = _title_lines(v, f"Your cards — {b.name}")
+    w = words(lang)
+    top = _title_lines(v, w.t("Your cards — {player}", player=b.name), w)
     height = (dr.PAD + len(top) * dr.LINE + 4 + (_hand_height(b.hand) or dr.LINE)
-              + _board_height(v, b, _bg(v, b.seat, DARK_BAND)) + _battle_height(v) + 6 + dr.LINE + dr.PAD)
+              + _board_height(v, b, _bg(v, b.seat, DARK_BAND), w) + _battle_height(v, w) + 6 + dr.LINE + dr.PAD)
     page = Page(height)
     page.words(top)
     page.y += 4
     if b.hand:
-        _hand(page, b.hand)
+        _hand(page, b.hand, w)
     else:
-        page.words([("Your hand: empty", dr.GOLD)])
-    _board(page, v, b, DARK_BAND)
+        page.words([(w.t("Your hand: empty"), dr.GOLD)])
+    _board(page, v, b, DARK_BAND, w)
     if v.battle is not None:
-        _battle_strip(page, v)
+        _battle_strip(page, v, w)
     page.y += 6
-    page.strip(_legend_strip())
+    page.strip(_legend_strip(w.lang))
     return page.png()

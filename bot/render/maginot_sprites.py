@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from bot.i18n import words
 from bot.render import drawing as dr
 from bot.render.maginot_words import card
 
@@ -92,7 +93,8 @@ def _value_at(d: Any, x: float, value: str, changed: bool) -> None:
 
 
 def _draw_unit(zone: str, cls: int, attack: int, armor: int, life: int, wounds: int, tapped: bool,
-                 temp: int = 0, shielded: bool = False, boosted: tuple[bool, bool] = (False, False)) -> Any:
+                 temp: int = 0, shielded: bool = False, boosted: tuple[bool, bool] = (False, False),
+                 lang: str = "en") -> Any:
     """One unit as a card-like block: its zone and class on top, Attack and Armor, then its life
     left (wounds in red), temporary life (blue) and K♠; hatched with an orange frame when tapped."""
     img, d = _rgba(BLOCK_W, BLOCK_H)
@@ -100,7 +102,8 @@ def _draw_unit(zone: str, cls: int, attack: int, armor: int, life: int, wounds: 
     d.rounded_rectangle([0, 0, BLOCK_W - 1, BLOCK_H - 1], radius=8, fill=PAPER, outline=(40, 40, 40), width=2)
     d.rounded_rectangle([2, 2, BLOCK_W - 3, 31], radius=7, fill=head)
     hink = INK if zone == "patrol" else dr.WHITE
-    dr.text(d, (8, 3), "Patrol" if zone == "patrol" else "Guard", hink, red=None)
+    w = words(lang)
+    dr.text(d, (8, 3), w.t("Patrol") if zone == "patrol" else w.t("Guard"), hink, red=None)
     if shielded:
         dr.text(d, (BLOCK_W - 8, 3), "K♠", hink, red=None, anchor="ra")
     else:
@@ -285,25 +288,26 @@ def _index(colour: tuple[int, int, int]) -> int:
     return _quantize(Image.new("RGB", (1, 1), colour)).getpixel((0, 0))
 
 
-def _legend(sheet: dr.Sheet, at: float | None = None) -> None:
+def _legend(sheet: dr.Sheet, at: float | None = None, lang: str = "en") -> None:
+    w = words(lang)
     d = sheet.d
     y = sheet.y if at is None else at
     x = dr.PAD
     _sword(d, x, y + 4, dr.WHITE)
-    x += dr.text(d, (x + 26, y), "Attack", dr.MUTED) + 40
+    x += dr.text(d, (x + 26, y), w.t("Attack"), dr.MUTED) + 40
     _shield(d, x, y + 4, dr.WHITE)
-    x += dr.text(d, (x + 26, y), "Armor", dr.MUTED) + 40
+    x += dr.text(d, (x + 26, y), w.t("Armor"), dr.MUTED) + 40
     _heart(d, x, y + 4, dr.PINK)
-    x += dr.text(d, (x + 26, y), "Life", dr.MUTED) + 40
+    x += dr.text(d, (x + 26, y), w.t("Life"), dr.MUTED) + 40
     d.rounded_rectangle([x, y + 2, x + 28, y + 30], radius=6, outline=TAPPED, width=4)
-    dr.text(d, (x + 36, y), "tapped · ● markers", dr.MUTED)
+    dr.text(d, (x + 36, y), w.t("tapped · ● markers"), dr.MUTED)
     if at is None:
         sheet.space(dr.LINE)
 
 
 # bench: picture CPU p99 — the legend drawn once
-@functools.lru_cache(maxsize=1)
-def _legend_strip() -> Any:
+@functools.lru_cache(maxsize=4)  # one a language
+def _legend_strip(lang: str = "en") -> Any:
     sheet = dr.Sheet(height=dr.LINE)
-    _legend(sheet, 0)
+    _legend(sheet, 0, lang)
     return _quantize(sheet.img)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from bot.engine.cards import parse_card
 from bot.engine.core import Action, IllegalMove, Many, Notation, Pair, Word
+from bot.engine.words import say, say_n
 
 from .model import parse_ace_token
 
@@ -43,7 +44,7 @@ class PlayResource(OnCard, verb="resource", help="Put a numbered diamond from yo
 
 
 class TapResource(Action, verb="tap", help="Tap a resource card for markers (with J♦ from your hand: +3).",
-                  notation="{card} [{jack:card}]", usage="The move `tap` takes a resource card and maybe a J♦."):
+                  notation="{card} [{jack:card}]", usage=say("The move `tap` takes a resource card and maybe a J♦.")):
     card: str = ""
     jack: str | None = None
 
@@ -88,7 +89,7 @@ class Done(Action, verb="done", help="Finish this phase of your turn (constructi
 class Declare(Action, verb="attack",
               help="Declare a battle: an opponent, then your untapped patrol units, each with a target Ace.",
               notation="{defender:player} {attacks}",
-              usage="The move `attack` takes a player, then units each with a target Ace."):
+              usage=say("The move `attack` takes a player, then units each with a target Ace.")):
     defender: int = 0
     attacks: tuple[tuple[str, str], ...] = ()  # (unit, ace token)
 
@@ -107,7 +108,7 @@ class Boost(Action, verb="boost", help="V3: discard J♦ for +3 Initiative in th
 class Commit(Action, verb="commit",
              help="Your commit: battle cards with their targets, any base tap, and (attacker) the split.",
              notation="{plays} [tap {tap:unit}] [split {split:numbers}]",
-             usage="Write a commit as cards with targets, then `tap` and `split`."):
+             usage=say("Write a commit as cards with targets, then `tap` and `split`.")):
     plays: tuple[tuple[str, str], ...] = ()  # (card, target), sorted by card
     tap: str | None = None  # the unit the base tap helps
     split: tuple[int, ...] = ()  # per guardian of a multi-engaged attacker, in canonical order
@@ -139,12 +140,12 @@ def card(tok: str, seat: int) -> str:
     """A card token: ``7h`` (yours) or ``7H@2``; jokers ``JK@0``/``JK2@0``."""
     face, at, who = tok.partition("@")
     if at and not who.isdigit():
-        raise IllegalMove(f"{tok!r} is not a card.", "parse")
+        raise IllegalMove(say("{word} is not a card.", word=repr(tok)), "parse")
     try:
         f = parse_card(face)
     except ValueError:
-        raise IllegalMove(f"{tok!r} is not a card: write it like 7♥, 10♦ or K♠, or with a "
-                           "suit letter like 7h, 10d or ks.", "parse") from None
+        raise IllegalMove(say("{word} is not a card: write it like 7♥, 10♦ or K♠, or with a suit letter like 7h, "
+                              "10d or ks.", word=repr(tok)), "parse") from None
     return f"{f}@{int(who) if at else seat}"
 
 
@@ -152,35 +153,35 @@ def target(tok: str, seat: int) -> str:
     """A unit (its heart card) or a base position ``#2@1``."""
     if tok.startswith("#"):
         if parse_ace_token(tok) is None:
-            raise IllegalMove(f"{tok!r} is not a base position (write it like #2@1).", "parse")
+            raise IllegalMove(say("{word} is not a base position (write it like #2@1).", word=repr(tok)), "parse")
         return tok
     return card(tok, seat)
 
 
 def number(tok: str) -> int:
     if not tok.isdigit() or len(tok) > 6:
-        raise IllegalMove(f"{tok!r} is not a whole number.", "parse")
+        raise IllegalMove(say("{word} is not a whole number.", word=repr(tok)), "parse")
     return int(tok)
 
 
 def player(tok: str) -> int:
     if not (tok.startswith("@") and tok[1:].isdigit()):
-        raise IllegalMove(f"{tok!r} is not a player (write it like @1).", "parse")
+        raise IllegalMove(say("{word} is not a player (write it like @1).", word=repr(tok)), "parse")
     return int(tok[1:])
 
 
 _CARD, _TARGET = Word(card), Word(target)
 NOTATION = Notation(ACTIONS, {
     "card": _CARD, "target": _TARGET, "number": Word(lambda tok, _: number(tok)),
-    "unit": Word(card, missing="The base tap needs a unit."),
+    "unit": Word(card, missing=say("The base tap needs a unit.")),
     "player": Word(lambda tok, _: player(tok), lambda seat: f"@{seat}"),
     "aces": Many(_CARD, sizes=(4,), none=("random",), blank="random"),
-    "attacks": Many(Pair(_TARGET, _TARGET), lo=1, odd="Those words do not pair up."),
-    "engagements": Many(Pair(_TARGET, _CARD), odd="Those words do not pair up."),
-    "plays": Many(Pair(_CARD, _TARGET), order=lambda play: play, odd="Each battle card needs a target."),
+    "attacks": Many(Pair(_TARGET, _TARGET), lo=1, odd=say("Those words do not pair up.")),
+    "engagements": Many(Pair(_TARGET, _CARD), odd=say("Those words do not pair up.")),
+    "plays": Many(Pair(_CARD, _TARGET), order=lambda play: play, odd=say("Each battle card needs a target.")),
     "numbers": Many(Word(lambda tok, _: number(tok))),
     "discards": Many(_CARD, order=lambda code: code),
-}, usage="The move `{verb}` takes {n} word{s} after it.")
+}, usage=say_n("The move `{verb}` takes {n} word after it.", "The move `{verb}` takes {n} words after it."))
 
 
 _PARSED: dict[tuple[int, str], Action] = {}

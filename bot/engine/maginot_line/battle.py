@@ -4,18 +4,20 @@ B3/B4 commits (revealed as each comes in), B5 outcome all at once, B6 cleanup; r
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.engine.core import Choices, Event, IllegalMove, Option, Progress
 
+from bot.engine.words import Many, say
+
 from .actions import Boost, Commit, Declare, Engage, Seize
-from .model import (ACE_LIFE, BATTLE_CARDS, CLASS_NAME, ace_token, can_engage, face, nice, owner,
+from .model import (ACE_LIFE, BATTLE_CARDS, CLASS_NAME, ace_token, can_engage, card_name, face, owner,
                     parse_ace_token, suit, unit_armor, unit_attack, unit_class, unit_life, unit_text, value)
 
 if TYPE_CHECKING:
     from .rules import MaginotLine
 
-TAP_WORD = {"C": "+2 Attack", "S": "+2 Armor", "H": "+2 temporary life"}
+TAP_WORD = {"C": say("+2 Attack"), "S": say("+2 Armor"), "H": say("+2 temporary life")}
 
 
 # ----- who and what is in the battle -------------------------------------------------------
@@ -127,9 +129,9 @@ def final_attack(g: "MaginotLine", uid: str, plays, tap: str | None, kind: str |
 def target_label(g: "MaginotLine", tok: str) -> str:
     pos = parse_ace_token(tok)
     if pos:
-        return f"{g.players[pos[1]]}'s Ace #{pos[0]}"
+        return say("{player}'s Ace #{position}", player=g.players[pos[1]], position=pos[0])
     u = g.unit(owner(tok), tok)
-    return unit_text(u) if u else nice(tok)
+    return unit_text(u) if u else card_name(tok)
 
 
 def committing(g: "MaginotLine") -> int:
@@ -162,21 +164,21 @@ def default_commit(g: "MaginotLine", seat: int) -> str:
 def apply_declare(g: "MaginotLine", seat: int, action: Declare, events: list[Event]) -> None:
     d = action.defender
     if d not in defenders(g, seat):
-        raise IllegalMove("Attack an opponent still in the game with at least one Ace"
-                          + (", not a teammate." if g.opts.teams else "."), "6")
+        raise IllegalMove(say("Attack an opponent still in the game with at least one Ace, not a teammate.")
+                          if g.opts.teams else say("Attack an opponent still in the game with at least one Ace."), "6")
     if not action.attacks:
-        raise IllegalMove("Name at least one attacking unit.", "2.3")
+        raise IllegalMove(say("Name at least one attacking unit."), "2.3")
     ready = {u["h"] for u in ready_patrols(g, seat)}
     ids = [uid for uid, _ in action.attacks]
     if len(set(ids)) != len(ids) or any(uid not in ready for uid in ids):
-        raise IllegalMove("Attack only with your untapped Patrol units, each once.", "4")
+        raise IllegalMove(say("Attack only with your untapped Patrol units, each once."), "4")
     n = len(g.boards[d]["base"])
     for _, tok in action.attacks:
         pos = parse_ace_token(tok)
         if not pos or pos[1] != d or not 1 <= pos[0] <= n:
-            raise IllegalMove(f"Name a position in {g.players[d]}'s base, #1 to #{n}.", "9")
+            raise IllegalMove(say("Name a position in {player}'s base, #1 to #{n}.", player=g.players[d], n=n), "9")
         if g.opts.top_only and pos[0] != 1:
-            raise IllegalMove("With Top only, every attacker targets Ace #1.", "V2")
+            raise IllegalMove(say("With Top only, every attacker targets Ace #1."), "V2")
     listed = [u["h"] for u in g.boards[seat]["units"]]
     attacks = sorted(action.attacks, key=lambda p: listed.index(p[0]))
     for uid, _ in attacks:
@@ -184,8 +186,10 @@ def apply_declare(g: "MaginotLine", seat: int, action: Declare, events: list[Eve
     g.battle = {"attacker": seat, "defender": d, "attacks": [list(p) for p in attacks], "step": "engage",
                 "engaged": [], "init": [0, 0], "holder": seat, "seized": False, "boosted": [], "commits": [],
                 "played": []}
-    lines = ", ".join(f"{unit_text(g.unit(seat, uid))} at Ace #{parse_ace_token(t)[0]}" for uid, t in attacks)
-    g.emit(events, f"{g.players[seat]} attacks {g.players[d]}: {lines}.", kind="declare")
+    lines = Many([say("{unit} at Ace #{position}", unit=unit_text(g.unit(seat, uid)), position=parse_ace_token(t)[0])
+                  for uid, t in attacks], ", ")
+    g.emit(events, say("{attacker} attacks {defender}: {lines}.", attacker=g.players[seat], defender=g.players[d],
+                       lines=lines), kind="declare")
     advance(g, events)
 
 
@@ -199,8 +203,8 @@ def declare_choices(g: "MaginotLine", seat: int, rest: tuple[str, ...]) -> Choic
     # bench: playouts/s — every step of a move asks it (Maginot Line: ~20% fewer steps/s without these)
     ready, ds = g._kept(("attackable", seat), _attackable, g, seat)
     if not rest:
-        return Choices("token", tuple(Option(f"@{d}", f"Attack {g.players[d]}", d) for d in ds),
-                       prompt="Attack whom?")
+        return Choices("token", tuple(Option(f"@{d}", say("Attack {player}", player=g.players[d]), d) for d in ds),
+                       prompt=say("Attack whom?"))
     if rest[0] not in {f"@{d}" for d in ds}:
         return Choices()
     d = int(rest[0][1:])
@@ -217,13 +221,17 @@ def declare_choices(g: "MaginotLine", seat: int, rest: tuple[str, ...]) -> Choic
                 return Choices()
     if len(pairs) % 2:
         unit = g.unit(seat, pairs[-1])
-        opts = [Option(ace_token(p, d), f"Ace #{p}" + (f" ({nice(g.boards[d]['base'][0]['ace'])})" if p == 1 else "")
-                       + f", {ACE_LIFE - g.boards[d]['base'][p - 1]['wounds']} life", p)
+        opts = [Option(ace_token(p, d), say("Ace #{position} ({card}), {life} life", position=p,
+                                            card=card_name(g.boards[d]["base"][0]["ace"]),
+                                            life=ACE_LIFE - g.boards[d]["base"][p - 1]["wounds"]) if p == 1 else
+                       say("Ace #{position}, {life} life", position=p, life=ACE_LIFE - g.boards[d]["base"][p - 1]["wounds"]),
+                       p)
                 for p in range(1, (1 if g.opts.top_only else n) + 1)]
-        return Choices("token", tuple(opts), prompt=f"Which Ace does {unit_text(unit)} attack?")
-    opts = [Option(uid, f"{unit_text(g.unit(seat, uid))} {CLASS_NAME[unit_class(g.unit(seat, uid))]}", uid)
+        return Choices("token", tuple(opts), prompt=say("Which Ace does {unit} attack?", unit=unit_text(unit)))
+    opts = [Option(uid, say("{unit} {cls}", unit=unit_text(g.unit(seat, uid)),
+                            cls=CLASS_NAME[unit_class(g.unit(seat, uid))]), uid)
             for uid in ready[last + 1:]]
-    return Choices("token", tuple(opts), complete=bool(pairs), prompt="Add an attacking unit, or declare.")
+    return Choices("token", tuple(opts), complete=bool(pairs), prompt=say("Add an attacking unit, or declare."))
 
 
 # ----- B1 engagement ------------------------------------------------------------------------
@@ -244,26 +252,28 @@ def apply_engage(g: "MaginotLine", seat: int, action: Engage, events: list[Event
     table = engagers(g)
     gs = [gid for gid, _ in action.pairs]
     if len(set(gs)) != len(gs):
-        raise IllegalMove("Each of your units engages at most one attacker.", "B1")
+        raise IllegalMove(say("Each of your units engages at most one attacker."), "B1")
     mobile = g.opts.mobile_defence
     for gid, aid in action.pairs:
         gu = g.unit(seat, gid)
         may_try = gu is not None and not gu["tapped"] and (gu["zone"] == "guardian" or mobile)
         if gid not in table and not may_try:
-            raise IllegalMove("Engage with your untapped guardians" + (" and patrols" if mobile else "") + " only.",
-                              "4")
+            raise IllegalMove(say("Engage with your untapped guardians and patrols only.") if mobile
+                              else say("Engage with your untapped guardians only."), "4")
         if aid not in table.get(gid, ()):
             patrol = gu["zone"] == "patrol"  # V1 (ruling 33): a patrol that engages obeys the speed table
-            raise IllegalMove(f"{unit_text(gu)} may not engage that attacker (a {gu['zone']} engages its own "
-                              "class or a slower one).", "33" if patrol else "3")
+            raise IllegalMove(say("{unit} may not engage that attacker (a patrol engages its own class or a slower one).",
+                                  unit=unit_text(gu)) if patrol else
+                              say("{unit} may not engage that attacker (a guardian engages its own class or a slower "
+                                  "one).", unit=unit_text(gu)), "33" if patrol else "3")
     listed = [u["h"] for u in g.boards[seat]["units"]]
     bt["engaged"] = [list(p) for p in sorted(action.pairs, key=lambda p: listed.index(p[0]))]
     if bt["engaged"]:
-        lines = ", ".join(f"{unit_text(g.unit(seat, gid))} on {unit_text(g.unit(bt['attacker'], aid))}"
-                          for gid, aid in bt["engaged"])
-        g.emit(events, f"{g.players[seat]} engages: {lines}.", kind="engage")
+        lines = Many([say("{unit} on {target}", unit=unit_text(g.unit(seat, gid)),
+                          target=unit_text(g.unit(bt["attacker"], aid))) for gid, aid in bt["engaged"]], ", ")
+        g.emit(events, say("{player} engages: {lines}.", player=g.players[seat], lines=lines), kind="engage")
     else:
-        g.emit(events, f"{g.players[seat]} engages no attacker.", kind="engage")
+        g.emit(events, say("{player} engages no attacker.", player=g.players[seat]), kind="engage")
     start_commits(g, events)
 
 
@@ -280,10 +290,11 @@ def engage_choices(g: "MaginotLine", seat: int, rest: tuple[str, ...]) -> Choice
     bt = g.battle
     if len(rest) % 2:
         gu = g.unit(seat, rest[-1])
-        return Choices("token", tuple(Option(a, f"on {unit_text(g.unit(bt['attacker'], a))}", a)
-                                      for a in table[rest[-1]]), prompt=f"{unit_text(gu)} engages which attacker?")
+        return Choices("token", tuple(Option(a, say("on {target}", target=unit_text(g.unit(bt["attacker"], a))), a)
+                                      for a in table[rest[-1]]),
+                       prompt=say("{unit} engages which attacker?", unit=unit_text(gu)))
     opts = tuple(Option(gid, unit_text(g.unit(seat, gid)), gid) for gid in order[last + 1:])
-    return Choices("token", opts, complete=True, prompt="Add a unit to engage with, or confirm.")
+    return Choices("token", opts, complete=True, prompt=say("Add a unit to engage with, or confirm."))
 
 
 # ----- B2 initiative ------------------------------------------------------------------------
@@ -300,8 +311,9 @@ def start_commits(g: "MaginotLine", events: list[Event]) -> None:
     bt["step"] = "commit"
     bt["init"] = [initiative(g, a), initiative(g, d)]
     bt["holder"] = a if bt["init"][0] >= bt["init"][1] else d
-    g.emit(events, f"Initiative: {g.players[a]} {bt['init'][0]}, {g.players[d]} {bt['init'][1]}; "
-                   f"{g.players[bt['holder']]} holds it.", kind="initiative")
+    g.emit(events, say("Initiative: {attacker} {a}, {defender} {d}; {holder} holds it.", attacker=g.players[a],
+                       a=bt["init"][0], defender=g.players[d], d=bt["init"][1], holder=g.players[bt["holder"]]),
+           kind="initiative")
     advance(g, events)
 
 
@@ -317,35 +329,36 @@ def apply_seize(g: "MaginotLine", seat: int, action: Seize | Boost, events: list
     bt = g.battle
     b = g.boards[seat]
     if bt["commits"] or seat == bt["holder"]:
-        raise IllegalMove("Only the player without initiative may do that, before the first commit.", "11")
+        raise IllegalMove(say("Only the player without initiative may do that, before the first commit."), "11")
     if bt["seized"]:
-        raise IllegalMove("The initiative was already seized in this battle.", "11")
+        raise IllegalMove(say("The initiative was already seized in this battle."), "11")
     if isinstance(action, Seize):
         kd = f"KD@{seat}"
         if kd not in b["hand"]:
-            raise IllegalMove("Seizing needs K♦ in your hand.", "11")
+            raise IllegalMove(say("Seizing needs K♦ in your hand."), "11")
         b["hand"].remove(kd)
         b["discard"].append(kd)
         bt["seized"] = True
         bt["holder"] = seat
-        g.emit(events, f"{g.players[seat]} discards K♦ and seizes the initiative.", kind="seize")
+        g.emit(events, say("{player} discards K♦ and seizes the initiative.", player=g.players[seat]), kind="seize")
     else:
         jd = f"JD@{seat}"
         if not g.opts.jack_initiative:
-            raise IllegalMove("J♦ adds to Initiative only with the Diamond initiative variant.", "V3")
+            raise IllegalMove(say("J♦ adds to Initiative only with the Diamond initiative variant."), "V3")
         if seat in bt.get("boosted", ()):
-            raise IllegalMove("You have already used J♦ for Initiative in this battle.", "28")
+            raise IllegalMove(say("You have already used J♦ for Initiative in this battle."), "28")
         if jd not in b["hand"]:
-            raise IllegalMove("Boosting needs J♦ in your hand.", "V3")
+            raise IllegalMove(say("Boosting needs J♦ in your hand."), "V3")
         b["hand"].remove(jd)
         b["discard"].append(jd)
         bt.setdefault("boosted", []).append(seat)
         i = 0 if seat == bt["attacker"] else 1
         bt["init"][i] += 3
         bt["holder"] = bt["attacker"] if bt["init"][0] >= bt["init"][1] else bt["defender"]
-        g.emit(events, f"{g.players[seat]} discards J♦ for +3 Initiative: {g.players[bt['attacker']]} "
-                       f"{bt['init'][0]}, {g.players[bt['defender']]} {bt['init'][1]}; "
-                       f"{g.players[bt['holder']]} holds it.", kind="seize")
+        g.emit(events, say("{player} discards J♦ for +3 Initiative: {attacker} {a}, {defender} {d}; {holder} holds it.",
+                           player=g.players[seat], attacker=g.players[bt["attacker"]], a=bt["init"][0],
+                           defender=g.players[bt["defender"]], d=bt["init"][1], holder=g.players[bt["holder"]]),
+               kind="seize")
     advance(g, events)
 
 
@@ -355,30 +368,33 @@ def check_commit(g: "MaginotLine", seat: int, c: Commit) -> str | None:
     b = g.boards[seat]
     cards = [card for card, _ in c.plays]
     if len(set(cards)) != len(cards) or any(card not in b["hand"] for card in cards):
-        raise IllegalMove("Play cards from your hand, each once.", "B3")
+        raise IllegalMove(say("Play cards from your hand, each once."), "B3")
     for card, tgt in c.plays:
         if face(card) not in BATTLE_CARDS:
-            raise IllegalMove(f"{nice(card)} is not a battle card (J♣ J♠ J♥ K♠ K♣ K♥).", "2.6")
+            raise IllegalMove(say("{card} is not a battle card ({cards}).", card=card_name(card),
+                                  cards=Many([card_name(c) for c in BATTLE_CARDS], " ")), "2.6")
         if tgt not in card_targets(g, seat, card):
-            raise IllegalMove(f"{nice(card)} cannot go on {target_label(g, tgt)}.", "26")
+            raise IllegalMove(say("{card} cannot go on {target}.", card=card_name(card), target=target_label(g, tgt)),
+                              "26")
     kind = None
     if c.tap is not None:
         kind = tap_kind(g, seat)
         if kind is None:
-            raise IllegalMove("Your base must be untapped with A♣, A♠ or A♥ as Ace #1.", "17")
+            raise IllegalMove(say("Your base must be untapped with A♣, A♠ or A♥ as Ace #1."), "17")
         if c.tap not in in_battle(g, seat):
-            raise IllegalMove("The base tap helps one of your units in this battle.", "17")
+            raise IllegalMove(say("The base tap helps one of your units in this battle."), "17")
     if needs_split(g, seat):
         slots = split_slots(g)
         if len(c.split) != len(slots):
-            raise IllegalMove(f"Split your attack among {len(slots)} guardians (one number each).", "10")
+            raise IllegalMove(say("Split your attack among {n} guardians (one number each).", n=len(slots)), "10")
         for aid, _ in g.battle["attacks"]:
             amounts = [n for (a, _), n in zip(slots, c.split, strict=True) if a == aid]
             if amounts and sum(amounts) != final_attack(g, aid, c.plays, c.tap, kind):
-                raise IllegalMove(f"The split of {unit_text(g.unit(seat, aid))} must add up to its Attack, "
-                                  f"{final_attack(g, aid, c.plays, c.tap, kind)}.", "10")
+                raise IllegalMove(say("The split of {unit} must add up to its Attack, {attack}.",
+                                      unit=unit_text(g.unit(seat, aid)),
+                                      attack=final_attack(g, aid, c.plays, c.tap, kind)), "10")
     elif c.split:
-        raise IllegalMove("You have no attack to split.", "10")
+        raise IllegalMove(say("You have no attack to split."), "10")
     return kind
 
 
@@ -393,28 +409,31 @@ def apply_commit(g: "MaginotLine", seat: int, action: Commit, events: list[Event
         b["base_tapped"] = True
     bt["commits"].append({"seat": seat, "plays": [list(p) for p in action.plays], "tap": action.tap,
                           "kind": kind, "split": list(action.split)})
-    parts = [f"{nice(card)} on {target_label(g, t)}" for card, t in action.plays]
+    parts = [say("{card} on {target}", card=card_name(card), target=target_label(g, t)) for card, t in action.plays]
     if action.tap:
-        parts.append(f"base tap ({nice(b['base'][0]['ace'])} {TAP_WORD[kind]}) on {target_label(g, action.tap)}")
+        parts.append(say("base tap ({ace} {bonus}) on {target}", ace=card_name(b["base"][0]["ace"]), bonus=TAP_WORD[kind],
+                         target=target_label(g, action.tap)))
     if action.split:
         slots = split_slots(g)
         shares = zip(slots, action.split, strict=True)
-        parts.append("split " + ", ".join(f"{n} to {target_label(g, gid)}" for (_, gid), n in shares))
-    which = "first" if len(bt["commits"]) == 1 else "second"
-    g.emit(events, f"{g.players[seat]}'s {which} commit: " + ("; ".join(parts) if parts else "nothing") + ".",
-           kind="commit")
+        each = Many([say("{n} to {target}", n=n, target=target_label(g, gid)) for (_, gid), n in shares], ", ")
+        parts.append(say("split {shares}", shares=each))
+    what = Many(parts, "; ") if parts else say("nothing")
+    first = len(bt["commits"]) == 1
+    g.emit(events, say("{player}'s first commit: {what}.", player=g.players[seat], what=what) if first else
+           say("{player}'s second commit: {what}.", player=g.players[seat], what=what), kind="commit")
     advance(g, events)
 
 
 def commit_root(g: "MaginotLine", seat: int) -> list[Option]:
     bt = g.battle
-    out = [Option("commit", "Commit")]
+    out = [Option("commit", say("Commit"))]
     first = not bt["commits"] and seat != bt["holder"]
     if first and not bt["seized"]:
         if f"KD@{seat}" in g.boards[seat]["hand"]:
-            out.append(Option("seize", "Seize the initiative with K♦"))
+            out.append(Option("seize", say("Seize the initiative with K♦")))
         if may_boost(g, seat):
-            out.append(Option("boost", "J♦: +3 Initiative"))
+            out.append(Option("boost", say("J♦: +3 Initiative")))
     return out
 
 
@@ -433,7 +452,7 @@ def commit_choices(g: "MaginotLine", seat: int, rest: tuple[str, ...]) -> Choice
         targets = card_targets(g, seat, card)
         if i + 1 == len(rest):
             return Choices("token", tuple(Option(t, target_label(g, t), t) for t in targets),
-                           prompt=f"{nice(card)} on what?")
+                           prompt=say("{card} on what?", card=card_name(card)))
         if rest[i + 1] not in targets:
             return Choices()
         plays.append((card, rest[i + 1]))
@@ -443,8 +462,9 @@ def commit_choices(g: "MaginotLine", seat: int, rest: tuple[str, ...]) -> Choice
         if not can_tap:
             return Choices()
         if i + 1 == len(rest):
-            return Choices("token", tuple(Option(t, f"{target_label(g, t)} {TAP_WORD[kind]}", t) for t in mine),
-                           prompt="The base tap helps which unit?")
+            return Choices("token", tuple(Option(t, say("{target} {bonus}", target=target_label(g, t), bonus=TAP_WORD[kind]), t)
+                                          for t in mine),
+                           prompt=say("The base tap helps which unit?"))
         if rest[i + 1] not in mine:
             return Choices()
         tap = rest[i + 1]
@@ -455,14 +475,15 @@ def commit_choices(g: "MaginotLine", seat: int, rest: tuple[str, ...]) -> Choice
         opts = []
         if not tapped:
             last = plays[-1][0] if plays else ""
-            opts += [Option(c, f"Play {nice(c)}", c) for c in hand_cards if c > last]
+            opts += [Option(c, say("Play {card}", card=card_name(c)), c) for c in hand_cards if c > last]
             if can_tap:
-                opts.append(Option("tap", f"Tap your base ({nice(g.boards[seat]['base'][0]['ace'])}: {TAP_WORD[kind]})"))
+                opts.append(Option("tap", say("Tap your base ({ace}: {bonus})", ace=card_name(g.boards[seat]["base"][0]["ace"]),
+                                                 bonus=TAP_WORD[kind])))
         if split_needed:
-            opts.append(Option("split", "Split your attack"))
+            opts.append(Option("split", say("Split your attack")))
         return Choices("token", tuple(opts), complete=not split_needed,
-                       prompt="Add a battle card or the base tap, or confirm." if not split_needed
-                       else "Add a battle card or the base tap, then split your attack.")
+                       prompt=say("Add a battle card or the base tap, or confirm.") if not split_needed
+                       else say("Add a battle card or the base tap, then split your attack."))
     if rest[i] != "split" or not split_needed:
         return Choices()
     amounts = rest[i + 1:]
@@ -487,7 +508,8 @@ def commit_choices(g: "MaginotLine", seat: int, rest: tuple[str, ...]) -> Choice
     last_of = len(amounts) + 1 == len(slots) or slots[len(amounts) + 1][0] != aid
     lo = left if last_of else 0
     return Choices("range", lo=lo, hi=left,
-                   prompt=f"Attack of {target_label(g, aid)} ({atk}) to {target_label(g, gid)}?",
+                   prompt=say("Attack of {unit} ({attack}) to {target}?", unit=target_label(g, aid), attack=atk,
+                              target=target_label(g, gid)),
                    progress=Progress("Σ", given[aid], atk))
 
 
@@ -587,23 +609,26 @@ def resolve(g: "MaginotLine", events: list[Event]) -> None:
         for gid in gs:
             dmg[gid] += by_slot[(aid, gid)] if len(gs) >= 2 else attack(aid)
             dmg[aid] += attack(gid)
-    lines: list[str] = []
+    lines: list[Any] = []
     dead_units: list[str] = []
     dead_aces: list[int] = []
 
     def hit(key: str, incoming: int, life: int, rec: dict, label: str) -> tuple[bool, int]:
         """Apply ``incoming`` to ``rec``: (destroyed, wounds beyond life — for V2)."""
         if key in shielded:
-            lines.append(f"{label} takes {incoming}, K♠: no wounds")
+            lines.append(say("{label} takes {incoming}, K♠: no wounds", label=label, incoming=incoming))
             return False, 0
         armor = bonus.armor_of(g, key)
         net = max(0, incoming - armor)
         soak = min(net, temp[key])
         rec["wounds"] += net - soak
-        extra = f", {soak} absorbed" if soak else ""
         dead = rec["wounds"] >= life
-        lines.append(f"{label} takes {incoming} − armor {armor}{extra} → {net - soak} wounds "
-                     f"({rec['wounds']} of {life}){': destroyed' if dead else ''}")
+        args = {"label": label, "incoming": incoming, "armor": armor, "net": net - soak, "total": rec["wounds"],
+                "life": life}
+        line = (say("{label} takes {incoming} − armor {armor}, {soak} absorbed → {net} wounds ({total} of {life})",
+                    soak=soak, **args) if soak else
+                say("{label} takes {incoming} − armor {armor} → {net} wounds ({total} of {life})", **args))
+        lines.append(say("{line}: destroyed", line=line) if dead else line)
         return dead, (rec["wounds"] - life if dead else 0)
 
     for key in list(dmg):
@@ -620,9 +645,10 @@ def resolve(g: "MaginotLine", events: list[Event]) -> None:
         incoming = dmg[key]
         while True:
             rec = base[p - 1]
-            shown = nice(rec["ace"]) if p == 1 or rec["shown"] else "an Ace"
+            ace = say("{player}'s Ace #{position}", player=g.players[d_seat], position=p)
+            shown = card_name(rec["ace"]) if p == 1 or rec["shown"] else say("an Ace")
             dead, surplus = hit(key, incoming + carry, ACE_LIFE, rec,
-                                f"{g.players[d_seat]}'s Ace #{p} ({shown})" if p == 1 else f"{g.players[d_seat]}'s Ace #{p}")
+                                say("{ace} ({card})", ace=ace, card=shown) if p == 1 else ace)
             carry = 0
             if not dead:
                 break
@@ -632,8 +658,8 @@ def resolve(g: "MaginotLine", events: list[Event]) -> None:
                 continue
             break
     if not lines:
-        lines.append("no damage is dealt")
-    g.emit(events, "Outcome: " + "; ".join(lines) + ".", kind="outcome")
+        lines.append(say("no damage is dealt"))
+    g.emit(events, say("Outcome: {lines}.", lines=Many(lines, "; ")), kind="outcome")
     # B6 cleanup
     for uid in dead_units:
         s = owner(uid)
@@ -645,11 +671,13 @@ def resolve(g: "MaginotLine", events: list[Event]) -> None:
         for rec in fallen:
             base.remove(rec)
             g.boards[d_seat]["fallen"].append(rec["ace"])
-        names = " ".join(nice(r["ace"]) for r in fallen)
-        top = f" New Ace #1: {nice(base[0]['ace'])}." if base else f" {g.players[d_seat]}'s base is empty."
+        names = Many([card_name(r["ace"]) for r in fallen], " ")
+        player = g.players[d_seat]
+        line = (say("{player} loses {aces}. New Ace #1: {card}.", player=player, aces=names, card=card_name(base[0]["ace"]))
+                if base else say("{player} loses {aces}. {player}'s base is empty.", player=player, aces=names))
         if base:
             base[0]["shown"] = True
-        g.emit(events, f"{g.players[d_seat]} loses {names}.{top}", kind="aces")
+        g.emit(events, line, kind="aces")
     for card in bt["played"]:
         g.boards[owner(card)]["discard"].append(card)
     g.battle = None
@@ -661,7 +689,7 @@ def abort(g: "MaginotLine", events: list[Event]) -> None:
     for card in bt["played"]:
         g.boards[owner(card)]["discard"].append(card)
     g.battle = None
-    g.emit(events, "The battle ends with no outcome.")
+    g.emit(events, say("The battle ends with no outcome."))
 
 
 def advance(g: "MaginotLine", events: list[Event]) -> None:
@@ -671,7 +699,7 @@ def advance(g: "MaginotLine", events: list[Event]) -> None:
         if bt["step"] == "engage":
             if engagers(g):
                 return
-            g.emit(events, f"{g.players[bt['defender']]} has no unit that may engage.", kind="engage")
+            g.emit(events, say("{player} has no unit that may engage.", player=g.players[bt["defender"]]), kind="engage")
             start_commits(g, events)
             return
         if len(bt["commits"]) == 2:

@@ -7,8 +7,10 @@ from typing import TYPE_CHECKING
 
 from bot.engine.core import Choices, Event, IllegalMove, Option
 
+from bot.engine.words import say
+
 from .actions import Assemble, Move
-from .model import CLASS_NAME, COMPLETE, NOTHING, UNIT_CAP, klass, nice, suit, unit_text
+from .model import CLASS_NAME, COMPLETE, NOTHING, UNIT_CAP, card_name, klass, suit, unit_text
 
 if TYPE_CHECKING:
     from .rules import MaginotLine
@@ -36,35 +38,38 @@ def apply(g: "MaginotLine", seat: int, action, events: list[Event]) -> None:
     if isinstance(action, Move):
         u = g.unit(seat, action.unit)
         if u is None:
-            raise IllegalMove("Move one of your units.", "2.4")
+            raise IllegalMove(say("Move one of your units."), "2.4")
         if g.assembled:
-            raise IllegalMove("After your first assembly this turn no unit may move.", "2.4")
+            raise IllegalMove(say("After your first assembly this turn no unit may move."), "2.4")
         u["zone"] = "guardian" if u["zone"] == "patrol" else "patrol"
-        g.emit(events, f"{g.players[seat]} moves {unit_text(u)} to {u['zone'].title()}.")
+        g.emit(events, say("{player} moves {unit} to Guardian.", player=g.players[seat], unit=unit_text(u))
+               if u["zone"] == "guardian" else say("{player} moves {unit} to Patrol.", player=g.players[seat],
+                                                   unit=unit_text(u)))
         return
     if isinstance(action, Assemble):
         fin = b["finished"]
         if any(c not in fin for c in (action.h, action.s, action.c)) or \
                 (suit(action.h), suit(action.s), suit(action.c)) != ("H", "S", "C"):
-            raise IllegalMove("Use one finished heart, spade and club of yours.", "2.4")
+            raise IllegalMove(say("Use one finished heart, spade and club of yours."), "2.4")
         if not klass(action.h) == klass(action.s) == klass(action.c):
-            raise IllegalMove("All three components must be of one class (Light 2–4, Medium 5–7, Heavy 8–10).", "M1")
+            raise IllegalMove(say("All three components must be of one class (Light 2–4, Medium 5–7, Heavy 8–10)."),
+                              "M1")
         if not can_assemble(g, seat):
-            raise IllegalMove(f"You may assemble only while controlling {UNIT_CAP} units or fewer.", "2.4")
+            raise IllegalMove(say("You may assemble only while controlling {cap} units or fewer.", cap=UNIT_CAP), "2.4")
         for c in (action.h, action.s, action.c):
             fin.remove(c)
         u = {"h": action.h, "s": action.s, "c": action.c, "queen": None, "wounds": 0, "tapped": False,
              "zone": "patrol", "new": True}
         b["units"].append(u)
         g.assembled = True
-        g.emit(events, f"{g.players[seat]} assembles {unit_text(u)}, a {CLASS_NAME[klass(action.h)]} unit, "
-                       "into Patrol.")
+        g.emit(events, say("{player} assembles {unit}, a {cls} unit, into Patrol.", player=g.players[seat],
+                           unit=unit_text(u), cls=CLASS_NAME[klass(action.h)]))
         return
-    raise IllegalMove("That is not a consolidation move.", "2.4")  # pragma: no cover
+    raise IllegalMove(say("That is not a consolidation move."), "2.4")  # pragma: no cover
 
 
-MOVE = Option("move", "Move a unit between Patrol and Guardian")  # frozen: made once
-ASSEMBLE = Option("assemble", "Assemble a unit")
+MOVE = Option("move", say("Move a unit between Patrol and Guardian"))  # frozen: made once
+ASSEMBLE = Option("assemble", say("Assemble a unit"))
 
 
 def root_options(g: "MaginotLine", seat: int) -> list[Option]:
@@ -83,8 +88,9 @@ def choices(g: "MaginotLine", seat: int, prefix: tuple[str, ...]) -> Choices:
         units = [u for u in b["units"]] if not g.assembled else []
         if not rest:
             return Choices("token", tuple(
-                Option(u["h"], f"{unit_text(u)} to {'Guardian' if u['zone'] == 'patrol' else 'Patrol'}", u["h"])
-                for u in units), prompt="Move which unit?")
+                Option(u["h"], say("{unit} to Guardian", unit=unit_text(u)) if u["zone"] == "patrol"
+                       else say("{unit} to Patrol", unit=unit_text(u)), u["h"])
+                for u in units), prompt=say("Move which unit?"))
         return COMPLETE if len(rest) == 1 and rest[0] in {u["h"] for u in units} else NOTHING
     if verb == "assemble":
         ok = sets(g, seat) if can_assemble(g, seat) else []
@@ -97,6 +103,6 @@ def choices(g: "MaginotLine", seat: int, prefix: tuple[str, ...]) -> Choices:
         for s in ok:
             if s[:n] == tuple(rest) and s[n] not in seen:
                 seen.append(s[n])
-        word = ("heart", "spade", "club")[n]
-        return Choices("token", tuple(Option(c, nice(c), c) for c in seen), prompt=f"Which {word}?")
+        ask = (say("Which heart?"), say("Which spade?"), say("Which club?"))[n]
+        return Choices("token", tuple(Option(c, card_name(c), c) for c in seen), prompt=ask)
     return NOTHING

@@ -6,17 +6,20 @@ from typing import TYPE_CHECKING, Any
 
 from bot.engine.core import Choices, Event, IllegalMove, Option, Progress
 
+from bot.engine.words import Phrase, say, say_n
+
 from .actions import Fund, PlayResource, Rush, Start, TapBase, TapResource
-from .model import COMPLETE, NOTHING, NUMBERS, face, is_component, is_resource, nice, suit, value
+from .model import COMPLETE, NOTHING, NUMBERS, card_name, face, is_component, is_resource, suit, value
 
 if TYPE_CHECKING:
     from .rules import MaginotLine
 
 
-def _complete(g: "MaginotLine", seat: int, code: str, events: list[Event], how: str) -> None:
+def _complete(g: "MaginotLine", seat: int, code: str, events: list[Event], line: Phrase) -> None:
+    """``line``: the event's words (a phrase with ``{card}``, the card finished)."""
     b = g.boards[seat]
     b["finished"].append(code)
-    g.emit(events, f"{g.players[seat]} {how} {nice(code)}: finished.")
+    g.emit(events, line)
 
 
 def tap_yield(res: dict, jack: bool) -> int:
@@ -32,89 +35,101 @@ def apply(g: "MaginotLine", seat: int, action, events: list[Event]) -> None:
     b = g.boards[seat]
     if isinstance(action, PlayResource):
         if action.card not in b["hand"] or not is_resource(action.card):
-            raise IllegalMove("Play a numbered diamond from your hand.", "2.2")
+            raise IllegalMove(say("Play a numbered diamond from your hand."), "2.2")
         b["hand"].remove(action.card)
         b["resources"].append({"card": action.card, "tapped": False, "queen": None})
-        g.emit(events, f"{g.players[seat]} plays {nice(action.card)} as a resource.")
+        g.emit(events, say("{player} plays {card} as a resource.", player=g.players[seat], card=card_name(action.card)))
     elif isinstance(action, TapResource):
         res = next((r for r in b["resources"] if r["card"] == action.card), None)
         if res is None or res["tapped"]:
-            raise IllegalMove("Tap one of your untapped resource cards.", "2.2")
+            raise IllegalMove(say("Tap one of your untapped resource cards."), "2.2")
         if action.jack is not None and (face(action.jack) != "JD" or action.jack not in b["hand"]):
-            raise IllegalMove("Only J♦ from your hand adds to a tap.", "2.2")
+            raise IllegalMove(say("Only J♦ from your hand adds to a tap."), "2.2")
         res["tapped"] = True
         got = tap_yield(res, action.jack is not None)
         if action.jack:
             b["hand"].remove(action.jack)
             b["discard"].append(action.jack)
         g.pool += got
-        extra = " with J♦" if action.jack else ""
-        got_ = f"+{got} marker{'s' if got != 1 else ''}"
-        g.emit(events, f"{g.players[seat]} taps {nice(action.card)}{extra}: {got_} (pool {g.pool}).")
+        args = {"player": g.players[seat], "card": card_name(action.card), "n": got, "pool": g.pool}
+        g.emit(events, say_n("{player} taps {card} with J♦: +{n} marker (pool {pool}).",
+                             "{player} taps {card} with J♦: +{n} markers (pool {pool}).", **args) if action.jack else
+               say_n("{player} taps {card}: +{n} marker (pool {pool}).", "{player} taps {card}: +{n} markers (pool {pool}).",
+                     **args))
     elif isinstance(action, TapBase):
         if not can_tap_base(g, seat):
-            raise IllegalMove("Your base must be untapped with A♦ as Ace #1.", "17")
+            raise IllegalMove(say("Your base must be untapped with A♦ as Ace #1."), "17")
         b["base_tapped"] = True
         g.pool += 2
-        g.emit(events, f"{g.players[seat]} taps their base (A♦): +2 markers (pool {g.pool}).")
+        g.emit(events, say("{player} taps their base (A♦): +2 markers (pool {pool}).", player=g.players[seat], pool=g.pool))
     elif isinstance(action, Start):
         if action.card not in b["hand"] or not is_component(action.card):
-            raise IllegalMove("Start a numbered heart, spade or club from your hand.", "2.2")
+            raise IllegalMove(say("Start a numbered heart, spade or club from your hand."), "2.2")
         if not 1 <= action.markers <= g.pool:
             raise IllegalMove(_put(g.pool), "18") if g.pool else \
-                IllegalMove("Your pool is empty: a card starts with at least 1 marker.", "18")
+                IllegalMove(say("Your pool is empty: a card starts with at least 1 marker."), "18")
         b["hand"].remove(action.card)
         if action.markers >= value(action.card):
             g.pool -= action.markers
-            _complete(g, seat, action.card, events, f"starts and completes with {action.markers} markers")
+            _complete(g, seat, action.card, events,
+                      say("{player} starts and completes with {markers} markers {card}: finished.",
+                          player=g.players[seat], markers=action.markers, card=card_name(action.card)))
         else:
             b["building"].append({"card": action.card, "markers": action.markers})
             g.pool -= action.markers
-            g.emit(events, f"{g.players[seat]} starts a card face down with {action.markers} "
-                           f"marker{'s' if action.markers > 1 else ''} (pool {g.pool}).",
-                   {seat: f"You start {nice(action.card)} with {action.markers} "
-                          f"marker{'s' if action.markers > 1 else ''} (pool {g.pool})."})
+            g.emit(events, say_n("{player} starts a card face down with {n} marker (pool {pool}).",
+                                 "{player} starts a card face down with {n} markers (pool {pool}).",
+                                 player=g.players[seat], n=action.markers, pool=g.pool),
+                   {seat: say_n("You start {card} with {n} marker (pool {pool}).",
+                                "You start {card} with {n} markers (pool {pool}).",
+                                card=card_name(action.card), n=action.markers, pool=g.pool)})
     elif isinstance(action, Fund):
         rec = next((c for c in b["building"] if c["card"] == action.card), None)
         if rec is None:
-            raise IllegalMove("Fund one of your cards being built.", "2.2")
+            raise IllegalMove(say("Fund one of your cards being built."), "2.2")
         if not 1 <= action.markers <= g.pool:
             raise IllegalMove(_put(g.pool) if g.pool
-                              else "Your pool is empty.", "2.2")
+                              else say("Your pool is empty."), "2.2")
         g.pool -= action.markers
         rec["markers"] += action.markers
         idx = b["building"].index(rec) + 1
         if rec["markers"] >= value(rec["card"]):
             b["building"].remove(rec)
-            _complete(g, seat, rec["card"], events, f"funds card {idx} being built with {action.markers} and turns up")
+            _complete(g, seat, rec["card"], events,
+                      say("{player} funds card {index} being built with {markers} and turns up {card}: finished.",
+                          player=g.players[seat], index=idx, markers=action.markers, card=card_name(rec["card"])))
         else:
-            g.emit(events, f"{g.players[seat]} puts {action.markers} more on card {idx} being built "
-                           f"({rec['markers']} markers, pool {g.pool}).",
-                   {seat: f"You put {action.markers} more on {nice(rec['card'])} ({rec['markers']} of "
-                          f"{value(rec['card'])}, pool {g.pool})."})
+            g.emit(events, say("{player} puts {markers} more on card {index} being built ({total} markers, pool {pool}).",
+                               player=g.players[seat], markers=action.markers, index=idx, total=rec["markers"],
+                               pool=g.pool),
+                   {seat: say("You put {markers} more on {card} ({total} of {value}, pool {pool}).",
+                              markers=action.markers, card=card_name(rec["card"]), total=rec["markers"],
+                              value=value(rec["card"]), pool=g.pool)})
     elif isinstance(action, Rush):
         kd = f"KD@{seat}"
         if kd not in b["hand"]:
-            raise IllegalMove("Rushing needs K♦ in your hand.", "2.2")
+            raise IllegalMove(say("Rushing needs K♦ in your hand."), "2.2")
         rec = next((c for c in b["building"] if c["card"] == action.card), None)
         if rec is None and not (action.card in b["hand"] and is_component(action.card)):
-            raise IllegalMove("Rush a card being built or a numbered heart, spade or club from your hand.", "2.2")
+            raise IllegalMove(say("Rush a card being built or a numbered heart, spade or club from your hand."),
+                              "2.2")
         b["hand"].remove(kd)
         b["discard"].append(kd)
         if rec is not None:
             b["building"].remove(rec)
         else:
             b["hand"].remove(action.card)
-        _complete(g, seat, action.card, events, "discards K♦ to rush")
+        _complete(g, seat, action.card, events, say("{player} discards K♦ to rush {card}: finished.",
+                                                      player=g.players[seat], card=card_name(action.card)))
     else:  # pragma: no cover - dispatch guards this
-        raise IllegalMove("That is not a construction move.", "2.2")
+        raise IllegalMove(say("That is not a construction move."), "2.2")
 
 
-TAP_IT = Choices("token", (), complete=True, prompt="Tap it.")  # a tap without J♦ to add: made once
+TAP_IT = Choices("token", (), complete=True, prompt=say("Tap it."))  # a tap without J♦ to add: made once
 ROOTS = {o.token: o for o in (  # frozen: made once
-    Option("resource", "Play a resource"), Option("tap", "Tap a resource"),
-    Option("tapbase", "Tap your base (A♦): +2 markers"), Option("start", "Start building a card"),
-    Option("fund", "Fund a card being built"), Option("rush", "Rush a card with K♦"))}
+    Option("resource", say("Play a resource")), Option("tap", say("Tap a resource")),
+    Option("tapbase", say("Tap your base (A♦): +2 markers")), Option("start", say("Start building a card")),
+    Option("fund", say("Fund a card being built")), Option("rush", say("Rush a card with K♦")))}
 
 
 def root_options(g: "MaginotLine", seat: int) -> list[Option]:
@@ -165,22 +180,24 @@ def choices(g: "MaginotLine", seat: int, prefix: tuple[str, ...]) -> Choices:
         # bench: playouts/s — every step of a move asks it (Maginot Line: ~20% fewer steps/s without these)
         cs = g._kept(("cards", seat, verb), _cards, b, seat, verb, g.pool)
         if not rest:
-            return Choices("token", tuple(Option(c, f"Play {nice(c)}", c) for c in cs), prompt="Which diamond?")
+            return Choices("token", tuple(Option(c, say("Play {card}", card=card_name(c)), c) for c in cs),
+                           prompt=say("Which diamond?"))
         return COMPLETE if len(rest) == 1 and rest[0] in cs else NOTHING
     if verb == "tap":
         # bench: playouts/s — every step of a move asks it (Maginot Line: ~20% fewer steps/s without these)
         rs = g._kept(("cards", seat, verb), _cards, b, seat, verb, g.pool)
         if not rest:
-            return Choices("token", tuple(Option(c, f"Tap {nice(c)} (+{tap_yield(r, False)})", c)
-                                          for c, r in rs.items()), prompt="Tap which resource?")
+            return Choices("token", tuple(Option(c, say("Tap {card} (+{markers})", card=card_name(c),
+                                                        markers=tap_yield(r, False)), c)
+                                          for c, r in rs.items()), prompt=say("Tap which resource?"))
         if rest[0] not in rs:
             return NOTHING
         jd = f"JD@{seat}"
         if len(rest) == 1:
             if jd not in b["hand"]:
                 return TAP_IT
-            opts = (Option(jd, f"With J♦ (+{tap_yield(rs[rest[0]], True)})", jd),)
-            return Choices("token", opts, complete=True, prompt="Add J♦ to this tap?")
+            opts = (Option(jd, say("With J♦ (+{markers})", markers=tap_yield(rs[rest[0]], True)), jd),)
+            return Choices("token", opts, complete=True, prompt=say("Add J♦ to this tap?"))
         return COMPLETE if len(rest) == 2 and rest[1] == jd and jd in b["hand"] else NOTHING
     if verb == "tapbase":
         return COMPLETE if not rest and can_tap_base(g, seat) else NOTHING
@@ -190,15 +207,16 @@ def choices(g: "MaginotLine", seat: int, prefix: tuple[str, ...]) -> Choices:
         if not rest:
             def label(c: str) -> str:
                 if verb == "start":
-                    return f"Start {nice(c)} (needs {value(c)})"
-                return f"{nice(c)} ({cs[c]} of {value(c)})"
-            return Choices("token", tuple(Option(c, label(c), c) for c in cs), prompt="Which card?")
+                    return say("Start {card} (needs {value})", card=card_name(c), value=value(c))
+                return say("{card} ({markers} of {value})", card=card_name(c), markers=cs[c], value=value(c))
+            return Choices("token", tuple(Option(c, label(c), c) for c in cs), prompt=say("Which card?"))
         if rest[0] not in cs:
             return NOTHING
         need = value(rest[0]) - cs[rest[0]]
         if len(rest) == 1:
-            return Choices("range", lo=1, hi=g.pool, prompt=f"How many markers? ({need} finish it; surplus is lost)",
-                           progress=Progress("Markers", cs[rest[0]], value(rest[0])))
+            return Choices("range", lo=1, hi=g.pool,
+                           prompt=say("How many markers? ({need} finish it; surplus is lost)", need=need),
+                           progress=Progress(say("Markers"), cs[rest[0]], value(rest[0])))
         ok = len(rest) == 2 and rest[1].isdigit() and 1 <= int(rest[1]) <= g.pool
         return COMPLETE if ok else NOTHING
     if verb == "rush":
@@ -207,7 +225,8 @@ def choices(g: "MaginotLine", seat: int, prefix: tuple[str, ...]) -> Choices:
         # bench: playouts/s — every step of a move asks it (Maginot Line: ~20% fewer steps/s without these)
         cs = g._kept(("cards", seat, verb), _cards, b, seat, verb, g.pool)
         if not rest:
-            return Choices("token", tuple(Option(c, f"Rush {nice(c)}", c) for c in cs), prompt="Rush which card?")
+            return Choices("token", tuple(Option(c, say("Rush {card}", card=card_name(c)), c) for c in cs),
+                           prompt=say("Rush which card?"))
         return COMPLETE if len(rest) == 1 and rest[0] in cs else NOTHING
     return NOTHING
 
@@ -215,6 +234,7 @@ def choices(g: "MaginotLine", seat: int, prefix: tuple[str, ...]) -> Choices:
 __all__ = ["apply", "choices", "root_options", "can_tap_base", "suit"]
 
 
-def _put(pool: int) -> str:
+def _put(pool: int) -> Phrase:
     """How many markers a card may take from the pool, in words."""
-    return "Put 1 marker on it (your pool holds 1)." if pool == 1 else f"Put from 1 to {pool} markers on it (your pool)."
+    return say("Put 1 marker on it (your pool holds 1).") if pool == 1 else \
+        say("Put from 1 to {pool} markers on it (your pool).", pool=pool)

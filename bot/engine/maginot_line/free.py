@@ -7,8 +7,10 @@ from typing import TYPE_CHECKING
 
 from bot.engine.core import Choices, Event, IllegalMove, Option
 
+from bot.engine.words import say
+
 from .actions import AttachQueen, Heal, Revive
-from .model import COMPLETE, NOTHING, ace_token, nice, parse_ace_token, rank, suit, unit_text
+from .model import COMPLETE, NOTHING, SUIT_WORD, ace_token, card_name, parse_ace_token, rank, suit, unit_text
 
 if TYPE_CHECKING:
     from .rules import MaginotLine
@@ -21,8 +23,9 @@ def own(seat: int, face: str) -> str:
 def heal_targets(g: "MaginotLine", seat: int) -> list[tuple[str, str]]:
     """(token, label) of own units and Aces that carry wounds."""
     b = g.boards[seat]
-    out = [(u["h"], f"Heal {unit_text(u)}") for u in b["units"] if u["wounds"]]
-    out += [(ace_token(i + 1, seat), f"Heal your Ace #{i + 1}") for i, a in enumerate(b["base"]) if a["wounds"]]
+    out = [(u["h"], say("Heal {unit}", unit=unit_text(u))) for u in b["units"] if u["wounds"]]
+    out += [(ace_token(i + 1, seat), say("Heal your Ace #{position}", position=i + 1))
+            for i, a in enumerate(b["base"]) if a["wounds"]]
     return out
 
 
@@ -40,37 +43,37 @@ def apply_heal(g: "MaginotLine", seat: int, action: Heal, events: list[Event]) -
     b = g.boards[seat]
     kh = own(seat, "KH")
     if kh not in b["hand"]:
-        raise IllegalMove("Healing needs K♥ in your hand.", "2")
+        raise IllegalMove(say("Healing needs K♥ in your hand."), "2")
     rec = wounded(g, seat, action.target)
     if rec is None:
-        raise IllegalMove("Heal one of your own units or Aces.", "2")
+        raise IllegalMove(say("Heal one of your own units or Aces."), "2")
     b["hand"].remove(kh)
     b["discard"].append(kh)
     rec["wounds"] = 0
-    what = unit_text(rec) if "h" in rec else f"Ace #{parse_ace_token(action.target)[0]}"
-    g.emit(events, f"{g.players[seat]} discards K♥ to heal {what}.")
+    what = unit_text(rec) if "h" in rec else say("Ace #{position}", position=parse_ace_token(action.target)[0])
+    g.emit(events, say("{player} discards K♥ to heal {what}.", player=g.players[seat], what=what))
 
 
 def apply_revive(g: "MaginotLine", seat: int, action: Revive, events: list[Event]) -> None:
     b = g.boards[seat]
     joker = next((c for c in b["hand"] if c.startswith("JK")), None)
     if joker is None:
-        raise IllegalMove("Reviving needs a joker in your hand.", "19")
+        raise IllegalMove(say("Reviving needs a joker in your hand."), "19")
     if action.ace not in b["fallen"]:
-        raise IllegalMove("Name one of your fallen Aces.", "19")
+        raise IllegalMove(say("Name one of your fallen Aces."), "19")
     b["hand"].remove(joker)
     b["discard"].append(joker)
     b["fallen"].remove(action.ace)
     b["base"].append({"ace": action.ace, "wounds": 0, "shown": True})
-    g.emit(events, f"{g.players[seat]} discards a joker to revive {nice(action.ace)} at the bottom of "
-                   f"their base (#{len(b['base'])}).")
+    g.emit(events, say("{player} discards a joker to revive {card} at the bottom of their base (#{position}).",
+                       player=g.players[seat], card=card_name(action.ace), position=len(b["base"])))
 
 
 def queen_targets(g: "MaginotLine", seat: int, q: str) -> list[tuple[str, str]]:
     b = g.boards[seat]
     if suit(q) == "D":
-        return [(r["card"], f"on {nice(r['card'])}") for r in b["resources"] if not r["queen"]]
-    return [(u["h"], f"on {unit_text(u)}") for u in b["units"] if not u["queen"]]
+        return [(r["card"], say("on {target}", target=card_name(r["card"]))) for r in b["resources"] if not r["queen"]]
+    return [(u["h"], say("on {target}", target=unit_text(u))) for u in b["units"] if not u["queen"]]
 
 
 def _has_queen_target(b: dict, q: str) -> bool:
@@ -84,26 +87,27 @@ def apply_queen(g: "MaginotLine", seat: int, action: AttachQueen, events: list[E
     b = g.boards[seat]
     q = action.card
     if rank(q) != "Q" or q not in b["hand"]:
-        raise IllegalMove("Attach a queen from your hand.", "15")
+        raise IllegalMove(say("Attach a queen from your hand."), "15")
     if action.target not in [t for t, _ in queen_targets(g, seat, q)]:
-        raise IllegalMove("Q♦ goes on your resource card without a queen; other queens on your unit "
-                          "without a queen." if suit(q) == "D" else
-                          "That queen goes on one of your units without a queen.", "15")
+        raise IllegalMove(say("Q♦ goes on your resource card without a queen; other queens on your unit "
+                              "without a queen.") if suit(q) == "D" else
+                          say("That queen goes on one of your units without a queen."), "15")
     b["hand"].remove(q)
     if suit(q) == "D":
         rec = next(r for r in b["resources"] if r["card"] == action.target)
         rec["queen"] = q
-        g.emit(events, f"{g.players[seat]} attaches Q♦ to {nice(action.target)}: +2 markers per tap.")
+        g.emit(events, say("{player} attaches Q♦ to {card}: +2 markers per tap.", player=g.players[seat],
+                           card=card_name(action.target)))
     else:
         u = g.unit(seat, action.target)
         u["queen"] = q
-        word = {"C": "Attack", "S": "Armor", "H": "Life"}[suit(q)]
-        g.emit(events, f"{g.players[seat]} attaches {nice(q)} to {unit_text(u)}: +2 {word}.")
+        g.emit(events, say("{player} attaches {queen} to {unit}: +2 {word}.", player=g.players[seat],
+                           queen=card_name(q), unit=unit_text(u), word=SUIT_WORD[suit(q)]))
 
 
-QUEEN = Option("queen", "Attach a queen")  # frozen: made once
-HEAL = Option("heal", "Heal with K♥")
-REVIVE = Option("revive", "Revive an Ace with a joker")
+QUEEN = Option("queen", say("Attach a queen"))  # frozen: made once
+HEAL = Option("heal", say("Heal with K♥"))
+REVIVE = Option("revive", say("Revive an Ace with a joker"))
 
 
 def root_options(g: "MaginotLine", seat: int, queens: bool) -> list[Option]:
@@ -126,25 +130,26 @@ def choices(g: "MaginotLine", seat: int, prefix: tuple[str, ...]) -> Choices:
         # bench: playouts/s — every step of a move asks it (Maginot Line: ~20% fewer steps/s without these)
         targets = g._kept(("heal", seat), _heal_options, g, seat)
         if not rest:
-            return Choices("token", tuple(Option(t, lab, t) for t, lab in targets.items()), prompt="Heal what?")
+            return Choices("token", tuple(Option(t, lab, t) for t, lab in targets.items()), prompt=say("Heal what?"))
         return COMPLETE if len(rest) == 1 and rest[0] in targets else NOTHING
     if verb == "revive":
         ok = any(c.startswith("JK") for c in b["hand"])
         if not rest:
-            return Choices("token", tuple(Option(a, f"Revive {nice(a)}", a) for a in b["fallen"] if ok),
-                           prompt="Revive which Ace?")
+            return Choices("token", tuple(Option(a, say("Revive {card}", card=card_name(a)), a) for a in b["fallen"] if ok),
+                           prompt=say("Revive which Ace?"))
         return COMPLETE if len(rest) == 1 and rest[0] in b["fallen"] and ok else NOTHING
     if verb == "queen":
         # bench: playouts/s — every step of a move asks it (Maginot Line: ~20% fewer steps/s without these)
         qs = g._kept(("queens", seat), _queens, b)
         if not rest:
-            return Choices("token", tuple(Option(q, f"Attach {nice(q)}", q) for q in qs), prompt="Which queen?")
+            return Choices("token", tuple(Option(q, say("Attach {card}", card=card_name(q)), q) for q in qs),
+                           prompt=say("Which queen?"))
         if rest[0] not in qs:
             return NOTHING
         # bench: playouts/s — every step of a move asks it (Maginot Line: ~20% fewer steps/s without these)
         targets = g._kept(("queen", seat, rest[0]), _queen_options, g, seat, rest[0])
         if len(rest) == 1:
-            return Choices("token", tuple(Option(t, lab, t) for t, lab in targets.items()), prompt="On what?")
+            return Choices("token", tuple(Option(t, lab, t) for t, lab in targets.items()), prompt=say("On what?"))
         return COMPLETE if len(rest) == 2 and rest[1] in targets else NOTHING
     return NOTHING
 

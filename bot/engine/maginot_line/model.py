@@ -12,6 +12,7 @@ from typing import Any
 from bot.engine.cards import base_code, pretty
 from bot.engine.core import Choices, IllegalMove
 from bot.engine.options import Options, setting, variant
+from bot.engine.words import CardName, Many, say
 
 # A step's two commonest answers, frozen: made once (asked at every step the pickers look ahead).
 NOTHING = Choices()  # no such step
@@ -30,10 +31,10 @@ NUMBERS = "23456789T"
 ACE_LIFE = 16
 UNIT_CAP = 4  # ASSEMBLE only while controlling this many units or fewer
 HAND_LIMIT = 7  # V4
-SUIT_WORD = {"C": "Attack", "S": "Armor", "H": "Life"}
-CLASS_NAME = {1: "Light", 2: "Medium", 3: "Heavy"}
+SUIT_WORD = {"C": say("Attack"), "S": say("Armor"), "H": say("Life")}
+CLASS_NAME = {1: say("Light"), 2: say("Medium"), 3: say("Heavy")}
 BATTLE_CARDS = ("JC", "JS", "JH", "KS", "KC", "KH")
-PHASE_WORD = {"construction": "construction", "battle": "battles", "consolidation": "consolidation"}
+PHASE_WORD = {"construction": say("construction"), "battle": say("battles"), "consolidation": say("consolidation")}
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ class MaginotOptions(Options):
 
     def check_players(self, n: int) -> None:
         if self.teams and n not in (4, 6):
-            raise IllegalMove("Teams need 4 or 6 players.", "V5")
+            raise IllegalMove(say("Teams need 4 or 6 players."), "V5")
 
 
 def face(code: str) -> str:
@@ -124,6 +125,16 @@ def cards_text(codes: Any) -> str:
     return " ".join(nice(c) for c in codes)
 
 
+def card_name(code: str) -> CardName:
+    """A card named in a phrase: ``8♥`` in English, as each language prints its cards in another."""
+    return CardName(face(code), nice(code))
+
+
+def card_names(codes: Any, joined: str = " ") -> Many:
+    """Cards named in a phrase, in a row: ``7♥ 10♦ K♠``."""
+    return Many([card_name(c) for c in codes], joined)
+
+
 def own_deck(seat: int) -> list[str]:
     """A seat's 54 cards in a fixed order (Aces first)."""
     out = [f"A{s}@{seat}" for s in "CSHD"]
@@ -150,8 +161,10 @@ def unit_class(u: dict) -> int:
 
 def unit_text(u: dict) -> str:
     """``[5♥ 7♠ 6♣]`` (+ its queen)."""
-    q = f" +{nice(u['queen'])}" if u["queen"] else ""
-    return f"[{nice(u['h'])} {nice(u['s'])} {nice(u['c'])}{q}]"
+    h, s, c = card_name(u["h"]), card_name(u["s"]), card_name(u["c"])
+    if u["queen"]:
+        return say("[{h} {s} {c} +{queen}]", h=h, s=s, c=c, queen=card_name(u["queen"]))
+    return say("[{h} {s} {c}]", h=h, s=s, c=c)
 
 
 def can_engage(guardian_class: int, attacker_class: int) -> bool:

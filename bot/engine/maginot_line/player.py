@@ -11,6 +11,7 @@ import random
 from bot.engine.core import Action, Choices, Game
 
 from .model import klass, suit, value
+from .reasons import REASONS  # noqa: F401 — the hint's reasons (bot.engine.hints finds them here)
 from .plans import plan  # noqa: F401 — /game hint's plan (bot.engine.hints finds it here)
 from .view import MaginotView
 
@@ -228,27 +229,6 @@ def _fills(card: str, have: list[str]) -> int:
     return int(suit(card) not in {suit(c) for c in same})
 
 
-REASONS = {
-    "aces": "that order keeps your Aces' strengths where they matter first",
-    "resource": "a resource card gives you markers every turn from now on",
-    "tap": "the markers pay for the cards you are building",
-    "tapbase": "your base gives two markers for your building",
-    "start": "building that card makes the most of the markers in your pool",
-    "fund": "it finishes a card you have already started, soonest",
-    "rush": "K♦ completes a card at once",
-    "queen": "the queen strengthens the unit (or resource) that gains most from it",
-    "heal": "K♥ clears a badly wounded unit or Ace",
-    "revive": "a joker brings a fallen Ace back into your base",
-    "done": "there is nothing more worth doing in this phase",
-    "attack": "your patrols are strong enough to hurt their Aces",
-    "engage": "your guardians can stop the attackers that would do most harm",
-    "seize": "K♦ wins you the initiative in this battle",
-    "boost": "J♦'s +3 Initiative decides this battle",
-    "commit": "those cards and targets do the most damage for what they cost",
-    "move": "it balances your units between patrol and guard",
-    "assemble": "a finished heart, spade and club make a unit",
-    "end": "your turn has nothing more worth doing",
-}
 
 
 

@@ -14,6 +14,8 @@ from bot.engine.core import (
     Action, Choices, Decision, Event, Game, IllegalMove, KeepsAnswers, Option, Outcome, _field_names,
 )
 
+from bot.engine.words import decode, say, say_n
+
 from . import battle, construction, consolidation, free, opening, turn
 from .actions import (AttachQueen, Boost, Commit, Declare, Done, EndTurn, Engage, Fund, Heal, Move, OrderAces,
                       PlayResource, Revive, Rush, Seize, Start, TapBase, TapResource, Assemble, parse)
@@ -45,15 +47,15 @@ SHARED = frozenset(("players", "options", "forfeited", "opened", "order", "winne
 CARD_LISTS = frozenset(("deck", "hand", "discard", "fallen", "gone", "finished"))
 RECORD_LISTS = frozenset(("base", "resources", "building", "units"))
 # A turn's first-step options that never change (frozen: made once).
-ATTACK = Option("attack", "Declare a battle")
-FINISH = {"construction": Option("done", "Finish construction", style="primary"),
-          "battle": Option("done", "Finish battles", style="primary")}
-END = Option("end", "End your turn", style="primary")  # consolidation's
+ATTACK = Option("attack", say("Declare a battle"))
+FINISH = {"construction": Option("done", say("Finish construction"), style="primary"),
+          "battle": Option("done", say("Finish battles"), style="primary")}
+END = Option("end", say("End your turn"), style="primary")  # consolidation's
 ATOMS = frozenset((str, int, bool, float, type(None)))
 PROMPT = {
-    "construction": "Construction: resources, taps and building, then finish construction.",
-    "battle": "Battles: declare a battle, or finish battles.",
-    "consolidation": "Consolidation: move and assemble units, then end your turn.",
+    "construction": say("Construction: resources, taps and building, then finish construction."),
+    "battle": say("Battles: declare a battle, or finish battles."),
+    "consolidation": say("Consolidation: move and assemble units, then end your turn."),
 }
 
 
@@ -80,7 +82,7 @@ class MaginotLine(KeepsAnswers, Game):
     rounds_done: int = 0
     round_start: int = 0
     winners: list[int] | None = None
-    summary_text: str = ""
+    summary_text: Any = ""  # the ending phrase as JSON (``encode``), or an older state's English
 
     # ----- setup ----------------------------------------------------------------------
     def _setup(self, deck: list[str] | None) -> None:
@@ -157,11 +159,13 @@ class MaginotLine(KeepsAnswers, Game):
         if bt is not None:
             if bt["step"] == "engage":
                 return (Decision(bt["defender"], "engage", False, "engage",
-                                 f"{self.players[bt['attacker']]} attacks you: engage attackers with your guardians."),)
+                                 say("{player} attacks you: engage attackers with your guardians.",
+                                     player=self.players[bt["attacker"]])),)
             seat = battle.committing(self)
             return (Decision(seat, "commit", False, battle.default_commit(self, seat),
-                             "Your commit for this battle: battle cards, base tap"
-                             + (", the split of your attack." if battle.needs_split(self, seat) else ".")),)
+                             say("Your commit for this battle: battle cards, base tap, the split of your attack.")
+                             if battle.needs_split(self, seat) else
+                             say("Your commit for this battle: battle cards, base tap.")),)
         default = "end" if self.phase == "consolidation" else "done"
         return (Decision(self.current, "turn", False, default, PROMPT[self.phase]),)
 
@@ -190,7 +194,7 @@ class MaginotLine(KeepsAnswers, Game):
             return opening.choices(self, seat, prefix)
         if d.name == "engage":
             if not prefix:
-                return Choices("token", (Option("engage", "Engage"),), prompt=d.prompt)
+                return Choices("token", (Option("engage", say("Engage")),), prompt=d.prompt)
             return battle.engage_choices(self, seat, prefix[1:]) if prefix[0] == "engage" else NOTHING
         if d.name == "commit":
             root = battle.commit_root(self, seat)
@@ -247,24 +251,24 @@ class MaginotLine(KeepsAnswers, Game):
         assert d is not None
         name = d.name
         if isinstance(action, OrderAces):
-            self._need(name == "order-aces", "Your Aces are already in order.")
+            self._need(name == "order-aces", say("Your Aces are already in order."))
             opening.apply(self, seat, action, events)
         elif isinstance(action, Engage):
-            self._need(name == "engage", "You are not being attacked now.")
+            self._need(name == "engage", say("You are not being attacked now."))
             battle.apply_engage(self, seat, action, events)
         elif isinstance(action, (Seize, Boost)):
-            self._need(name == "commit", "You can take the initiative only in a battle, before the first commit.")
+            self._need(name == "commit", say("You can take the initiative only in a battle, before the first commit."))
             battle.apply_seize(self, seat, action, events)
         elif isinstance(action, Commit):
-            self._need(name == "commit", "There is no commit to make now.")
+            self._need(name == "commit", say("There is no commit to make now."))
             battle.apply_commit(self, seat, action, events)
         else:
-            self._need(name == "turn", "Wait for the battle to finish." if self.battle else
-                       "That is not something you can do now.")
+            self._need(name == "turn", say("Wait for the battle to finish.") if self.battle else
+                       say("That is not something you can do now."))
             self._apply_turn(seat, action, events)
         return events
 
-    def _need(self, ok: bool, reason: str) -> None:
+    def _need(self, ok: bool, reason: Any) -> None:
         if not ok:
             raise IllegalMove(reason, "turn")
 
@@ -275,32 +279,35 @@ class MaginotLine(KeepsAnswers, Game):
         elif isinstance(action, Revive):
             free.apply_revive(self, seat, action, events)
         elif isinstance(action, AttachQueen):
-            self._need(phase != "battle", "Queens are played in your construction or consolidation.")
+            self._need(phase != "battle", say("Queens are played in your construction or consolidation."))
             free.apply_queen(self, seat, action, events)
         elif isinstance(action, CONSTRUCTION_MOVES):
-            self._need(phase == "construction", "That is a construction move, and your construction is over.")
+            self._need(phase == "construction", say("That is a construction move, and your construction is over."))
             construction.apply(self, seat, action, events)
         elif isinstance(action, Declare):
-            self._need(phase == "battle", "Battles come after construction, before consolidation.")
+            self._need(phase == "battle", say("Battles come after construction, before consolidation."))
             battle.apply_declare(self, seat, action, events)
         elif isinstance(action, (Move, Assemble)):
-            self._need(phase == "consolidation", "Moving and assembling come in your consolidation.")
+            self._need(phase == "consolidation", say("Moving and assembling come in your consolidation."))
             consolidation.apply(self, seat, action, events)
         elif isinstance(action, Done):
-            self._need(phase in ("construction", "battle"), "You are in your consolidation: finish it by ending your turn.")
+            self._need(phase in ("construction", "battle"),
+                       say("You are in your consolidation: finish it by ending your turn."))
             if phase == "construction":
                 lost = self.pool
                 self.pool = 0
                 self.phase = "battle"
-                self.emit(events, f"{self.players[seat]} finishes construction"
-                          + (f" ({lost} unused markers lost)." if lost else "."))
+                self.emit(events, say_n("{player} finishes construction ({n} unused marker lost).",
+                                        "{player} finishes construction ({n} unused markers lost).",
+                                        player=self.players[seat], n=lost) if lost else
+                          say("{player} finishes construction.", player=self.players[seat]))
             else:
                 self.phase = "consolidation"
-                self.emit(events, f"{self.players[seat]} finishes battles.")
+                self.emit(events, say("{player} finishes battles.", player=self.players[seat]))
         elif isinstance(action, EndTurn):
             turn.apply(self, seat, action, events)
         else:  # pragma: no cover
-            raise IllegalMove("That is not something you can do now.", "turn")
+            raise IllegalMove(say("That is not something you can do now."), "turn")
 
     def _forfeit(self, seat: int) -> list[Event]:
         events: list[Event] = []
@@ -311,7 +318,7 @@ class MaginotLine(KeepsAnswers, Game):
     def outcome(self) -> Outcome | None:
         if self.winners is None:
             return None
-        return Outcome(tuple(self.winners), None, self.summary_text,
+        return Outcome(tuple(self.winners), None, decode(self.summary_text),
                        {"rounds": self.rounds_done, "turns": self.turn_count})
 
     # ----- what each recipient sees ----------------------------------------------------
@@ -354,7 +361,7 @@ class MaginotLine(KeepsAnswers, Game):
             if name == "boards":
                 v = [_copy_board(b) for b in v]
             elif name == "journal":
-                v = [[e[0], e[1].copy()] if len(e) == 2 and type(e[1]) is dict else deep_copy(e) for e in v]
+                v = [deep_copy(e) for e in v]  # an entry holds phrases' JSON (dicts): copied whole
             elif type(v) not in ATOMS:
                 v = deep_copy(v)
             out[name] = v
@@ -391,8 +398,15 @@ class MaginotLine(KeepsAnswers, Game):
         return new
 
     def redact_log(self, names: Any, replacement: str) -> None:
+        """The core's rewrite, reading each entry's English (an entry holds a phrase's JSON)."""
+        names = [n for n in names if n]
+        if not names:
+            return
         self.journal = [list(e) for e in self.journal]  # its entries may be shared (``_copy``)
-        super().redact_log(names, replacement)
+        for entry in self.journal:
+            text = decode(entry[0], True) if type(entry[0]) is dict else entry[0]
+            if text and any(n in text for n in names):
+                entry[0] = replacement
 
     def redact(self, seat: int, action: str) -> str:
         if action.startswith("aces ") and action != "aces random":
@@ -474,7 +488,7 @@ def _seats(decisions: tuple[Decision, ...]) -> frozenset[int]:
 
 
 def _aces_decision(seat: int) -> Decision:
-    return Decision(seat, "order-aces", False, "aces random", "Put your four Aces in order, #1 first.")
+    return Decision(seat, "order-aces", False, "aces random", say("Put your four Aces in order, #1 first."))
 
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.engine.cards import and_list
 from bot.engine.core import Choices, Event, IllegalMove, Option, Progress
+from bot.engine.words import Many, encode, say, say_n
 
 from .actions import EndTurn
-from .model import ACE_LIFE, HAND_LIMIT, nice
+from .model import ACE_LIFE, HAND_LIMIT, card_name, card_names
 
 if TYPE_CHECKING:
     from .rules import MaginotLine
@@ -26,14 +26,14 @@ def draw(g: "MaginotLine", seat: int, n: int, events: list[Event]) -> None:
             b["deck"] = b["discard"]
             b["discard"] = []
             g.rng().shuffle(b["deck"])
-            g.emit(events, f"{g.players[seat]} shuffles their discard pile into a new deck.")
+            g.emit(events, say("{player} shuffles their discard pile into a new deck.", player=g.players[seat]))
         got.append(b["deck"].pop(0))
     b["hand"].extend(got)
     if got:
-        g.emit(events, f"{g.players[seat]} draws {len(got)} card{'s' if len(got) > 1 else ''}.",
-               {seat: "You draw " + " ".join(nice(c) for c in got) + "."})
+        g.emit(events, say_n("{player} draws {n} card.", "{player} draws {n} cards.", player=g.players[seat], n=len(got)),
+               {seat: say("You draw {cards}.", cards=card_names(got))})
     elif n:
-        g.emit(events, f"{g.players[seat]} has no card left to draw.")
+        g.emit(events, say("{player} has no card left to draw.", player=g.players[seat]))
 
 
 def start_turn(g: "MaginotLine", seat: int, events: list[Event]) -> None:
@@ -50,7 +50,7 @@ def start_turn(g: "MaginotLine", seat: int, events: list[Event]) -> None:
     g.phase = "construction"
     g.pool = 0
     g.assembled = False
-    g.emit(events, f"{g.players[seat]}'s turn: everything untaps.")
+    g.emit(events, say("{player}'s turn: everything untaps.", player=g.players[seat]))
     draw(g, seat, 2, events)
 
 
@@ -78,7 +78,7 @@ def eliminate(g: "MaginotLine", seat: int, events: list[Event]) -> None:
         b[k] = []
     b["base_tapped"] = False
     b["out"] = True
-    g.emit(events, f"{g.players[seat]} is eliminated; all their cards leave the game.")
+    g.emit(events, say("{player} is eliminated; all their cards leave the game.", player=g.players[seat]))
 
 
 def team_of(g: "MaginotLine", seat: int) -> int:
@@ -100,18 +100,24 @@ def check_victory(g: "MaginotLine", events: list[Event]) -> bool:
     left = {team_of(g, s) for s in live}
     if len(left) > 1:
         return False
-    finish(g, members(g, left), events, "")
+    finish(g, members(g, left), events, None)
     return True
 
 
-def finish(g: "MaginotLine", winners: list[int], events: list[Event], why: str) -> None:
+def finish(g: "MaginotLine", winners: list[int], events: list[Event], why: str | None) -> None:
+    """The game ends: ``why`` the safeguard's ranking (a phrase), else None (the last ones standing)."""
     g.winners = sorted(winners)
     g.phase = "over"
     g.battle = None
-    names = and_list(g.players[s] for s in g.winners)
-    g.summary_text = (f"{names} win{'s' if len(g.winners) == 1 else ''}{why}." if g.winners
-                 else "Nobody is left: the game ends with no winner.")
-    g.emit(events, g.summary_text)
+    names = Many([g.players[s] for s in g.winners], "and")
+    if not g.winners:
+        summary = say("Nobody is left: the game ends with no winner.")
+    elif why is None:
+        summary = say_n("{names} wins.", "{names} win.", names=names, n=len(g.winners))
+    else:
+        summary = say_n("{names} wins {why}.", "{names} win {why}.", names=names, n=len(g.winners), why=why)
+    g.summary_text = encode(summary)  # the phrase's JSON: the same in every language
+    g.emit(events, summary)
 
 
 def ace_life(b: dict) -> int:
@@ -129,8 +135,9 @@ def safeguard(g: "MaginotLine", events: list[Event]) -> None:
         aces, life = key[team_of(g, s)]
         key[team_of(g, s)] = (aces + len(b["base"]), life + ace_life(b))
     best = max(key.values())
-    finish(g, members(g, {t for t in left if key[t] == best}), events,
-           f" on the round limit ({best[0]} Aces, {best[1]} Ace life{' as a team' if g.opts.teams else ''})")
+    why = (say("on the round limit ({aces} Aces, {life} Ace life as a team)", aces=best[0], life=best[1])
+           if g.opts.teams else say("on the round limit ({aces} Aces, {life} Ace life)", aces=best[0], life=best[1]))
+    finish(g, members(g, {t for t in left if key[t] == best}), events, why)
 
 
 # ----- END_TURN -----------------------------------------------------------------------------
@@ -144,25 +151,25 @@ def choices(g: "MaginotLine", seat: int, prefix: tuple[str, ...]) -> Choices:
         return Choices()
     if len(picked) == excess:
         return Choices(complete=True)
-    opts = tuple(Option(c, f"Discard {nice(c)}", c) for c in sorted(hand) if not picked or c > picked[-1])
+    opts = tuple(Option(c, say("Discard {card}", card=card_name(c)), c) for c in sorted(hand) if not picked or c > picked[-1])
     opts = opts[:len(opts) - (excess - len(picked) - 1)] if excess - len(picked) > 1 else opts
     return Choices("token", opts, complete=not picked,
-                   prompt=f"Discard down to {HAND_LIMIT} (or end now to discard at random).",
-                   progress=Progress("Discarded", len(picked), excess))
+                   prompt=say("Discard down to {limit} (or end now to discard at random).", limit=HAND_LIMIT),
+                   progress=Progress(say("Discarded"), len(picked), excess))
 
 
 def apply(g: "MaginotLine", seat: int, action: EndTurn, events: list[Event]) -> None:
     if g.phase != "consolidation":
-        raise IllegalMove("End your construction and battles first.", "2")
+        raise IllegalMove(say("End your construction and battles first."), "2")
     b = g.boards[seat]
     excess = len(b["hand"]) - HAND_LIMIT if g.opts.hand_limit else 0
     if action.discards:
         if excess <= 0:
-            raise IllegalMove("You need not discard anything.", "V4")
+            raise IllegalMove(say("You need not discard anything."), "V4")
         if len(set(action.discards)) != len(action.discards) or any(c not in b["hand"] for c in action.discards):
-            raise IllegalMove("Name cards in your hand, each once.", "V4")
+            raise IllegalMove(say("Name cards in your hand, each once."), "V4")
         if len(action.discards) != excess:
-            raise IllegalMove(f"Discard exactly {excess} card{'s' if excess > 1 else ''}.", "V4")
+            raise IllegalMove(say_n("Discard exactly {n} card.", "Discard exactly {n} cards.", n=excess), "V4")
         out = list(action.discards)
     elif excess > 0:
         out = g.rng().sample(sorted(b["hand"]), excess)
@@ -172,7 +179,8 @@ def apply(g: "MaginotLine", seat: int, action: EndTurn, events: list[Event]) -> 
         b["hand"].remove(c)
         b["discard"].append(c)
     if out:
-        g.emit(events, f"{g.players[seat]} discards down to {HAND_LIMIT}: {' '.join(nice(c) for c in out)}.")
+        g.emit(events, say("{player} discards down to {limit}: {cards}.", player=g.players[seat], limit=HAND_LIMIT,
+                           cards=card_names(out)))
     end_turn(g, seat, events)
 
 
@@ -180,7 +188,7 @@ def end_turn(g: "MaginotLine", seat: int, events: list[Event]) -> None:
     b = g.boards[seat]
     g.pool = 0
     if not b["base"] and not b["out"]:
-        g.emit(events, f"{g.players[seat]} ends their turn with an empty base.")
+        g.emit(events, say("{player} ends their turn with an empty base.", player=g.players[seat]))
         eliminate(g, seat, events)
     pass_turn(g, seat, events)
 
