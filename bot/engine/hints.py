@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from bot.engine.cards import pretty_text
 from bot.engine.registry import player_module
 from bot.engine.core import Action, Game
+from bot.engine.words import Phrase, say
 
 HINT_SEED = "hint"  # the built-in player's coin flips, fixed so the same position gets the same hint
 
@@ -86,8 +87,14 @@ def hint_sentence(game: Game, seat: int) -> str:
     aim = plan(game, seat, action)
     what = describe(game, seat, action)
     if writes_text(game, seat, action):
-        what = f"Write your line (“{what.rstrip('.')}”)" if what.endswith("?") else f"{what} in your own words"
-    what = what[:1].upper() + what[1:]
-    reason = pretty_text(reason.strip().rstrip("."))
-    said = f"{what}, because {reason}."
-    return f"{said} Plan: {pretty_text(aim)}." if aim else said
+        what = say("Write your line (“{line}”)", line=what) if what.endswith("?") else \
+            say("{what} in your own words", what=what)
+    said = Phrase("{what}, because {reason}.", None, {"what": what, "reason": _bare(reason)}, True)  # begun with a capital
+    return Phrase("{hint} Plan: {plan}.", None, {"hint": said, "plan": _bare(aim)}) if aim else said
+
+
+def _bare(text: str) -> str:
+    """A clause of the hint (a reason, a plan): its phrase as it is when it has no closing full stop
+    (said in any language), else its English, trimmed, with card codes pretty."""
+    bare = pretty_text(text.strip().rstrip("."))
+    return text if isinstance(text, Phrase) and str(text) == bare else bare

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.engine.words import say
 from bot.engine.core import IllegalMove
 from bot.engine.lessons import Walk, has_lesson, lesson
 from bot.engine.registry import GAME_IDS, spec
@@ -23,8 +24,8 @@ from bot.tables.reader import Reader, SeatFacts, TableFacts
 
 PREFIX = "l"
 BOT_SEAT_ID = -1  # the built-in player's seat (bot ids are negative)
-NO_LESSON = "That lesson is gone; start it again with `/game learn`."
-STALE = "That lesson has moved on since this was shown; here it is as it is now."
+NO_LESSON = say("That lesson is gone; start it again with `/game learn`.")
+STALE = say("That lesson has moved on since this was shown; here it is as it is now.")
 
 
 def lesson_key(game: str, user_id: int) -> str:
@@ -40,7 +41,7 @@ def parse_key(key: str) -> tuple[str, int]:
     """(game, user id) of a lesson key; TableError for anything else."""
     head, _, user = key[len(PREFIX):].partition("u")
     if not key.startswith(PREFIX) or not head.isdigit() or not user.isdigit() or int(head) >= len(GAME_IDS):
-        raise TableError("That button is not one of mine.")
+        raise TableError(say("That button is not one of mine."))
     return GAME_IDS[int(head)], int(user)
 
 
@@ -106,7 +107,7 @@ class Lessons:
     async def _load(self, key: str, user_id: int, name: str) -> tuple[Walk, int]:
         game, owner = parse_key(key)
         if owner != user_id:
-            raise TableError("That lesson is someone else's; start your own with `/game learn`.")
+            raise TableError(say("That lesson is someone else's; start your own with `/game learn`."))
         stored = await self._store.lesson(user_id, game)
         if stored is None:
             raise TableError(NO_LESSON)
@@ -117,7 +118,7 @@ class Lessons:
     async def open(self, game: str, user_id: int, name: str, *, again: bool = False) -> LessonReader:
         """The player's lesson of ``game``: where they left it, or a new one (``again``: from the start)."""
         if not has_lesson(game):
-            raise TableError(f"{spec(game).title} has no lesson yet.")
+            raise TableError(say("{title} has no lesson yet.", title=spec(game).title))
         key = lesson_key(game, user_id)
         stored = await self._store.lesson(user_id, game)
         if stored is None or again:

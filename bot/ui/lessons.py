@@ -17,6 +17,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.engine.words import say
 from bot.engine.registry import GAME_IDS, spec
 from bot.render import pictures
 from bot.render.panel import clip
@@ -191,7 +192,7 @@ async def _lesson_button(cog: Cog, interaction: discord.Interaction, key: str, r
     if arg == REAL:
         # /game new: a lobby in this channel (add a bot to play against it)
         return await type(cog).new.callback(cog, interaction, lr.game)  # type: ignore[arg-type]
-    raise TableError("That button is not one of mine.")
+    raise TableError(say("That button is not one of mine."))
 
 
 async def _picker(cog: Cog, interaction: discord.Interaction, lr: LessonReader, tokens: tuple[str, ...],
@@ -213,7 +214,7 @@ TAKE_BACK = "b"  # the picker's way back to the lesson's message
 async def _text_box(interaction: discord.Interaction, lr: LessonReader, tokens: tuple[str, ...], key: str,
                     rev: int) -> None:
     if lr.seat.choices(tokens).kind != "text":
-        raise TableError("The game is not asking you for that line now.")
+        raise TableError(say("The game is not asking you for that line now."))
     box = payloads.text_box(lr.seat, tokens, modal_id(key, rev, payloads.encode_tokens(tokens), lr.seat.seat or 0))
     await interaction.response.send_modal(box)
     box.stop()  # submits are answered by ``modal``, never by the box object
