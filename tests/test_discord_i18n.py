@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from bot.i18n.lang import language_of
-from tests.discord_helpers import auto_move_for, latest_table, press_move
+from bot.i18n import words
+from tests.discord_helpers import auto_move_for, guild_with, latest_table, make_move, press_move
 from tests.test_i18n_messages import english_left
 
 SKIP = {"custom_id", "url", "proxy_url", "filename", "id", "channel_id", "guild_id", "application_id", "token",
@@ -122,3 +123,40 @@ async def test_the_host_sets_the_tables_language_with_game_language(standin, bot
     await standin.slash(bot, "game language", {"language": "en"}, user=alice, guild=g)
     assert "lang" not in (await bot.service.get(channel_id)).series
     assert latest_table(standin, channel_id)["embeds"][0]["footer"]["text"].startswith("Rules:")
+
+
+@pytest.mark.parametrize("lang", ["es", "de"])
+async def test_a_lobby_a_bot_a_few_moves_a_hint_and_ratings_leave_no_english_message(standin, bot, lang):
+    """The shared words of a multi-player table (the lobby, its seats, levels and buttons, the refusals
+    of the wrong person, the answers, the hint's frame, the ratings) at a Spanish or German server."""
+    g, (ana, ben) = guild_with(standin, ("ana", "ben"))
+    g.locale = LOCALES[lang]
+    for u in (ana, ben):
+        u["locale"] = LOCALES[lang]
+    channel = int(g.channel["id"])
+    w = words(lang)
+    lobby = await standin.slash(bot, "game new", {"game": "court_wars"}, user=ana, guild=g)
+    add = w.t("Add {level} bot", level=w.tp("bot level", "Normal"))
+    assert add in [label for _, label, _ in standin.buttons(lobby.message_id)]
+    refused = await standin.click(bot, lobby.message_id, label=add, user=ben)
+    assert refused.ephemeral and refused.text == w.t("Only the host can add a bot.")
+    for who, command in ((ben, "game join"), (ben, "game join"), (ben, "game start"), (ben, "game hint")):
+        assert (await standin.slash(bot, command, user=who, guild=g)).ephemeral
+    await standin.click(bot, lobby.message_id, label=add, user=ana)
+    await standin.slash(bot, "game start", user=ana, guild=g)
+    users = [ana, ben]
+    for i in range(8):
+        table = await bot.service.get(channel)
+        seat, move = await auto_move_for(bot, channel, i)
+        if table.status != "playing" or seat >= len(users):
+            break
+        hint = await standin.slash(bot, "game hint", user=users[seat], guild=g)
+        assert hint.ephemeral and hint.text.startswith("💡 ")
+        await standin.slash(bot, "game move", {"move": "zzz"}, user=users[1 - seat], guild=g)  # not their turn
+        await make_move(standin, bot, channel, seat, move, users)
+    rating = await standin.slash(bot, "game rating", user=ana, guild=g)
+    assert rating.ephemeral and rating.embed["title"] == w.t("Ratings")
+    board = await standin.slash(bot, "game rating", {"game": "court_wars"}, user=ben, guild=g)
+    assert board.ephemeral
+    for user in (ana, ben):
+        assert english_left(everything_read_by(standin, int(user["id"]), channel), lang) == []

@@ -132,7 +132,7 @@ class Play:
         if update.finished:
             from bot.ui.ratings import change_lines
 
-            rated = change_lines(update.extra.get("ratings", ()))
+            rated = change_lines(update.extra.get("ratings", ()), reader.lang)
             film = await replays_of(self.desk).ending_film(reader)
             await follow_up(interaction, **payloads.ending(reader, link, rated, film), allowed_mentions=NO_PINGS)
 
