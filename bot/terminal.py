@@ -16,6 +16,7 @@ from bot.engine import levels
 from bot.engine.cards import pretty_text
 from bot.engine.core import Choices, Decision, Event, Game, IllegalMove
 from bot.engine.registry import GameSpec
+from bot.engine.words import say
 from bot.i18n import language_of, words
 
 from bot.cli import (
@@ -137,7 +138,7 @@ class HotSeat:
                 else:
                     self.turn(d)
         except Quit as q:
-            self.write(str(q))
+            self.write(self.w.say(q.args[0]))
             return self.game
         final = self.view_text(None)
         self.show(final)
@@ -207,7 +208,7 @@ class HotSeat:
         try:
             line = self.read(prompt)
         except EOFError:
-            raise Quit("Bye.") from None
+            raise Quit(say("Bye.")) from None
         self.unread = []
         return line
 
@@ -229,7 +230,7 @@ class HotSeat:
             line = self.ask(f"{name}{building}> ").strip()
             cmd = line.lower()
             if cmd in ("quit", "exit"):
-                raise Quit("Game left unfinished.")
+                raise Quit(say("Game left unfinished."))
             if cmd == "help":
                 self.write(rules_help(self.spec, self.width, self.lang))
                 self.write("")

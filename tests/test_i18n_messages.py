@@ -221,3 +221,28 @@ def test_a_phrase_class_round_trips_its_json_for_every_line_of_a_game():
     lines = [decode(entry[0], True) for entry in g.journal]
     assert lines and all(isinstance(x, Phrase) for x in lines)
     assert all(decode(encode(x), True) == x for x in lines)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_terminals_own_frame_and_a_lessons_leave_no_english_message(lang):
+    """A table with a bot (the commands, the rules' sections, a hint, the choices, refusals, leaving) and
+    a lesson's frame (its steps, what is offered, a refusal), in the terminal, in Spanish and German."""
+    from bot.lesson_terminal import learn_terminal
+
+    out: list[str] = []
+    typed = iter(["help", "rules", "rules zzz", "hint", "?", "cancel", "zzz", "show", "quit"])
+
+    def read(prompt: str) -> str:
+        out.append(prompt)
+        return next(typed)
+
+    play_terminal("court_wars", ["Ana", "Ben"], [], 3, read=read, write=out.append, auto_seats={1: "easy"},
+                  width=100, clear=False, lang=lang)
+    typed = iter(["", "zzz", "", "quit"])
+    learn_terminal("gridcannon", read=read, write=out.append, width=100, lang=lang)
+    text = "\n".join(out)
+    assert english_left(text, lang) == []
+    w = words(lang)
+    assert w.t("Hint: {hint}", hint="💡").split("💡")[0] in text and w.t("Game left unfinished.") in text
+    assert w.t("Offered: {label} — press Enter to take it.", label="💡").split("💡")[0] in text  # the lesson's frame
+    assert words("en").say("") == w.say("") == ""  # an empty text is no catalogue message (the header)

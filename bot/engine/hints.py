@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from bot.engine.cards import pretty_text
 from bot.engine.registry import player_module
 from bot.engine.core import Action, Game
-from bot.engine.words import Phrase, say
+from bot.engine.words import Many, Phrase, say
 
 HINT_SEED = "hint"  # the built-in player's coin flips, fixed so the same position gets the same hint
 
@@ -34,7 +34,7 @@ def describe(game: Game, seat: int, action: Action | str) -> str:
         if c.kind == "set":
             parts = tok.split(",")
             names = {o.token: o.label or o.token for o in c.options}
-            labels.append(", ".join(names.get(p, p) for p in parts))
+            labels.append(Many([names.get(p, p) for p in parts], ", "))
             continue
         label = next((o.label for o in c.options if o.token == tok and o.label), "") or tok
         if labels and label.split()[:1] == labels[-1].split()[:1]:
@@ -43,8 +43,14 @@ def describe(game: Game, seat: int, action: Action | str) -> str:
             labels.append(label)
     if not labels:
         return "act"
-    text = labels[0] if len(labels) == 1 else f"{labels[0]}: {', '.join(labels[1:])}"
-    return pretty_text(text)
+    text = labels[0] if len(labels) == 1 else say("{what}: {steps}", what=labels[0], steps=Many(labels[1:], ", "))
+    return _kept(text)
+
+
+def _kept(text: str) -> str:
+    """``text`` with card codes pretty: a phrase kept as it is when it has none (said in any language)."""
+    pretty = pretty_text(text)
+    return text if isinstance(text, Phrase | Many) and str(text) == pretty else pretty
 
 
 def writes_text(game: Game, seat: int, action: Action | str) -> bool:
