@@ -160,3 +160,27 @@ async def test_a_lobby_a_bot_a_few_moves_a_hint_and_ratings_leave_no_english_mes
     assert board.ephemeral
     for user in (ana, ben):
         assert english_left(everything_read_by(standin, int(user["id"]), channel), lang) == []
+
+
+@pytest.mark.parametrize("lang", ["es", "de"])
+async def test_a_lessons_frame_speaks_the_learners_language(standin, bot, lang):
+    """/game learn for a Spanish or German learner: the lesson's words, its steps, buttons and footer,
+    a move of one's own through the picker, and the lesson's end, with no English message."""
+    from tests.test_discord_lessons import lesson_buttons
+
+    g, (ana,) = guild_with(standin, ("ana",))
+    ana["locale"] = LOCALES[lang]
+    w = words(lang)
+    res = await standin.slash(bot, "game learn", {"game": "gridcannon"}, user=ana, guild=g)
+    mid = res.message_id
+    assert res.ephemeral and w.t("**Lesson: {title}** — only you can see this.", title="Gridcannon") in res.text
+    await standin.click(bot, mid, lesson_buttons(standin, mid)["a"]["custom_id"], user=ana)  # the picker, in place
+    assert w.t("Back to the lesson") in [label for _, label, _ in standin.buttons(mid)]
+    await standin.click(bot, mid, lesson_buttons(standin, mid)["b"]["custom_id"], user=ana)
+    for _ in range(40):
+        buttons = lesson_buttons(standin, mid)
+        if "o" not in buttons:
+            break
+        await standin.click(bot, mid, buttons["o"]["custom_id"], user=ana)
+    assert w.t("Start a real table") in standin._message(mid)["content"]
+    assert english_left(everything_read_by(standin, int(ana["id"]), int(g.channel["id"])), lang) == []
