@@ -449,7 +449,7 @@ class Game(abc.ABC):
         new.forfeited.append(seat)
         events: list[Event] = []
         before = self.decisions()
-        new.emit(events, say("{player} forfeits.", player=self.players[seat]))
+        new.emit(events, f"{self.players[seat]} forfeits.")  # plain text: a name must keep its case
         events += new._forfeit(seat)
         new.move_count += 1
         new._reopen(before, seat)
