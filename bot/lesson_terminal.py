@@ -11,7 +11,6 @@ import random
 from collections.abc import Callable
 
 from bot.cli import game_spec, terminal_width
-from bot.engine.cards import pretty_text
 from bot.engine.core import Event, IllegalMove
 from bot.engine.lessons import Walk, lesson
 from bot.terminal import HotSeat, Quit, terminal_language, terminal_text
@@ -30,18 +29,21 @@ class LessonTable(HotSeat):
         self.walk = walk
 
     def run(self) -> Walk:  # type: ignore[override]
-        self.say(f"A lesson: {self.spec.title}, against the built-in player. {LESSON_HINT}")
+        self.say(self.w.t("A lesson: {title}, against the built-in player. {hint}", title=self.spec.title,
+                          hint=LESSON_HINT if self.w.english else self.w.t(
+                              "Press Enter to take the offered move, or type a move of your own (`?` to choose it step "
+                              "by step); `hint`, `rules SECTION`, `quit`.")))
         try:
             while not self.walk.finished:
                 decision = self.game.decision_of(self.walk.seat)
                 assert decision is not None  # the lesson waits for the learner until it is over
                 self.turn(decision)
         except Quit as q:
-            self.write(str(q))
+            self.write(self.w.say(q.args[0]))
             return self.walk
         self.show(self.render.text(self.game.view(self.walk.seat)))
         self.write("")
-        self.say(f"To play a real game: `python -m bot play {self.spec.id} --bots 2`.")
+        self.say(self.w.t("To play a real game: `python -m bot play {game} --bots 2`.", game=self.spec.id))
         return self.walk
 
     def show(self, view_text: str) -> None:
@@ -49,10 +51,11 @@ class LessonTable(HotSeat):
         super().show(view_text)
         self.write("")
         for line in self.walk.lines():
-            self.say(terminal_text(pretty_text(line.replace("**", ""))))
+            self.say(terminal_text(self.said(line).replace("**", "")))
         offer = self.walk.offer
         if offer is not None:
-            self.say(f"Offered: {offer.label} — press Enter to take it.")
+            label = offer.label if self.w.english else self.said(offer.label)
+            self.say(self.w.t("Offered: {label} — press Enter to take it.", label=label))
 
     def offered(self, seat: int) -> str | None:
         offer = self.walk.offer
@@ -75,7 +78,8 @@ class LessonTable(HotSeat):
         try:
             self.walk = self.walk.play(parts)
         except IllegalMove as e:
-            return self.refuse(f"Not allowed: {terminal_text(pretty_text(e.reason))} Nothing was played.")
+            return self.refuse(self.w.t("Not allowed: {reason} Nothing was played.",
+                                        reason=terminal_text(self.said(e.reason))))
         self.game = self.walk.game
         return True
 

@@ -16,6 +16,7 @@ from bot.engine import levels
 from bot.engine.cards import pretty_text
 from bot.engine.core import Choices, Decision, Event, Game, IllegalMove
 from bot.engine.registry import GameSpec
+from bot.engine.words import say
 from bot.i18n import language_of, words
 
 from bot.cli import (
@@ -27,6 +28,7 @@ COMMANDS_HELP = ("In this terminal: type a move in the game's notation (several 
                  "`move ; move`), or `?` (or `moves`) to choose it step by "
                  "step; `hint` suggests a move; `rules` lists the rules' sections and `rules SECTION` shows one; "
                  "`help` shows all the rules; `show` your view again; `quit` leaves the game.")
+INDENT = "  "  # a choice's line under its prompt
 THEN = ";"  # between several moves typed on one line (never inside a line of a story)
 COMMANDS = ("?", "moves", "hint", "rules", "help", "show", "quit", "exit", "back", "cancel")
 LEAVING = ("resign", "concede")  # moves that end the game for the seat: the terminal asks before playing them
@@ -63,8 +65,8 @@ def rules_section(spec: GameSpec, ask: str, width: int, lang: str = "en") -> str
     listing = "; ".join(f"{i}. {h}" for i, h in enumerate(heads, start=1))
     ask = ask.strip()
     if not ask:
-        return wrap_lines(f"Sections of the rules: {listing}. Type `rules` and a section's number or name "
-                          "(`help` shows them all).", width, "  ")
+        return wrap_lines(words(lang).t("Sections of the rules: {listing}. Type `rules` and a section's number or name "
+                                        "(`help` shows them all).", listing=listing), width, "  ")
     lower = [h.lower() for h in heads]
     want = ask.lower()
     found = spec.section_index(want, lang)
@@ -73,7 +75,8 @@ def rules_section(spec: GameSpec, ask: str, width: int, lang: str = "en") -> str
         close = difflib.get_close_matches(want, lower, n=1, cutoff=0.6)
         found = starts[0] if starts else (lower.index(close[0]) if close else None)
     if found is None:
-        return wrap_lines(f"No section {ask[:40]!r} in the rules. Sections: {listing}.", width, "  ")
+        return wrap_lines(words(lang).t("No section {section} in the rules. Sections: {listing}.", section=repr(ask[:40]),
+                                        listing=listing), width, "  ")
     head, body = sections[found]
     return wrap_markdown(f"## {head}\n\n{body}", width)
 
@@ -114,8 +117,8 @@ class HotSeat:
 
     # ----- the loop ---------------------------------------------------------------------
     def run(self) -> Game:
-        names = ", ".join(f"{n} (built-in player, {levels.LEVEL_NAMES[self.bots[s]]})" if s in self.bots else n
-                          for s, n in enumerate(self.game.players))
+        names = ", ".join(self.w.t("{name} (built-in player, {level})", name=n, level=self._level(self.bots[s]))
+                          if s in self.bots else n for s, n in enumerate(self.game.players))
         self.say(self.w.t("{title} — seed {seed}. Players: {names}.", title=self.spec.title, seed=self.game.seed,
                           names=names))
         if self.humans:
@@ -135,7 +138,7 @@ class HotSeat:
                 else:
                     self.turn(d)
         except Quit as q:
-            self.write(str(q))
+            self.write(self.w.say(q.args[0]))
             return self.game
         final = self.view_text(None)
         self.show(final)
@@ -181,11 +184,11 @@ class HotSeat:
         self.unread = []
         if self.holder is not None and self.clear:  # a seat's own view is on the screen
             self.write(CLEAR)
-        self.ask(f"Pass to {self.game.players[seat]}; press Enter. ")
+        self.ask(self.w.t("Pass to {name}; press Enter.", name=self.game.players[seat]) + " ")
         self.holder = seat
         missed = self.pending.pop(seat, [])
         if missed:
-            self.write("Since your last turn:")
+            self.write(self.w.t("Since your last turn:"))
             for t in missed:
                 self.write(wrap_lines(f"  {t}", self.width, "  "))
 
@@ -205,7 +208,7 @@ class HotSeat:
         try:
             line = self.read(prompt)
         except EOFError:
-            raise Quit("Bye.") from None
+            raise Quit(say("Bye.")) from None
         self.unread = []
         return line
 
@@ -223,21 +226,25 @@ class HotSeat:
             self.write(wrap_lines(f"{name}: {prompt}", self.width, "  "))
         prefix: tuple[str, ...] | None = None  # the move being built step by step, if any
         while True:
-            building = f" [{' '.join(prefix)} …]" if prefix else (" [choosing]" if prefix == () else "")
+            building = f" [{' '.join(prefix)} …]" if prefix else (" [" + self.w.t("choosing") + "]" if prefix == () else "")
             line = self.ask(f"{name}{building}> ").strip()
             cmd = line.lower()
             if cmd in ("quit", "exit"):
-                raise Quit("Game left unfinished.")
+                raise Quit(say("Game left unfinished."))
             if cmd == "help":
                 self.write(rules_help(self.spec, self.width, self.lang))
                 self.write("")
-                self.say(COMMANDS_HELP)
+                self.say(COMMANDS_HELP if self.w.english else self.w.t(
+                    "In this terminal: type a move in the game's notation (several of your moves in a row: `move ; move`), "
+                    "or `?` (or `moves`) to choose it step by step; `hint` suggests a move; `rules` lists the rules' "
+                    "sections and `rules SECTION` shows one; `help` shows all the rules; `show` your view again; `quit` "
+                    "leaves the game."))
             elif cmd == "rules" or cmd.startswith("rules "):
                 self.write(rules_section(self.spec, line[5:], self.width, self.lang))
             elif cmd == "hint":
                 from bot.engine.hints import hint_sentence
 
-                self.say(f"Hint: {terminal_text(hint_sentence(self.game, seat))}")
+                self.say(self.w.t("Hint: {hint}", hint=terminal_text(self.said(hint_sentence(self.game, seat)))))
             elif cmd == "show":
                 self.write(terminal_text(self.view_text(seat)))
             elif cmd in ("?", "moves"):
@@ -308,10 +315,10 @@ class HotSeat:
         the game for the seat (resign, concede) is played only once confirmed."""
         verb = text.split()[0].lower() if text.split() else ""
         if verb in LEAVING and verb in {t.lower() for t in self.game.choices(seat, ()).tokens()}:
-            answer = self.ask(f"{verb.capitalize()}? That ends the game for you and cannot be undone. "
-                              "Type `yes` to confirm: ").strip().lower()
-            if answer not in ("yes", "y"):
-                return self.refuse(f"Not done: you did not {verb}.")
+            answer = self.ask(self.w.t("{verb}? That ends the game for you and cannot be undone. Type `yes` to confirm:",
+                                       verb=verb.capitalize()) + " ").strip().lower()
+            if answer not in ("yes", "y", self.w.t("yes")):
+                return self.refuse(self.w.t("Not done: you did not {verb}.", verb=verb))
         try:
             events = self.apply_move(seat, text)
         except IllegalMove as e:
@@ -337,12 +344,14 @@ class HotSeat:
         for k, part in enumerate(parts, 1):
             verb = part.split()[0].lower()
             if seat not in game.to_act() or verb in LEAVING:
-                return self.refuse(f"Not done: move {k} (`{part}`) cannot follow in the same line; nothing was played.")
+                return self.refuse(self.w.t("Not done: move {k} (`{part}`) cannot follow in the same line; nothing was "
+                                            "played.", k=k, part=part))
             try:
                 game, events = game.apply(seat, part)
             except IllegalMove as e:
-                reason = terminal_text(pretty_text(e.reason))
-                return self.refuse(f"Not allowed: move {k} (`{part}`): {reason} Nothing was played.")
+                reason = terminal_text(self.said(e.reason))
+                return self.refuse(self.w.t("Not allowed: move {k} (`{part}`): {reason} Nothing was played.", k=k,
+                                            part=part, reason=reason))
             said.append(events)
         self.game = game
         for events in said:
@@ -371,9 +380,10 @@ class HotSeat:
             if not line:
                 if c.complete:
                     return self.play(seat, " ".join(prefix))
-                return self.refuse("Type the text (spaces are fine), or `back`.")
+                return self.refuse(self.w.t("Type the text (spaces are fine), or `back`."))
             if c.max_len and len(line) > c.max_len:
-                return self.refuse(f"That text is too long ({len(line)} characters; at most {c.max_len}).")
+                return self.refuse(self.w.t("That text is too long ({count} characters; at most {most}).", count=len(line),
+                                            most=c.max_len))
             return prefix + (line,)
         if not line:
             return False
@@ -382,7 +392,7 @@ class HotSeat:
         if c.kind == "range" and re.fullmatch(r"-?\d+", line):
             value = int(line)
             if not c.lo <= value <= c.hi:
-                return self.refuse(f"Pick a whole number from {c.lo} to {c.hi}.")
+                return self.refuse(self.w.t("Pick a whole number from {low} to {high}.", low=c.lo, high=c.hi))
             return prefix + (str(value),)
         numbers = re.split(r"[\s,]+", line.strip(", "))
         if c.kind in ("token", "set") and c.options and all(n.isdigit() for n in numbers):
@@ -427,6 +437,11 @@ class HotSeat:
         """Words (never a board) written wrapped to the table's width."""
         self.write(wrap_lines(text, self.width, indent))
 
+    def _level(self, level: str) -> str:
+        said = {"easy": self.w.tp("bot level", "Easy"), "normal": self.w.tp("bot level", "Normal"),
+                "strong": self.w.tp("bot level", "Strong")}
+        return said.get(level, levels.LEVEL_NAMES.get(level, level))
+
     def refuse(self, reason: str) -> bool:
         self.write(wrap_lines(terminal_text(reason), self.width, "  "))
         return False
@@ -445,16 +460,18 @@ class HotSeat:
             self.write(wrap_lines("  " + self.w.t("Nothing can follow that: `back` or `cancel`."), self.width, "  "))
             return
         if c.kind == "text":
-            limit = f" (up to {c.max_len} characters)" if c.max_len else ""
-            self.say(f"  Type the text as you want it read{limit}; spaces are fine.")
+            self.say(INDENT + (self.w.t("Type the text as you want it read (up to {most} characters); spaces are fine.",
+                                      most=c.max_len) if c.max_len else
+                             self.w.t("Type the text as you want it read; spaces are fine.")))
             if c.complete:
-                self.say(f"  Or press Enter to play `{' '.join(prefix)}` without it.")
+                self.say(INDENT + self.w.t("Or press Enter to play `{move}` without it.", move=" ".join(prefix)))
         elif c.kind == "range":
-            self.say(f"  Type a whole number from {c.lo} to {c.hi}.")
+            self.say(INDENT + self.w.t("Type a whole number from {low} to {high}.", low=c.lo, high=c.hi))
         else:
             if c.kind == "set":
-                count = str(c.lo) if c.lo == c.hi else f"{c.lo} to {c.hi}"
-                self.say(f"  Pick {count}: numbers separated by commas or spaces.")
+                self.say(INDENT + (self.w.t("Pick {count}: numbers separated by commas or spaces.", count=c.lo)
+                                 if c.lo == c.hi else self.w.t("Pick {low} to {high}: numbers separated by commas or spaces.",
+                                                               low=c.lo, high=c.hi)))
             wide = max(len(str(len(c.options))), 1)
             for i, o in enumerate(c.options, start=1):
                 label = self.said(o.label or o.token)

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.engine.words import say
+from bot.i18n import language_of, words
 from bot.engine.registry import spec
 from bot.render.panel import clip
 from bot.tables import DAILY_GAME, TableError
@@ -32,7 +34,8 @@ async def hint(cog: "Tables", interaction: discord.Interaction) -> None:
         sentence = await cog.desk.hint(interaction.channel_id, interaction.user.id)
     except TableError as e:
         return await refuse(interaction, str(e))
-    await interaction.response.send_message(f"💡 {clip(sentence, 1900)}", ephemeral=True, allowed_mentions=NO_PINGS)
+    said = words(language_of(interaction.locale)).line(sentence)  # the reader's own language
+    await interaction.response.send_message(f"💡 {clip(said, 1900)}", ephemeral=True, allowed_mentions=NO_PINGS)
 
 
 async def daily(cog: "Tables", interaction: discord.Interaction, leaderboard: bool = False) -> None:
@@ -46,8 +49,8 @@ async def daily(cog: "Tables", interaction: discord.Interaction, leaderboard: bo
     try:
         dm = await interaction.user.create_dm()
     except discord.HTTPException:
-        return await refuse(interaction, "I cannot open a DM with you; allow direct messages from this app and try "
-                                         "again.")
+        return await refuse(interaction, say("I cannot open a DM with you; allow direct messages from this app and try "
+                                         "again."))
     try:
         update = await desk.start_daily(dm.id, actor_of(interaction))
     except TableError as e:
@@ -76,8 +79,8 @@ async def daily(cog: "Tables", interaction: discord.Interaction, leaderboard: bo
         posted = await dm.send(**kw, allowed_mentions=NO_PINGS)
     except discord.HTTPException:  # the deal was never seen: give the attempt back and close the table
         await desk.give_back_daily(dm.id, actor_of(interaction), day, update.table.key)
-        return await refuse(interaction, "I could not post the deal in your DMs (are messages from this app "
-                                         "allowed?); your attempt for today is not used up.")
+        return await refuse(interaction, say("I could not post the deal in your DMs (are messages from this app "
+                                         "allowed?); your attempt for today is not used up."))
     await cog.place.remember(dm.id, posted.id)
     await interaction.response.send_message(f"Today's deal is waiting in our DMs: {posted.jump_url}", ephemeral=True,
                                             allowed_mentions=NO_PINGS)

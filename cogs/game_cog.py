@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.engine.words import say
 from bot.engine.registry import GameSpec, specs
 from bot.ui import payloads
 
@@ -55,8 +56,8 @@ class GameCog(commands.Cog):
             return await refuse(interaction, str(e))
         if reader is None or reader.game != self.spec.id:
             name = self.spec.title.removeprefix("The ")
-            return await refuse(interaction, f"There is no {name} table in this channel. Start one with "
-                                             f"`/game new game:{self.spec.id}`.")
+            return await refuse(interaction, say("There is no {name} table in this channel. Start one with "
+                                                 "`/game new game:{id}`.", name=name, id=self.spec.id))
         if choice is not None and choice.strip() == payloads.NOTHING:  # the entry that said why nothing may be chosen
             return await self.tables.nothing_chosen(interaction, verb)
         if text is not None:

@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot.engine.words import say
 from bot.engine.core import IllegalMove
 from bot.engine.registry import GAME_IDS, spec
 from bot.i18n import language_of
@@ -90,7 +91,7 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         """Text boxes are answered here, whether opened before or after a restart."""
         if interaction.type is discord.InteractionType.component:
             if not answered_here(interaction, TEMPLATES + [TOURNAMENT_TEMPLATE]):  # forged, cut short, not here
-                await refuse(interaction, "That button is not one of mine, or not on this message; nothing changed.")
+                await refuse(interaction, say("That button is not one of mine, or not on this message; nothing changed."))
             return
         if interaction.type is not discord.InteractionType.modal_submit or not first_delivery(interaction):
             return
@@ -101,7 +102,7 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         except Exception:
             log.exception("a text box failed")
             if not interaction.response.is_done():
-                await refuse(interaction, "Something went wrong on my side; nothing was changed.")
+                await refuse(interaction, say("Something went wrong on my side; nothing was changed."))
 
     # ----- /game commands -------------------------------------------------------------
     @game.command(name="new", description="Start a table for a game in this channel (or DM).")
@@ -116,13 +117,13 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         if thread:
             channel = interaction.channel
             if interaction.guild_id is None or not isinstance(channel, discord.TextChannel):
-                return await refuse(interaction, "Threads can only be opened in a server's text channel.")
+                return await refuse(interaction, say("Threads can only be opened in a server's text channel."))
             try:
                 made = await channel.create_thread(name=f"{spec(game).title} table",
                                                    type=discord.ChannelType.public_thread)
             except discord.HTTPException:
-                return await refuse(interaction, "I may not open a thread here; starting the table in this channel "
-                                                 "works without one.")
+                return await refuse(interaction, say("I may not open a thread here; starting the table in this channel "
+                                                 "works without one."))
             try:
                 update = await self.desk.new_table(made.id, interaction.guild_id, actor_of(interaction), game, options)
             except TableError as e:
@@ -206,7 +207,7 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         except TableError as e:
             return await refuse(interaction, str(e))
         if reader.table.status != "playing":
-            return await refuse(interaction, "There is no story being told here right now.")
+            return await refuse(interaction, say("There is no story being told here right now."))
         verbs = reader.text_verbs()
         if not verbs:
             return await refuse(interaction, payloads.no_line_now(reader))
@@ -261,8 +262,8 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
             found = s.section_index(section, lang)  # the autocomplete's number, or a heading typed
             if found is None:
                 names = ", ".join(h for h, _ in sections)
-                return await refuse(interaction, f"{s.title}'s rules have no section {clip(section, 40)!r}. "
-                                                 f"Sections: {names}.")
+                return await refuse(interaction, say("{title}'s rules have no section {section}. Sections: {names}.",
+                                                     title=s.title, section=repr(clip(section, 40)), names=names))
             head, body = sections[found]
             pages = paginate(payloads.reflow(body), 4000)
             embed = discord.Embed(title=clip(f"{s.title} — {head}", 256), description=pages[0], colour=0x2F7D4F)
@@ -357,7 +358,7 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         try:
             if when is None:
                 if hours is not None:
-                    raise TableError("Say when too: hours go only with “after some hours of waiting”.")
+                    raise TableError(say("Say when too: hours go only with “after some hours of waiting”."))
                 pref = (await self.desk.pings.prefs(interaction.guild_id, [interaction.user.id]))[interaction.user.id]
                 return await interaction.response.send_message(
                     f"Your turn pings {where}: {ping_prefs.described(pref)}.", ephemeral=True)
@@ -385,10 +386,10 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         except TableError as e:
             return await refuse(interaction, str(e))
         if reader is None or not reader.started:
-            return await refuse(interaction, "There is no story at this table.")
+            return await refuse(interaction, say("There is no story at this table."))
         text = payloads.story_markdown(reader)
         if text is None:
-            return await refuse(interaction, f"{reader.title} has no story to tell.")
+            return await refuse(interaction, say("{title} has no story to tell.", title=reader.title))
         pages = paginate(text, 3800)
         page = min(page, len(pages))
         embed = discord.Embed(title=f"{reader.title} — the story", description=pages[page - 1], colour=0x2F7D4F)
@@ -471,7 +472,7 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
             command = interaction.command.qualified_name if interaction.command else "?"
             return await self.answer_failed(interaction, f"(/{command})", original)
         log.exception("command failed", exc_info=error)
-        await refuse(interaction, "Something went wrong on my side; nothing was changed.")
+        await refuse(interaction, say("Something went wrong on my side; nothing was changed."))
 
 
 async def legal_choices(desk: "Desk", interaction: discord.Interaction, current: str, *, game_id: str | None = None,

@@ -21,6 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot.engine.words import say
 from bot.engine.levels import DEFAULT_LEVEL, LEVEL_NAMES, LEVELS
 from bot.engine.registry import GAME_IDS, spec
 from bot.render.panel import clip
@@ -83,9 +84,9 @@ class TournamentsCog(commands.Cog, name="Tournaments"):
                   bot_level: str = DEFAULT_LEVEL) -> None:
         perms = interaction.permissions
         if interaction.guild_id is None or not (perms and perms.manage_guild):
-            return await refuse(interaction, "Only someone with Manage Server can open a tournament.")
+            return await refuse(interaction, say("Only someone with Manage Server can open a tournament."))
         if not isinstance(interaction.channel, discord.TextChannel):
-            return await refuse(interaction, "A tournament's tables open in threads: start it in a server's text channel.")
+            return await refuse(interaction, say("A tournament's tables open in threads: start it in a server's text channel."))
         options = [v.strip() for v in (variants or "").split(",") if v.strip()]
         try:
             v = await self.tours.create(interaction.guild_id, interaction.channel.id, actor_of(interaction), game, format,
@@ -102,7 +103,7 @@ class TournamentsCog(commands.Cog, name="Tournaments"):
     async def standings(self, interaction: discord.Interaction) -> None:
         v = await self.tours.in_channel(interaction.channel_id)
         if v is None:
-            return await refuse(interaction, "There is no tournament in this channel.")
+            return await refuse(interaction, say("There is no tournament in this channel."))
         kw = await standings_payload(v, v.round, v.status == "finished")
         await interaction.response.send_message(**kw, ephemeral=True, allowed_mentions=NO_PINGS)
 
@@ -110,7 +111,7 @@ class TournamentsCog(commands.Cog, name="Tournaments"):
     async def drop(self, interaction: discord.Interaction) -> None:
         v = await self.tours.in_channel(interaction.channel_id)
         if v is None:
-            return await refuse(interaction, "There is no tournament in this channel.")
+            return await refuse(interaction, say("There is no tournament in this channel."))
         await self.on_button(interaction, v.id, DROP)
 
     # ----- buttons ---------------------------------------------------------------------------
@@ -128,7 +129,7 @@ class TournamentsCog(commands.Cog, name="Tournaments"):
             elif kind == DROP:
                 v = await self.tours.drop(tid, actor)
             else:
-                return await refuse(interaction, "That button is not one of mine.")
+                return await refuse(interaction, say("That button is not one of mine."))
         except TableError as e:
             return await refuse(interaction, str(e))
         message = interaction.message

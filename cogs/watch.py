@@ -22,6 +22,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot.engine.words import say
 from bot.render import pictures
 from bot.render.panel import clip
 from bot.tables import TableError
@@ -190,12 +191,12 @@ class WatchCog(commands.Cog, name="Watch"):
             key, channel = found
             reader = await self.desk.public(channel)
             if reader is None or reader.table.key != key:
-                raise TableError("That code was for a game that is over.")
+                raise TableError(say("That code was for a game that is over."))
         if channel is None:
             raise TableError(NOT_FOUND)
         reader = await self.desk.require_public(channel)
         if reader.table.status != "playing":
-            raise TableError("That table has no game in progress; watch it once its game begins.")
+            raise TableError(say("That table has no game in progress; watch it once its game begins."))
         return reader
 
     async def start(self, interaction: discord.Interaction, table: str, private: bool) -> None:
@@ -204,8 +205,8 @@ class WatchCog(commands.Cog, name="Watch"):
         except TableError as e:
             return await refuse(interaction, str(e))
         if reader.table.channel_id == interaction.channel_id and not private:
-            return await refuse(interaction, "That table is in this channel already. Watch it from another channel, "
-                                             "or privately with `private:True`.")
+            return await refuse(interaction, say("That table is in this channel already. Watch it from another channel, "
+                                             "or privately with `private:True`."))
         t = reader.table
         count = len(self.watching.of(t.key)) + 1
         mid = t.message_id or await self.desk.message_id(t.channel_id)
@@ -263,10 +264,10 @@ class WatchCog(commands.Cog, name="Watch"):
         clicked = interaction.message
         watch = next((w for w in self.watching.of(key) if clicked is not None and w.message_id == clicked.id), None)
         if watch is None:
-            return await refuse(interaction, "This message no longer follows a table.")
+            return await refuse(interaction, say("This message no longer follows a table."))
         if watch.user_id != interaction.user.id:
-            return await refuse(interaction, "Only the one who started watching here can stop it. `/game watch` "
-                                             "gives you a message of your own.")
+            return await refuse(interaction, say("Only the one who started watching here can stop it. `/game watch` "
+                                             "gives you a message of your own."))
         self.pacer.forget(watch.id)
         await self.watching.drop([watch])
         await interaction.response.edit_message(content="You stopped watching this table.", view=None)
@@ -276,7 +277,7 @@ class WatchCog(commands.Cog, name="Watch"):
         try:
             reader = await self.desk.require_public(interaction.channel_id)
             if reader.table.key != key:
-                raise TableError("That game is over; there is nothing to watch.")
+                raise TableError(say("That game is over; there is nothing to watch."))
             code = await self.watching.invite(reader, interaction.user.id)
         except TableError as e:
             return await refuse(interaction, str(e))

@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from bot.i18n.lang import language_of
-from tests.discord_helpers import auto_move_for, latest_table, press_move, start_by_slash
+from bot.i18n import words
+from tests.discord_helpers import auto_move_for, guild_with, latest_table, make_move, press_move, start_by_slash
 from tests.test_i18n_messages import english_left
 
 SKIP = {"custom_id", "url", "proxy_url", "filename", "id", "channel_id", "guild_id", "application_id", "token",
@@ -174,3 +175,64 @@ async def test_a_whole_game_of_many_players_in_the_tables_language(standin, bot,
     final = latest_table(standin, channel_id)
     descriptions = [a.get("description") or "" for a in final.get("attachments") or []]
     assert any({"es": "ases", "de": "Asse"}[lang] in d for d in descriptions), "the picture's alt text"
+
+
+@pytest.mark.parametrize("lang", ["es", "de"])
+async def test_a_lobby_a_bot_a_few_moves_a_hint_and_ratings_leave_no_english_message(standin, bot, lang):
+    """The shared words of a multi-player table (the lobby, its seats, levels and buttons, the refusals
+    of the wrong person, the answers, the hint's frame, the ratings) at a Spanish or German server."""
+    g, (ana, ben) = guild_with(standin, ("ana", "ben"))
+    g.locale = LOCALES[lang]
+    for u in (ana, ben):
+        u["locale"] = LOCALES[lang]
+    channel = int(g.channel["id"])
+    w = words(lang)
+    lobby = await standin.slash(bot, "game new", {"game": "court_wars"}, user=ana, guild=g)
+    add = w.t("Add {level} bot", level=w.tp("bot level", "Normal"))
+    assert add in [label for _, label, _ in standin.buttons(lobby.message_id)]
+    refused = await standin.click(bot, lobby.message_id, label=add, user=ben)
+    assert refused.ephemeral and refused.text == w.t("Only the host can add a bot.")
+    for who, command in ((ben, "game join"), (ben, "game join"), (ben, "game start"), (ben, "game hint")):
+        assert (await standin.slash(bot, command, user=who, guild=g)).ephemeral
+    await standin.click(bot, lobby.message_id, label=add, user=ana)
+    await standin.slash(bot, "game start", user=ana, guild=g)
+    users = [ana, ben]
+    for i in range(8):
+        table = await bot.service.get(channel)
+        seat, move = await auto_move_for(bot, channel, i)
+        if table.status != "playing" or seat >= len(users):
+            break
+        hint = await standin.slash(bot, "game hint", user=users[seat], guild=g)
+        assert hint.ephemeral and hint.text.startswith("💡 ")
+        await standin.slash(bot, "game move", {"move": "zzz"}, user=users[1 - seat], guild=g)  # not their turn
+        await make_move(standin, bot, channel, seat, move, users)
+    rating = await standin.slash(bot, "game rating", user=ana, guild=g)
+    assert rating.ephemeral and rating.embed["title"] == w.t("Ratings")
+    board = await standin.slash(bot, "game rating", {"game": "court_wars"}, user=ben, guild=g)
+    assert board.ephemeral
+    for user in (ana, ben):
+        assert english_left(everything_read_by(standin, int(user["id"]), channel), lang) == []
+
+
+@pytest.mark.parametrize("lang", ["es", "de"])
+async def test_a_lessons_frame_speaks_the_learners_language(standin, bot, lang):
+    """/game learn for a Spanish or German learner: the lesson's words, its steps, buttons and footer,
+    a move of one's own through the picker, and the lesson's end, with no English message."""
+    from tests.test_discord_lessons import lesson_buttons
+
+    g, (ana,) = guild_with(standin, ("ana",))
+    ana["locale"] = LOCALES[lang]
+    w = words(lang)
+    res = await standin.slash(bot, "game learn", {"game": "gridcannon"}, user=ana, guild=g)
+    mid = res.message_id
+    assert res.ephemeral and w.t("**Lesson: {title}** — only you can see this.", title="Gridcannon") in res.text
+    await standin.click(bot, mid, lesson_buttons(standin, mid)["a"]["custom_id"], user=ana)  # the picker, in place
+    assert w.t("Back to the lesson") in [label for _, label, _ in standin.buttons(mid)]
+    await standin.click(bot, mid, lesson_buttons(standin, mid)["b"]["custom_id"], user=ana)
+    for _ in range(40):
+        buttons = lesson_buttons(standin, mid)
+        if "o" not in buttons:
+            break
+        await standin.click(bot, mid, buttons["o"]["custom_id"], user=ana)
+    assert w.t("Start a real table") in standin._message(mid)["content"]
+    assert english_left(everything_read_by(standin, int(ana["id"]), int(g.channel["id"])), lang) == []

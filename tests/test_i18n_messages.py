@@ -20,7 +20,7 @@ from bot.engine.registry import spec
 from bot.engine.words import CardName, Many, Phrase, decode, encode, say, say_n
 from bot.i18n import LANGUAGES, MESSAGES, catalog, po_path, template_path, words
 from bot.i18n.lang import language_of
-from bot.i18n.extract import message_template, speaking_files
+from bot.i18n.extract import SOURCE, message_template, speaking_files
 from bot.render import renderer
 from bot.terminal import play_terminal
 
@@ -74,9 +74,10 @@ def test_every_message_is_translated_not_fuzzy_with_the_same_placeholders(lang):
 
 
 def test_the_extractor_reads_only_modules_that_speak_through_the_catalogue():
-    names = {p.as_posix().split("/bot/", 1)[1] for p in speaking_files()}
-    assert {"engine/gridcannon/rules.py", "render/gridcannon.py", "terminal.py", "i18n/__init__.py"} <= names
-    assert "store/migrate.py" not in names  # its own ``t(…)`` is no message
+    names = {p.relative_to(SOURCE.parent).as_posix() for p in speaking_files()}
+    assert {"bot/engine/gridcannon/rules.py", "bot/render/gridcannon.py", "bot/terminal.py", "bot/i18n/__init__.py",
+            "cogs/tables.py"} <= names  # the cogs' answers too
+    assert "bot/store/migrate.py" not in names  # its own ``t(…)`` is no message
 
 
 # ----- the words of one language -------------------------------------------------------------
@@ -233,3 +234,28 @@ def test_a_phrase_class_round_trips_its_json_for_every_line_of_a_game():
     lines = [decode(entry[0], True) for entry in g.journal]
     assert lines and all(isinstance(x, Phrase) for x in lines)
     assert all(decode(encode(x), True) == x for x in lines)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_terminals_own_frame_and_a_lessons_leave_no_english_message(lang):
+    """A table with a bot (the commands, the rules' sections, a hint, the choices, refusals, leaving) and
+    a lesson's frame (its steps, what is offered, a refusal), in the terminal, in Spanish and German."""
+    from bot.lesson_terminal import learn_terminal
+
+    out: list[str] = []
+    typed = iter(["help", "rules", "rules zzz", "hint", "?", "cancel", "zzz", "show", "quit"])
+
+    def read(prompt: str) -> str:
+        out.append(prompt)
+        return next(typed)
+
+    play_terminal("court_wars", ["Ana", "Ben"], [], 3, read=read, write=out.append, auto_seats={1: "easy"},
+                  width=100, clear=False, lang=lang)
+    typed = iter(["", "zzz", "", "quit"])
+    learn_terminal("gridcannon", read=read, write=out.append, width=100, lang=lang)
+    text = "\n".join(out)
+    assert english_left(text, lang) == []
+    w = words(lang)
+    assert w.t("Hint: {hint}", hint="💡").split("💡")[0] in text and w.t("Game left unfinished.") in text
+    assert w.t("Offered: {label} — press Enter to take it.", label="💡").split("💡")[0] in text  # the lesson's frame
+    assert words("en").say("") == w.say("") == ""  # an empty text is no catalogue message (the header)

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, dataclass_transform
 
 from bot.engine.options import Options
-from bot.engine.words import Phrase, decode, encode, say
+from bot.engine.words import Many as Listed, Phrase, decode, encode, say
 
 
 def fast_maker(cls: type) -> Any:
@@ -306,9 +306,11 @@ class Game(abc.ABC):
         fixes the deal instead of shuffling; ``seed`` drives every other random choice."""
         opts = options if isinstance(options, Options) else cls.Options.parse(options)
         if not cls.min_players <= len(players) <= cls.max_players:
-            need = (f"exactly {cls.min_players}" if cls.min_players == cls.max_players
-                    else f"{cls.min_players} to {cls.max_players}")
-            raise IllegalMove(f"{cls.title} needs {need} players, not {len(players)}.", "players")
+            least, most, count = cls.min_players, cls.max_players, len(players)
+            raise IllegalMove(say("{title} needs exactly {least} players, not {count}.", title=cls.title, least=least,
+                                  count=count) if least == most else
+                              say("{title} needs {least} to {most} players, not {count}.", title=cls.title, least=least,
+                                  most=most, count=count), "players")
         opts.check_players(len(players))
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
@@ -356,9 +358,8 @@ class Game(abc.ABC):
     def waiting_for(self) -> str:
         names = [self.players[d.seat] for d in self.decisions()]
         if not names:
-            return "The game is over."
-        who = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-        return f"It is {who}'s turn."
+            return say("The game is over.")
+        return say("It is {who}'s turn.", who=Listed(names, "and"))
 
     # ----- actions --------------------------------------------------------------------
     @abc.abstractmethod
@@ -396,16 +397,16 @@ class Game(abc.ABC):
         """The move ``seat`` may play now, read from its notation; IllegalMove (the game over, no
         such seat, not its turn, an empty, too long or unreadable move) otherwise."""
         if self.is_over():
-            raise IllegalMove("The game is over.", "over")
+            raise IllegalMove(say("The game is over."), "over")
         if not 0 <= seat < len(self.players):
-            raise IllegalMove("That seat is not in the game.", "seat")
+            raise IllegalMove(say("That seat is not in the game."), "seat")
         if seat not in self.to_act():
             raise IllegalMove(self.waiting_for(), "turn")
         if isinstance(action, str):
             if not action.strip():
-                raise IllegalMove("Empty move.", "parse")
+                raise IllegalMove(say("Empty move."), "parse")
             if len(action) > MAX_ACTION_TEXT:
-                raise IllegalMove(f"That move is too long ({len(action)} characters).", "parse")
+                raise IllegalMove(say("That move is too long ({count} characters).", count=len(action)), "parse")
             action = self.parse(seat, action)
         return action
 
@@ -441,14 +442,14 @@ class Game(abc.ABC):
         """The state after ``seat`` leaves mid-game (left, removed or timed out). Closes any
         decision the leaver holds. Not an action: nobody can send it as a move."""
         if self.is_over():
-            raise IllegalMove("The game is over.", "over")
+            raise IllegalMove(say("The game is over."), "over")
         if not 0 <= seat < len(self.players) or seat in self.forfeited:
-            raise IllegalMove("That player is not in the game.", "seat")
+            raise IllegalMove(say("That player is not in the game."), "seat")
         new = self.copy()
         new.forfeited.append(seat)
         events: list[Event] = []
         before = self.decisions()
-        new.emit(events, f"{self.players[seat]} forfeits.")
+        new.emit(events, f"{self.players[seat]} forfeits.")  # plain text: a name must keep its case
         events += new._forfeit(seat)
         new.move_count += 1
         new._reopen(before, seat)
@@ -684,7 +685,7 @@ def seat_of(players: Sequence[str], name: str) -> int:
             return i
     if name.isdigit() and 1 <= int(name) <= len(players):
         return int(name) - 1
-    raise IllegalMove(f"No player {name!r}.")
+    raise IllegalMove(say("No player {name}.", name=repr(name)))
 
 
 # ----- notation: each action kind's words declared once ------------------------------------
@@ -970,7 +971,7 @@ class Notation:
     text before it is split (accepted spellings)."""
 
     def __init__(self, kinds: Iterable[type[Action]], codecs: Mapping[str, Codec] | None = None, *,
-                 usage: Any = "Write it as: {verb}.", usage_rule: str = "parse", unknown: Any = _unknown,
+                 usage: Any = say("Write it as: {verb}."), usage_rule: str = "parse", unknown: Any = _unknown,
                  prepare: Any = None):
         self.kinds = tuple(kinds)
         self.usage, self.usage_rule, self.unknown, self.prepare = usage, usage_rule, unknown, prepare
@@ -986,7 +987,7 @@ class Notation:
             text = self.prepare(text)
         words = text.split()
         if not words:
-            raise IllegalMove("Empty move.", "parse")
+            raise IllegalMove(say("Empty move."), "parse")
         candidates = self.by_verb.get(words[0].lower(), [])
         if kinds is not None:
             candidates = [k for k in candidates if k in kinds]

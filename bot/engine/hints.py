@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from bot.engine.cards import pretty_text
 from bot.engine.registry import player_module
 from bot.engine.core import Action, Game
+from bot.engine.words import Many, Phrase, say
 
 HINT_SEED = "hint"  # the built-in player's coin flips, fixed so the same position gets the same hint
 
@@ -33,7 +34,7 @@ def describe(game: Game, seat: int, action: Action | str) -> str:
         if c.kind == "set":
             parts = tok.split(",")
             names = {o.token: o.label or o.token for o in c.options}
-            labels.append(", ".join(names.get(p, p) for p in parts))
+            labels.append(Many([names.get(p, p) for p in parts], ", "))
             continue
         label = next((o.label for o in c.options if o.token == tok and o.label), "") or tok
         if labels and label.split()[:1] == labels[-1].split()[:1]:
@@ -42,8 +43,14 @@ def describe(game: Game, seat: int, action: Action | str) -> str:
             labels.append(label)
     if not labels:
         return "act"
-    text = labels[0] if len(labels) == 1 else f"{labels[0]}: {', '.join(labels[1:])}"
-    return pretty_text(text)
+    text = labels[0] if len(labels) == 1 else say("{what}: {steps}", what=labels[0], steps=Many(labels[1:], ", "))
+    return _kept(text)
+
+
+def _kept(text: str) -> str:
+    """``text`` with card codes pretty: a phrase kept as it is when it has none (said in any language)."""
+    pretty = pretty_text(text)
+    return text if isinstance(text, Phrase | Many) and str(text) == pretty else pretty
 
 
 def writes_text(game: Game, seat: int, action: Action | str) -> bool:
@@ -86,8 +93,14 @@ def hint_sentence(game: Game, seat: int) -> str:
     aim = plan(game, seat, action)
     what = describe(game, seat, action)
     if writes_text(game, seat, action):
-        what = f"Write your line (“{what.rstrip('.')}”)" if what.endswith("?") else f"{what} in your own words"
-    what = what[:1].upper() + what[1:]
-    reason = pretty_text(reason.strip().rstrip("."))
-    said = f"{what}, because {reason}."
-    return f"{said} Plan: {pretty_text(aim)}." if aim else said
+        what = say("Write your line (“{line}”)", line=what) if what.endswith("?") else \
+            say("{what} in your own words", what=what)
+    said = Phrase("{what}, because {reason}.", None, {"what": what, "reason": _bare(reason)}, True)  # begun with a capital
+    return Phrase("{hint} Plan: {plan}.", None, {"hint": said, "plan": _bare(aim)}) if aim else said
+
+
+def _bare(text: str) -> str:
+    """A clause of the hint (a reason, a plan): its phrase as it is when it has no closing full stop
+    (said in any language), else its English, trimmed, with card codes pretty."""
+    bare = pretty_text(text.strip().rstrip("."))
+    return text if isinstance(text, Phrase) and str(text) == bare else bare

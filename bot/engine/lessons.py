@@ -25,6 +25,7 @@ from bot.engine.cards import pretty_text
 from bot.engine.core import Event, Game, IllegalMove
 from bot.engine.hints import describe, hint
 from bot.engine.registry import GAME_IDS, spec
+from bot.engine.words import Many, Phrase, say, say_n
 
 MAX_PRESSES = 25  # a lesson ends within this many presses, whatever the learner does
 LOOK_AHEAD = 2  # after a move of the learner's own, the next steps tried for one that fits again
@@ -60,6 +61,13 @@ class Lesson:
 
     def rules_link(self, section: str) -> str:
         return f"`/game rules game:{self.game} section:{section}`"
+
+
+def _capital(text: str) -> str:
+    """A label begun with a capital: in English as it reads, a phrase kept (said in any language)."""
+    if text[:1] == text[:1].upper():
+        return text
+    return Phrase(text.msgid, text.plural, text.args, True) if isinstance(text, Phrase) else text[:1].upper() + text[1:]
 
 
 def has_lesson(game_id: str) -> bool:
@@ -129,7 +137,7 @@ class Offer:
 
     @property
     def label(self) -> str:
-        return "; ".join(self.labels)
+        return Many(self.labels, "; ")
 
 
 @dataclass
@@ -253,7 +261,8 @@ class Walk:
         return walk
 
     def _read(self, events: Sequence[Event]) -> list[str]:
-        return [pretty_text(t) for t in (e.for_(self.seat) for e in events) if t]
+        return [t if isinstance(t, Phrase) and str(t) == pretty_text(t) else pretty_text(t)  # a phrase: said in any language
+                for t in (e.for_(self.seat) for e in events) if t]
 
     def _bots(self, told: list[str], happened: list[Event] | None = None) -> list[str]:
         """The built-in player's moves for every other seat until the learner must act."""
@@ -276,26 +285,28 @@ class Walk:
         if not self.presses:
             out.append(self.lesson.intro)
         if self.own_move:
-            out.append("You chose a move of your own — that is fine, the lesson goes on from here.")
+            out.append(say("You chose a move of your own — that is fine, the lesson goes on from here."))
         if self.told:
-            out.append("What happened: " + " ".join(t if t.endswith((".", "!", "?")) else t + "." for t in self.told))
+            told = Many([t if t.endswith((".", "!", "?")) else say("{line}.", line=t) for t in self.told], " ")
+            out.append(say("What happened: {told}", told=told))
         offer = self.offer
         if offer is None:
             out.append(self.summary())
             return out
         if offer.step is not None:
             n = len(self.lesson.steps)
-            out.append(f"**Step {offer.index + 1} of {n}.** {offer.step.say} "
-                       f"(Rules: {self.lesson.rules_link(offer.step.section)})")
+            out.append(say("**Step {step} of {steps}.** {words} (Rules: {link})", step=offer.index + 1, steps=n,
+                           words=offer.step.say, link=self.lesson.rules_link(offer.step.section)))
         else:
             reason = pretty_text(offer.reason.strip().rstrip("."))
-            out.append(f"The lesson's next step does not fit this game now, so here is what the built-in player "
-                       f"would do: {offer.label[:1].upper() + offer.label[1:]}, because {reason}.")
+            reason = offer.reason if str(offer.reason) == reason else reason  # a phrase said in any language
+            out.append(say("The lesson's next step does not fit this game now, so here is what the built-in player "
+                           "would do: {what}, because {reason}.", what=_capital(offer.label), reason=reason))
         return out
 
     def summary(self) -> str:
         learned = " ".join(f"• {line}" for line in self.lesson.summary)
-        return f"**The lesson is over.** What you learned: {learned}"
+        return say("**The lesson is over.** What you learned: {learned}", learned=learned)
 
 
 BRIEF = 7  # the other seats' lines told after a press, at most (the latest; the rest counted)
@@ -305,4 +316,4 @@ def _briefly(lines: list[str]) -> list[str]:
     """The other seats' moves since the learner's: the latest few, the rest counted."""
     if len(lines) <= BRIEF:
         return lines
-    return [f"({len(lines) - BRIEF + 1} lines before these)", *lines[-(BRIEF - 1):]]
+    return [say_n("({n} line before these)", "({n} lines before these)", n=len(lines) - BRIEF + 1), *lines[-(BRIEF - 1):]]

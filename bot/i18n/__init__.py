@@ -178,7 +178,7 @@ class Words:
             return self.num(text)
         text = str(text)
         # plain text: a message without placeholders is still looked up (a line an older state wrote)
-        return text if "{" in text or self._tr is None else self._tr.gettext(text)
+        return text if not text or "{" in text or self._tr is None else self._tr.gettext(text)  # ("": the header)
 
     def line(self, text: object) -> str:
         said = self.say(text)

@@ -101,9 +101,13 @@ def speaking_files(source: Path = SOURCE) -> list[Path]:
     """The modules that say things through the catalogue: those importing ``bot.engine.words`` or
     ``bot.i18n``, or asking a reader for its ``words`` (the extractor reads only them: another module's
     ``t(…)`` or ``say(…)`` is not a message)."""
-    marks = ("from bot.engine.words import", "from bot.i18n import", "reader.words")
-    return [p for p in source.rglob("*.py") if p.relative_to(source).as_posix() == "i18n/__init__.py"
-            or ("i18n" not in p.relative_to(source).parts and any(m in p.read_text(encoding="utf-8") for m in marks))]
+    marks = ("from bot.engine.words import", "from bot.i18n import", "reader.words", "self.w.t(")
+    cogs = source.parent / "cogs"  # the Discord commands' answers, beside the bot package
+    found = [p for p in source.rglob("*.py") if p.relative_to(source).as_posix() == "i18n/__init__.py"
+             or ("i18n" not in p.relative_to(source).parts and any(m in p.read_text(encoding="utf-8") for m in marks))]
+    if source == SOURCE and cogs.is_dir():
+        found += [p for p in cogs.glob("*.py") if any(m in p.read_text(encoding="utf-8") for m in marks)]
+    return found
 
 
 def message_template(source: Path = SOURCE) -> Catalog:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Callable
 
+from bot.engine.words import say
 from bot.engine.core import Game
 from bot.ratings import RatingChange, record_result
 from bot.records import make_record
@@ -239,7 +240,7 @@ class ServiceBase:
     async def require(self, channel_id: int) -> TableRow:
         table = await self.store.get(channel_id, known=self._rows.get(channel_id))
         if table is None:
-            raise TableError("There is no table in this channel. Start one with `/game new`.")
+            raise TableError(say("There is no table in this channel. Start one with `/game new`."))
         return table
 
     # ----- the one write path --------------------------------------------------------
@@ -286,7 +287,7 @@ class ServiceBase:
         try:
             await self.store.save(change.table, before, record, result, results, interaction_id=interaction)
         except StaleRevision:
-            raise TableError("Someone else moved at the same moment; look at the table and try again.") from None
+            raise TableError(say("Someone else moved at the same moment; look at the table and try again.")) from None
         self._remember(change.table)
         if change.table.status == "playing" and change.table.series.get(BOT_THINKING) is not None:
             self.wake_thinking(change.table.channel_id)  # a Strong seat to act: thought for off the loop

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import random
 
+from bot.engine.words import say
 from bot.engine import levels
 from bot.engine.core import Game, IllegalMove
 from bot.engine.registry import spec
@@ -41,7 +42,7 @@ def parse_level(text: str | None) -> str:
     word = (text or "").strip().lower() or levels.DEFAULT_LEVEL
     if word not in levels.LEVELS:
         names = ", ".join(level_name(v) for v in levels.LEVELS)
-        raise TableError(f"A bot's level is one of {names}, not {str(text)[:20]!r}.")
+        raise TableError(say("A bot's level is one of {names}, not {value}.", names=names, value=repr(str(text)[:20])))
     return word
 
 
@@ -112,10 +113,10 @@ class Bots:
 
         def fn(t: TableRow) -> Change:
             if t.status != "playing":
-                raise TableError("There is no game in progress here.")
+                raise TableError(say("There is no game in progress here."))
             due = next_bot_at(t, load_game(t))
             if due is None or due > self.clock():
-                raise TableError("No bot is due to answer yet.")
+                raise TableError(say("No bot is due to answer yet."))
             return Change(t)  # the change's own bot step plays them
 
         return await self._update(channel_id, fn)
@@ -128,13 +129,13 @@ class Bots:
         def fn(t: TableRow) -> Change:
             cls = spec(t.game)
             if t.status != "lobby":
-                raise TableError("Bots can only be seated in the lobby, before the game starts.")
+                raise TableError(say("Bots can only be seated in the lobby, before the game starts."))
             if actor.user_id != t.host_id:
-                raise TableError("Only the host can add a bot.")
+                raise TableError(say("Only the host can add a bot."))
             if cls.max_players < 2:
-                raise TableError(f"{cls.title} is a game for one: there is no seat for a bot.")
+                raise TableError(say("{title} is a game for one: there is no seat for a bot.", title=cls.title))
             if len(t.seats) >= cls.max_players:
-                raise TableError(f"The table is full ({cls.max_players} players).")
+                raise TableError(say("The table is full ({most} players).", most=cls.max_players))
             taken = {-s.user_id for s in t.seats if is_bot(s.user_id)}
             n = next(i for i in range(1, cls.max_players + 2) if i not in taken)
             name = f"{BOT_NAME} {n}"

@@ -6,6 +6,7 @@ import hashlib
 import logging
 import time
 
+from bot.engine.words import say
 from bot.engine.registry import spec, with_article
 from bot.store import Seat, StoreError, TableRow, new_table_id
 from bot.store.base import DailyEntry
@@ -28,8 +29,9 @@ class Daily:
         async with self._locks[channel_id]:
             old = await self.store.get(channel_id)
             if old is not None and old.status in ("lobby", "playing"):
-                raise TableError(f"There is {with_article('a', spec(old.game).title)} table open in our DMs already: "
-                                 "finish it, or `/game abandon` it there, then ask for the daily challenge again.")
+                raise TableError(say("There is a {title} table open in our DMs already: finish it, or `/game abandon` it "
+                                     "there, then ask for the daily challenge again.",
+                                     title=with_article("a", spec(old.game).title)[2:]))
             now = self.clock()
             table = TableRow(
                 channel_id=channel_id, guild_id=None, game=DAILY_GAME, status="lobby", host_id=actor.user_id,
@@ -38,8 +40,8 @@ class Daily:
                 created_at=now, updated_at=now, table_id=new_table_id(),
             )
             if not await self.store.daily_claim(day, actor.user_id, actor.name, table.table_id, now):
-                raise TableError(f"You have played the daily challenge of {day} already (one attempt a day). "
-                                 "A new deal comes at midnight UTC; `/game daily leaderboard:True` shows the day's board.")
+                raise TableError(say("You have played the daily challenge of {day} already (one attempt a day). A new deal "
+                                     "comes at midnight UTC; `/game daily leaderboard:True` shows the day's board.", day=day))
             change = Change(table, events=[f"{actor.name} takes on the daily challenge of {day}."])
             try:
                 self._start(table, change)

@@ -14,6 +14,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
+from bot.engine.words import say
 from bot.engine.hints import hint_sentence
 from bot.engine.levels import DEFAULT_LEVEL
 from bot.engine.registry import spec
@@ -33,7 +34,7 @@ from bot.tables.watching import Watching
 
 log = logging.getLogger("bot.tables")
 
-NO_TABLE = "There is no table in this channel. Start one with `/game new`."
+NO_TABLE = say("There is no table in this channel. Start one with `/game new`.")
 
 
 class DamagedError(TableError):
@@ -298,8 +299,8 @@ class Desk:
         if damaged is None:
             return await self._do(actor.user_id, self._service.abandon(channel_id, actor), channel_id)
         if not actor.can_manage and (row is None or row.host_id != actor.user_id):
-            raise TableError("This table is damaged. Only the host (or someone with Manage Messages here) can clear "
-                             "it with `/game abandon`.")
+            raise TableError(say("This table is damaged. Only the host (or someone with Manage Messages here) can clear "
+                             "it with `/game abandon`."))
         await self._service.set_aside(channel_id, damaged)
         return None
 
@@ -372,13 +373,13 @@ class Desk:
         """The last finished game's record here, and whether its secrets were redacted."""
         row = await self._row(channel_id)
         if row is not None and row.status == "playing":
-            raise TableError("The record holds the shuffle, so it is available once the game ends.")
+            raise TableError(say("The record holds the shuffle, so it is available once the game ends."))
         if row is not None and row.series.get("daily") == daily_day(self.clock()):
-            raise TableError("Today's daily deal stays secret until the day ends (UTC); its record can be exported "
-                             "tomorrow.")
+            raise TableError(say("Today's daily deal stays secret until the day ends (UTC); its record can be exported "
+                             "tomorrow."))
         record = await self._service.last_record(channel_id)
         if not record:
-            raise TableError("No finished game here to export.")
+            raise TableError(say("No finished game here to export."))
         if not spec(record["game"]).export_seed:
             return redacted(record), True
         return record, False
@@ -387,17 +388,18 @@ class Desk:
         """What the built-in player would do for this user's seat now, and why."""
         row = await self._row(channel_id)
         if row is None or row.status != "playing":
-            raise TableError("There is no game in progress here, so there is nothing to hint at.")
+            raise TableError(say("There is no game in progress here, so there is nothing to hint at."))
         seat = row.seat_of(user_id)
         if seat is None:
-            raise TableError("Hints are for the players at this table, and you are not playing here.")
+            raise TableError(say("Hints are for the players at this table, and you are not playing here."))
         if row.series.get("daily"):
-            raise TableError("The daily challenge is played without hints: it is you against the deck.")
+            raise TableError(say("The daily challenge is played without hints: it is you against the deck."))
         game = _game(row)
         if seat in game.forfeited:
-            raise TableError("You have left this game.")
+            raise TableError(say("You have left this game."))
         if seat not in game.to_act():
-            raise TableError("A hint is for the player to act, and it is not your move. " + game.waiting_for())
+            raise TableError(say("A hint is for the player to act, and it is not your move. {waiting}",
+                                 waiting=game.waiting_for()))
         return await asyncio.to_thread(hint_sentence, game, seat)
 
     async def lesson_offer(self, reader: Reader, user_id: int) -> bool:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-STALE = "That table has moved on since this was posted: use the newest table message (or press **Show table**)."
+from bot.engine.words import say
+
+STALE = say("That table has moved on since this was posted: use the newest table message (or press **Show table**).")
 
 
 class TableError(Exception):

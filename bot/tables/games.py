@@ -13,6 +13,7 @@ import types
 from collections import OrderedDict
 from typing import Any
 
+from bot.engine.words import say
 from bot.engine.core import Game
 from bot.engine.registry import spec
 from bot.records import apply_logged
@@ -189,7 +190,7 @@ def load_game(table: TableRow) -> Game:
     """The table's current game: the one the service holds, else the cached one of this table and
     revision, else its snapshot (``state``) with the moves after it (``state_ply``) replayed."""
     if table.state is None:
-        raise TableError("The game has not started yet.")
+        raise TableError(say("The game has not started yet."))
     if table.live is not None:
         return table.live
     game = GAMES.get(table)

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.engine.words import say
 from bot.engine.core import IllegalMove
 from bot.engine.lessons import Walk, has_lesson, lesson
 from bot.engine.registry import GAME_IDS, spec
@@ -23,8 +24,8 @@ from bot.tables.reader import Reader, SeatFacts, TableFacts
 
 PREFIX = "l"
 BOT_SEAT_ID = -1  # the built-in player's seat (bot ids are negative)
-NO_LESSON = "That lesson is gone; start it again with `/game learn`."
-STALE = "That lesson has moved on since this was shown; here it is as it is now."
+NO_LESSON = say("That lesson is gone; start it again with `/game learn`.")
+STALE = say("That lesson has moved on since this was shown; here it is as it is now.")
 
 
 def lesson_key(game: str, user_id: int) -> str:
@@ -40,7 +41,7 @@ def parse_key(key: str) -> tuple[str, int]:
     """(game, user id) of a lesson key; TableError for anything else."""
     head, _, user = key[len(PREFIX):].partition("u")
     if not key.startswith(PREFIX) or not head.isdigit() or not user.isdigit() or int(head) >= len(GAME_IDS):
-        raise TableError("That button is not one of mine.")
+        raise TableError(say("That button is not one of mine."))
     return GAME_IDS[int(head)], int(user)
 
 
@@ -71,7 +72,8 @@ def _reader_of(walk: Walk, key: str, user_id: int, name: str) -> LessonReader:
                        timed_out=False, moves=game.move_count, started=True, daily=None)
     offer = walk.offer
     return LessonReader(key, walk.lesson.game, spec(walk.lesson.game).title, len(walk.presses),
-                        Reader(facts, game, walk.seat), Reader(facts, game, None), tuple(walk.lines()),
+                        Reader(facts, game, walk.seat, lang=walk.lesson.lang), Reader(facts, game, None, lang=walk.lesson.lang),
+                        tuple(walk.lines()),
                         offer.label if offer is not None else None, bool(offer is not None and offer.step is not None),
                         walk.finished, (offer.index + 1 if offer is not None and offer.step is not None else walk.at),
                         len(walk.lesson.steps))
@@ -86,61 +88,63 @@ class Lessons:
         self._offered: set[tuple[int, str]] = set()  # offers this process knows were made
 
     # ----- walks ----------------------------------------------------------------------------
-    async def _walk(self, game: str, presses: Sequence[Sequence[str]], key: str, name: str) -> Walk:
-        found = self._walks.get((key, len(presses)))
+    async def _walk(self, game: str, presses: Sequence[Sequence[str]], key: str, name: str, lang: str = "en") -> Walk:
+        found = self._walks.get((key, len(presses), lang))
         if found is not None and [list(p) for p in found.presses] == [list(p) for p in presses]:
-            self._walks.move_to_end((key, len(presses)))
+            self._walks.move_to_end((key, len(presses), lang))
             return found
         try:
-            walk = await asyncio.to_thread(Walk.replay, lesson(game), presses, name)
+            walk = await asyncio.to_thread(Walk.replay, lesson(game, lang), presses, name)
         except (IllegalMove, KeyError) as e:  # a lesson changed under a stored one: it starts again
             raise TableError(NO_LESSON) from e
-        return self._keep(key, walk)
+        return self._keep(key, walk, lang)
 
-    def _keep(self, key: str, walk: Walk) -> Walk:
-        self._walks[(key, len(walk.presses))] = walk
+    def _keep(self, key: str, walk: Walk, lang: str = "en") -> Walk:
+        self._walks[(key, len(walk.presses), lang)] = walk
         while len(self._walks) > 64:
             self._walks.popitem(last=False)
         return walk
 
-    async def _load(self, key: str, user_id: int, name: str) -> tuple[Walk, int]:
+    async def _load(self, key: str, user_id: int, name: str, lang: str = "en") -> tuple[Walk, int]:
         game, owner = parse_key(key)
         if owner != user_id:
-            raise TableError("That lesson is someone else's; start your own with `/game learn`.")
+            raise TableError(say("That lesson is someone else's; start your own with `/game learn`."))
         stored = await self._store.lesson(user_id, game)
         if stored is None:
             raise TableError(NO_LESSON)
         presses, revision = stored
-        return await self._walk(game, presses, key, name), revision
+        return await self._walk(game, presses, key, name, lang), revision
 
     # ----- looking and playing ---------------------------------------------------------------
-    async def open(self, game: str, user_id: int, name: str, *, again: bool = False) -> LessonReader:
-        """The player's lesson of ``game``: where they left it, or a new one (``again``: from the start)."""
+    async def open(self, game: str, user_id: int, name: str, *, again: bool = False, lang: str = "en") -> LessonReader:
+        """The player's lesson of ``game``: where they left it, or a new one (``again``: from the start);
+        its words in ``lang`` (the learner's own language)."""
         if not has_lesson(game):
-            raise TableError(f"{spec(game).title} has no lesson yet.")
+            raise TableError(say("{title} has no lesson yet.", title=spec(game).title))
         key = lesson_key(game, user_id)
         stored = await self._store.lesson(user_id, game)
         if stored is None or again:
             await self._store.save_lesson(user_id, game, [], stored[1] if stored is not None else None)
-            walk = await self._walk(game, [], key, name)
+            walk = await self._walk(game, [], key, name, lang)
         else:
-            walk = await self._walk(game, stored[0], key, name)
+            walk = await self._walk(game, stored[0], key, name, lang)
         return _reader_of(walk, key, user_id, name)
 
-    async def reader(self, key: str, user_id: int, name: str) -> LessonReader:
-        walk, _ = await self._load(key, user_id, name)
+    async def reader(self, key: str, user_id: int, name: str, lang: str = "en") -> LessonReader:
+        walk, _ = await self._load(key, user_id, name, lang)
         return _reader_of(walk, key, user_id, name)
 
-    async def take(self, key: str, user_id: int, name: str, revision: int) -> LessonReader:
+    async def take(self, key: str, user_id: int, name: str, revision: int, lang: str = "en") -> LessonReader:
         """Play what the lesson offers (a button of the lesson at ``revision``)."""
-        walk, stored = await self._load(key, user_id, name)
+        walk, stored = await self._load(key, user_id, name, lang)
         if stored != revision or walk.offer is None:
             raise StaleError(STALE)
         return await self._play(key, user_id, name, walk, list(walk.offer.moves))
 
-    async def play(self, key: str, user_id: int, name: str, moves: Sequence[str], opened: int | None) -> LessonReader:
+    async def play(self, key: str, user_id: int, name: str, moves: Sequence[str], opened: int | None,
+                   lang: str = "en") -> LessonReader:
         """Play the learner's own moves (from the picker made when their decision opened at ``opened``)."""
-        walk, _ = await self._load(key, user_id, name)
+        walk, _ = await self._load(key, user_id, name, lang)
         if opened is not None and (walk.finished or walk.game.opened_at(walk.seat) != opened):
             raise StaleError(STALE)
         return await self._play(key, user_id, name, walk, list(moves))
@@ -153,7 +157,7 @@ class Lessons:
         game, _ = parse_key(key)
         if not await self._store.save_lesson(user_id, game, [list(p) for p in after.presses], len(walk.presses)):
             raise StaleError(STALE)
-        return _reader_of(self._keep(key, after), key, user_id, name)
+        return _reader_of(self._keep(key, after, walk.lesson.lang), key, user_id, name)
 
     async def draft(self, draft_id: str, key: str, user_id: int, opened: int) -> tuple[str, ...]:
         """A picker's stored draft, only for this lesson and the learner's decision it was made for."""

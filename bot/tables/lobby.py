@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from bot.engine.words import say
 from bot.engine.core import IllegalMove
 from bot.engine.registry import spec, with_article
 from bot.i18n import LANGUAGES
@@ -32,9 +33,11 @@ class Lobby:
         async with self._locks[channel_id]:
             old = await self.store.get(channel_id)
             if old is not None and old.status in ("lobby", "playing"):
-                what = "lobby" if old.status == "lobby" else "game"
-                raise TableError(f"This channel already has {with_article('a', spec(old.game).title)} {what}. "
-                                 "Finish it, or have the host use `/game abandon` first.")
+                title = with_article("a", spec(old.game).title)[2:]  # "a Maginot Line lobby"
+                raise TableError(say("This channel already has a {title} lobby. Finish it, or have the host use "
+                                     "`/game abandon` first.", title=title) if old.status == "lobby" else
+                                 say("This channel already has a {title} game. Finish it, or have the host use "
+                                     "`/game abandon` first.", title=title))
             now = self.clock()
             table = TableRow(
                 channel_id=channel_id, guild_id=guild_id, game=game_id, status="lobby", host_id=actor.user_id,
@@ -54,11 +57,11 @@ class Lobby:
         def fn(t: TableRow) -> Change:
             cls = spec(t.game)
             if t.status != "lobby":
-                raise TableError("This table is not taking players: the game has started or ended.")
+                raise TableError(say("This table is not taking players: the game has started or ended."))
             if t.seat_of(actor.user_id) is not None:
-                raise TableError("You are already seated at this table.")
+                raise TableError(say("You are already seated at this table."))
             if len(t.seats) >= cls.max_players:
-                raise TableError(f"The table is full ({cls.max_players} players).")
+                raise TableError(say("The table is full ({most} players).", most=cls.max_players))
             t.seats.append(Seat(actor.user_id, actor.name))
             return Change(t, events=[f"{actor.name} joined."])
 
@@ -68,7 +71,7 @@ class Lobby:
         def fn(t: TableRow) -> Change:
             seat = t.seat_of(actor.user_id)
             if seat is None:
-                raise TableError("You are not seated at this table.")
+                raise TableError(say("You are not seated at this table."))
             if t.status == "lobby":
                 t.seats.pop(seat)
                 change = Change(t, events=[f"{actor.name} left."])
@@ -82,7 +85,7 @@ class Lobby:
                 return change
             if t.status == "playing":
                 return self._forfeit(t, seat, f"{actor.name} left the game.")
-            raise TableError("This game is over.")
+            raise TableError(say("This game is over."))
 
         return await self._update(channel_id, fn)
 
@@ -90,12 +93,13 @@ class Lobby:
         def fn(t: TableRow) -> Change:
             cls = spec(t.game)
             if t.status != "lobby":
-                raise TableError("This table has already started." if t.status == "playing" else "This table is closed.")
+                raise TableError(say("This table has already started.") if t.status == "playing"
+                                 else say("This table is closed."))
             if actor.user_id != t.host_id:
-                raise TableError("Only the host can start the game.")
+                raise TableError(say("Only the host can start the game."))
             if len(t.seats) < cls.min_players:
-                raise TableError(f"{cls.title} needs at least {cls.min_players} players; "
-                                 f"{len(t.seats)} seated.")
+                raise TableError(say("{title} needs at least {least} players; {count} seated.", title=cls.title,
+                                     least=cls.min_players, count=len(t.seats)))
             change = Change(t)
             self._start(t, change)
             return change
@@ -122,9 +126,9 @@ class Lobby:
     async def cancel(self, channel_id: int, actor: Actor) -> Change:
         def fn(t: TableRow) -> Change:
             if t.status != "lobby":
-                raise TableError("Only a lobby can be cancelled; use `/game abandon` for a game.")
+                raise TableError(say("Only a lobby can be cancelled; use `/game abandon` for a game."))
             if actor.user_id != t.host_id and not actor.can_manage:
-                raise TableError("Only the host can cancel this lobby.")
+                raise TableError(say("Only the host can cancel this lobby."))
             t.status = "abandoned"
             return Change(t, events=[f"{actor.name} cancelled the table."])
 
@@ -133,9 +137,9 @@ class Lobby:
     async def abandon(self, channel_id: int, actor: Actor) -> Change:
         def fn(t: TableRow) -> Change:
             if t.status not in ("lobby", "playing"):
-                raise TableError("There is no game in progress here.")
+                raise TableError(say("There is no game in progress here."))
             if actor.user_id != t.host_id and not actor.can_manage:
-                raise TableError("Only the host (or someone with Manage Messages here) can abandon this table.")
+                raise TableError(say("Only the host (or someone with Manage Messages here) can abandon this table."))
             was_playing = t.status == "playing"
             t.status = "abandoned"
             change = Change(t, events=[f"{actor.name} abandoned the table."])
@@ -147,9 +151,9 @@ class Lobby:
     async def set_turn_limit(self, channel_id: int, actor: Actor, seconds: int) -> Change:
         def fn(t: TableRow) -> Change:
             if actor.user_id != t.host_id:
-                raise TableError("Only the host can set the turn limit.")
+                raise TableError(say("Only the host can set the turn limit."))
             if 0 < seconds < MIN_TURN_LIMIT:
-                raise TableError("The turn limit is at least 1 minute (0 switches it off).")
+                raise TableError(say("The turn limit is at least 1 minute (0 switches it off)."))
             t.turn_limit = max(0, int(seconds))
             t.timed_out = False
             if not t.turn_limit:
@@ -162,11 +166,12 @@ class Lobby:
     async def set_language(self, channel_id: int, actor: Actor, lang: str) -> Change:
         """The table's language (the public table, pings, the end message): the host's to set."""
         if lang != "en" and lang not in LANGUAGES:
-            raise TableError(f"Deckhand speaks en, {', '.join(LANGUAGES)}; not {lang[:20]!r}.")
+            raise TableError(say("Deckhand speaks en, {languages}; not {lang}.", languages=", ".join(LANGUAGES),
+                                 lang=repr(lang[:20])))
 
         def fn(t: TableRow) -> Change:
             if actor.user_id != t.host_id:
-                raise TableError("Only the host can set the table's language.")
+                raise TableError(say("Only the host can set the table's language."))
             series = dict(t.series or {})
             if lang == "en":
                 series.pop("lang", None)
@@ -182,9 +187,9 @@ class Lobby:
         async with self._locks[channel_id]:
             old = await self.require(channel_id)
             if old.status not in ("finished", "abandoned") or old.state is None:
-                raise TableError("A rematch needs a finished game here.")
+                raise TableError(say("A rematch needs a finished game here."))
             if old.seat_of(actor.user_id) is None:
-                raise TableError("Only the players of the last game can start a rematch.")
+                raise TableError(say("Only the players of the last game can start a rematch."))
             cls = spec(old.game)
             options = [o for o in old.options if not o.startswith("first=")]
             first = self._series_first(old, cls)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from bot.engine.words import say
 from bot.store import TableRow
 from bot.store.base import PingPref, PingWait
 from bot.tables.base import acting_users, table_key
@@ -24,12 +25,12 @@ DM = 0  # the "server" of direct messages
 def chosen(guild_id: int | None, user_id: int, mode: str, hours: int | None) -> PingPref:
     """A preference as typed, checked; TableError (a short reason, nothing kept) when it is not one."""
     if mode not in (EVERY, AFTER, NEVER):
-        raise TableError("Choose every turn, after some hours, or never.")
+        raise TableError(say("Choose every turn, after some hours, or never."))
     if mode == AFTER:
         if hours is None or not 1 <= hours <= MAX_HOURS:
-            raise TableError(f"Say after how many hours of waiting: 1 to {MAX_HOURS}.")
+            raise TableError(say("Say after how many hours of waiting: 1 to {most}.", most=MAX_HOURS))
     elif hours is not None:
-        raise TableError("Hours go only with “after some hours of waiting”.")
+        raise TableError(say("Hours go only with “after some hours of waiting”."))
     return PingPref(guild_id or DM, user_id, mode, hours or 0)
 
 

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from bot.engine.words import say
 from bot.engine.core import Event, Game
 from bot.engine.registry import spec
 from bot.records import FORFEIT, check_record
@@ -40,8 +41,8 @@ log = logging.getLogger(__name__)
 
 RECENT = 25  # games offered by the autocomplete
 MAX_RECORD_BYTES = 2_000_000  # an attached record larger than this is refused
-NOT_FOUND = "I know no finished game by that name here. Pick one of the suggestions, or attach an exported record."
-TODAY = ("Today's daily deal stays secret until the day ends (UTC); its replay opens tomorrow.")
+NOT_FOUND = say("I know no finished game by that name here. Pick one of the suggestions, or attach an exported record.")
+TODAY = say("Today's daily deal stays secret until the day ends (UTC); its replay opens tomorrow.")
 
 
 def stored_key(record_id: int) -> str:
@@ -293,7 +294,7 @@ class Viewing:
 
     def reader(self, step: int, seat: int | None) -> Reader:
         if not self.allowed(seat):
-            raise TableError("You may not look through that seat's eyes in this game.")
+            raise TableError(say("You may not look through that seat's eyes in this game."))
         return self.replay.reader(step, seat)
 
     def line(self, step: int, seat: int | None) -> tuple[str, ...]:
@@ -310,7 +311,7 @@ class Viewing:
         """``move`` as a step of this replay; TableError (nothing changes) when there is none."""
         last = self.replay.last
         if not 0 <= move <= last:
-            raise TableError(f"That game has moves 0 (the deal) to {last}; there is no move {move}.")
+            raise TableError(say("That game has moves 0 (the deal) to {last}; there is no move {move}.", last=last, move=move))
         return move
 
 
@@ -339,7 +340,7 @@ async def film(viewing: Viewing, seat: int | None) -> Film | None:
     """The whole game as ``seat`` (None: the public) saw it, move by move, as an animation (None
     when it cannot be drawn). Only eyes the export policy lets this viewer hand out (may_film)."""
     if not viewing.may_film(seat):
-        raise TableError("This game's secrets stay secret: its animation shows the public view only.")
+        raise TableError(say("This game's secrets stay secret: its animation shows the public view only."))
     replay = viewing.replay
     key = (replay.digest, seat)
     found = _FILMS.get(key)
@@ -437,7 +438,7 @@ class Replays:
             if row.daily is not None and row.daily >= self.today():
                 raise TableError(TODAY)
             if not isinstance(row.record, dict):
-                raise TableError("That game's record cannot be read, so it cannot be replayed.")
+                raise TableError(say("That game's record cannot be read, so it cannot be replayed."))
             replay = await _build(key, row.record, row.channel_id, row.guild_id,
                                   "That game's record cannot be replayed")
             replay.people, replay.daily = row.people, row.daily
@@ -455,7 +456,7 @@ class Replays:
         try:
             check_record(record)
         except ValueError as e:
-            raise TableError(f"That file cannot be replayed: {e}.") from None
+            raise TableError(say("That file cannot be replayed: {error}.", error=e)) from None
         if record["game"] == DAILY_GAME and int(record["seed"]) == daily_seed(self.today()):
             raise TableError(TODAY)
         key = file_key(record)
@@ -501,7 +502,7 @@ async def _build(key: str, record: dict[str, Any], channel_id: int, guild_id: in
     try:
         return await asyncio.to_thread(Replay, key, record, channel_id=channel_id, guild_id=guild_id)
     except ValueError as e:
-        raise TableError(f"{why}: {e}.") from None
+        raise TableError(say("{why}: {error}.", why=why, error=e)) from None
 
 
 _BY_DESK: "weakref.WeakKeyDictionary[Desk, Replays]" = weakref.WeakKeyDictionary()

@@ -37,6 +37,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from bot.engine.words import say
 from bot.engine import levels
 from bot.engine.core import Game
 from bot.engine.registry import spec
@@ -259,7 +260,7 @@ class Thinking:
 
         def fn(t: TableRow) -> Change:
             if t.status != "playing":
-                raise TableError("There is no game in progress here.")
+                raise TableError(say("There is no game in progress here."))
             now = load_game(t)
             if thinker(t, now) != seat:
                 raise StaleError()

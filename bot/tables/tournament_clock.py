@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import secrets
 
+from bot.engine.words import say
 from bot.engine.core import Outcome
 from bot.engine.registry import spec
 from bot.ratings import _rest_key
@@ -152,7 +153,7 @@ class RoundClock:
     @staticmethod
     def _close_table(tb: TableRow, text: str) -> Change:
         if tb.status != "playing":
-            raise TableError("This game is over.")
+            raise TableError(say("This game is over."))
         tb.status = "abandoned"
         tb.turn_since = None
         tb.events = (tb.events + [text])[-40:]
@@ -204,7 +205,7 @@ class RoundClock:
             if old is not None and old.series.get("tournament") == tag(t, r, i):
                 return True  # dealt before a restart
             if old is not None and old.status in ("lobby", "playing"):
-                raise TableError("That channel has a table already.")
+                raise TableError(say("That channel has a table already."))
             now = self.now
             seats = [Seat(u, t.name_of(u), t.bot_level if u < 0 else None) for u in board.players]
             row = TableRow(channel_id=channel_id, guild_id=t.guild_id, game=t.game, status="lobby",

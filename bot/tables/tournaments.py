@@ -30,6 +30,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from bot.engine.words import say
 from bot.engine.core import IllegalMove
 from bot.engine.registry import spec
 from bot.ratings import NEW, finishing_places
@@ -65,7 +66,7 @@ class Tournaments(RoundClock):
     async def load(self, tid: int) -> Tournament:
         row = await self.store.get(tid)
         if row is None:
-            raise TableError("There is no such tournament.")
+            raise TableError(say("There is no such tournament."))
         return Tournament.of(row)
 
     async def _mutate(self, tid: int, fn: Callable[[Tournament], Any]) -> tuple[Tournament, Any]:
@@ -81,7 +82,7 @@ class Tournaments(RoundClock):
                 continue
             t.revision = row.revision
             return t, out
-        raise TableError("The tournament is busy; try again in a moment.")
+        raise TableError(say("The tournament is busy; try again in a moment."))
 
     # ----- sign-up -----------------------------------------------------------------------------
     async def create(self, guild_id: int | None, channel_id: int, actor: Actor, game: str, fmt: str, *,
@@ -90,31 +91,33 @@ class Tournaments(RoundClock):
                      options: list[str] | None = None, turn_limit: int | None = None,
                      bot_level: str = DEFAULT_LEVEL) -> TournamentView:
         if guild_id is None:
-            raise TableError("Tournaments are for servers.")
+            raise TableError(say("Tournaments are for servers."))
         try:
             cls = spec(game)
         except KeyError as e:
             raise TableError(str(e.args[0])) from None
         if fmt not in FORMATS:
-            raise TableError(f"The format is one of {', '.join(FORMATS)}.")
+            raise TableError(say("The format is one of {formats}.", formats=', '.join(FORMATS)))
         if cls.max_players < 2:
-            raise TableError(f"{cls.title} is a game for one; a tournament needs opponents.")
+            raise TableError(say("{title} is a game for one; a tournament needs opponents.", title=cls.title))
         if fmt in (SWISS, ELIMINATION):
             if cls.min_players > 2:
-                raise TableError(f"{cls.title} is for {cls.min_players} or more: use the format `tables`.")
+                raise TableError(say("{title} is for {least} or more: use the format `tables`.", title=cls.title,
+                                     least=cls.min_players))
             size = 2
         else:
             size = seats or max(cls.min_players, min(4, cls.max_players))
             if not (max(3, cls.min_players) <= size <= cls.max_players):
-                raise TableError(f"{cls.title} tables seat {max(3, cls.min_players)} to {cls.max_players} "
-                                 "in the format `tables` (two-player tables: `swiss` or `elimination`).")
+                raise TableError(say("{title} tables seat {least} to {most} in the format `tables` (two-player tables: "
+                                     "`swiss` or `elimination`).", title=cls.title, least=max(3, cls.min_players),
+                                     most=cls.max_players))
         if settle not in (AHEAD, DRAW):
-            raise TableError("A table left unfinished is settled as `ahead` or `draw`.")
+            raise TableError(say("A table left unfinished is settled as `ahead` or `draw`."))
         bot_level = parse_level(bot_level)
         if not 0 <= bots <= MAX_ENTRANTS:
-            raise TableError(f"At most {MAX_ENTRANTS} built-in players.")
+            raise TableError(say("At most {most} built-in players.", most=MAX_ENTRANTS))
         if round_seconds < 10 * 60:
-            raise TableError("A round lasts at least 10 minutes.")
+            raise TableError(say("A round lasts at least 10 minutes."))
         try:
             opts = cls.options.parse(options or []).dump()
         except IllegalMove as e:
@@ -147,11 +150,11 @@ class Tournaments(RoundClock):
     async def join(self, tid: int, actor: Actor) -> TournamentView:
         def fn(t: Tournament) -> None:
             if t.status != SIGNUP:
-                raise TableError("Sign-up has closed: the tournament has started or ended.")
+                raise TableError(say("Sign-up has closed: the tournament has started or ended."))
             if t.entrant(actor.user_id) is not None:
-                raise TableError("You have signed up already.")
+                raise TableError(say("You have signed up already."))
             if len(t.entrants) >= MAX_ENTRANTS:
-                raise TableError(f"The tournament is full ({MAX_ENTRANTS} players).")
+                raise TableError(say("The tournament is full ({most} players).", most=MAX_ENTRANTS))
             t.entrants.append(Entrant(actor.user_id, actor.name))
 
         return TournamentView.of((await self._mutate(tid, fn))[0])
@@ -164,10 +167,10 @@ class Tournaments(RoundClock):
 
         def fn(t: Tournament) -> None:
             if t.status != SIGNUP:
-                raise TableError("The tournament is over.")
+                raise TableError(say("The tournament is over."))
             e = t.entrant(actor.user_id)
             if e is None:
-                raise TableError("You have not signed up.")
+                raise TableError(say("You have not signed up."))
             t.entrants.remove(e)
 
         return TournamentView.of((await self._mutate(tid, fn))[0])
@@ -176,12 +179,12 @@ class Tournaments(RoundClock):
         """Drop out of a running tournament: no more pairings; an unfinished table is a forfeit."""
         def fn(t: Tournament) -> int | None:
             if t.status != RUNNING:
-                raise TableError("Only a running tournament can be dropped out of.")
+                raise TableError(say("Only a running tournament can be dropped out of."))
             e = t.entrant(actor.user_id)
             if e is None:
-                raise TableError("You are not playing in this tournament.")
+                raise TableError(say("You are not playing in this tournament."))
             if e.dropped:
-                raise TableError("You have dropped out already.")
+                raise TableError(say("You have dropped out already."))
             e.dropped = True
             found = t.board_of(actor.user_id)
             return found[1].channel if found and not found[1].done and found[1].channel else None
@@ -197,9 +200,9 @@ class Tournaments(RoundClock):
     async def cancel(self, tid: int, actor: Actor) -> TournamentView:
         def fn(t: Tournament) -> None:
             if actor.user_id != t.organiser_id and not actor.can_manage:
-                raise TableError("Only the organiser can cancel the tournament.")
+                raise TableError(say("Only the organiser can cancel the tournament."))
             if t.status != SIGNUP:
-                raise TableError("Only a tournament still signing up can be cancelled.")
+                raise TableError(say("Only a tournament still signing up can be cancelled."))
             t.status = CANCELLED
 
         return TournamentView.of((await self._mutate(tid, fn))[0])
@@ -217,15 +220,16 @@ class Tournaments(RoundClock):
 
         def fn(t: Tournament) -> None:
             if actor is not None and actor.user_id != t.organiser_id:
-                raise TableError("Only the organiser can start the tournament.")
+                raise TableError(say("Only the organiser can start the tournament."))
             if t.status != SIGNUP:
                 raise TableError("The tournament has started already." if t.status == RUNNING
                                  else "The tournament is closed.")
             cls = spec(t.game)
             if len(t.entrants) < 2 or not t.people:
-                raise TableError("A tournament needs at least two players, one of them a person.")
+                raise TableError(say("A tournament needs at least two players, one of them a person."))
             if t.format == TABLES and len(t.entrants) < cls.min_players and not t.fill:
-                raise TableError(f"{cls.title} needs at least {cls.min_players} players a table.")
+                raise TableError(say("{title} needs at least {least} players a table.", title=cls.title,
+                                     least=cls.min_players))
             for e in t.entrants:
                 e.rating = ratings.get(e.user_id, NEW.ordinal)
             n = len(t.entrants)

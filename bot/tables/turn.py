@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from bot.engine.words import say
 from bot.engine.core import Event, Game, IllegalMove
 from bot.engine.registry import spec
 from bot.records import FORFEIT
@@ -33,7 +34,7 @@ class Turn:
         """Play ``move`` for the actor. ``table``/``opened`` (from a button) must still name this
         table and the point at which the actor's decision opened; ``revision`` the table's."""
         if len(move) > MAX_MOVE_TEXT:
-            raise TableError(f"That move is too long ({len(move)} characters); nothing was changed.")
+            raise TableError(say("That move is too long ({count} characters); nothing was changed.", count=len(move)))
 
         def fn(t: TableRow) -> Change:
             game, seat = self._player(t, actor.user_id)
@@ -49,7 +50,7 @@ class Turn:
         exactly as if played alone; all are saved together, or none when one is refused. The
         sequence stops early only when the game ends."""
         if not moves or any(len(m) > MAX_MOVE_TEXT for m in moves):
-            raise TableError("That move is too long; nothing was changed.")
+            raise TableError(say("That move is too long; nothing was changed."))
 
         def fn(t: TableRow) -> Change:
             game, seat = self._player(t, actor.user_id)
@@ -60,7 +61,7 @@ class Turn:
                 if merged is not None:
                     game = load_game(t)
                     if seat not in game.to_act():
-                        raise TableError(f"{game.waiting_for()} Nothing was changed.")
+                        raise TableError(say("{waiting} Nothing was changed.", waiting=game.waiting_for()))
                 change = self._apply(t, game, seat, move)
                 if merged is None:
                     merged = change
@@ -120,7 +121,7 @@ class Turn:
         """A stored draft; given who asks, only the draft of that table, seat and decision."""
         draft = await self.store.get_draft(key)
         if draft is None:
-            raise TableError("That picker has expired. Press **My hand** to choose again.")
+            raise TableError(say("That picker has expired. Press **My hand** to choose again."))
         if channel_id is not None and user_id is not None:
             row = self._rows.get(channel_id) or await self.store.get(channel_id)
             seat = row.seat_of(user_id) if row is not None else None
@@ -136,15 +137,15 @@ class Turn:
     @staticmethod
     def _player(t: TableRow, user_id: int) -> tuple[Game, int]:
         if t.status == "lobby":
-            raise TableError("The game has not started yet.")
+            raise TableError(say("The game has not started yet."))
         if t.status != "playing":
-            raise TableError("This game is over. Start a new one with `/game new`.")
+            raise TableError(say("This game is over. Start a new one with `/game new`."))
         seat = t.seat_of(user_id)
         if seat is None:
-            raise TableError("You are not playing at this table.")
+            raise TableError(say("You are not playing at this table."))
         game = load_game(t)
         if seat in game.forfeited:
-            raise TableError("You have left this game.")
+            raise TableError(say("You have left this game."))
         return game, seat
 
     def _apply(self, t: TableRow, game: Game, seat: int, move: str, *, forfeit: bool = False) -> Change:
@@ -261,15 +262,15 @@ class Turn:
 
     def _check_timeout_power(self, t: TableRow, actor: Actor) -> Game:
         if t.status != "playing":
-            raise TableError("There is no game in progress here.")
+            raise TableError(say("There is no game in progress here."))
         if not t.timed_out:
-            raise TableError("Nobody has run out of time.")
+            raise TableError(say("Nobody has run out of time."))
         game = load_game(t)
         late = {t.seats[s].user_id for s in game.to_act()}
         seat = t.seat_of(actor.user_id)
         is_other_player = seat is not None and actor.user_id not in late and seat not in game.forfeited
         if not (is_other_player or actor.user_id == t.host_id or actor.can_manage):
-            raise TableError("Only the other players or the host can do that.")
+            raise TableError(say("Only the other players or the host can do that."))
         return game
 
 

@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bot.engine.words import say
 from bot.engine.registry import spec
 from bot.store.base import WatcherRow as Watch  # one watcher message, as the store keeps it
 from bot.tables.errors import TableError
@@ -123,9 +124,9 @@ class Watching:
         """A new code that lets whoever has it watch this table in a DM; only its players may make one."""
         t = reader.table
         if t.status != "playing":
-            raise TableError("There is no game in progress here to watch.")
+            raise TableError(say("There is no game in progress here to watch."))
         if t.seat_of(user_id) is None:
-            raise TableError("Only a player at this table can invite watchers.")
+            raise TableError(say("Only a player at this table can invite watchers."))
         code = new_code()
         await self._store.put_watch_invite(code, t.key, t.channel_id, user_id)
         return code

@@ -5,6 +5,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 import discord
+from bot.engine.words import say
+from bot.i18n import words
+from bot.i18n.lang import language_of
 from bot.tables import TableError
 from bot.tables.desk import DamagedError
 from bot.tables.reader import Reader
@@ -59,8 +62,8 @@ class Confirmations:
         if reader.table.key != tid:
             return await self.refuse_stale(interaction)
         if not self._may_move_down(interaction, reader):
-            return await refuse(interaction, "Only the players at this table (or the host, or someone with Manage "
-                                             "Messages) can move it down the channel.")
+            return await refuse(interaction, say("Only the players at this table (or the host, or someone with Manage "
+                                             "Messages) can move it down the channel."))
         ch = reader.table.channel_id
         async with self.place.showing[ch]:  # ten presses at once: one moves it, the others are told where it is
             reader = await self.desk.require_public(ch)
@@ -92,23 +95,24 @@ class Confirmations:
                 return await self.refuse_stale(interaction)
             if not confirmed and t.status == "playing" and len(t.people) > 1:
                 if not actor.can_manage and actor.user_id != t.host_id:
-                    return await refuse(interaction, "Only the host (or someone with Manage Messages here) can "
-                                                     "abandon this table.")
+                    return await refuse(interaction, say("Only the host (or someone with Manage Messages here) can "
+                                                     "abandon this table."))
                 return await self.ask_sure(
-                    interaction, f"Are you sure? **Abandon** this {t.title} game: it ends for everyone, with no "
-                                 "winner, and cannot be undone.",
+                    interaction, say("Are you sure? **Abandon** this {title} game: it ends for everyone, with no "
+                                     "winner, and cannot be undone.", title=t.title),
                     payloads.confirm_view(t.key, t.revision, payloads.SURE, Kind.ABANDON.value))
         try:
             update = await self.desk.abandon(ch, actor)
         except TableError as e:
             return await refuse(interaction, str(e))
         if update is None:
-            return await refuse(interaction, "The damaged table was set aside; this channel can start a new game.")
-        await self.publish(interaction, update, answer="You abandoned the table.")
+            return await refuse(interaction, say("The damaged table was set aside; this channel can start a new game."))
+        await self.publish(interaction, update, answer=say("You abandoned the table."))
 
     # ----- "Are you sure?" -------------------------------------------------------------------
     async def ask_sure(self, interaction: discord.Interaction, question: str, view: discord.ui.View) -> None:
         """An ephemeral question with Confirm / Keep playing; a private panel turns into it in place."""
+        question = words(language_of(interaction.locale)).say(question)  # the reader's own language
         clicked = interaction.message
         if clicked is not None and clicked.flags.ephemeral and not interaction.response.is_done():
             await interaction.response.edit_message(content=question, embed=None, view=view, attachments=[])
@@ -126,8 +130,8 @@ class Confirmations:
             return False
         tokens = tuple(move.split())
         if not reader.acting and not reader.has_left:
-            raise TableError("It is not your turn, so the game's own resign is not open to you now. To give the "
-                             "game up at any time, use `/game leave` (it is a forfeit, and asks you first).")
+            raise TableError(say("It is not your turn, so the game's own resign is not open to you now. To give the "
+                             "game up at any time, use `/game leave` (it is a forfeit, and asks you first)."))
         if not reader.acting or not reader.choices(tokens).complete:
             return False
         tid = tid or reader.table.key
@@ -144,7 +148,9 @@ class Confirmations:
         reader = await self.desk.public(interaction.channel_id)
         if reader is not None and reader.table.status == "playing" and \
                 reader.table.seat_of(interaction.user.id) is not None:
-            return await self.show_hand(interaction, note="Nothing was changed: you are still playing.")
-        await interaction.response.edit_message(content="Nothing was changed.", embed=None, view=None, attachments=[])
+            return await self.show_hand(interaction, note=words(language_of(interaction.locale)).t(
+                "Nothing was changed: you are still playing."))
+        said = words(language_of(interaction.locale)).t("Nothing was changed.")
+        await interaction.response.edit_message(content=said, embed=None, view=None, attachments=[])
 
 

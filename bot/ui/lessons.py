@@ -17,6 +17,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.engine.words import say
+from bot.i18n import Words, language_of, words as words_of
 from bot.engine.registry import GAME_IDS, spec
 from bot.render import pictures
 from bot.render.panel import clip
@@ -31,63 +33,67 @@ from bot.ui.play import actor_of, refuse
 Cog = Any  # the table cog (cogs.tables.Tables): the Discord layer's modules never import a cog
 
 log = logging.getLogger("cogs.tables")
+EN = words_of("en")
 
 TAKE, OTHER, AGAIN, REAL, OPEN = "o", "a", "r", "n", "s"  # a lesson button's argument
-TAKE_LABEL = "Take the offered move"
-OTHER_LABEL = "Choose another move"
-REAL_LABEL = "Start a real table"
-OFFER_LABEL = "Learn with a short lesson"
+TAKE_LABEL = say("Take the offered move")
+OTHER_LABEL = say("Choose another move")
+REAL_LABEL = say("Start a real table")
+OFFER_LABEL = say("Learn with a short lesson")
 
 
 # ----- payloads ---------------------------------------------------------------------------
-def offer_line(title: str) -> str:
+def offer_line(title: str, w: Words = EN) -> str:
     """The line a first turn's private panel carries once."""
-    return (f"🎓 New to {title}? A short guided game against the built-in player teaches it: press "
-            f"**{OFFER_LABEL}** (or `/game learn` any time).")
+    return "🎓 " + w.t("New to {title}? A short guided game against the built-in player teaches it: press **{label}** "
+                      "(or `/game learn` any time).", title=title, label=w.say(OFFER_LABEL))
 
 
-def offer_button(key: str) -> discord.ui.Item:
-    return button(label=OFFER_LABEL, emoji="🎓", style=discord.ButtonStyle.success,
+def offer_button(key: str, w: Words = EN) -> discord.ui.Item:
+    return button(label=w.say(OFFER_LABEL), emoji="🎓", style=discord.ButtonStyle.success,
                   custom_id=payloads.cid(key, 0, Kind.LESSON.value, OPEN))
 
 
 def with_offer(head: str, view: discord.ui.View, reader: Reader, user_id: int) -> tuple[str, discord.ui.View]:
     """A private panel with the lesson's offer: its line, and its button where the panel has room."""
     try:
-        view.add_item(offer_button(lesson_key(reader.game, user_id)))
+        view.add_item(offer_button(lesson_key(reader.game, user_id), reader.words))
     except ValueError:  # five full rows: the line names the command instead
         pass
-    line = offer_line(reader.title)  # last: what happened since, and the turn, are read first
+    line = offer_line(reader.title, reader.words)  # last: what happened since, and the turn, are read first
     return (f"{clip(head, 2000 - len(line) - 1)}\n{line}"), view
 
 
 def words(lr: LessonReader) -> str:
-    head = f"🎓 **Lesson: {lr.title}** — only you can see this."
-    body = [payloads.line(t) if t.startswith("What happened") else t for t in lr.lines]
+    w, lang = lr.seat.words, lr.seat.lang
+    head = "🎓 " + w.t("**Lesson: {title}** — only you can see this.", title=lr.title)
+    body = [payloads.line(t, lang) if t.startswith("What happened") else w.say(t) for t in lr.lines]
     if lr.offer is not None:
-        what = "Offered" if lr.scripted else "Hint"
-        body.append(f"**{what}:** {clip(payloads.line(lr.offer), 300)}")
+        what = w.t("Offered") if lr.scripted else w.t("Hint")
+        body.append(f"**{what}:** {clip(payloads.line(lr.offer, lang), 300)}")
     else:
-        body.append(f"Press **{REAL_LABEL}** to play {lr.title} for real (add a bot in the lobby to play against it).")
+        body.append(w.t("Press **{label}** to play {title} for real (add a bot in the lobby to play against it).",
+                        label=w.say(REAL_LABEL), title=lr.title))
     text = "\n".join([head, *body])
     if len(text) > 2000:  # what happened is the part that gives way
-        told = next((t for t in body if t.startswith("What happened")), "")
+        told = next((b for t, b in zip(lr.lines, body, strict=False) if t.startswith("What happened")), "")
         text = "\n".join([head, *(b if b != told else clip(told, max(100, 2000 - len(text) + len(told) - 1))
                                   for b in body)])
     return clip(text, 2000)
 
 
 def components(lr: LessonReader) -> discord.ui.View:
+    w, lang = lr.seat.words, lr.seat.lang
     view = Sent()
     kind = Kind.LESSON.value
     if lr.offer is not None:
-        view.add_item(button(label=clip(f"{TAKE_LABEL}: {payloads.line(lr.offer)}", payloads.LABEL_MAX),
+        view.add_item(button(label=clip(f"{w.say(TAKE_LABEL)}: {payloads.line(lr.offer, lang)}", payloads.LABEL_MAX),
                              style=discord.ButtonStyle.success, custom_id=payloads.cid(lr.key, lr.revision, kind, TAKE)))
-        view.add_item(button(label=OTHER_LABEL, custom_id=payloads.cid(lr.key, lr.revision, kind, OTHER)))
+        view.add_item(button(label=w.say(OTHER_LABEL), custom_id=payloads.cid(lr.key, lr.revision, kind, OTHER)))
     else:
-        view.add_item(button(label=REAL_LABEL, emoji="🃏", style=discord.ButtonStyle.success,
+        view.add_item(button(label=w.say(REAL_LABEL), emoji="🃏", style=discord.ButtonStyle.success,
                              custom_id=payloads.cid(lr.key, lr.revision, kind, REAL)))
-    view.add_item(button(label="Start the lesson again", emoji="↺",
+    view.add_item(button(label=w.t("Start the lesson again"), emoji="↺",
                          custom_id=payloads.cid(lr.key, lr.revision, kind, AGAIN)))
     return view
 
@@ -99,7 +105,8 @@ async def message(lr: LessonReader) -> dict[str, Any]:
     embeds, files = [table.embed], list(table.files)
     seat_png = await pictures.seat_picture(lr.game, lr.seat.view)
     _, hand, _, hand_files = payloads.seat_message(lr.seat, payloads.Drafts(), seat_png)
-    hand.set_footer(text=f"{lr.title} · a lesson, step {lr.step} of {lr.steps}")
+    hand.set_footer(text=lr.seat.words.t("{title} · a lesson, step {step} of {steps}", title=lr.title, step=lr.step,
+                                         steps=lr.steps))
     embeds.append(hand)
     files += hand_files
     return {"content": words(lr), "embeds": embeds, "view": components(lr), "files": files}
@@ -110,10 +117,15 @@ def _name(interaction: discord.Interaction) -> str:
     return actor_of(interaction).name
 
 
+def _lang(interaction: discord.Interaction) -> str:
+    """A lesson is private: the learner's own language."""
+    return language_of(interaction.locale)
+
+
 async def open_lesson(cog: Cog, interaction: discord.Interaction, game: str, again: bool = False) -> None:
     """``/game learn`` (or the first turn's offer): the player's lesson, privately."""
     try:
-        lr = await cog.desk.lessons.open(game, interaction.user.id, _name(interaction), again=again)
+        lr = await cog.desk.lessons.open(game, interaction.user.id, _name(interaction), again=again, lang=_lang(interaction))
     except TableError as e:
         return await refuse(interaction, str(e))
     await interaction.response.defer(ephemeral=True, thinking=True)
@@ -139,7 +151,7 @@ async def press(cog: Cog, interaction: discord.Interaction, kind: Kind, key: str
     try:
         if kind is Kind.LESSON:
             return await _lesson_button(cog, interaction, key, rev, arg)
-        lr = await lessons.reader(key, user, who)
+        lr = await lessons.reader(key, user, who, _lang(interaction))
         if lr.seat.opened != rev or not lr.seat.acting:
             raise StaleError("")
         tokens = await _tokens(cog, arg, key, user, rev, kind)
@@ -157,7 +169,7 @@ async def press(cog: Cog, interaction: discord.Interaction, kind: Kind, key: str
                     return await _picker(cog, interaction, lr, tokens, int(arg.partition(":")[0] or 0)
                                          if kind is Kind.PAGE and arg.partition(":")[0].isdigit() else 0)
             moves = [m.strip() for m in " ".join(tokens).split(payloads.THEN) if m.strip()]
-        lr = await lessons.play(key, user, who, moves, rev)
+        lr = await lessons.play(key, user, who, moves, rev, _lang(interaction))
     except StaleError:
         return await _stale(cog, interaction, key)
     except TableError as e:
@@ -178,8 +190,8 @@ async def _lesson_button(cog: Cog, interaction: discord.Interaction, key: str, r
     if arg == OPEN:  # the first turn's offer, from a table's private panel: the lesson in a new message
         return await open_lesson(cog, interaction, parse_key(key)[0])
     if arg == TAKE:
-        return await _show(interaction, await lessons.take(key, user, who, rev))
-    lr = await lessons.reader(key, user, who)
+        return await _show(interaction, await lessons.take(key, user, who, rev, _lang(interaction)))
+    lr = await lessons.reader(key, user, who, _lang(interaction))
     if lr.revision != rev:
         raise StaleError("")
     if arg == OTHER:
@@ -187,11 +199,12 @@ async def _lesson_button(cog: Cog, interaction: discord.Interaction, key: str, r
     if arg == TAKE_BACK:
         return await _show(interaction, lr)
     if arg == AGAIN:
-        return await _show(interaction, await lessons.open(lr.game, user, who, again=True), "The lesson starts again.")
+        return await _show(interaction, await lessons.open(lr.game, user, who, again=True, lang=_lang(interaction)),
+                           lr.seat.words.t("The lesson starts again."))
     if arg == REAL:
         # /game new: a lobby in this channel (add a bot to play against it)
         return await type(cog).new.callback(cog, interaction, lr.game)  # type: ignore[arg-type]
-    raise TableError("That button is not one of mine.")
+    raise TableError(say("That button is not one of mine."))
 
 
 async def _picker(cog: Cog, interaction: discord.Interaction, lr: LessonReader, tokens: tuple[str, ...],
@@ -200,9 +213,10 @@ async def _picker(cog: Cog, interaction: discord.Interaction, lr: LessonReader, 
     drafts = payloads.Drafts()
     text, view = payloads.picker(lr.seat, payloads.Step(tokens, page), drafts)
     await cog.desk.save_drafts(drafts, lr.seat)
-    view.add_item(button(label="Back to the lesson", row=4,
+    view.add_item(button(label=lr.seat.words.t("Back to the lesson"), row=4,
                          custom_id=payloads.cid(lr.key, lr.revision, Kind.LESSON.value, TAKE_BACK)))
-    head = f"🎓 **Lesson: {lr.title}** — choose your own move; the lesson says what it did and goes on."
+    head = "🎓 " + lr.seat.words.t("**Lesson: {title}** — choose your own move; the lesson says what it did and goes on.",
+                                   title=lr.title)
     await interaction.response.edit_message(content=clip(f"{head}\n{text}", 2000), embeds=[], view=view,
                                             attachments=[])
 
@@ -213,7 +227,7 @@ TAKE_BACK = "b"  # the picker's way back to the lesson's message
 async def _text_box(interaction: discord.Interaction, lr: LessonReader, tokens: tuple[str, ...], key: str,
                     rev: int) -> None:
     if lr.seat.choices(tokens).kind != "text":
-        raise TableError("The game is not asking you for that line now.")
+        raise TableError(say("The game is not asking you for that line now."))
     box = payloads.text_box(lr.seat, tokens, modal_id(key, rev, payloads.encode_tokens(tokens), lr.seat.seat or 0))
     await interaction.response.send_modal(box)
     box.stop()  # submits are answered by ``modal``, never by the box object
@@ -234,7 +248,7 @@ async def modal(cog: Cog, interaction: discord.Interaction, key: str, rev: int, 
     try:
         tokens = await _tokens(cog, arg, key, interaction.user.id, rev, Kind.TEXT)
         lr = await cog.desk.lessons.play(key, interaction.user.id, _name(interaction),
-                                         [" ".join((*tokens, text)), *moves], rev)
+                                         [" ".join((*tokens, text)), *moves], rev, _lang(interaction))
     except StaleError:
         return await _stale(cog, interaction, key)
     except TableError as e:
@@ -245,12 +259,12 @@ async def modal(cog: Cog, interaction: discord.Interaction, key: str, rev: int, 
 async def _stale(cog: Cog, interaction: discord.Interaction, key: str) -> None:
     """An older message's press: the lesson as it is now, in place of the pressed message."""
     try:
-        lr = await cog.desk.lessons.reader(key, interaction.user.id, _name(interaction))
+        lr = await cog.desk.lessons.reader(key, interaction.user.id, _name(interaction), _lang(interaction))
     except TableError as e:
         return await refuse(interaction, str(e))
     msg = interaction.message
     if msg is not None and msg.flags.ephemeral and not interaction.response.is_done():
-        return await _show(interaction, lr, STALE)
+        return await _show(interaction, lr, lr.seat.words.say(STALE))
     await refuse(interaction, STALE)
 
 

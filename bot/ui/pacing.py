@@ -96,7 +96,7 @@ class BotPace:
             if update.finished:
                 from bot.ui.ratings import change_lines
 
-                rated = change_lines(update.extra.get("ratings", ()))
+                rated = change_lines(update.extra.get("ratings", ()), reader.lang)
                 film = await replays_of(self.desk).ending_film(reader)
                 await channel.send(**payloads.ending(reader, link, rated, film), allowed_mentions=NO_PINGS)
         except discord.HTTPException as e:

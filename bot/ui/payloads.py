@@ -48,6 +48,7 @@ from bot.ui.text import (  # noqa: F401 — every payload is reached from here
     SELECT, SELECT_MAX, STEP, STEP_BUTTONS_MAX, SURE, SURE_MOVE, TEXT, alt_text, cid, defused, embed_from_panel,
     hand_label, is_forfeit, jump_url, line, name, picture_file,
 )
+from bot.engine.words import Many
 from bot.i18n import words
 from bot.i18n.lang import LANGUAGE_NAMES
 
@@ -85,30 +86,37 @@ def without_credit(footer: str, game: str) -> str:
     return " · ".join(parts)
 
 
+def level_word(w: Any, level: str) -> str:
+    """A built-in player's level (easy, normal, strong) in ``w``'s language."""
+    said = {"easy": w.tp("bot level", "Easy"), "normal": w.tp("bot level", "Normal"), "strong": w.tp("bot level", "Strong")}
+    return said.get(level, LEVEL_NAMES.get(level, level))
+
+
 def lobby_message(reader: Reader, ratings: Sequence[str] = ()) -> TableMessage:
-    t = reader.table
+    t, w = reader.table, reader.words
     cls = spec(t.game)
-    seats = "\n".join(f"{i + 1}. {f'🤖 {name(s.name)} ({s.level_name})' if s.is_bot else f'<@{s.user_id}>'}"
-                      f"{' (host)' if s.user_id == t.host_id else ''}" for i, s in enumerate(t.seats))
-    players = f"{cls.min_players}–{cls.max_players} players"
-    panel = Panel(title=f"{cls.title} — lobby",
-                  description=f"{players}. Press **Join** to sit down; the host starts the game.")
-    panel.add(f"Seats ({len(t.seats)}/{cls.max_players})", seats or "—")
+    host = " " + w.t("(host)")
+    seats = "\n".join(f"{i + 1}. {f'🤖 {name(s.name)} ({level_word(w, s.level)})' if s.is_bot else f'<@{s.user_id}>'}"
+                      f"{host if s.user_id == t.host_id else ''}" for i, s in enumerate(t.seats))
+    players = w.t("{low}–{high} players", low=cls.min_players, high=cls.max_players)
+    panel = Panel(title=w.t("{title} — lobby", title=cls.title),
+                  description=w.t("{players}. Press **Join** to sit down; the host starts the game.", players=players))
+    panel.add(w.t("Seats ({seated}/{most})", seated=len(t.seats), most=cls.max_players), seats or "—")
     if ratings:
-        panel.add("Ratings", "\n".join(ratings))
-    panel.add("Options", ", ".join(t.options) or "the rulebook's defaults", True)
-    panel.add("Turn limit", format_duration(t.turn_limit) if t.turn_limit else "none", True)
+        panel.add(w.t("Ratings"), "\n".join(ratings))
+    panel.add(w.t("Options"), ", ".join(t.options) or w.t("the rulebook's defaults"), True)
+    panel.add(w.t("Turn limit"), format_duration(t.turn_limit) if t.turn_limit else w.t("none"), True)
     view = Sent()
     tid, rev = t.key, t.revision
-    view.add_item(button(label="Join", style=discord.ButtonStyle.success, custom_id=cid(tid, rev, "jn")))
-    view.add_item(button(label="Leave", style=discord.ButtonStyle.secondary, custom_id=cid(tid, rev, "lv")))
-    view.add_item(button(label="Start", style=discord.ButtonStyle.primary, custom_id=cid(tid, rev, "st"),
+    view.add_item(button(label=w.t("Join"), style=discord.ButtonStyle.success, custom_id=cid(tid, rev, "jn")))
+    view.add_item(button(label=w.t("Leave"), style=discord.ButtonStyle.secondary, custom_id=cid(tid, rev, "lv")))
+    view.add_item(button(label=w.t("Start"), style=discord.ButtonStyle.primary, custom_id=cid(tid, rev, "st"),
                     disabled=len(t.seats) < cls.min_players))
-    view.add_item(button(label="Cancel", style=discord.ButtonStyle.danger, custom_id=cid(tid, rev, "cx")))
+    view.add_item(button(label=w.t("Cancel"), style=discord.ButtonStyle.danger, custom_id=cid(tid, rev, "cx")))
     if cls.max_players > 1:  # the host seats the built-in player at a level, one press (a row of their own)
         full = len(t.seats) >= cls.max_players
         for level in LEVELS:
-            view.add_item(button(label=f"Add {LEVEL_NAMES[level]} bot", style=discord.ButtonStyle.secondary,
+            view.add_item(button(label=w.t("Add {level} bot", level=level_word(w, level)), style=discord.ButtonStyle.secondary,
                                  emoji="🤖", custom_id=cid(tid, rev, "ab", level), disabled=full, row=1))
     return TableMessage(embed_from_panel(panel), view, [])
 
@@ -124,8 +132,8 @@ def table_message(reader: Reader, picture: bytes | str | None = None, *, drafts:
         return lobby_message(reader, ratings)
     w = reader.words
     if not t.started:  # a lobby that closed before its game started
-        panel = Panel(title=f"{t.title} — closed",
-                      description="This table closed before its game began. Start a new one with `/game new`.")
+        panel = Panel(title=w.t("{title} — closed", title=t.title),
+                      description=w.t("This table closed before its game began. Start a new one with `/game new`."))
         return TableMessage(embed_from_panel(panel), Sent(), [])
     drafts = drafts if drafts is not None else Drafts()
     render = renderer(t.game)
@@ -137,9 +145,10 @@ def table_message(reader: Reader, picture: bytes | str | None = None, *, drafts:
         recent = "\n".join(line(e) for e in shown)
         panel.description = clip(f"{recent}\n\n{panel.description}".strip(), 4096)
     if t.status == "playing" and t.timed_out:
-        late = " and ".join(name(reader.players[d.seat]) for d in reader.decisions) or "the player to act"
-        panel.fields.insert(0, ("⏰ Time is up", clip(f"Time is up for {late}. The other players or the host may "
-                                                       "**Skip** (the bot plays for them) or **Remove** them.", 1024),
+        late = w.list([name(reader.players[d.seat]) for d in reader.decisions]) or w.t("the player to act")
+        panel.fields.insert(0, ("⏰ " + w.t("Time is up"), clip(w.t(
+            "Time is up for {late}. The other players or the host may **Skip** (the bot plays for them) or "
+            "**Remove** them.", late=late), 1024),
                                 False))
     status = {"finished": w.t("game over"), "abandoned": w.t("abandoned")}.get(t.status, "")
     panel.footer = clip(" · ".join(x for x in (without_credit(panel.footer, t.game), status) if x), 2048)
@@ -174,9 +183,9 @@ def _table_buttons(reader: Reader, drafts: Drafts) -> discord.ui.View:
         if t.guild_id is None:  # a table in a DM: its players may let friends watch (bot.tables.watching)
             bottom.append(button(label=w.t("Invite a watcher"), emoji="👀", custom_id=cid(tid, rev, Kind.INVITE.value)))
         if t.timed_out:
-            bottom.append(button(label="Skip late player", style=discord.ButtonStyle.secondary,
+            bottom.append(button(label=w.t("Skip late player"), style=discord.ButtonStyle.secondary,
                                  custom_id=cid(tid, rev, "sk")))
-            bottom.append(button(label="Remove late player", style=discord.ButtonStyle.danger,
+            bottom.append(button(label=w.t("Remove late player"), style=discord.ButtonStyle.danger,
                                  custom_id=cid(tid, rev, "rv")))
         for component in bottom[:BUTTONS_PER_ROW]:
             add(view, component, row=1 if moves else 0)
@@ -184,9 +193,9 @@ def _table_buttons(reader: Reader, drafts: Drafts) -> discord.ui.View:
         if len(t.seats) == 1:
             view.add_item(button(label=w.t("New game"), style=discord.ButtonStyle.success, custom_id=cid(tid, rev, "ng")))
         elif t.status == "finished":
-            view.add_item(button(label="Rematch", style=discord.ButtonStyle.success, custom_id=cid(tid, rev, "rm")))
+            view.add_item(button(label=w.t("Rematch"), style=discord.ButtonStyle.success, custom_id=cid(tid, rev, "rm")))
         if renderer(t.game).story is not None:
-            view.add_item(button(label="Story file", style=discord.ButtonStyle.secondary, custom_id=cid(tid, rev, "sf")))
+            view.add_item(button(label=w.t("Story file"), style=discord.ButtonStyle.secondary, custom_id=cid(tid, rev, "sf")))
     return view
 
 
@@ -216,7 +225,7 @@ def seat_message(reader: Reader, drafts: Drafts, picture: bytes | None = None,
     w = reader.words
     render = renderer(t.game)
     if render.hand_text is not None:
-        panel = Panel(title=f"Your hand — {reader.title}", description=render.hand_text(reader.view))
+        panel = Panel(title=w.t("Your hand — {title}", title=reader.title), description=render.hand_text(reader.view))
     else:
         panel = render.table_panel(reader.view, with_picture=picture is not None, lang=reader.lang)
         panel.title = w.t("Your view — {title}", title=panel.title)
@@ -237,7 +246,9 @@ def seat_message(reader: Reader, drafts: Drafts, picture: bytes | None = None,
     else:
         view = Sent()
         head = (f"Your seat at {with_article('the', reader.title)} table in {where}. Not your move right now: "
-                f"{name(reader.waiting_for)}")
+                f"{name(reader.waiting_for)}") if w.english else w.t(
+            "Your seat at the {title} table in {where}. Not your move right now: {waiting}", title=reader.title,
+            where=where, waiting=name(reader.waiting_for))
     if note:
         head = f"{note}\n{head}"
     embed = embed_from_panel(panel)
@@ -292,14 +303,14 @@ def ending(reader: Reader, link: str, ratings: str = "", film: Any = None) -> di
     else:
         text = w.t("**The {title} game was abandoned.**", title=reader.title)
     if ratings:
-        text += f"\nRatings: {ratings}"
+        text += "\n" + w.t("Ratings: {ratings}", ratings=ratings)
     if link:
         text += "\n" + w.t("The final table: {link}", link=link)
     kw: dict[str, Any] = {}
     file = story_file(reader) if reader.started else None
     if file is not None:
-        told = "The story is told" if t.status == "finished" else "The story stops here"
-        text += f"\n{told}; here it is, to keep."
+        text += "\n" + (w.t("The story is told; here it is, to keep.") if t.status == "finished"
+                        else w.t("The story stops here; here it is, to keep."))
     films = [picture_file(film.data, film.filename, film.alt)] if film is not None else []
     kw["files"] = [f for f in (file, *films) if f is not None]
     kw["content"] = clip(text, 2000)
@@ -332,9 +343,11 @@ def private_lines(lines: Sequence[str]) -> str:
 
 
 def history(reader: Reader) -> discord.Embed:
-    lines = [line(e) for e in reader.recent[-20:]] or ["Nothing has happened yet."]
-    embed = discord.Embed(title=f"{reader.title} — recent moves", description="\n".join(lines)[:4096], colour=COLOUR)
-    embed.set_footer(text=f"{reader.table.moves} moves so far")
+    w = reader.words
+    lines = [line(e) for e in reader.recent[-20:]] or [w.t("Nothing has happened yet.")]
+    embed = discord.Embed(title=w.t("{title} — recent moves", title=reader.title), description="\n".join(lines)[:4096],
+                          colour=COLOUR)
+    embed.set_footer(text=w.n("{n} move so far", "{n} moves so far", reader.table.moves))
     return embed
 
 
@@ -344,18 +357,22 @@ NOTHING = "∅"  # the value of the autocomplete's one entry saying why nothing 
 def nothing_to_choose(reader: Reader, verb: str | None = None) -> str | None:
     """Why this reader may choose nothing now (with ``verb``: no move of that verb), in one
     sentence from what it may know; None when something may be chosen."""
+    w = reader.words
     if reader.table.status != "playing":
-        return "There is no game in progress at this table."
+        return w.t("There is no game in progress at this table.")
     if reader.seat is None:
-        return "You are not playing at this table."
+        return w.t("You are not playing at this table.")
     if reader.has_left:
-        return "You have left this game."
+        return w.t("You have left this game.")
     if not reader.acting:
         return reader.waiting_for
     if verb is None or not reader.choices((verb,)).empty:
         return None
     others = [o.label or o.token for o in reader.choices(()).options if o.token not in FORFEIT_TOKENS]
-    return pretty_text(f"No {verb} is possible now" + (f"; you may: {'; '.join(others)}." if others else "."))
+    if w.english:
+        return pretty_text(f"No {verb} is possible now" + (f"; you may: {'; '.join(others)}." if others else "."))
+    return w.t("No {verb} is possible now; you may: {moves}.", verb=verb, moves=Many(others, "; ")) if others \
+        else w.t("No {verb} is possible now.", verb=verb)
 
 
 def nothing_entry(why: str) -> list[discord.app_commands.Choice[str]]:
@@ -404,12 +421,14 @@ def no_line_now(reader: Reader) -> str:
     decision's prompt, else its choices' words), or whose turn it is."""
     decision = reader.decision if reader.acting else None
     if decision is None:
-        return clip(f"The game is not asking you for a line right now. {reader.waiting_for}", 1900)
-    step = decision.prompt or " or ".join(o.label or o.token for o in reader.choices(()).options)
-    return clip(f"The game is not asking you for a line yet. First: {pretty_text(step)}", 1900)
+        return clip(reader.words.t("The game is not asking you for a line right now. {waiting}",
+                                   waiting=reader.waiting_for), 1900)
+    step = decision.prompt or reader.words.list([o.label or o.token for o in reader.choices(()).options], "or")
+    return clip(reader.words.t("The game is not asking you for a line yet. First: {step}", step=pretty_text(step)), 1900)
 
 
 def forfeit_question(reader: Reader, tokens: tuple[str, ...]) -> str:
     what = pretty_text(" → ".join(reader.so_far(tokens)))
-    return clip(f"Are you sure you want to **{what}**? It gives the game up for you and cannot be undone.", 2000)
+    return clip(reader.words.t("Are you sure you want to **{what}**? It gives the game up for you and cannot be undone.",
+                               what=what), 2000)
 

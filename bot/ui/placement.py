@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.engine.words import say
 from bot.i18n import words
 from bot.i18n.lang import language_of
 from bot.render import pictures
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("cogs.tables")
 
 MOVE_DOWN_AFTER = 10  # other people's messages below the table message before it moves down the channel
-MOVED = "The table moved down the channel: {link}"
+MOVED = say("The table moved down the channel: {link}")
 
 
 def draw(reader: Reader) -> Any:
@@ -346,17 +347,17 @@ class Placement:
             # A click on another public copy (a notice posted with the table): the newer one is the table.
             older, newer = sorted((clicked.id, live))
             if clicked.id == older:
-                await interaction.response.edit_message(content=MOVED.format(link=payloads.jump_url(reader.table, live)),
-                                                        view=None)
+                moved = reader.words.t(MOVED, link=payloads.jump_url(reader.table, live))
+                await interaction.response.edit_message(content=moved, view=None)
             else:
                 live = newer
                 await self.remember(ch, live)
-                await self.edit(ch, older, content=MOVED.format(link=payloads.jump_url(reader.table, live)), view=None)
+                await self.edit(ch, older, content=reader.words.t(MOVED, link=payloads.jump_url(reader.table, live)), view=None)
         if live is not None and (move_down or self.scrolled_away(ch)):
             old, live = live, await self.post(interaction, msg)
             await self.remember(ch, live)
             self.shown(reader, msg, posted=True)
-            await self.edit(ch, old, content=MOVED.format(link=payloads.jump_url(reader.table, live)), view=None)
+            await self.edit(ch, old, content=reader.words.t(MOVED, link=payloads.jump_url(reader.table, live)), view=None)
         elif (public_click and clicked is not None and not interaction.response.is_done()
               and live in (None, clicked.id)):
             await interaction.response.edit_message(**msg.edit_kwargs())
@@ -371,7 +372,8 @@ class Placement:
                 self.shown(reader, msg)
             return await self._answer_after_edit(interaction, reader, msg, live, edited, answer)
         if answer and not answered_here:
-            await interaction.followup.send(clip(answer, 1900), ephemeral=True, allowed_mentions=NO_PINGS)
+            await interaction.followup.send(clip(words(language_of(interaction.locale)).say(answer), 1900), ephemeral=True,
+                                            allowed_mentions=NO_PINGS)
         return live
 
     async def _answer_after_edit(self, interaction: discord.Interaction, reader: Reader, msg: payloads.TableMessage,
@@ -387,7 +389,8 @@ class Placement:
             await self.remember(reader.table.channel_id, live)
             self.shown(reader, msg, posted=True)
         if answer and not said:
-            await interaction.followup.send(clip(answer, 1900), ephemeral=True, allowed_mentions=NO_PINGS)
+            await interaction.followup.send(clip(words(language_of(interaction.locale)).say(answer), 1900), ephemeral=True,
+                                            allowed_mentions=NO_PINGS)
         return live
 
     async def acknowledge(self, interaction: discord.Interaction, answer: str, link: str) -> bool:
@@ -395,7 +398,7 @@ class Placement:
         if interaction.response.is_done():
             return False
         w = words(language_of(interaction.locale))  # a private answer: the reader's own language
-        text = clip(f"{answer or w.t('Done.')}\n" + w.t("The table: {link}", link=link), 2000)
+        text = clip(f"{w.say(answer) if answer else w.t('Done.')}\n" + w.t("The table: {link}", link=link), 2000)
         clicked = interaction.message
         if clicked is not None and clicked.flags.ephemeral:  # a private panel updates in place
             await interaction.response.edit_message(content=text, embed=None, view=None, attachments=[])

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
+from bot.engine.words import say
 from bot.i18n import words
 from bot.i18n.lang import language_of
 from bot.render import pictures
@@ -45,13 +46,14 @@ DEFER_AFTER = 2.0  # seconds; Discord allows 3 for the first answer
 # What Discord's failing to take an answer raises through discord.py: an HTTP error after its retries, a
 # connection closed or lost, no answer in time.
 ANSWER_FAILED = (discord.HTTPException, aiohttp.ClientError, ConnectionError, asyncio.TimeoutError)
-STALE_LINK = "That table has moved on since this was posted; here is the current table."
-STALE_LINK_ONLY = "That table has moved on since this was posted; the table is here now: {link}"
-STALE_HERE = "That table had moved on since this was shown; it shows the current state now. Nothing was changed."
-ANSWERS = {Kind.JOIN: "You sat down at the table.", Kind.LEAVE: "You left the table.", Kind.START: "The game is on.",
-           Kind.CANCEL: "The table is cancelled.", Kind.CONCEDE: "You conceded.",
-           Kind.SKIP: "The late player's turn was played.", Kind.REMOVE: "The late player was removed.",
-           Kind.REMATCH: "A rematch is on.", Kind.NEW_GAME: "A new game is on.", Kind.ADD_BOT: "A bot took a seat."}
+STALE_LINK = say("That table has moved on since this was posted; here is the current table.")
+STALE_LINK_ONLY = say("That table has moved on since this was posted; the table is here now: {link}")
+STALE_HERE = say("That table had moved on since this was shown; it shows the current state now. Nothing was changed.")
+ANSWERS = {Kind.JOIN: say("You sat down at the table."), Kind.LEAVE: say("You left the table."),
+           Kind.START: say("The game is on."), Kind.CANCEL: say("The table is cancelled."), Kind.CONCEDE: say("You conceded."),
+           Kind.SKIP: say("The late player's turn was played."), Kind.REMOVE: say("The late player was removed."),
+           Kind.REMATCH: say("A rematch is on."), Kind.NEW_GAME: say("A new game is on."),
+           Kind.ADD_BOT: say("A bot took a seat.")}
 
 
 def actor_of(interaction: discord.Interaction, owner_ids: Any = None) -> Actor:
@@ -83,6 +85,11 @@ async def answer(interaction: discord.Interaction, content: str | None = None, *
         await interaction.followup.send(content, ephemeral=True, **kw)
     else:
         await interaction.response.send_message(content, ephemeral=True, **kw)
+
+
+def said(interaction: discord.Interaction, text: str, /, **kw: Any) -> str:
+    """A message of the catalogue in the interaction's reader's own language (a private answer)."""
+    return words(language_of(interaction.locale)).t(text, **kw) if text else ""
 
 
 async def refuse(interaction: discord.Interaction, message: str) -> None:
@@ -125,7 +132,7 @@ class Play:
         if update.finished:
             from bot.ui.ratings import change_lines
 
-            rated = change_lines(update.extra.get("ratings", ()))
+            rated = change_lines(update.extra.get("ratings", ()), reader.lang)
             film = await replays_of(self.desk).ending_film(reader)
             await follow_up(interaction, **payloads.ending(reader, link, rated, film), allowed_mentions=NO_PINGS)
 
@@ -159,8 +166,8 @@ class Play:
             if reader is not None:
                 live = await self.place.show_table(reader, post=False)
                 if live is not None and interaction.response.is_done():
-                    await follow_up(interaction, f"Done. The table: {payloads.jump_url(reader.table, live)}",
-                                    ephemeral=True)
+                    await follow_up(interaction, said(interaction, "Done. The table: {link}",
+                                                      link=payloads.jump_url(reader.table, live)), ephemeral=True)
         except (TableError, *ANSWER_FAILED) as e:
             log.warning("could not catch the table up in channel %s either: %s", ch, e.__class__.__name__)
 
@@ -176,9 +183,9 @@ class Play:
             try:
                 target = Kind(arg)
             except ValueError:
-                return await refuse(interaction, "That button is not one of mine.")
+                return await refuse(interaction, say("That button is not one of mine."))
             if target not in (Kind.CONCEDE, Kind.LEAVE, Kind.CANCEL, Kind.ABANDON):
-                return await refuse(interaction, "That button is not one of mine.")
+                return await refuse(interaction, say("That button is not one of mine."))
             if target is Kind.ABANDON:
                 return await self.abandon_table(interaction, tid, rev, confirmed=True)
             return await self.table_action(interaction, target, tid, rev, confirmed=True)
@@ -198,7 +205,7 @@ class Play:
         if kind is Kind.STORY_FILE:
             file = payloads.story_file(await self.desk.require_public(interaction.channel_id))
             if file is None:
-                return await refuse(interaction, "No story here.")
+                return await refuse(interaction, say("No story here."))
             return await interaction.response.send_message(file=file, ephemeral=True)
         page = 0
         if kind is Kind.PAGE:
@@ -207,7 +214,7 @@ class Play:
         if kind is Kind.BATCH:  # whole moves chosen in a select: played in the order offered
             moves = payloads.batch_moves(values)
             if not moves:
-                return await refuse(interaction, "Choose at least one move.")
+                return await refuse(interaction, say("Choose at least one move."))
             return await self.play(interaction, moves[0], via="button", table=tid, opened=rev, more=moves[1:])
         tokens = await self.tokens(interaction, arg, tid, rev)
         if kind is Kind.CONFIRM and payloads.THEN in tokens:  # a sequence of moves in one press
@@ -237,16 +244,16 @@ class Play:
         except DamagedError as e:
             return await refuse(interaction, str(e))
         if reader is None:
-            return await refuse(interaction, "That table is gone. Start one with `/game new`.")
+            return await refuse(interaction, say("That table is gone. Start one with `/game new`."))
         clicked = interaction.message
         live = await self.place.live_id(reader)
         self.place.learn(interaction)
         if (clicked is not None and not clicked.flags.ephemeral and live is not None and clicked.id != live
                 and _of_table(clicked, reader.table.key) and not interaction.response.is_done()):
             # an older copy of the table (posted again further down): it points to the table and loses its buttons
-            await interaction.response.edit_message(content=MOVED.format(link=payloads.jump_url(reader.table, live)),
+            await interaction.response.edit_message(content=reader.words.t(MOVED, link=payloads.jump_url(reader.table, live)),
                                                     view=None)
-            return await follow_up(interaction, STALE_LINK_ONLY.format(link=payloads.jump_url(reader.table, live)),
+            return await follow_up(interaction, said(interaction, STALE_LINK_ONLY, link=payloads.jump_url(reader.table, live)),
                                    ephemeral=True)
         if not self.place.is_current(reader):
             if (clicked is not None and not clicked.flags.ephemeral and clicked.id == live
@@ -256,10 +263,10 @@ class Play:
                     msg = await render(reader, self.desk.ratings)
                     await interaction.response.edit_message(**msg.edit_kwargs())
                     self.place.shown(reader, msg)
-                return await follow_up(interaction, STALE_HERE, ephemeral=True)
+                return await follow_up(interaction, said(interaction, STALE_HERE), ephemeral=True)
             await self.place.show_table(reader, post=False)
         kw = (await render(reader)).send_kwargs()
-        kw["content"] = STALE_LINK
+        kw["content"] = said(interaction, STALE_LINK)
         await answer(interaction, **kw)
 
     # ----- lobby and table buttons --------------------------------------------------------
@@ -281,9 +288,10 @@ class Play:
                 reader = reader or await self.desk.public(ch)
                 if reader is not None and reader.table.status == "playing" and \
                         reader.table.seat_of(actor.user_id) is not None:
-                    what = "Concede" if kind is Kind.CONCEDE else "Leave the game"
                     return await self.ask_sure(
-                        interaction, f"Are you sure? **{what}**: that is a forfeit, and it cannot be undone.",
+                        interaction, say("Are you sure? **Concede**: that is a forfeit, and it cannot be undone.")
+                        if kind is Kind.CONCEDE else
+                        say("Are you sure? **Leave the game**: that is a forfeit, and it cannot be undone."),
                         payloads.confirm_view(reader.table.key, reader.table.revision, payloads.SURE, kind.value))
             update = await self._table_update(interaction, kind, actor, ch, rev, arg)
         except StaleError:
@@ -291,7 +299,7 @@ class Play:
         except TableError as e:
             return await refuse(interaction, str(e))
         if update is None:
-            return await refuse(interaction, "The damaged table was set aside; this channel can start a new game.")
+            return await refuse(interaction, say("The damaged table was set aside; this channel can start a new game."))
         await self.publish(interaction, update, answer=ANSWERS.get(kind, ""))
 
     async def _table_update(self, interaction: discord.Interaction, kind: Kind, actor: Actor, ch: int,
@@ -315,10 +323,10 @@ class Play:
         except TableError as e:
             return await refuse(interaction, str(e))
         if reader.seat is None:
-            return await refuse(interaction, "You are not playing at this table; the public table is all there is "
-                                             "to see.")
+            return await refuse(interaction, say("You are not playing at this table; the public table is all there is "
+                                             "to see."))
         if reader.table.status != "playing":
-            return await refuse(interaction, "There is no game in progress at this table.")
+            return await refuse(interaction, say("There is no game in progress at this table."))
         await self.send_panel(interaction, reader, note)
 
     async def send_panel(self, interaction: discord.Interaction, reader: Reader, note: str = "") -> None:
@@ -361,7 +369,7 @@ class Play:
         reader = await self.desk.to_move(interaction.channel_id, interaction.user.id, tid, rev)
         c = reader.choices(tokens)
         if c.kind != "text":
-            raise TableError("The game is not asking you for that line now.")
+            raise TableError(say("The game is not asking you for that line now."))
         drafts = payloads.Drafts()
         arg = drafts.arg(tid, rev, payloads.MODAL, tokens)
         await self.desk.save_drafts(drafts, reader)

@@ -16,6 +16,7 @@ from typing import Any
 import discord
 
 from bot.engine.registry import GAME_IDS, spec
+from bot.i18n import Words, language_of, words
 from bot.render.panel import plain
 from bot.ratings import MIN_GAMES, NEW, PlayerRating, RatingChange, bot_skill, display, is_bot
 
@@ -32,12 +33,15 @@ def name_text(name: str) -> str:
     return plain(name)
 
 
-def number(value: int) -> str:
-    return f"{value:,}"
+EN = words("en")
 
 
-def signed(value: int) -> str:
-    return f"+{value:,}" if value > 0 else f"−{-value:,}" if value < 0 else "±0"
+def number(value: int, w: Words = EN) -> str:
+    return f"{value:,}" if w.english else w.num(value)
+
+
+def signed(value: int, w: Words = EN) -> str:
+    return f"+{number(value, w)}" if value > 0 else f"−{number(-value, w)}" if value < 0 else "±0"
 
 
 def title_of(game: str) -> str:
@@ -47,77 +51,80 @@ def title_of(game: str) -> str:
         return game
 
 
-def rating_line(r: PlayerRating) -> str:
+def rating_line(r: PlayerRating, w: Words = EN) -> str:
     """``1,236 · 14 games · last game +24``."""
-    games = f"{r.games} game{'s' * (r.games != 1)}"
-    return f"{number(display(r.mu, r.sigma))} · {games} · last game {signed(r.last_change)}"
+    games = w.n("{n} game", "{n} games", r.games)
+    return f"{number(display(r.mu, r.sigma), w)} · {games} · " + w.t("last game {change}", change=signed(r.last_change, w))
 
 
 # ----- the command ----------------------------------------------------------------------------
 async def rating_embed(store: Any, guild_id: int, user_id: int, user_name: str,
-                       game: str | None = None) -> discord.Embed:
+                       game: str | None = None, w: Words = EN) -> discord.Embed:
     """A player's rating in ``game`` (with their place on its leaderboard), or in every game."""
     rows = await store.player_ratings(guild_id, user_id, game)
     who = name_text(user_name)
     if game is not None:
-        embed = discord.Embed(title=f"{title_of(game)} — rating", colour=COLOUR)
+        embed = discord.Embed(title=w.t("{title} — rating", title=title_of(game)), colour=COLOUR)
         if not rows:
-            embed.description = (f"**{who}** has no rating in {title_of(game)} here yet: a new player starts at "
-                                 f"{number(NEW.display)}, and every finished game with two or more players counts.")
+            embed.description = w.t("**{who}** has no rating in {title} here yet: a new player starts at {start}, and "
+                                    "every finished game with two or more players counts.", who=who, title=title_of(game),
+                                    start=number(NEW.display, w))
             return embed
         r = rows[0]
         place = await store.rating_place(guild_id, game, user_id, MIN_GAMES)
-        where = (f"#{place} on the leaderboard" if place is not None
-                 else f"on the leaderboard after {MIN_GAMES} games")
-        embed.description = f"**{who}** — {rating_line(r)} · {where}"
+        where = (w.t("#{place} on the leaderboard", place=place) if place is not None
+                 else w.n("on the leaderboard after {n} game", "on the leaderboard after {n} games", MIN_GAMES))
+        embed.description = f"**{who}** — {rating_line(r, w)} · {where}"
     else:
-        embed = discord.Embed(title="Ratings", colour=COLOUR)
+        embed = discord.Embed(title=w.t("Ratings"), colour=COLOUR)
         if not rows:
-            embed.description = (f"**{who}** has no rating here yet: a new player starts at {number(NEW.display)}, "
-                                 "and every finished game with two or more players counts.")
+            embed.description = w.t("**{who}** has no rating here yet: a new player starts at {start}, and every "
+                                    "finished game with two or more players counts.", who=who, start=number(NEW.display, w))
             return embed
-        embed.description = f"**{who}**\n" + "\n".join(f"{title_of(r.game)}: {rating_line(r)}" for r in rows)
-    embed.set_footer(text="A cautious estimate of skill (μ − 3σ): it rises as you win and as your games make it surer.")
+        embed.description = f"**{who}**\n" + "\n".join(f"{title_of(r.game)}: {rating_line(r, w)}" for r in rows)
+    embed.set_footer(text=w.t("A cautious estimate of skill (μ − 3σ): it rises as you win and as your games make it "
+                              "surer."))
     return embed
 
 
 async def leaderboard_embed(store: Any, guild_id: int, game: str, user_id: int | None = None,
-                            user_name: str = "") -> discord.Embed:
+                            user_name: str = "", w: Words = EN) -> discord.Embed:
     """The best ratings of ``game`` here (at least ``MIN_GAMES`` games), and the caller's own line
     under it when they are not among those shown."""
     board = await store.leaderboard(guild_id, game, MIN_GAMES, BOARD_SIZE)
-    embed = discord.Embed(title=f"{title_of(game)} — leaderboard", colour=COLOUR,
-                          description=f"Ranked by rating; players with at least {MIN_GAMES} rated games.")
+    embed = discord.Embed(title=w.t("{title} — leaderboard", title=title_of(game)), colour=COLOUR,
+                          description=w.t("Ranked by rating; players with at least {least} rated games.", least=MIN_GAMES))
     if not board:
-        embed.description = (f"Nobody has {MIN_GAMES} rated games of {title_of(game)} here yet.")
+        embed.description = w.t("Nobody has {least} rated games of {title} here yet.", least=MIN_GAMES, title=title_of(game))
     else:
-        lines = [f"{i}. **{name_text(r.name)}** — {rating_line(r)}" for i, r in enumerate(board, start=1)]
-        embed.add_field(name="Leaderboard", value="\n".join(lines)[:1024], inline=False)
+        lines = [f"{i}. **{name_text(r.name)}** — {rating_line(r, w)}" for i, r in enumerate(board, start=1)]
+        embed.add_field(name=w.t("Leaderboard"), value="\n".join(lines)[:1024], inline=False)
     if user_id is not None and all(r.user_id != user_id for r in board):
         mine = await store.player_ratings(guild_id, user_id, game)
         if mine:
             place = await store.rating_place(guild_id, game, user_id, MIN_GAMES)
-            head = f"#{place}" if place is not None else f"not ranked yet ({MIN_GAMES} games needed)"
-            embed.add_field(name="You", value=f"{head}: **{name_text(mine[0].name or user_name)}** — "
-                                              f"{rating_line(mine[0])}"[:1024], inline=False)
+            head = f"#{place}" if place is not None else w.t("not ranked yet ({least} games needed)", least=MIN_GAMES)
+            embed.add_field(name=w.t("You"), value=f"{head}: **{name_text(mine[0].name or user_name)}** — "
+                                                   f"{rating_line(mine[0], w)}"[:1024], inline=False)
     return embed
 
 
 async def rating(store: Any, interaction: discord.Interaction, game: str | None = None,
                  player: discord.abc.User | None = None) -> None:
     """``/game rating [game] [player]``, answered privately (an ephemeral embed)."""
+    w = words(language_of(interaction.locale))  # a private answer: the reader's own language
     if interaction.guild_id is None:
         return await interaction.response.send_message(
-            "Ratings are kept per server: games in DMs are not rated. Ask in a server channel.", ephemeral=True)
+            w.t("Ratings are kept per server: games in DMs are not rated. Ask in a server channel."), ephemeral=True)
     if game is not None and game not in GAME_IDS:
-        return await interaction.response.send_message(f"There is no game called {plain(game[:60])}.",
+        return await interaction.response.send_message(w.t("There is no game called {name}.", name=plain(game[:60])),
                                                        ephemeral=True, allowed_mentions=NO_PINGS)
     if game is not None and player is None:
         embed = await leaderboard_embed(store, interaction.guild_id, game, interaction.user.id,
-                                        interaction.user.display_name)
+                                        interaction.user.display_name, w)
     else:
         who = player or interaction.user
-        embed = await rating_embed(store, interaction.guild_id, who.id, who.display_name, game)
+        embed = await rating_embed(store, interaction.guild_id, who.id, who.display_name, game, w)
     await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS)
 
 
@@ -131,21 +138,25 @@ async def lobby_lines(store: Any, table: Any) -> list[str]:
         return []
     people = [s.user_id for s in table.seats if not is_bot(s.user_id)]
     stored = await store.ratings(table.guild_id, table.game, people) if people else {}
+    w = words(getattr(table, "lang", "en"))  # the lobby's: the table's language
     lines = []
     for s in table.seats:
         who = name_text(s.name)
         if is_bot(s.user_id):
-            lines.append(f"{who} — {number(bot_skill(table.game).display)} (built-in player, fixed)")
+            fixed = number(bot_skill(table.game).display, w)
+            lines.append(f"{who} — " + w.t("{rating} (built-in player, fixed)", rating=fixed))
         elif s.user_id in stored:
             r = stored[s.user_id]
-            lines.append(f"{who} — {number(display(r.mu, r.sigma))} ({r.games} game{'s' * (r.games != 1)})")
+            games = w.n("{n} game", "{n} games", r.games)
+            lines.append(f"{who} — {number(display(r.mu, r.sigma), w)} ({games})")
         else:
-            lines.append(f"{who} — new ({number(NEW.display)})")
+            lines.append(f"{who} — " + w.t("new ({rating})", rating=number(NEW.display, w)))
     return lines
 
 
-def change_lines(changes: Sequence[RatingChange]) -> str:
+def change_lines(changes: Sequence[RatingChange], lang: str = "en") -> str:
     """The end-of-game line of each person's change, one a line: ``Ana 1,212 → 1,236 (+24)``
-    (empty when the game was not rated)."""
-    return "\n".join(f"{name_text(c.name)} {number(c.before)} → {number(c.after)} ({signed(c.delta)})"
+    (empty when the game was not rated); numbers as ``lang`` writes them."""
+    w = words(lang)
+    return "\n".join(f"{name_text(c.name)} {number(c.before, w)} → {number(c.after, w)} ({signed(c.delta, w)})"
                      for c in changes)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot.engine.words import say
 from bot.engine.cards import pretty_text
 from bot.render import pictures, renderer
 from bot.render.panel import clip
@@ -53,7 +54,7 @@ def eye_of(code: str) -> int | None:
     if code == "p":
         return None
     if not code.isdigit() or len(code) > 2:
-        raise TableError("That button is not one of mine.")
+        raise TableError(say("That button is not one of mine."))
     return int(code)
 
 
@@ -210,15 +211,15 @@ async def moment(viewing: Viewing, step: int, who: str) -> dict[str, Any]:
 # ----- the command ------------------------------------------------------------------------
 async def read_attachment(attachment: discord.Attachment) -> Any:
     if attachment.size > MAX_RECORD_BYTES:
-        raise TableError(f"That file is too large for a record ({attachment.size // 1000} KB).")
+        raise TableError(say("That file is too large for a record ({size} KB).", size=attachment.size // 1000))
     try:
         data = await attachment.read()
     except discord.HTTPException:
-        raise TableError("I could not read that file; try attaching it again.") from None
+        raise TableError(say("I could not read that file; try attaching it again.")) from None
     try:
         return json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
-        raise TableError("That file is not a Deckhand record (a JSON file from `/game export`).") from None
+        raise TableError(say("That file is not a Deckhand record (a JSON file from `/game export`).")) from None
 
 
 async def open_viewer(desk: "Desk", interaction: discord.Interaction, game: str | None,
@@ -238,8 +239,8 @@ async def open_viewer(desk: "Desk", interaction: discord.Interaction, game: str 
                 found = await replays.recent(interaction.channel_id or 0, interaction.guild_id, interaction.user.id)
                 here = [g for g in found if g.here]
                 if not here:
-                    raise TableError("No finished game here to replay. Pick one with the `game` option, or attach "
-                                     "a record from `/game export`.")
+                    raise TableError(say("No finished game here to replay. Pick one with the `game` option, or attach "
+                                     "a record from `/game export`."))
                 key = here[0].key
             viewing = await replays.open(key, interaction.channel_id or 0, interaction.guild_id, interaction.user.id)
         msg = await frame(viewing, viewing.step(move) if move is not None else 0, None)
@@ -283,10 +284,10 @@ async def viewing_for(replays: Replays, interaction: discord.Interaction, key: s
         message = interaction.message
         attached = next((a for a in (message.attachments if message else []) if a.filename == RECORD_FILE), None)
         if attached is None:
-            raise TableError("This replay's record is no longer attached; run `/game replay` with the file again.")
+            raise TableError(say("This replay's record is no longer attached; run `/game replay` with the file again."))
         viewing = await replays.open_file(await read_attachment(attached))
         if viewing.replay.key != key:
-            raise TableError("This replay's record is no longer attached; run `/game replay` with the file again.")
+            raise TableError(say("This replay's record is no longer attached; run `/game replay` with the file again."))
         return viewing
     return await replays.open(key, interaction.channel_id or 0, interaction.guild_id, interaction.user.id)
 
@@ -335,7 +336,7 @@ async def film_message(viewing: Viewing, seat: int | None) -> dict[str, Any]:
     """The whole game through ``seat``'s eyes (None: the public's), as an animation, for the one who asked."""
     made = await film(viewing, seat)
     if made is None:
-        raise TableError("The animation could not be drawn this time; try again later.")
+        raise TableError(say("The animation could not be drawn this time; try again later."))
     eyes = "the public view" if seat is None else f"{name(viewing.replay.players[seat])}'s view"
     return {"content": clip(f"{viewing.replay.title}, the whole game ({eyes}) — only you can see this.", 2000),
             "file": picture_file(made.data, made.filename, made.alt)}
@@ -362,7 +363,7 @@ async def _pressed(desk: "Desk", interaction: discord.Interaction, kind: Kind, k
         seat = eye_of(values[0]) if values else eye_of(arg)
     step = max(0, min(step, last))
     if not viewing.allowed(seat):
-        raise TableError("You may not look through that seat's eyes in this game.")
+        raise TableError(say("You may not look through that seat's eyes in this game."))
     return await frame(viewing, step, seat, page)
 
 
@@ -388,7 +389,7 @@ class ReplayItem(Component):
         except Exception:
             log.exception("the replay viewer failed")
             if not interaction.response.is_done():
-                await refuse(interaction, "Something went wrong on my side; nothing was changed.")
+                await refuse(interaction, say("Something went wrong on my side; nothing was changed."))
 
 
 def _item(kind: Kind) -> type:
