@@ -1,7 +1,8 @@
 """A whole seeded Gridcannon game through the Discord stand-in for a Spanish and a German player (in a
 DM, and at a Spanish or German server's table): every version of every message, every component,
 modal, autocomplete, embed and picture description they get carries no English message of the
-catalogue; the table keeps its language in its row, each private answer follows the reader's own."""
+catalogue; the table keeps its language in its row, each private answer follows the reader's own. The
+games of several players (Court Wars…) likewise, a whole seeded game at a Spanish or a German server."""
 
 from __future__ import annotations
 
@@ -122,3 +123,46 @@ async def test_the_host_sets_the_tables_language_with_game_language(standin, bot
     await standin.slash(bot, "game language", {"language": "en"}, user=alice, guild=g)
     assert "lang" not in (await bot.service.get(channel_id)).series
     assert latest_table(standin, channel_id)["embeds"][0]["footer"]["text"].startswith("Rules:")
+
+
+# ----- the games of several players, at a server's table -----------------------------------------
+TABLES = [  # (game, language, its options, the text its picture's description carries in that language)
+    ("court_wars", "es", "rounds=4", "Montón de descartes"),
+    ("court_wars", "de", "Shuffle Recycle, rounds=4", "Ablagestoß"),
+]
+
+
+@pytest.mark.parametrize(("game", "lang", "variants", "alt"), TABLES)
+async def test_a_whole_game_of_several_players_at_a_servers_table_in_its_language(standin, bot, game, lang, variants,
+                                                                                  alt):
+    """Two players at a Spanish or German server, each with that Discord language, play a seeded game
+    to its end with buttons, pickers and (now and then) /game move: nothing either was shown, the
+    refusal of a wrong move included, carries an English message."""
+    from tests.discord_helpers import guild_with, start_by_slash
+
+    g, users = guild_with(standin, ("ana", "ben"))
+    g.locale = LOCALES[lang]
+    for u in users:
+        u["locale"] = LOCALES[lang]
+    channel_id = await start_by_slash(standin, bot, g, users, game, variants=variants)
+    assert (await bot.service.get(channel_id)).series.get("lang") == lang
+    refused = False
+    for i in range(400):
+        table = await bot.service.get(channel_id)
+        if table.status != "playing":
+            break
+        seat, move = await auto_move_for(bot, channel_id, i)
+        user = users[seat]
+        if not refused:  # a refusal, in the language
+            wrong = await standin.slash(bot, "game move", {"move": "attack K 9 9:Q 9"}, user=user, guild=g)
+            said = {"es": "No hay ningún jugador 9", "de": "Es gibt keinen Spieler 9"}[lang]
+            refused = wrong.ephemeral and said in wrong.text
+        if i % 7 == 3:
+            await standin.slash(bot, "game move", {"move": move}, user=user, guild=g)
+        else:
+            await press_move(standin, bot, channel_id, move, user)
+    assert table.status == "finished" and refused and i > 20
+    for u in users:
+        assert english_left(everything_read_by(standin, int(u["id"]), channel_id), lang) == []
+    final = latest_table(standin, channel_id)
+    assert any(alt in (a.get("description") or "") for a in final.get("attachments") or []), "the picture's alt text"

@@ -62,7 +62,8 @@ import pytest
 
 from bot.engine.core import Game
 from bot.engine.registry import spec
-from bot.render.pictures import draw_seat, draw_table
+from bot.i18n.lang import language_of
+from bot.render.pictures import InLanguage, draw_seat, draw_table
 import bot.tables.lobby as table_module
 import bot.tables.since as since_module
 from bot.records import FORFEIT
@@ -210,14 +211,22 @@ class Watcher:
         if item.kind == "message":
             self.check_pictures(item, seat, where)
 
-    def drawn(self, game: Game, seat: int | None, kind: str) -> bytes | None:
+    lang = "en"  # the table's language: its pictures' words (a watcher's may be English)
+
+    @staticmethod
+    def said(view: Any, lang: str) -> Any:
+        """A view to draw the table's picture from, in ``lang``."""
+        return view if lang == "en" else InLanguage(view, lang)
+
+    def drawn(self, game: Game, seat: int | None, kind: str, lang: str = "en") -> bytes | None:
         """The picture of ``seat``'s view (None: public) of ``game`` with the cards ``seat`` may not
         know re-dealt: what the reader may be shown."""
-        key = (id(game), seat, kind)
+        key = (id(game), seat, kind, lang)
         if key not in self._drawn:
             other, _ = redeal(game, seat, seed=self.mark + len(self._drawn))
             view = other.view(seat)
-            self._drawn[key] = draw_table(self.game_id, view) if kind == "table" else draw_seat(self.game_id, view)
+            self._drawn[key] = draw_table(self.game_id, self.said(view, lang)) if kind == "table" else \
+                draw_seat(self.game_id, view)
         return self._drawn[key]
 
     def explain(self, data: bytes) -> str:
@@ -225,7 +234,8 @@ class Watcher:
         found = []
         for g in self.states:
             for r in [None, *range(len(g.players))]:
-                if draw_table(self.game_id, g.view(r)) == data or draw_seat(self.game_id, g.view(r)) == data:
+                tables = (draw_table(self.game_id, self.said(g.view(r), lang)) for lang in {"en", self.lang})
+                if data in tables or draw_seat(self.game_id, g.view(r)) == data:
                     found.append(f"{'public' if r is None else f'seat {r}'} view at move {g.move_count}")
         return "; ".join(found) or "no view of the state before or after the step draws it"
 
@@ -245,8 +255,8 @@ class Watcher:
             # shows, mostly), and the first that fits ends the search: each drawing is a whole
             # picture, and the check is that one fits.
             kinds = ["table"] if seat is None else ["seat", "table"]
-            fits = any(self.drawn(g, seat if kind == "seat" else None, kind) == f.data
-                       for g in reversed(self.states) for kind in kinds)
+            fits = any(self.drawn(g, seat if kind == "seat" else None, kind, lang) == f.data
+                       for g in reversed(self.states) for kind in kinds for lang in dict.fromkeys((self.lang, "en")))
             assert fits, f"{where}: the picture {f.filename!r} is not the one drawn from its reader's view " \
                          f"with the cards it may not know re-dealt ({self.explain(f.data)})"
             self.count("picture")
@@ -265,7 +275,8 @@ class Watcher:
 
 PICTURES = (".png", ".gif", ".webp")
 ANIMATIONS = (".gif", ".webp")
-# game id -> (players, variants (quick settings where the game has them), the table's seed)
+# game id -> (players, variants (quick settings where the game has them), the table's seed); LOCALE: a
+# game played at a server (and by players) of another language
 GAMES: dict[str, tuple[int, str | None, int]] = {
     "court_wars": (3, None, 11),
     "celestial_emperor": (3, "Seat Order Clans", 5),
@@ -273,6 +284,9 @@ GAMES: dict[str, tuple[int, str | None, int]] = {
     "cardchess2": (2, ", ".join(spec("cardchess2").quick_options), 2),
     "maginot_line": (2, ", ".join(spec("maginot_line").quick_options), 66),
 }
+
+
+LOCALE = {"court_wars": "es-ES"}
 
 
 def has_choice_option(bot, command: str, verb: str) -> bool:
@@ -288,10 +302,15 @@ async def play_and_watch(standin, bot, monkeypatch, game_id: str) -> Watcher:
     g = standin.guild()
     users = [standin.user(name=x) for x in ("ana", "ben", "cat", "dee", "eve")[:n]]
     outsider = standin.user(name="zed")
+    if game_id in LOCALE:
+        g.locale = LOCALE[game_id]
     for u in [*users, outsider]:
         g.add_member(u)
+        if game_id in LOCALE:
+            u["locale"] = LOCALE[game_id]
     channel = int(g.channel["id"])
     w = Watcher(standin, bot, channel, game_id, {int(u["id"]): i for i, u in enumerate(users)})
+    w.lang = language_of(LOCALE.get(game_id))
     args = {"game": game_id, **({"variants": variants} if variants else {})}
     lobby = await standin.slash(bot, "game new", args, user=users[0], guild=g)
     for u in users[1:]:

@@ -113,14 +113,16 @@ def test_a_phrase_is_english_and_says_itself_in_another_language_with_its_argume
 
 
 # ----- records stay language-neutral ----------------------------------------------------------
-def _seeded_game(seed: int, moves: int | None = None):
-    s = spec("gridcannon")
-    g = s.state.new(["Ana"], seed=seed)
+def _seeded_game(seed: int, moves: int | None = None, game: str = "gridcannon", players: tuple[str, ...] = ("Ana",),
+                 options: tuple[str, ...] = ()):
+    s = spec(game)
+    g = s.state.new(list(players), list(options), seed=seed)
     rng = random.Random(seed)
     played = []
     while not g.is_over() and (moves is None or len(played) < moves):
-        move = str(s.player(g, 0, rng))
-        g, _ = g.apply(0, move)
+        seat = min(g.to_act())
+        move = str(s.player(g, seat, rng))
+        g, _ = g.apply(seat, move)
         played.append(move)
     return s, g, played
 
@@ -181,19 +183,28 @@ class Typed:
         self.out.append(text)
 
 
+TERMINAL = [  # (game, title, players, options, seeds, a wrong move)
+    ("gridcannon", "Gridcannon", ("Ana",), (), (3, 11), "place r9c9"),
+    ("court_wars", "Court Wars", ("Ana", "Ben"), ("rounds=6",), (4,), "attack K 9 9:Q 9"),
+]
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_a_whole_seeded_gridcannon_game_in_the_terminal_leaves_no_english_message(lang):
+@pytest.mark.parametrize(("game", "title", "players", "options", "seeds", "wrong"), TERMINAL, ids=[t[0] for t in TERMINAL])
+def test_a_whole_seeded_game_in_the_terminal_leaves_no_english_message(lang, game, title, players, options, seeds,
+                                                                        wrong):
     seen_refusal = False
-    for seed in (3, 11):
-        _, g, played = _seeded_game(seed)
+    for seed in seeds:
+        _, g, played = _seeded_game(seed, None, game, players, options)
         assert g.is_over()
-        typed = Typed(["place r9c9", *played])  # a refusal first, in the language too
-        play_terminal("gridcannon", ["Ana"], [], seed, read=typed.read, write=typed.write, width=100, clear=False,
-                      lang=lang)
+        typed = Typed([wrong, *played])  # a refusal first, in the language too
+        end = play_terminal(game, list(players), list(options), seed, read=typed.read, write=typed.write, width=100,
+                            clear=False, lang=lang)
+        assert end.is_over() and end.move_count == g.move_count  # the whole game, every move taken
         out = "\n".join(typed.out)
         assert english_left(out, lang) == []
         seen_refusal = seen_refusal or {"es": "No se puede:", "de": "Nicht erlaubt:"}[lang] in out
-        assert ("Gridcannon" in out) and (str(g.outcome().summary) not in out)  # the end said in the language
+        assert (title in out) and (str(g.outcome().summary) not in out)  # the end said in the language
     assert seen_refusal
 
 

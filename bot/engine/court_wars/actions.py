@@ -94,9 +94,9 @@ VERBS = frozenset(a.verb for a in ACTIONS)
 
 def letter(token: str) -> str:
     """``K``, ``q``, ``KS`` → the position letter; IllegalMove otherwise."""
-    t = token.strip().upper()
-    if len(t) >= 1 and t[0] in LETTERS and (len(t) == 1 or len(t) == 2 and t[1] in SUIT_ORDER):
-        return t[0]
+    up = token.strip().upper()
+    if len(up) >= 1 and up[0] in LETTERS and (len(up) == 1 or len(up) == 2 and up[1] in SUIT_ORDER):
+        return up[0]
     raise IllegalMove(say("{token} is not a position: write K, Q or J.", token=repr(token)), "parse")
 
 
