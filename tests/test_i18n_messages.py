@@ -186,6 +186,7 @@ class Typed:
 TERMINAL = [  # (game, title, players, options, seeds, a wrong move)
     ("gridcannon", "Gridcannon", ("Ana",), (), (3, 11), "place r9c9"),
     ("court_wars", "Court Wars", ("Ana", "Ben"), ("rounds=6",), (4,), "attack K 9 9:Q 9"),
+    ("celestial_emperor", "Warriors of the Celestial Emperor", ("Ana", "Ben", "Cai"), (), (6,), "target unicorn"),
 ]
 
 
