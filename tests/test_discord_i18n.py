@@ -236,3 +236,55 @@ async def test_a_lessons_frame_speaks_the_learners_language(standin, bot, lang):
         await standin.click(bot, mid, buttons["o"]["custom_id"], user=ana)
     assert w.t("Start a real table") in standin._message(mid)["content"]
     assert english_left(everything_read_by(standin, int(ana["id"]), int(g.channel["id"])), lang) == []
+
+
+# ----- the games of several players, at a server's table -----------------------------------------
+SEVERAL = [  # (game, language, its options, the text its picture's description carries in that language)
+    ("court_wars", "es", "rounds=4", "Montón de descartes"),
+    ("court_wars", "de", "Shuffle Recycle, rounds=4", "Ablagestoß"),
+    ("celestial_emperor", "es", "Seat Order Clans", "Ganador:"),
+    ("celestial_emperor", "de", "Lenient Descriptions", "Sieger:"),
+]
+WRONG_MOVE = {"court_wars": ("attack K 9 9:Q 9", {"es": "No hay ningún jugador 9", "de": "Es gibt keinen Spieler 9"}),
+         "celestial_emperor": ("target unicorn", {"es": "Nombra el objetivo", "de": "Nenn das Ziel"})}
+
+
+@pytest.mark.parametrize(("game", "lang", "variants", "alt"), SEVERAL)
+async def test_a_whole_game_of_several_players_at_a_servers_table_in_its_language(standin, bot, game, lang, variants,
+                                                                                  alt):
+    """Two players at a Spanish or German server, each with that Discord language, play a seeded game
+    to its end with buttons, pickers and (now and then) /game move: nothing either was shown, the
+    refusal of a wrong move included, carries an English message."""
+    from bot.tables.games import load_game
+    from tests.discord_helpers import guild_with, start_by_slash
+
+    g, users = guild_with(standin, ("ana", "ben"))
+    g.locale = LOCALES[lang]
+    for u in users:
+        u["locale"] = LOCALES[lang]
+    channel_id = await start_by_slash(standin, bot, g, users, game, variants=variants)
+    assert (await bot.service.get(channel_id)).series.get("lang") == lang
+    refused = False
+    wrong_move, said = WRONG_MOVE[game]
+    for i in range(400):
+        table = await bot.service.get(channel_id)
+        if table.status != "playing":
+            break
+        seat, move = await auto_move_for(bot, channel_id, i)
+        user = users[seat]
+        if not refused:  # a refusal, in the language
+            wrong = await standin.slash(bot, "game move", {"move": wrong_move}, user=user, guild=g)
+            refused = wrong.ephemeral and said[lang] in wrong.text
+        if i % 7 == 3 or load_game(table).choices(seat, (move.split()[0],)).kind == "text":  # a line: typed
+            await standin.slash(bot, "game move", {"move": move}, user=user, guild=g)
+        else:
+            await press_move(standin, bot, channel_id, move, user)
+    assert table.status == "finished" and refused and i > 20
+    for u in users:
+        # The inbox of what happened since a seat's last move is the shared table words' (still English):
+        # its lines are left out here until they speak the reader's language.
+        shown = "\n".join(line for line in everything_read_by(standin, int(u["id"]), channel_id).splitlines()
+                          if not line.startswith(("Since your last move:", "The latest:")))
+        assert english_left(shown, lang) == []
+    final = latest_table(standin, channel_id)
+    assert any(alt in (a.get("description") or "") for a in final.get("attachments") or []), "the picture's alt text"

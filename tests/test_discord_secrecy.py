@@ -62,6 +62,7 @@ import pytest
 
 from bot.engine.core import Game
 from bot.engine.registry import spec
+from bot.i18n import words
 from bot.render.pictures import InLanguage, draw_seat, draw_table
 import bot.tables.lobby as table_module
 import bot.tables.since as since_module
@@ -227,7 +228,8 @@ class Watcher:
         found = []
         for g in self.states:
             for r in [None, *range(len(g.players))]:
-                if draw_table(self.game_id, g.view(r)) == data or draw_seat(self.game_id, g.view(r)) == data:
+                tables = (draw_table(self.game_id, self.said(g.view(r), lang)) for lang in {"en", self.lang})
+                if data in tables or draw_seat(self.game_id, g.view(r)) == data:
                     found.append(f"{'public' if r is None else f'seat {r}'} view at move {g.move_count}")
         return "; ".join(found) or "no view of the state before or after the step draws it"
 
@@ -268,7 +270,8 @@ class Watcher:
 
 PICTURES = (".png", ".gif", ".webp")
 ANIMATIONS = (".gif", ".webp")
-# game id -> (players, variants (quick settings where the game has them), the table's seed)
+# game id -> (players, variants (quick settings where the game has them), the table's seed); LOCALE: a
+# game played at a server (and by players) of another language
 GAMES: dict[str, tuple[int, str | None, int]] = {
     "court_wars": (3, None, 11),
     "celestial_emperor": (3, "Seat Order Clans", 5),
@@ -277,7 +280,7 @@ GAMES: dict[str, tuple[int, str | None, int]] = {
     "maginot_line": (2, ", ".join(spec("maginot_line").quick_options), 66),
 }
 # a game played at a Spanish server's table: a translation must not name a card the English hid
-SPANISH = {"maginot_line"}
+SPANISH = {"maginot_line", "court_wars"}
 
 
 def has_choice_option(bot, command: str, verb: str) -> bool:
@@ -305,9 +308,9 @@ async def play_and_watch(standin, bot, monkeypatch, game_id: str) -> Watcher:
     args = {"game": game_id, **({"variants": variants} if variants else {})}
     lobby = await standin.slash(bot, "game new", args, user=users[0], guild=g)
     for u in users[1:]:
-        await standin.click(bot, lobby.message_id, label="Join", user=u)
+        await standin.click(bot, lobby.message_id, label=words(lang).t("Join"), user=u)
     await w.check("the lobby")
-    await standin.click(bot, lobby.message_id, label="Start", user=users[0])
+    await standin.click(bot, lobby.message_id, label=words(lang).t("Start"), user=users[0])
     w.learn(await w.game())
     await w.check("the start")
     # Watchers: the outsider from another channel; the first player privately (a DM), read as the public.
@@ -343,7 +346,7 @@ async def play_and_watch(standin, bot, monkeypatch, game_id: str) -> Watcher:
     assert table.status == "finished", f"{game_id}: no end after {i + 1} moves"
     # The end: the final table, the story or record files offered, each checked like the rest.
     final = latest_table(standin, channel)
-    for label in ("Story file",):
+    for label in (words(lang).t("Story file"),):
         if any(lb == label for _, lb, _ in standin.buttons(int(final["id"]))):
             await standin.click(bot, int(final["id"]), label=label, user=users[1 % n])
     await w.check("the end")

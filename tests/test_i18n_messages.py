@@ -115,7 +115,8 @@ def test_a_phrase_is_english_and_says_itself_in_another_language_with_its_argume
 
 # ----- records stay language-neutral ----------------------------------------------------------
 # game id -> (players, options) of the seeded games played here in every language
-TABLES = {"gridcannon": (["Ana"], []), "maginot_line": (["Ana", "Ben"], ["Mobile defence", "rounds=3"])}
+TABLES = {"gridcannon": (["Ana"], []), "maginot_line": (["Ana", "Ben"], ["Mobile defence", "rounds=3"]),
+          "court_wars": (["Ana", "Ben"], ["rounds=6"]), "celestial_emperor": (["Ana", "Ben", "Cai"], [])}
 
 
 def _seeded_game(seed: int, moves: int | None = None, game_id: str = "gridcannon"):
@@ -189,8 +190,9 @@ class Typed:
         self.out.append(text)
 
 
-WRONG = {"gridcannon": "place r9c9", "maginot_line": "attack @9"}  # a refusal first, in the language too
-SEEDS = {"gridcannon": (3, 11), "maginot_line": (4,)}
+WRONG = {"gridcannon": "place r9c9", "maginot_line": "attack @9", "court_wars": "attack K 9 9:Q 9",
+         "celestial_emperor": "target unicorn"}  # a refusal first, in the language too
+SEEDS = {"gridcannon": (3, 11), "maginot_line": (4,), "court_wars": (4,), "celestial_emperor": (6,)}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -202,8 +204,9 @@ def test_a_whole_seeded_game_in_the_terminal_leaves_no_english_message(lang, gam
         assert g.is_over()
         typed = Typed([WRONG[game_id], *played])
         players, options = TABLES[game_id]
-        play_terminal(game_id, players, options, seed, read=typed.read, write=typed.write, width=100, clear=False,
-                      lang=lang)
+        end = play_terminal(game_id, players, options, seed, read=typed.read, write=typed.write, width=100,
+                            clear=False, lang=lang)
+        assert end.is_over() and end.move_count == g.move_count  # the whole game, every move taken
         out = "\n".join(typed.out)
         assert english_left(out, lang) == []
         seen_refusal = seen_refusal or {"es": "No se puede:", "de": "Nicht erlaubt:"}[lang] in out

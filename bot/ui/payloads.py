@@ -225,7 +225,8 @@ def seat_message(reader: Reader, drafts: Drafts, picture: bytes | None = None,
     w = reader.words
     render = renderer(t.game)
     if render.hand_text is not None:
-        panel = Panel(title=w.t("Your hand — {title}", title=reader.title), description=render.hand_text(reader.view))
+        panel = Panel(title=w.t("Your hand — {title}", title=reader.title),
+                      description=render.said("hand_text", reader.view, reader.lang))
     else:
         panel = render.table_panel(reader.view, with_picture=picture is not None, lang=reader.lang)
         panel.title = w.t("Your view — {title}", title=panel.title)

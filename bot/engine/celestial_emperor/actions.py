@@ -14,6 +14,7 @@ from typing import ClassVar
 from bot.engine import core
 from bot.engine.cards import parse_card
 from bot.engine.core import Action
+from bot.engine.words import say
 
 IllegalMove = core.IllegalMove
 
@@ -97,7 +98,7 @@ CARD_BY_VERB = {c.verb: c for c in CARD_ACTIONS}
 
 def _clan(word: str, _: object) -> str:
     if word.lower() not in WORD_CLAN:
-        raise IllegalMove("Name the target by clan: target dragon, phoenix, tiger or tortoise.", "parse")
+        raise IllegalMove(say("Name the target by clan: target dragon, phoenix, tiger or tortoise."), "parse")
     return WORD_CLAN[word.lower()]
 
 
@@ -110,12 +111,14 @@ def _card(token: str, _: object) -> str:
 
 def _unknown(word: str, words: object, task: str) -> IllegalMove:
     shown = word if len(word) <= 20 else word[:19] + "…"
-    return IllegalMove(f"Unknown move {shown!r}" + (f": {task}." if task else "."), "parse")
+    if task:
+        return IllegalMove(say("Unknown move {move}: {task}.", move=repr(shown), task=task), "parse")
+    return IllegalMove(say("Unknown move {move}.", move=repr(shown)), "parse")
 
 
 NOTATION = core.Notation(ACTIONS, {
     "clan": core.Words(_clan, CLAN_WORD.__getitem__, glue="", lo=0), "card": core.Word(_card),
-}, usage="Write {verb} and one card, e.g. `{verb} 7♦`.", unknown=_unknown)
+}, usage=say("Write {verb} and one card, e.g. `{verb} 7♦`."), unknown=_unknown)
 
 
 @functools.lru_cache(maxsize=4096)  # bench: playouts/s — every step parses its action (about 10% fewer steps/s without)

@@ -24,12 +24,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.engine.cards import RANKS, and_list, parse_card, pretty, pretty_text
+from bot.engine.cards import RANKS, parse_card, pretty
 from bot.engine.core import (
     HIDDEN, Action, Choices, Decision, Event, Game, KeepsAnswers, Option, Outcome, Seat, fields_with_flat_sliced,
     choices_from_actions, fast_maker,
 )
 from bot.engine.options import Options, variant
+from bot.engine.words import CardName, Many, Phrase, decode, encode, say
 
 from .actions import (
     CLAN, CLAN_WORD, CYCLE, MAX_TEXT, CardAction, Commit, Describe, IllegalMove, Keep, Line, Nullify, Parry,
@@ -69,15 +70,22 @@ SUMMARY = (
 
 # What each text verb asks, as the player reads it.
 LINE_LABEL = {
-    "setting": "Where does the fight take place?",
-    "describe": "Describe your attack",
-    "nullify": "How did the attack come to nothing?",
-    "strike": "Describe your strike",
-    "parry": "Describe your parry",
-    "withdraw": "Describe moving away or changing the scene",
-    "victory": "Describe your victory",
-    "return": "Tell of returning to fight again",
+    "setting": say("Where does the fight take place?"),
+    "describe": say("Describe your attack"),
+    "nullify": say("How did the attack come to nothing?"),
+    "strike": say("Describe your strike"),
+    "parry": say("Describe your parry"),
+    "withdraw": say("Describe moving away or changing the scene"),
+    "victory": say("Describe your victory"),
+    "return": say("Tell of returning to fight again"),
 }
+# The clans' names, said in each language (a clan is named like a person: "the Dragon (Ana)").
+CLAN_NAME = {"D": say("Dragon"), "H": say("Phoenix"), "S": say("White Tiger"), "C": say("Tortoise")}
+
+
+def cn(card: str) -> CardName:
+    """A card named in a phrase."""
+    return CardName(card, pretty(card))
 DUEL_STAGES = ("declare", "defend", "tie_text", "winner_text", "loser_text", "trick")
 
 
@@ -99,6 +107,9 @@ def value(card: str) -> int:
 
 
 def cap(text: str) -> str:
+    """A sentence begun with a capital (a phrase keeps its words, its English capitalised)."""
+    if isinstance(text, Phrase):
+        return Phrase(text.msgid, text.plural, text.args, True)
     return text[:1].upper() + text[1:]
 
 
@@ -162,7 +173,8 @@ class CelestialEmperorGame(KeepsAnswers, Game):
                 if not s.startswith("JK") and s[1] not in suits:
                     suits.append(s[1])
             if len(suits) < n:
-                raise IllegalMove(f"The deck names only {len(suits)} suits for {n} players.", "setup")
+                raise IllegalMove(say("The deck names only {suits} suits for {players} players.", suits=len(suits),
+                                      players=n), "setup")
             self.clans = sorted(suits[:n], key=CYCLE.index) if self.opts.seat_order else suits[:n]
         elif self.opts.seat_order:  # ruling 15: the first seat the first clan, from the Dragon
             self.clans = list(CYCLE[:n])
@@ -181,11 +193,15 @@ class CelestialEmperorGame(KeepsAnswers, Game):
     def seat_of_clan(self, suit: str) -> int | None:
         return self.clans.index(suit) if suit in self.clans else None
 
-    def who(self, seat: int) -> str:
-        return f"the {CLAN[self.clans[seat]]} ({self.players[seat]})"
+    def who(self, seat: int) -> Phrase:
+        return say("the {clan} ({name})", clan=CLAN_NAME[self.clans[seat]], name=self.players[seat])
 
-    def clan_name(self, seat: int) -> str:
-        return CLAN[self.clans[seat]]
+    def the(self, seat: int) -> Phrase:
+        """``the Dragon``: a clan named in a sentence."""
+        return say("the {clan}", clan=CLAN_NAME[self.clans[seat]])
+
+    def clan_name(self, seat: int) -> Phrase:
+        return CLAN_NAME[self.clans[seat]]
 
     def in_game(self, seat: int) -> bool:
         return seat not in self.forfeited
@@ -205,7 +221,8 @@ class CelestialEmperorGame(KeepsAnswers, Game):
         return 0
 
     def _say(self, seat: int | None, kind: str, text: str) -> None:
-        self.story.append({"seat": seat, "kind": kind, "text": text})
+        """A story entry: a player's own words as written, the narrator's as a phrase's JSON."""
+        self.story.append({"seat": seat, "kind": kind, "text": encode(text)})
 
     def _remaining(self) -> list[int]:
         return [s for s in range(len(self.players)) if self.in_game(s)]
@@ -242,7 +259,7 @@ class CelestialEmperorGame(KeepsAnswers, Game):
 
     def _decision(self, seat: int) -> Decision:
         ph, d = self.phase, self.duel
-        prompt = cap(self._task(seat)) + "."
+        prompt = cap(say("{task}.", task=self._task(seat)))
         if ph == "declare" and d and d["def"] is None:
             return Decision(seat, "turn", True, None, prompt)
         if ph in ("declare", "defend") and (ph == "defend" or (d and d["described"])):
@@ -257,40 +274,39 @@ class CelestialEmperorGame(KeepsAnswers, Game):
     def waiting_for(self) -> str:
         actors = self._acting()
         if not actors:
-            return "The game is over."
-        names = and_list(f"{self.players[s]} ({self.clan_name(s)})" for s in actors)
-        return f"Waiting for {names} to {self._task()}."
+            return say("The game is over.")
+        names = Many([say("{name} ({clan})", name=self.players[s], clan=self.clan_name(s)) for s in actors], "and")
+        return say("Waiting for {names} to {task}.", names=names, task=self._task())
 
-    def _task(self, seat: int | None = None) -> str:
+    def _task(self, seat: int | None = None) -> Phrase:
         ph, d = self.phase, self.duel
         if ph == "setting":
-            return "describe where the fight takes place"
+            return say("describe where the fight takes place")
         if ph == "declare" and d:
             if d["def"] is None:
-                return "choose a clan to attack"
+                return say("choose a clan to attack")
             if not d["described"]:
-                return "describe the attack"
-            return "commit a card face-down"
+                return say("describe the attack")
+            return say("commit a card face-down")
         if ph == "defend":
-            return "commit a card face-down to defend"
+            return say("commit a card face-down to defend")
         if ph == "tie_text":
-            return "tell how the attack came to nothing, or skip it"
+            return say("tell how the attack came to nothing, or skip it")
         if ph == "winner_text" and d:
-            verb = "strike" if d["winner"] == d["atk"] else "parry"
-            return f"describe the {verb}"
+            return say("describe the strike") if d["winner"] == d["atk"] else say("describe the parry")
         if ph == "loser_text":
-            return "describe moving away or changing the scene"
+            return say("describe moving away or changing the scene")
         if ph == "trick":
-            return "put one card from hand face-down into the trick"
+            return say("put one card from hand face-down into the trick")
         if ph == "keep":
-            return "choose the final card to keep; the others go onto the trick pile"
+            return say("choose the final card to keep; the others go onto the trick pile")
         if ph == "epilogue":
             if seat is not None and seat != self.winner:
-                return "tell of returning to fight again, or skip it"
+                return say("tell of returning to fight again, or skip it")
             if seat is not None:
-                return "tell of the victory, or skip it"
-            return "tell the epilogue, or skip it"
-        return "wait"
+                return say("tell of the victory, or skip it")
+            return say("tell the epilogue, or skip it")
+        return say("wait")
 
     # ----- what a seat may do: token actions and story lines --------------------------
     def _token_actions(self, seat: int) -> list[tuple[str, ...]]:
@@ -352,7 +368,7 @@ class CelestialEmperorGame(KeepsAnswers, Game):
                 return Choices("text", max_len=MAX_TEXT, prompt=LINE_LABEL[verb], required=required)
             text = " ".join(prefix[1:]).strip()
             return Choices(complete=(bool(text) or not required) and len(text) <= MAX_TEXT)
-        prompt = cap(self._task(seat)) + "."
+        prompt = cap(say("{task}.", task=self._task(seat)))
         c = choices_from_actions(self._token_actions(seat), prefix, lambda t: self._label(seat, t), prompt)
         if not prefix and line:
             c = Choices("token", c.options + (Option(line[0], LINE_LABEL[line[0]]),), prompt=prompt)
@@ -362,23 +378,26 @@ class CelestialEmperorGame(KeepsAnswers, Game):
         """A plain-words label and typed data for the last of ``tokens``."""
         verb = tokens[0]
         if len(tokens) == 1:
-            first = {"target": "Choose whom to attack", "commit": "Commit a card face-down",
-                     "trick": "Put a card into the trick", "keep": "Keep a final card", "skip": "Skip the text"}
+            first = {"target": say("Choose whom to attack"), "commit": say("Commit a card face-down"),
+                     "trick": say("Put a card into the trick"), "keep": say("Keep a final card"),
+                     "skip": say("Skip the text")}
             return first.get(verb, verb), None
         if verb == "target":
             s = self.seat_of_clan(next(k for k, w in CLAN_WORD.items() if w == tokens[1]))
             assert s is not None
-            return f"Attack the {self.clan_name(s)} ({self.players[s]})", s
+            return say("Attack {who}", who=self.who(s)), s
         card = tokens[1]
-        words = {"commit": f"Commit {pretty(card)} face-down", "trick": f"Put {pretty(card)} into the trick",
-                 "keep": f"Keep {pretty(card)} as the final card"}
-        return words[verb], card
+        if verb == "commit":
+            return say("Commit {card} face-down", card=cn(card)), card
+        if verb == "trick":
+            return say("Put {card} into the trick", card=cn(card)), card
+        return say("Keep {card} as the final card", card=cn(card)), card
 
     # ----- moves ----------------------------------------------------------------------
-    def _card_in_hand(self, seat: int, card: str, what: str) -> str:
+    def _card_in_hand(self, seat: int, card: str, what: Phrase) -> str:
         if card not in self.hands[seat]:
-            raise IllegalMove(f"You do not hold {pretty(card)}: you can only {what} a card from your own hand.",
-                              "R1")
+            raise IllegalMove(say("You do not hold {card}: you can only {what} a card from your own hand.",
+                                  card=cn(card), what=what), "R1")
         return card
 
     def _apply(self, seat: Seat, action: Action) -> list[Event]:
@@ -386,7 +405,7 @@ class CelestialEmperorGame(KeepsAnswers, Game):
             events = self._tell(seat, action)
         elif isinstance(action, Skip):
             if ("skip",) not in self._token_actions(seat):
-                raise IllegalMove(f"You cannot skip now: {self._task(seat)}.", "R5")
+                raise IllegalMove(say("You cannot skip now: {task}.", task=self._task(seat)), "R5")
             events = self._text(seat, "skip", "")
         elif isinstance(action, Target):
             events = self._target(seat, action.clan)
@@ -397,39 +416,43 @@ class CelestialEmperorGame(KeepsAnswers, Game):
         elif isinstance(action, Keep):
             events = self._keep(seat, action.card)
         else:
-            raise IllegalMove(f"That is not a move of this game: {self._task(seat)}.", "parse")
+            raise IllegalMove(say("That is not a move of this game: {task}.", task=self._task(seat)), "parse")
         self._forget()
         return events
 
     def _tell(self, seat: int, action: Line) -> list[Event]:
         line = self._line(seat)
         if line is None or line[0] != action.verb:
-            raise IllegalMove(f"No {action.verb} text is expected from you now: {self._task(seat)}.", "turn")
+            raise IllegalMove(say("No {verb} text is expected from you now: {task}.", verb=action.verb,
+                                  task=self._task(seat)), "turn")
         verb, required = line
         label = LINE_LABEL[verb]
         if required and not action.text:
-            raise IllegalMove(f"{label}: some text is required.", "R1")
+            raise IllegalMove(say("{label}: some text is required.", label=label), "R1")
         if len(action.text) > MAX_TEXT:
-            raise IllegalMove(f"{label}: at most {MAX_TEXT} characters (got {len(action.text)}).", "text")
+            raise IllegalMove(say("{label}: at most {most} characters (got {got}).", label=label, most=MAX_TEXT,
+                                  got=len(action.text)), "text")
         return self._text(seat, verb, action.text)
 
     def _target(self, seat: int, clan: str) -> list[Event]:
         d = self.duel
         if self.phase != "declare" or not d or d["def"] is not None:
-            raise IllegalMove(f"You cannot choose a target now: {self._task(seat)}.", "R1")
+            raise IllegalMove(say("You cannot choose a target now: {task}.", task=self._task(seat)), "R1")
         target = self.seat_of_clan(clan)
         if target is None:
-            raise IllegalMove(f"There is no {CLAN[clan]} in this game.", "R1")
+            raise IllegalMove(say("There is no {clan} in this game.", clan=CLAN_NAME[clan]), "R1")
         if target == seat:
-            raise IllegalMove("You cannot attack yourself: the attacker picks an active opponent as the target "
-                              "(see /game rules section: The turn).", "R1")
+            raise IllegalMove(say("You cannot attack yourself: the attacker picks an active opponent as the target "
+                                  "(see /game rules section: The turn)."), "R1")
         if not self.is_active(target):
-            raise IllegalMove(f"{cap(self.who(target))} is out of the fight and cannot be attacked "
-                              "(a target must hold 2 or more cards: ruling 8 — see /game rules section: Rulings).", "ruling 8")
+            raise IllegalMove(cap(say("{who} is out of the fight and cannot be attacked (a target must hold 2 or more "
+                                      "cards: ruling 8 — see /game rules section: Rulings).", who=self.who(target))),
+                              "ruling 8")
         d["def"] = target
-        self._say(None, "duel", f"The {self.clan_name(seat)} attacks the {self.clan_name(target)}.")
+        self._say(None, "duel", cap(say("{attacker} attacks {defender}.", attacker=self.the(seat),
+                                        defender=self.the(target))))
         events: list[Event] = []
-        self.emit(events, cap(f"{self.who(seat)} attacks {self.who(target)}."))
+        self.emit(events, cap(say("{attacker} attacks {defender}.", attacker=self.who(seat), defender=self.who(target))))
         return events
 
     def _commit(self, seat: int, card: str) -> list[Event]:
@@ -438,14 +461,14 @@ class CelestialEmperorGame(KeepsAnswers, Game):
             (self.phase == "declare" and seat == d["atk"] and d["def"] is not None and d["described"])
             or (self.phase == "defend" and seat == d["def"])
         ):
-            raise IllegalMove(f"You cannot commit a card now: {self._task(seat)}.", "R1")
-        self._card_in_hand(seat, card, "commit")
+            raise IllegalMove(say("You cannot commit a card now: {task}.", task=self._task(seat)), "R1")
+        self._card_in_hand(seat, card, say("commit"))
         self.hands[seat].remove(card)
         self.committed[seat] = card
         events: list[Event] = []
-        self._emit_naming(events, f"{cap(self.who(seat))} has committed a card.",
-                          {seat: f"You committed {pretty(card)} face-down."},
-                          private_cards={seat: [card]}, private_alt={seat: "You committed a card face-down."})
+        self._emit_naming(events, cap(say("{who} has committed a card.", who=self.who(seat))),
+                          {seat: say("You committed {card} face-down.", card=cn(card))},
+                          private_cards={seat: [card]}, private_alt={seat: say("You committed a card face-down.")})
         if self.phase == "declare":
             self.phase = "defend"
             return events
@@ -460,26 +483,36 @@ class CelestialEmperorGame(KeepsAnswers, Game):
         d["atk_card"], d["def_card"] = a, b
         d["revealed"] = True
         va, vb = value(a), value(b)
-        head = f"Reveal: {self.who(atk)} played {pretty(a)}, {self.who(dfn)} played {pretty(b)}"
+        played = dict(attacker=self.who(atk), card=cn(a), defender=self.who(dfn), defence=cn(b))
         events: list[Event] = []
         if va == vb:
             d["tied"] = True
             self.tie_pile += [a, b]
             self.committed[atk] = self.committed[dfn] = None
-            self._say(None, "tie", f"{a} and {b} tie: both go to the tie pile. There is no exchange and no trick.")
+            self._say(None, "tie", say("{card} and {defence} tie: both go to the tie pile. There is no exchange and no "
+                                       "trick.", card=CardName(a, a), defence=CardName(b, b)))
             self.phase = "tie_text"
-            self.emit(events, f"{head}: a tie ({va} against {vb}). Both cards go to the face-up tie pile; "
-                              f"no exchange, no trick. {self.players[dfn]} may tell how the attack came to nothing.")
+            self.emit(events, say("Reveal: {attacker} played {card}, {defender} played {defence}: a tie ({va} against "
+                                  "{vb}). Both cards go to the face-up tie pile; no exchange, no trick. {name} may "
+                                  "tell how the attack came to nothing.", va=va, vb=vb, name=self.players[dfn],
+                                  **played))
             return events
         w, lo = (atk, dfn) if va > vb else (dfn, atk)
         d["winner"], d["loser"] = w, lo
         hi_v, lo_v = max(va, vb), min(va, vb)
-        self._say(None, "result", f"The {self.clan_name(w)} wins, {hi_v} against {lo_v}.")
+        self._say(None, "result", cap(say("{clan} wins, {high} against {low}.", clan=self.the(w), high=hi_v,
+                                          low=lo_v)))
         self.phase = "winner_text"
-        verb = "strike" if w == atk else "parry"
-        tail = f"{self.who(w)} wins ({hi_v} against {lo_v}). {self.players[w]} describes the {verb}."
-        self._emit_naming(events, f"{head}: {tail}", cards=[a, b],
-                          alt=f"Reveal: {self.who(atk)} and {self.who(dfn)} showed their cards: {tail}")
+        if w == atk:
+            tail = say("{who} wins ({high} against {low}). {name} describes the strike.", who=self.who(w),
+                       high=hi_v, low=lo_v, name=self.players[w])
+        else:
+            tail = say("{who} wins ({high} against {low}). {name} describes the parry.", who=self.who(w),
+                       high=hi_v, low=lo_v, name=self.players[w])
+        self._emit_naming(events, say("Reveal: {attacker} played {card}, {defender} played {defence}: {tail}",
+                                      tail=tail, **played), cards=[a, b],
+                          alt=say("Reveal: {attacker} and {defender} showed their cards: {tail}", attacker=self.who(atk),
+                                  defender=self.who(dfn), tail=tail))
         return events
 
     def _text(self, seat: int, verb: str, text: str) -> list[Event]:
@@ -487,7 +520,8 @@ class CelestialEmperorGame(KeepsAnswers, Game):
         events: list[Event] = []
         if text and verb != "skip":
             self._say(seat, verb if verb != "describe" else "attack", text)
-            self.emit(events, f"{self.players[seat]} ({self.clan_name(seat)}): {text}")
+            self.emit(events, say("{name} ({clan}): {text}", name=self.players[seat], clan=self.clan_name(seat),
+                                  text=text))
         if ph == "setting":
             self.phase = "declare"
             return events + self._start_turn(self.cycle_seats()[0])
@@ -505,9 +539,9 @@ class CelestialEmperorGame(KeepsAnswers, Game):
             self.epilogue_done.append(seat)
             if not self._acting():
                 self.phase = "over"
-                self.emit(events, "The tale is told.")
+                self.emit(events, say("The tale is told."))
             return events
-        raise IllegalMove(f"No text is expected now: {self._task(seat)}.", "turn")  # pragma: no cover
+        raise IllegalMove(say("No text is expected now: {task}.", task=self._task(seat)), "turn")  # pragma: no cover
 
     def _exchange(self) -> list[Event]:
         """R4: the duel cards change hands (public)."""
@@ -521,18 +555,19 @@ class CelestialEmperorGame(KeepsAnswers, Game):
         self.committed[atk] = self.committed[dfn] = None
         d["exchanged"] = True
         self.phase = "trick"
-        tail = f"Both duellists now put one card face-down into the trick of {self.who(d['winner'])}."
+        tail = say("Both duellists now put one card face-down into the trick of {who}.", who=self.who(d["winner"]))
         events: list[Event] = []
-        self._emit_naming(events, f"Exchange: {pretty(a)} goes to {self.who(dfn)}, {pretty(b)} goes to "
-                                  f"{self.who(atk)}. {tail}", cards=[a, b],
-                          alt=f"Exchange: the duel cards change hands. {tail}")
+        self._emit_naming(events, say("Exchange: {card} goes to {defender}, {other} goes to {attacker}. {tail}",
+                                      card=cn(a), defender=self.who(dfn), other=cn(b), attacker=self.who(atk),
+                                      tail=tail), cards=[a, b],
+                          alt=say("Exchange: the duel cards change hands. {tail}", tail=tail))
         return events
 
     def _trick(self, seat: int, card: str) -> list[Event]:
         d = self.duel
         if self.phase != "trick" or not d or seat in d["trick_done"] or seat not in (d["atk"], d["def"]):
-            raise IllegalMove(f"You cannot put a card into a trick now: {self._task(seat)}.", "R5")
-        self._card_in_hand(seat, card, "put into the trick")
+            raise IllegalMove(say("You cannot put a card into a trick now: {task}.", task=self._task(seat)), "R5")
+        self._card_in_hand(seat, card, say("put into the trick"))
         w = d["winner"]
         self.hands[seat].remove(card)
         self.tricks[w].append(card)
@@ -540,13 +575,15 @@ class CelestialEmperorGame(KeepsAnswers, Game):
         d["trick_done"].append(seat)
         d["trick_cards"][str(seat)] = card
         events: list[Event] = []
-        self.emit(events, f"{cap(self.who(seat))} has put a card face-down into the trick.",
-                  {seat: f"You put {pretty(card)} into the trick of {self.who(w)}."})
+        self.emit(events, cap(say("{who} has put a card face-down into the trick.", who=self.who(seat))),
+                  {seat: say("You put {card} into the trick of {who}.", card=cn(card), who=self.who(w))})
         if len(d["trick_done"]) < 2:
             return events
         self.T[w] += 1
-        self._say(None, "trick", f"The {self.clan_name(w)} takes the trick (trick count {self.T[w]}).")
-        self.emit(events, f"The {self.clan_name(w)} takes the trick: its trick count is now {self.T[w]}.")
+        self._say(None, "trick", cap(say("{clan} takes the trick (trick count {tricks}).", clan=self.the(w),
+                                         tricks=self.T[w])))
+        self.emit(events, cap(say("{clan} takes the trick: its trick count is now {tricks}.", clan=self.the(w),
+                                  tricks=self.T[w])))
         return events + self._clean_up()
 
     def _clean_up(self) -> list[Event]:
@@ -563,9 +600,10 @@ class CelestialEmperorGame(KeepsAnswers, Game):
             if s is not None and self.in_game(s) and self.finals[s] is None and len(self.hands[s]) == 1:
                 card = self.hands[s].pop()
                 self.finals[s] = card
-                self._say(None, "lock", f"The {self.clan_name(s)} locks a final card.")
-                self.emit(events, f"The {self.clan_name(s)} holds a single card and locks it as the final card.",
-                          {s: f"You hold a single card and lock it: your final card is {pretty(card)}."})
+                self._say(None, "lock", cap(say("{clan} locks a final card.", clan=self.the(s))))
+                self.emit(events, cap(say("{clan} holds a single card and locks it as the final card.",
+                                          clan=self.the(s))),
+                          {s: say("You hold a single card and lock it: your final card is {card}.", card=cn(card))})
         return events
 
     def _after(self, seat: int) -> int:
@@ -590,29 +628,29 @@ class CelestialEmperorGame(KeepsAnswers, Game):
                 }
                 self.phase = "declare"
                 events: list[Event] = []
-                self.emit(events, f"Duel {self.duel_number}: {self.who(s)} must attack.")
+                self.emit(events, say("Duel {number}: {who} must attack.", number=self.duel_number, who=self.who(s)))
                 return events
         return self._endgame()  # pragma: no cover - two active seats exist
 
     def _endgame(self) -> list[Event]:
         self.duel = None
         events: list[Event] = []
-        self.emit(events, "Fewer than two warriors can still fight: the battle ends.")
-        self._say(None, "end", "The battle ends.")
+        self.emit(events, say("Fewer than two warriors can still fight: the battle ends."))
+        self._say(None, "end", say("The battle ends."))
         events += self._lock(self._remaining())
         many = [s for s in self._remaining() if len(self.hands[s]) > 1]
         if many:
             self.keeper = many[0]
             self.phase = "keep"
-            self.emit(events, f"{cap(self.who(self.keeper))} still holds "
-                              f"{len(self.hands[self.keeper])} cards and chooses one to keep.")
+            self.emit(events, cap(say("{who} still holds {n} cards and chooses one to keep.", who=self.who(self.keeper),
+                                      n=len(self.hands[self.keeper]))))
             return events
         return events + self._final_reveal()
 
     def _keep(self, seat: int, card: str) -> list[Event]:
         if self.phase != "keep" or seat != self.keeper:
-            raise IllegalMove(f"You cannot keep a card now: {self._task(seat)}.", "E1")
-        self._card_in_hand(seat, card, "keep")
+            raise IllegalMove(say("You cannot keep a card now: {task}.", task=self._task(seat)), "E1")
+        self._card_in_hand(seat, card, say("keep"))
         others = [c for c in self.hands[seat] if c != card]
         self.hands[seat] = []
         self.finals[seat] = card
@@ -620,12 +658,13 @@ class CelestialEmperorGame(KeepsAnswers, Game):
         self.put_in[seat] += others
         self.T[seat] += len(others)
         self.keeper = None
-        line = (f"The {self.clan_name(seat)} keeps a final card and discards {len(others)} "
-                f"onto the trick pile: its trick count is now {self.T[seat]}.")
+        line = cap(say("{clan} keeps a final card and discards {n} onto the trick pile: its trick count is now "
+                       "{tricks}.", clan=self.the(seat), n=len(others), tricks=self.T[seat]))
         self._say(None, "keep", line)
         events: list[Event] = []
-        self.emit(events, line, {seat: f"You keep {pretty(card)} as your final card and discard {len(others)} "
-                                       f"onto your trick pile: your trick count is now {self.T[seat]}."})
+        self.emit(events, line, {seat: say("You keep {card} as your final card and discard {n} onto your trick pile: "
+                                           "your trick count is now {tricks}.", card=cn(card), n=len(others),
+                                           tricks=self.T[seat])})
         return events + self._final_reveal()
 
     def _final_reveal(self) -> list[Event]:
@@ -637,10 +676,11 @@ class CelestialEmperorGame(KeepsAnswers, Game):
             names=self.players,
         )
         self.winner = self.scoring["winner"]
-        self._say(None, "score", f"The {self.clan_name(self.winner)} wins the battle.")
+        self._say(None, "score", cap(say("{clan} wins the battle.", clan=self.the(self.winner))))
         self.phase = "epilogue"
         events: list[Event] = []
-        self.emit(events, "Final cards revealed.\n" + "\n".join(pretty_text(s) for s in self.scoring["steps"]))
+        steps = Many([decode(x, True) for x in self.scoring["steps"]], "\n")
+        self.emit(events, say("Final cards revealed.\n{steps}", steps=steps))
         return events
 
     # ----- forfeits -------------------------------------------------------------------
@@ -669,7 +709,7 @@ class CelestialEmperorGame(KeepsAnswers, Game):
                 events += self._lock([other])
                 resume = self._after(d["atk"])
             else:
-                self.emit(events, "The duel is called off.")
+                self.emit(events, say("The duel is called off."))
                 if other is not None:
                     events += self._call_off(other)
                 resume = self._after(seat) if seat == d["atk"] else d["atk"]
@@ -688,7 +728,7 @@ class CelestialEmperorGame(KeepsAnswers, Game):
             self.duel = None
             self.keeper = None
             self.end_reason = "forfeit"
-            line = f"Only {self.who(left[0])} remains and wins the battle."
+            line = say("Only {who} remains and wins the battle.", who=self.who(left[0]))
             self._say(None, "end", line)
             self.emit(events, cap(line))
             return events
@@ -730,10 +770,11 @@ class CelestialEmperorGame(KeepsAnswers, Game):
         w = self.winner
         if self.scoring is not None:
             row = next(r for r in self.scoring["rows"] if r["seat"] == w)
-            summary = (f"{self.players[w]} ({self.clan_name(w)}) wins with {pretty(row['card'])} "
-                       f"(value {row['v']}, trick count {row['T']}).")
+            summary = say("{name} ({clan}) wins with {card} (value {value}, trick count {tricks}).",
+                          name=self.players[w], clan=self.clan_name(w), card=cn(row["card"]), value=row["v"],
+                          tricks=row["T"])
         else:
-            summary = f"{self.players[w]} ({self.clan_name(w)}) wins: everyone else left."
+            summary = say("{name} ({clan}) wins: everyone else left.", name=self.players[w], clan=self.clan_name(w))
         return Outcome(
             winners=(w,),
             score=None,
@@ -784,9 +825,9 @@ class CelestialEmperorGame(KeepsAnswers, Game):
         self.emit(events, public, private)
         tag: dict[str, Any] = {"cards": {}, "alt": {}}
         if cards:
-            tag["cards"][""], tag["alt"][""] = list(cards), alt
+            tag["cards"][""], tag["alt"][""] = list(cards), encode(alt)
         for s, cs in (private_cards or {}).items():
-            tag["cards"][str(s)], tag["alt"][str(s)] = list(cs), (private_alt or {})[s]
+            tag["cards"][str(s)], tag["alt"][str(s)] = list(cs), encode((private_alt or {})[s])
         self.journal[-1].append(tag)
 
     def _forget(self) -> None:
@@ -854,7 +895,8 @@ class CelestialEmperorGame(KeepsAnswers, Game):
         sc = self.scoring
         scoring = None if sc is None else Scoring(
             rule=sc["rule"], rows=tuple(ScoreRow(**r) for r in sc["rows"]), method=sc["method"],
-            tie_breaks=tuple(sc["tie_breaks"]), winner=sc["winner"], steps=tuple(sc["steps"]),
+            tie_breaks=tuple(sc["tie_breaks"]), winner=sc["winner"],
+            steps=tuple(decode(x, True) for x in sc["steps"]),
         )
         own = seat is not None
         return _make_view(
@@ -890,7 +932,7 @@ class CelestialEmperorGame(KeepsAnswers, Game):
         if n > len(story) or (n and not _same_entry(told[-1], story[n - 1])):
             told, n = (), 0
         if n < len(story):
-            told += tuple(StoryEntry(e["seat"], e["kind"], e["text"]) for e in story[n:])
+            told += tuple(StoryEntry(e["seat"], e["kind"], decode(e["text"], True)) for e in story[n:])
             self.__dict__["_told"] = told
         return told
 
@@ -968,7 +1010,7 @@ _make_view = fast_maker(CelestialView)
 
 
 def _same_entry(entry: StoryEntry, e: dict[str, Any]) -> bool:
-    return entry.text == e["text"] and entry.seat == e["seat"] and entry.kind == e["kind"]
+    return encode(entry.text) == e["text"] and entry.seat == e["seat"] and entry.kind == e["kind"]
 
 
 _OLD_TRICK_LINE = re.compile(r"^T (\d+) for the (.+)\.$")
@@ -994,34 +1036,44 @@ def score(rows_in: list[tuple[int, str, str, int]], strict: bool = False,
         q = v < t if strict else v <= t
         rows.append({"seat": seat, "clan": CLAN[suit], "suit": suit, "card": card, "v": v, "T": t,
                      "qualifies": q})
-        who = CLAN[suit] + (f" ({names[seat]})" if names else "")
-        steps.append(f"{who}: final card {pretty(card)} (value {v}), trick count {t}: "
-                     f"{'qualifies' if q else 'does not qualify'} ({v} {sign if q else ('≥' if strict else '>')} {t}).")
+        who = say("{clan} ({name})", clan=CLAN_NAME[suit], name=names[seat]) if names else CLAN_NAME[suit]
+        mark = sign if q else ("≥" if strict else ">")
+        if q:
+            step = say("{who}: final card {card} (value {value}), trick count {tricks}: qualifies ({value} {sign} "
+                       "{tricks}).", who=who, card=cn(card), value=v, tricks=t, sign=mark)
+        else:
+            step = say("{who}: final card {card} (value {value}), trick count {tricks}: does not qualify ({value} "
+                       "{sign} {tricks}).", who=who, card=cn(card), value=v, tricks=t, sign=mark)
+        steps.append(encode(step))
     qual = [r for r in rows if r["qualifies"]]
     if qual:
         pool, best = qual, max(r["v"] for r in qual)
         method = "highest qualifying card"
-        steps.append(f"Qualifying (value {sign} trick count): {', '.join(r['clan'] for r in qual)}; "
-                     f"the highest value is {best}.")
+        steps.append(encode(say("Qualifying (value {sign} trick count): {clans}; the highest value is {best}.",
+                                sign=sign, clans=Many([CLAN_NAME[r["suit"]] for r in qual]), best=best)))
     else:
         pool, best = rows, min(r["v"] for r in rows)
         method = "lowest card (nobody qualifies)"
-        steps.append(f"Nobody qualifies (value {sign} trick count): the lowest value wins, {best}.")
+        steps.append(encode(say("Nobody qualifies (value {sign} trick count): the lowest value wins, {best}.", sign=sign,
+                                best=best)))
     cands = [r for r in pool if r["v"] == best]
     tie_breaks: list[str] = []
     if len(cands) > 1:
         tie_breaks.append("tricks")
         top_t = max(r["T"] for r in cands)
-        steps.append(f"Tied on value {best}: {', '.join(r['clan'] for r in cands)}; the highest trick count "
-                     f"is {top_t}.")
+        steps.append(encode(say("Tied on value {best}: {clans}; the highest trick count is {top}.", best=best,
+                                clans=Many([CLAN_NAME[r["suit"]] for r in cands]), top=top_t)))
         cands = [r for r in cands if r["T"] == top_t]
         if len(cands) > 1:
             tie_breaks.append("priority")
             cands = sorted(cands, key=lambda r: -PRIORITY[r["suit"]])
-            steps.append(f"Still tied: {', '.join(r['clan'] for r in cands)}; clan priority "
-                         "(Tortoise > White Tiger > Phoenix > Dragon) decides.")
+            steps.append(encode(say("Still tied: {clans}; clan priority (Tortoise > White Tiger > Phoenix > Dragon) "
+                                    "decides.", clans=Many([CLAN_NAME[r["suit"]] for r in cands]))))
     win = cands[0]
-    steps.append(f"The {win['clan']}" + (f" ({names[win['seat']]})" if names else "") + " wins.")
+    if names:
+        steps.append(encode(say("The {clan} ({name}) wins.", clan=CLAN_NAME[win["suit"]], name=names[win["seat"]])))
+    else:
+        steps.append(encode(say("The {clan} wins.", clan=CLAN_NAME[win["suit"]])))
     return {"rule": f"v {sign} T", "rows": rows, "method": method, "tie_breaks": tie_breaks,
             "winner": win["seat"], "steps": steps}
 

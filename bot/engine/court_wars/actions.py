@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.engine.core import Action, IllegalMove, Notation, Word
+from bot.engine.words import say
 
 LETTERS = "KQJ"
 SUIT_ORDER = "SHDC"
@@ -42,7 +43,7 @@ class Discard(Action, verb="discard", help="Discard the drawn guard or joker."):
 class Resign(Action, verb="resign", help="Resign: you are eliminated at once."): ...
 
 
-class _Position(Action, notation="{letter:own}", usage="Write {verb} K, {verb} Q or {verb} J."):
+class _Position(Action, notation="{letter:own}", usage=say("Write {verb} K, {verb} Q or {verb} J.")):
     """An action naming one of the writer's own positions ``letter`` (K, Q or J)."""
 
     letter: str = "K"
@@ -63,8 +64,8 @@ class PlaceJoker(_Position, verb="joker", help="Put the drawn joker on one of yo
 class Attack(Action, verb="attack",
              help="Attack: your stack, how many guards to spend, the target and how many cards to remove.",
              notation="{source:letter} {spend:guards} {target_seat,target:ref} {remove:cards}",
-             usage=("Write an attack as `attack SOURCE M SEAT:POSITION R` (your stack, guards to spend, "
-                    "the target, cards to remove), e.g. `attack K 2 2:Q 1`.")):
+             usage=say("Write an attack as `attack SOURCE M SEAT:POSITION R` (your stack, guards to spend, "
+                       "the target, cards to remove), e.g. `attack K 2 2:Q 1`.")):
     """Spend the outermost ``spend`` guards of your stack ``source`` to remove the outermost
     ``remove`` cards of seat ``target_seat``'s stack ``target`` (``remove`` = guards + 1 defeats it)."""
 
@@ -93,10 +94,10 @@ VERBS = frozenset(a.verb for a in ACTIONS)
 
 def letter(token: str) -> str:
     """``K``, ``q``, ``KS`` → the position letter; IllegalMove otherwise."""
-    t = token.strip().upper()
-    if len(t) >= 1 and t[0] in LETTERS and (len(t) == 1 or len(t) == 2 and t[1] in SUIT_ORDER):
-        return t[0]
-    raise IllegalMove(f"{token!r} is not a position: write K, Q or J.", "parse")
+    up = token.strip().upper()
+    if len(up) >= 1 and up[0] in LETTERS and (len(up) == 1 or len(up) == 2 and up[1] in SUIT_ORDER):
+        return up[0]
+    raise IllegalMove(say("{token} is not a position: write K, Q or J.", token=repr(token)), "parse")
 
 
 def _own(token: str, ctx: tuple[int, Sequence[str]]) -> str:
@@ -104,16 +105,19 @@ def _own(token: str, ctx: tuple[int, Sequence[str]]) -> str:
     seat, suits = ctx
     which = letter(token)
     if len(token) == 2 and token.upper()[1] != suits[seat]:
-        raise IllegalMove(f"{token.upper()} is not one of your courts.", "parse")
+        raise IllegalMove(say("{token} is not one of your courts.", token=token.upper()), "parse")
     return which
 
 
-def _number(what: str) -> Word:
+def _number(guards: bool) -> Word:
     def read(token: str, _: object) -> int:
         try:
             return int(token)
         except ValueError:
-            raise IllegalMove(f"{token!r} is not a number of {what}.", "parse") from None
+            if guards:
+                raise IllegalMove(say("{token} is not a number of guards to spend.", token=repr(token)),
+                                  "parse") from None
+            raise IllegalMove(say("{token} is not a number of cards to remove.", token=repr(token)), "parse") from None
     return Word(read)
 
 
@@ -121,19 +125,19 @@ def _ref(token: str, ctx: tuple[int, Sequence[str]]) -> tuple[int, str]:
     """``2:Q`` → (seat 1, ``Q``)."""
     target = token.split(":")
     if len(target) != 2 or not target[0].isdigit():
-        raise IllegalMove(f"{token!r} is not a target: write the player's number and the position, "
-                          "e.g. `2:Q`.", "parse")
+        raise IllegalMove(say("{token} is not a target: write the player's number and the position, e.g. `2:Q`.",
+                              token=repr(token)), "parse")
     opp = int(target[0]) - 1
     if not 0 <= opp < len(ctx[1]):
-        raise IllegalMove(f"There is no player {target[0]}.", "parse")
+        raise IllegalMove(say("There is no player {number}.", number=target[0]), "parse")
     return opp, letter(target[1])
 
 
 NOTATION = Notation(ACTIONS, {
-    "own": Word(_own), "letter": Word(lambda t, _: letter(t)), "guards": _number("guards to spend"),
-    "cards": _number("cards to remove"), "ref": Word(_ref, lambda v: f"{v[0] + 1}:{v[1]}"),
-}, usage="The move `{word}` takes no arguments: write it alone.",
-   unknown=lambda word, words, ctx: IllegalMove(f"{' '.join(words)!r} is not a move.", "verb"))
+    "own": Word(_own), "letter": Word(lambda t, _: letter(t)), "guards": _number(True),
+    "cards": _number(False), "ref": Word(_ref, lambda v: f"{v[0] + 1}:{v[1]}"),
+}, usage=say("The move `{word}` takes no arguments: write it alone."),
+   unknown=lambda word, words, ctx: IllegalMove(say("{move} is not a move.", move=repr(" ".join(words))), "verb"))
 
 
 def parse(seat: int, text: str, suits: Sequence[str]) -> Action:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 
-from bot.engine.cards import pretty
 from bot.engine.core import Action, Game
+from bot.engine.words import say
 
 from .actions import LETTERS, Attack, Defend, Discard, Draw, Place, PlaceJoker, Resign, Skip
-from .rules import guard_value
+from .rules import cn, guard_value
 from .view import CourtWarsView
 
 
@@ -74,28 +74,29 @@ def hint(game: Game, seat: int) -> tuple[Action, str]:
     view = game.view(seat)
     assert isinstance(view, CourtWarsView)
     if isinstance(action, Draw):
-        return action, "the opening build only asks you to draw until a guard turns up"
+        return action, say("the opening build only asks you to draw until a guard turns up")
     if isinstance(action, Place):
         guards = view.seats[seat].positions[LETTERS.index(action.letter)].guards
         if guards:
-            return action, "that stack's outer guard is the closest above this one, so the stack stays snug and strong"
-        return action, "an empty stack is best kept for a high guard, and this one is high enough for it"
+            return action, say("that stack's outer guard is the closest above this one, so the stack stays snug and strong")
+        return action, say("an empty stack is best kept for a high guard, and this one is high enough for it")
     if isinstance(action, PlaceJoker):
-        return action, "a joker on a defeated position brings it back into the fight"
+        return action, say("a joker on a defeated position brings it back into the fight")
     if isinstance(action, Discard):
-        return action, "the drawn card fits on none of your positions"
+        return action, say("the drawn card fits on none of your positions")
     if isinstance(action, Attack):
         them = view.seats[action.target_seat]
         target = them.positions[action.target_index]
         if action.remove > len(target.guards):
-            last = " and knocks them out of the game" if them.living == 1 else ""
-            return action, f"it defeats {them.name}'s stack{last}"
-        return action, f"it is an even trade that cuts {them.name}'s stack by as much as it costs you"
+            if them.living == 1:
+                return action, say("it defeats {name}'s stack and knocks them out of the game", name=them.name)
+            return action, say("it defeats {name}'s stack", name=them.name)
+        return action, say("it is an even trade that cuts {name}'s stack by as much as it costs you", name=them.name)
     if isinstance(action, Skip):
-        return action, "no attack defeats a stack or trades evenly, so you keep your guards and draw again"
+        return action, say("no attack defeats a stack or trades evenly, so you keep your guards and draw again")
     if isinstance(action, Defend):
-        return action, "no attack defeats a stack or trades evenly, so defending is the safe choice"
-    return action, "no other move is left"
+        return action, say("no attack defeats a stack or trades evenly, so defending is the safe choice")
+    return action, say("no other move is left")
 
 
 def plan(game: Game, seat: int, action: Action | str) -> str | None:
@@ -111,13 +112,15 @@ def plan(game: Game, seat: int, action: Action | str) -> str | None:
         return None
     them, target = min(theirs, key=lambda sp: (sp[1].defence, sp[0].seat))
     best = max(mine, key=lambda p: (p.attack, p.letter))
-    court = f"joker on {pretty(target.court)}" if target.joker else pretty(target.court)
+    court = say("joker on {court}", court=cn(target.court)) if target.joker else cn(target.court)
     if best.attack >= target.defence:
         return None  # an attack would do it: the hint's reason already says why not now
-    aim = f"grow a stack to Attack {target.defence} to defeat {them.name}'s {court} (Defence {target.defence})"
+    aim = say("grow a stack to Attack {defence} to defeat {stack} (Defence {defence})", defence=target.defence,
+              stack=say("{name}'s {stack}", name=them.name, stack=court))
     if not best.attack:
-        return f"{aim}: your stacks have no guards now, so start one with a high guard"
-    return f"{aim}: your strongest, {pretty(best.court)}, has Attack {best.attack} (each new guard goes lower)"
+        return say("{aim}: your stacks have no guards now, so start one with a high guard", aim=aim)
+    return say("{aim}: your strongest, {court}, has Attack {attack} (each new guard goes lower)", aim=aim,
+               court=cn(best.court), attack=best.attack)
 
 
 __all__ = ["auto_move", "hint", "plan", "easy_move", "LETTERS"]

@@ -32,6 +32,7 @@ from bot.engine.core import (
     fields_with_flat_sliced,
 )
 from bot.engine.options import Options, setting, variant
+from bot.engine.words import CardName, Many, Phrase, decode, encode, say, say_n
 
 from .actions import LETTERS, SUIT_ORDER, Attack, Defend, Discard, Draw, Place, PlaceJoker, Resign, Skip, parse
 from .view import CourtWarsView, PositionView, SeatView
@@ -106,9 +107,14 @@ def is_ace(card: str) -> bool:
     return cards.rank(card) == "A"
 
 
-def pretty_cards(cs: Sequence[str]) -> str:
-    """``7♦ 5♣``: cards in plain sight, in the order given."""
-    return " ".join(cards.pretty(c) for c in cs)
+def cn(card: str) -> CardName:
+    """A card named in a phrase (``7♦``; said as each language names its cards)."""
+    return CardName(card, cards.pretty(card))
+
+
+def pretty_cards(cs: Sequence[str]) -> Many:
+    """``7♦ 5♣``: cards in plain sight, in the order given (a list said in any language)."""
+    return Many([cn(c) for c in cs], " ")
 
 
 # ----- options ------------------------------------------------------------------------------
@@ -130,7 +136,8 @@ class CourtWarsOptions(Options):
 
     def check_players(self, n: int) -> None:
         if self.first >= n:
-            raise IllegalMove(f"Setting first must be a seat from 0 to {n - 1} (or -1 for random).", "options")
+            raise IllegalMove(say("Setting first must be a seat from 0 to {last} (or -1 for random).", last=n - 1),
+                              "options")
 
 
 # ----- the state ----------------------------------------------------------------------------
@@ -174,7 +181,7 @@ class CourtWarsGame(KeepsAnswers, Game):
     quiet_rounds: int = 0
     round_seen: list[int] = field(default_factory=list)
     winners: list[int] | None = None
-    end_summary: str = ""
+    end_summary: Any = ""  # how the game ended: a phrase's JSON (an older state: English text)
     end_reason: str = ""
 
     @property
@@ -208,8 +215,9 @@ class CourtWarsGame(KeepsAnswers, Game):
         self.phase = "build"
         self.build_round = 1
         self.build_left = self._order_from(self.first)
-        names = ", ".join(f"{p} ({cards.SUIT_SYMBOL[s]})" for p, s in zip(self.players, self.suits, strict=True))
-        self._note(f"Courts: {names}. {self.players[self.first]} picks first in the opening build.")
+        names = Many([f"{p} ({cards.SUIT_SYMBOL[s]})" for p, s in zip(self.players, self.suits, strict=True)])
+        self._note(say("Courts: {names}. {name} picks first in the opening build.", names=names,
+                       name=self.players[self.first]))
 
     @classmethod
     def upgrade(cls, data: dict[str, Any]) -> dict[str, Any]:
@@ -232,8 +240,7 @@ class CourtWarsGame(KeepsAnswers, Game):
         # bench: playouts/s and CPU per interaction — every ``apply`` copies the state
         state = fields_with_flat_sliced(self, _FLAT)
         state["courts"] = [[{**p, "guards": p["guards"][:]} for p in court] for court in state["courts"]]
-        state["journal"] = [[e[0], dict(e[1])] if len(e) == 2 and type(e[1]) is dict else marshal.loads(marshal.dumps(e))
-                            for e in state["journal"]]
+        state["journal"] = marshal.loads(marshal.dumps(state["journal"]))  # its phrases are nested dicts
         state["opened"] = dict(state["opened"])
         if state["winners"] is not None:
             state["winners"] = state["winners"][:]
@@ -251,7 +258,7 @@ class CourtWarsGame(KeepsAnswers, Game):
         return new
 
     # ----- helpers --------------------------------------------------------------------
-    def _note(self, text: str, events: list[Event] | None = None, shows: Sequence[str] = ()) -> None:
+    def _note(self, text: Phrase, events: list[Event] | None = None, shows: Sequence[str] = ()) -> None:
         """A public event, logged in the journal (every Court Wars event is public). ``shows``:
         the cards it names, seen by everyone as it happens (under Shuffle Recycle a card discarded
         may lie hidden in a new draw pile by the end of the same move)."""
@@ -289,10 +296,14 @@ class CourtWarsGame(KeepsAnswers, Game):
         return sum(self.defence_of(seat, i) for i in self.living(seat))
 
     def stack_name(self, seat: int, i: int) -> str:
-        """``K♠`` or ``joker on Q♠``."""
+        """``K♠`` or ``joker on Q♠`` (a card, or a phrase naming it)."""
         pos = self.courts[seat][i]
-        court = cards.pretty(pos["court"])
-        return f"joker on {court}" if pos["state"] == "jokered" else court
+        court = cn(pos["court"])
+        return say("joker on {court}", court=court) if pos["state"] == "jokered" else court
+
+    def whose(self, seat: int, i: int) -> Phrase:
+        """``Ana's K♠``: a player's stack."""
+        return say("{name}'s {stack}", name=self.players[seat], stack=self.stack_name(seat, i))
 
     def can_place(self, seat: int, i: int, card: str) -> bool:
         """§3.2: onto one of your living stacks, strictly lower than the outermost guard."""
@@ -351,25 +362,32 @@ class CourtWarsGame(KeepsAnswers, Game):
         return (Decision(self.current, STAGE_DECISION[self.phase], public=True, prompt=self._asked()),)
 
     def _asked(self) -> str:
-        pending = cards.pretty(self.pending) if self.pending else ""
-        return {
-            "build": "Draw for the opening build.",
-            "guard": f"Place the drawn guard {pending} on one of your stacks, or discard it.",
-            "joker": "Put the joker on one of your defeated positions, or discard it.",
-            "turn": "Defend (draw a card) or attack.",
-            "ace": "You drew an ace: attack, or skip the attack; then draw again.",
-        }.get(self.phase, "")
+        pending = cn(self.pending) if self.pending else ""
+        ph = self.phase
+        if ph == "build":
+            return say("Draw for the opening build.")
+        if ph == "guard":
+            return say("Place the drawn guard {card} on one of your stacks, or discard it.", card=pending)
+        if ph == "joker":
+            return say("Put the joker on one of your defeated positions, or discard it.")
+        if ph == "turn":
+            return say("Defend (draw a card) or attack.")
+        if ph == "ace":
+            return say("You drew an ace: attack, or skip the attack; then draw again.")
+        return ""
 
-    def _expecting(self) -> str:
+    def _expecting(self) -> Phrase:
         name = self.players[self.current]
-        pending = cards.pretty(self.pending) if self.pending else ""
+        pending = cn(self.pending) if self.pending else ""
         return {
-            "build": f"{name} must draw for the opening build.",
-            "guard": f"{name} must place the drawn guard {pending} on one of their stacks, or discard it.",
-            "joker": f"{name} must put the joker on one of their defeated positions, or discard it.",
-            "turn": f"{name} must defend (draw a card) or attack.",
-            "ace": f"{name} drew an ace and may attack or skip the attack.",
-        }[self.phase]
+            "build": lambda: say("{name} must draw for the opening build.", name=name),
+            "guard": lambda: say("{name} must place the drawn guard {card} on one of their stacks, or discard it.",
+                                 name=name, card=pending),
+            "joker": lambda: say("{name} must put the joker on one of their defeated positions, or discard it.",
+                                 name=name),
+            "turn": lambda: say("{name} must defend (draw a card) or attack.", name=name),
+            "ace": lambda: say("{name} drew an ace and may attack or skip the attack.", name=name),
+        }[self.phase]()
 
     # ----- actions and choices --------------------------------------------------------
     def parse(self, seat: int, text: str) -> Action:
@@ -377,8 +395,8 @@ class CourtWarsGame(KeepsAnswers, Game):
             return parse(seat, text, self.suits)
         except IllegalMove as e:
             if e.rule == "verb" and self.winners is None:
-                raise IllegalMove(f"{' '.join(text.split())!r} is not possible now: {self._expecting()}",
-                                  "turn") from None
+                raise IllegalMove(say("{move} is not possible now: {expected}", move=repr(' '.join(text.split())),
+                                      expected=self._expecting()), "turn") from None
             raise
 
     def _token_lists(self, seat: int, prefix: Sequence[str]) -> Iterator[tuple[str, ...]]:
@@ -446,11 +464,12 @@ class CourtWarsGame(KeepsAnswers, Game):
     @staticmethod
     def _step_prompt(prefix: tuple[str, ...]) -> str:
         if prefix[:1] == ("attack",):
-            return ("Attack with which stack?", "Spend how many guards (outermost first)?", "Attack which stack?",
-                    "Remove how many cards (the last one is the court itself)?", "")[min(len(prefix) - 1, 4)]
+            return (say("Attack with which stack?"), say("Spend how many guards (outermost first)?"),
+                    say("Attack which stack?"), say("Remove how many cards (the last one is the court itself)?"),
+                    "")[min(len(prefix) - 1, 4)]
         if prefix[:1] in (("place",), ("joker",)):
-            return "On which position?"
-        return "" if prefix else "Choose your move."
+            return say("On which position?")
+        return "" if prefix else say("Choose your move.")
 
     @staticmethod
     def _data(tokens: tuple[str, ...]) -> Any:
@@ -465,43 +484,51 @@ class CourtWarsGame(KeepsAnswers, Game):
             src = LETTERS.index(tokens[1]) if len(tokens) > 1 else 0
             mine = self.courts[seat][src]["guards"]
             if len(tokens) == 1:
-                return "Attack: spend guards to cut down an opponent's stack"
+                return say("Attack: spend guards to cut down an opponent's stack")
             if len(tokens) == 2:
-                return f"From {self.stack_name(seat, src)} [{pretty_cards(mine)}] (Attack {self.attack_of(seat, src)})"
+                return say("From {stack} [{guards}] (Attack {attack})", stack=self.stack_name(seat, src),
+                           guards=pretty_cards(mine), attack=self.attack_of(seat, src))
             m = int(tokens[2])
             spent = mine[-m:]
             power = sum(guard_value(g) for g in spent)
             if len(tokens) == 3:
-                return f"Spend {pretty_cards(spent)} ({power})"
+                return say("Spend {guards} ({power})", guards=pretty_cards(spent), power=power)
             s, _, t_letter = tokens[3].partition(":")
             opp, t = int(s) - 1, LETTERS.index(t_letter)
-            whose = f"{self.players[opp]}'s {self.stack_name(opp, t)}"
+            whose = self.whose(opp, t)
             theirs = self.courts[opp][t]["guards"]
             if len(tokens) == 4:
-                return f"Against {whose} [{pretty_cards(theirs)}] (Defence {self.defence_of(opp, t)})"
+                return say("Against {stack} [{guards}] (Defence {defence})", stack=whose, guards=pretty_cards(theirs),
+                           defence=self.defence_of(opp, t))
             r = int(tokens[4])
             cost = self.cost(theirs, r)
-            what = f"defeat {whose}" if r > len(theirs) else f"remove {pretty_cards(theirs[-r:])} from {whose}"
-            return f"Spend {pretty_cards(spent)} ({power}) from {self.stack_name(seat, src)} → {what} (cost {cost})"
+            what = say("defeat {stack}", stack=whose) if r > len(theirs) else \
+                say("remove {cards} from {stack}", cards=pretty_cards(theirs[-r:]), stack=whose)
+            return say("Spend {guards} ({power}) from {stack} → {what} (cost {cost})", guards=pretty_cards(spent),
+                       power=power, stack=self.stack_name(seat, src), what=what, cost=cost)
         if verb == "place" and self.pending:
             if len(tokens) == 1:
-                return f"Place {cards.pretty(self.pending)} on one of your stacks"
+                return say("Place {card} on one of your stacks", card=cn(self.pending))
             i = LETTERS.index(tokens[1])
             a = self.attack_of(seat, i) + guard_value(self.pending)
-            return f"Place {cards.pretty(self.pending)} on {self.stack_name(seat, i)} → Attack {a}, Defence {a + 10}"
+            return say("Place {card} on {stack} → Attack {attack}, Defence {defence}", card=cn(self.pending),
+                       stack=self.stack_name(seat, i), attack=a, defence=a + 10)
         if verb == "joker":
             if len(tokens) == 1:
-                return "Put the joker on one of your defeated positions"
+                return say("Put the joker on one of your defeated positions")
             i = LETTERS.index(tokens[1])
-            return f"Put the joker on {cards.pretty(self.courts[seat][i]['court'])} (Defence 10)"
+            return say("Put the joker on {court} (Defence 10)", court=cn(self.courts[seat][i]["court"]))
         if verb == "discard" and self.pending:
-            return f"Discard {cards.pretty(self.pending)}"
-        return {
-            "draw": "Draw for the opening build",
-            "defend": "Defend: draw a card",
-            "skip": "Skip the attack and draw again",
-            "resign": "Resign (you are eliminated)",
-        }.get(verb, " ".join(tokens))
+            return say("Discard {card}", card=cn(self.pending))
+        if verb == "draw":
+            return say("Draw for the opening build")
+        if verb == "defend":
+            return say("Defend: draw a card")
+        if verb == "skip":
+            return say("Skip the attack and draw again")
+        if verb == "resign":
+            return say("Resign (you are eliminated)")
+        return " ".join(tokens)
 
     # ----- applying -------------------------------------------------------------------
     ALLOWED: ClassVar[dict[str, tuple[type[Action], ...]]] = {
@@ -516,23 +543,23 @@ class CourtWarsGame(KeepsAnswers, Game):
         events: list[Event] = []
         name = self.players[seat]
         if not isinstance(action, self.ALLOWED[self.phase]):
-            raise IllegalMove(f"That move is not possible now: {self._expecting()}", "turn")
+            raise IllegalMove(say("That move is not possible now: {expected}", expected=self._expecting()), "turn")
         if isinstance(action, Resign):
-            self._note(f"{name} resigns.", events)
-            events += self._eliminate(seat, "resigned")
+            self._note(say("{name} resigns.", name=name), events)
+            events += self._eliminate(seat, say("resigned"))
         elif isinstance(action, Draw):
             self._build_draw(seat, events)
         elif isinstance(action, Defend):
             self._defend_draw(seat, events, follow_up=False)
         elif isinstance(action, Skip):
-            self._note(f"{name} skips the attack.", events)
+            self._note(say("{name} skips the attack.", name=name), events)
             self._defend_draw(seat, events, follow_up=True)
         elif isinstance(action, Discard):
             card = self.pending
             assert card is not None
             self.pending = None
             self.discard_pile.append(card)
-            self._note(f"{name} discards {cards.pretty(card)}.", events, (card,))
+            self._note(say("{name} discards {card}.", name=name, card=cn(card)), events, (card,))
             self._end_turn(events)
         elif isinstance(action, Place):
             self._place(seat, action, events)
@@ -554,17 +581,23 @@ class CourtWarsGame(KeepsAnswers, Game):
         i = action.index
         pos = self.courts[seat][i]
         if not self.is_living(pos):
-            raise IllegalMove(f"{cards.pretty(pos['court'])} is defeated: a guard may go only onto one of your "
-                              "living stacks (ruling 16 — see /game rules section: Rulings).", "R16")
+            raise IllegalMove(say("{court} is defeated: a guard may go only onto one of your living stacks "
+                                  "(ruling 16 — see /game rules section: Rulings).", court=cn(pos["court"])), "R16")
         if not self.can_place(seat, i, card):
-            rule = "lower than or equal to" if self.opts.same_value else "strictly lower than"
-            raise IllegalMove(f"{cards.pretty(card)} cannot go on {self.stack_name(seat, i)}: a new guard must be "
-                              f"{rule} the outermost guard {cards.pretty(pos['guards'][-1])} "
-                              "(see /game rules section: The turn).", "3.2")
+            if self.opts.same_value:
+                why = say("{card} cannot go on {stack}: a new guard must be lower than or equal to the outermost "
+                          "guard {outer} (see /game rules section: The turn).", card=cn(card),
+                          stack=self.stack_name(seat, i), outer=cn(pos["guards"][-1]))
+            else:
+                why = say("{card} cannot go on {stack}: a new guard must be strictly lower than the outermost "
+                          "guard {outer} (see /game rules section: The turn).", card=cn(card),
+                          stack=self.stack_name(seat, i), outer=cn(pos["guards"][-1]))
+            raise IllegalMove(why, "3.2")
         self.pending = None
         pos["guards"].append(card)
-        self._note(f"{self.players[seat]} places {cards.pretty(card)} on {self.stack_name(seat, i)} "
-                   f"(Attack {self.attack_of(seat, i)}, Defence {self.defence_of(seat, i)}).", events, (card,))
+        self._note(say("{name} places {card} on {stack} (Attack {attack}, Defence {defence}).", name=self.players[seat],
+                       card=cn(card), stack=self.stack_name(seat, i), attack=self.attack_of(seat, i),
+                       defence=self.defence_of(seat, i)), events, (card,))
         self._end_turn(events)
 
     def _place_joker(self, seat: int, action: PlaceJoker, events: list[Event]) -> None:
@@ -572,14 +605,18 @@ class CourtWarsGame(KeepsAnswers, Game):
         assert card is not None
         pos = self.courts[seat][action.index]
         if pos["state"] != "defeated":
-            why = "already has a joker" if pos["state"] == "jokered" else "is not defeated"
-            raise IllegalMove(f"{cards.pretty(pos['court'])} {why}: a joker may go only onto one of your defeated "
-                              "positions without a joker (ruling 11 — see /game rules section: Rulings).", "R11")
+            if pos["state"] == "jokered":
+                why = say("{court} already has a joker: a joker may go only onto one of your defeated positions "
+                          "without a joker (ruling 11 — see /game rules section: Rulings).", court=cn(pos["court"]))
+            else:
+                why = say("{court} is not defeated: a joker may go only onto one of your defeated positions "
+                          "without a joker (ruling 11 — see /game rules section: Rulings).", court=cn(pos["court"]))
+            raise IllegalMove(why, "R11")
         self.pending = None
         pos["state"] = "jokered"
         pos["joker"] = card
-        self._note(f"{self.players[seat]} puts the joker on {cards.pretty(pos['court'])}: a new stack "
-                   "(Defence 10).", events)
+        self._note(say("{name} puts the joker on {court}: a new stack (Defence 10).", name=self.players[seat],
+                       court=cn(pos["court"])), events)
         self._end_turn(events)
 
     def _check_attack(self, seat: int, a: Attack) -> None:
@@ -587,44 +624,54 @@ class CourtWarsGame(KeepsAnswers, Game):
         src = a.source_index
         mine = self.courts[seat][src]
         if not self.is_living(mine):
-            raise IllegalMove(f"Your {cards.pretty(mine['court'])} is defeated and cannot attack.", "3.4")
+            raise IllegalMove(say("Your {court} is defeated and cannot attack.", court=cn(mine["court"])), "3.4")
         if not mine["guards"]:
-            raise IllegalMove(f"Your {self.stack_name(seat, src)} has no guards: a stack without guards "
-                              "has Attack 0 and cannot attack (ruling 9 — see /game rules section: Rulings).", "R9")
+            raise IllegalMove(say("Your {stack} has no guards: a stack without guards has Attack 0 and cannot attack "
+                                  "(ruling 9 — see /game rules section: Rulings).", stack=self.stack_name(seat, src)),
+                              "R9")
         k = len(mine["guards"])
         if not 1 <= a.spend <= k:
-            spend = "1 guard" if k == 1 else f"from 1 to {k} guards"
-            raise IllegalMove(f"Spend {spend} of {self.stack_name(seat, src)}, not {a.spend} "
-                              "(you spend the outermost guards first: ruling 3 — see /game rules section: Rulings).", "R3")
+            stack = self.stack_name(seat, src)
+            if k == 1:
+                why = say("Spend 1 guard of {stack}, not {spend} (you spend the outermost guards first: ruling 3 — "
+                          "see /game rules section: Rulings).", stack=stack, spend=a.spend)
+            else:
+                why = say("Spend from 1 to {k} guards of {stack}, not {spend} (you spend the outermost guards first: "
+                          "ruling 3 — see /game rules section: Rulings).", k=k, stack=stack, spend=a.spend)
+            raise IllegalMove(why, "R3")
         opp = a.target_seat
         if opp == seat:
-            raise IllegalMove("You cannot attack your own stacks: an attack targets an opponent's stack "
-                              "(see /game rules section: The turn).", "3.4")
+            raise IllegalMove(say("You cannot attack your own stacks: an attack targets an opponent's stack "
+                                  "(see /game rules section: The turn)."), "3.4")
         if self.eliminated[opp]:
-            raise IllegalMove(f"{self.players[opp]} is eliminated and cannot be targeted: only "
-                              "living opponents may be attacked (ruling 15 — see /game rules section: Rulings).", "2")
+            raise IllegalMove(say("{name} is eliminated and cannot be targeted: only living opponents may be "
+                                  "attacked (ruling 15 — see /game rules section: Rulings).", name=self.players[opp]),
+                              "2")
         t = a.target_index
         theirs = self.courts[opp][t]
         if not self.is_living(theirs):
-            raise IllegalMove(f"{self.players[opp]}'s {cards.pretty(theirs['court'])} is already defeated.", "3.4")
+            raise IllegalMove(say("{stack} is already defeated.", stack=say("{name}'s {stack}", name=self.players[opp],
+                                                                            stack=cn(theirs["court"]))), "3.4")
         j = len(theirs["guards"])
         if not 1 <= a.remove <= j + 1:
-            raise IllegalMove(f"Remove from 1 to {j + 1} cards of {self.players[opp]}'s "
-                              f"{self.stack_name(opp, t)} ({j} guards + the court), not {a.remove}.", "R4")
+            target = self.whose(opp, t)
+            raise IllegalMove(say_n("Remove from 1 to {most} cards of {stack} ({n} guard + the court), not {remove}.",
+                                    "Remove from 1 to {most} cards of {stack} ({n} guards + the court), not {remove}.",
+                                    most=j + 1, stack=target, n=j, remove=a.remove), "R4")
         spent = mine["guards"][-a.spend:]
         power = sum(guard_value(g) for g in spent)
         cost = self.cost(theirs["guards"], a.remove)
         if power < cost:
-            raise IllegalMove(f"Power {power} from {pretty_cards(spent)} is less than the cost {cost} "
-                              f"of {self._what(opp, t, a.remove)}: an attack needs power at least its cost "
-                              "(see /game rules section: The turn).", "3.4")
+            raise IllegalMove(say("Power {power} from {guards} is less than the cost {cost} of {what}: an attack needs "
+                                  "power at least its cost (see /game rules section: The turn).", power=power,
+                                  guards=pretty_cards(spent), cost=cost, what=self._what(opp, t, a.remove)), "3.4")
 
-    def _what(self, opp: int, t: int, r: int) -> str:
+    def _what(self, opp: int, t: int, r: int) -> Phrase:
         theirs = self.courts[opp][t]["guards"]
-        whose = f"{self.players[opp]}'s {self.stack_name(opp, t)}"
+        whose = self.whose(opp, t)
         if r > len(theirs):
-            return f"defeating {whose}"
-        return f"removing {pretty_cards(theirs[-r:])} from {whose}"
+            return say("defeating {stack}", stack=whose)
+        return say("removing {cards} from {stack}", cards=pretty_cards(theirs[-r:]), stack=whose)
 
     def _attack(self, seat: int, a: Attack, events: list[Event]) -> None:
         mine = self.courts[seat][a.source_index]
@@ -634,29 +681,33 @@ class CourtWarsGame(KeepsAnswers, Game):
         power = sum(guard_value(g) for g in spent)
         defeat = a.remove > len(theirs["guards"])
         removed = theirs["guards"][:] if defeat else theirs["guards"][-a.remove:]
-        what = self.stack_name(opp, t)
+        what = self.whose(opp, t)
         del mine["guards"][-a.spend:]
         del theirs["guards"][len(theirs["guards"]) - len(removed):]
         # Discard order (§2): spent guards, removed guards, a defeated joker; innermost first.
         self.discard_pile += spent + removed
-        head = (f"{self.players[seat]} spends {pretty_cards(spent)} ({power}) from "
-                f"{self.stack_name(seat, a.source_index)}")
+        head = dict(name=self.players[seat], guards=pretty_cards(spent), power=power,
+                    stack=self.stack_name(seat, a.source_index), target=what)
         if defeat:
             if theirs["state"] == "jokered":
                 self.discard_pile.append(theirs["joker"])
                 theirs["joker"] = None
             theirs["state"] = "defeated"
             self.turn_had_defeat = True
-            extra = f", removing {pretty_cards(removed)}" if removed else ""
-            self._note(f"{head} and defeats {self.players[opp]}'s {what}{extra}.", events, spent + removed)
+            if removed:
+                line = say("{name} spends {guards} ({power}) from {stack} and defeats {target}, removing {removed}.",
+                           removed=pretty_cards(removed), **head)
+            else:
+                line = say("{name} spends {guards} ({power}) from {stack} and defeats {target}.", **head)
+            self._note(line, events, spent + removed)
             if not self.living(opp):
-                self._note(f"{self.players[opp]} is eliminated.", events)
+                self._note(say("{name} is eliminated.", name=self.players[opp]), events)
                 self.eliminated[opp] = True
                 self.build_left = [s for s in self.build_left if s != opp]
                 self._check_victory(events)
         else:
-            self._note(f"{head} and removes {pretty_cards(removed)} from {self.players[opp]}'s {what}.", events,
-                       spent + removed)
+            self._note(say("{name} spends {guards} ({power}) from {stack} and removes {removed} from {target}.",
+                           removed=pretty_cards(removed), **head), events, spent + removed)
 
     def _check_victory(self, events: list[Event]) -> bool:
         left = self.active()
@@ -665,8 +716,9 @@ class CourtWarsGame(KeepsAnswers, Game):
             self.phase = "over"
             self.pending = None
             self.end_reason = "last_standing"
-            self.end_summary = f"{self.players[left[0]]} wins: the last player standing."
-            self._note(self.end_summary, events)
+            summary = say("{name} wins: the last player standing.", name=self.players[left[0]])
+            self.end_summary = encode(summary)
+            self._note(summary, events)
             return True
         return False
 
@@ -677,22 +729,24 @@ class CourtWarsGame(KeepsAnswers, Game):
         """
         if not self.draw_pile:
             if not self.discard_pile:
-                self._note("There is no card left to draw.", events)
+                self._note(say("There is no card left to draw."), events)
                 return None
             if self.turnovers_this_turn >= 1:
-                self._note("The discard pile would be turned over a second time this turn: "
-                           "the turn ends (loop guard).", events)
+                self._note(say("The discard pile would be turned over a second time this turn: "
+                               "the turn ends (loop guard)."), events)
                 return None
             pile = self.discard_pile
             self.discard_pile = []
-            how = "turned over"
+            how = say_n("The discard pile is turned over ({n} card).", "The discard pile is turned over ({n} cards).",
+                        n=len(pile))
             if self.opts.shuffle_recycle:
                 self.rng().shuffle(pile)
-                how = "shuffled and turned over"
+                how = say_n("The discard pile is shuffled and turned over ({n} card).",
+                            "The discard pile is shuffled and turned over ({n} cards).", n=len(pile))
             self.draw_pile = pile  # the card discarded earliest is now on top
             self.recycled += 1
             self.turnovers_this_turn += 1
-            self._note(f"The discard pile is {how} ({len(pile)} cards).", events)
+            self._note(how, events)
         return self.draw_pile.pop(0)
 
     def _draws(self, events: list[Event]) -> Iterator[str]:
@@ -706,58 +760,66 @@ class CourtWarsGame(KeepsAnswers, Game):
         for card in self._draws(events):
             if not is_guard(card):
                 self.discard_pile.append(card)
-                self._note(f"{name} draws {cards.pretty(card)}: not a guard, discarded; draw again.", events, (card,))
+                self._note(say("{name} draws {card}: not a guard, discarded; draw again.", name=name, card=cn(card)),
+                           events, (card,))
                 continue
-            self._offer_guard(seat, card, events, "")
+            self._offer_guard(seat, card, events, False)
             return
 
-    def _offer_guard(self, seat: int, card: str, events: list[Event], why: str) -> None:
+    def _offer_guard(self, seat: int, card: str, events: list[Event], ruling: bool) -> None:
         """A drawn guard waits for the player's choice, or is discarded if no stack can take it."""
         name = self.players[seat]
         if self.guard_spots(seat, card):
             self.pending = card
             self.phase = "guard"
-            self._note(f"{name} draws {cards.pretty(card)}.", events, (card,))
+            self._note(say("{name} draws {card}.", name=name, card=cn(card)), events, (card,))
         else:
             self.discard_pile.append(card)
-            self._note(f"{name} draws {cards.pretty(card)}: no stack can take it, discarded{why}.", events, (card,))
+            if ruling:
+                line = say("{name} draws {card}: no stack can take it, discarded (ruling 17).", name=name, card=cn(card))
+            else:
+                line = say("{name} draws {card}: no stack can take it, discarded.", name=name, card=cn(card))
+            self._note(line, events, (card,))
             self._end_turn(events)
 
     def _defend_draw(self, seat: int, events: list[Event], follow_up: bool) -> None:
         name = self.players[seat]
         for card in self._draws(events):
-            shown = cards.pretty(card)
+            shown = cn(card)
             if is_court(card):
                 self.discard_pile.append(card)
-                self._note(f"{name} draws {shown}: a court card, discarded; the turn ends.", events, (card,))
+                self._note(say("{name} draws {card}: a court card, discarded; the turn ends.", name=name, card=shown),
+                           events, (card,))
                 self._end_turn(events)
                 return
             if is_guard(card):
-                self._offer_guard(seat, card, events, " (ruling 17)")
+                self._offer_guard(seat, card, events, True)
                 return
             if cards.is_joker(card):
                 if self.joker_spots(seat):
                     self.pending = card
                     self.phase = "joker"
-                    self._note(f"{name} draws a joker.", events)
+                    self._note(say("{name} draws a joker.", name=name), events)
                 else:
                     self.discard_pile.append(card)
-                    self._note(f"{name} draws a joker: no defeated position to take it, discarded "
-                               "(ruling 12).", events)
+                    self._note(say("{name} draws a joker: no defeated position to take it, discarded (ruling 12).",
+                                   name=name), events)
                     self._end_turn(events)
                 return
             # an ace
             self.discard_pile.append(card)
             if follow_up and self.opts.single_ace:
-                self._note(f"{name} draws {shown}: a follow-up ace is discarded and the turn ends "
-                           "(Single Ace).", events, (card,))
+                self._note(say("{name} draws {card}: a follow-up ace is discarded and the turn ends (Single Ace).",
+                               name=name, card=shown), events, (card,))
                 self._end_turn(events)
                 return
             if next(self.attacks(seat), None) is not None:
                 self.phase = "ace"
-                self._note(f"{name} draws {shown}: an Ace — attack, then draw again.", events, (card,))
+                self._note(say("{name} draws {card}: an Ace — attack, then draw again.", name=name, card=shown),
+                           events, (card,))
                 return
-            self._note(f"{name} draws {shown}: an Ace, but no attack is possible; draw again.", events, (card,))
+            self._note(say("{name} draws {card}: an Ace, but no attack is possible; draw again.", name=name,
+                           card=shown), events, (card,))
             follow_up = True
 
     def _end_turn(self, events: list[Event]) -> None:
@@ -775,7 +837,8 @@ class CourtWarsGame(KeepsAnswers, Game):
                     self.build_round = 0
                     self.current = start
                     self.phase = "turn"
-                    self._note(f"The opening build is over. {self.players[start]} takes the first turn.", events)
+                    self._note(say("The opening build is over. {name} takes the first turn.", name=self.players[start]),
+                               events)
                 else:
                     self.build_left = self._order_from(start)
             if self.build_round:
@@ -815,13 +878,19 @@ class CourtWarsGame(KeepsAnswers, Game):
         self.phase = "over"
         self.pending = None
         self.end_reason = "stalemate"
-        who = cards.and_list(self.players[s] for s in top)
-        verb = "share the win" if len(top) > 1 else "wins"
-        self.end_summary = (f"No position defeated in {limit} rounds: {who} {verb} with {best_living} "
-                            f"living stacks (total Defence {best_def}).")
-        self._note(self.end_summary, events)
+        who = Many([self.players[s] for s in top], "and")
+        if len(top) > 1:
+            summary = say("No position defeated in {limit} rounds: {who} share the win with {living} living "
+                                   "stacks (total Defence {defence}).", limit=limit, who=who, living=best_living,
+                                   defence=best_def)
+        else:
+            summary = say("No position defeated in {limit} rounds: {who} wins with {living} living stacks "
+                                   "(total Defence {defence}).", limit=limit, who=who, living=best_living,
+                                   defence=best_def)
+        self.end_summary = encode(summary)
+        self._note(summary, events)
 
-    def _eliminate(self, seat: int, why: str) -> list[Event]:
+    def _eliminate(self, seat: int, why: Phrase) -> list[Event]:
         """Take ``seat`` out at once: guards and jokers to the discard pile, courts face down."""
         events: list[Event] = []
         was_current = seat == self.current and self.winners is None
@@ -837,7 +906,7 @@ class CourtWarsGame(KeepsAnswers, Game):
             pos["state"] = "defeated"
         self.eliminated[seat] = True
         self.round_seen = [s for s in self.round_seen if s != seat]
-        self._note(f"{self.players[seat]} is eliminated ({why}).", events)
+        self._note(say("{name} is eliminated ({why}).", name=self.players[seat], why=why), events)
         if self._check_victory(events):
             return events
         if self.build_round:
@@ -860,7 +929,7 @@ class CourtWarsGame(KeepsAnswers, Game):
     def _forfeit(self, seat: int) -> list[Event]:
         if self.eliminated[seat]:
             return []
-        return self._eliminate(seat, "forfeit")
+        return self._eliminate(seat, say("forfeit"))
 
     # ----- results, views, knowledge --------------------------------------------------
     def outcome(self) -> Outcome | None:
@@ -872,7 +941,7 @@ class CourtWarsGame(KeepsAnswers, Game):
             "total_defence": {self.players[s]: self.total_defence(s) for s in range(len(self.players))},
         }
         score = len(self.living(self.winners[0])) if self.winners else None
-        return Outcome(winners=tuple(self.winners), score=score, summary=self.end_summary, details=details)
+        return Outcome(winners=tuple(self.winners), score=score, summary=decode(self.end_summary, True), details=details)
 
     def draw_order_public(self) -> bool:
         """Whether the draw pile's order is public: it was made by turning the discard pile over,

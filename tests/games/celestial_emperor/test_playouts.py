@@ -9,6 +9,8 @@ random forfeits. Re-dealing the cards a seat cannot see changes nothing it is of
 
 from __future__ import annotations
 
+from bot.engine.words import decode
+
 import dataclasses
 import json
 import random
@@ -286,7 +288,7 @@ def test_the_typed_story_follows_the_story():
         seat = min(game.to_act())
         game, _ = game.apply(seat, random_action(game, seat, rng))
         assert [(e.seat, e.kind, e.text) for e in game.view(None).story] == \
-            [(e["seat"], e["kind"], e["text"]) for e in game.story]
+            [(e["seat"], e["kind"], decode(e["text"], True)) for e in game.story]  # a narrator's line: a phrase
     fresh = game.copy()
     fresh.story[-1] = {"seat": None, "kind": "setting", "text": "Elsewhere."}
     assert fresh.view(0).story[-1].text == "Elsewhere."

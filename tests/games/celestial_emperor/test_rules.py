@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from bot.engine.words import decode
+
 import dataclasses
 import json
 import random
@@ -657,7 +659,7 @@ def test_scoring_step_by_step_and_epilogue():
     assert [(r["clan"], r["v"], r["T"], r["qualifies"]) for r in sc["rows"]] == [
         ("Dragon", 6, 6, True), ("Phoenix", 2, 2, True), ("White Tiger", 4, 4, True)]
     assert sc["winner"] == d and sc["method"] == "highest qualifying card"
-    assert len(sc["steps"]) == 5 and "Dragon" in sc["steps"][-1]
+    assert len(sc["steps"]) == 5 and "Dragon" in decode(sc["steps"][-1])  # each step a phrase's JSON
     assert any("6♦" in t for t in public(ev))
     pub = g.view(None)
     assert {f.card for f in pub.finals} == {"6D", "2H", "4S"}

@@ -269,7 +269,10 @@ def test_upgrade_v1_state_loads_plays_on_and_matches_the_replay(name):
     assert data["state"]["format"] == 1 and "log" in data["state"]["state"]
     upgraded = CourtWarsGame.from_json(data["state"])
     replayed = replay(data["record"])
-    assert json.dumps(upgraded.to_json(), sort_keys=True) == json.dumps(replayed.to_json(), sort_keys=True)
+    # The v1 log was English text; a replay writes phrases: the same words, and every other field the same.
+    mine, theirs = upgraded.to_json()["state"], replayed.to_json()["state"]
+    assert {k: v for k, v in mine.items() if k != "journal"} == {k: v for k, v in theirs.items() if k != "journal"}
+    assert upgraded.recent(None) == replayed.recent(None)
     assert upgraded.to_json()["format"] == 2 and upgraded.recent(None)
     assert not any(CODE.search(line) for line in upgraded.recent(None))
     a, b, played = upgraded, replayed, 0
