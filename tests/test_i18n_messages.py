@@ -1,7 +1,7 @@
 """The messages' catalogue (every word a player reads besides the slash commands): complete in every
 language, placeholders kept, said through ``bot.i18n.words``; engine phrases language-neutral in the
-state and its JSON; a whole seeded Gridcannon game in the terminal in Spanish and in German with no
-English message left."""
+state and its JSON; a whole seeded game of each game that speaks them (Gridcannon, The Knight, the
+Rogue…) in the terminal in Spanish and in German with no English message left."""
 
 from __future__ import annotations
 
@@ -113,14 +113,22 @@ def test_a_phrase_is_english_and_says_itself_in_another_language_with_its_argume
 
 
 # ----- records stay language-neutral ----------------------------------------------------------
-def _seeded_game(seed: int, moves: int | None = None):
-    s = spec("gridcannon")
-    g = s.state.new(["Ana"], seed=seed)
+PLAYERS = {"gridcannon": ["Ana"], "knight_rogue_princess_dragon": ["Ana", "Ben", "Cat", "Dee"],
+           "cardchess2": ["Ana", "Ben"]}
+STORY_LINES = ("tell", "wrapup", "twist", "close")  # a story game's players write their own words
+
+
+def _seeded_game(seed: int, moves: int | None = None, game: str = "gridcannon", lang: str = "en"):
+    s = spec(game)
+    g = s.state.new(PLAYERS[game], seed=seed)
     rng = random.Random(seed)
     played = []
     while not g.is_over() and (moves is None or len(played) < moves):
-        move = str(s.player(g, 0, rng))
-        g, _ = g.apply(0, move)
+        seat = min(g.to_act())
+        move = str(s.player(g, seat, rng))
+        if move.split()[0] in STORY_LINES and lang != "en":  # in the language they play in
+            move = move.split()[0] + " " + {"es": "Y así siguió el cuento.", "de": "Und so ging es weiter."}[lang]
+        g, _ = g.apply(seat, move)
         played.append(move)
     return s, g, played
 
@@ -167,12 +175,14 @@ class Typed:
 
     def __init__(self, moves):
         self.lines = []
-        for move in moves:
-            self.lines += ["?", "cancel", move]
+        for move in moves:  # a story's line is written straight away (``?`` would ask for its words)
+            self.lines += [move] if move.split()[0] in STORY_LINES else ["?", "cancel", move]
         self.out: list[str] = []
 
     def read(self, prompt: str) -> str:
         self.out.append(prompt)
+        if not prompt.rstrip().endswith(">"):  # the hot seat handed to the next player: Enter
+            return ""
         if not self.lines:
             raise EOFError
         return self.lines.pop(0)
@@ -181,19 +191,25 @@ class Typed:
         self.out.append(text)
 
 
+WRONG = {"gridcannon": "place r9c9", "knight_rogue_princess_dragon": "pass 9", "cardchess2": "bench r9c9"}
+TITLE = {"gridcannon": "Gridcannon", "knight_rogue_princess_dragon": "The Knight, the Rogue", "cardchess2": "Cardchess2"}
+
+
+@pytest.mark.parametrize("game", ["gridcannon", "knight_rogue_princess_dragon"])
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_a_whole_seeded_gridcannon_game_in_the_terminal_leaves_no_english_message(lang):
+def test_a_whole_seeded_game_in_the_terminal_leaves_no_english_message(lang, game):
     seen_refusal = False
-    for seed in (3, 11):
-        _, g, played = _seeded_game(seed)
+    for seed in (3, 11) if game == "gridcannon" else (3,):
+        _, g, played = _seeded_game(seed, game=game, lang=lang)
         assert g.is_over()
-        typed = Typed(["place r9c9", *played])  # a refusal first, in the language too
-        play_terminal("gridcannon", ["Ana"], [], seed, read=typed.read, write=typed.write, width=100, clear=False,
-                      lang=lang)
+        typed = Typed([WRONG[game], *played])  # a refusal first, in the language too
+        ended = play_terminal(game, PLAYERS[game], [], seed, read=typed.read, write=typed.write, width=100,
+                              clear=False, lang=lang)
+        assert ended.to_json() == g.to_json()  # the whole game was played as typed
         out = "\n".join(typed.out)
         assert english_left(out, lang) == []
         seen_refusal = seen_refusal or {"es": "No se puede:", "de": "Nicht erlaubt:"}[lang] in out
-        assert ("Gridcannon" in out) and (str(g.outcome().summary) not in out)  # the end said in the language
+        assert (TITLE[game] in out) and (str(g.outcome().summary) not in out)  # the end said in the language
     assert seen_refusal
 
 
