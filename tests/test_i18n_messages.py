@@ -195,7 +195,7 @@ WRONG = {"gridcannon": "place r9c9", "knight_rogue_princess_dragon": "pass 9", "
 TITLE = {"gridcannon": "Gridcannon", "knight_rogue_princess_dragon": "The Knight, the Rogue", "cardchess2": "Cardchess2"}
 
 
-@pytest.mark.parametrize("game", ["gridcannon", "knight_rogue_princess_dragon"])
+@pytest.mark.parametrize("game", ["gridcannon", "knight_rogue_princess_dragon", "cardchess2"])
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_whole_seeded_game_in_the_terminal_leaves_no_english_message(lang, game):
     seen_refusal = False
