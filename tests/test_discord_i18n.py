@@ -288,3 +288,49 @@ async def test_a_whole_game_of_several_players_at_a_servers_table_in_its_languag
         assert english_left(shown, lang) == []
     final = latest_table(standin, channel_id)
     assert any(alt in (a.get("description") or "") for a in final.get("attachments") or []), "the picture's alt text"
+
+
+PLAYERS = {"knight_rogue_princess_dragon": 4, "cardchess2": 2}
+
+
+@pytest.mark.parametrize(("game", "lang", "where"), [
+    ("knight_rogue_princess_dragon", "es", "server"), ("knight_rogue_princess_dragon", "de", "host"),
+    ("cardchess2", "de", "server"), ("cardchess2", "es", "host"),
+])
+async def test_a_whole_seeded_game_at_a_table_in_its_language_leaves_each_reader_no_english(standin, bot, game, lang,
+                                                                                            where):
+    """A whole game of several players: at a server of the language (``server``), or at an English
+    server whose host set the table's language with /game language (``host``); each player's
+    Discord speaks it too. Every version of everything each of them was shown is in the language."""
+    g = standin.guild()
+    if where == "server":
+        g.locale = LOCALES[lang]
+    users = [standin.user(name=name) for name in ("ana", "ben", "cat", "dee")[:PLAYERS[game]]]
+    for u in users:
+        u["locale"] = LOCALES[lang]
+        g.add_member(u)
+    await standin.slash(bot, "game new", {"game": game}, user=users[0], guild=g)
+    start = 0
+    if where == "host":
+        await standin.slash(bot, "game language", {"language": lang}, user=users[0], guild=g)
+        start = len(standin.shown)  # from here on, everything in the table's language
+    for u in users[1:]:
+        await standin.slash(bot, "game join", user=u, guild=g)
+    await standin.slash(bot, "game start", user=users[0], guild=g)
+    channel_id = int(g.channel["id"])
+    assert (await bot.service.get(channel_id)).series["lang"] == lang
+    for i in range(400):
+        table = await bot.service.get(channel_id)
+        if table.status != "playing":
+            break
+        seat, move = await auto_move_for(bot, channel_id, i)
+        if i == 3:  # a refusal, in the reader's language
+            wrong = await standin.slash(bot, "game move", {"move": "pass 9"}, user=users[seat], guild=g)
+            assert wrong.ephemeral
+        if move.split()[0] in ("tell", "wrapup", "twist", "close"):  # the players write their story in their language
+            move = move.split()[0] + " " + {"es": "Y así siguió el cuento.", "de": "Und so ging es weiter."}[lang]
+        await make_move(standin, bot, channel_id, seat, move, users)
+    assert (await bot.service.get(channel_id)).status == "finished"
+    for u in users:
+        assert english_left(not_yet_said(everything_read_by(standin, int(u["id"]), channel_id, start)), lang) == [], \
+            u["username"]

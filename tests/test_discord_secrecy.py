@@ -280,7 +280,7 @@ GAMES: dict[str, tuple[int, str | None, int]] = {
     "maginot_line": (2, ", ".join(spec("maginot_line").quick_options), 66),
 }
 # a game played at a Spanish server's table: a translation must not name a card the English hid
-SPANISH = {"maginot_line", "court_wars"}
+SPANISH = {"maginot_line", "court_wars", "cardchess2"}
 
 
 def has_choice_option(bot, command: str, verb: str) -> bool:

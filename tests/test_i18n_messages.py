@@ -1,7 +1,7 @@
 """The messages' catalogue (every word a player reads besides the slash commands): complete in every
 language, placeholders kept, said through ``bot.i18n.words``; engine phrases language-neutral in the
-state and its JSON; a whole seeded Gridcannon game in the terminal in Spanish and in German with no
-English message left."""
+state and its JSON; a whole seeded game of each game that speaks them (Gridcannon, The Knight, the
+Rogue…) in the terminal in Spanish and in German with no English message left."""
 
 from __future__ import annotations
 
@@ -116,10 +116,12 @@ def test_a_phrase_is_english_and_says_itself_in_another_language_with_its_argume
 # ----- records stay language-neutral ----------------------------------------------------------
 # game id -> (players, options) of the seeded games played here in every language
 TABLES = {"gridcannon": (["Ana"], []), "maginot_line": (["Ana", "Ben"], ["Mobile defence", "rounds=3"]),
-          "court_wars": (["Ana", "Ben"], ["rounds=6"]), "celestial_emperor": (["Ana", "Ben", "Cai"], [])}
+          "court_wars": (["Ana", "Ben"], ["rounds=6"]), "celestial_emperor": (["Ana", "Ben", "Cai"], []),
+          "knight_rogue_princess_dragon": (["Ana", "Ben", "Cat", "Dee"], []), "cardchess2": (["Ana", "Ben"], [])}
+STORY_LINES = ("tell", "wrapup", "twist", "close")  # a story game's players write their own words
 
 
-def _seeded_game(seed: int, moves: int | None = None, game_id: str = "gridcannon"):
+def _seeded_game(seed: int, moves: int | None = None, game_id: str = "gridcannon", lang: str = "en"):
     """A game the built-in player plays for every seat, asked in the terminal's order (the first decision)."""
     s = spec(game_id)
     players, options = TABLES[game_id]
@@ -129,6 +131,8 @@ def _seeded_game(seed: int, moves: int | None = None, game_id: str = "gridcannon
     while not g.is_over() and (moves is None or len(played) < moves):
         seat = g.decisions()[0].seat
         move = str(s.player(g, seat, rng))
+        if move.split()[0] in STORY_LINES and lang != "en":  # in the language they play in
+            move = move.split()[0] + " " + {"es": "Y así siguió el cuento.", "de": "Und so ging es weiter."}[lang]
         g, _ = g.apply(seat, move)
         played.append(move)
     return s, g, played
@@ -176,12 +180,14 @@ class Typed:
 
     def __init__(self, moves):
         self.lines = []
-        for move in moves:
-            self.lines += ["?", "cancel", move]
+        for move in moves:  # a story's line is written straight away (``?`` would ask for its words)
+            self.lines += [move] if move.split()[0] in STORY_LINES else ["?", "cancel", move]
         self.out: list[str] = []
 
     def read(self, prompt: str) -> str:
         self.out.append(prompt)
+        if not prompt.rstrip().endswith(">"):  # the hot seat handed to the next player: Enter
+            return ""
         if not self.lines:
             raise EOFError
         return self.lines.pop(0)
@@ -191,8 +197,10 @@ class Typed:
 
 
 WRONG = {"gridcannon": "place r9c9", "maginot_line": "attack @9", "court_wars": "attack K 9 9:Q 9",
-         "celestial_emperor": "target unicorn"}  # a refusal first, in the language too
-SEEDS = {"gridcannon": (3, 11), "maginot_line": (4,), "court_wars": (4,), "celestial_emperor": (6,)}
+         "celestial_emperor": "target unicorn", "knight_rogue_princess_dragon": "pass 9",
+         "cardchess2": "bench r9c9"}  # a refusal first, in the language too
+SEEDS = {"gridcannon": (3, 11), "maginot_line": (4,), "court_wars": (4,), "celestial_emperor": (6,),
+         "knight_rogue_princess_dragon": (3,), "cardchess2": (3,)}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -200,7 +208,7 @@ SEEDS = {"gridcannon": (3, 11), "maginot_line": (4,), "court_wars": (4,), "celes
 def test_a_whole_seeded_game_in_the_terminal_leaves_no_english_message(lang, game_id):
     seen_refusal = False
     for seed in SEEDS[game_id]:
-        s, g, played = _seeded_game(seed, game_id=game_id)
+        s, g, played = _seeded_game(seed, game_id=game_id, lang=lang)
         assert g.is_over()
         typed = Typed([WRONG[game_id], *played])
         players, options = TABLES[game_id]

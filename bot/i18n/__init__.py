@@ -177,6 +177,8 @@ class Words:
         if isinstance(text, int | float):
             return self.num(text)
         text = str(text)
+        if not text:  # nothing to say (gettext's "" is the catalogue's header)
+            return text
         # plain text: a message without placeholders is still looked up (a line an older state wrote)
         return text if not text or "{" in text or self._tr is None else self._tr.gettext(text)  # ("": the header)
 

@@ -79,6 +79,8 @@ class InLanguage:
 def draw_seat(game_id: str, view: Any) -> bytes | None:
     """A seat's own picture, when its game draws one for private views."""
     fn = getattr(renderer(game_id), "seat_picture", None)
+    if isinstance(view, InLanguage):  # a seat's picture with its words in the seat reader's language
+        return (fn(view.view, view.lang) if renderer(game_id).speaks else fn(view.view)) if fn is not None else None
     return fn(view) if fn is not None else None
 
 
@@ -374,9 +376,10 @@ async def table_picture(game_id: str, view: Any, lang: str = "en") -> bytes | No
                           else InLanguage(view, lang))
 
 
-async def seat_picture(game_id: str, view: Any) -> bytes | None:
-    """A seat's own picture (PNG bytes) when its view shows cards of its own, else None."""
-    return await _picture("seat", game_id, view)
+async def seat_picture(game_id: str, view: Any, lang: str = "en") -> bytes | None:
+    """A seat's own picture (PNG bytes) when its view shows cards of its own, else None; its words in ``lang``."""
+    return await _picture("seat", game_id, view if lang == "en" or not renderer(game_id).speaks
+                          else InLanguage(view, lang))
 
 
 async def animation(game_id: str, frames: Any) -> Any:

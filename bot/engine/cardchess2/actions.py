@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from bot.engine.core import Action, Codec, IllegalMove, Many, Notation, Word
 from bot.engine.cards import parse_card
+from bot.engine.words import say
 
 from .geometry import INDEX
 
@@ -36,25 +37,25 @@ class Striker:
 
 
 class Order(Action, verb="order", help="Order your home row: seven cards, files a to g.", notation="{cards}",
-            usage="Name seven cards for your home row, files a to g."):
+            usage=say("Name seven cards for your home row, files a to g.")):
     cards: tuple[str, ...] = ()
 
 
 class Move(Action, verb="move", help="Move one of your cards to an empty cell it can reach.", notation="{src:cell} {dst:cell}",
-           usage="Write a move as: move FROM TO (like move b2 b3)."):
+           usage=say("Write a move as: move FROM TO (like move b2 b3).")):
     src: str = ""
     dst: str = ""
 
 
 class Add(Action, verb="add", help="Place a card from your hand face down where one of your cards could move.",
-          notation="{card} {dst:cell}", usage="Write an add as: add, the card, the cell (like add 8♥ d2)."):
+          notation="{card} {dst:cell}", usage=say("Write an add as: add, the card, the cell (like add 8♥ d2).")):
     card: str = ""
     dst: str = ""
 
 
 class Attack(Action, verb="attack", help="Attack an opponent's card with one or more of yours.",
              notation="{target:cell} {strikers:attackers}",
-             usage="Write an attack as: attack TARGET ATTACKER [>STEP] … (like attack d6 d2)."):
+             usage=say("Write an attack as: attack TARGET ATTACKER [>STEP] … (like attack d6 d2).")):
     target: str = ""
     strikers: tuple[Striker, ...] = ()
 
@@ -71,7 +72,7 @@ class Reinforce(Action, verb="reinforce", help="Add more attackers after an enfo
 
 
 class Pass(Action, verb="pass", help="Do nothing: allowed only when no move, add or attack is legal.",
-           usage="'pass' takes nothing after it."): ...
+           usage=say("'pass' takes nothing after it.")): ...
 
 
 ACTIONS: tuple[type[Action], ...] = (Order, Move, Add, Attack, Enforce, Reinforce, Pass)
@@ -80,7 +81,8 @@ ACTIONS: tuple[type[Action], ...] = (Order, Move, Add, Attack, Enforce, Reinforc
 def cell(token: str) -> str:
     t = token.strip().lower()
     if not _CELL.match(t):
-        raise IllegalMove(f"{token[:12]!r} is not a cell (write cells like d5, files a to g, ranks 1 to 7).", "parse")
+        raise IllegalMove(say("{token} is not a cell (write cells like d5, files a to g, ranks 1 to 7).",
+                              token=repr(token[:12])), "parse")
     return t
 
 
@@ -89,13 +91,13 @@ def card(token: str) -> str:
     try:
         code = parse_card(base)
     except ValueError:
-        raise IllegalMove(f"{token[:12]!r} is not a card: write it like 7♥ or 10♠, or with a "
-                           "suit letter like 7h or 10s.", "parse") from None
+        raise IllegalMove(say("{token} is not a card: write it like 7♥ or 10♠, or with a suit letter like 7h or 10s.",
+                              token=repr(token[:12])), "parse") from None
     if code.startswith("JK"):
-        raise IllegalMove("Cardchess2 is played without jokers.", "parse")
+        raise IllegalMove(say("Cardchess2 is played without jokers."), "parse")
     if at:
         if deck not in ("0", "1"):
-            raise IllegalMove(f"{token[:12]!r} is not a card.", "parse")
+            raise IllegalMove(say("{token} is not a card.", token=repr(token[:12])), "parse")
         return f"{code}@{deck}"
     return code
 
@@ -106,11 +108,11 @@ def strikers(tokens: list[str]) -> tuple[Striker, ...]:
     for tok in tokens:
         if tok.lower() in ("stay", "-"):
             if not out or out[-1].step is not None:
-                raise IllegalMove("'stay' must follow an attacker.", "parse")
+                raise IllegalMove(say("'stay' must follow an attacker."), "parse")
             continue
         if tok.startswith(">"):
             if not out or out[-1].step is not None:
-                raise IllegalMove("A step (>cell) must follow the attacker that makes it.", "parse")
+                raise IllegalMove(say("A step (>cell) must follow the attacker that makes it."), "parse")
             out[-1] = Striker(out[-1].cell, cell(tok[1:]))
             continue
         if ">" in tok:
@@ -149,8 +151,8 @@ def _prepare(text: str) -> str:
 
 
 def _unknown(word: str, words: object, ctx: object) -> IllegalMove:
-    return IllegalMove(f"Unknown action {word.lower()[:20]!r}: use order, move, add, attack, enforce, reinforce "
-                       "or pass.", "parse")
+    return IllegalMove(say("Unknown action {word}: use order, move, add, attack, enforce, reinforce or pass.",
+                           word=repr(word.lower()[:20])), "parse")
 
 
 _NONE = ("none", "-")
@@ -158,9 +160,9 @@ NOTATION = Notation(ACTIONS, {
     "cell": Word(lambda t, _: cell(t)), "card": Word(lambda t, _: card(t)),
     "cards": Many(Word(lambda t, _: card(t)), sizes=(0, 7)),
     "enforcers": Many(Word(lambda t, _: cell(t)), sep=",", none=_NONE, order=INDEX.__getitem__,
-                      once="Name each enforcing card once."),
+                      once=say("Name each enforcing card once.")),
     "attackers": _Strikers(1), "reinforcers": _Strikers(0, _NONE),
-}, prepare=_prepare, unknown=_unknown)
+}, prepare=_prepare, unknown=_unknown, usage=say("Write it as: {verb}."))
 
 
 def parse(text: str) -> Action:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from bot.engine.cards import pretty
 from bot.engine.core import HIDDEN, Action, Choices, Game, Hidden
+from bot.engine.words import CardName, say, say_n
 
 from .geometry import ATTACK, DEF_RANK, INDEX, SIZE
 
@@ -226,13 +227,13 @@ __all__ = ["auto_move", "Choices"]
 
 
 REASONS = {
-    "order": "strong attackers in the middle files reach the most cells, and weak cards go on the edges",
-    "move": "it advances toward the goal row, or steps onto it",
-    "add": "another card on the board gives you more ways to reach the goal row",
-    "attack": "it removes a card that threatens you, or your strength makes the attack likely to succeed",
-    "enforce": "turning up those cards adds to the defence where it helps",
-    "reinforce": "more attackers make the attack likely to succeed",
-    "pass": "no move, add or attack is legal",
+    "order": say("strong attackers in the middle files reach the most cells, and weak cards go on the edges"),
+    "move": say("it advances toward the goal row, or steps onto it"),
+    "add": say("another card on the board gives you more ways to reach the goal row"),
+    "attack": say("it removes a card that threatens you, or your strength makes the attack likely to succeed"),
+    "enforce": say("turning up those cards adds to the defence where it helps"),
+    "reinforce": say("more attackers make the attack likely to succeed"),
+    "pass": say("no move, add or attack is legal"),
 }
 
 
@@ -250,11 +251,14 @@ def plan(game: Game, seat: int, action: Action | str) -> str | None:
         return None
     near = min(mine, key=lambda b: (abs(goal - int(b.cell[1:])), b.cell))
     ranks = abs(goal - int(near.cell[1:]))
-    what = pretty(near.card) if isinstance(near.card, str) else "a card"
+    what = CardName(near.card, pretty(near.card)) if isinstance(near.card, str) else say("a card")
     if not ranks:
-        return f"keep {what} at {near.cell} alive: a card on your goal row that survives a whole turn wins"
-    return (f"reach your goal row (rank {goal}): your nearest card, {what} at {near.cell}, is {ranks} "
-            f"rank{'s' if ranks != 1 else ''} away, and a card there that survives a whole turn wins")
+        return say("keep {card} at {cell} alive: a card on your goal row that survives a whole turn wins",
+                   card=what, cell=near.cell)
+    return say_n("reach your goal row (rank {goal}): your nearest card, {card} at {cell}, is {n} rank away, and a "
+                 "card there that survives a whole turn wins",
+                 "reach your goal row (rank {goal}): your nearest card, {card} at {cell}, is {n} ranks away, and a "
+                 "card there that survives a whole turn wins", goal=goal, card=what, cell=near.cell, n=ranks)
 
 
 def easy_move(game: Game, seat: int, rng: random.Random) -> Action:

@@ -23,6 +23,7 @@ from .attack import Own, Plan, enforcement_bonus
 from .geometry import CELLS, INDEX, SIZE, Rules, covers, defence, move_cells, moves, reach, reach_set, value
 from .settings import Cardchess2Options
 from .view import SIDES, AttackView, BoardCard, Cardchess2View, Enforcing, Pick, Striking
+from bot.engine.words import CardName, Many, decode, encode, say
 
 _ATOMS = frozenset({str, int, bool, float, type(None)})
 # Lists of cards, seats, flags or digests (sliced by ``copy``) and lists of such lists; the board,
@@ -33,9 +34,16 @@ _COPIED = frozenset({*_FLAT, *_NESTED, "board", "journal", "opened"})
 HOME_ROWS = (tuple(range(0, SIZE)), tuple(range(SIZE * (SIZE - 1), SIZE * SIZE)))  # side 0: rank 1, side 1: rank 7
 
 
-def show(code: str) -> str:
-    """A card in plain words: ``7♥`` (own-deck cards too: the board shows whose it is)."""
-    return cards.pretty(cards.base_code(code))
+def _flat_entry(e: list[Any]) -> bool:
+    """A log entry of plain texts (its lines no phrase's JSON): copied by slicing, not by marshal."""
+    return len(e) == 2 and type(e[1]) is dict and type(e[0]) is not dict and all(type(x) is not dict for x in e[1].values())
+
+
+def show(code: str) -> CardName:
+    """A card in plain words: ``7♥`` (own-deck cards too: the board shows whose it is), said in
+    each reader's language."""
+    base = cards.base_code(code)
+    return CardName(base, cards.pretty(base))
 
 
 @dataclass
@@ -62,7 +70,7 @@ class Cardchess2(Game):
     history: list[str] = field(default_factory=list)  # digests of the stored boards (§2.6)
     attack: dict[str, Any] | None = None  # the attack waiting on a window
     winners: list[int] = field(default_factory=list)
-    end: str = ""
+    end: Any = ""  # the end's words as JSON (a phrase: the same in every language)
 
     # ----- setup ----------------------------------------------------------------------------
     def _setup(self, deck: list[str] | None) -> None:
@@ -106,8 +114,8 @@ class Cardchess2(Game):
         self.ordered = [False, False]
         self.phase = "setup"
         self.current = self.south
-        self.emit(None, f"{self.players[self.south]} plays South and moves first; "
-                        f"{self.players[north]} plays North. Both now order their home rows.")
+        self.emit(None, say("{player} plays South and moves first; {other} plays North. Both now order their home rows.",
+                            player=self.players[self.south], other=self.players[north]))
 
     # ----- copying --------------------------------------------------------------------------
     def _state(self) -> dict[str, Any]:
@@ -117,7 +125,7 @@ class Cardchess2(Game):
         for name in _NESTED:
             state[name] = [x[:] for x in state[name]]
         state["board"] = {c: v[:] for c, v in state["board"].items()}
-        state["journal"] = [[e[0], dict(e[1])] if len(e) == 2 and type(e[1]) is dict else marshal.loads(marshal.dumps(e))
+        state["journal"] = [[e[0], dict(e[1])] if _flat_entry(e) else marshal.loads(marshal.dumps(e))
                             for e in state["journal"]]
         state["opened"] = dict(state["opened"])
         deep = [name for name in state if name not in _COPIED and type(state[name]) not in _ATOMS]
@@ -190,19 +198,20 @@ class Cardchess2(Game):
             return ()
         if self.phase == "setup":
             return tuple(Decision(s, "order-home-row", False, "order",
-                                  "Order your seven home-row cards, files a to g (no answer keeps the dealt order).")
+                                  say("Order your seven home-row cards, files a to g (no answer keeps the dealt order)."))
                          for s in (0, 1) if not self.ordered[s])
         if self.phase == "enforce":
             a = self.attack or {}
             return (Decision(1 - a["attacker"], "enforce", False, "enforce",
-                             f"Σ {a['sigma']} reaches the defence {a['def']} of your card at {a['target']}: choose "
-                             "which of your face-down cards covering it enforce, or none."),)
+                             say("Σ {sigma} reaches the defence {defence} of your card at {target}: choose which of "
+                                 "your face-down cards covering it enforce, or none.",
+                                 sigma=a['sigma'], defence=a['def'], target=a['target'])),)
         if self.phase == "reinforce":
             a = self.attack or {}
             return (Decision(a["attacker"], "reinforce", False, "reinforce",
-                             f"Σ {a['sigma']} against defence {a['def']} + {a['enforcement']}: add attackers, "
-                             "or none."),)
-        return (Decision(self.current, "turn", False, None, "Move, add or attack (pass only if you cannot)."),)
+                             say("Σ {sigma} against defence {defence} + {enforcement}: add attackers, or none.",
+                                 sigma=a['sigma'], defence=a['def'], enforcement=a['enforcement'])),)
+        return (Decision(self.current, "turn", False, None, say("Move, add or attack (pass only if you cannot).")),)
 
     # ----- parsing --------------------------------------------------------------------------
     def parse(self, seat: int, text: str) -> Action:
@@ -228,15 +237,17 @@ class Cardchess2(Game):
 
     def _order_choices(self, seat: int, prefix: tuple[str, ...]) -> Choices:
         if not prefix:
-            return Choices(options=(Option("order", "Order your home row"),))
+            return Choices(options=(Option("order", say("Order your home row")),))
         if prefix[0] != "order":
             return Choices()
         left = list(self.dealt[seat])
         if len(prefix) == 1:  # "order" alone keeps the dealt order
             row = HOME_ROWS[self.side(seat)]
-            return Choices(options=tuple(Option(c, f"{show(c)} on {CELLS[row[0]]}", Pick(CELLS[row[0]], c))
+            return Choices(options=tuple(Option(c, say("{card} on {cell}",
+                                                       card=show(c), cell=CELLS[row[0]]), Pick(CELLS[row[0]], c))
                                          for c in sorted(set(left), key=_hand_key)),
-                           complete=True, prompt=f"Which card goes on {CELLS[row[0]]}? (or keep the dealt order)")
+                           complete=True, prompt=say("Which card goes on {cell}? (or keep the dealt order)",
+                                                     cell=CELLS[row[0]]))
         for tok in prefix[1:]:
             if tok not in left:
                 return Choices()
@@ -246,9 +257,9 @@ class Cardchess2(Game):
             return Choices(complete=True)
         row = HOME_ROWS[self.side(seat)]
         where = CELLS[row[k]]
-        return Choices(options=tuple(Option(c, f"{show(c)} on {where}", Pick(where, c))
+        return Choices(options=tuple(Option(c, say("{card} on {cell}", card=show(c), cell=where), Pick(where, c))
                                      for c in sorted(set(left), key=_hand_key)),
-                       prompt=f"Which card goes on {where}?")
+                       prompt=say("Which card goes on {cell}?", cell=where))
 
     def move_sources(self, seat: int) -> dict[str, list[int]]:
         key = ("moves", seat)
@@ -303,8 +314,8 @@ class Cardchess2(Game):
     def plan(self, seat: int, target: str, every: bool = False) -> Plan:
         """A fresh attack plan on ``target`` from ``seat``'s knowledge (``every``: with all the
         seat's cards as candidates, for checking typed notation)."""
-        t = self.board[target]
-        tcard = t[1] if t[2] else None
+        tgt = self.board[target]
+        tcard = tgt[1] if tgt[2] else None
         cache = self._cache()
         memo = cache.setdefault(("plan", seat, target), {})
         spots = cache.setdefault(("spots", seat, target), {})
@@ -350,14 +361,14 @@ class Cardchess2(Game):
         if not prefix:
             opts = []
             if self.move_sources(seat):
-                opts.append(Option("move", "Move a card"))
+                opts.append(Option("move", say("Move a card")))
                 if self.hands[seat]:
-                    opts.append(Option("add", "Add a card from your hand"))
+                    opts.append(Option("add", say("Add a card from your hand")))
             if self.has_target(seat):
                 opts.append(Option("attack", "Attack", style="danger"))
             if not opts:
-                opts.append(Option("pass", "Pass (nothing else is legal)"))
-            return Choices(options=tuple(opts), prompt="What do you do?")
+                opts.append(Option("pass", say("Pass (nothing else is legal)")))
+            return Choices(options=tuple(opts), prompt=say("What do you do?"))
         verb, rest = prefix[0], prefix[1:]
         if verb == "pass":
             return Choices(complete=not rest and not self.can_act(seat))
@@ -365,12 +376,13 @@ class Cardchess2(Game):
             src = self.move_sources(seat)
             if not rest:
                 return Choices(options=tuple(Option(c, f"{self._name_cell(seat, c)}", Pick(c, self._card_for(seat, c)))
-                                             for c in src), prompt="Which card moves?")
+                                             for c in src), prompt=say("Which card moves?"))
             if rest[0] not in src:
                 return Choices()
             if len(rest) == 1:
-                return Choices(options=tuple(Option(CELLS[y], f"to {CELLS[y]}", Pick(CELLS[y])) for y in src[rest[0]]),
-                               prompt=f"Where does {self._name_cell(seat, rest[0])} go?")
+                return Choices(options=tuple(Option(CELLS[y], say("to {cell}",
+                                                                  cell=CELLS[y]), Pick(CELLS[y])) for y in src[rest[0]]),
+                               prompt=say("Where does {cell} go?", cell=self._name_cell(seat, rest[0])))
             if len(rest) == 2 and rest[1] in [CELLS[y] for y in src[rest[0]]]:
                 return Choices(complete=True)
             return Choices()
@@ -381,19 +393,19 @@ class Cardchess2(Game):
                 return Choices()
             if not rest:
                 return Choices(options=tuple(Option(c, show(c), Pick(None, c)) for c in sorted(set(hand), key=_hand_key)),
-                               prompt="Which card do you add (face down)?")
+                               prompt=say("Which card do you add (face down)?"))
             if rest[0] not in hand:
                 return Choices()
             if len(rest) == 1:
-                return Choices(options=tuple(Option(CELLS[y], f"on {CELLS[y]}", Pick(CELLS[y])) for y in spots),
-                               prompt=f"Where do you place {show(rest[0])} face down?")
+                return Choices(options=tuple(Option(CELLS[y], say("on {cell}", cell=CELLS[y]), Pick(CELLS[y])) for y in spots),
+                               prompt=say("Where do you place {card} face down?", card=show(rest[0])))
             if len(rest) == 2 and rest[1] in [CELLS[y] for y in spots]:
                 return Choices(complete=True)
             return Choices()
         if verb == "attack":
             if not rest:
                 return Choices(options=tuple(Option(c, self._name_cell(seat, c), Pick(c, self._card_for(seat, c)))
-                                             for c in self.targets(seat)), prompt="Which card do you attack?")
+                                             for c in self.targets(seat)), prompt=say("Which card do you attack?"))
             if rest[0] not in self.board or self.board[rest[0]][0] == seat or not self.can_attack(seat, rest[0]):
                 return Choices()
             plan = self.plan(seat, rest[0])
@@ -402,9 +414,11 @@ class Cardchess2(Game):
 
     def _name_cell(self, seat: int, cell: str) -> str:
         v = self.board[cell]
-        if v[2] or v[0] == seat:
-            return f"{show(v[1])}{'' if v[2] else ' (face down)'} at {cell}"
-        return f"face-down card at {cell}"
+        if v[2]:
+            return say("{card} at {cell}", card=show(v[1]), cell=cell)
+        if v[0] == seat:
+            return say("{card} (face down) at {cell}", card=show(v[1]), cell=cell)
+        return say("face-down card at {cell}", cell=cell)
 
     def _card_for(self, seat: int, cell: str) -> Any:
         v = self.board[cell]
@@ -454,18 +468,20 @@ class Cardchess2(Game):
             for at in plan.where(pending):
                 if at != pending.cell and plan.feasible_with(pending, at):
                     v = plan.value_of(pending, at)
-                    steps.append(Option(">" + CELLS[at], f"step to {CELLS[at]}" + (f" ({v})" if v is not None else ""),
-                                        Pick(CELLS[at], pending.code, v)))
-            prompt = f"Where does {show(pending.code)} step before attacking?"
+                    label = (say("step to {cell} ({value})", cell=CELLS[at], value=v) if v is not None
+                             else say("step to {cell}", cell=CELLS[at]))
+                    steps.append(Option(">" + CELLS[at], label, Pick(CELLS[at], pending.code, v)))
+            prompt = say("Where does {card} step before attacking?", card=show(pending.code))
             if not self.rules.optional_step or not plan.feasible_with(pending, pending.cell):
                 return Choices(options=tuple(steps), progress=progress, prompt=prompt)
             # V4: without a step it attacks from where it stands (what the notation reads as written)
             stay = plan.joined(pending, pending.cell)
             return Choices(options=tuple(steps) + self._attackers(stay), complete=stay.complete(),
                            progress=Progress("Σ", base + stay.sigma, goal) if shown else None,
-                           prompt=f"{prompt} Or it attacks from {CELLS[pending.cell]}: add an attacker, or confirm.")
+                           prompt=say("{prompt} Or it attacks from {cell}: add an attacker, or confirm.",
+                                      prompt=prompt, cell=CELLS[pending.cell]))
         return Choices(options=self._attackers(plan), complete=plan.complete(), progress=progress,
-                       prompt="Add an attacker, or confirm." if plan.chosen else "Choose an attacker.")
+                       prompt=say("Add an attacker, or confirm.") if plan.chosen else say("Choose an attacker."))
 
     def _attackers(self, plan: Plan) -> tuple[Option, ...]:
         """The cards that may join ``plan`` next (each keeps the attack completable)."""
@@ -473,8 +489,12 @@ class Cardchess2(Game):
         for c in plan.cands:
             if any(plan.feasible_with(c, at) for at in plan.where(c)):
                 v = None if c.steps else plan.value_of(c, c.cell)
-                label = f"{show(c.code)}{' (face down)' if c.face_down else ''} at {CELLS[c.cell]}" + (
-                    f" ({v})" if v is not None else "")
+                if c.face_down:
+                    label = (say("{card} (face down) at {cell} ({value})", card=show(c.code), cell=CELLS[c.cell], value=v)
+                             if v is not None else say("{card} (face down) at {cell}", card=show(c.code), cell=CELLS[c.cell]))
+                else:
+                    label = (say("{card} at {cell} ({value})", card=show(c.code), cell=CELLS[c.cell], value=v)
+                             if v is not None else say("{card} at {cell}", card=show(c.code), cell=CELLS[c.cell]))
                 opts.append(Option(CELLS[c.cell], label, Pick(CELLS[c.cell], c.code, v)))
         return tuple(opts)
 
@@ -482,8 +502,9 @@ class Cardchess2(Game):
         a = self.attack or {}
         progress = Progress("Σ", a["sigma"], a["def"])
         if not prefix:  # the window's numbers from its first step on
-            return Choices(options=(Option("enforce", "Enforce (or not)"),), progress=progress,
-                           prompt=f"Σ {a['sigma']} reaches the defence {a['def']} of your card at {a['target']}.")
+            return Choices(options=(Option("enforce", say("Enforce (or not)")),), progress=progress,
+                           prompt=say("Σ {sigma} reaches the defence {defence} of your card at {target}.",
+                                      sigma=a['sigma'], defence=a['def'], target=a['target']))
         if prefix[0] != "enforce" or len(prefix) > 2:
             return Choices()
         cells = self.enforcer_cells(seat)
@@ -492,12 +513,13 @@ class Cardchess2(Game):
             ok = (len(set(picked)) == len(picked) and all(p in cells for p in picked)
                   and picked == sorted(picked, key=INDEX.__getitem__))
             return Choices(complete=ok, progress=progress)
-        opts = tuple(Option(c, f"{show(self.board[c][1])} at {c} (+{enforcement_bonus(self.board[c][1])})",
+        opts = tuple(Option(c, say("{card} at {cell} (+{enforcement})",
+                                   card=show(self.board[c][1]), cell=c, enforcement=enforcement_bonus(self.board[c][1])),
                             Pick(c, self.board[c][1], enforcement_bonus(self.board[c][1]))) for c in cells)
         if not opts:
-            return Choices(complete=True, progress=progress, prompt="None of your face-down cards covers it.")
+            return Choices(complete=True, progress=progress, prompt=say("None of your face-down cards covers it."))
         return Choices("set", opts, lo=1, hi=len(opts), complete=True, progress=progress,
-                       prompt="Which face-down cards enforce? (none is fine)")
+                       prompt=say("Which face-down cards enforce? (none is fine)"))
 
     def enforcer_cells(self, seat: int) -> list[str]:
         """The defender's face-down cards that may enforce (ruling 11; V7: any)."""
@@ -522,8 +544,9 @@ class Cardchess2(Game):
         a = self.attack or {}
         if not prefix:  # the window's numbers from its first step on
             need = a["def"] + a["enforcement"]
-            return Choices(options=(Option("reinforce", "Reinforce (or not)"),), progress=Progress("Σ", a["sigma"], need),
-                           prompt=f"Σ {a['sigma']} against defence {a['def']} + enforcement {a['enforcement']} = {need}.")
+            return Choices(options=(Option("reinforce", say("Reinforce (or not)")),), progress=Progress("Σ", a["sigma"], need),
+                           prompt=say("Σ {sigma} against defence {defence} + enforcement {enforcement} = {need}.",
+                                      sigma=a['sigma'], defence=a['def'], enforcement=a['enforcement'], need=need))
         if prefix[0] != "reinforce":
             return Choices()
         return self._builder(seat, self.reinforce_plan(seat), prefix[1:], a["sigma"], a["def"] + a["enforcement"])
@@ -541,15 +564,15 @@ class Cardchess2(Game):
         phase = self.phase
         if phase == "setup":
             if not isinstance(action, Order):
-                raise IllegalMove("First order your home row (order CARD … for files a to g).", "setup")
+                raise IllegalMove(say("First order your home row (order CARD … for files a to g)."), "setup")
             self._order(seat, action, events)
         elif phase == "enforce":
             if not isinstance(action, Enforce):
-                raise IllegalMove("Answer the enforcement first: enforce CELL,… or just enforce for none.", "A6")
+                raise IllegalMove(say("Answer the enforcement first: enforce CELL,… or just enforce for none."), "A6")
             self._enforce(seat, action, events)
         elif phase == "reinforce":
             if not isinstance(action, Reinforce):
-                raise IllegalMove("Answer the reinforcement first: reinforce ATTACKER … or just reinforce for none.",
+                raise IllegalMove(say("Answer the reinforcement first: reinforce ATTACKER … or just reinforce for none."),
                                   "A7")
             self._reinforce(seat, action, events)
         elif isinstance(action, Move):
@@ -560,63 +583,70 @@ class Cardchess2(Game):
             self._attack(seat, action, events)
         elif isinstance(action, Pass):
             if self.can_act(seat):
-                raise IllegalMove("You may pass only when you cannot move, add or attack "
-                                  "(ruling 21 — see /game rules section: Rulings).", "R21")
+                raise IllegalMove(say("You may pass only when you cannot move, add or attack (ruling 21 — see /game "
+                                      "rules section: Rulings)."), "R21")
             self.passes += 1
-            self.emit(events, f"{self.players[seat]} cannot act and passes.")
+            self.emit(events, say("{player} cannot act and passes.", player=self.players[seat]))
             self._end_turn(seat, events, passed=True)
         else:
-            raise IllegalMove("That is not an action for your turn: move, add, attack or pass.", "turn")
+            raise IllegalMove(say("That is not an action for your turn: move, add, attack or pass."), "turn")
         return events
 
     def _order(self, seat: int, action: Order, events: list[Event]) -> None:
         if not action.cards:
             action = Order(tuple(self.dealt[seat]))
         if sorted(action.cards) != sorted(self.dealt[seat]):
-            raise IllegalMove("Order exactly the seven cards you were dealt for your home row.", "setup")
+            raise IllegalMove(say("Order exactly the seven cards you were dealt for your home row."), "setup")
         row = HOME_ROWS[self.side(seat)]
         for i, code in zip(row, action.cards, strict=True):
             self.board[CELLS[i]] = [seat, code, False]
         self.ordered[seat] = True
-        placed = ", ".join(f"{CELLS[i]} {show(c)}" for i, c in zip(row, action.cards, strict=True))
-        self.emit(events, f"{self.players[seat]} has ordered their home row.", {seat: f"Your home row: {placed}."})
+        placed = Many([say("{cell} {card}", cell=CELLS[i], card=show(c)) for i, c in zip(row, action.cards, strict=True)])
+        self.emit(events, say("{player} has ordered their home row.",
+                              player=self.players[seat]), {seat: say("Your home row: {cards}.", cards=placed)})
         if all(self.ordered):
             self.phase = "turn"
             self.current = self.south
             self.history = [self._digest()]
-            self.emit(events, f"The game begins: {self.players[self.south]} (South) moves first, without drawing.")
+            self.emit(events, say("The game begins: {player} (South) moves first, without drawing.",
+                                  player=self.players[self.south]))
 
     def _own_card(self, seat: int, cell: str, what: str) -> list[Any]:
         v = self.board.get(cell)
         if v is None or v[0] != seat:
-            raise IllegalMove(f"You have no card at {cell} to {what}.", "A1")
+            raise IllegalMove(say("You have no card at {cell} to {what}.", cell=cell, what=what), "A1")
         return v
 
     def _move(self, seat: int, action: Move, events: list[Event]) -> None:
-        v = self._own_card(seat, action.src, "move")
+        v = self._own_card(seat, action.src, say("move"))
         if INDEX[action.dst] not in moves(self.occ(), INDEX[action.src], v[1][0], self.side(seat), self.rules):
-            raise IllegalMove(f"Your {show(v[1])} at {action.src} cannot move to {action.dst}: it must be an empty cell "
-                              "its pattern reaches in one move (rulings 4 and 8 — see /game rules section: Rulings).", "2.2")
+            raise IllegalMove(say("Your {card} at {src} cannot move to {dst}: it must be an empty cell its pattern "
+                                  "reaches in one move (rulings 4 and 8 — see /game rules section: Rulings).",
+                                  card=show(v[1]), src=action.src, dst=action.dst), "2.2")
         del self.board[action.src]
         self.board[action.dst] = v
         if v[2]:
-            self.emit(events, f"{self.players[seat]} moves {show(v[1])} {action.src} → {action.dst}.")
+            self.emit(events, say("{player} moves {card} {src} → {dst}.",
+                                  player=self.players[seat], card=show(v[1]), src=action.src, dst=action.dst))
         else:
-            self.emit(events, f"{self.players[seat]} moves a face-down card {action.src} → {action.dst}.",
-                      {seat: f"You move {show(v[1])} (face down) {action.src} → {action.dst}."})
+            self.emit(events, say("{player} moves a face-down card {src} → {dst}.",
+                                  player=self.players[seat], src=action.src, dst=action.dst),
+                      {seat: say("You move {card} (face down) {src} → {dst}.",
+                                 card=show(v[1]), src=action.src, dst=action.dst)})
         self.passes = 0
         self._end_turn(seat, events)
 
     def _add(self, seat: int, action: Add, events: list[Event]) -> None:
         if action.card not in self.hands[seat]:
-            raise IllegalMove(f"{show(action.card)} is not in your hand.", "2.3")
+            raise IllegalMove(say("{card} is not in your hand.", card=show(action.card)), "2.3")
         if INDEX[action.dst] not in self.add_cells(seat):
-            raise IllegalMove(f"You may add only on an empty cell one of your cards could move to; {action.dst} is "
-                              "not one (ruling 5 — see /game rules section: Rulings).", "R5")
+            raise IllegalMove(say("You may add only on an empty cell one of your cards could move to; {dst} is not one "
+                                  "(ruling 5 — see /game rules section: Rulings).",
+                                  dst=action.dst), "R5")
         self.hands[seat].remove(action.card)
         self.board[action.dst] = [seat, action.card, False]
-        self.emit(events, f"{self.players[seat]} adds a card face down at {action.dst}.",
-                  {seat: f"You add {show(action.card)} face down at {action.dst}."})
+        self.emit(events, say("{player} adds a card face down at {dst}.", player=self.players[seat], dst=action.dst),
+                  {seat: say("You add {card} face down at {dst}.", card=show(action.card), dst=action.dst)})
         self.passes = 0
         self._end_turn(seat, events)
 
@@ -627,42 +657,49 @@ class Cardchess2(Game):
             if own is None:
                 mine = (self.board.get(s.cell) or [None])[0] == seat
                 if mine or any(CELLS[o.cell] == s.cell for o, _ in plan.chosen):
-                    raise IllegalMove(f"Your card at {s.cell} is already in this attack.", rule)
-                raise IllegalMove(f"You have no card at {s.cell} to attack with.", rule)
+                    raise IllegalMove(say("Your card at {cell} is already in this attack.", cell=s.cell), rule)
+                raise IllegalMove(say("You have no card at {cell} to attack with.", cell=s.cell), rule)
             if s.step is None:
                 if own.steps and not self.rules.optional_step:
-                    raise IllegalMove(f"Your face-down {show(own.code)} at {s.cell} must step before attacking "
-                                      "(ruling 6 — see /game rules section: Rulings): write its step like >d2.", "R6")
+                    raise IllegalMove(say("Your face-down {card} at {cell} must step before attacking (ruling 6 — see "
+                                          "/game rules section: Rulings): write its step like >d2.",
+                                          card=show(own.code), cell=s.cell), "R6")
                 plan.join(own, own.cell)
                 continue
             if not own.steps:
-                raise IllegalMove(f"Your {show(own.code)} at {s.cell} attacks from where it stands: "
-                                  f"{'aces' if own.rank == 'A' else 'face-up cards'} do not step "
-                                  "(ruling 6 — see /game rules section: Rulings).", "R6")
+                raise IllegalMove(say("Your {card} at {cell} attacks from where it stands: aces do not step "
+                                      "(ruling 6 — see /game rules section: Rulings).", card=show(own.code), cell=s.cell)
+                                  if own.rank == "A" else
+                                  say("Your {card} at {cell} attacks from where it stands: face-up cards do not step "
+                                      "(ruling 6 — see /game rules section: Rulings).", card=show(own.code), cell=s.cell),
+                                  "R6")
             if INDEX[s.step] not in moves(plan.occ, own.cell, own.rank, plan.side, plan.rules):
-                raise IllegalMove(f"Your {show(own.code)} cannot step from {s.cell} to {s.step} at that moment "
-                                  "(see /game rules section: Attacks).", "A2")
+                raise IllegalMove(say("Your {card} cannot step from {cell} to {step} at that moment (see /game rules "
+                                      "section: Attacks).",
+                                      card=show(own.code), cell=s.cell, step=s.step), "A2")
             plan.join(own, INDEX[s.step])
         bad = plan.fails()
         if bad is not None:
             own, at = bad
-            raise IllegalMove(f"After the steps, your {show(own.code)} at {CELLS[at]} does not cover "
-                              f"{CELLS[plan.target]} (A3).", "A3")
+            raise IllegalMove(say("After the steps, your {card} at {cell} does not cover {target} (A3).",
+                                  card=show(own.code), cell=CELLS[at], target=CELLS[plan.target]), "A3")
 
     def _attack(self, seat: int, action: Attack, events: list[Event]) -> None:
-        t = self.board.get(action.target)
-        if t is None or t[0] == seat:
-            raise IllegalMove(f"There is no card of your opponent's at {action.target} to attack "
-                              "(ruling 22 — see /game rules section: Rulings).", "R22")
+        tgt = self.board.get(action.target)
+        if tgt is None or tgt[0] == seat:
+            raise IllegalMove(say("There is no card of your opponent's at {target} to attack (ruling 22 — see /game "
+                                  "rules section: Rulings).",
+                                  target=action.target), "R22")
         if not action.strikers:
-            raise IllegalMove("Name at least one attacker.", "A1")
+            raise IllegalMove(say("Name at least one attacker."), "A1")
         plan = self.plan(seat, action.target, every=True)
         self._declare(seat, plan, action.strikers, "A1")
         if plan.target_card is not None and plan.sigma < plan.need:
-            raise IllegalMove(f"Σ {plan.sigma} is less than the defence {plan.need} of {show(t[1])}: an attack on a "
-                              "face-up card must reach its defence (ruling 9 — see /game rules section: Rulings).", "R9")
+            raise IllegalMove(say("Σ {sigma} is less than the defence {defence} of {card}: an attack on a face-up card "
+                                  "must reach its defence (ruling 9 — see /game rules section: Rulings).",
+                                  sigma=plan.sigma, defence=plan.need, card=show(tgt[1])), "R9")
         # A5: reveal (permanent), with the values against the now known target
-        code = t[1]
+        code = tgt[1]
         strikers = []
         for own, at in plan.chosen:
             v = self.board.pop(CELLS[own.cell])
@@ -670,13 +707,14 @@ class Cardchess2(Game):
             self.board[CELLS[at]] = v
             strikers.append([own.code, CELLS[own.cell], CELLS[at], value(own.code, at, code, INDEX[action.target],
                                                                           self.rules)])
-        t[2] = True
+        tgt[2] = True
         sigma = sum(s[3] for s in strikers)
         dfn = defence(code)
         self.attack = {"attacker": seat, "target": action.target, "card": code, "def": dfn, "strikers": strikers,
                        "sigma": sigma, "enforcers": [], "enforcement": 0}
-        self.emit(events, f"{self.players[seat]} attacks {show(code)} at {action.target} (defence {dfn}) with "
-                          f"{_strikers_text(strikers)}: Σ {sigma}.", kind="attack", data=dict(self.attack),
+        self.emit(events, say("{player} attacks {card} at {target} (defence {defence}) with {attackers}: Σ {sigma}.",
+                              player=self.players[seat], card=show(code), target=action.target, defence=dfn,
+                              attackers=_strikers_text(strikers), sigma=sigma), kind="attack", data=dict(self.attack),
                   reveals=[code, *(s[0] for s in strikers)])
         defender = 1 - seat
         if sigma >= dfn and any(not v[2] for v in self.board.values() if v[0] == defender):
@@ -690,10 +728,11 @@ class Cardchess2(Game):
         for c in action.cells:
             v = self.board.get(c)
             if v is None or v[0] != seat or v[2]:
-                raise IllegalMove(f"Cell {c} does not hold one of your face-down cards.", "A6")
+                raise IllegalMove(say("Cell {cell} does not hold one of your face-down cards.", cell=c), "A6")
             if c not in allowed:
-                raise IllegalMove(f"Your {show(v[1])} at {c} does not cover {a['target']}, so it cannot enforce "
-                                  "(ruling 11 — see /game rules section: Rulings).", "R11")
+                raise IllegalMove(say("Your {card} at {cell} does not cover {target}, so it cannot enforce (ruling 11 "
+                                      "— see /game rules section: Rulings).",
+                                      card=show(v[1]), cell=c, target=a['target']), "R11")
         enforcers = []
         for c in action.cells:
             v = self.board[c]
@@ -702,13 +741,15 @@ class Cardchess2(Game):
         a["enforcers"] = enforcers
         a["enforcement"] = sum(e[2] for e in enforcers)
         if not enforcers:
-            self.emit(events, f"{self.players[seat]} does not enforce.")
+            self.emit(events, say("{player} does not enforce.", player=self.players[seat]))
             self._resolve(events)
             return
-        parts = ", ".join(f"{show(e[0])} {e[1]} (+{e[2]})" for e in enforcers)
+        parts = Many([say("{card} {cell} (+{bonus})", card=show(e[0]), cell=e[1], bonus=e[2]) for e in enforcers])
         need = a["def"] + a["enforcement"]
-        self.emit(events, f"{self.players[seat]} enforces {a['target']} with {parts}: defence {a['def']} + "
-                          f"{a['enforcement']} = {need} against Σ {a['sigma']}.", kind="enforce", data=list(enforcers),
+        self.emit(events, say("{player} enforces {target} with {cards}: defence {defence} + {enforcement} = {need} "
+                              "against Σ {sigma}.",
+                              player=self.players[seat], target=a['target'], cards=parts, defence=a['def'],
+                              enforcement=a['enforcement'], need=need, sigma=a['sigma']), kind="enforce", data=list(enforcers),
                   reveals=[e[0] for e in enforcers])
         attacker = a["attacker"]
         if a["sigma"] < need and self._reinforce_possible(attacker):
@@ -730,10 +771,10 @@ class Cardchess2(Game):
         a = self.attack or {}
         plan = self.reinforce_plan(seat)
         if plan.cap is not None and len(action.strikers) > plan.cap:
-            raise IllegalMove(f"At most {plan.cap} reinforcements: as many as there were enforcers (V8).", "V8")
+            raise IllegalMove(say("At most {cap} reinforcements: as many as there were enforcers (V8).", cap=plan.cap), "V8")
         self._declare(seat, plan, action.strikers, "A7")
         if not plan.chosen:
-            self.emit(events, f"{self.players[seat]} does not reinforce.")
+            self.emit(events, say("{player} does not reinforce.", player=self.players[seat]))
             self._resolve(events)
             return
         added = []
@@ -745,8 +786,9 @@ class Cardchess2(Game):
                                                                        self.rules)])
         a["strikers"] = a["strikers"] + added
         a["sigma"] += sum(s[3] for s in added)
-        self.emit(events, f"{self.players[seat]} reinforces with {_strikers_text(added)}: Σ {a['sigma']} against "
-                          f"{a['def'] + a['enforcement']}.", kind="reinforce", data=added,
+        self.emit(events, say("{player} reinforces with {attackers}: Σ {sigma} against {need}.",
+                              player=self.players[seat], attackers=_strikers_text(added), sigma=a['sigma'],
+                              need=a['def'] + a['enforcement']), kind="reinforce", data=added,
                   reveals=[s[0] for s in added])
         self._resolve(events)
 
@@ -761,10 +803,12 @@ class Cardchess2(Game):
             del self.board[a["target"]]
             self.out.append(a["card"])
             self.out_shown.append(a["card"])
-            self.emit(events, f"{show(a['card'])} at {a['target']} is defeated (Σ {a['sigma']} ≥ {need}) and goes "
-                              "out of play.", kind="defeated", data=a["card"], reveals=[a["card"]])
+            self.emit(events, say("{card} at {target} is defeated (Σ {sigma} ≥ {need}) and goes out of play.",
+                                  card=show(a['card']), target=a['target'], sigma=a['sigma'],
+                                  need=need), kind="defeated", data=a["card"], reveals=[a["card"]])
         else:
-            self.emit(events, f"{show(a['card'])} at {a['target']} survives (Σ {a['sigma']} < {need}) and stays face up.",
+            self.emit(events, say("{card} at {target} survives (Σ {sigma} < {need}) and stays face up.",
+                                  card=show(a['card']), target=a['target'], sigma=a['sigma'], need=need),
                       kind="survives", data=a["card"], reveals=[a["card"]])
         if self._eliminated(events):
             return
@@ -776,7 +820,8 @@ class Cardchess2(Game):
         """Ruling 20: a player with no card on the board loses at once."""
         for s in (self.south, 1 - self.south):
             if not any(v[0] == s for v in self.board.values()):
-                self._finish([1 - s], f"{self.players[s]} has no card left on the board: {self.players[1 - s]} wins.",
+                self._finish([1 - s], say("{player} has no card left on the board: {other} wins.",
+                                          player=self.players[s], other=self.players[1 - s]),
                              events)
                 return True
         return False
@@ -784,7 +829,7 @@ class Cardchess2(Game):
     def _finish(self, winners: list[int], text: str, events: list[Event]) -> None:
         self.phase = "over"
         self.winners = winners
-        self.end = text
+        self.end = encode(text)
         self.emit(events, text, kind="over")
 
     def _end_turn(self, seat: int, events: list[Event], passed: bool = False) -> None:
@@ -801,26 +846,26 @@ class Cardchess2(Game):
         other = 1 - seat
         # Ruling 28: with Sudden goal both goal tests are made, the mover's first.
         if self.opts.sudden_goal and self._on_goal_row(seat):
-            self._finish([seat], f"{self.players[seat]} ends their turn with a card on the goal row and wins "
-                                 "(Sudden goal).", events)
+            self._finish([seat], say("{player} ends their turn with a card on the goal row and wins (Sudden goal).",
+                                     player=self.players[seat]), events)
             return
         if self._on_goal_row(other):
-            self._finish([other], f"{self.players[other]}'s card on the goal row survived a whole turn: "
-                                  f"{self.players[other]} wins.", events)
+            self._finish([other], say("{other}'s card on the goal row survived a whole turn: {other} wins.",
+                                      other=self.players[other]), events)
             return
         if self.passes >= 2:
-            self._finish([], "Both players passed in turn: the game is a draw.", events)
+            self._finish([], say("Both players passed in turn: the game is a draw."), events)
             return
         self.turns += 1
         if self.turns >= self.opts.turn_cap:
-            self._finish([], f"{self.turns} turns have been played: the game is a draw.", events)
+            self._finish([], say("{turns} turns have been played: the game is a draw.", turns=self.turns), events)
             return
         self.current = other
         deck = self._deck(other)
         if deck:
             code = deck.pop(0)
             self.hands[other].append(code)
-            self.emit(events, None, {other: f"You draw {show(code)}."})
+            self.emit(events, None, {other: say("You draw {card}.", card=show(code))})
 
     def _on_goal_row(self, seat: int) -> bool:
         """Whether ``seat`` controls a card on its goal row (the board's zone says whose it is)."""
@@ -839,10 +884,12 @@ class Cardchess2(Game):
                         self.out_shown.remove(code)
                     self.hands[s].append(code)
                     got.append(code)
-                self.emit(events, None, {s: f"You draw {', '.join(show(c) for c in got)} from the out-of-play pile."},
+                self.emit(events, None, {s: say("You draw {cards} from the out-of-play pile.",
+                                                cards=Many([show(c) for c in got]))},
                           log=True)
-            self.emit(events, f"Repetition: the board repeats an earlier state. {self.players[seat]} draws 3 cards "
-                              f"from the out-of-play pile, then {self.players[other]} draws 3.", kind="penalty")
+            self.emit(events, say("Repetition: the board repeats an earlier state. {player} draws 3 cards from the "
+                                  "out-of-play pile, then {other} draws 3.",
+                                  player=self.players[seat], other=self.players[other]), kind="penalty")
             self._forget()
             return
         pool = [("board", c) for c in sorted(self.board, key=INDEX.__getitem__)]
@@ -850,16 +897,17 @@ class Cardchess2(Game):
         where, ref = pool[rng.randrange(len(pool))]
         if where == "board":
             owner, code, _ = self.board.pop(ref)
-            place = f"{self.players[owner]}'s card at {ref}"
+            place = say("{other}'s card at {cell}", other=self.players[owner], cell=ref)
         else:
             s, i = ref.split(":")
             owner = int(s)
             code = self.hands[owner].pop(int(i))
-            place = f"{self.players[owner]}'s hand"
+            place = say("{other}'s hand", other=self.players[owner])
         self.out.append(code)
         self.out_shown.append(code)
-        self.emit(events, f"Repetition: the board repeats an earlier state and the out-of-play pile holds fewer than "
-                          f"6 cards. A random kill takes {show(code)} from {place}; it goes out of play.",
+        self.emit(events, say("Repetition: the board repeats an earlier state and the out-of-play pile holds fewer "
+                              "than 6 cards. A random kill takes {card} from {place}; it goes out of play.",
+                              card=show(code), place=place),
                   kind="kill", data=code, reveals=[code])
         self._eliminated(events)
 
@@ -875,8 +923,8 @@ class Cardchess2(Game):
                     continue
                 known = self.known(r)
                 unknown = {cards.base_code(c) for c in universe - known} - {cards.base_code(c) for c in known}
-                if cards.names_any(text, unknown):
-                    line = "(an earlier line about a card now back in play)"
+                if cards.names_any(str(decode(text)), unknown):
+                    line = encode(say("(an earlier line about a card now back in play)"))
                     if r is None:
                         entry[0] = line
                     else:
@@ -899,14 +947,15 @@ class Cardchess2(Game):
     def _forfeit(self, seat: int) -> list[Event]:
         events: list[Event] = []
         self.attack = None
-        self._finish([1 - seat], f"{self.players[seat]} left the game: {self.players[1 - seat]} wins (ruling 25).",
+        self._finish([1 - seat], say("{player} left the game: {other} wins (ruling 25).",
+                                     player=self.players[seat], other=self.players[1 - seat]),
                      events)
         return events
 
     def outcome(self) -> Outcome | None:
         if self.phase != "over":
             return None
-        return Outcome(tuple(self.winners), summary=self.end)
+        return Outcome(tuple(self.winners), summary=decode(self.end))
 
     # ----- what each recipient sees -----------------------------------------------------------
     def known(self, seat: int | None) -> frozenset[str]:
@@ -952,9 +1001,9 @@ def _hand_key(code: str) -> tuple[int, str]:
     return ("A23456789TJQK".index(code[0]), code[1:])
 
 
-def _strikers_text(strikers: Sequence[Sequence[Any]]) -> str:
+def _strikers_text(strikers: Sequence[Sequence[Any]]) -> Many:
     parts = []
     for code, origin, at, v in strikers:
         where = at if origin == at else f"{origin}→{at}"
-        parts.append(f"{show(code)} {where} ({v})")
-    return ", ".join(parts)
+        parts.append(say("{card} {cell} ({value})", card=show(code), cell=where, value=v))
+    return Many(parts)

@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.engine.cards import parse_card
 from bot.engine.core import Action, IllegalMove, Notation, Word, Words
+from bot.engine.words import say
 
 
 class Flip(Action, verb="flip", help="Turn the top card of your own pile face-up (finding the starter)."): ...
@@ -74,7 +75,7 @@ def _seat(token: str, game: Any) -> int:
     for i, p in enumerate(game.players):
         if p.lower() == token.lower():
             return i
-    raise IllegalMove(f"{token!r} is not a player: write the player's number, 1 to 4.", "parse")
+    raise IllegalMove(say("{token} is not a player: write the player's number, 1 to 4.", token=repr(token)), "parse")
 
 
 # A malformed count of words or a verb of another step: the game says what it expects now.

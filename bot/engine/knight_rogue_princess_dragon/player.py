@@ -6,6 +6,7 @@ import random
 
 from bot.engine.core import Action, Game, walk_choices
 from bot.engine.knight_rogue_princess_dragon.roles import role
+from bot.engine.words import say
 
 _LINES = {
     "tell": "The {role} enters the tale.",
@@ -31,11 +32,11 @@ def auto_move(game: Game, seat: int, rng: random.Random) -> Action:
 
 
 REASONS = {
-    "flip": "turning up your pile's top card is how the starter is found",
-    "use": "any of your showing cards can tell the story on",
-    "pass": "handing the card on (or letting the ending stand) keeps the tale moving",
-    "play": "that card beats the top of the story pile and changes the ending",
+    "flip": say("turning up your pile's top card is how the starter is found"),
+    "use": say("any of your showing cards can tell the story on"),
+    "pass": say("handing the card on (or letting the ending stand) keeps the tale moving"),
+    "play": say("that card beats the top of the story pile and changes the ending"),
 }
 
 
-FALLBACK = "it is the step the tale asks of you now"  # the hint's reason for any other step
+FALLBACK = say("it is the step the tale asks of you now")  # the hint's reason for any other step

@@ -42,7 +42,7 @@ from typing import Any, ClassVar, cast
 
 from bot.engine import core
 from bot.engine import options as opt
-from bot.engine.cards import parse_card, pretty
+from bot.engine.cards import parse_card
 from bot.engine.core import Action, Choices, Decision, Event, Game, Outcome, Seat, choices_from_actions
 from bot.engine.knight_rogue_princess_dragon.actions import (LINES, NOTATION, Close, Flip, Give, Line, Pass, Play, Tell,
                                                               Use)
@@ -58,10 +58,12 @@ from bot.engine.knight_rogue_princess_dragon.roles import (
     beats,
     beats_phrase,
     character,
+    cn,
     no_dead_end,
     role,
 )
 from bot.engine.knight_rogue_princess_dragon.view import PHASE_OF, KrpdView, StoryEntry, TimedDecision
+from bot.engine.words import Many, Phrase, say
 
 TEXT_STEPS = ("tell", "wrapup", "twist", "close")
 _STEP_KINDS = {"flip": (Flip,), "use": (Use,), "pass": (Give,), "priority": (Pass, Play), "race": (Pass, Play)}
@@ -95,7 +97,7 @@ class KrpdOptions(opt.Options):
 
     def check_players(self, n: int) -> None:
         if self.opener >= n:
-            raise IllegalMove(f"Setting opener must be from -1 to {n - 1} with {n} players.", "options")
+            raise IllegalMove(say("Setting opener must be from -1 to {last} with {n} players.", last=n - 1, n=n), "options")
 
 
 @lru_cache(maxsize=64)  # bench: playouts/s — asked at every step (about 40% fewer steps/s without)
@@ -184,8 +186,8 @@ class KnightRoguePrincessDragonGame(Game):
                     cards.append(c)
             missing = [c for c in ALL_CARDS if c not in cards]
             if missing:
-                raise IllegalMove(f"The deck lacks {', '.join(missing)}: it needs the K, Q, J and A of every suit.",
-                                  "deck")
+                raise IllegalMove(say("The deck lacks {cards}: it needs the K, Q, J and A of every suit.",
+                                      cards=Many(missing)), "deck")
             piles = [[c for c in cards if c[1] == s] for s in SUITS]
         self.own = piles
         self.showing = [[] for _ in SUITS]
@@ -236,7 +238,7 @@ class KnightRoguePrincessDragonGame(Game):
         self.actor = seat
         if not self.showing[seat]:
             card = self._flip(seat)
-            self.emit(events, f"{self.name(seat)} flips {pretty(card)}.", kind="flip", data=card)
+            self.emit(events, say("{name} flips {card}.", name=self.name(seat), card=cn(card)), kind="flip", data=card)
         if len(self.showing[seat]) == 1:
             self._use(seat, self.showing[seat][0])
             self.step = "tell"
@@ -256,8 +258,8 @@ class KnightRoguePrincessDragonGame(Game):
             self.last_teller = teller
             self.story_pile = [card]
             self.story_by = [teller]
-            self.emit(events, f"{self.name(teller)} is the last teller and lays {pretty(card)} on the story pile.",
-                      kind="story_pile", data=card)
+            self.emit(events, say("{name} is the last teller and lays {card} on the story pile.", name=self.name(teller),
+                                  card=cn(card)), kind="story_pile", data=card)
             self.card = None
             self.step = "wrapup"
             return
@@ -267,8 +269,8 @@ class KnightRoguePrincessDragonGame(Game):
         # Only under Loose Passing: the teller still has cards and nobody can take this one.
         self._receive(teller, card)
         self.card = None
-        self.emit(events, f"{self.name(teller)} has nobody to pass {pretty(card)} to, keeps it in their received pile "
-                  "and tells again.", kind="keep", data=card)
+        self.emit(events, say("{name} has nobody to pass {card} to, keeps it in their received pile and tells again.",
+                              name=self.name(teller), card=cn(card)), kind="keep", data=card)
         self._begin_turn(teller, events)
 
     def _start_round(self, after: int, events: list[Event]) -> None:
@@ -281,7 +283,7 @@ class KnightRoguePrincessDragonGame(Game):
                 s = (after + i) % 4
                 if not self.playable(s):
                     self.passed.append(s)
-                    self.emit(events, f"{self.name(s)} cannot play and passes.", kind="pass", data=s)
+                    self.emit(events, say("{name} cannot play and passes.", name=self.name(s)), kind="pass", data=s)
             self.passes = len(self.passed)
             if len(self.passed) == 4:
                 self._to_close(events)
@@ -293,7 +295,8 @@ class KnightRoguePrincessDragonGame(Game):
 
     def _auto_pass(self, events: list[Event]) -> None:
         while self.passes < 4 and not self.playable(self.actor):
-            self.emit(events, f"{self.name(self.actor)} cannot play and passes.", kind="pass", data=self.actor)
+            self.emit(events, say("{name} cannot play and passes.", name=self.name(self.actor)), kind="pass",
+                      data=self.actor)
             self.passes += 1
             self.actor = (self.actor + 1) % 4
         if self.passes >= 4:
@@ -302,42 +305,43 @@ class KnightRoguePrincessDragonGame(Game):
     def _to_close(self, events: list[Event]) -> None:
         self.step = "close"
         self.actor = self.story_by[-1]
-        self.emit(events, f"The ending stands with {pretty(self.story_pile[-1])} on top. "
-                  f"{self.name(self.actor)} gives the closing lines.", kind="ending", data=self.story_pile[-1])
+        self.emit(events, say("The ending stands with {card} on top. {name} gives the closing lines.",
+                              card=cn(self.story_pile[-1]), name=self.name(self.actor)),
+                  kind="ending", data=self.story_pile[-1])
 
     def _say(self, seat: int, kind: str, card: str | None, text: str) -> None:
         self.transcript.append({"seat": seat, "kind": kind, "card": card, "text": text})
 
-    def _line_label(self) -> str:
+    def _line_label(self) -> Phrase:
         """What the seat to act is asked to write now (a short title: modals allow 45 characters)."""
         if self.step == "tell":
             assert self.card is not None
             if not self.transcript:
-                return f"Introduce your Knight ({pretty(self.card)})"
-            return f"Tell with the {role(self.card)} ({pretty(self.card)})"
+                return say("Introduce your Knight ({card})", card=cn(self.card))
+            return say("Tell with {character}", character=character(self.card))
         top = self.story_pile[-1]
         if self.step == "wrapup":
-            return f"Wrap up: the {role(top)} ({pretty(top)}) gets its wish"
+            return say("Wrap up: {character} gets its wish", character=character(top))
         if self.step == "twist":
-            return f"Twist: the {role(top)} ({pretty(top)}) turns it"
-        return "Closing lines (one or two)"
+            return say("Twist: {character} turns it", character=character(top))
+        return say("Closing lines (one or two)")
 
     # ----- who acts -------------------------------------------------------------------
     def decisions(self) -> tuple[Decision, ...]:
         if self.step == "over" or self.ended_early is not None:
             return ()
         if self.step == "race":
-            top = pretty(self.story_pile[-1])
+            top = cn(self.story_pile[-1])
             return tuple(
-                TimedDecision(s, "race", True, "pass", f"Play a received card that beats {top}, or pass.",
+                TimedDecision(s, "race", True, "pass", say("Play a received card that beats {card}, or pass.", card=top),
                               clock_seconds=self.o.race_seconds, clock_from=len(self.story_pile))
                 for s in range(4) if s not in self.passed)
         prompt = {
-            "flip": "Flip the top card of your own pile.",
-            "use": "Choose one of your showing cards to tell with.",
-            "pass": "Hand the card you told with to another player.",
-            "priority": "Play a received card that beats the top of the story pile, or pass.",
-        }.get(self.step) or self._line_label() + "."
+            "flip": say("Flip the top card of your own pile."),
+            "use": say("Choose one of your showing cards to tell with."),
+            "pass": say("Hand the card you told with to another player."),
+            "priority": say("Play a received card that beats the top of the story pile, or pass."),
+        }.get(self.step) or say("{label}.", label=self._line_label())
         return (Decision(self.actor, self.step, True, None, prompt),)
 
     # ----- actions --------------------------------------------------------------------
@@ -379,24 +383,24 @@ class KnightRoguePrincessDragonGame(Game):
         if verb in TEXT_STEPS:
             return self._line_label(), None
         if verb == "flip":
-            return "Flip the top card of your pile", None
+            return say("Flip the top card of your pile"), None
         if verb == "use":
             if arg is None:
-                return "Choose a showing card to tell with", None
-            return f"Tell with {character(arg)}", arg
+                return say("Choose a showing card to tell with"), None
+            return say("Tell with {character}", character=character(arg)), arg
         if verb == "pass" and self.step == "pass":
             assert self.card is not None
             if arg is None:
-                return f"Pass {pretty(self.card)} to another player", None
+                return say("Pass {card} to another player", card=cn(self.card)), None
             to = int(arg) - 1
-            return f"Pass {pretty(self.card)} to {self.name(to)} (P{to + 1})", to
+            return say("Pass {card} to {name} (P{seat})", card=cn(self.card), name=self.name(to), seat=str(to + 1)), to
         if verb == "pass":
-            return "Pass (let the ending stand)", None
+            return say("Pass (let the ending stand)"), None
         top = self.story_pile[-1]
         if arg is None and self.o.free_choice:
-            return f"Play a received card that beats {pretty(top)}", None
+            return say("Play a received card that beats {card}", card=cn(top)), None
         card = arg or self.received[seat][0]
-        return f"Play {pretty(card)} on {pretty(top)} — {beats_phrase(card, top)}", card
+        return say("Play {card} on {top} — {beats}", card=cn(card), top=cn(top), beats=beats_phrase(card, top)), card
 
     def choices(self, seat: Seat, prefix: Sequence[str] = ()) -> Choices:
         prefix = tuple(prefix)
@@ -415,16 +419,17 @@ class KnightRoguePrincessDragonGame(Game):
             return self._apply_line(seat, action)
         if isinstance(action, Flip) and step == "flip":
             card = self._flip(seat)
-            self.emit(events, f"{self.name(seat)} flips {pretty(card)}.", kind="flip", data=card)
+            self.emit(events, say("{name} flips {card}.", name=self.name(seat), card=cn(card)), kind="flip", data=card)
             if card[0] == "K":
                 self.starter = seat
-                self.emit(events, f"{self.name(seat)} turns up their Knight and starts the story.",
+                self.emit(events, say("{name} turns up their Knight and starts the story.", name=self.name(seat)),
                           kind="starter", data=seat)
                 for i in range(1, 4):
                     s = (seat + i) % 4
                     if not self.showing[s]:
                         c = self._flip(s)
-                        self.emit(events, f"{self.name(s)} flips {pretty(c)} (catch-up flip).", kind="flip", data=c)
+                        self.emit(events, say("{name} flips {card} (catch-up flip).", name=self.name(s), card=cn(c)),
+                                  kind="flip", data=c)
                 self._use(seat, card)
                 self.step = "tell"
             else:
@@ -432,9 +437,10 @@ class KnightRoguePrincessDragonGame(Game):
             return events
         if isinstance(action, Use) and step == "use":
             if action.card not in self.showing[seat]:
-                showing = ", ".join(pretty(c) for c in self.showing[seat])
-                raise IllegalMove(f"{pretty(action.card)} is not in your showing area ({showing}): you tell with "
-                                  "one of your face-up cards (ruling 3 — see /game rules section: Rulings).", "6.3")
+                showing = Many([cn(c) for c in self.showing[seat]])
+                raise IllegalMove(say("{card} is not in your showing area ({showing}): you tell with one of your "
+                                      "face-up cards (ruling 3 — see /game rules section: Rulings).",
+                                      card=cn(action.card), showing=showing), "6.3")
             self._use(seat, action.card)
             self.step = "tell"
             return events
@@ -444,20 +450,20 @@ class KnightRoguePrincessDragonGame(Game):
             assert card is not None
             self.card = None
             self._receive(action.to, card)
-            self.emit(events, f"{self.name(seat)} passes {pretty(card)} to {self.name(action.to)}.", kind="give",
-                      data=(card, action.to))
+            self.emit(events, say("{name} passes {card} to {other}.", name=self.name(seat), card=cn(card),
+                                  other=self.name(action.to)), kind="give", data=(card, action.to))
             self._begin_turn(action.to, events)
             return events
         if isinstance(action, Pass) and step == "race":
             self.passed.append(seat)
             self.passes = len(self.passed)
-            self.emit(events, f"{self.name(seat)} passes.", kind="pass", data=seat)
+            self.emit(events, say("{name} passes.", name=self.name(seat)), kind="pass", data=seat)
             if len(self.passed) == 4:
                 self._to_close(events)
             return events
         if isinstance(action, Pass) and step == "priority":
             self.passes += 1
-            self.emit(events, f"{self.name(seat)} passes.", kind="pass", data=seat)
+            self.emit(events, say("{name} passes.", name=self.name(seat)), kind="pass", data=seat)
             self.actor = (seat + 1) % 4
             self._auto_pass(events)
             return events
@@ -467,8 +473,8 @@ class KnightRoguePrincessDragonGame(Game):
             self.received[seat].remove(card)
             self.story_pile.append(card)
             self.story_by.append(seat)
-            self.emit(events, f"{self.name(seat)} plays {pretty(card)} on {pretty(top)}: {beats_phrase(card, top)}.",
-                      kind="play", data=(card, top))
+            self.emit(events, say("{name} plays {card} on {top}: {beats}.", name=self.name(seat), card=cn(card),
+                                  top=cn(top), beats=beats_phrase(card, top)), kind="play", data=(card, top))
             self.step = "twist"
             self.actor = seat
             self.passes = 0
@@ -481,21 +487,24 @@ class KnightRoguePrincessDragonGame(Game):
         text = line.text.strip()
         limit = CLOSE_MAX if line.verb == "close" else TEXT_MAX
         if not text:
-            raise IllegalMove(f"{label}: some text is required.", "5")
+            raise IllegalMove(say("{label}: some text is required.", label=label), "5")
         if len(text) > limit:
-            raise IllegalMove(f"{label}: at most {limit} characters (got {len(text)}).", "5")
+            raise IllegalMove(say("{label}: at most {limit} characters (got {got}).", label=label, limit=limit,
+                                  got=len(text)), "5")
         events: list[Event] = []
         if isinstance(line, Tell):
             kind = "opening" if not self.transcript else "tell"
             self._say(seat, kind, self.card, text)
-            self.emit(events, f"{self.name(seat)} tells with {pretty(self.card or '')}: {text}", kind=kind, data=self.card)
+            self.emit(events, say("{name} tells with {card}: {text}", name=self.name(seat), card=cn(self.card or ""),
+                                  text=text), kind=kind, data=self.card)
             self._after_tell(events)
         elif isinstance(line, Close):
             lines = [ln for ln in text.splitlines() if ln.strip()]
             if len(lines) > 2:
-                raise IllegalMove(f"Closing lines: one or two lines, not {len(lines)}.", "4.3")
+                raise IllegalMove(say("Closing lines: one or two lines, not {count}.", count=len(lines)), "4.3")
             self._say(seat, "close", self.story_pile[-1], text)
-            self.emit(events, f"{self.name(seat)} closes the story: {text}", kind="close", data=self.story_pile[-1])
+            self.emit(events, say("{name} closes the story: {text}", name=self.name(seat), text=text), kind="close",
+                      data=self.story_pile[-1])
             self.step = "over"
             self.actor = -1
             out = self.outcome()
@@ -504,67 +513,71 @@ class KnightRoguePrincessDragonGame(Game):
         else:
             top = self.story_pile[-1]
             self._say(seat, line.verb, top, text)
-            said = (f"{self.name(seat)} wraps up with {pretty(top)}" if line.verb == "wrapup"
-                    else f"{self.name(seat)}'s twist with {pretty(top)}")
-            self.emit(events, f"{said}: {text}", kind=line.verb, data=top)
+            said = (say("{name} wraps up with {card}: {text}", name=self.name(seat), card=cn(top), text=text)
+                    if line.verb == "wrapup" else
+                    say("{name}'s twist with {card}: {text}", name=self.name(seat), card=cn(top), text=text))
+            self.emit(events, said, kind=line.verb, data=top)
             self._start_round(seat, events)
         return events
 
     def _check_recipient(self, seat: int, to: int) -> None:
-        card = pretty(self.card or "")
+        card = cn(self.card or "")
         if to == seat:
-            raise IllegalMove(f"You cannot pass {card} to yourself: it goes to another player "
-                              "(see /game rules section: The turn).", "3.2")
+            raise IllegalMove(say("You cannot pass {card} to yourself: it goes to another player "
+                                  "(see /game rules section: The turn).", card=card), "3.2")
         rem = self.rem()
         if rem[to] < 1:
-            raise IllegalMove(f"{self.name(to)} has used all four cards: {card} may only go to a player "
-                              "with unused cards (ruling 5 — see /game rules section: Rulings).", "6.5")
+            raise IllegalMove(say("{name} has used all four cards: {card} may only go to a player "
+                                  "with unused cards (ruling 5 — see /game rules section: Rulings).",
+                                  name=self.name(to), card=card), "6.5")
         if to not in self.recipients(seat):
             total = sum(rem)
             raise IllegalMove(
-                f"Passing {card} to {self.name(to)} would leave a dead end: with {total} cards "
-                f"left to tell, the receiver may hold at most {(total + 1) // 2} and every other player at "
-                f"most {total // 2}. Legal: " + ", ".join(self.name(y) for y in self.recipients(seat))
-                + " (ruling 5 — see /game rules section: Rulings).",
+                say("Passing {card} to {name} would leave a dead end: with {total} cards left to tell, the receiver "
+                    "may hold at most {most} and every other player at most {others}. Legal: {legal} "
+                    "(ruling 5 — see /game rules section: Rulings).", card=card, name=self.name(to), total=total,
+                    most=(total + 1) // 2, others=total // 2, legal=Many([self.name(y) for y in self.recipients(seat)])),
                 "6.5")
 
     def _check_play(self, seat: int, action: Play) -> str:
         pile = self.received[seat]
         top = self.story_pile[-1]
         if not pile:
-            raise IllegalMove("Your received pile is empty: you can only pass.", "4.2")
+            raise IllegalMove(say("Your received pile is empty: you can only pass."), "4.2")
         if self.o.free_choice:
             if not action.card:
-                raise IllegalMove("Say which received card to play, e.g. `play Q♠` (variant Free Choice).", "6.9")
+                raise IllegalMove(say("Say which received card to play, e.g. `play Q♠` (variant Free Choice)."), "6.9")
             card = action.card
             if card not in pile:
-                raise IllegalMove(f"{pretty(card)} is not in your received pile "
-                                  f"({', '.join(pretty(c) for c in pile)}).", "6.9")
+                raise IllegalMove(say("{card} is not in your received pile ({pile}).", card=cn(card),
+                                      pile=Many([cn(c) for c in pile])), "6.9")
         else:
             card = pile[0]
             if action.card and action.card != card:
-                raise IllegalMove(f"Only the top card of your received pile, {pretty(card)}, may be played "
-                                  "(ruling 9 — see /game rules section: Rulings).", "6.9")
+                raise IllegalMove(say("Only the top card of your received pile, {card}, may be played "
+                                      "(ruling 9 — see /game rules section: Rulings).", card=cn(card)), "6.9")
         if not beats(card, top):
-            raise IllegalMove(f"{pretty(card)} ({role(card)}) does not beat {pretty(top)} ({role(top)}) on the "
-                              f"story pile: only {BEATS_LINE} (ruling 10 — see /game rules section: Rulings).", "6.10")
+            raise IllegalMove(say("{card} ({role}) does not beat {top} ({top_role}) on the story pile: only {beats} "
+                                  "(ruling 10 — see /game rules section: Rulings).", card=cn(card), role=role(card),
+                                  top=cn(top), top_role=role(top), beats=BEATS_LINE), "6.10")
         return card
 
-    def _expecting(self) -> str:
-        who = self.name(self.actor) if self.actor >= 0 else "Everyone"
-        card = pretty(self.card) if self.card else ""
-        return {
-            "flip": f"{who} must flip the top card of their pile.",
-            "use": f"{who} must choose a showing card to tell with.",
-            "tell": f"{who} must tell with {card}.",
-            "pass": f"{who} must pass {card} to another player.",
-            "wrapup": f"{who} must wrap the story up.",
-            "priority": f"{who} holds priority: they may play a received card that beats the story pile's top, "
-                        "or pass.",
-            "race": "Play a card that beats the story pile's top, or pass.",
-            "twist": f"{who} must tell the twist.",
-            "close": f"{who} must give the closing lines.",
-        }.get(self.step, "The game is over.")
+    def _expecting(self) -> Phrase:
+        who = self.name(self.actor) if self.actor >= 0 else say("Everyone")
+        card = cn(self.card) if self.card else ""
+        found = {
+            "flip": lambda: say("{who} must flip the top card of their pile.", who=who),
+            "use": lambda: say("{who} must choose a showing card to tell with.", who=who),
+            "tell": lambda: say("{who} must tell with {card}.", who=who, card=card),
+            "pass": lambda: say("{who} must pass {card} to another player.", who=who, card=card),
+            "wrapup": lambda: say("{who} must wrap the story up.", who=who),
+            "priority": lambda: say("{who} holds priority: they may play a received card that beats the story "
+                                    "pile's top, or pass.", who=who),
+            "race": lambda: say("Play a card that beats the story pile's top, or pass."),
+            "twist": lambda: say("{who} must tell the twist.", who=who),
+            "close": lambda: say("{who} must give the closing lines.", who=who),
+        }.get(self.step)
+        return found() if found else say("The game is over.")
 
     def _forfeit(self, seat: int) -> list[Event]:
         # The story needs exactly four tellers: it ends here, with no winner.
@@ -572,22 +585,24 @@ class KnightRoguePrincessDragonGame(Game):
         self.step = "over"
         self.actor = -1
         events: list[Event] = []
-        self.emit(events, f"The story ended early because {self.name(seat)} left.", kind="over")
+        self.emit(events, say("The story ended early because {name} left.", name=self.name(seat)), kind="over")
         return events
 
     # ----- results --------------------------------------------------------------------
     def outcome(self) -> Outcome | None:
         details: dict[str, Any] = {"story": [dict(e) for e in self.transcript], "story_pile": list(self.story_pile)}
         if self.ended_early is not None:
-            return Outcome((), None, f"The story ended early because {self.name(self.ended_early)} left.",
+            return Outcome((), None, say("The story ended early because {name} left.", name=self.name(self.ended_early)),
                            {**details, "ended_early": self.ended_early})
         if self.step != "over":
             return None
         top, by = self.story_pile[-1], self.story_by[-1]
-        summary = f"The story ends with the {role(top)} ({pretty(top)}) on top, laid by {self.name(by)}."
+        summary = say("The story ends with {character} on top, laid by {name}.", character=character(top),
+                      name=self.name(by))
         details.update(top_card=top, top_by=by, narrator=by)
         if self.o.last_word:
-            return Outcome((by,), 1, summary + f" {self.name(by)} has the last word (1 point).", details)
+            return Outcome((by,), 1, say("{summary} {name} has the last word (1 point).", summary=summary,
+                                         name=self.name(by)), details)
         return Outcome((), None, summary, details)
 
     # ----- what each recipient sees ----------------------------------------------------
