@@ -119,14 +119,16 @@ and start the bot."""
 
 
 I18N_EPILOG = """examples:
-  python -m bot i18n extract          write the template from the command tree
-  python -m bot i18n extract --check  exit status 1 if it is stale
-  python -m bot i18n update           merge it into each language's .po file
+  python -m bot i18n extract          write both templates: commands.pot from the command tree,
+                                      messages.pot from the code (Babel's extractor)
+  python -m bot i18n extract --check  exit status 1 if either is stale
+  python -m bot i18n update           merge them into each language's .po files
 
-The slash commands speak English, Spanish (es: Discord's es-ES and es-419) and German (de). A
-translator edits bot/i18n/locales/<lang>/LC_MESSAGES/commands.po (and the glossary.md beside it)
-with any .po editor or a text editor; the bot reads the .po files when it starts (no compiled .mo),
-then `python -m bot sync` sends the translated names and descriptions to Discord. A text left
+Deckhand speaks English, Spanish (es: Discord's es-ES and es-419) and German (de). A translator
+edits bot/i18n/locales/<lang>/LC_MESSAGES/commands.po (the slash commands) and messages.po (the
+messages, buttons, refusals and pictures' words), with the glossary.md beside them, in any .po
+editor or a text editor; the bot reads the .po files when it starts (no compiled .mo), and
+`python -m bot sync` sends the translated command names and descriptions to Discord. A text left
 empty or marked fuzzy is shown in English."""
 
 
@@ -137,6 +139,8 @@ def _command(sub: Any, name: str, help: str, about: str, epilog: str | None = No
 
 
 def parser() -> argparse.ArgumentParser:
+    from bot.i18n import LANGUAGES
+
     p = argparse.ArgumentParser(prog="deckhand", description="Deckhand: card games on Discord and in a terminal.",
                                 epilog=EPILOG.format(games=game_list(), settings=settings_help()),
                                 formatter_class=HelpFormatter)
@@ -184,6 +188,9 @@ def parser() -> argparse.ArgumentParser:
                     help="a variant name or a NAME=VALUE setting (repeatable; see --list-variants)")
     pl.add_argument("--names", default=None, metavar="A,B,…", help="comma-separated player names")
     pl.add_argument("--list-variants", action="store_true", help="print the game's variants and settings and stop")
+    pl.add_argument("--lang", default=None, choices=("en", *LANGUAGES), metavar="LANG",
+                    help="the table's and the rules' language: en, es or de (default: the environment's LANG; "
+                         "Gridcannon's table speaks all three so far, the other games' tables English)")
 
     le = _command(sub, "learn", "learn a game: a short guided game against the built-in player",
                   "A first game that teaches: a fixed deal against the built-in player; each step offers a move "
@@ -192,6 +199,9 @@ def parser() -> argparse.ArgumentParser:
                   "goes on. It ends with what you learned.", LEARN_EPILOG.format(games=games))
     le.add_argument("game", choices=GAME_IDS, metavar="GAME", help="the game's id (listed below)")
     le.add_argument("--name", default=None, metavar="NAME", help="your name at the table")
+    le.add_argument("--lang", default=None, choices=("en", *LANGUAGES), metavar="LANG",
+                    help="the language of the lesson's words and the rules (en, es or de; default: the "
+                         "environment's LANG)")
 
     sm = _command(sub, "simulate", "play many games with the built-in player and print a summary",
                   "Play G games with the built-in player in every seat and print games, finished, errors, wins, "
@@ -231,14 +241,15 @@ def parser() -> argparse.ArgumentParser:
 
     i = _command(sub, "i18n", "the translators' catalogues: extract the template, update each language",
                  "Make the template of every slash-command text (command, option and choice names, descriptions) "
-                 "from the command tree, and merge it into each language's catalogue.", I18N_EPILOG)
+                 "from the command tree and the template of every message from the code, and merge them into "
+                 "each language's catalogues.", I18N_EPILOG)
     i_sub = i.add_subparsers(dest="i18n_command", metavar="STEP", required=True)
-    ie = i_sub.add_parser("extract", help="write bot/i18n/locales/commands.pot from the command tree",
+    ie = i_sub.add_parser("extract", help="write bot/i18n/locales/commands.pot (command tree) and messages.pot (code)",
                           description="Build the bot's command tree (no connection to Discord) and write the "
                                       "template of its texts. Game titles and game groups' names are left out: "
                                       "they stay as their authors wrote them.")
     ie.add_argument("--check", action="store_true", help="write nothing; exit status 1 if the template is stale")
-    iu = i_sub.add_parser("update", help="merge the template into each language's commands.po",
+    iu = i_sub.add_parser("update", help="merge the templates into each language's commands.po and messages.po",
                           description="New texts come in empty (or fuzzy, with a guess from a near text); texts "
                                       "gone from the template are dropped; translations are kept.")
     iu.add_argument("--lang", action="append", default=None, metavar="LANG",
@@ -406,7 +417,7 @@ def cmd_play(args: argparse.Namespace, settings: Settings) -> int:
         if not args.names:
             names = default_players(args.game, args.players)
         bots = parse_seats(args.bots, len(names), args.level)
-        play_terminal(args.game, names, args.options, args.seed, auto_seats=bots)
+        play_terminal(args.game, names, args.options, args.seed, auto_seats=bots, lang=args.lang)
     except (IllegalMove, ValueError) as e:
         print(f"deckhand: {e}", file=sys.stderr)
         return 2
@@ -420,7 +431,7 @@ def cmd_learn(args: argparse.Namespace, settings: Settings) -> int:
     if not has_lesson(args.game):
         print(f"deckhand: {args.game} has no lesson yet; lessons: {', '.join(lesson_games())}.", file=sys.stderr)
         return 2
-    learn_terminal(args.game, name=args.name)
+    learn_terminal(args.game, name=args.name, lang=args.lang)
     return 0
 
 
@@ -563,16 +574,19 @@ def cmd_bench(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_i18n(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.i18n import LANGUAGES
+    from bot.i18n import DOMAINS, LANGUAGES
     from bot.i18n.extract import extract, update
 
     if args.i18n_command == "extract":
-        changed, path = extract(check=args.check)
-        if args.check:
-            print(f"{path}: {'stale: run python -m bot i18n extract' if changed else 'up to date'}.")
-            return 1 if changed else 0
-        print(f"{path}: {'written' if changed else 'already up to date'}.")
-        return 0
+        stale = False
+        for domain in DOMAINS:
+            changed, path = extract(check=args.check, domain=domain)
+            stale = stale or changed
+            if args.check:
+                print(f"{path}: {'stale: run python -m bot i18n extract' if changed else 'up to date'}.")
+            else:
+                print(f"{path}: {'written' if changed else 'already up to date'}.")
+        return 1 if args.check and stale else 0
     langs = args.lang or list(LANGUAGES)
     if unknown := [lang for lang in langs if lang not in LANGUAGES]:
         raise ConfigError(f"--lang takes one of {', '.join(LANGUAGES)}, not {unknown[0][:20]!r} (a new language "

@@ -66,7 +66,7 @@ class DeckhandBot(commands.Bot):
     def __init__(self, database: Path | str, *, run_timeouts: bool = True, owner_ids: frozenset[int] = frozenset(),
                  warm: bool = False,
                  database_url: str | None = None, sweep_seconds: float | None = None, end_animation: bool = True,
-                 **options: Any):
+                 picture_wait: float | None = None, **options: Any):
         intents = discord.Intents.none()
         intents.guilds = True
         intents.guild_messages = True  # not privileged; without message_content nothing is read
@@ -87,6 +87,7 @@ class DeckhandBot(commands.Bot):
         self.warm = warm  # a real run's start-up (see setup_hook); tests start cold
         self.sweep_seconds = sweep_seconds
         self.end_animation = end_animation  # the end message's animation of the whole game (DECKHAND_END_ANIMATION)
+        self.picture_wait = picture_wait  # an answer's wait for its new picture (DECKHAND_PICTURE_WAIT; None: it waits)
         self.frozen = False  # start-up's objects moved out of the collector's walks (on_ready)
         self.store: Store | None = None
         self.service: TableService
@@ -169,7 +170,7 @@ def build(settings: Settings, *, run_timeouts: bool = True) -> DeckhandBot:
     point_at(settings.api_base, settings.gateway_url)
     common: dict[str, Any] = dict(run_timeouts=run_timeouts, owner_ids=settings.owner_ids, warm=True,
                                   database_url=settings.database_url, sweep_seconds=settings.sweep_seconds,
-                                  end_animation=settings.end_animation)
+                                  end_animation=settings.end_animation, picture_wait=settings.picture_wait)
     if settings.shard_count is None:
         return DeckhandBot(settings.database, **common)
     return ShardedDeckhandBot(settings.database, shard_count=settings.shard_count, shard_ids=settings.shard_ids,

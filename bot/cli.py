@@ -269,9 +269,9 @@ def wrap_markdown(text: str, width: int) -> str:
     return "\n".join(out)
 
 
-def rules_help(spec: GameSpec, width: int) -> str:
-    """The game's rules as players read them, wrapped to ``width``."""
-    return wrap_markdown(spec.rules_text(), width)
+def rules_help(spec: GameSpec, width: int, lang: str = "en") -> str:
+    """The game's rules as players read them (in ``lang``: "en", "es" or "de"), wrapped to ``width``."""
+    return wrap_markdown(spec.rules_text(lang), width)
 
 
 # ----- built-in players and simulations ---------------------------------------------------

@@ -14,7 +14,7 @@ from bot.cli import game_spec, terminal_width
 from bot.engine.cards import pretty_text
 from bot.engine.core import Event, IllegalMove
 from bot.engine.lessons import Walk, lesson
-from bot.terminal import HotSeat, Quit, terminal_text
+from bot.terminal import HotSeat, Quit, terminal_language, terminal_text
 
 LESSON_HINT = ("Press Enter to take the offered move, or type a move of your own (`?` to choose it step by step); "
                "`hint`, `rules SECTION`, `quit`.")
@@ -26,7 +26,7 @@ class LessonTable(HotSeat):
     def __init__(self, walk: Walk, read: Callable[[str], str], write: Callable[[str], None], width: int):
         s = game_spec(walk.lesson.game)
         bots = {i for i in range(len(walk.game.players)) if i != walk.seat}
-        super().__init__(s, walk.game, bots, read, write, width, random.Random(0), clear=False)
+        super().__init__(s, walk.game, bots, read, write, width, random.Random(0), clear=False, lang=walk.lesson.lang)
         self.walk = walk
 
     def run(self) -> Walk:  # type: ignore[override]
@@ -81,7 +81,8 @@ class LessonTable(HotSeat):
 
 
 def learn_terminal(game_id: str, read: Callable[[str], str] = input, write: Callable[[str], None] = print,
-                   width: int | None = None, name: str | None = None) -> Walk:
-    """Play ``game_id``'s lesson in a terminal; the last state of the lesson."""
-    walk = Walk.start(lesson(game_id), name)
+                   width: int | None = None, name: str | None = None, lang: str | None = None) -> Walk:
+    """Play ``game_id``'s lesson in a terminal, its words and rules in ``lang`` (default: the
+    environment's ``LANG``); the last state of the lesson."""
+    walk = Walk.start(lesson(game_id, terminal_language(lang)), name)
     return LessonTable(walk, read, write, width or terminal_width()).run()

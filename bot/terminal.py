@@ -6,6 +6,7 @@ from __future__ import annotations
 
 
 import difflib
+import os
 import random
 import re
 import sys
@@ -15,6 +16,7 @@ from bot.engine import levels
 from bot.engine.cards import pretty_text
 from bot.engine.core import Choices, Decision, Event, Game, IllegalMove
 from bot.engine.registry import GameSpec
+from bot.i18n import language_of, words
 
 from bot.cli import (
     CLEAR, game_spec, renderer, rules_help, terminal_width, wrap_lines, wrap_markdown,
@@ -38,14 +40,25 @@ def terminal_text(text: str) -> str:
     return _DISCORD_RULES.sub(lambda m: f"`rules {m.group(1)}`", text)
 
 
+LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")  # the system's, not Deckhand settings: POSIX order
+
+
+def terminal_language(lang: str | None = None) -> str:
+    """The terminal's language: ``lang`` when given (``--lang``), else the environment's (the first
+    of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is set, as every POSIX program reads them)."""
+    if not lang:
+        lang = next((os.environ[v] for v in LOCALE_VARIABLES if os.environ.get(v)), "")
+    return language_of(lang)
+
+
 def _flat(text: str) -> str:
     return " ".join(text.split())
 
 
-def rules_section(spec: GameSpec, ask: str, width: int) -> str:
-    """``rules``: the sections of the game's rules; ``rules SECTION`` (a number, a name, the start
-    of one or a near miss): that section, wrapped to ``width``."""
-    sections = spec.rules_sections()
+def rules_section(spec: GameSpec, ask: str, width: int, lang: str = "en") -> str:
+    """``rules``: the sections of the game's rules (in ``lang``); ``rules SECTION`` (a number, a name,
+    the start of one or a near miss, or the English name): that section, wrapped to ``width``."""
+    sections = spec.rules_sections(lang)
     heads = [h for h, _ in sections]
     listing = "; ".join(f"{i}. {h}" for i, h in enumerate(heads, start=1))
     ask = ask.strip()
@@ -54,12 +67,8 @@ def rules_section(spec: GameSpec, ask: str, width: int) -> str:
                           "(`help` shows them all).", width, "  ")
     lower = [h.lower() for h in heads]
     want = ask.lower()
-    found = None
-    if want.isdigit() and 1 <= int(want) <= len(heads):
-        found = int(want) - 1
-    elif want in lower:
-        found = lower.index(want)
-    else:
+    found = spec.section_index(want, lang)
+    if found is None and not want.isdigit():
         starts = [i for i, h in enumerate(lower) if h.startswith(want)] or [i for i, h in enumerate(lower) if want in h]
         close = difflib.get_close_matches(want, lower, n=1, cutoff=0.6)
         found = starts[0] if starts else (lower.index(close[0]) if close else None)
@@ -82,7 +91,8 @@ class HotSeat:
     """
 
     def __init__(self, spec: GameSpec, game: Game, bots: set[int] | dict[int, str], read: Callable[[str], str],
-                 write: Callable[[str], None], width: int, rng: random.Random, clear: bool = True):
+                 write: Callable[[str], None], width: int, rng: random.Random, clear: bool = True,
+                 lang: str = "en"):
         # The bot seats and each one's level (a set of seats: all Normal).
         self.bots = dict(bots) if isinstance(bots, dict) else {s: levels.DEFAULT_LEVEL for s in bots}
         self.spec, self.game = spec, game
@@ -94,6 +104,8 @@ class HotSeat:
         self.read, self.write, self.width, self.rng = read, write, width, rng
         self.clear = clear  # the screen is cleared (ANSI) between players: only on a real terminal
         self.render = renderer(spec)
+        self.w = words(lang)  # the table's language: the render's, the engine's and the rules' words in it
+        self.lang = self.w.lang
         self.humans = [s for s in range(len(game.players)) if s not in bots]
         self.holder: int | None = self.humans[0] if len(self.humans) == 1 else None
         self.pending: dict[int, list[str]] = {}  # lines a seat has not read yet
@@ -104,9 +116,12 @@ class HotSeat:
     def run(self) -> Game:
         names = ", ".join(f"{n} (built-in player, {levels.LEVEL_NAMES[self.bots[s]]})" if s in self.bots else n
                           for s, n in enumerate(self.game.players))
-        self.say(f"{self.spec.title} — seed {self.game.seed}. Players: {names}.")
+        self.say(self.w.t("{title} — seed {seed}. Players: {names}.", title=self.spec.title, seed=self.game.seed,
+                          names=names))
         if self.humans:
-            self.write(wrap_lines(HINT, self.width))
+            self.write(wrap_lines(HINT if self.w.english else self.w.t(
+                "Type a move, `?` to choose it step by step, `hint` for a suggestion, `help` for the rules, `quit` to "
+                "stop."), self.width))
         try:
             while True:
                 decisions = self.game.decisions()
@@ -122,12 +137,19 @@ class HotSeat:
         except Quit as q:
             self.write(str(q))
             return self.game
-        final = self.render.text(self.game.view(None))
+        final = self.view_text(None)
         self.show(final)
         outcome = self.game.outcome()
-        if outcome and outcome.summary and _flat(pretty_text(outcome.summary)) not in _flat(final):
-            self.write(wrap_lines(pretty_text(outcome.summary), self.width))
+        if outcome and outcome.summary and _flat(self.said(outcome.summary)) not in _flat(final):
+            self.write(wrap_lines(self.said(outcome.summary), self.width))
         return self.game
+
+    def said(self, text: str) -> str:
+        """An engine's words (an event, a prompt, a label, a refusal) in the table's language."""
+        return pretty_text(text) if self.w.english else self.w.line(text)
+
+    def view_text(self, seat: int | None) -> str:
+        return self.render.said("text", self.game.view(seat), self.lang)
 
     def deliver(self, events: Sequence[Event]) -> None:
         """Each human reads each event as that seat reads it: the seat at the terminal now,
@@ -136,10 +158,10 @@ class HotSeat:
             for e in events:
                 text = e.for_(None)
                 if text:
-                    self.write(wrap_lines(terminal_text(pretty_text(text)), self.width, "  "))
+                    self.write(wrap_lines(terminal_text(self.said(text)), self.width, "  "))
             return
         for seat in self.humans:
-            lines = [wrap_lines(terminal_text(pretty_text(t)), self.width, "  ") for t in (e.for_(seat) for e in events)
+            lines = [wrap_lines(terminal_text(self.said(t)), self.width, "  ") for t in (e.for_(seat) for e in events)
                      if t]
             if seat == self.holder:  # shown before the seat's next view (unless that view shows them)
                 self.fresh += lines
@@ -193,10 +215,10 @@ class HotSeat:
         seat = d.seat
         if len(self.humans) > 1:
             self.take_terminal(seat)
-        view_text = self.render.text(self.game.view(seat))
+        view_text = self.view_text(seat)
         self.show(view_text)
         name = self.game.players[seat]
-        prompt = terminal_text(pretty_text(d.prompt or ""))
+        prompt = terminal_text(self.said(d.prompt or ""))
         if prompt and _flat(prompt) not in _flat(view_text):  # a view that shows the prompt says it once
             self.write(wrap_lines(f"{name}: {prompt}", self.width, "  "))
         prefix: tuple[str, ...] | None = None  # the move being built step by step, if any
@@ -207,17 +229,17 @@ class HotSeat:
             if cmd in ("quit", "exit"):
                 raise Quit("Game left unfinished.")
             if cmd == "help":
-                self.write(rules_help(self.spec, self.width))
+                self.write(rules_help(self.spec, self.width, self.lang))
                 self.write("")
                 self.say(COMMANDS_HELP)
             elif cmd == "rules" or cmd.startswith("rules "):
-                self.write(rules_section(self.spec, line[5:], self.width))
+                self.write(rules_section(self.spec, line[5:], self.width, self.lang))
             elif cmd == "hint":
                 from bot.engine.hints import hint_sentence
 
                 self.say(f"Hint: {terminal_text(hint_sentence(self.game, seat))}")
             elif cmd == "show":
-                self.write(terminal_text(self.render.text(self.game.view(seat))))
+                self.write(terminal_text(self.view_text(seat)))
             elif cmd in ("?", "moves"):
                 prefix = prefix or ()
                 self.list_choices(seat, prefix)
@@ -229,7 +251,7 @@ class HotSeat:
                     return
             elif cmd == "cancel":
                 prefix = None
-                self.write("Move cleared.")
+                self.write(self.w.t("Move cleared."))
             elif cmd == "back":
                 prefix = prefix[:-1]
                 self.list_choices(seat, prefix)
@@ -293,8 +315,9 @@ class HotSeat:
         try:
             events = self.apply_move(seat, text)
         except IllegalMove as e:
-            reason = terminal_text(pretty_text(e.reason))
-            self.write(wrap_lines(f"Not allowed: {reason}{self.suggest(seat, verb)}", self.width, "  "))
+            reason = terminal_text(self.said(e.reason))
+            self.write(wrap_lines(self.w.t("Not allowed: {reason}", reason=reason) + self.suggest(seat, verb), self.width,
+                                  "  "))
             return False
         self.deliver(events)
         return True
@@ -334,8 +357,8 @@ class HotSeat:
         commands = [c for c in COMMANDS if c not in ("back", "cancel")]  # those only while building a move
         names = list(dict.fromkeys([*(t.lower() for t in root), *commands]))
         close = difflib.get_close_matches(word, names, n=3, cutoff=0.7)
-        did = f" Did you mean {' or '.join(f'`{c}`' for c in close)}?" if close else ""
-        return f"{did} Type `?` for your moves, `help` for the rules and the terminal's commands."
+        did = " " + self.w.t("Did you mean {words}?", words=" / ".join(f"`{c}`" for c in close)) if close else ""
+        return f"{did} " + self.w.t("Type `?` for your moves, `help` for the rules and the terminal's commands.")
 
     def step(self, seat: int, prefix: tuple[str, ...], line: str) -> tuple[str, ...] | bool:
         """One typed line in the step-by-step builder: the extended prefix, True when the move
@@ -365,11 +388,11 @@ class HotSeat:
         if c.kind in ("token", "set") and c.options and all(n.isdigit() for n in numbers):
             picked = sorted({int(n) for n in numbers})
             if any(not 1 <= n <= len(c.options) for n in picked):
-                return self.refuse(f"Pick a number from 1 to {len(c.options)}"
-                                   + (" (0: as it is)." if c.complete else "."))
+                return self.refuse(self.w.t("Pick a number from 1 to {n} (0: as it is).", n=len(c.options))
+                                   if c.complete else self.w.t("Pick a number from 1 to {n}.", n=len(c.options)))
             if c.kind == "token":
                 if len(picked) != 1:
-                    return self.refuse("Pick one number.")
+                    return self.refuse(self.w.t("Pick one number."))
                 return prefix + (c.options[picked[0] - 1].token,)
             if not c.lo <= len(picked) <= c.hi:
                 count = str(c.lo) if c.lo == c.hi else f"{c.lo} to {c.hi}"
@@ -412,14 +435,14 @@ class HotSeat:
         """The next step of the move being built, numbered."""
         c: Choices = self.game.choices(seat, prefix)
         if prefix:
-            self.say(f"Move so far: {' '.join(prefix)}")
-        head = pretty_text(c.prompt) or ("Choose:" if c.options else "")
+            self.say(self.w.t("Move so far: {move}", move=" ".join(prefix)))
+        head = self.said(c.prompt) or (self.w.t("Choose:") if c.options else "")
         if c.progress is not None:
             head = f"{head} ({c.progress})" if head else str(c.progress)
         if head:
             self.say(head)
         if c.empty:
-            self.say("  Nothing can follow that: `back` or `cancel`.")
+            self.write(wrap_lines("  " + self.w.t("Nothing can follow that: `back` or `cancel`."), self.width, "  "))
             return
         if c.kind == "text":
             limit = f" (up to {c.max_len} characters)" if c.max_len else ""
@@ -434,23 +457,28 @@ class HotSeat:
                 self.say(f"  Pick {count}: numbers separated by commas or spaces.")
             wide = max(len(str(len(c.options))), 1)
             for i, o in enumerate(c.options, start=1):
-                label = pretty_text(o.label or o.token)
+                label = self.said(o.label or o.token)
                 token = "" if o.token.lower() == label.lower() else f"  ({o.token})"
                 self.say(f"  {i:>{wide}}. {label}{token}", " " * (wide + 2))
         if c.complete and c.kind != "text" and prefix:
-            what = "None of them" if c.kind == "set" else "Done"
-            self.say(f"  {0:>{max(len(str(len(c.options))), 1)}}. {what}: play `{' '.join(prefix)}` as it is")
-        self.say("  (`back` undoes a step, `cancel` clears the move)" if prefix
-                   else "  (a number picks; `cancel` stops choosing)")
+            move = " ".join(prefix)
+            what = self.w.t("None of them: play `{move}` as it is", move=move) if c.kind == "set" \
+                else self.w.t("Done: play `{move}` as it is", move=move)
+            self.say(f"  {0:>{max(len(str(len(c.options))), 1)}}. {what}")
+        hint = self.w.t("(`back` undoes a step, `cancel` clears the move)") if prefix \
+            else self.w.t("(a number picks; `cancel` stops choosing)")
+        self.say(f"  {hint}")
 
 
 def play_terminal(game_id: str, players: list[str], options: list[str], seed: int | None,
                   read: Callable[[str], str] = input, write: Callable[[str], None] = print,
                   auto_seats: set[int] | dict[int, str] | None = None, width: int | None = None,
-                  clear: bool | None = None) -> Game:
+                  clear: bool | None = None, lang: str | None = None) -> Game:
     """A hot-seat terminal table; returns the last state (finished or left). ``auto_seats``: the
     built-in player's seats, each with its level (a set: Normal). The screen is cleared between
-    players only when ``clear`` (default: when the standard output is a terminal)."""
+    players only when ``clear`` (default: when the standard output is a terminal). ``lang``: the
+    table's and the rules' language (default: the environment's, ``LANG``; Gridcannon's table speaks
+    every language so far, the other games' tables English)."""
     s = game_spec(game_id)
     bots = dict(auto_seats) if isinstance(auto_seats, dict) else {b: levels.DEFAULT_LEVEL for b in auto_seats or ()}
     if any(v not in levels.LEVELS for v in bots.values()):
@@ -460,5 +488,6 @@ def play_terminal(game_id: str, players: list[str], options: list[str], seed: in
     game = s.state.new(players, options, seed=seed)
     if clear is None:
         clear = sys.stdout.isatty()
-    table = HotSeat(s, game, bots, read, write, width or terminal_width(), random.Random(game.seed), clear)
+    table = HotSeat(s, game, bots, read, write, width or terminal_width(), random.Random(game.seed), clear,
+                    terminal_language(lang))
     return table.run()

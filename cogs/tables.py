@@ -18,6 +18,7 @@ from discord.ext import commands, tasks
 
 from bot.engine.core import IllegalMove
 from bot.engine.registry import GAME_IDS, spec
+from bot.i18n import language_of
 from bot.render.panel import clip
 from bot.tables import TableError
 from bot.tables import pings as ping_prefs
@@ -67,6 +68,7 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
 
     async def cog_unload(self) -> None:
         self.catching_up.cancel()
+        self.place.stop()  # pictures being drawn to follow answers
         self.marks_loop.cancel()
         try:
             await self.place.save_marks()  # what the table messages show, for the next start
@@ -253,14 +255,15 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: str, section: str | None = None) -> None:
         s = spec(game)
-        sections = s.rules_sections()
+        lang = language_of(interaction.locale)  # the rulebook in the reader's own language
+        sections = s.rules_sections(lang)
         if section:
-            found = next(((h, b) for h, b in sections if h.lower() == section.strip().lower()), None)
+            found = s.section_index(section, lang)  # the autocomplete's number, or a heading typed
             if found is None:
                 names = ", ".join(h for h, _ in sections)
                 return await refuse(interaction, f"{s.title}'s rules have no section {clip(section, 40)!r}. "
                                                  f"Sections: {names}.")
-            head, body = found
+            head, body = sections[found]
             pages = paginate(payloads.reflow(body), 4000)
             embed = discord.Embed(title=clip(f"{s.title} — {head}", 256), description=pages[0], colour=0x2F7D4F)
             if len(pages) > 1:
@@ -271,7 +274,9 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
             for more in pages[1:4]:
                 await interaction.followup.send(embed=discord.Embed(description=more, colour=0x2F7D4F), ephemeral=True)
             return
-        embed = discord.Embed(title=s.title, description=clip(s.summary, 4096), colour=0x2F7D4F)
+        # The game's summary in English; in another language the rulebook's own opening, as translated.
+        about = s.summary if lang == "en" or s.rules_text(lang) == s.rules_text() else payloads.reflow(sections[0][1])
+        embed = discord.Embed(title=s.title, description=clip(about, 4096), colour=0x2F7D4F)
         infos = s.options.infos()
         if infos:
             lines = [f"**{i.usage()}** — {i.help}" for i in infos]
@@ -288,12 +293,15 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
 
     @rules.autocomplete("section")
     async def rules_sections(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The headings in the reader's language; each chosen by its place in the rulebook (the same
+        in every language), so a translated heading needs no matching."""
         game_id = interaction.namespace.game
         if game_id not in GAME_IDS:
             return []
         needle = current.strip().lower()
-        return [app_commands.Choice(name=clip(h, 100), value=clip(h, 100))
-                for h, _ in spec(game_id).rules_sections() if needle in h.lower()][:25]
+        return [app_commands.Choice(name=clip(h, 100), value=str(i))
+                for i, (h, _) in enumerate(spec(game_id).rules_sections(language_of(interaction.locale)), start=1)
+                if needle in h.lower()][:25]
 
     @game.command(name="stats", description="Games played, won and lost here, and a leaderboard per game.")
     @app_commands.choices(game=GAME_CHOICES)
@@ -324,6 +332,19 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
             return await refuse(interaction, str(e))
         await interaction.response.send_message(update.events[-1], allowed_mentions=NO_PINGS)
         await self.place.show_table(update.public, post=False)  # its buttons carry the new revision
+
+    @game.command(name="language", description="Set this table's language (host).")
+    @app_commands.describe(language="The table's language for everyone (what only you see follows yours)")
+    @app_commands.choices(language=[app_commands.Choice(name="english", value="en"),
+                                    app_commands.Choice(name="español", value="es"),
+                                    app_commands.Choice(name="deutsch", value="de")])
+    async def language(self, interaction: discord.Interaction, language: str) -> None:
+        try:
+            update = await self.desk.set_language(interaction.channel_id, actor_of(interaction), language)
+        except TableError as e:
+            return await refuse(interaction, str(e))
+        await interaction.response.send_message(payloads.language_set(language), allowed_mentions=NO_PINGS)
+        await self.place.show_table(update.public, post=False)  # the table message in its new language
 
     @game.command(name="pings", description="When you are pinged for your turn on this server (only you see it).")
     @app_commands.describe(when="Every turn, only after some hours of waiting, or never (empty: show yours)",

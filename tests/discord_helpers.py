@@ -7,6 +7,7 @@ import random
 from collections.abc import AsyncIterator
 from typing import Any
 
+from bot.i18n import LANGUAGES, words
 from bot.engine.registry import spec
 from bot.tables.games import load_game
 
@@ -38,7 +39,7 @@ def no_pictures(monkeypatch: Any) -> None:
     follows a press's requests in order would see the table's and the panel's race)."""
     from bot.render import pictures
 
-    async def no_picture(game_id: str, view: Any) -> None:
+    async def no_picture(game_id: str, view: Any, lang: str = "en") -> None:
         return None
 
     monkeypatch.setattr(pictures, "table_picture", no_picture)
@@ -117,9 +118,12 @@ def step_tokens(bot, arg: str) -> tuple[str, ...]:
     return tuple(arg.split())
 
 
+DONE = tuple(dict.fromkeys(words(lang).t("Done.").rstrip(".") for lang in ("en", *LANGUAGES)))  # "Done", "Hecho"…
+
+
 def played(res: Any) -> bool:
-    """The private panel says a move was made (it may show the seat's next step below that)."""
-    return bool(res is not None and res.ephemeral and (res.text or "").startswith("Done"))
+    """The private panel says a move was made (it may show the seat's next step below that), in any language."""
+    return bool(res is not None and res.ephemeral and (res.text or "").startswith(DONE))
 
 
 async def press_move(standin, bot, channel_id: int, move: str, user: dict) -> Any:

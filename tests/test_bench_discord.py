@@ -17,7 +17,7 @@ async def test_the_discord_bench_plays_tables_through_the_standin_and_prints_its
     figures: list[Figure] = []
     await discord_figures(True, figures.append, Figure, percentile, tables=3, seconds=1.5, due=4)
     by_name = {f.name: f for f in figures}
-    assert len(by_name) == len(figures) == 17
+    assert len(by_name) == len(figures) == 18
     assert sum(1 for f in figures if f.target is not None) <= 15
     errors = by_name["errors (unanswered presses, errors logged), all runs"]
     lost = by_name["lost updates (table message ≠ stored table)"]

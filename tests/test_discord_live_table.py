@@ -362,12 +362,12 @@ async def test_two_actions_at_once_leave_the_newer_table_showing(standin, bot, m
     slow = {"left": 1}
     drawing, release = asyncio.Event(), asyncio.Event()
 
-    async def table_picture(game_id, view):
+    async def table_picture(game_id, view, lang="en"):
         if slow["left"]:  # the first action's picture is held until the second action is in
             slow["left"] -= 1
             drawing.set()
             await release.wait()
-        return await original(game_id, view)
+        return await original(game_id, view, lang)
 
     monkeypatch.setattr(pictures, "table_picture", table_picture)
 

@@ -213,5 +213,5 @@ def test_a_forced_step_is_never_a_forfeit_nor_a_stop_and_back_skips_forced_steps
     assert pickers.forced_steps(chain, ("royal",)) == ("royal", "QS", "T2")
     deep = _Tree({("attack",): one("K"), ("attack", "K"): one("1"), ("attack", "K", "1"): two})
     assert pickers.forced_steps(deep, ("attack",)) == ("attack", "K", "1")
-    assert pickers._back(deep, ("attack", "K", "1", "a")) == ("attack", "K", "1")
-    assert pickers._back(deep, ("attack", "K", "1")) == ()  # every step after the first was taken: back to it
+    assert pickers.back_to(deep, ("attack", "K", "1", "a")) == ("attack", "K", "1")
+    assert pickers.back_to(deep, ("attack", "K", "1")) == ()  # every step after the first was taken: back to it

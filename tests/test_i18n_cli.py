@@ -41,7 +41,7 @@ def test_update_keeps_translations_brings_new_texts_and_drops_gone_ones(tmp_path
     text = text.replace('msgctxt "/game"\nmsgid "hint"\nmsgstr "pista"\n',
                         'msgctxt "/game"\nmsgid "hint-gone"\nmsgstr "pista"\n')
     es.write_text(text)
-    report = update(["es"], root=root)
+    report = update(["es"], root=root, domains=[COMMANDS])
     assert [(lang, count, todo) for lang, _, count, todo in report] == \
         [("es", len([m for m in _po(LOCALES, "es") if m.id]), 1)]
     merged = _po(root, "es")
@@ -55,7 +55,7 @@ def test_update_makes_a_new_language_file(tmp_path):
     root = tmp_path / "locales"
     root.mkdir()
     shutil.copy(template_path(COMMANDS), template_path(COMMANDS, root))
-    (_, path, count, todo), = update(["de"], root=root)
+    (_, path, count, todo), = update(["de"], root=root, domains=[COMMANDS])
     assert path.exists() and count == todo > 200
     assert "nplurals=2" in path.read_text()  # German's plural rule, from Babel's locale data
 

@@ -11,6 +11,7 @@ import pytest
 
 from bot.engine.registry import spec
 from bot.tables.reader import FORFEIT_TOKENS, Reader, TableFacts
+from bot.tables import offers
 from bot.ui import pickers
 from tests.test_reader_asked import make_table
 
@@ -51,9 +52,9 @@ def first_steps(game_id: str, seats: int, options: list[str], seed: int, moves: 
 def test_a_batchs_candidates_are_one_picks_with_their_tests_made_late(game_id, seats, options):
     checked = 0
     for reader, _, opts in first_steps(game_id, seats, options, 3, 150):
-        short = pickers._short_moves(reader, opts)
-        eager = [m for m, _ in short] + [t for t, _ in pickers.one_pick(reader, opts, [m for m, _ in short], keeps=True)]
-        lazy = pickers._candidates(reader, opts)
+        short = offers._short_moves(reader, opts)
+        eager = [m for m, _ in short] + [t for t, _ in offers.one_pick(reader, opts, [m for m, _ in short], keeps=True)]
+        lazy = offers._candidates(reader, opts)
         assert [m for m, _, k in lazy if k is None or k.ok(reader)] == eager
         assert [lg for _, lg, k in lazy if k is None] == [lg for _, lg in short]
         checked += any(k is not None for _, _, k in lazy)
@@ -85,7 +86,7 @@ def test_a_trial_is_the_preview_before_asking_what_it_shows(game_id, seats, opti
     whether it shows the seat anything new; ``after`` then asks that of the very same game."""
     tried = 0
     for reader, game, opts in first_steps(game_id, seats, options, 11, 100):
-        for move, _, _ in pickers._candidates(reader, opts)[:6]:
+        for move, _, _ in offers._candidates(reader, opts)[:6]:
             text = " ".join(move)
             trial = reader.trial(text)
             fresh = Reader(reader.table, game, reader.seat)

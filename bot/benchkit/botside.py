@@ -39,15 +39,17 @@ class LoopWatch:
 
     def __init__(self) -> None:
         self.worst = self.worst_cpu = self.gc = 0.0
+        self.gc_cpu = 0.0  # the loop thread's CPU seconds in collections, all told
         self.gc_info: dict[str, Any] = {}
-        self._gc_start = 0.0
+        self._gc_start = self._gc_thread = 0.0
         gc.callbacks.append(self._collected)
 
     def _collected(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
-            self._gc_start = time.perf_counter()
+            self._gc_start, self._gc_thread = time.perf_counter(), time.thread_time()
         else:
             took = time.perf_counter() - self._gc_start
+            self.gc_cpu += time.thread_time() - self._gc_thread
             if took > self.gc:
                 self.gc, self.gc_info = took, dict(info)
 
@@ -150,7 +152,7 @@ async def serve(floor: bool, pictures: bool) -> None:
         if command == "mark":
             wall, cpu, collected = watch.take()
             out = {"cpu": time.process_time() + children_cpu(), "stall_ms": wall * 1000, "stall_cpu_ms": cpu * 1000,
-                   "gc_ms": collected * 1000, "gc": watch.gc_info, "ready": client.is_ready()}
+                   "gc_ms": collected * 1000, "gc": watch.gc_info, "gc_cpu": watch.gc_cpu, "ready": client.is_ready()}
         elif command == "ready":
             out = {"ready": client.is_ready()}
         elif command == "stop":

@@ -9,7 +9,7 @@ sent to its first answer received. Three runs of the same bot: paced (each playe
 think time, a random wait of a second on average: about 200 presses a second over 200 tables),
 a burst (every table presses again as soon as it is answered: the most the process serves), and
 paced again with pictures. The floor is the smallest discord.py bot doing what a press does,
-driven the same way. The turn-limit sweep: 1,000 tables fall due at once after a restart."""
+driven the same way (paced, then a burst). The turn-limit sweep: 1,000 tables fall due at once after a restart."""
 
 from __future__ import annotations
 
@@ -318,6 +318,7 @@ class Run:
     stall_ms: float  # the loop's longest gap, wall time
     stall_cpu_ms: float  # ... and its thread's CPU in that gap
     gc_ms: float  # the longest garbage collection
+    gc_cpu: float  # CPU seconds of the loop's thread in garbage collections
     seconds: float
     driver_cpu: float  # this process's: the stand-in and the players
     requests: int  # the bot's requests to Discord meanwhile
@@ -340,8 +341,8 @@ async def measured(bot: BotProcess, work: Callable[[], Awaitable[Tally]]) -> Run
     tally = await work()
     seconds, driver = time.perf_counter() - start, time.process_time() - driver
     after, requests = await bot.mark(), await asyncio.wrap_future(bot.t.submit(sent)) - requests
-    return Run(tally, after["cpu"] - before["cpu"], after["stall_ms"], after["stall_cpu_ms"], after["gc_ms"], seconds,
-               driver, requests)
+    return Run(tally, after["cpu"] - before["cpu"], after["stall_ms"], after["stall_cpu_ms"], after["gc_ms"],
+               after["gc_cpu"] - before["gc_cpu"], seconds, driver, requests)
 
 
 def logged_errors(log: Path) -> list[str]:
@@ -384,6 +385,7 @@ async def discord_figures(quick: bool, report: Callable[[Any], None], Figure: An
         floor = await there(lambda s: FloorPlayers(s, tables))
         async with BotProcess(t, folder, "--floor") as bot:
             await there(lambda s: floor.open_all(Tally()))
+            floor_paced = await measured(bot, lambda: there(lambda s: floor.play(seconds, 1.0)))
             floor_burst = await measured(bot, lambda: there(lambda s: floor.play(seconds, None)))
         # Deckhand, no pictures: paced, then a burst.
         players: Players = await there(lambda s: Players(s, tables))
@@ -421,9 +423,13 @@ async def discord_figures(quick: bool, report: Callable[[Any], None], Figure: An
           f"the loop's longest gap in wall time (with the machine's load): {max(r.stall_ms for r in runs):.1f} ms; "
           f"the longest garbage collection: {max(r.gc_ms for r in runs):.1f} ms; requests to Discord a press: "
           f"{burst.requests / max(len(burst.tally.times), 1):.2f} (the floor: "
-          f"{floor_burst.requests / max(len(floor_burst.tally.times), 1):.2f})")
+          f"{floor_burst.requests / max(len(floor_burst.tally.times), 1):.2f}); the garbage collector's share of that "
+          f"CPU in the burst: {burst.gc_cpu / max(burst.cpu, 1e-9):.0%} (the floor: "
+          f"{floor_burst.gc_cpu / max(floor_burst.cpu, 1e-9):.0%})")
     report(Figure("paced, no pictures: click → answer p50", percentile(paced.tally.times, 50), "ms"))
     report(Figure("paced, no pictures: click → answer p99", percentile(paced.tally.times, 99), "ms", 25))
+    report(Figure("paced, the floor (discord.py's road alone): click → answer p99", percentile(floor_paced.tally.times, 99),
+                  "ms"))
     report(Figure("paced, with pictures: click → answer p99", percentile(pics.tally.times, 99), "ms", 60))
     report(Figure("burst: interactions a second, one process", burst.per_second, "ops/s", 400, True))
     report(Figure("burst: click → answer p50", percentile(burst.tally.times, 50), "ms"))

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, dataclass_transform
 
 from bot.engine.options import Options
+from bot.engine.words import Phrase, decode, encode, say
 
 
 def fast_maker(cls: type) -> Any:
@@ -69,7 +70,7 @@ class IllegalMove(ValueError):
 
     def __init__(self, reason: str, rule: str = "", **args: Any):
         if len(reason) > MAX_REASON:  # a reason may quote the player's text: keep it readable
-            reason = reason[: MAX_REASON - 1] + "…"
+            reason = reason[: MAX_REASON - 1] + "…"  # (a Phrase so long is said in English only)
         super().__init__(reason)
         self.reason = reason
         self.rule = rule
@@ -220,11 +221,13 @@ class Event:
         return self.public
 
     def to_json(self) -> list[Any]:
-        return [self.public, {str(k): v for k, v in self.private.items()}]
+        """``[public, {seat: private}]``; a :class:`~bot.engine.words.Phrase` as its message and
+        arguments (the same JSON in every language)."""
+        return [encode(self.public), {str(k): encode(v) for k, v in self.private.items()}]
 
     @classmethod
     def from_json(cls, data: Sequence[Any]) -> "Event":
-        return cls(data[0], {int(k): v for k, v in (data[1] or {}).items()})
+        return cls(decode(data[0], True), {int(k): decode(v, True) for k, v in (data[1] or {}).items()})
 
 
 @dataclass(frozen=True)
@@ -501,7 +504,7 @@ class Game(abc.ABC):
             private = entry[1]
             text = private[key] if private and key in private else entry[0]
             if text:
-                out.append(text)
+                out.append(decode(text, True) if type(text) is dict else text)
         return tuple(out[-n:] if n else out)
 
     def redact_log(self, names: Iterable[str], replacement: str) -> None:
@@ -952,7 +955,7 @@ class Grammar:
 
 
 def _unknown(word: str, words: Sequence[str], ctx: Any) -> IllegalMove:
-    return IllegalMove(f"Unknown move {word.lower()[:20]!r}.", "parse")
+    return IllegalMove(say("Unknown move {word}.", word=repr(word.lower()[:20])), "parse")
 
 
 class Notation:
@@ -1008,4 +1011,8 @@ class Notation:
         """The refusal of words that do not fit ``kind``'s notation."""
         template = self.usage(kind, ctx) if callable(self.usage) else (kind.usage or self.usage)
         n = kind.grammar.need if kind.grammar is not None else 0
-        return IllegalMove(template.format(verb=kind.verb, word=word, n=n, s="" if n == 1 else "s"), self.usage_rule)
+        args = {"verb": kind.verb, "word": word, "n": n, "s": "" if n == 1 else "s"}
+        if isinstance(template, Phrase):  # a catalogue message: said in the reader's language, its arguments filled in
+            filled = {k: v for k, v in args.items() if "{" + k + "}" in template.msgid}
+            return IllegalMove(Phrase(template.msgid, None, {**filled, **template.args}), self.usage_rule)
+        return IllegalMove(template.format(**args), self.usage_rule)

@@ -1,7 +1,9 @@
 """Lessons: a first game that teaches, played on a fixed deal against the built-in player.
 
 A lesson is data beside its engine (``bot/engine/<game>/lesson.toml``, package data): the deal
-(seed, players, options, the seat that learns) and scripted steps. A step is what one press
+(seed, players, options, the seat that learns) and scripted steps. Its words in another language
+(``lesson.<lang>.toml``: the intro, the summary and each step's ``say``, in the same order) replace
+the English ones; the moves, rules and sections are shared. A step is what one press
 offers — one move, or a few of the learner's moves in a row — with one or two sentences saying
 the rule and why the move is good, and the rules section it links. :class:`Walk` plays it: the
 built-in player answers for the other seats (from their own views, as always); when the learner
@@ -27,6 +29,7 @@ from bot.engine.registry import GAME_IDS, spec
 MAX_PRESSES = 25  # a lesson ends within this many presses, whatever the learner does
 LOOK_AHEAD = 2  # after a move of the learner's own, the next steps tried for one that fits again
 LESSON_FILE = "lesson.toml"
+WORDS_FIELDS = ("say",)  # a step's words: what a lesson.<lang>.toml step holds, the rest is shared
 
 
 @dataclass(frozen=True)
@@ -36,7 +39,7 @@ class Step:
     moves: tuple[str, ...]
     rule: str  # the rule's short name: each rule a first game meets is taught once ("": practice)
     say: str  # one or two sentences: the rule, and why this move is good
-    section: str  # the rules section it links (``/game rules section:``)
+    section: str  # the rules section it links (``/game rules section:``), its heading in the lesson's language
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,7 @@ class Lesson:
     intro: str
     steps: tuple[Step, ...]
     summary: tuple[str, ...]  # what was learned, a line each
+    lang: str = "en"  # the language of its words
 
     @property
     def title(self) -> str:
@@ -66,16 +70,51 @@ def lesson_games() -> list[str]:
     return [g for g in GAME_IDS if has_lesson(g)]
 
 
+def words_file(lang: str) -> str:
+    return f"lesson.{lang}.toml"
+
+
+def has_words(game_id: str, lang: str) -> bool:
+    """Whether the game's lesson has its words in ``lang`` (English always)."""
+    return lang == "en" or (has_lesson(game_id) and lang.isalpha()
+                            and resources.files(f"bot.engine.{game_id}").joinpath(words_file(lang)).is_file())
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
 @lru_cache(maxsize=None)
-def lesson(game_id: str) -> Lesson:
-    """The lesson of ``game_id`` (KeyError when the game has none)."""
+def lesson(game_id: str, lang: str = "en") -> Lesson:
+    """The lesson of ``game_id`` with its words in ``lang`` (English when the language has no words
+    file); KeyError when the game has none, ValueError when a words file does not match the lesson."""
     if not has_lesson(game_id):
         raise KeyError(f"{spec(game_id).title} has no lesson yet.")
-    data = tomllib.loads(resources.files(f"bot.engine.{game_id}").joinpath(LESSON_FILE).read_text(encoding="utf-8"))
-    steps = tuple(Step(tuple(s["moves"]), s["rule"], " ".join(s["say"].split()), s["section"]) for s in data["step"])
+    files = resources.files(f"bot.engine.{game_id}")
+    data = tomllib.loads(files.joinpath(LESSON_FILE).read_text(encoding="utf-8"))
+    if not has_words(game_id, lang):
+        lang = "en"
+    words = data if lang == "en" else tomllib.loads(files.joinpath(words_file(lang)).read_text(encoding="utf-8"))
+    if len(words.get("step", ())) != len(data["step"]) or len(words.get("summary", ())) != len(data["summary"]):
+        raise ValueError(f"{game_id}'s {words_file(lang)} has {len(words.get('step', ()))} steps and "
+                         f"{len(words.get('summary', ()))} summary lines; lesson.toml has {len(data['step'])} and "
+                         f"{len(data['summary'])}")
+    if lang != "en" and any(set(w) - set(WORDS_FIELDS) for w in words["step"]):
+        raise ValueError(f"{game_id}'s {words_file(lang)}: a step holds only its words ({', '.join(WORDS_FIELDS)}); "
+                         "the moves, rule and section stay in lesson.toml")
+    # A step names its section by the English heading; the reader reads the heading at the same place
+    # in the rulebook of the lesson's language.
+    english = [h for h, _ in spec(game_id).rules_sections()]
+    heads = [h for h, _ in spec(game_id).rules_sections(lang)]
+
+    def heading(section: str) -> str:
+        return heads[english.index(section)] if section in english and len(heads) == len(english) else section
+
+    steps = tuple(Step(tuple(s["moves"]), s["rule"], _flat(w["say"]), heading(s["section"]))
+                  for s, w in zip(data["step"], words["step"], strict=True))
     return Lesson(game_id, int(data["seed"]), tuple(data["players"]), int(data.get("seat", 0)),
-                  tuple(data.get("options", ())), " ".join(data["intro"].split()), steps,
-                  tuple(" ".join(x.split()) for x in data["summary"]))
+                  tuple(data.get("options", ())), _flat(words["intro"]), steps,
+                  tuple(_flat(x) for x in words["summary"]), lang)
 
 
 @dataclass(frozen=True)

@@ -68,15 +68,18 @@ class GameSpec:
         object.__setattr__(self, "min_players", self.state.min_players)
         object.__setattr__(self, "max_players", self.state.max_players)
 
-    def rules_text(self) -> str:
-        """The rules as players read them, shipped beside the engine (``rules.md``)."""
-        return resources.files(f"bot.engine.{self.id}").joinpath("rules.md").read_text(encoding="utf-8")
+    def rules_text(self, lang: str = "en") -> str:
+        """The rules as players read them, shipped beside the engine: ``rules.<lang>.md`` for a
+        language (``"es"``, ``"de"``), ``rules.md`` (English) when the language has none."""
+        return resources.files(f"bot.engine.{self.id}").joinpath(rules_file(self.id, lang)).read_text(encoding="utf-8")
 
-    def rules_sections(self) -> list[tuple[str, str]]:
-        """The rules split at ``## `` headings: (heading, body) pairs, the intro first."""
+    def rules_sections(self, lang: str = "en") -> list[tuple[str, str]]:
+        """The rules split at ``## `` headings: (heading, body) pairs, the intro first. Every
+        language's rulebook has the same sections in the same order, so an index names one section
+        in all of them."""
         sections: list[tuple[str, str]] = []
         head, body = self.title, []
-        for line in self.rules_text().splitlines():
+        for line in self.rules_text(lang).splitlines():
             if line.startswith("## "):
                 sections.append((head, "\n".join(body).strip()))
                 head, body = line[3:].strip(), []
@@ -86,6 +89,28 @@ class GameSpec:
                 body.append(line)
         sections.append((head, "\n".join(body).strip()))
         return [(h, b) for h, b in sections if b]
+
+    def section_index(self, ask: str, lang: str = "en") -> int | None:
+        """Which section ``ask`` names: its number (from 1, as the rulebook lists them), its heading
+        in ``lang`` or its English heading (a lesson written in English still finds it); None if none."""
+        want = " ".join(ask.split()).lower()
+        heads = [h.lower() for h, _ in self.rules_sections(lang)]
+        if want.isdigit():
+            return int(want) - 1 if 1 <= int(want) <= len(heads) else None
+        if want in heads:
+            return heads.index(want)
+        english = [h.lower() for h, _ in self.rules_sections()]
+        return english.index(want) if want in english and len(english) == len(heads) else None
+
+
+def rules_file(game_id: str, lang: str = "en") -> str:
+    """The name of the rulebook a reader of ``lang`` reads: ``rules.es.md`` when the game ships it,
+    else ``rules.md`` (English, the source)."""
+    if lang and lang != "en" and lang.isalpha():
+        name = f"rules.{lang}.md"
+        if resources.files(f"bot.engine.{game_id}").joinpath(name).is_file():
+            return name
+    return "rules.md"
 
 
 _SPECS: dict[str, GameSpec] = {}

@@ -21,10 +21,24 @@ from babel.support import Translations
 LOCALES = Path(__file__).parent / "locales"
 LANGUAGES: tuple[str, ...] = ("es", "de")  # besides English, the source
 COMMANDS = "commands"  # the slash commands' domain: names, descriptions, option and choice names
-DOMAINS: tuple[str, ...] = (COMMANDS,)
+MESSAGES = "messages"  # every other word a player reads: messages, buttons, refusals, pictures' words
+DOMAINS: tuple[str, ...] = (COMMANDS, MESSAGES)
 
-__all__ = ["COMMANDS", "DOMAINS", "LANGUAGES", "LOCALES", "catalog", "messages", "po_path", "template_path",
-           "translations"]
+__all__ = ["COMMANDS", "DOMAINS", "LANGUAGES", "LOCALES", "MESSAGES", "Words", "catalog", "language_of", "messages",
+           "po_path", "template_path", "translations", "words"]
+
+
+def language_of(locale: object) -> str:
+    """The language Deckhand speaks to a reader: ``"en"``, ``"es"`` or ``"de"``, from a Discord
+    locale (``es-ES``, ``es-419``, ``de``, a ``discord.Locale``) or a ``LANG`` value
+    (``de_DE.UTF-8``); English for anything else (``C``, ``fr``, none).
+
+    >>> language_of("es-419"), language_of("de_AT.UTF-8"), language_of("en-GB"), language_of(None)
+    ('es', 'de', 'en', 'en')
+    """
+    text = str(getattr(locale, "value", locale) or "")
+    base = text.split(".")[0].split("@")[0].replace("_", "-").split("-")[0].strip().lower()
+    return base if base in LANGUAGES else "en"
 
 
 def template_path(domain: str, root: Path = LOCALES) -> Path:
@@ -63,3 +77,109 @@ def translations(lang: str, domain: str) -> Translations:
     write_mo(compiled, catalog(lang, domain))  # fuzzy messages left out, as gettext does
     compiled.seek(0)
     return Translations(compiled, domain=domain)
+
+
+def words(lang: str | None) -> "Words":
+    """The words of one language (an unsupported one, or ``None``: English). One object a language."""
+    return _words(lang if lang in LANGUAGES else "en")
+
+
+@functools.cache
+def _words(lang: str) -> "Words":
+    return Words(lang)
+
+
+class Words:
+    """Gettext-style calls for one language (``words("de")``). The English text is the message id itself.
+
+    ``t(msg, **kw)`` a message with named placeholders; ``n(single, plural, n, **kw)`` one with plural
+    forms (the language's rule; ``{n}`` is the count); ``tp(context, msg)`` one told apart by a context;
+    ``num(x)`` a number and ``list(items)`` a list as the language writes them; ``card(code)`` a card's
+    name (the glossary's ranks); ``say(text)`` an engine's :class:`~bot.engine.words.Phrase` (or plain
+    text) in this language; ``line(text)`` the same, begun with a capital (a log line).
+    Placeholder values are said in the language too (a phrase, a card, a list, a number).
+    ``python -m bot i18n extract`` finds the calls ``t``, ``n`` and ``tp``.
+    """
+
+    def __init__(self, lang: str):
+        self.lang = lang
+        self.english = lang == "en"
+        self._tr = None if self.english else translations(lang, MESSAGES)
+        self._locale = "en" if self.english else lang
+
+    def _fill(self, template: str, kw: dict) -> str:
+        if not kw:
+            return template
+        return template.format(**{k: self.say(v) for k, v in kw.items()})
+
+    def t(self, msg: str, /, **kw: object) -> str:
+        return self._fill(msg if self._tr is None else self._tr.gettext(msg), kw)
+
+    def n(self, single: str, plural: str, n: int, /, **kw: object) -> str:
+        found = (single if n == 1 else plural) if self._tr is None else self._tr.ngettext(single, plural, n)
+        return self._fill(found, {"n": n, **kw})
+
+    def tp(self, context: str, msg: str, /, **kw: object) -> str:
+        return self._fill(msg if self._tr is None else self._tr.pgettext(context, msg), kw)
+
+    def num(self, x: float) -> str:
+        if self.english:
+            return str(x)
+        from babel.numbers import format_decimal
+
+        return format_decimal(x, locale=self._locale)
+
+    def list(self, items, style: str = "standard") -> str:
+        """``style``: Babel's ``standard`` (and) or ``or``."""
+        items = [self.say(x) for x in items]
+        if self.english:
+            if not items:
+                return ""
+            sep = " or " if style == "or" else " and "
+            return items[0] if len(items) == 1 else ", ".join(items[:-1]) + sep + items[-1]
+        from babel.lists import format_list
+
+        return format_list(items, style=style, locale=self._locale)
+
+    def card(self, code: str | None) -> str:
+        from bot.engine.cards import pretty
+
+        if not code:
+            return "—"
+        english = pretty(code)
+        if self.english or code.startswith("JK") or code[0] not in "AJQK":
+            return english
+        ranks = {"A": self.tp("card rank", "A"), "J": self.tp("card rank", "J"), "Q": self.tp("card rank", "Q"),
+                 "K": self.tp("card rank", "K")}  # the glossary's ranks (German: B for J, D for Q)
+        return ranks[code[0]] + english[1:]
+
+    def say(self, text: object) -> str:
+        """An engine's words in this language: a phrase translated with its arguments said too, a card
+        by this language's name, a list as the language lists, a number as it writes numbers."""
+        from bot.engine.words import CardName, Many, Phrase
+
+        if self.english:
+            return str(text)
+        if isinstance(text, Phrase):
+            if text.plural is not None:
+                return self.n(text.msgid, text.plural, text.args.get("n", 0),
+                              **{k: v for k, v in text.args.items() if k != "n"})
+            return self.t(text.msgid, **text.args)
+        if isinstance(text, CardName):
+            return self.card(text.code)
+        if isinstance(text, Many):
+            joined = text.joined.strip()
+            if joined in ("and", "or"):  # as this language lists things ("T1, T2 o T3")
+                return self.list(text.items, "standard" if joined == "and" else "or")
+            return text.joined.join(self.say(x) for x in text.items)
+        if isinstance(text, bool):
+            return str(text)
+        if isinstance(text, int | float):
+            return self.num(text)
+        text = str(text)
+        # plain text: a message without placeholders is still looked up (a line an older state wrote)
+        return text if "{" in text or self._tr is None else self._tr.gettext(text)
+
+    def line(self, text: object) -> str:
+        said = self.say(text)
+        return said[0].upper() + said[1:] if said[:1].islower() else said

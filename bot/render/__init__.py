@@ -37,10 +37,17 @@ class Renderer:
     status: Callable[[Any], str] | None = None
     warm: Callable[[], None] | None = None  # draws what its pictures reuse, once per process
     compact: bool = False  # panel(view, with_picture=…) is understood
+    speaks: bool = False  # its renders take ``lang`` (the reader's language); the others are English only
 
-    def table_panel(self, view: Any, with_picture: bool = True) -> Panel:
+    def table_panel(self, view: Any, with_picture: bool = True, lang: str = "en") -> Panel:
         """The table's panel: only what the picture cannot say when there is a picture."""
-        return self.panel(view, with_picture=with_picture) if self.compact else self.panel(view)
+        kw: dict[str, Any] = {"lang": lang} if self.speaks else {}
+        return self.panel(view, with_picture=with_picture, **kw) if self.compact else self.panel(view, **kw)
+
+    def said(self, part: str, view: Any, lang: str = "en") -> Any:
+        """``text``, ``picture``, ``alt_text`` or ``status`` of ``view`` in ``lang`` (where the game speaks it)."""
+        fn = getattr(self, part)
+        return fn(view, lang) if self.speaks and lang != "en" else fn(view)
 
 
 @functools.lru_cache(maxsize=None)  # one Renderer a game (its module imported and inspected once): a registry
@@ -53,4 +60,5 @@ def renderer(game_id: str) -> Renderer:
     names = ("seat_picture", "hand_text", "story", "alt_text", "status", "warm")
     optional = {name: getattr(module, name, None) for name in names}
     compact = "with_picture" in inspect.signature(module.panel).parameters
-    return Renderer(game_id, module.panel, module.text, module.picture, compact=compact, **optional)
+    speaks = "lang" in inspect.signature(module.panel).parameters
+    return Renderer(game_id, module.panel, module.text, module.picture, compact=compact, speaks=speaks, **optional)

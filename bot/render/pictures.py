@@ -41,6 +41,7 @@ import multiprocessing
 import os
 import threading
 import time
+from dataclasses import dataclass
 from collections import OrderedDict
 from concurrent.futures.process import BrokenProcessPool
 from collections.abc import Iterable
@@ -60,8 +61,19 @@ Key = tuple[str, str, bytes]
 
 # ----- drawing (in a worker, or in a thread) ---------------------------------------------------
 def draw_table(game_id: str, view: Any) -> bytes | None:
-    """The public picture, drawn here and now (a worker calls this)."""
+    """The public picture, drawn here and now (a worker calls this); ``view`` may be a
+    :class:`InLanguage` (a view and the language its words are drawn in)."""
+    if isinstance(view, InLanguage):
+        return renderer(game_id).said("picture", view.view, view.lang)
     return renderer(game_id).picture(view)
+
+
+@dataclass(frozen=True)
+class InLanguage:
+    """A view to draw with its words in ``lang`` (its repr, and so its cache key, names the language)."""
+
+    view: Any
+    lang: str
 
 
 def draw_seat(game_id: str, view: Any) -> bytes | None:
@@ -356,9 +368,10 @@ async def _in_thread(k: Key, kind: str, game_id: str, view: Any) -> bytes | None
         return None
 
 
-async def table_picture(game_id: str, view: Any) -> bytes | None:
-    """The public table's picture (PNG bytes), drawn off the event loop, or cached."""
-    return await _picture("table", game_id, view)
+async def table_picture(game_id: str, view: Any, lang: str = "en") -> bytes | None:
+    """The public table's picture (PNG bytes), drawn off the event loop, or cached; its words in ``lang``."""
+    return await _picture("table", game_id, view if lang == "en" or not renderer(game_id).speaks
+                          else InLanguage(view, lang))
 
 
 async def seat_picture(game_id: str, view: Any) -> bytes | None:

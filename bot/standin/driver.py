@@ -175,6 +175,7 @@ class Driver:
         user: dict | None = None,
         guild: FakeGuild | None = None,
         channel: dict | None = None,
+        locale: str = "en-US",
         **kw: Any,
     ) -> list[dict]:
         """The choices ({name, value}) the bot offers while `user` types option `focused`."""
@@ -182,7 +183,7 @@ class Driver:
         if channel is not None and guild is None and channel.get("guild_id"):
             guild = self.guilds[int(channel["guild_id"])]
         data = self._command_data(bot, command, options, guild, focused=focused, channel=channel)
-        payload = self._payload(4, data, user, guild, channel)
+        payload = self._payload(4, data, user, guild, channel, locale)
         res = await self.interact(bot, payload, **kw)
         if res.callback_type != 8:
             raise StandInError(f"autocomplete answered with callback type {res.callback_type}, not 8")

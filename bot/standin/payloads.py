@@ -99,7 +99,7 @@ class Payloads:
             "version": 1,
             "attachment_size_limit": 10 * 1024 * 1024,
             "app_permissions": DEFAULT_APP_PERMISSIONS,
-            "locale": locale,
+            "locale": user.get("locale", locale) if locale == "en-US" else locale,  # a user's own language, if set
             "entitlements": [],
             "entitlement_sku_ids": [],
             "data": data,

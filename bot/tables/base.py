@@ -43,6 +43,8 @@ class Actor:
     user_id: int
     name: str
     can_manage: bool = False  # Manage Messages in the channel
+    lang: str = "en"  # the language the actor reads (their Discord language): en, es or de
+    table_lang: str = "en"  # the language of a table the actor opens: the server's, or the actor's in a DM
 
 
 @dataclass

@@ -251,6 +251,9 @@ class Desk:
     async def rematch(self, channel_id: int, actor: Actor, revision: int | None = None) -> Update:
         return await self._do(actor.user_id, self._service.rematch(channel_id, actor), channel_id)
 
+    async def set_language(self, channel_id: int, actor: Actor, lang: str) -> Update:
+        return await self._do(actor.user_id, self._service.set_language(channel_id, actor, lang), channel_id)
+
     async def set_turn_limit(self, channel_id: int, actor: Actor, seconds: int) -> Update:
         return await self._do(actor.user_id, self._service.set_turn_limit(channel_id, actor, seconds), channel_id)
 

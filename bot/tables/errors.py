@@ -6,7 +6,11 @@ STALE = "That table has moved on since this was posted: use the newest table mes
 
 
 class TableError(Exception):
-    """A refusal to show the user (ephemerally); nothing was changed."""
+    """A refusal to show the user (ephemerally); nothing was changed. ``str()`` is the refusal as given:
+    an engine's phrase stays one (the Discord layer says it in the reader's language)."""
+
+    def __str__(self) -> str:
+        return self.args[0] if len(self.args) == 1 and isinstance(self.args[0], str) else super().__str__()
 
 
 class AlreadyHandled(Exception):

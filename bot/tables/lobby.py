@@ -7,6 +7,7 @@ from typing import Any
 
 from bot.engine.core import IllegalMove
 from bot.engine.registry import spec, with_article
+from bot.i18n import LANGUAGES
 from bot.store import Seat, TableRow
 from bot.tables.base import DEFAULT_TURN_LIMIT, MIN_TURN_LIMIT, Actor, Change, acting_users, is_bot
 from bot.tables.clock import format_duration
@@ -40,6 +41,7 @@ class Lobby:
                 seats=[Seat(actor.user_id, actor.name)], options=opts,
                 seed=secrets.randbits(63) if seed is None else seed, revision=1,
                 turn_limit=old.turn_limit if old else DEFAULT_TURN_LIMIT, created_at=now, updated_at=now,
+                series={"lang": actor.table_lang} if actor.table_lang != "en" else {},  # the table's language
             )
             change = Change(table, events=[f"{actor.name} opened {with_article('a', cls.title)} table."])
             if cls.max_players == 1:
@@ -156,6 +158,24 @@ class Lobby:
 
         return await self._update(channel_id, fn)
 
+
+    async def set_language(self, channel_id: int, actor: Actor, lang: str) -> Change:
+        """The table's language (the public table, pings, the end message): the host's to set."""
+        if lang != "en" and lang not in LANGUAGES:
+            raise TableError(f"Deckhand speaks en, {', '.join(LANGUAGES)}; not {lang[:20]!r}.")
+
+        def fn(t: TableRow) -> Change:
+            if actor.user_id != t.host_id:
+                raise TableError("Only the host can set the table's language.")
+            series = dict(t.series or {})
+            if lang == "en":
+                series.pop("lang", None)
+            else:
+                series["lang"] = lang
+            t.series = series
+            return Change(t)
+
+        return await self._update(channel_id, fn)
 
     async def rematch(self, channel_id: int, actor: Actor) -> Change:
         """A new game with the same seats; the first player as the rulebook says for a series."""

@@ -13,11 +13,12 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from bot.engine.core import Choices, Decision, Event, View
 from bot.engine.registry import spec
+from bot.i18n import Words, words
 from bot.records import FORFEIT
 from bot.tables.base import is_bot, table_key
 from bot.tables.bots import bot_level, level_name
@@ -89,6 +90,7 @@ class TableFacts:
     daily: str | None  # the day of a daily challenge's table
     damaged: str | None = None  # why a damaged table cannot be played (one line), else None
     message_id: int | None = None  # the table message, where the store knows it
+    lang: str = "en"  # the table's language (the public table, pings, the end message): en, es or de
 
     @property
     def title(self) -> str:
@@ -117,6 +119,7 @@ class TableFacts:
             daily=table.series.get("daily") if table.series else None,
             damaged=damaged if damaged is not None else table.damaged,
             message_id=getattr(table, "message_id", None),
+            lang=str(table.series.get("lang", "en")) if table.series else "en",
         )
 
 
@@ -223,15 +226,44 @@ class Reader:
     """
 
     def __init__(self, table: TableFacts, game: "Game | None", seat: int | None, asked: _Asked | None = None,
-                 since: Since | None = None):
+                 since: Since | None = None, lang: str = "en"):
         self.table = table
         self.seat = seat
+        self.lang = lang  # the language its payloads are written in: en, es or de (bot.i18n.language_of)
         self.since = since  # this seat's own "since your last move" (bot.tables.since); never the public's
         self.__game = game
         # Each step asked for once: a picker asks for the same prefixes again (its shortcuts, the
         # words of the steps so far), and the game never changes under a reader. ``asked``: kept
         # for the next reader of the same game (``reader_of``), else this reader's own.
         self.__asked = asked if asked is not None and asked.game is game else _Asked(game)
+
+    def in_language(self, lang: str) -> "Reader":
+        """This reader with its words in ``lang`` (what it knows, and what it asked of the game, shared)."""
+        if lang == self.lang:
+            return self
+        return Reader(self.table, self.__game, self.seat, self.__asked, self.since, lang)
+
+    @property
+    def words(self) -> Words:
+        """The reader's language's words (``bot.i18n.words``)."""
+        return words(self.lang)
+
+    def said(self, text: str) -> str:
+        """An engine's words (an event, a prompt, a label, a result) in the reader's language; English as it is."""
+        return text if self.lang == "en" or not text else words(self.lang).line(text)
+
+    def _said_choices(self, found: Choices, key: Hashable) -> Choices:
+        """``found`` (the step ``key``) with its labels and prompt in the reader's language (English:
+        ``found`` itself); each step said once a reader."""
+        if self.lang == "en" or found is NO_CHOICES:
+            return found
+        said = self.__dict__.setdefault("_said", {})
+        known = said.get(key)
+        if known is None:
+            w = words(self.lang)
+            options = tuple(replace(o, label=w.line(o.label)) if o.label else o for o in found.options)
+            known = said[key] = replace(found, options=options, prompt=w.line(found.prompt) if found.prompt else "")
+        return known
 
     # ----- who reads -------------------------------------------------------------------
     @property
@@ -265,7 +297,9 @@ class Reader:
     def recent(self) -> tuple[str, ...]:
         """The recent log as this reader may read it, oldest first."""
         view = self.view
-        return tuple(view.recent) if view is not None else ()
+        if view is None:
+            return ()
+        return tuple(view.recent) if self.lang == "en" else tuple(self.said(e) for e in view.recent)
 
     @_once
     def decisions(self) -> tuple[Decision, ...]:
@@ -275,6 +309,8 @@ class Reader:
         asked = self.__asked
         if asked.decisions is None:  # the game's, whatever the reader: asked once a game
             asked.decisions = self.__game.decisions()
+        if self.lang != "en":  # their prompts in the reader's language
+            return tuple(replace(d, prompt=self.said(d.prompt)) for d in asked.decisions)
         return asked.decisions
 
     @property
@@ -284,13 +320,13 @@ class Reader:
     @_once
     def waiting_for(self) -> str:
         """"It is Ana's turn." (public)."""
-        return self.__game.waiting_for() if self.__game is not None else ""
+        return self.said(self.__game.waiting_for()) if self.__game is not None else ""
 
     @_once
     def result(self) -> str:
         """How the game ended, in plain words ("" while it runs)."""
         out = self.__game.outcome() if self.__game is not None else None
-        return out.summary if out is not None else ""
+        return self.said(out.summary) if out is not None else ""
 
     @_once
     def winners(self) -> tuple[int, ...]:
@@ -330,7 +366,7 @@ class Reader:
         known = asked.get(key)
         if known is None:
             known = asked[key] = self.__game.choices(self.seat, key) if self.acting else NO_CHOICES
-        return known
+        return known if self.lang == "en" else self._said_choices(known, key)
 
     def after(self, move: str, *, acting: bool = True) -> "Reader | None":
         """This seat's reader as it would be after playing ``move`` (nothing is played or stored),
@@ -352,14 +388,15 @@ class Reader:
                     ahead[move] = found
                     found[1].known = known
             found = ahead[move]
-            self._ahead[move] = Reader(self.table, found[0], self.seat, found[1]) if found is not None else None
+            self._ahead[move] = Reader(self.table, found[0], self.seat, found[1], lang=self.lang) \
+                if found is not None else None
         nxt = self._ahead[move]
         return nxt if nxt is not None and (nxt.acting or not acting) else None
 
     def trial(self, move: str) -> "Reader | None":
         """:meth:`after`'s reader before the one question it asks last: whether the move shows
         this seat anything it does not know now. Only for a test that can only turn a move down
-        (``bot.ui.pickers.several``: a move that would take another one away is turned down
+        (``bot.tables.offers.several``: a move that would take another one away is turned down
         without that question); what is offered or shown of a preview is :meth:`after`'s, which
         asks it of the same applied game (its steps asked here are kept for it). None when the
         move is not legal, draws on chance, or the seat would no longer act."""
@@ -369,7 +406,7 @@ class Reader:
         if move in self.__asked.ahead:  # asked already
             return self.after(move)
         found = self._tried(move)
-        nxt = Reader(self.table, found[0], self.seat, found[1]) if found is not None else None
+        nxt = Reader(self.table, found[0], self.seat, found[1], lang=self.lang) if found is not None else None
         return nxt if nxt is not None and nxt.acting else None
 
     def _tried(self, move: str) -> "tuple[Game, _Asked, list[Event]] | None":
@@ -439,7 +476,7 @@ class Reader:
         if len(deciding) != 1 or not deciding[0].public:
             return None
         seat = deciding[0].seat
-        return PublicMoves(seat, game.opened_at(seat), self._public_step(seat, ()))
+        return PublicMoves(seat, game.opened_at(seat), self._said_choices(self._public_step(seat, ()), ("public",)))
 
     def _public_step(self, seat: int, key: tuple[str, ...]) -> Choices:
         public = self.__asked.public
@@ -453,7 +490,7 @@ class Reader:
         offer = self.public_moves()
         if offer is None:
             return NO_CHOICES
-        return self._public_step(offer.seat, tuple(prefix))
+        return self._said_choices(self._public_step(offer.seat, tuple(prefix)), ("public", *prefix))
 
     @_once
     def solo_concede(self) -> bool:
@@ -467,7 +504,8 @@ class Reader:
 def reader_of(table: "TableRow", game: "Game | None", seat: int | None, damaged: str | None = None) -> Reader:
     """The reader ``seat`` (``None``: the public) of ``table`` whose game is ``game``."""
     facts = TableFacts.of(table, damaged)
-    return Reader(facts, game, seat, ASKED.of(facts, game, seat, table.moves), since_of(table.series, seat))
+    return Reader(facts, game, seat, ASKED.of(facts, game, seat, table.moves), since_of(table.series, seat),
+                  lang=facts.lang)
 
 
 @dataclass
@@ -494,10 +532,10 @@ def update_of(change: "Change", game: "Game | None", actor_id: int | None) -> Up
     """An :class:`Update` from the service's change (``game``: the table's game after it)."""
     table = change.table
     facts = TableFacts.of(table)  # one table's facts for both readers
-    public = Reader(facts, game, None, ASKED.of(facts, game, None))
+    public = Reader(facts, game, None, ASKED.of(facts, game, None), lang=facts.lang)
     seat = table.seat_of(actor_id) if actor_id is not None else None
-    mine = Reader(facts, game, seat, ASKED.of(facts, game, seat, table.moves), since_of(table.series, seat)) \
-        if seat is not None and game is not None else None
+    mine = Reader(facts, game, seat, ASKED.of(facts, game, seat, table.moves), since_of(table.series, seat),
+                  lang=facts.lang) if seat is not None and game is not None else None
     lines = list(change.private.get(seat, [])) if seat is not None else []
     # Pings only for a change of who must act: never the actor (they are looking at the table),
     # never a bot, one per person.

@@ -157,7 +157,7 @@ class Turn:
             else:
                 new, events = game.apply(seat, move)
         except IllegalMove as e:
-            raise TableError(str(e)) from None
+            raise TableError(e.reason) from None  # the engine's phrase, said in the reader's language
         if t.state_ply is None:  # the state held every move so far: it is the snapshot of them
             t.state_ply = len(t.moves)
             t.snapshot_unsaved = True  # (it may not be stored yet: a start and moves in one change)

@@ -10,7 +10,7 @@ from bot.engine.cards import pretty_text
 from bot.render.panel import clip
 from bot.tables.reader import FORFEIT_TOKENS, Reader
 from bot.ui.components import LINE_ID, THEN_ID
-from bot.ui.pickers import _whole, shortcuts
+from bot.tables.offers import shortcuts, whole
 from bot.ui.text import SELECT_MAX
 
 
@@ -51,7 +51,7 @@ def _then_select(reader: Reader, tokens: tuple[str, ...]) -> discord.ui.Label | 
     if root.kind != "token" or not root.options or any(o.token in FORFEIT_TOKENS for o in root.options):
         return None
     moves = shortcuts(list(root.options), (), nxt.choices, SELECT_MAX)
-    if not moves or any(m.text or not _whole(nxt, m.tokens) or nxt.choices(m.tokens).options for m in moves):
+    if not moves or any(m.text or not whole(nxt, m.tokens) or nxt.choices(m.tokens).options for m in moves):
         return None
     select = discord.ui.Select(custom_id=THEN_ID, min_values=0, max_values=1, required=False,
                                placeholder=clip(pretty_text(f"{root.prompt} (or later)" if root.prompt else

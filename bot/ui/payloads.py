@@ -46,8 +46,10 @@ from bot.ui.pickers import (  # noqa: F401 — every payload is reached from her
 from bot.ui.text import (  # noqa: F401 — every payload is reached from here
     BUTTONS_PER_ROW, COLOUR, CONFIRM, CUSTOM_ID_MAX, HAND_LABEL, KEEP, LABEL_MAX, MODAL, NO_PINGS, PAGE, PUBLIC_MOVES_MAX,
     SELECT, SELECT_MAX, STEP, STEP_BUTTONS_MAX, SURE, SURE_MOVE, TEXT, alt_text, cid, defused, embed_from_panel,
-    is_forfeit, jump_url, line, name, picture_file,
+    hand_label, is_forfeit, jump_url, line, name, picture_file,
 )
+from bot.i18n import words
+from bot.i18n.lang import LANGUAGE_NAMES
 
 
 # ----- whole table messages -------------------------------------------------------------------
@@ -57,9 +59,11 @@ class TableMessage:
     view: discord.ui.View
     files: list[discord.File]
     content: str | None = None
+    kept: bool = False  # an edit keeps the picture the message carries (its new one follows: bot.ui.placement)
 
     def send_kwargs(self) -> dict[str, Any]:
-        kw: dict[str, Any] = {"embed": self.embed, "view": self.view}
+        embed = self.embed.copy().set_image(url=None) if self.kept else self.embed  # a new message has none to keep
+        kw: dict[str, Any] = {"embed": embed, "view": self.view}
         if self.files:
             kw["files"] = self.files
         if self.content:
@@ -67,7 +71,10 @@ class TableMessage:
         return kw
 
     def edit_kwargs(self) -> dict[str, Any]:
-        return {"embed": self.embed, "view": self.view, "attachments": self.files, "content": self.content}
+        kw = {"embed": self.embed, "view": self.view, "attachments": self.files, "content": self.content}
+        if self.kept:
+            del kw["attachments"]
+        return kw
 
 
 def without_credit(footer: str, game: str) -> str:
@@ -106,19 +113,23 @@ def lobby_message(reader: Reader, ratings: Sequence[str] = ()) -> TableMessage:
     return TableMessage(embed_from_panel(panel), view, [])
 
 
-def table_message(reader: Reader, picture: bytes | None = None, *, drafts: Drafts | None = None,
+KEPT = "the picture the message carries"  # table_message's picture while the new one is drawn
+
+
+def table_message(reader: Reader, picture: bytes | str | None = None, *, drafts: Drafts | None = None,
                   ratings: Sequence[str] = ()) -> TableMessage:
     """The public table: the public reader's panel, its picture and the buttons."""
     t = reader.table
     if t.status == "lobby":
         return lobby_message(reader, ratings)
+    w = reader.words
     if not t.started:  # a lobby that closed before its game started
         panel = Panel(title=f"{t.title} — closed",
                       description="This table closed before its game began. Start a new one with `/game new`.")
         return TableMessage(embed_from_panel(panel), Sent(), [])
     drafts = drafts if drafts is not None else Drafts()
     render = renderer(t.game)
-    panel = render.table_panel(reader.view, with_picture=picture is not None)
+    panel = render.table_panel(reader.view, with_picture=picture is not None, lang=reader.lang)
     ended = reader.result if reader.result and reader.result in panel.description else ""  # the panel says it
     panel = defused(panel, reader.players)
     shown = tuple(e for e in reader.recent if e != ended)[-4:]  # how the game ended, said once
@@ -130,19 +141,21 @@ def table_message(reader: Reader, picture: bytes | None = None, *, drafts: Draft
         panel.fields.insert(0, ("⏰ Time is up", clip(f"Time is up for {late}. The other players or the host may "
                                                        "**Skip** (the bot plays for them) or **Remove** them.", 1024),
                                 False))
-    status = {"finished": "game over", "abandoned": "abandoned"}.get(t.status, "")
+    status = {"finished": w.t("game over"), "abandoned": w.t("abandoned")}.get(t.status, "")
     panel.footer = clip(" · ".join(x for x in (without_credit(panel.footer, t.game), status) if x), 2048)
     embed = embed_from_panel(panel)
     files: list[discord.File] = []
     if picture:
-        files.append(picture_file(picture, "table.png", alt_text(reader)))
+        if picture is not KEPT:
+            files.append(picture_file(picture, "table.png", alt_text(reader)))
         embed.set_image(url="attachment://table.png")
-    return TableMessage(embed, _table_buttons(reader, drafts), files)
+    return TableMessage(embed, _table_buttons(reader, drafts), files, kept=picture is KEPT)
 
 
 def _table_buttons(reader: Reader, drafts: Drafts) -> discord.ui.View:
     """The table message's buttons."""
     t = reader.table
+    w = reader.words
     view = Sent()
     tid, rev = t.key, t.revision
     if t.status == "playing":
@@ -153,12 +166,13 @@ def _table_buttons(reader: Reader, drafts: Drafts) -> discord.ui.View:
             view.add_item(item)
         bottom: list[discord.ui.Item] = []
         if not moves or len(t.seats) > 1 or any(not d.public for d in deciding):
-            bottom.append(button(label=HAND_LABEL, style=discord.ButtonStyle.primary, custom_id=cid(tid, rev, "me")))
+            bottom.append(button(label=hand_label(reader.lang), style=discord.ButtonStyle.primary,
+                                 custom_id=cid(tid, rev, "me")))
         bottom.extend(forfeits)  # apart from the moves, and asked for confirmation
         if reader.solo_concede:
-            bottom.append(button(label="Concede", style=discord.ButtonStyle.danger, custom_id=cid(tid, rev, "cc")))
+            bottom.append(button(label=w.t("Concede"), style=discord.ButtonStyle.danger, custom_id=cid(tid, rev, "cc")))
         if t.guild_id is None:  # a table in a DM: its players may let friends watch (bot.tables.watching)
-            bottom.append(button(label="Invite a watcher", emoji="👀", custom_id=cid(tid, rev, Kind.INVITE.value)))
+            bottom.append(button(label=w.t("Invite a watcher"), emoji="👀", custom_id=cid(tid, rev, Kind.INVITE.value)))
         if t.timed_out:
             bottom.append(button(label="Skip late player", style=discord.ButtonStyle.secondary,
                                  custom_id=cid(tid, rev, "sk")))
@@ -168,7 +182,7 @@ def _table_buttons(reader: Reader, drafts: Drafts) -> discord.ui.View:
             add(view, component, row=1 if moves else 0)
     else:
         if len(t.seats) == 1:
-            view.add_item(button(label="New game", style=discord.ButtonStyle.success, custom_id=cid(tid, rev, "ng")))
+            view.add_item(button(label=w.t("New game"), style=discord.ButtonStyle.success, custom_id=cid(tid, rev, "ng")))
         elif t.status == "finished":
             view.add_item(button(label="Rematch", style=discord.ButtonStyle.success, custom_id=cid(tid, rev, "rm")))
         if renderer(t.game).story is not None:
@@ -199,19 +213,26 @@ def seat_message(reader: Reader, drafts: Drafts, picture: bytes | None = None,
                  note: str = "") -> tuple[str, discord.Embed, discord.ui.View, list[discord.File]]:
     """A seat's private panel: its view (hand), its picture, and its current step when it acts."""
     t = reader.table
+    w = reader.words
     render = renderer(t.game)
     if render.hand_text is not None:
         panel = Panel(title=f"Your hand — {reader.title}", description=render.hand_text(reader.view))
     else:
-        panel = render.table_panel(reader.view, with_picture=picture is not None)
-        panel.title = f"Your view — {panel.title}"
+        panel = render.table_panel(reader.view, with_picture=picture is not None, lang=reader.lang)
+        panel.title = w.t("Your view — {title}", title=panel.title)
     panel = defused(panel, reader.players)
     host = name(t.seats[0].name) if t.seats else "?"
-    panel.footer = f"{reader.title} in this channel, hosted by {host} · press the button or /game hand again any time"
+    panel.footer = w.t("{title} in this channel, hosted by {host} · press the button or /game hand again any time",
+                       title=reader.title, host=host)
     where = f"<#{t.channel_id}>"
     if reader.acting:
         text, view = picker(reader, Step(()), drafts)
-        head = f"Your seat at {with_article('the', reader.title)} table in {where}. Your move — only you can see this.\n{text}"
+        if w.english:  # "the Gridcannon table", "The Maginot Line table": English's own article
+            head = f"Your seat at {with_article('the', reader.title)} table in {where}. Your move — only you can see this."
+        else:
+            head = w.t("Your seat at the {title} table in {where}. Your move — only you can see this.",
+                       title=reader.title, where=where)
+        head = f"{head}\n{text}"
         head = "\n".join([*(line(t) for t in told(reader.since, reader.players)), head])  # this seat's own view
     else:
         view = Sent()
@@ -253,9 +274,10 @@ def ping(reader: Reader, users: Sequence[int], link: str) -> dict[str, Any]:
     private panel, which says what happened since the player's last move (this is public)."""
     mentions = " ".join(f"<@{u}>" for u in users)
     view = Sent()
-    view.add_item(button(label=HAND_LABEL, style=discord.ButtonStyle.primary,
+    view.add_item(button(label=hand_label(reader.lang), style=discord.ButtonStyle.primary,
                          custom_id=cid(reader.table.key, reader.table.revision, "me")))
-    return {"content": f"{mentions} — your turn at {reader.title}: {link}".rstrip(": "), "view": view,
+    turn = reader.words.t("{mentions} — your turn at {title}: {link}", mentions=mentions, title=reader.title, link=link)
+    return {"content": turn.rstrip(": "), "view": view,
             "allowed_mentions": discord.AllowedMentions(users=[discord.Object(u) for u in users], everyone=False,
                                                         roles=False)}
 
@@ -264,14 +286,15 @@ def ending(reader: Reader, link: str, ratings: str = "", film: Any = None) -> di
     """The one message a game's end posts: how it ended, a link to the final table, the story file,
     the whole game as the public saw it (``film``: ``bot.tables.replays.Film``)."""
     t = reader.table
+    w = reader.words
     if t.status == "finished" and reader.result:
-        text = f"**{reader.title} is over.** {line(reader.result)}"
+        text = w.t("**{title} is over.** {result}", title=reader.title, result=line(reader.result))
     else:
-        text = f"**The {reader.title} game was abandoned.**"
+        text = w.t("**The {title} game was abandoned.**", title=reader.title)
     if ratings:
         text += f"\nRatings: {ratings}"
     if link:
-        text += f"\nThe final table: {link}"
+        text += "\n" + w.t("The final table: {link}", link=link)
     kw: dict[str, Any] = {}
     file = story_file(reader) if reader.started else None
     if file is not None:
@@ -286,15 +309,22 @@ def ending(reader: Reader, link: str, ratings: str = "", film: Any = None) -> di
 LINE_MAX = 1100  # characters of one part of what an action did: a story line is said whole (its engine's limit, 1000)
 
 
-def did(labels: Sequence[str], secret: bool = False) -> str:
+def did(labels: Sequence[str], secret: bool = False, lang: str = "en") -> str:
     """What an action did, in one sentence from the labels of its tokens (the reader's plain words):
     "Done: you chose royal K♣, then T2." (a secret choice is said only to its chooser, privately)."""
-    words = [clip(pretty_text(" ".join(str(x).split())), LINE_MAX) for x in labels if str(x).strip()]
-    if not words:
-        return "Done."
-    said = words[0] if len(words) == 1 else ", ".join(words[:-1]) + ", then " + words[-1]
-    head = "Done: your secret choice is in —" if secret else "Done: you chose"
-    return clip(f"{head} {plain(said)}.", 1800)
+    w = words(lang)
+    parts = [clip(pretty_text(" ".join(str(x).split())), LINE_MAX) for x in labels if str(x).strip()]
+    if not parts:
+        return w.t("Done.")
+    said = parts[0] if len(parts) == 1 else w.t("{steps}, then {last}", steps=", ".join(parts[:-1]), last=parts[-1])
+    if secret:
+        return clip(w.t("Done: your secret choice is in — {said}.", said=plain(said)), 1800)
+    return clip(w.t("Done: you chose {said}.", said=plain(said)), 1800)
+
+
+def language_set(lang: str) -> str:
+    """What ``/game language`` says to the channel, in the table's new language."""
+    return words(lang).t("This table speaks {language} now.", language=LANGUAGE_NAMES.get(lang, lang))
 
 
 def private_lines(lines: Sequence[str]) -> str:

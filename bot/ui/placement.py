@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.i18n import words
+from bot.i18n.lang import language_of
 from bot.render import pictures
 from bot.render.panel import clip
 from bot.tables.reader import Reader
@@ -33,12 +35,17 @@ MOVE_DOWN_AFTER = 10  # other people's messages below the table message before i
 MOVED = "The table moved down the channel: {link}"
 
 
-async def render(reader: Reader, ratings: Any = None) -> payloads.TableMessage:
-    """The public table message of a public reader; its picture is drawn off the event loop. A
-    lobby shows each seated player's rating (``ratings``: the desk's read-only ratings)."""
-    picture = None
-    if reader.started and reader.table.status != "lobby":
-        picture = await pictures.table_picture(reader.game, reader.view)
+def draw(reader: Reader) -> Any:
+    """The drawing of a public reader's table picture (a coroutine), its words in the table's language."""
+    return pictures.table_picture(reader.game, reader.view, reader.lang)
+
+
+async def render(reader: Reader, ratings: Any = None, picture: Any = None) -> payloads.TableMessage:
+    """The public table message of a public reader; its picture is drawn off the event loop (or given:
+    bytes, or ``KEEP`` for the picture the message already carries). A lobby shows each seated
+    player's rating (``ratings``: the desk's read-only ratings)."""
+    if picture is None and reader.started and reader.table.status != "lobby":
+        picture = await draw(reader)
     lines: list[str] = []
     if reader.table.status == "lobby" and ratings is not None:
         from bot.ui.ratings import lobby_lines
@@ -96,11 +103,21 @@ class Placement:
         self.shows: dict[int, tuple[str, int]] = {}  # channel -> (table, revision) its message was last made to show
         self.unsaved: dict[int, tuple[str, int]] = {}  # those not yet written to the store (:meth:`save_marks`)
         self.followers: list[Callable[[Reader], None]] = []  # told each new state once the table shows it (watchers)
+        # bench: paced, with pictures: click → answer p99 — an answer waits at most this for its new picture
+        self.picture_wait: float | None = getattr(bot, "picture_wait", None)  # None: it always waits
+        self.pictured: dict[int, int] = {}  # channel -> its table message, when that carries a picture
+        self.drawing: dict[int, asyncio.Task[None]] = {}  # channel -> the picture being drawn to follow its answer
+        self.later: dict[int, Reader] = {}  # channel -> the newest state whose picture is to follow
 
-    def shown(self, reader: Reader) -> None:
-        """The channel's table message now shows this reader's table: remembered here, and in the
-        store by the next :meth:`save_marks` (a batch, off the press's road)."""
+    def shown(self, reader: Reader, msg: payloads.TableMessage | None = None, posted: bool = False) -> None:
+        """The channel's table message now shows this reader's table (as ``msg``, ``posted`` anew):
+        remembered here, and in the store by the next :meth:`save_marks` (a batch, off the press's road)."""
         t = reader.table
+        if msg is not None:
+            if msg.files or (msg.kept and not posted):
+                self.pictured[t.channel_id] = self.live.get(t.channel_id, 0)
+            else:
+                self.pictured.pop(t.channel_id, None)
         mark = (t.key, t.revision)
         old = self.shows.get(t.channel_id)
         if old is None or old[0] != mark[0] or old[1] < mark[1]:
@@ -220,6 +237,48 @@ class Placement:
         """Post a notice in the channel."""
         await self.bot.get_partial_messageable(channel_id).send(content, allowed_mentions=mentions)
 
+    async def table(self, reader: Reader, live: int | None) -> payloads.TableMessage:
+        """The table message of a change shown in place: with its new picture when that is drawn within
+        ``picture_wait`` seconds; else with the picture the message carries (where it carries one), the
+        new one following in an edit. One drawing follows a table at a time, then its newest state's."""
+        ch = reader.table.channel_id
+        if self.picture_wait is None or not reader.started or reader.table.status == "lobby":
+            return await render(reader, self.desk.ratings)
+        if ch not in self.drawing:
+            drawing = asyncio.ensure_future(draw(reader))
+            if (await asyncio.wait({drawing}, timeout=self.picture_wait))[0]:
+                return payloads.table_message(reader, drawing.result())
+            self.drawing[ch] = asyncio.create_task(self._picture_later(reader, drawing), name="deckhand: a picture")
+        else:
+            self.later[ch] = reader
+        kept = live is not None and self.pictured.get(ch) == live
+        return payloads.table_message(reader, payloads.KEPT if kept else None)
+
+    async def _picture_later(self, reader: Reader, drawing: "asyncio.Future[bytes | None]") -> None:
+        """The pictures that follow a table's answers: each edited in while its state is the one shown."""
+        ch = reader.table.channel_id
+        try:
+            while True:
+                png = await drawing
+                async with self.showing[ch]:
+                    live = self.live.get(ch)
+                    if png is not None and live is not None and self.is_current(reader):
+                        msg = payloads.table_message(reader, png)
+                        if await self.edit(ch, live, **msg.edit_kwargs()):
+                            self.pictured[ch] = live
+                nxt = self.later.pop(ch, None)
+                if nxt is None:
+                    return
+                reader, drawing = nxt, asyncio.ensure_future(draw(nxt))
+        except Exception:  # noqa: BLE001 — the table's text stands; its next change draws again
+            log.exception("could not add the picture to the table message in %s", ch)
+        finally:
+            self.drawing.pop(ch, None)
+
+    def stop(self) -> None:
+        for task in list(self.drawing.values()):
+            task.cancel()
+
     async def show_made(self, reader: Reader, message: payloads.TableMessage | None = None) -> None:
         """The table message edited in place, as :meth:`show_table` with ``post=False`` does, from a
         message made beforehand unless another action landed since. A table with no table message
@@ -227,21 +286,21 @@ class Placement:
         ch = reader.table.channel_id
         async with self.showing[ch]:
             latest = self.desk.latest(ch, reader)
-            if message is None or latest is not reader:
-                message = await render(latest, self.desk.ratings)
             live = await self.live_id(reader)
+            if message is None or latest is not reader:
+                message = await self.table(latest, live)
             if live is not None and await self.edit(ch, live, **message.edit_kwargs()):
-                self.shown(latest)
+                self.shown(latest, message)
 
     async def show_table(self, reader: Reader, *, post: bool = True) -> int | None:
         """Show the table without an interaction (a new thread, a timer): edit its table message in
         place, else (``post``) post one in the channel; the message's id, or None."""
         ch = reader.table.channel_id
         async with self.showing[ch]:
-            msg = await render(reader, self.desk.ratings)
             live = await self.live_id(reader)
+            msg = await self.table(reader, live)
             if live is not None and await self.edit(ch, live, **msg.edit_kwargs()):
-                self.shown(reader)
+                self.shown(reader, msg)
                 return live
             if not post:
                 return None
@@ -251,7 +310,7 @@ class Placement:
                 log.info("could not post the table to %s: %s", ch, e)
                 return None
             await self.remember(ch, sent.id)
-            self.shown(reader)
+            self.shown(reader, msg, posted=True)
             return sent.id
 
     async def show(self, interaction: discord.Interaction, reader: Reader, answer: str, move_down: bool, *,
@@ -265,17 +324,17 @@ class Placement:
         without waiting: the caller waits for the answer, outside the channel's showing lock."""
         ch = reader.table.channel_id
         reader = self.desk.latest(ch, reader)  # another action landed meanwhile: show where the table is now
-        msg = await render(reader, self.desk.ratings)
+        live = await self.live_id(reader)
         clicked = interaction.message
         public_click = clicked is not None and not clicked.flags.ephemeral
-        live = await self.live_id(reader)
+        msg = await self.table(reader, live)
         self.learn(interaction)
         if answered is not None:
             edited = None
             if not public_click and live is not None and not (move_down or self.scrolled_away(ch)):
                 edited = await self.edit(ch, live, **msg.edit_kwargs())  # the table first
                 if edited:
-                    self.shown(reader)
+                    self.shown(reader, msg)
             if edited and not answer:
                 return live
             await answered
@@ -296,7 +355,7 @@ class Placement:
         if live is not None and (move_down or self.scrolled_away(ch)):
             old, live = live, await self.post(interaction, msg)
             await self.remember(ch, live)
-            self.shown(reader)
+            self.shown(reader, msg, posted=True)
             await self.edit(ch, old, content=MOVED.format(link=payloads.jump_url(reader.table, live)), view=None)
         elif (public_click and clicked is not None and not interaction.response.is_done()
               and live in (None, clicked.id)):
@@ -305,11 +364,11 @@ class Placement:
             if live is None:
                 live = clicked.id
                 await self.remember(ch, live)
-            self.shown(reader)
+            self.shown(reader, msg)
         else:
             edited = live is not None and await self.edit(ch, live, **msg.edit_kwargs())
             if edited:
-                self.shown(reader)
+                self.shown(reader, msg)
             return await self._answer_after_edit(interaction, reader, msg, live, edited, answer)
         if answer and not answered_here:
             await interaction.followup.send(clip(answer, 1900), ephemeral=True, allowed_mentions=NO_PINGS)
@@ -326,7 +385,7 @@ class Placement:
         else:
             live = await self.post(interaction, msg)
             await self.remember(reader.table.channel_id, live)
-            self.shown(reader)
+            self.shown(reader, msg, posted=True)
         if answer and not said:
             await interaction.followup.send(clip(answer, 1900), ephemeral=True, allowed_mentions=NO_PINGS)
         return live
@@ -335,7 +394,8 @@ class Placement:
         """Answer an action that did not come from the table message: privately, with a link to it."""
         if interaction.response.is_done():
             return False
-        text = clip(f"{answer or 'Done.'}\nThe table: {link}", 2000)
+        w = words(language_of(interaction.locale))  # a private answer: the reader's own language
+        text = clip(f"{answer or w.t('Done.')}\n" + w.t("The table: {link}", link=link), 2000)
         clicked = interaction.message
         if clicked is not None and clicked.flags.ephemeral:  # a private panel updates in place
             await interaction.response.edit_message(content=text, embed=None, view=None, attachments=[])

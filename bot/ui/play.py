@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
+from bot.i18n import words
+from bot.i18n.lang import language_of
 from bot.render import pictures
 from bot.render.panel import clip
 from bot.tables import Actor, TableError
@@ -59,7 +61,9 @@ def actor_of(interaction: discord.Interaction, owner_ids: Any = None) -> Actor:
     perms = interaction.permissions
     can_manage = interaction.guild_id is not None and bool(perms and perms.manage_messages)
     shown = " ".join(str(user.display_name).split())[:80] or str(user.id)
-    return Actor(user.id, shown, can_manage or user.id in (owner_ids or ()))
+    lang = language_of(interaction.locale)
+    table_lang = language_of(interaction.guild_locale) if interaction.guild_id is not None else lang
+    return Actor(user.id, shown, can_manage or user.id in (owner_ids or ()), lang, table_lang)
 
 
 async def follow_up(interaction: discord.Interaction, content: str, *, ephemeral: bool = False,
@@ -82,8 +86,8 @@ async def answer(interaction: discord.Interaction, content: str | None = None, *
 
 
 async def refuse(interaction: discord.Interaction, message: str) -> None:
-    """Every refusal: ephemeral, plain and short enough for Discord."""
-    await answer(interaction, clip(message, 1900))
+    """Every refusal: ephemeral, plain and short enough for Discord; an engine's phrase in the reader's language."""
+    await answer(interaction, clip(words(language_of(interaction.locale)).say(message), 1900))
 
 
 class Play:
@@ -249,8 +253,9 @@ class Play:
                     and not interaction.response.is_done()):
                 async with self.place.showing[reader.table.channel_id]:
                     reader = self.desk.latest(reader.table.channel_id, reader)
-                    await interaction.response.edit_message(**(await render(reader, self.desk.ratings)).edit_kwargs())
-                    self.place.shown(reader)
+                    msg = await render(reader, self.desk.ratings)
+                    await interaction.response.edit_message(**msg.edit_kwargs())
+                    self.place.shown(reader, msg)
                 return await follow_up(interaction, STALE_HERE, ephemeral=True)
             await self.place.show_table(reader, post=False)
         kw = (await render(reader)).send_kwargs()
@@ -318,6 +323,7 @@ class Play:
 
     async def send_panel(self, interaction: discord.Interaction, reader: Reader, note: str = "") -> None:
         drafts = payloads.Drafts()
+        reader = reader.in_language(language_of(interaction.locale))  # a private answer: the reader's own language
         png = await pictures.seat_picture(reader.game, reader.view)
         head, embed, view, files = payloads.seat_message(reader, drafts, png, note)
         if await self.desk.lesson_offer(reader, interaction.user.id):  # the first turn of a first game: once
@@ -336,6 +342,7 @@ class Play:
         """A step of building an action: play it when it is whole and nothing may follow,
         else show the next choices privately (in place when already private)."""
         reader = await self.desk.to_move(interaction.channel_id, interaction.user.id, tid, rev)
+        reader = reader.in_language(language_of(interaction.locale))  # a private answer: the reader's own language
         tokens = payloads.forced_steps(reader, tokens) if tokens else tokens  # steps that leave no choice: taken
         c = reader.choices(tokens)
         if tokens and c.complete and not c.options and c.kind == "token":
@@ -430,7 +437,9 @@ class Play:
         if via == "button" and not on_panel:  # a move on the table message: the table itself answers
             return await self.publish(interaction, update)
         lines, update.lines = update.lines, []
-        done = clip("\n".join([payloads.did(labels, update.secret), *(payloads.line(p) for p in lines)]), 1900)
+        lang = language_of(interaction.locale)  # what the mover reads: their own language
+        done = clip("\n".join([payloads.did(labels, update.secret, lang),
+                               *(payloads.line(p, lang) for p in lines)]), 1900)
         if on_panel:  # the table message is edited first, the panel's next step made and sent meanwhile
             panel = asyncio.ensure_future(self.carry_on(interaction, update, done))
             try:
@@ -452,6 +461,7 @@ class Play:
             return tokens
         if not reader.acting:
             return tokens
+        reader = reader.in_language(language_of(interaction.locale))
         if not more:  # a line of text is one label: its step's words and the line as written
             said = payloads.said_label(reader, move)
             return [said] if said is not None else reader.so_far(tokens)
@@ -469,7 +479,7 @@ class Play:
         """The private panel after its action: while the same seat still has a decision, the next
         step in place (its picture redrawn), under a sentence of what happened; when the turn is
         over, that sentence and nothing stale to press."""
-        mine = update.mine
+        mine = update.mine.in_language(language_of(interaction.locale)) if update.mine is not None else None
         kw: dict[str, Any]
         if mine is not None and mine.acting and mine.table.status == "playing":
             drafts = payloads.Drafts()

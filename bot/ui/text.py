@@ -10,9 +10,10 @@ from collections.abc import Sequence
 import discord
 
 from bot.engine.cards import pretty_text
+from bot.i18n import words
 from bot.render import renderer
 from bot.render.panel import Panel, clip, defuse_names, plain
-
+from bot.tables.offers import SELECT_MAX  # noqa: F401 — a select's options at most, defined once
 from bot.tables.reader import FORFEIT_TOKENS, Reader, TableFacts
 from bot.ui.components import PREFIX, Kind
 
@@ -20,11 +21,15 @@ CUSTOM_ID_MAX = 100
 LABEL_MAX = 80
 BUTTONS_PER_ROW = 5
 STEP_BUTTONS_MAX = BUTTONS_PER_ROW  # one row of buttons a step; more options go in a select (paged)
-SELECT_MAX = 25
 PUBLIC_MOVES_MAX = BUTTONS_PER_ROW  # at most one row of moves on the public table message
 NO_PINGS = discord.AllowedMentions.none()
 COLOUR = 0x2F7D4F
 HAND_LABEL = "My view / act"  # the private panel's button: one name in every phase and game (Court Wars has no hand)
+
+
+def hand_label(lang: str = "en") -> str:
+    """:data:`HAND_LABEL` in ``lang``."""
+    return words(lang).t("My view / act")
 
 # Kinds as the short strings older messages carry (kept, so old buttons still parse).
 STEP, SELECT, PAGE, TEXT, MODAL, CONFIRM = (Kind.STEP.value, Kind.SELECT.value, Kind.PAGE.value, Kind.TEXT.value,
@@ -33,10 +38,12 @@ SURE, SURE_MOVE, KEEP = Kind.SURE.value, Kind.SURE_MOVE.value, Kind.KEEP.value
 
 
 # ----- small pieces ---------------------------------------------------------------------------
-def line(text: str) -> str:
-    """A line of the log as players read it: card codes pretty, Markdown and mentions defused,
-    on one line (a newline in a player's text cannot fake a line of the bot's own)."""
-    return plain(" ".join(pretty_text(text).split()))
+def line(text: str, lang: str = "en") -> str:
+    """A line of the log as players read it (``lang``: an engine's phrase said in that language): card
+    codes pretty, Markdown and mentions defused, on one line (a newline in a player's text cannot fake
+    a line of the bot's own)."""
+    said = pretty_text(text) if lang == "en" else words(lang).line(text)
+    return plain(" ".join(said.split()))
 
 
 def name(text: str) -> str:
@@ -91,7 +98,7 @@ def alt_text(reader: Reader) -> str:
     if view is None:
         return reader.title
     if r.alt_text is not None:
-        return r.alt_text(view)
+        return r.said("alt_text", view, reader.lang)
     head = f"{reader.title}. " + (reader.result or reader.waiting_for)
     return clip(pretty_text(head), 1000)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engine.core import Action, Notation, Word
+from bot.engine.words import say
 
 from .board import CELLS, parse_card, parse_cell, parse_slot
 
@@ -23,7 +24,7 @@ class OnCell(Action, notation="{cell}"):
 
 
 class Place(OnCell, verb="place", help="Place the pending number card on a cell",
-            usage="Write it as: place r1c1 (the cell for the pending card)."):
+            usage=say("Write it as: place r1c1 (the cell for the pending card).")):
     """Place the pending number card on a cell."""
 
 
@@ -36,20 +37,20 @@ class PlaceRoyal(Action, verb="royal", help="Place a royal in a slot", notation=
 
 
 class Armour(Action, verb="armour", help="Put the unplaceable card under a royal as armour", notation="{royal:card}",
-             usage="Write it as: armour K♣ (the royal that takes the armour)."):
+             usage=say("Write it as: armour K♣ (the royal that takes the armour).")):
     """Put the pending card that has no legal cell under a royal."""
 
     royal: str
 
 
 class Extract(OnCell, verb="extract", help="Ace ploy: send a cell's whole stack to the bottom of the deck",
-              usage="Write it as: extract r2c2 (the stack an ace sends to the bottom)."):
+              usage=say("Write it as: extract r2c2 (the stack an ace sends to the bottom).")):
     """Ace ploy: a cell's whole stack to the bottom of the deck."""
 
 
 class Reassign(Action, verb="reassign", help="Joker ploy: move a top card onto another cell",
                notation="{source:cell} {target:cell}",
-               usage="Write it as: reassign r1c1 r2c2 (move the top card of the first cell onto the second)."):
+               usage=say("Write it as: reassign r1c1 r2c2 (move the top card of the first cell onto the second).")):
     """Joker ploy: move the top card of ``source`` onto ``target``."""
 
     source: int
@@ -57,7 +58,7 @@ class Reassign(Action, verb="reassign", help="Joker ploy: move a top card onto a
 
 
 class Replace(OnCell, verb="replace", help="Setup: replace one grid card (once)",
-              usage="Write it as: replace r2c2 (the cell whose card goes to the bottom)."):
+              usage=say("Write it as: replace r2c2 (the cell whose card goes to the bottom).")):
     """Setup: one grid card to the bottom of the deck, the cell refilled."""
 
 
@@ -71,17 +72,17 @@ class Concede(Action, verb="concede", help="Give up this game (offered when the 
 
 
 class Reset(OnCell, verb="reset", help="Classic: play the drawn ace or joker on a cell",
-            usage="Write it as: reset r1c1 (the stack your ace or joker replaces)."):
+            usage=say("Write it as: reset r1c1 (the stack your ace or joker replaces).")):
     """Classic: play the drawn ace or joker on a cell, its stack to the bottom of the deck."""
 
 
 class HardReset(OnCell, verb="hardreset", help="Classic: shame the card and reset a stack",
-                usage="Write it as: hardreset r1c1 (the stack to reset)."):
+                usage=say("Write it as: hardreset r1c1 (the stack to reset).")):
     """Classic: the unplaceable card to the shame pile, a stack to the bottom of the deck."""
 
 
 class Recycle(OnCell, verb="recycle", help="Classic: turn a stack into the new deck",
-              usage="Write it as: recycle r1c1 (the stack that becomes the new deck)."):
+              usage=say("Write it as: recycle r1c1 (the stack that becomes the new deck).")):
     """Classic, deck empty: a stack becomes the new deck, its top card shamed."""
 
 
@@ -89,14 +90,14 @@ ACTIONS: tuple[type[Action], ...] = (Draw, Place, PlaceRoyal, Armour, Extract, R
                                      Concede, Reset, HardReset, Recycle)
 BY_VERB: dict[str, type[Action]] = {a.verb: a for a in ACTIONS}
 
-SETUP_ROYAL_USAGE = "royal K♥ T1 (which set-aside royal, then the slot)"
-ROYAL_USAGE = "royal T1 (the slot)"
+SETUP_ROYAL_USAGE = say("royal K♥ T1 (which set-aside royal, then the slot)")
+ROYAL_USAGE = say("royal T1 (the slot)")
 
 
 def _usage(kind: type[Action], setup: Any) -> str:
     if kind is PlaceRoyal:
-        return f"Write it as: {SETUP_ROYAL_USAGE if setup else ROYAL_USAGE}."
-    return kind.usage or "Write it as: {verb}."
+        return say("Write it as: {usage}.", usage=SETUP_ROYAL_USAGE if setup else ROYAL_USAGE)
+    return kind.usage or say("Write it as: {verb}.")
 
 
 NOTATION = Notation(ACTIONS, {

@@ -5,6 +5,7 @@ Cells are indexed 0..8 in reading order (``r1c1`` .. ``r3c3``); slots are named 
 
 from __future__ import annotations
 
+from bot.engine.words import say
 from bot.engine import cards
 from bot.engine.core import IllegalMove
 
@@ -114,14 +115,15 @@ def parse_cell(token: str) -> int:
         return CELLS.index(t)
     if t in ("centre", "center"):
         return CENTRE
-    raise IllegalMove(f"{token[:20]!r} is not a cell: write r1c1 … r3c3 (row, then column).", "parse")
+    raise IllegalMove(say("{token} is not a cell: write r1c1 … r3c3 (row, then column).", token=repr(token[:20])), "parse")
 
 
 def parse_slot(token: str) -> str:
     t = token.strip().upper()
     if t in SLOTS:
         return t
-    raise IllegalMove(f"{token[:20]!r} is not a royal slot: write T1-T3, B1-B3, L1-L3 or R1-R3.", "parse")
+    raise IllegalMove(say("{token} is not a royal slot: write T1-T3, B1-B3, L1-L3 or R1-R3.", token=repr(token[:20])),
+                      "parse")
 
 
 def parse_card(token: str) -> str:

@@ -25,6 +25,7 @@ from bot.engine.core import (
     Outcome,
 )
 from bot.engine.options import Options
+from bot.engine.words import CardName, Many, Phrase, decode, encode, forget_cards, say, say_n
 
 from . import actions as A
 from .board import (
@@ -50,10 +51,8 @@ from .board import (
     is_number,
     is_ploy,
     is_royal,
-    listing,
     p,
     parse_card,
-    plural,
     qualifies,
     suit,
     value,
@@ -88,16 +87,31 @@ Based on Gridcannon by Tom Francis"""
 
 # Where the game is, in plain words (the view's ``stage``), and the decision's name.
 STAGES = {
-    SETUP_ROYALS: ("setup: royals", "setup-royal"),
-    SETUP_REPLACE: ("setup: swap", "setup-replace"),
-    READY: ("draw", "turn"),
-    PENDING_ROYAL: ("place royal", "place-royal"),
-    PENDING_NUMBER: ("place card", "place-card"),
-    PENDING_PLOY: ("reset a stack", "reset"),
-    EXHAUSTED: ("out of cards", "out-of-cards"),
-    WIN: ("won", ""),
-    LOSS: ("lost", ""),
+    SETUP_ROYALS: (say("setup: royals"), "setup-royal"),
+    SETUP_REPLACE: (say("setup: swap"), "setup-replace"),
+    READY: (say("draw"), "turn"),
+    PENDING_ROYAL: (say("place royal"), "place-royal"),
+    PENDING_NUMBER: (say("place card"), "place-card"),
+    PENDING_PLOY: (say("reset a stack"), "reset"),
+    EXHAUSTED: (say("out of cards"), "out-of-cards"),
+    WIN: (say("won"), ""),
+    LOSS: (say("lost"), ""),
 }
+A_CARD = say("a card")  # a card the player no longer knows the place of
+
+
+def cn(card: str | None) -> CardName | str:
+    """A card named in a phrase (``—`` for none)."""
+    return CardName(card, p(card)) if card else "—"
+
+
+def cs(cards_: Iterable[str], joined: str = ", ") -> Many:
+    """Cards listed in a phrase (``joined``: ``", "``, ``" "``, ``"and"``, ``"or"``)."""
+    return Many([cn(x) for x in cards_], joined)
+
+
+def n_cards(n: int) -> Phrase:
+    return say_n("{n} card", "{n} cards", n=n)
 
 
 @dataclass
@@ -123,7 +137,7 @@ class GridcannonGame(Game):
     phase: str = SETUP_ROYALS
     searching: bool = False
     replaced: bool = False  # the setup replacement was offered and settled
-    loss_reason: str = ""
+    loss_reason: Any = ""  # how the game was lost: a phrase's JSON (an older state: English text)
     last_lines: int = 0  # journal entries the latest move wrote
 
     @classmethod
@@ -160,14 +174,14 @@ class GridcannonGame(Game):
         return cards.deck(0 if self.variant.no_jokers else 2)
 
     # ----- events -------------------------------------------------------------------------
-    def _say(self, events: list[Event] | None, text: str) -> None:
+    def _say(self, events: list[Event] | None, text: Phrase) -> None:
         # The core's emit of a public line (no private text, kind, data or reveals), written out.
         # bench: playouts/s — every move says one to a dozen
         if events is not None:
             events.append(Event(text))
         size = self.log_size  # keep the newest ``size`` entries, this one last
         journal = self.journal[1 - size:] if size > 1 else []
-        journal.append([text, {}])
+        journal.append([encode(text), {}])
         self.journal = journal
         self.last_lines = min(self.last_lines + 1, self.log_size)
 
@@ -185,11 +199,14 @@ class GridcannonGame(Game):
         names = sorted({cards.pretty(c) for c in lost}, key=len, reverse=True)
         pattern = re.compile("|".join(rf"(?<![0-9]){re.escape(n)}" for n in names))
 
-        def rewrite(text: str) -> str:
+        def rewrite(text: str) -> str:  # a line an older state wrote in English
             return pattern.sub(lambda m: "A card" if m.start() == 0 else "a card", text)
 
+        lost_names = frozenset(names)
         for entry in self.journal:
-            if entry[0]:
+            if type(entry[0]) is dict:
+                entry[0] = encode(forget_cards(decode(entry[0], True), lost_names, A_CARD, True))
+            elif entry[0]:
                 entry[0] = rewrite(entry[0])
 
     # ----- setup ------------------------------------------------------------------------
@@ -201,7 +218,7 @@ class GridcannonGame(Game):
         else:
             deck = [_CODES.get(c) or (parse_card(c) if not c.startswith("JK") else c) for c in deck]
             if sorted(deck) != sorted(full):
-                raise IllegalMove(f"The deck must hold exactly the {len(full)} cards of this game.", "deck")
+                raise IllegalMove(say("The deck must hold exactly the {n} cards of this game.", n=len(full)), "deck")
         self.pile = list(deck)
         self.grid = [[] for _ in range(9)]
         self.slots = [{"royal": None, "armour": [], "dead": False} for _ in SLOTS]
@@ -219,11 +236,11 @@ class GridcannonGame(Game):
                 else:
                     self.grid[cell].append(card)
                     break
-        self._say(None, f"Dealt {len(drawn)} cards.")
+        self._say(None, say("Dealt {n} cards.", n=len(drawn)))
         if self.set_aside:
-            self._say(None, f"Set aside {listing(self.set_aside)}.")
+            self._say(None, say("Set aside {cards}.", cards=cs(self.set_aside)))
         if self.stash:
-            self._say(None, f"Stash: {listing([s['card'] for s in self.stash])}.")
+            self._say(None, say("Stash: {cards}.", cards=cs([s["card"] for s in self.stash])))
         self.replaced = self.classic  # the one-off replacement belongs to Version 2 and the Revised Old Version (ruling 23)
         self._advance_setup(None)
 
@@ -243,7 +260,7 @@ class GridcannonGame(Game):
             royal, slot = pairs[0]
             self.set_aside.remove(royal)
             self._seat(royal, slot)
-            self._say(events, f"{p(royal)} placed at {slot} (its only legal slot).")
+            self._say(events, say("{royal} placed at {slot} (its only legal slot).", royal=cn(royal), slot=slot))
 
     def _setup_pairs(self) -> list[tuple[str, str]]:
         royals = self.set_aside[:1] if self.variant.draw_order else self.set_aside
@@ -269,7 +286,7 @@ class GridcannonGame(Game):
             return ""
         for ploy in self.stash:
             if not ploy["spent"]:
-                return " or use a ploy"
+                return " or use a ploy"  # (a flag: each prompt has its own message with it)
         return ""
 
     def dead_count(self) -> int:
@@ -560,85 +577,95 @@ class GridcannonGame(Game):
         options = tuple([Option(tok, *label((tok,)), _STYLE.get(tok, "")) for tok in nxt])
         return Choices("token", options, prompt=self.decisions()[0].prompt, complete=complete)
 
-    def _label(self, t: tuple[str, ...]) -> tuple[str, Any]:
-        """Plain words (and typed data) for the last token of ``t``; a whole action's label
+    def _label(self, tk: tuple[str, ...]) -> tuple[str, Any]:
+        """Plain words (and typed data) for the last token of ``tk``; a whole action's label
         is the one its last token gets."""
-        verb, n = t[0], len(t)
+        verb, n = tk[0], len(tk)
         pend = self.pending
-        cell = CELLS.index(t[-1]) if n > 1 and t[-1] in CELLS else None
+        cell = CELLS.index(tk[-1]) if n > 1 and tk[-1] in CELLS else None
         if verb == "draw":
-            return ("Search for a royal" if not self.living() else "Draw a card"), None
+            found = say("Search for a royal") if not self.living() else say("Draw a card")
+            return found, None
         if verb == "place":
             if n == 1:
-                return f"Place {p(pend)}", pend
-            return f"Place {p(pend)} on {t[1]}" + self._fire_note(cell, self.grid), t[1]
+                return say("Place {card}", card=cn(pend)), pend
+            found = say("Place {card} on {cell}", card=cn(pend), cell=tk[1])
+            return self._fire_note(found, cell, self.grid), tk[1]
         if verb == "royal":
             if n == 1:
-                return ("Place a set-aside royal" if self.phase == SETUP_ROYALS else f"Place {p(pend)}"), None
+                found = say("Place a set-aside royal") if self.phase == SETUP_ROYALS else say("Place {card}", card=cn(pend))
+                return found, None
             if self.phase == SETUP_ROYALS:
                 if n == 2:
-                    return f"Place {p(t[1])}", t[1]
-                return f"Place {p(t[1])} at {t[2]}", t[2]
-            return f"Place {p(pend)} at {t[1]}", t[1]
+                    return say("Place {card}", card=cn(tk[1])), tk[1]
+                return say("Place {card} at {slot}", card=cn(tk[1]), slot=tk[2]), tk[2]
+            return say("Place {card} at {slot}", card=cn(pend), slot=tk[1]), tk[1]
         if verb == "armour":
             if n == 1:
-                return f"Armour a royal with {p(pend)}", pend
-            i = [s["royal"] for s in self.slots].index(t[1])
-            return (f"Armour {p(t[1])} with {p(pend)} (health {self.health(i) + value(pend)})"), t[1]
+                return say("Armour a royal with {card}", card=cn(pend)), pend
+            i = [s["royal"] for s in self.slots].index(tk[1])
+            return say("Armour {royal} with {card} (health {health})", royal=cn(tk[1]), card=cn(pend),
+                       health=self.health(i) + value(pend)), tk[1]
         if verb == "extract":
             if n == 1:
-                return "Ace: extract a stack", None
+                return say("Ace: extract a stack"), None
             k = len(self.grid[cell])
-            return f"Ace: extract {t[1]} ({plural(k)} to the bottom)", t[1]
+            return say_n("Ace: extract {cell} ({n} card to the bottom)", "Ace: extract {cell} ({n} cards to the bottom)",
+                         cell=tk[1], n=k), tk[1]
         if verb == "reassign":
             if n == 1:
-                return "Joker: move a top card", None
-            x = CELLS.index(t[1])
+                return say("Joker: move a top card"), None
+            x = CELLS.index(tk[1])
             if n == 2:
-                return f"Joker: move {p(self.top(x))} from {t[1]}", t[1]
+                return say("Joker: move {card} from {cell}", card=cn(self.top(x)), cell=tk[1]), tk[1]
             g = [list(s) for s in self.grid]
             g[cell].append(g[x].pop())
-            return f"Joker: move {p(self.top(x))} from {t[1]} to {t[2]}" + self._fire_note(cell, g), t[2]
+            found = say("Joker: move {card} from {source} to {target}", card=cn(self.top(x)), source=tk[1], target=tk[2])
+            return self._fire_note(found, cell, g), tk[2]
         if verb == "replace":
             if n == 1:
-                return "Replace one grid card", None
-            return f"Replace {p(self.top(cell))} on {t[1]}", t[1]
+                return say("Replace one grid card"), None
+            return say("Replace {card} on {cell}", card=cn(self.top(cell)), cell=tk[1]), tk[1]
         if verb == "keep":
-            return "Keep the grid", None
+            return say("Keep the grid"), None
         if verb == "continue":
-            return f"Cycle {p(pend)} and search on", pend
+            return say("Cycle {card} and search on", card=cn(pend)), pend
         if verb == "concede":
-            return "Concede the game", None
+            return say("Concede the game"), None
         if verb == "reset":
             if n == 1:
-                return f"Play {p(pend)} on a cell", pend
-            return f"Reset {t[1]} with {p(pend)}" + self._fire_note(cell, self.grid), t[1]
+                return say("Play {card} on a cell", card=cn(pend)), pend
+            found = say("Reset {cell} with {card}", cell=tk[1], card=cn(pend))
+            return self._fire_note(found, cell, self.grid), tk[1]
         if verb == "hardreset":
             if n == 1:
-                return f"Shame {p(pend)} and hard reset a stack", pend
-            return f"Shame {p(pend)}, hard reset {t[1]}", t[1]
+                return say("Shame {card} and hard reset a stack", card=cn(pend)), pend
+            return say("Shame {card}, hard reset {cell}", card=cn(pend), cell=tk[1]), tk[1]
         if verb == "recycle":
             if n == 1:
-                return "Make a stack the new deck", None
-            return f"Make {t[1]} the new deck", t[1]
-        return " ".join(t), None  # pragma: no cover - every verb is labelled above
+                return say("Make a stack the new deck"), None
+            return say("Make {cell} the new deck", cell=tk[1]), tk[1]
+        return " ".join(tk), None  # pragma: no cover - every verb is labelled above
 
-    def _fire_note(self, cell: int, grid: list[list[str]]) -> str:
+    def _fire_note(self, label: Phrase, cell: int, grid: list[list[str]]) -> Phrase:
+        """``label`` with what the landing does: " — kills K♥" / " — fires at K♥ and Q♠"."""
         live = [SLOT_INDEX[s] for s in TRIGGERS[cell]
                 if self.slots[SLOT_INDEX[s]]["royal"] and not self.slots[SLOT_INDEX[s]]["dead"]]
         if not live:
-            return ""
+            return label
         kills = set(self.kills_at(cell, grid))
         if kills:
-            return " — kills " + " and ".join(p(self.slots[i]["royal"]) for i in sorted(kills))
-        return " — fires at " + " and ".join(p(self.slots[i]["royal"]) for i in live)
+            return say("{label} — kills {royals}", label=label,
+                       royals=Many([cn(self.slots[i]["royal"]) for i in sorted(kills)], " and "))
+        return say("{label} — fires at {royals}", label=label,
+                   royals=Many([cn(self.slots[i]["royal"]) for i in live], " and "))
 
     def parse(self, seat: int, text: str) -> Action:
         try:
             return _parse(text, self.phase == SETUP_ROYALS)
         except IllegalMove as e:
             if e.reason.startswith("Unknown move"):
-                raise IllegalMove(f"{e.reason} {self.prompt()}", "parse") from None
+                raise IllegalMove(say("{reason} {prompt}", reason=e.reason, prompt=self.prompt()), "parse") from None
             raise
 
     # ----- apply ------------------------------------------------------------------------
@@ -658,54 +685,59 @@ class GridcannonGame(Game):
             return self.phase == READY
         return next(self._token_lists(verb), None) is not None
 
-    def _not_now(self, verb: str) -> str:
+    def _not_now(self, verb: str) -> Phrase:
         if verb in ("extract", "reassign") and self.phase in PLOY_PHASES and not self.classic:
-            kind = "ace" if verb == "extract" else "joker"
-            return f"You have no unspent {kind} (or no stack to use it on). {self.prompt()}"
-        doing = {"royal": "place a royal", "hardreset": "hard-reset a stack", "reset": "reset a stack",
-                 "recycle": "recycle a stack", "extract": "extract a stack", "reassign": "move a top card",
-                 "replace": "replace a grid card", "keep": "keep the grid", "place": "place a card",
-                 "armour": "add armour"}.get(verb, verb)
-        return f"You cannot {doing} now. {self.prompt()}"
+            if verb == "extract":
+                return say("You have no unspent ace (or no stack to use it on). {prompt}", prompt=self.prompt())
+            return say("You have no unspent joker (or no stack to use it on). {prompt}", prompt=self.prompt())
+        doing = {"royal": say("place a royal"), "hardreset": say("hard-reset a stack"), "reset": say("reset a stack"),
+                 "recycle": say("recycle a stack"), "extract": say("extract a stack"),
+                 "reassign": say("move a top card"), "replace": say("replace a grid card"),
+                 "keep": say("keep the grid"), "place": say("place a card"), "armour": say("add armour"),
+                 "continue": say("continue"), "concede": say("concede")}.get(verb, verb)
+        return say("You cannot {doing} now. {prompt}", doing=doing, prompt=self.prompt())
 
     # ----- moves ---------------------------------------------------------------------
     def _do_royal(self, a: A.PlaceRoyal, ev: list[Event]) -> None:
         if self.phase == SETUP_ROYALS:
             if a.royal is None:
-                raise IllegalMove(f"Write it as: {A.SETUP_ROYAL_USAGE}.", "parse")
+                raise IllegalMove(say("Write it as: {usage}.", usage=A.SETUP_ROYAL_USAGE), "parse")
             royal, slot = a.royal, a.slot
             if royal not in self.set_aside:
-                raise IllegalMove(f"{p(royal)} is not among the set-aside royals ({listing(self.set_aside)}).", "setup")
+                raise IllegalMove(say("{royal} is not among the set-aside royals ({cards}).", royal=cn(royal),
+                                      cards=cs(self.set_aside)), "setup")
             if self.variant.draw_order and royal != self.set_aside[0]:
-                raise IllegalMove(f"Draw Order: place {p(self.set_aside[0])} first (royals go in the order drawn).",
-                              "R17")
+                raise IllegalMove(say("Draw Order: place {royal} first (royals go in the order drawn).",
+                                      royal=cn(self.set_aside[0])), "R17")
             legal = self.legal_slots(royal)
             if slot not in legal:
-                raise IllegalMove(f"{p(royal)} cannot go to {slot}: by the placement rule it may go to "
-                              f"{', '.join(legal)} (see /game rules section: Setup).", "placement")
+                raise IllegalMove(say("{royal} cannot go to {slot}: by the placement rule it may go to {slots} "
+                                      "(see /game rules section: Setup).", royal=cn(royal), slot=slot,
+                                      slots=Many(legal, ", ")), "placement")
             self.set_aside.remove(royal)
             self._seat(royal, slot)
-            self._say(ev, f"{p(royal)} placed at {slot}.")
+            self._say(ev, say("{royal} placed at {slot}.", royal=cn(royal), slot=slot))
             self._advance_setup(ev)
             return
         if a.royal is not None:
-            raise IllegalMove(f"Write it as: {A.ROYAL_USAGE}.", "parse")
+            raise IllegalMove(say("Write it as: {usage}.", usage=A.ROYAL_USAGE), "parse")
         royal, slot = self.pending, a.slot
         legal = self.legal_slots(royal)
         if slot not in legal:
-            raise IllegalMove(f"{p(royal)} cannot go to {slot}: by the placement rule it may go to "
-                          f"{', '.join(legal)} (see /game rules section: Setup).", "placement")
+            raise IllegalMove(say("{royal} cannot go to {slot}: by the placement rule it may go to {slots} "
+                                  "(see /game rules section: Setup).", royal=cn(royal), slot=slot,
+                                  slots=Many(legal, ", ")), "placement")
         self._seat(royal, slot)
         self.pending = None
-        self._say(ev, f"{p(royal)} placed at {slot}.")
+        self._say(ev, say("{royal} placed at {slot}.", royal=cn(royal), slot=slot))
         if self.searching:
             self.searching = False
             if self.cycle:
                 n = len(self.cycle)
-                listed = listing(self.cycle, " ") if self.variant.memory_aid else plural(n)
+                listed = cs(self.cycle, " ") if self.variant.memory_aid else n_cards(n)
                 back, self.cycle = self.cycle, []
                 self._to_bottom(back)
-                self._say(ev, f"The cycle pile ({listed}) goes to the bottom of the draw pile.")
+                self._say(ev, say("The cycle pile ({cards}) goes to the bottom of the draw pile.", cards=listed))
         self.phase = READY
         self._settle(ev)
 
@@ -715,25 +747,25 @@ class GridcannonGame(Game):
     def _do_replace(self, a: A.Replace, ev: list[Event]) -> None:
         cell = a.cell
         if not self.grid[cell]:
-            raise IllegalMove(f"Cell {CELLS[cell]} is empty: pick a cell with a card.", "setup")
+            raise IllegalMove(say("Cell {cell} is empty: pick a cell with a card.", cell=CELLS[cell]), "setup")
         old = self.grid[cell].pop()
         self._to_bottom([old])
-        what = p(old) if self.variant.memory_aid else "The card"
-        self._say(ev, f"{what} from {CELLS[cell]} goes to the bottom of the draw pile.")
+        what = cn(old) if self.variant.memory_aid else say("The card")
+        self._say(ev, say("{card} from {cell} goes to the bottom of the draw pile.", card=what, cell=CELLS[cell]))
         met = []
         while self.pile:
             card = self._draw_one()
             if is_royal(card):
                 self.set_aside.append(card)
-                met.append(f"{p(card)} set aside")
+                met.append(say("{card} set aside", card=cn(card)))
             elif is_ploy(card):
                 self.stash.append({"card": card, "spent": False})
-                met.append(f"{p(card)} to the stash")
+                met.append(say("{card} to the stash", card=cn(card)))
             else:
                 self.grid[cell].append(card)
-                met.append(f"{p(card)} fills {CELLS[cell]}")
+                met.append(say("{card} fills {cell}", card=cn(card), cell=CELLS[cell]))
                 break
-        self._say(ev, "Drew: " + "; ".join(met) + ".")
+        self._say(ev, say("Drew: {cards}.", cards=Many(met, "; ")))
         self.replaced = True
         self.phase = SETUP_ROYALS
         self._advance_setup(ev)
@@ -741,7 +773,7 @@ class GridcannonGame(Game):
     def _do_keep(self, a: A.Keep, ev: list[Event]) -> None:
         self.replaced = True
         self.phase = SETUP_ROYALS
-        self._say(ev, "You keep the grid as dealt.")
+        self._say(ev, say("You keep the grid as dealt."))
         self._advance_setup(ev)
 
     def _draw_one(self) -> str:
@@ -757,21 +789,21 @@ class GridcannonGame(Game):
         if is_royal(card):
             self.pending = card
             self.phase = PENDING_ROYAL
-            self._say(ev, f"Drew {p(card)}: place it at " + " or ".join(self.legal_slots(card)) + ".")
+            self._say(ev, say("Drew {card}: place it at {slots}.", card=cn(card), slots=Many(self.legal_slots(card), " or ")))
             return
         if is_ploy(card):
             if self.classic:
                 self.pending = card
                 self.phase = PENDING_PLOY
-                self._say(ev, f"Drew {p(card)}: it resets a stack of your choice and takes its place.")
+                self._say(ev, say("Drew {card}: it resets a stack of your choice and takes its place.", card=cn(card)))
                 return
             self.stash.append({"card": card, "spent": False})
-            self._say(ev, f"Drew {p(card)}: it goes to your stash.")
+            self._say(ev, say("Drew {card}: it goes to your stash.", card=cn(card)))
             self._settle(ev)
             return
         self.pending = card
         self.phase = PENDING_NUMBER
-        self._say(ev, f"Drew {p(card)}.")
+        self._say(ev, say("Drew {card}.", card=cn(card)))
 
     def _search(self, ev: list[Event]) -> None:
         """§8: draw until a royal turns up; the rest goes on the cycle pile."""
@@ -783,12 +815,13 @@ class GridcannonGame(Game):
                 self.pending = card
                 self.phase = PENDING_ROYAL
                 self.searching = True
-                self._say(ev, "No living royal: searching.")
+                self._say(ev, say("No living royal: searching."))
                 if passed:
-                    self._say(ev, f"Cycled {listing(passed, ' ')}.")
+                    self._say(ev, say("Cycled {cards}.", cards=cs(passed, " ")))
                 if kept:
-                    self._say(ev, f"Kept in the stash: {listing(kept, ' ')}.")
-                self._say(ev, f"Found {p(card)}: place it at " + " or ".join(self.legal_slots(card)) + ".")
+                    self._say(ev, say("Kept in the stash: {cards}.", cards=cs(kept, " ")))
+                self._say(ev, say("Found {card}: place it at {slots}.", card=cn(card),
+                                  slots=Many(self.legal_slots(card), " or ")))
                 return
             if is_ploy(card) and self.variant.keep_ploys and not self.classic:
                 self.stash.append({"card": card, "spent": False})
@@ -801,7 +834,7 @@ class GridcannonGame(Game):
         self.known_bottom = len(self.pile)
         self._forget(self.pile)
         self.phase = READY
-        self._say(ev, "The search found no royal.")
+        self._say(ev, say("The search found no royal."))
         self._settle(ev)
 
     def _do_place(self, a: A.Place, ev: list[Event]) -> None:
@@ -809,12 +842,13 @@ class GridcannonGame(Game):
             raise IllegalMove(self._not_now("place"), "now")
         cell, card = a.cell, self.pending
         if not self.can_place(card, cell):
-            raise IllegalMove(f"{p(card)} cannot go on {CELLS[cell]}: its top card {p(self.top(cell))} is higher "
-                          f"(a card goes on an equal or lower card, or an empty cell).", "placement")
+            raise IllegalMove(say("{card} cannot go on {cell}: its top card {top} is higher (a card goes on an equal "
+                                  "or lower card, or an empty cell).", card=cn(card), cell=CELLS[cell],
+                                  top=cn(self.top(cell))), "placement")
         self.grid[cell].append(card)
         self.pending = None
         self.phase = READY
-        self._say(ev, f"{p(card)} placed on {CELLS[cell]}.")
+        self._say(ev, say("{card} placed on {cell}.", card=cn(card), cell=CELLS[cell]))
         self._fire(cell, ev)
         self._settle(ev)
 
@@ -824,27 +858,30 @@ class GridcannonGame(Game):
         card = self.pending
         places = self.place_cells(card)
         if places:
-            raise IllegalMove(f"{p(card)} can be placed (on {', '.join(CELLS[c] for c in places)}), so it cannot "
-                          "be armour: armour is only for a card with no legal cell.", "armour")
+            raise IllegalMove(say("{card} can be placed (on {cells}), so it cannot be armour: armour is only for a "
+                                  "card with no legal cell.", card=cn(card), cells=Many([CELLS[x] for x in places])),
+                              "armour")
         if not self.living():
-            raise IllegalMove("No royal is living, so there is nothing to armour: use a ploy or continue.", "armour")
+            raise IllegalMove(say("No royal is living, so there is nothing to armour: use a ploy or continue."), "armour")
         if not self._may_armour():
-            raise IllegalMove("Ploys First: spend the unspent ploys in your stash before adding armour.", "R10")
+            raise IllegalMove(say("Ploys First: spend the unspent ploys in your stash before adding armour."), "R10")
         targets = self.armour_targets(card)
         names = [self.slots[i]["royal"] for i in targets]
         if a.royal not in names:
-            raise IllegalMove(f"{p(card)} cannot armour {p(a.royal)}: by the armour rule it goes to "
-                          f"{' or '.join(p(n) for n in names)} (see /game rules section: The turn).", "R9")
+            raise IllegalMove(say("{card} cannot armour {royal}: by the armour rule it goes to {royals} (see /game "
+                                  "rules section: The turn).", card=cn(card), royal=cn(a.royal),
+                                  royals=Many([cn(x) for x in names], " or ")), "R9")
         target = targets[names.index(a.royal)]
         slot = self.slots[target]
         slot["armour"].append(card)
         self.pending = None
         h = self.health(target)
-        self._say(ev, f"{p(card)} armours {p(slot['royal'])} (health {h}).")
+        self._say(ev, say("{card} armours {royal} (health {health}).", card=cn(card), royal=cn(slot["royal"]), health=h))
         if self.is_invincible(target):
             self.phase = LOSS
-            self.loss_reason = f"{p(slot['royal'])} reached health {h} (natural loss)"
-            self._say(ev, f"{p(slot['royal'])} can no longer be killed: natural loss.")
+            self.loss_reason = encode(say("{royal} reached health {health} (natural loss)", royal=cn(slot["royal"]),
+                                          health=h))
+            self._say(ev, say("{royal} can no longer be killed: natural loss.", royal=cn(slot["royal"])))
             return
         self.phase = READY
         self._settle(ev)
@@ -852,18 +889,18 @@ class GridcannonGame(Game):
     def _do_continue(self, a: A.Continue, ev: list[Event]) -> None:
         card = self.pending
         if self.phase != PENDING_NUMBER or self.living() or self.place_cells(card):
-            raise IllegalMove("You can continue only when the pending card has no legal cell and no royal "
-                          "is living.", "continue")
+            raise IllegalMove(say("You can continue only when the pending card has no legal cell and no royal "
+                                  "is living."), "continue")
         self.cycle.append(card)
         self.pending = None
         self.phase = READY
-        self._say(ev, f"{p(card)} goes to the cycle pile.")
+        self._say(ev, say("{card} goes to the cycle pile.", card=cn(card)))
         self._search(ev)
 
     def _do_concede(self, a: A.Concede, ev: list[Event]) -> None:
         self.phase = LOSS
-        self.loss_reason = "conceded"
-        self._say(ev, "You concede.")
+        self.loss_reason = encode(say("conceded"))
+        self._say(ev, say("You concede."))
 
     def _spend(self, kind: str) -> str:
         i = self.unspent(kind)[0]
@@ -873,28 +910,31 @@ class GridcannonGame(Game):
     def _do_extract(self, a: A.Extract, ev: list[Event]) -> None:
         cell = a.cell
         if not self.grid[cell]:
-            raise IllegalMove(f"Cell {CELLS[cell]} is empty: an Extraction needs a stack to pick up.", "R14")
+            raise IllegalMove(say("Cell {cell} is empty: an Extraction needs a stack to pick up.", cell=CELLS[cell]), "R14")
         ace = self._spend("A")
         stack = self.grid[cell]
         self.grid[cell] = []
-        listed = listing(stack, " ") if self.variant.memory_aid else plural(len(stack))
+        listed = cs(stack, " ") if self.variant.memory_aid else n_cards(len(stack))
         self._to_bottom(stack)
-        self._say(ev, f"{p(ace)} extracts {CELLS[cell]}: {listed} to the bottom of the draw pile.")
+        self._say(ev, say("{ace} extracts {cell}: {cards} to the bottom of the draw pile.", ace=cn(ace), cell=CELLS[cell],
+                          cards=listed))
         self._after_ploy(ev)
 
     def _do_reassign(self, a: A.Reassign, ev: list[Event]) -> None:
         x, y = a.source, a.target
         if not self.grid[x]:
-            raise IllegalMove(f"Cell {CELLS[x]} is empty: a Reassignment moves a top card.", "R13")
+            raise IllegalMove(say("Cell {cell} is empty: a Reassignment moves a top card.", cell=CELLS[x]), "R13")
         if x == y:
-            raise IllegalMove("A Reassignment moves the card to a different cell.", "R13")
+            raise IllegalMove(say("A Reassignment moves the card to a different cell."), "R13")
         card = self.top(x)
         if not self.can_place(card, y):
-            raise IllegalMove(f"{p(card)} cannot go on {CELLS[y]}: its top card {p(self.top(y))} is higher.", "R13")
+            raise IllegalMove(say("{card} cannot go on {cell}: its top card {top} is higher.", card=cn(card), cell=CELLS[y],
+                                  top=cn(self.top(y))), "R13")
         joker = self._spend("JK")
         self.grid[x].pop()
         self.grid[y].append(card)
-        self._say(ev, f"{p(joker)} reassigns {p(card)} from {CELLS[x]} to {CELLS[y]}.")
+        self._say(ev, say("{joker} reassigns {card} from {source} to {target}.", joker=cn(joker), card=cn(card),
+                          source=CELLS[x], target=CELLS[y]))
         self._fire(y, ev)
         self._after_ploy(ev)
 
@@ -908,36 +948,36 @@ class GridcannonGame(Game):
         cell, card = a.cell, self.pending
         stack = self.grid[cell]
         if stack:
-            listed = listing(stack, " ") if self.variant.memory_aid else plural(len(stack))
+            listed = cs(stack, " ") if self.variant.memory_aid else n_cards(len(stack))
             self._to_bottom(stack)
-            self._say(ev, f"Reset {CELLS[cell]}: {listed} to the bottom of the deck.")
+            self._say(ev, say("Reset {cell}: {cards} to the bottom of the deck.", cell=CELLS[cell], cards=listed))
         self.grid[cell] = [card]
         self.pending = None
         self.phase = READY
-        self._say(ev, f"{p(card)} placed on {CELLS[cell]}.")
+        self._say(ev, say("{card} placed on {cell}.", card=cn(card), cell=CELLS[cell]))
         self._fire(cell, ev)
         self._settle(ev)
 
     def _do_hardreset(self, a: A.HardReset, ev: list[Event]) -> None:
         cell = a.cell
         if not self.grid[cell]:
-            raise IllegalMove(f"Cell {CELLS[cell]} is empty: a Hard Reset picks up a stack.", "classic")
+            raise IllegalMove(say("Cell {cell} is empty: a Hard Reset picks up a stack.", cell=CELLS[cell]), "classic")
         card = self.pending
         self.shame.append(card)
         self.pending = None
         stack = self.grid[cell]
         self.grid[cell] = []
-        listed = listing(stack, " ") if self.variant.memory_aid else plural(len(stack))
+        listed = cs(stack, " ") if self.variant.memory_aid else n_cards(len(stack))
         self._to_bottom(stack)
         self.phase = READY
-        self._say(ev, f"{p(card)} goes to the shame pile; hard reset of {CELLS[cell]}: {listed} to the bottom "
-                      "of the deck.")
+        self._say(ev, say("{card} goes to the shame pile; hard reset of {cell}: {cards} to the bottom of the deck.",
+                          card=cn(card), cell=CELLS[cell], cards=listed))
         self._settle(ev)
 
     def _do_recycle(self, a: A.Recycle, ev: list[Event]) -> None:
         cell = a.cell
         if not self.grid[cell]:
-            raise IllegalMove(f"Cell {CELLS[cell]} is empty: pick a stack with cards.", "classic")
+            raise IllegalMove(say("Cell {cell} is empty: pick a stack with cards.", cell=CELLS[cell]), "classic")
         stack = self.grid[cell]
         self.grid[cell] = []
         top = stack.pop()
@@ -946,8 +986,9 @@ class GridcannonGame(Game):
         self.known_bottom = len(self.pile)
         self._forget(stack)
         self.phase = READY
-        self._say(ev, f"Out of cards: {p(top)} from {CELLS[cell]} goes to the shame pile and the other "
-                      f"{plural(len(stack))} become the deck.")
+        self._say(ev, say_n("Out of cards: {card} from {cell} goes to the shame pile and the other {n} card becomes "
+                            "the deck.", "Out of cards: {card} from {cell} goes to the shame pile and the other {n} cards "
+                            "become the deck.", card=cn(top), cell=CELLS[cell], n=len(stack)))
         self._settle(ev)
 
     # ----- resolution ------------------------------------------------------------------
@@ -965,24 +1006,27 @@ class GridcannonGame(Game):
             for c in ATTACKERS[i]:
                 stack = grid[c]
                 if not stack:
-                    parts.append(f"empty {CELLS[c]}")
+                    parts.append(say("empty {cell}", cell=CELLS[c]))
                     continue
                 top = stack[-1]
                 if qualifies(top, royal):
-                    parts.append(p(top))
+                    parts.append(cn(top))
                     atk += value(top)
                 else:
-                    parts.append(f"{p(top)} (does not count)")
+                    parts.append(say("{card} (does not count)", card=cn(top)))
             h = self.health(i)
             killed = atk >= h
             if killed:
                 slot["dead"] = True
-            verdict = "killed" if killed else "survives"
-            line = f"{parts[0]} and {parts[1]} fire at {p(royal)} at {s} ({h}): {atk}, {verdict}."
-            self._say(ev, line[0].upper() + line[1:])  # "Empty r1c3 and …"
+            args = dict(first=parts[0], second=parts[1], royal=cn(royal), slot=s, health=h, attack=atk)
+            if killed:
+                line = say("{first} and {second} fire at {royal} at {slot} ({health}): {attack}, killed.", **args)
+            else:
+                line = say("{first} and {second} fire at {royal} at {slot} ({health}): {attack}, survives.", **args)
+            self._say(ev, Phrase(line.msgid, None, line.args, True))  # "Empty r1c3 and …"
         if self.dead_count() == 12:
             self.phase = WIN
-            self._say(ev, "All 12 royals are dead: you win!")
+            self._say(ev, say("All 12 royals are dead: you win!"))
 
     def _settle(self, ev: list[Event] | None) -> None:
         """The READY checks of §3: win, then an empty pile (EXHAUSTED or a loss)."""
@@ -990,7 +1034,7 @@ class GridcannonGame(Game):
             return
         if self.dead_count() == 12:
             self.phase = WIN
-            self._say(ev, "All 12 royals are dead: you win!")
+            self._say(ev, say("All 12 royals are dead: you win!"))
             return
         if self.phase not in (READY, EXHAUSTED):
             return
@@ -1000,28 +1044,31 @@ class GridcannonGame(Game):
         if self.classic:
             if not any(self.grid):
                 self.phase = LOSS
-                self.loss_reason = "the deck and every cell are empty"
-                self._say(ev, "The deck and the grid are empty: you lose.")
+                self.loss_reason = encode(say("the deck and every cell are empty"))
+                self._say(ev, say("The deck and the grid are empty: you lose."))
                 return
             self.phase = EXHAUSTED
-            self._say(ev, "The deck is empty: choose a stack to become the new deck.")
+            self._say(ev, say("The deck is empty: choose a stack to become the new deck."))
             return
         usable = self.unspent("A") if self.variant.revised_old else self.unspent()
         if not usable:
             self.phase = LOSS
-            what = "unspent ace" if self.variant.revised_old else "unspent ploy"
-            self.loss_reason = f"the draw pile ran out with no {what}"
-            self._say(ev, f"The draw pile is empty and you have no {what}: you lose.")
+            if self.variant.revised_old:
+                self.loss_reason = encode(say("the draw pile ran out with no unspent ace"))
+                self._say(ev, say("The draw pile is empty and you have no unspent ace: you lose."))
+            else:
+                self.loss_reason = encode(say("the draw pile ran out with no unspent ploy"))
+                self._say(ev, say("The draw pile is empty and you have no unspent ploy: you lose."))
             return
         self.phase = EXHAUSTED
-        self._say(ev, "The draw pile is empty: use a ploy or concede.")
+        self._say(ev, say("The draw pile is empty: use a ploy or concede."))
 
     def _forfeit(self, seat: int) -> list[Event]:
         self.phase = LOSS
-        self.loss_reason = "conceded"
+        self.loss_reason = encode(say("conceded"))
         events: list[Event] = []
         self.last_lines = 1  # the core's "… forfeits." line
-        self._say(events, "The game is lost (conceded).")
+        self._say(events, say("The game is lost (conceded)."))
         return events
 
     # ----- results ----------------------------------------------------------------
@@ -1045,44 +1092,54 @@ class GridcannonGame(Game):
         if self.phase == WIN:
             sc = self.score()
             if self.classic:
-                summary = f"Won — shame pile {sc} (lower is better)"
+                summary = say("Won — shame pile {score} (lower is better)", score=sc)
             else:
-                n = len(self.unspent())
-                summary = f"Won — score {sc} ({n} unspent ploy{'s' * (n != 1)} in the stash)"
+                summary = say_n("Won — score {score} ({n} unspent ploy in the stash)",
+                                "Won — score {score} ({n} unspent ploys in the stash)", score=sc, n=len(self.unspent()))
             return Outcome(winners=(0,), score=sc, summary=summary, details=details)
-        details["reason"] = self.loss_reason
-        return Outcome(winners=(), score=None, summary="Lost: " + self.loss_reason, details=details)
+        reason = decode(self.loss_reason)
+        details["reason"] = str(reason)
+        return Outcome(winners=(), score=None, summary=say("Lost: {reason}", reason=reason), details=details)
 
     def prompt(self) -> str:
         """What the player should do now, in plain words."""
-        ph, c = self.phase, self.pending
+        ph, pend = self.phase, self.pending
+        ploy = bool(self._ploys_note())
+        card = cn(pend)
         if ph == READY:
-            return ("Draw (no living royal: the draw is a search)" if not self._any_living() else "Draw") + \
-                self._ploys_note() + "."
-        if ph == PENDING_NUMBER:
-            if self.place_cells(c):
-                return f"Place {p(c)}{self._ploys_note()}."
             if not self._any_living():
-                return f"{p(c)} has no legal cell and no royal lives: continue the search{self._ploys_note()}."
+                return say("Draw (no living royal: the draw is a search) or use a ploy.") if ploy else \
+                    say("Draw (no living royal: the draw is a search).")
+            return say("Draw or use a ploy.") if ploy else say("Draw.")
+        if ph == PENDING_NUMBER:
+            if self.place_cells(pend):
+                return say("Place {card} or use a ploy.", card=card) if ploy else say("Place {card}.", card=card)
+            if not self._any_living():
+                return say("{card} has no legal cell and no royal lives: continue the search or use a ploy.",
+                           card=card) if ploy else \
+                    say("{card} has no legal cell and no royal lives: continue the search.", card=card)
             if self.classic:
-                return f"{p(c)} has no legal cell: hard reset a stack or add it as armour."
+                return say("{card} has no legal cell: hard reset a stack or add it as armour.", card=card)
             if not self._may_armour():
-                return f"{p(c)} has no legal cell: use a ploy from your stash (Ploys First)."
-            return f"{p(c)} has no legal cell: add it as armour{self._ploys_note()}."
+                return say("{card} has no legal cell: use a ploy from your stash (Ploys First).", card=card)
+            return say("{card} has no legal cell: add it as armour or use a ploy.", card=card) if ploy else \
+                say("{card} has no legal cell: add it as armour.", card=card)
         if ph == PENDING_ROYAL:
-            return f"Place {p(c)} at " + " or ".join(self.legal_slots(c)) + self._ploys_note() + "."
+            slots = Many(self.legal_slots(pend), " or ")
+            return say("Place {card} at {slots} or use a ploy.", card=card, slots=slots) if ploy else \
+                say("Place {card} at {slots}.", card=card, slots=slots)
         if ph == SETUP_ROYALS:
             if self.variant.draw_order:
-                return f"Place {p(self.set_aside[0])} (setup)."
-            return f"Place a set-aside royal (setup): {listing(self.set_aside)}."
+                return say("Place {card} (setup).", card=cn(self.set_aside[0]))
+            return say("Place a set-aside royal (setup): {cards}.", cards=cs(self.set_aside))
         if ph == SETUP_REPLACE:
-            return "Replace one grid card (it goes to the bottom of the deck), or keep the grid."
+            return say("Replace one grid card (it goes to the bottom of the deck), or keep the grid.")
         if ph == PENDING_PLOY:
-            return f"Play {p(c)} on a cell: that stack is reset to the bottom of the deck."
+            return say("Play {card} on a cell: that stack is reset to the bottom of the deck.", card=card)
         if ph == EXHAUSTED:
             if self.classic:
-                return "The deck is empty: pick a stack to become the new deck."
-            return "The draw pile is empty: use a ploy or concede."
+                return say("The deck is empty: pick a stack to become the new deck.")
+            return say("The draw pile is empty: use a ploy or concede.")
         out = self.outcome()
         return out.summary if out else ""
 
@@ -1161,7 +1218,8 @@ class GridcannonGame(Game):
             "stash": list(map(dict.copy, d["stash"])),
             "set_aside": d["set_aside"][:], "cycle": d["cycle"][:], "shame": d["shame"][:],
             "pending": d["pending"], "phase": d["phase"], "searching": d["searching"], "replaced": d["replaced"],
-            "loss_reason": d["loss_reason"], "last_lines": d["last_lines"],
+            "loss_reason": _deep(d["loss_reason"]) if type(d["loss_reason"]) is dict else d["loss_reason"],
+            "last_lines": d["last_lines"],
         }
 
     # ----- stored states -------------------------------------------------------------------
@@ -1255,9 +1313,9 @@ def _slots(slots: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _journal(journal: list[list[Any]]) -> list[list[Any]]:
-    """A deep copy of the journal: entries ``[public text, {seat: text}]``."""
+    """A deep copy of the journal: entries ``[public text or phrase (its JSON), {seat: text}]``."""
     try:
-        return [[public, private.copy()] for public, private in journal]
+        return [[_deep(public) if type(public) is dict else public, private.copy()] for public, private in journal]
     except (ValueError, TypeError, AttributeError):  # not that shape (never written so): copy it as it is
         return _deep(journal)
 
