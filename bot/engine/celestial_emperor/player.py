@@ -90,3 +90,29 @@ def easy_move(game: Game, seat: int, rng: random.Random) -> Action:
         view = game.view(seat)
         return Target(view.seats[rng.choice(targets).data].suit)
     return normal
+
+
+def plan(game: Game, seat: int, action: Action | str) -> str | None:
+    """When the hint is a card put into a trick (an aim of its own: none), what to aim for: a final
+    card its trick count qualifies — the best the seat holds now, or how many more duels it needs
+    for its lowest card. It reads only the seat's hand and the public trick counts."""
+    from bot.engine.cards import pretty
+    from bot.engine.words import CardName, say, say_n
+
+    if not isinstance(action, Trick):
+        return None
+    assert isinstance(game, CelestialEmperorGame)
+    view = game.view(seat)
+    hand = sorted((c for c in game.hands[seat] if c != action.card), key=value)
+    if not hand:
+        return None
+    tricks = view.seats[seat].tricks
+    strict = "Strict" in view.options
+    ok = [c for c in hand if (value(c) < tricks if strict else value(c) <= tricks)]
+    if ok:
+        return say("keep {card} for your final card: your {tricks} tricks already qualify it",
+                   card=CardName(ok[-1], pretty(ok[-1])), tricks=tricks)
+    need = value(hand[0]) + (1 if strict else 0) - tricks
+    return say_n("win duels: {card}, your lowest card, needs {n} more trick to qualify as your final card",
+                 "win duels: {card}, your lowest card, needs {n} more tricks to qualify as your final card",
+                 card=CardName(hand[0], pretty(hand[0])), n=need)
