@@ -73,17 +73,15 @@ REASONS = {
 
 
 def easy_move(game: Game, seat: int, rng: random.Random) -> Action:
-    """Easy: a warrior who plays its duels to win them — often its highest card into a duel (the
-    exchange hands it to the other side), its best card thrown into a trick, its highest card kept
-    as its final card whether or not its tricks qualify it — and attacks whoever it looks at first."""
+    """Easy: a warrior who hoards its high cards — often its lowest card into a duel (it loses the
+    duel, so its tricks stay few), its highest card kept as its final card whether or not its tricks
+    qualify it — and attacks whoever it looks at first."""
     normal = auto_move(game, seat, rng)
     assert isinstance(game, CelestialEmperorGame)
     hand = sorted(game.hands[seat], key=value)  # its own hand
-    if isinstance(normal, Commit) and hand and rng.random() < 0.8:
-        return Commit(hand[-1] if rng.random() < 0.8 else hand[0])
-    if isinstance(normal, Trick) and hand and rng.random() < 0.7:
-        return Trick(hand[-1])
-    if isinstance(normal, Keep) and hand and rng.random() < 0.6:
+    if isinstance(normal, Commit) and hand and rng.random() < 0.75:
+        return Commit(hand[0])
+    if isinstance(normal, Keep) and hand and rng.random() < 0.8:
         return Keep(hand[-1])  # its best card, though its tricks may not qualify it
     if isinstance(normal, Target) and rng.random() < 0.5:
         targets = game.choices(seat, ("target",)).options
