@@ -272,6 +272,8 @@ def parser() -> argparse.ArgumentParser:
                      help="Strong's playouts a move, no time limit: the same figures every run")
     st.add_argument("--seed", type=int, default=1, metavar="S", help="the seed of the series (default 1)")
     st.add_argument("--workers", type=int, default=1, metavar="W", help="processes playing games at once (default 1)")
+    st.add_argument("--level", action="append", choices=("easy", "strong", "normal"), default=None,
+                    help="only this level (repeatable; default: Strong and Easy; Gridcannon adds Normal)")
 
     b = _command(
         sub, "bench", "print engine and interaction-handling speed figures",

@@ -187,6 +187,10 @@ def run_bench(quick: bool = False, as_json: bool = False, only: tuple[str, ...] 
         from bot.benchkit.levels import playout_figures
 
         playout_figures(quick, report, Figure)
+        if not quick:  # a few minutes of CPU: only in the full bench
+            from bot.benchkit.levels import strong_rate_figure
+
+            strong_rate_figure(report, Figure)
         print("Gridcannon beside an independent JavaScript engine (engine.mjs, given by --gridcannon-js; never\n"
               "downloaded): both pick a random legal action from a full listing, on the same decks, in this run")
         js_engine = comparison_script()

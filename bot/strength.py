@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import random
 import sys
+import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TextIO
@@ -81,9 +82,10 @@ class Rate:
 
 def measure(game_id: str, games: int, players: list[int] | None = None, budget: float | None = None,
             playouts: int | None = None, seed: int = 1, workers: int = 1, levels: tuple[str, ...] = ("strong", "easy"),
-            progress: TextIO | None = sys.stderr) -> list[Rate]:
+            progress: TextIO | None = sys.stderr, every: float = 60.0) -> list[Rate]:
     """The rates: for each table size (default 2 and the largest; Gridcannon: solo) and each level
-    (Gridcannon: Normal too), ``games`` seeded games."""
+    (Gridcannon: Normal too), ``games`` seeded games. ``progress`` gets a line at each tenth of the
+    games and at least every ``every`` seconds: the games played and the running rate."""
     s = spec(game_id)
     solo = s.max_players == 1
     if players is None:
@@ -98,19 +100,24 @@ def measure(game_id: str, games: int, players: list[int] | None = None, budget: 
             for n in players for level in order]
     total = sum(len(j) for _, _, j in jobs)
     done = 0
+    last = time.monotonic()
     out: list[Rate] = []
     pool = ProcessPoolExecutor(workers) if workers > 1 else None
     try:
         for n, level, batch in jobs:
             results = pool.map(play_one, batch) if pool else map(play_one, batch)
             wins = 0.0
-            for r in results:
+            who = f"{level.capitalize()} alone" if solo else f"{level.capitalize()} vs Normal, {n} players"
+            for k, r in enumerate(results, 1):
                 wins += r
                 done += 1
-                if progress is not None and (progress.isatty() or done % max(1, total // 10) == 0):
-                    progress.write(f"\rstrength {game_id}: {done}/{total} games" + ("" if progress.isatty() else "\n"))
+                now = time.monotonic()
+                if progress is not None and (progress.isatty() or done % max(1, total // 10) == 0
+                                             or now - last >= every):
+                    last = now
+                    progress.write(f"\rstrength {game_id}: {done}/{total} games; {who}: {wins:g} of {k}"
+                                   + ("" if progress.isatty() else "\n"))
                     progress.flush()
-            who = f"{level.capitalize()} alone" if solo else f"{level.capitalize()} vs Normal, {n} players"
             out.append(Rate(who, wins, len(batch)))
     finally:
         if pool:
@@ -137,7 +144,8 @@ def run(args: Any) -> int:
         from bot.engine.levels import strong_budget
 
         budget = strong_budget()
+    levels = tuple(dict.fromkeys(getattr(args, "level", None) or ("strong", "easy")))
     rates = measure(args.game, args.games, [args.players] if args.players else None, budget, playouts,
-                    seed=args.seed, workers=args.workers, progress=sys.stderr)
+                    seed=args.seed, workers=args.workers, levels=levels, progress=sys.stderr)
     print(report(args.game, rates, budget, playouts))
     return 0

@@ -27,7 +27,8 @@ def test_a_hint_does_not_change_when_unseen_cards_are_redealt(game_id: str) -> N
     assert moved_total > 0, "some unseen cards were really moved"
 
 
-@pytest.mark.parametrize("game_id", ["maginot_line", "court_wars", "cardchess2"])
+@pytest.mark.parametrize("game_id", ["maginot_line", "court_wars", "cardchess2", "gridcannon", "celestial_emperor",
+                                     "knight_rogue_princess_dragon"])
 def test_a_plan_is_given_when_the_move_has_no_aim_and_tells_no_secret(game_id: str) -> None:
     """A plan (what to build or aim for next) comes from the seat's own view: with the unseen cards
     re-dealt it is word for word the same; it is given at some positions, not at all."""

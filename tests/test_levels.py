@@ -112,3 +112,14 @@ def test_bench_reports_strong_playouts_per_second_untargeted():
     playout_figures(True, figures.append, Figure)
     assert {f.name.split(":")[0] for f in figures} == set(GAME_IDS) - {"knight_rogue_princess_dragon"}
     assert all(f.target is None and f.value > 0 and f.unit == "playouts/s" for f in figures)
+
+
+def test_bench_reports_strong_win_rate_untargeted_with_its_interval_and_games():
+    from bot.bench import Figure
+    from bot.benchkit.levels import strong_rate_figure
+
+    figures: list = []
+    strong_rate_figure(figures.append, Figure, games=2, budget=0.01)
+    (f,) = figures
+    assert f.name.startswith("court_wars: Strong's win rate vs Normal at 0.01 s a move") and "of 2 games, 95 %" in f.name
+    assert f.target is None and f.unit == "%" and 0 <= f.value <= 100

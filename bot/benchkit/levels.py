@@ -1,5 +1,6 @@
 """The bench's levels cell: Strong's playouts per second per game (untargeted) — the game's speed
-is what bounds the strongest built-in player at its CPU budget."""
+is what bounds the strongest built-in player at its CPU budget — and, in the full bench, Strong's
+win rate at its default budget over a few seeded Court Wars games (untargeted)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import random
 import time
 from typing import Any
 
-from bot.engine.levels import choose
+from bot.engine.levels import choose, strong_budget
 from bot.engine.registry import GAME_IDS, spec
 from bot.engine.strong import NORMAL_ONLY
 
@@ -38,3 +39,22 @@ def playout_figures(quick: bool, report: Any, figure: type) -> None:
             game, _ = game.apply(seat, str(action))
         report(figure(f"{game_id}: Strong's playouts ({int(played)} at {n} player{'s' * (n > 1)}, untargeted)",
                       played / max(spent, 1e-9), "playouts/s"))
+
+
+STRONG_RATE_GAMES = 4  # Court Wars games, 2 players, seats alternated: a few minutes of CPU
+
+
+def strong_rate_figure(report: Any, figure: type, games: int = STRONG_RATE_GAMES, budget: float | None = None) -> None:
+    """Strong's win rate against Normal at its default CPU budget a move (``strong_budget``), over
+    ``games`` seeded two-player Court Wars games, with its 95 % interval in the figure's name: too
+    few games for a target (``python -m bot strength court_wars`` measures it properly).
+    ``budget``: another CPU budget a move (the tests' few milliseconds)."""
+    from bot.strength import measure, wilson
+
+    what = "its default budget, " if budget is None else ""
+    budget = strong_budget() if budget is None else budget
+    rate = measure("court_wars", games, [2], budget=budget, levels=("strong",), progress=None)[0]
+    low, high = wilson(rate.wins, rate.games)
+    report(figure(f"court_wars: Strong's win rate vs Normal at {what}{budget:g} s a move ("
+                  f"{rate.wins:g} of {rate.games} games, 95 % {100 * low:.0f}–{100 * high:.0f} %, untargeted)",
+                  100 * rate.wins / rate.games, "%"))

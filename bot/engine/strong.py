@@ -106,7 +106,10 @@ def playout(game: Game, player: Callable[..., Any], rng: random.Random, limit: i
         try:
             action: Any = player(game, seat, rng)
         except (ValueError, IndexError, KeyError, AssertionError, AttributeError, TypeError):
-            action = _walk(game, seat, (), rng)
+            try:
+                action = _walk(game, seat, (), rng)
+            except Exception:  # the engine's choices meet a card its deal never puts there
+                action = None
             if action is None:
                 return None
         try:

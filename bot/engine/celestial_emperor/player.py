@@ -73,20 +73,44 @@ REASONS = {
 
 
 def easy_move(game: Game, seat: int, rng: random.Random) -> Action:
-    """Easy: a warrior who plays its duels badly — often its lowest card into a duel, its best
-    card thrown into a trick, its highest card kept as its final card whether or not its tricks
+    """Easy: a warrior who hoards its high cards — often its lowest card into a duel (it loses the
+    duel, so its tricks stay few), its highest card kept as its final card whether or not its tricks
     qualify it — and attacks whoever it looks at first."""
     normal = auto_move(game, seat, rng)
     assert isinstance(game, CelestialEmperorGame)
     hand = sorted(game.hands[seat], key=value)  # its own hand
-    if isinstance(normal, Commit) and hand and rng.random() < 0.8:
-        return Commit(hand[0] if rng.random() < 0.7 else hand[-1])
-    if isinstance(normal, Trick) and hand and rng.random() < 0.7:
-        return Trick(hand[-1])
-    if isinstance(normal, Keep) and hand and rng.random() < 0.6:
+    if isinstance(normal, Commit) and hand and rng.random() < 0.75:
+        return Commit(hand[0])
+    if isinstance(normal, Keep) and hand and rng.random() < 0.8:
         return Keep(hand[-1])  # its best card, though its tricks may not qualify it
     if isinstance(normal, Target) and rng.random() < 0.5:
         targets = game.choices(seat, ("target",)).options
         view = game.view(seat)
         return Target(view.seats[rng.choice(targets).data].suit)
     return normal
+
+
+def plan(game: Game, seat: int, action: Action | str) -> str | None:
+    """When the hint is a card put into a trick (an aim of its own: none), what to aim for: a final
+    card its trick count qualifies — the best the seat holds now, or how many more duels it needs
+    for its lowest card. It reads only the seat's hand and the public trick counts."""
+    from bot.engine.cards import pretty
+    from bot.engine.words import CardName, say, say_n
+
+    if not isinstance(action, Trick):
+        return None
+    assert isinstance(game, CelestialEmperorGame)
+    view = game.view(seat)
+    hand = sorted((c for c in game.hands[seat] if c != action.card), key=value)
+    if not hand:
+        return None
+    tricks = view.seats[seat].tricks
+    strict = "Strict" in view.options
+    ok = [c for c in hand if (value(c) < tricks if strict else value(c) <= tricks)]
+    if ok:
+        return say("keep {card} for your final card: your {tricks} tricks already qualify it",
+                   card=CardName(ok[-1], pretty(ok[-1])), tricks=tricks)
+    need = value(hand[0]) + (1 if strict else 0) - tricks
+    return say_n("win duels: {card}, your lowest card, needs {n} more trick to qualify as your final card",
+                 "win duels: {card}, your lowest card, needs {n} more tricks to qualify as your final card",
+                 card=CardName(hand[0], pretty(hand[0])), n=need)

@@ -11,6 +11,7 @@ from bot.engine.core import Action
 from . import actions as A
 from .board import (
     BASE,
+    CELLS,
     CENTRE,
     EXHAUSTED,
     LINE,
@@ -20,6 +21,7 @@ from .board import (
     READY,
     SETUP_REPLACE,
     SETUP_ROYALS,
+    SLOTS,
     qualifies,
     value,
 )
@@ -199,3 +201,30 @@ def easy_move(game: GridcannonGame, seat: int, rng: random.Random) -> Action:
         royals = [m for m in game.legal_actions(seat) if isinstance(m, A.PlaceRoyal)]
         return royals[0] if royals else normal
     return normal
+
+
+def plan(game: GridcannonGame, seat: int, action: Action | str) -> str | None:
+    """When the hint is a number card placed where it kills nothing, the royal to aim at: the
+    living one (not yet beyond reach) whose attack is nearest its health, and what counts against
+    it. Everything it reads is face up on the table."""
+    from bot.engine.words import say
+
+    from .rules import cn
+
+    if not isinstance(action, A.Place) or game.kills_at(action.cell):
+        return None
+    reachable = [i for i in game.living() if not game.is_invincible(i)]
+    if not reachable:
+        return None
+    i = min(reachable, key=lambda i: (game.health(i) - game.attack(i), i))
+    royal = game.slots[i]["royal"]
+    counts = {"J": say("any card counts against it"), "Q": say("cards of its colour count against it"),
+              "K": say("cards of its suit count against it")}[royal[0]]
+    attack, health = game.attack(i), game.health(i)
+    if attack >= health:  # ready: the next card that lands on its far cell fires
+        return say("finish {royal}: its two attacking cells make {attack}, enough for its {health}, so the next "
+                   "card placed on {cell} kills it", royal=cn(royal), attack=attack, health=health,
+                   cell=CELLS[LINE[SLOTS[i]][2]])
+    return say("aim at {royal}, the nearest to falling: {counts}, and its two attacking cells "
+               "make {attack} of the {health} that kill it", royal=cn(royal), counts=counts,
+               attack=attack, health=health)

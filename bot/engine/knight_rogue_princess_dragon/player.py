@@ -40,3 +40,22 @@ REASONS = {
 
 
 FALLBACK = say("it is the step the tale asks of you now")  # the hint's reason for any other step
+
+
+def plan(game: Game, seat: int, action: Action | str) -> str | None:
+    """When the hint is to hand the told card on (a step with no aim of its own), what matters
+    later: in the ending the seat may play the top card of its own received pile, if it beats the
+    story pile's top. It reads only the seat's own view."""
+    from bot.engine.cards import pretty
+    from bot.engine.words import CardName, say
+
+    view = game.view(seat)
+    if getattr(view, "step", "") != "pass" or not str(action).startswith("pass"):
+        return None
+    received = view.received[seat] if seat < len(view.received) else ()  # type: ignore[attr-defined]
+    if not received:
+        return say("think ahead to the ending: the cards handed to you make your received pile, and "
+                   "its top card is the one you may play then, if it beats the story pile's top")
+    top = received[0]
+    return say("think ahead to the ending: {card}, the top of your received pile, is the card you may play "
+               "then, if it beats the story pile's top", card=CardName(top, pretty(top)))
