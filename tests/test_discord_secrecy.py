@@ -212,6 +212,11 @@ class Watcher:
         if item.kind == "message":
             self.check_pictures(item, seat, where)
 
+    @staticmethod
+    def said(view: Any, lang: str) -> Any:
+        """A view to draw a picture from, its words in ``lang``."""
+        return view if lang == "en" else InLanguage(view, lang)
+
     def drawn(self, game: Game, seat: int | None, kind: str, lang: str = "en") -> bytes | None:
         """The picture of ``seat``'s view (None: public) of ``game`` with the cards ``seat`` may not
         know re-dealt, its words in ``lang``: what the reader may be shown."""
@@ -219,8 +224,8 @@ class Watcher:
         if key not in self._drawn:
             other, _ = redeal(game, seat, seed=self.mark + len(self._drawn))
             view = other.view(seat)
-            table_view = view if lang == "en" else InLanguage(view, lang)
-            self._drawn[key] = draw_table(self.game_id, table_view) if kind == "table" else draw_seat(self.game_id, view)
+            table_view = self.said(view, lang)
+            self._drawn[key] = (draw_table if kind == "table" else draw_seat)(self.game_id, table_view)
         return self._drawn[key]
 
     def explain(self, data: bytes) -> str:
@@ -229,7 +234,8 @@ class Watcher:
         for g in self.states:
             for r in [None, *range(len(g.players))]:
                 tables = (draw_table(self.game_id, self.said(g.view(r), lang)) for lang in {"en", self.lang})
-                if data in tables or draw_seat(self.game_id, g.view(r)) == data:
+                seats = (draw_seat(self.game_id, self.said(g.view(r), lang)) for lang in {"en", self.lang})
+                if data in tables or data in seats:
                     found.append(f"{'public' if r is None else f'seat {r}'} view at move {g.move_count}")
         return "; ".join(found) or "no view of the state before or after the step draws it"
 

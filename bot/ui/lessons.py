@@ -100,10 +100,10 @@ def components(lr: LessonReader) -> discord.ui.View:
 
 async def message(lr: LessonReader) -> dict[str, Any]:
     """The lesson's message: its words, the table, the hand, the buttons."""
-    table_png = await pictures.table_picture(lr.game, lr.public.view)
+    table_png = await pictures.table_picture(lr.game, lr.public.view, lr.seat.lang)
     table = payloads.table_message(lr.public, table_png)
     embeds, files = [table.embed], list(table.files)
-    seat_png = await pictures.seat_picture(lr.game, lr.seat.view)
+    seat_png = await pictures.seat_picture(lr.game, lr.seat.view, lr.seat.lang)
     _, hand, _, hand_files = payloads.seat_message(lr.seat, payloads.Drafts(), seat_png)
     hand.set_footer(text=lr.seat.words.t("{title} · a lesson, step {step} of {steps}", title=lr.title, step=lr.step,
                                          steps=lr.steps))

@@ -332,7 +332,7 @@ class Play:
     async def send_panel(self, interaction: discord.Interaction, reader: Reader, note: str = "") -> None:
         drafts = payloads.Drafts()
         reader = reader.in_language(language_of(interaction.locale))  # a private answer: the reader's own language
-        png = await pictures.seat_picture(reader.game, reader.view)
+        png = await pictures.seat_picture(reader.game, reader.view, reader.lang)
         head, embed, view, files = payloads.seat_message(reader, drafts, png, note)
         if await self.desk.lesson_offer(reader, interaction.user.id):  # the first turn of a first game: once
             from bot.ui import lessons
@@ -491,7 +491,7 @@ class Play:
         kw: dict[str, Any]
         if mine is not None and mine.acting and mine.table.status == "playing":
             drafts = payloads.Drafts()
-            png = await pictures.seat_picture(mine.game, mine.view)
+            png = await pictures.seat_picture(mine.game, mine.view, mine.lang)
             head, embed, view, files = payloads.seat_message(mine, drafts, png, done)
             await self.desk.save_drafts(drafts, mine)
             kw = {"content": head, "embed": embed, "view": view, "attachments": files}
