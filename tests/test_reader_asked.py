@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bot import ui
+from bot.ui import payloads as ui
 from bot.engine.registry import spec, specs
 from bot.store import MoveLog, Seat, TableRow
 from bot.tables.reader import ASKED, Reader, TableFacts, reader_of

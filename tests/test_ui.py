@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot import ui
+from bot.ui import payloads as ui
 from bot.engine.registry import spec
 from bot.engine.core import Choices, Decision, Option
 from bot.store import Seat, TableRow

@@ -25,10 +25,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.engine.words import say
+from bot.engine.cards import pretty_text
 from bot.engine.core import Event, Game
 from bot.engine.registry import spec
 from bot.records import FORFEIT, check_record
 from bot.render import pictures
+from bot.render.panel import clip
 from bot.render.animation import Animation, Frame, alt_text, caption_text
 from bot.tables.daily import DAILY_GAME, daily_day, daily_seed
 from bot.tables.errors import TableError
@@ -515,3 +517,32 @@ def replays_of(desk: "Desk") -> Replays:
         service = desk._service  # the tables layer's own: the Discord layer holds only the result
         found = _BY_DESK[desk] = Replays(service.store, lambda: service.clock())  # the service's clock, as it is now
     return found
+
+
+# ----- the viewer's words and custom_ids (bot/ui/replay.py makes its payloads of them) -------------
+def eye_code(seat: int | None) -> str:
+    return "p" if seat is None else str(seat)
+
+
+def eye_of(code: str) -> int | None:
+    if code == "p":
+        return None
+    if not code.isdigit() or len(code) > 2:
+        raise TableError(say("That button is not one of mine."))
+    return int(code)
+
+
+def step_label(viewing: Viewing, step: int, seat: int | None) -> str:
+    """A step as the picker lists it: its number, who moved and what the eyes read of it."""
+    replay = viewing.replay
+    if step == 0:
+        return "0. The deal"
+    said = viewing.line(step, seat)
+    text = " ".join(pretty_text(said[0]).split()) if said else "(nothing to see)"  # a label shows no Markdown
+    return clip(f"{step}. {' '.join(replay.mover(step).split())}: {text}", 100)
+
+
+def eyes_label(viewing: Viewing, seat: int | None) -> str:
+    if seat is None:
+        return "The public view"
+    return clip(f"{' '.join(viewing.replay.players[seat].split())}'s view", 100)

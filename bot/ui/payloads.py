@@ -28,14 +28,16 @@ from typing import Any
 
 import discord
 
-from bot.engine.cards import pretty_text
 from bot.engine.levels import LEVEL_NAMES, LEVELS
 from bot.engine.registry import spec, with_article
 from bot.render import renderer, story
 from bot.render.panel import Panel, clip, plain, reflow  # noqa: F401 — every payload is reached from here
 
+from bot.tables.answers import (  # noqa: F401 — every payload is reached from here
+    LINE_MAX, NOTHING, completions, did, forfeit_question, language_set, no_line_now, nothing_to_choose,
+)
 from bot.tables.clock import format_duration
-from bot.tables.reader import FORFEIT_TOKENS, Reader
+from bot.tables.reader import Reader
 from bot.tables.since import told
 from bot.ui.components import Kind, Sent, add, button
 from bot.ui.boxes import text_box  # noqa: F401 — every payload is reached from here
@@ -48,9 +50,6 @@ from bot.ui.text import (  # noqa: F401 — every payload is reached from here
     SELECT, SELECT_MAX, STEP, STEP_BUTTONS_MAX, SURE, SURE_MOVE, TEXT, alt_text, cid, defused, embed_from_panel,
     hand_label, is_forfeit, jump_url, line, name, picture_file,
 )
-from bot.engine.words import Many
-from bot.i18n import words
-from bot.i18n.lang import LANGUAGE_NAMES
 
 
 # ----- whole table messages -------------------------------------------------------------------
@@ -318,27 +317,6 @@ def ending(reader: Reader, link: str, ratings: str = "", film: Any = None) -> di
     return kw
 
 
-LINE_MAX = 1100  # characters of one part of what an action did: a story line is said whole (its engine's limit, 1000)
-
-
-def did(labels: Sequence[str], secret: bool = False, lang: str = "en") -> str:
-    """What an action did, in one sentence from the labels of its tokens (the reader's plain words):
-    "Done: you chose royal K♣, then T2." (a secret choice is said only to its chooser, privately)."""
-    w = words(lang)
-    parts = [clip(pretty_text(" ".join(str(x).split())), LINE_MAX) for x in labels if str(x).strip()]
-    if not parts:
-        return w.t("Done.")
-    said = parts[0] if len(parts) == 1 else w.t("{steps}, then {last}", steps=", ".join(parts[:-1]), last=parts[-1])
-    if secret:
-        return clip(w.t("Done: your secret choice is in — {said}.", said=plain(said)), 1800)
-    return clip(w.t("Done: you chose {said}.", said=plain(said)), 1800)
-
-
-def language_set(lang: str) -> str:
-    """What ``/game language`` says to the channel, in the table's new language."""
-    return words(lang).t("This table speaks {language} now.", language=LANGUAGE_NAMES.get(lang, lang))
-
-
 def private_lines(lines: Sequence[str]) -> str:
     return clip("\n".join(line(p) for p in lines), 2000)
 
@@ -352,30 +330,6 @@ def history(reader: Reader) -> discord.Embed:
     return embed
 
 
-NOTHING = "∅"  # the value of the autocomplete's one entry saying why nothing may be chosen (refused if sent)
-
-
-def nothing_to_choose(reader: Reader, verb: str | None = None) -> str | None:
-    """Why this reader may choose nothing now (with ``verb``: no move of that verb), in one
-    sentence from what it may know; None when something may be chosen."""
-    w = reader.words
-    if reader.table.status != "playing":
-        return w.t("There is no game in progress at this table.")
-    if reader.seat is None:
-        return w.t("You are not playing at this table.")
-    if reader.has_left:
-        return w.t("You have left this game.")
-    if not reader.acting:
-        return reader.waiting_for
-    if verb is None or not reader.choices((verb,)).empty:
-        return None
-    others = [o.label or o.token for o in reader.choices(()).options if o.token not in FORFEIT_TOKENS]
-    if w.english:
-        return pretty_text(f"No {verb} is possible now" + (f"; you may: {'; '.join(others)}." if others else "."))
-    return w.t("No {verb} is possible now; you may: {moves}.", verb=verb, moves=Many(others, "; ")) if others \
-        else w.t("No {verb} is possible now.", verb=verb)
-
-
 def nothing_entry(why: str) -> list[discord.app_commands.Choice[str]]:
     """The autocomplete's one entry when nothing may be chosen: the reason, and a value that is
     refused with it when sent (:data:`NOTHING`)."""
@@ -384,52 +338,9 @@ def nothing_entry(why: str) -> list[discord.app_commands.Choice[str]]:
 
 
 def autocomplete(reader: Reader, current: str, verb: str | None = None) -> list[discord.app_commands.Choice[str]]:
-    """Autocomplete from the reader's choices: the next tokens after what is typed, in plain words;
-    when nothing may be chosen, one entry that says why."""
+    """Autocomplete from the reader's choices (``bot.tables.answers.completions``); when nothing may
+    be chosen, one entry that says why."""
     why = nothing_to_choose(reader, verb)
     if why is not None:
         return nothing_entry(why)
-    typed = current[:200].split()
-    ends_with_space = current.endswith(" ")
-    done = tuple(typed if ends_with_space else typed[:-1])
-    partial = "" if ends_with_space or not typed else typed[-1].lower()
-    if verb is not None:
-        done = (verb, *done) if not done or done[0] != verb else done
-    c = reader.choices(done)
-    out = []
-    head = " ".join(done)
-    if c.complete and done and not partial:
-        label = " → ".join(reader.so_far(done))
-        out.append(discord.app_commands.Choice(name=clip(pretty_text(label) + " ✓", 100), value=head[:100]))
-    if c.kind == "range":
-        options = [(str(i), str(i)) for i in range(c.lo, c.hi + 1)]
-    else:
-        options = [(o.token, o.label or o.token) for o in c.options]
-    for token, label in options:
-        if partial and partial not in token.lower() and partial not in label.lower():
-            continue
-        value = f"{head} {token}".strip()
-        shown = value if verb is None else value.partition(" ")[2] or value
-        text = f"{pretty_text(label)} ({shown})" if label != token else shown
-        out.append(discord.app_commands.Choice(name=clip(text, 100), value=value[:100]))
-        if len(out) == 25:
-            break
-    return out
-
-
-def no_line_now(reader: Reader) -> str:
-    """Why /game say cannot be a line now: the step the game asks of this seat first (its
-    decision's prompt, else its choices' words), or whose turn it is."""
-    decision = reader.decision if reader.acting else None
-    if decision is None:
-        return clip(reader.words.t("The game is not asking you for a line right now. {waiting}",
-                                   waiting=reader.waiting_for), 1900)
-    step = decision.prompt or reader.words.list([o.label or o.token for o in reader.choices(()).options], "or")
-    return clip(reader.words.t("The game is not asking you for a line yet. First: {step}", step=pretty_text(step)), 1900)
-
-
-def forfeit_question(reader: Reader, tokens: tuple[str, ...]) -> str:
-    what = pretty_text(" → ".join(reader.so_far(tokens)))
-    return clip(reader.words.t("Are you sure you want to **{what}**? It gives the game up for you and cannot be undone.",
-                               what=what), 2000)
-
+    return [discord.app_commands.Choice(name=name, value=value) for name, value in completions(reader, current, verb)]

@@ -15,18 +15,18 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
 from bot.engine.words import say
-from bot.engine.cards import pretty_text
 from bot.render import pictures, renderer
 from bot.render.panel import clip
 from bot.tables import TableError
-from bot.tables.replays import MAX_RECORD_BYTES, Replays, Viewing, film, replays_of
+from bot.tables.replays import (
+    MAX_RECORD_BYTES, Replays, Viewing, eye_code, eye_of, eyes_label, film, replays_of, step_label,
+)
 from bot.ui.components import Component, Kind, Sent, component_class, dynamic
 from bot.ui.payloads import COLOUR, NO_PINGS, SELECT_MAX, alt_text, cid, embed_from_panel, line, name, picture_file
 from bot.ui.play import refuse
@@ -45,38 +45,8 @@ FILM = "🎞"  # the whole game as an animation, sent privately
 DEFER_AFTER = 2.0  # seconds; Discord allows 3 for the first answer
 
 
-# ----- custom_ids -----------------------------------------------------------------------
-def eye_code(seat: int | None) -> str:
-    return "p" if seat is None else str(seat)
-
-
-def eye_of(code: str) -> int | None:
-    if code == "p":
-        return None
-    if not code.isdigit() or len(code) > 2:
-        raise TableError(say("That button is not one of mine."))
-    return int(code)
-
-
 def page_of(step: int) -> int:
     return step // PER_PAGE
-
-
-# ----- payloads ---------------------------------------------------------------------------
-def step_label(viewing: Viewing, step: int, seat: int | None) -> str:
-    """A step as the picker lists it: its number, who moved and what the eyes read of it."""
-    replay = viewing.replay
-    if step == 0:
-        return "0. The deal"
-    said = viewing.line(step, seat)
-    text = " ".join(pretty_text(said[0]).split()) if said else "(nothing to see)"  # a label shows no Markdown
-    return clip(f"{step}. {' '.join(replay.mover(step).split())}: {text}", 100)
-
-
-def eyes_label(viewing: Viewing, seat: int | None) -> str:
-    if seat is None:
-        return "The public view"
-    return clip(f"{' '.join(viewing.replay.players[seat].split())}'s view", 100)
 
 
 def frame_message(viewing: Viewing, step: int, seat: int | None, picture: bytes | None,
@@ -151,42 +121,10 @@ def components(viewing: Viewing, step: int, seat: int | None, page: int | None =
     return view
 
 
-class _Pictures:
-    """The viewer's recent pictures by (record, step, eyes)."""
-    # bench: click→answer p99 with pictures — stepping back and forth over a replay draws each picture once
-
-    def __init__(self, size: int = 256):  # about 50 KB each
-        self.size = size
-        self._items: OrderedDict[tuple[str, int, int | None], bytes | None] = OrderedDict()
-
-    def get(self, key: tuple[str, int, int | None]) -> tuple[bool, bytes | None]:
-        if key in self._items:
-            self._items.move_to_end(key)
-            return True, self._items[key]
-        return False, None
-
-    def put(self, key: tuple[str, int, int | None], png: bytes | None) -> None:
-        if png is None:
-            return  # a failed drawing is tried again next time
-        self._items[key] = png
-        self._items.move_to_end(key)
-        while len(self._items) > self.size:
-            self._items.popitem(last=False)
-
-
-PICTURES = _Pictures()
-
-
 async def picture_of(viewing: Viewing, step: int, seat: int | None) -> bytes | None:
-    """The table at ``step`` as ``seat`` saw it (a seat's eyes: its own side shown), cached by the
-    record's content (two databases' record 1 are not the same game)."""
+    """The table at ``step`` as ``seat`` saw it (a seat's eyes: its own side shown)."""
     reader = viewing.reader(step, seat)
-    key = (viewing.replay.digest, step, seat)
-    found, png = PICTURES.get(key)
-    if not found:
-        png = await pictures.table_picture(reader.game, reader.view)
-        PICTURES.put(key, png)
-    return png
+    return await pictures.table_picture(reader.game, reader.view, reader.lang)
 
 
 async def frame(viewing: Viewing, step: int, seat: int | None, page: int | None = None) -> dict[str, Any]:
