@@ -131,7 +131,7 @@ def build(floor: bool, pictures: bool) -> tuple[discord.Client, str]:
     if not pictures:  # tables and panels without their pictures
         from bot.render import pictures as drawing
 
-        async def none(game_id: str, view: Any) -> None:
+        async def none(game_id: str, view: Any, lang: str = "en") -> None:
             return None
 
         drawing.table_picture = none  # type: ignore[assignment]
