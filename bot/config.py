@@ -41,7 +41,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("DECKHAND_SWEEP_SECONDS", "5", "How often (seconds) turn limits are checked; 0.1 to 3600."),
     Setting("DECKHAND_PICTURE_WORKERS", "", "Processes that draw table pictures (0: draw in threads instead); "
             "0 to 256.", "one per core but one (at least one)"),
-    Setting("DECKHAND_PICTURE_WAIT", "0.04", "Seconds an answer waits for its table's new picture; a picture not "
+    Setting("DECKHAND_PICTURE_WAIT", "2", "Seconds an answer waits for its table's new picture; a picture not "
             "drawn by then follows in an edit of the table message (the answer keeps the one before); 0 to 10."),
     Setting("DECKHAND_END_ANIMATION", "on", "The end message's animation of the whole game: on or off (off saves "
             "the second or two of CPU it takes to draw a game, on a small machine)."),
@@ -83,7 +83,7 @@ class Settings:
     sweep_seconds: float = 5.0  # how often the turn-limit sweep runs (an indexed read of due tables)
     picture_workers: int | None = None  # picture processes (0: threads; None: the default), read by bot.render.pictures
     end_animation: bool = True  # the end message carries the whole game as an animation
-    picture_wait: float = 0.04  # seconds an answer waits for its table's new picture (then it follows in an edit)
+    picture_wait: float = 2.0  # seconds an answer waits for its new picture (Discord allows 3 for an answer)
     think_workers: int | None = None  # thinking processes (0: threads; None: the default), read by bot.tables.thinking
     strong_seconds: float | None = None  # a Strong move's budget (None: the default), read by bot.tables.thinking
 
@@ -113,7 +113,7 @@ class Settings:
         end_animation = env.get("DECKHAND_END_ANIMATION", "on").strip().lower() or "on"
         if end_animation not in ("on", "off"):
             raise ConfigError(f"DECKHAND_END_ANIMATION takes on or off, not {end_animation[:20]!r}.")
-        picture_wait = _number(env, "DECKHAND_PICTURE_WAIT", 0.04, least=0.0, most=10.0, unit="seconds")
+        picture_wait = _number(env, "DECKHAND_PICTURE_WAIT", 2.0, least=0.0, most=10.0, unit="seconds")
         think_workers = _number(env, "DECKHAND_THINK_WORKERS", None, least=0, most=256, unit="processes", whole=True)
         strong_seconds = _number(env, "DECKHAND_STRONG_SECONDS", None, least=0.01, most=30.0, unit="seconds")
         return cls(
