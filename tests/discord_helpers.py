@@ -180,8 +180,9 @@ async def press_move(standin, bot, channel_id: int, move: str, user: dict) -> An
             done = step_tokens(bot, arg)
             nxt = tokens[len(done)]
             values = [o["value"] for o in c.get("options", [])]
-            if nxt in values:
-                res = await standin.select(bot, panel_id, c["custom_id"], [nxt], user=user)
+            picked = [nxt] if nxt in values else nxt.split(",")  # a set of several is one token "a,b"
+            if all(v in values for v in picked) and len(picked) <= c.get("max_values", 1):
+                res = await standin.select(bot, panel_id, c["custom_id"], picked, user=user)
                 if played(res) or done + (nxt,) == tokens and not (res.ephemeral and res.message_id
                                                                    and components(standin, res.message_id)):
                     return res  # the last token chosen from a select (or the steps after it left no choice) made the move
