@@ -143,7 +143,9 @@ def _enforce(game: Game, seat: int, view) -> Action:
     return game.parse(seat, "enforce " + ",".join(sorted(chosen, key=order.index)))
 
 
-def _turn(game: Game, seat: int, view, rng: random.Random) -> Action:
+def _turn(game: Game, seat: int, view, rng: random.Random, weigh: bool = True) -> Action:
+    """The seat's turn. ``weigh=False`` (Easy) attacks a face-down card without holding back when
+    its odds are poor."""
     top = game.choices(seat, ())
     verbs = top.tokens()
     if verbs == ["pass"]:
@@ -173,7 +175,7 @@ def _turn(game: Game, seat: int, view, rng: random.Random) -> Action:
                 strength = _strength(view, tokens)
                 chance = min(1.0, strength / AVERAGE_DEFENCE / 1.3)
                 score = 10 + 40 * chance + 4 * threat + (400 if urgent else 0) + (200 * chance if last else 0)
-                if chance < 0.5 and not urgent:
+                if chance < 0.5 and not urgent and weigh:
                     score -= 30
                 consider(score, tokens)
             else:
@@ -261,22 +263,39 @@ def plan(game: Game, seat: int, action: Action | str) -> str | None:
                  "card there that survives a whole turn wins", goal=goal, card=what, cell=near.cell, n=ranks)
 
 
+EASY_FORGETS_ENFORCE = 0.85  # of the enforce windows
+EASY_BUILDS_UP = 0.3  # of the turns: lays a card beside its own home row instead of racing
+EASY_RUSHES = 0.6  # of the other turns: pushes whichever card goes furthest
+
+
 def easy_move(game: Game, seat: int, rng: random.Random) -> Action:
-    """Easy: a player who rushes — it often just pushes the card that goes furthest toward the
-    goal row, whatever threatens its home row, and often forgets to enforce a defence."""
+    """Easy: a player who forgets the race and rushes by turns. Now and then it lays its strongest
+    card from its hand beside its own home row, building up instead of racing to the goal row; it
+    often just pushes the card that goes furthest, whatever threatens it there or at its home row;
+    it attacks face-down cards without weighing its odds; and it often forgets to enforce a
+    defence."""
     d = game.decision_of(seat)
-    if d is not None and d.name == "enforce" and rng.random() < 0.85:
+    if d is not None and d.name == "enforce" and rng.random() < EASY_FORGETS_ENFORCE:
         return game.parse(seat, "enforce")
-    if d is not None and d.name == "turn" and rng.random() < 0.6:
-        verbs = game.choices(seat, ()).tokens()
-        if "move" in verbs:
-            view = game.view(seat)
-            best: tuple[float, str] | None = None
-            for src in game.choices(seat, ("move",)).options:
-                for dst in game.choices(seat, ("move", src.token)).options:
-                    gain = _progress(view, seat, dst.token) - _progress(view, seat, src.token) + rng.random() * 0.5
-                    if best is None or gain > best[0]:
-                        best = (gain, f"move {src.token} {dst.token}")
-            if best is not None and best[0] > 0:
-                return game.parse(seat, best[1])
-    return auto_move(game, seat, rng)
+    if d is None or d.name != "turn":
+        return auto_move(game, seat, rng)
+    view = game.view(seat)
+    verbs = game.choices(seat, ()).tokens()
+    if "add" in verbs and rng.random() < EASY_BUILDS_UP:
+        hand = game.choices(seat, ("add",)).options
+        if hand:
+            card = max(hand, key=lambda o: ATTACK[o.token[0]])
+            cells = game.choices(seat, ("add", card.token)).options
+            if cells:
+                near = min(cells, key=lambda o: (_progress(view, seat, o.token), rng.random()))
+                return game.parse(seat, f"add {card.token} {near.token}")
+    if "move" in verbs and rng.random() < EASY_RUSHES:
+        best: tuple[float, str] | None = None
+        for src in game.choices(seat, ("move",)).options:
+            for dst in game.choices(seat, ("move", src.token)).options:
+                gain = _progress(view, seat, dst.token) - _progress(view, seat, src.token) + rng.random() * 0.5
+                if best is None or gain > best[0]:
+                    best = (gain, f"move {src.token} {dst.token}")
+        if best is not None and best[0] > 0:
+            return game.parse(seat, best[1])
+    return _turn(game, seat, view, rng, weigh=False)
