@@ -271,9 +271,9 @@ def story_markdown(reader: Reader) -> str | None:
     render = renderer(reader.game)
     if render.story is None or reader.view is None:
         return None
-    cast, entries = render.story(reader.view)
-    ending = reader.result or "The story was left unfinished."
-    return story.markdown(reader.title, list(reader.players), cast, entries, ending)
+    cast, entries = render.said("story", reader.view, reader.lang)
+    ending = reader.result or reader.words.t("The story was left unfinished.")
+    return story.markdown(reader.title, list(reader.players), cast, entries, ending, reader.lang)
 
 
 def story_file(reader: Reader) -> discord.File | None:
