@@ -175,7 +175,7 @@ def alt_text(view: KrpdView, lang: str = "en") -> str:
                          used=cards(view.used[seat])))
     parts.append(w.t("Story pile: {pile}.", pile=_story_pile(view, w)) if view.story_pile
                  else w.t("Story pile: empty."))
-    return clip(" ".join(parts).replace("🃏", "Joker"), 1000)
+    return clip(" ".join(parts).replace("🃏", w.t("Joker")), 1000)
 
 
 def text(view: KrpdView, lang: str = "en") -> str:
