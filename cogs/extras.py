@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.engine.words import say
-from bot.i18n import language_of, words
+from bot.i18n import Words, language_of, words
 from bot.engine.registry import spec
 from bot.render.panel import clip
 from bot.tables import DAILY_GAME, TableError
@@ -43,8 +43,9 @@ async def daily(cog: "Tables", interaction: discord.Interaction, leaderboard: bo
     from cogs.tables import NO_PINGS, actor_of, refuse
 
     desk = cog.desk
+    w = words(language_of(interaction.locale))  # the player's own language (the deal is in our DMs)
     if leaderboard:
-        embed = board_embed(await desk.daily_board(), interaction.user.id, desk.today())
+        embed = board_embed(await desk.daily_board(), interaction.user.id, desk.today(), w)
         return await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS)
     try:
         dm = await interaction.user.create_dm()
@@ -58,14 +59,15 @@ async def daily(cog: "Tables", interaction: discord.Interaction, leaderboard: bo
         if mine is None or mine.finished_at is None:
             return await refuse(interaction, str(e))
         # Played already: say so, with how it went and the day's board.
-        embed = board_embed(await desk.daily_board(), interaction.user.id, mine.day)
-        return await interaction.response.send_message(clip(f"{e} Yours: {result_text(mine)}.", 1900), embed=embed,
+        embed = board_embed(await desk.daily_board(), interaction.user.id, mine.day, w)
+        said = w.say(str(e)) + " " + w.t("Yours: {result}.", result=result_text(mine, w))
+        return await interaction.response.send_message(clip(said, 1900), embed=embed,
                                                        ephemeral=True, allowed_mentions=NO_PINGS)
     msg = await render(update.public)  # its picture drawn off the loop, like every table message
     day = update.table.daily or ""
-    intro = (f"**Daily challenge — {day}.** Everyone gets this same deal today and has one attempt; the "
-             "leaderboard ranks a win by its score, then by time from this deal. `/game daily leaderboard:True` "
-             "shows it.")
+    intro = w.t("**Daily challenge — {day}.** Everyone gets this same deal today and has one attempt; the "
+                "leaderboard ranks a win by its score, then by time from this deal. {command} shows it.", day=day,
+                command="`/game daily leaderboard:True`")
     if interaction.channel_id == dm.id:
         kw = msg.send_kwargs()
         kw["content"] = intro
@@ -82,7 +84,8 @@ async def daily(cog: "Tables", interaction: discord.Interaction, leaderboard: bo
         return await refuse(interaction, say("I could not post the deal in your DMs (are messages from this app "
                                          "allowed?); your attempt for today is not used up."))
     await cog.place.remember(dm.id, posted.id)
-    await interaction.response.send_message(f"Today's deal is waiting in our DMs: {posted.jump_url}", ephemeral=True,
+    await interaction.response.send_message(w.t("Today's deal is waiting in our DMs: {link}", link=posted.jump_url),
+                                            ephemeral=True,
                                             allowed_mentions=NO_PINGS)
 
 
@@ -93,24 +96,29 @@ def clock_text(seconds: float) -> str:
     return f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
 
 
-def result_text(e: DailyEntry) -> str:
+def result_text(e: DailyEntry, w: Words | None = None) -> str:
+    w = w or words("en")
     time_taken = clock_text(e.seconds or 0)
     if e.won:
-        return f"won, score {e.score} — {time_taken}"
-    kills = f", {e.kills} royal{'s' * (e.kills != 1)} killed" if e.kills is not None else ""
-    return f"lost{kills} — {time_taken}"
+        return w.t("won, score {score} — {time}", score=e.score, time=time_taken)
+    if e.kills is not None:
+        return w.n("lost, {n} royal killed — {time}", "lost, {n} royals killed — {time}", e.kills, time=time_taken)
+    return w.t("lost — {time}", time=time_taken)
 
 
-def board_embed(board: list[DailyEntry], user_id: int, day: str) -> discord.Embed:
+def board_embed(board: list[DailyEntry], user_id: int, day: str, w: Words | None = None) -> discord.Embed:
+    """The day's leaderboard, in ``w``'s language (its reader's)."""
+    w = w or words("en")
     title = spec(DAILY_GAME).title
-    embed = discord.Embed(title=f"Daily {title} — {day}", colour=0x2F7D4F,
-                          description="Wins first, by score (higher is better), then by time from the deal.")
+    embed = discord.Embed(title=w.t("Daily {title} — {day}", title=title, day=day), colour=0x2F7D4F,
+                          description=w.t("Wins first, by score (higher is better), then by time from the deal."))
     if not board:
-        embed.description = "Nobody has finished today's deal yet. `/game daily` deals it to you."
+        embed.description = w.t("Nobody has finished today's deal yet. {command} deals it to you.",
+                                command="`/game daily`")
         return embed
-    lines = [f"{i + 1}. **{name(clip(e.name, 40))}** — {result_text(e)}" for i, e in enumerate(board[:BOARD_SIZE])]
+    lines = [f"{i + 1}. **{name(clip(e.name, 40))}** — {result_text(e, w)}" for i, e in enumerate(board[:BOARD_SIZE])]
     mine = next((i for i, e in enumerate(board) if e.user_id == user_id), None)
     if mine is not None and mine >= BOARD_SIZE:
-        lines.append(f"…\n{mine + 1}. **{name(clip(board[mine].name, 40))}** — {result_text(board[mine])}")
-    embed.add_field(name="Leaderboard", value=clip("\n".join(lines), 1024), inline=False)
+        lines.append(f"…\n{mine + 1}. **{name(clip(board[mine].name, 40))}** — {result_text(board[mine], w)}")
+    embed.add_field(name=w.t("Leaderboard"), value=clip("\n".join(lines), 1024), inline=False)
     return embed

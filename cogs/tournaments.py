@@ -22,6 +22,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.engine.words import say
+from bot.i18n import language_of, words
 from bot.engine.levels import DEFAULT_LEVEL, LEVEL_NAMES, LEVELS
 from bot.engine.registry import GAME_IDS, spec
 from bot.render.panel import clip
@@ -92,7 +93,8 @@ class TournamentsCog(commands.Cog, name="Tournaments"):
             v = await self.tours.create(interaction.guild_id, interaction.channel.id, actor_of(interaction), game, format,
                                         rounds=rounds, round_seconds=round_hours * 3600, bots=bots, fill=fill,
                                         settle=settle, seats=seats, options=options, bot_level=bot_level,
-                                        starts_in=None if starts_in_hours is None else starts_in_hours * 3600)
+                                        starts_in=None if starts_in_hours is None else starts_in_hours * 3600,
+                                        lang=language_of(interaction.guild_locale))  # the server's language
         except TableError as e:
             return await refuse(interaction, str(e))
         await interaction.response.send_message(**message_kwargs(v), allowed_mentions=NO_PINGS)
@@ -104,7 +106,7 @@ class TournamentsCog(commands.Cog, name="Tournaments"):
         v = await self.tours.in_channel(interaction.channel_id)
         if v is None:
             return await refuse(interaction, say("There is no tournament in this channel."))
-        kw = await standings_payload(v, v.round, v.status == "finished")
+        kw = await standings_payload(v, v.round, v.status == "finished", language_of(interaction.locale))
         await interaction.response.send_message(**kw, ephemeral=True, allowed_mentions=NO_PINGS)
 
     @tournament.command(name="drop", description="Drop out of this channel's tournament.")
@@ -136,7 +138,7 @@ class TournamentsCog(commands.Cog, name="Tournaments"):
         if message is not None and message.id == v.message_id:
             await interaction.response.edit_message(**message_kwargs(v, edit=True))
         else:
-            await interaction.response.send_message("Done.", ephemeral=True)
+            await interaction.response.send_message(words(language_of(interaction.locale)).t("Done."), ephemeral=True)
             await self.refresh(v)
         if kind in (START, DROP):
             await self.run(tid)
@@ -184,15 +186,17 @@ class TournamentsCog(commands.Cog, name="Tournaments"):
         if isinstance(w, OpenBoard):
             t = await self.tours.view(w.tournament)
             try:
-                made = await self.bot.http.start_thread_without_message(t.channel_id, name=w.name,
+                made = await self.bot.http.start_thread_without_message(t.channel_id,
+                                                                        name=words(w.lang).say(w.name)[:100],
                                                                         auto_archive_duration=1440, type=11)
             except discord.HTTPException as e:
                 log.info("tournament %s: no thread in %s: %s", t.id, t.channel_id, e)
                 if t.id not in self.no_threads:
                     self.no_threads.add(t.id)
-                    await self.say(t.channel_id, "I may not open threads here, and each table needs its own: give me "
-                                                 "**Create Public Threads** in this channel and the round's tables "
-                                                 "open by themselves (a table not open at the round's end is a draw).")
+                    await self.say(t.channel_id, words(t.lang).t(
+                        "I may not open threads here, and each table needs its own: give me **Create Public Threads** "
+                        "in this channel and the round's tables open by themselves (a table not open at the round's "
+                        "end is a draw)."))
                 return False
             await self.tours.open_board(w.tournament, w.round, w.board, int(made["id"]))
             return True
@@ -204,7 +208,7 @@ class TournamentsCog(commands.Cog, name="Tournaments"):
             except TableError as e:
                 log.info("tournament %s: table in %s: %s", w.tournament, w.channel_id, e)
             mentions = discord.AllowedMentions(users=[discord.Object(u) for u in w.users], everyone=False, roles=False)
-            text = " ".join(f"<@{u}>" for u in w.users) + " — " + w.text
+            text = " ".join(f"<@{u}>" for u in w.users) + " — " + words(w.lang).say(w.text)
             await self.say(w.channel_id, text, mentions)
             await self.tours.announced(w.tournament, w.round, w.board)
             return True
@@ -215,7 +219,7 @@ class TournamentsCog(commands.Cog, name="Tournaments"):
                 await tables.place.show_table(reader, post=False)  # type: ignore[union-attr]
             except TableError:
                 pass
-            await self.say(w.channel_id, w.text)
+            await self.say(w.channel_id, words(w.lang).say(w.text))
             return True
         if isinstance(w, PostStandings):
             v = await self.tours.view(w.tournament)

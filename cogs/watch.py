@@ -23,6 +23,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.engine.words import say
+from bot.i18n import language_of, words
 from bot.render import pictures
 from bot.render.panel import clip
 from bot.tables import TableError
@@ -41,9 +42,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-NOT_FOUND = ("That is not a table in play on this server, nor a watch code. Pick a table from the list, or paste "
-             "the code a player gave you.")
-PICK_HERE = "Paste the watch code a player gave you (tables of a server are listed in that server)."
+NOT_FOUND = say("That is not a table in play on this server, nor a watch code. Pick a table from the list, or paste "
+                "the code a player gave you.")
+PICK_HERE = say("Paste the watch code a player gave you (tables of a server are listed in that server).")
+NONE_HERE = say("No table is in play on this server right now.")
 MARKS_SECONDS = 1.0  # what watcher messages show is written to the store this often, in one batch
 GONE = (discord.Forbidden, discord.NotFound)  # Discord will never let this message be edited
 
@@ -101,8 +103,9 @@ class WatchCog(commands.Cog, name="Watch"):
                 log.info("could not read table %s to catch its watchers up: %s", key, e)
                 continue
             if reader is None or reader.table.key != key:  # its game ended while the bot was away
+                ended = words(reader.lang if reader is not None else "en").t("The game you watched has ended.")
                 for w in watchers:
-                    await self.edit(w, content="The game you watched has ended.", view=None)
+                    await self.edit(w, content=ended, view=None)
                 await self.watching.drop(watchers)
                 continue
             for w in watchers:
@@ -222,7 +225,9 @@ class WatchCog(commands.Cog, name="Watch"):
                 posted = None
             if posted is not None:
                 await self.watching.add(reader, interaction.user.id, dm.id, posted.id)
-                await interaction.response.send_message(f"Watching in our DMs: {posted.jump_url}", ephemeral=True)
+                await interaction.response.send_message(
+                    words(language_of(interaction.locale)).t("Watching in our DMs: {link}", link=posted.jump_url),
+                    ephemeral=True)
                 return await self.refresh(t.key)
             msg = payloads.watch_message(reader, picture, link, count)  # its files were read by the attempt
         sent = await interaction.response.send_message(**msg.send_kwargs(), ephemeral=private and not in_my_dm,
@@ -236,8 +241,9 @@ class WatchCog(commands.Cog, name="Watch"):
 
     async def choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         """This server's tables in play, named as people know them: game, players, channel."""
+        w = words(language_of(interaction.locale))  # the one typing
         if interaction.guild_id is None:
-            return payloads.nothing_entry(PICK_HERE)
+            return payloads.nothing_entry(w.say(PICK_HERE))
         try:
             live = await self.watching.live(interaction.guild_id)
         except Exception:  # noqa: BLE001 — an autocomplete never fails loudly
@@ -248,13 +254,13 @@ class WatchCog(commands.Cog, name="Watch"):
         out = []
         for t in live:
             place = guild.get_channel_or_thread(t.channel_id) if guild is not None else None
-            where = f"#{place.name}" if place is not None else "a channel here"
+            where = f"#{place.name}" if place is not None else w.t("a channel here")
             players = ", ".join(" ".join(p.split()) for p in t.players)
             label = clip(f"{t.title} — {players} — {where}", 100)
             if not needle or needle in label.lower():
                 out.append(app_commands.Choice(name=label, value=str(t.channel_id)))
         if not out:
-            return payloads.nothing_entry("No table is in play on this server right now." if not live else NOT_FOUND)
+            return payloads.nothing_entry(w.say(NONE_HERE if not live else NOT_FOUND))
         return out[:25]
 
     # ----- buttons ---------------------------------------------------------------------------------
@@ -270,7 +276,12 @@ class WatchCog(commands.Cog, name="Watch"):
                                              "gives you a message of your own."))
         self.pacer.forget(watch.id)
         await self.watching.drop([watch])
-        await interaction.response.edit_message(content="You stopped watching this table.", view=None)
+        try:  # the watcher message speaks its table's language
+            table = await self.desk.public(watch.table_channel)
+        except TableError:
+            table = None
+        lang = table.lang if table is not None and table.table.key == key else language_of(interaction.locale)
+        await interaction.response.edit_message(content=words(lang).t("You stopped watching this table."), view=None)
         await self.refresh(key)
 
     async def invite(self, interaction: discord.Interaction, key: str) -> None:
@@ -281,10 +292,10 @@ class WatchCog(commands.Cog, name="Watch"):
             code = await self.watching.invite(reader, interaction.user.id)
         except TableError as e:
             return await refuse(interaction, str(e))
-        await interaction.response.send_message(
-            f"Give this to a friend: they run `/game watch table:{code}` wherever they use Deckhand (a server, or "
-            "their DMs with me) and see this table as anyone would: never your hand. The code works until this game "
-            "ends.", ephemeral=True, allowed_mentions=NO_PINGS)
+        await interaction.response.send_message(words(language_of(interaction.locale)).t(
+            "Give this to a friend: they run {command} wherever they use Deckhand (a server, or their DMs with me) and "
+            "see this table as anyone would: never your hand. The code works until this game ends.",
+            command=f"`/game watch table:{code}`"), ephemeral=True, allowed_mentions=NO_PINGS)
 
 
 class _Commands:

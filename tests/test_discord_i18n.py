@@ -334,3 +334,125 @@ async def test_a_whole_seeded_game_at_a_table_in_its_language_leaves_each_reader
     for u in users:
         assert english_left(not_yet_said(everything_read_by(standin, int(u["id"]), channel_id, start)), lang) == [], \
             u["username"]
+    stories = [f.data.decode() for m in standin.channel_messages(channel_id, include_ephemeral=False)
+               for f in standin.files(int(m["id"])) if f.filename == "story.md"]
+    if game == "knight_rogue_princess_dragon":  # the story file: its frame in the table's language
+        assert stories and words(lang).tp("story file", "The story") in stories[-1]
+        assert english_left(stories[-1], lang) == []
+
+
+# ----- the frames around the games: tournaments, the watch and replay viewers, the daily challenge ------
+def read_in(standin, user: dict, channels, start: int = 0) -> str:
+    """Everything shown to ``user`` in these channels (and privately there), every version of it."""
+    return "\n".join(everything_read_by(standin, int(user["id"]), int(c), start) for c in channels)
+
+
+async def test_a_tournament_at_a_spanish_server_speaks_spanish_from_sign_up_to_its_standings(standin, bot):
+    """Its sign-up message and buttons, the round's thread, the announcement and the table there, the
+    settled table at the round's end, the final standings (posted) and a player's own (private)."""
+    from tests.test_discord_tournaments import MANAGER, cog
+
+    g = standin.guild()
+    g.locale = "es-ES"
+    org, ana = standin.user(name="org"), standin.user(name="ana")
+    for u in (org, ana):
+        u["locale"] = "es-ES"
+    g.add_member(org, permissions=MANAGER)
+    g.add_member(ana)
+    channel = int(g.channel["id"])
+    w = words("es")
+    res = await standin.slash(bot, "tournament new", {"game": "court_wars", "format": "swiss", "round_hours": 1},
+                              user=org, guild=g)
+    assert not res.ephemeral and w.t("**Sign-up is open**: press **Join**.") in res.embed["description"]
+    for u in (org, ana):
+        await standin.click(bot, res.message_id, label=w.tp("tournament button", "Join"), user=u)
+    await standin.click(bot, res.message_id, label=w.tp("tournament button", "Start"), user=org)
+    await standin.settle(bot)
+    tid = (await cog(bot).tours.in_channel(channel)).id
+    t = await cog(bot).tours.load(tid)
+    assert t.lang == "es" and t.status == "running"
+    thread = t.current[0].channel
+    assert standin.channels[thread]["name"].startswith("Court Wars · ronda 1 · mesa 1")
+    assert (await bot.service.get(thread)).series.get("lang") == "es", "its tables speak it too"
+    await cog(bot).tours._mutate(tid, lambda t: setattr(t, "round_ends", 0.0))  # the round's time is up
+    await cog(bot).tick()
+    await standin.settle(bot)
+    assert (await cog(bot).tours.load(tid)).status == "finished"
+    mine = await standin.slash(bot, "tournament standings", user=ana, guild=g)
+    assert mine.ephemeral and mine.embed["title"] == w.t("{title} tournament — final standings", title="Court Wars")
+    said = read_in(standin, ana, (channel, thread))
+    assert w.t("The round's time is up: this table is settled as {how}.", how=w.t("a draw")) in said
+    assert english_left(not_yet_said(said), "es") == []
+    assert english_left(not_yet_said(read_in(standin, org, (channel, thread))), "es") == []
+
+
+async def test_a_watcher_and_a_replay_viewer_read_their_own_language(standin, bot):
+    from cogs.watch import NOT_FOUND
+    from tests.test_discord_secrecy import components_of
+
+    """A Gridcannon game at a Spanish server, watched from another channel by a German-speaking member
+    (the watcher message speaks the table's language; the answers to the watcher, German), then
+    stepped through in the replay viewer by its Spanish player: buttons, the move picker, the
+    animation and a shared moment."""
+    g, (ana, zed) = guild_with(standin, ("ana", "zed"))
+    g.locale = "es-ES"
+    ana["locale"], zed["locale"] = "es-ES", "de"
+    channel = int(g.channel["id"])
+    await standin.slash(bot, "game new", {"game": "gridcannon"}, user=ana, guild=g)
+    lounge = g.text_channel("lounge")
+    await standin.gateway_dispatch("GUILD_CREATE", g.create_payload())
+    bot.get_cog("Watch").pacer.pace = 0.0
+    picked = await standin.autocomplete(bot, "game watch", {"table": ""}, focused="table", user=zed, guild=g,
+                                        channel=lounge)
+    watching = await standin.slash(bot, "game watch", {"table": picked[0]["value"]}, user=zed, guild=g, channel=lounge)
+    assert not watching.ephemeral and words("es").t("Stop watching") in [lb for _, lb, _ in
+                                                                         standin.buttons(watching.message_id)]
+    bad = await standin.slash(bot, "game watch", {"table": "zzz"}, user=zed, guild=g, channel=lounge)
+    assert bad.ephemeral and bad.content == words("de").say(NOT_FOUND), "a refusal: its reader's language"
+    for i in range(6):
+        _, move = await auto_move_for(bot, channel, i)
+        await press_move(standin, bot, channel, move, ana)
+    await standin.slash(bot, "game abandon", user=ana, guild=g)  # a short game: the record of six moves
+    await bot.get_cog("Watch").pacer.drained()
+    final = standin._message(watching.message_id)
+    assert words("es").t("The game is over; the final table") in final["content"]
+    assert english_left(read_in(standin, zed, (lounge["id"],)), "es") == []  # the watcher message: the table's
+    # The replay viewer, privately, in its reader's language
+    start = len(standin.shown)
+    res = await standin.slash(bot, "game replay", user=ana, guild=g)
+    assert res.ephemeral
+    w = words("es")
+    for _ in range(2):
+        nxt = next(c for c in components_of(standin, res.message_id) if c.get("emoji", {}).get("name") == "▶")
+        await standin.click(bot, res.message_id, nxt["custom_id"], user=ana)
+    pick = next(c for c in components_of(standin, res.message_id) if c.get("placeholder") == w.t("Go to a move…"))
+    await standin.select(bot, res.message_id, pick["custom_id"], [pick["options"][-1]["value"]], user=ana)
+    for label in (w.t("Animation"), w.t("Share this moment")):
+        await standin.click(bot, res.message_id, label=label, user=ana)
+    shown = read_in(standin, ana, (channel,), start)
+    assert w.t("{title} — replay", title="Gridcannon") in shown and w.t("Open the replay here") in shown
+    assert english_left(shown, "es") == []
+
+
+async def test_the_daily_challenge_speaks_its_players_language(standin, bot):
+    """A Spanish player's daily challenge: the answer in the server channel, the deal in our DMs (its
+    table in her language), the leaderboard, and the answer to a second attempt with her result."""
+    g, (ana,) = guild_with(standin, ("ana",))
+    ana["locale"] = "es-ES"
+    w = words("es")
+    asked = await standin.slash(bot, "game daily", user=ana, guild=g)
+    assert asked.ephemeral
+    dm = int(standin.dm_channel(ana)["id"])
+    assert (await bot.service.get(dm)).series.get("lang") == "es", "a DM table follows its player"
+    assert asked.text.startswith(w.t("Today's deal is waiting in our DMs: {link}", link=""))
+    for i in range(3):
+        _, move = await auto_move_for(bot, dm, i)
+        await press_move(standin, bot, dm, move, ana)
+    await standin.slash(bot, "game abandon", user=ana, channel=standin.dm_channel(ana))
+    board = await standin.slash(bot, "game daily", {"leaderboard": True}, user=ana, guild=g)
+    assert board.ephemeral and board.embed["title"] == w.t("Daily {title} — {day}", title="Gridcannon",
+                                                           day=bot.desk.today())
+    again = await standin.slash(bot, "game daily", user=ana, guild=g)
+    assert again.ephemeral and "La tuya: perdida" in again.text
+    said = read_in(standin, ana, (g.channel["id"], dm))
+    assert english_left(not_yet_said(said), "es") == []

@@ -62,7 +62,7 @@ import pytest
 
 from bot.engine.core import Game
 from bot.engine.registry import spec
-from bot.i18n import words
+from bot.i18n import language_of, words
 from bot.render.pictures import InLanguage, draw_seat, draw_table
 import bot.tables.lobby as table_module
 import bot.tables.since as since_module
@@ -268,7 +268,7 @@ class Watcher:
         reader's view of its step (made here from the record, through the engine), nothing else."""
         assert seat is None and self.record is not None, f"{where}: an animation only ends a game, in public"
         if data not in self.animations_checked:  # the end message's and each watcher's last edit: one drawing
-            public = expected_frames(self.record, lambda step, game: None)
+            public = expected_frames(self.record, lambda step, game: None, self.lang)  # in the table's language
             assert mismatches(self.game_id, data, public) == [], f"{where}: a frame is not the public reader's picture"
             self.animations_checked.add(data)
         self.count("animation")
@@ -382,7 +382,8 @@ async def share_and_watch(standin, bot, channel: int, g: Any, user: dict, seat: 
         universe = universe or card_universe(game)
         ever = ever | game.known(None) | {c for e in events if e.for_(None) for c in e_revealed(e)}
         states.append((game, frozenset(ever)))
-    w = Watcher(standin, bot, channel, game_id, {}, universe=universe, mark=len(standin.shown))
+    w = Watcher(standin, bot, channel, game_id, {}, universe=universe, mark=len(standin.shown),
+                lang=language_of(getattr(g, "locale", None)))  # a moment is posted in the server's language
     checked = 0
     for step in steps if steps is not None else sorted({0, 1, last // 3, last // 2, last - 1, last}):
         res = await standin.slash(bot, "game replay", {"game": key, "move": step}, user=user, guild=g)
@@ -468,7 +469,7 @@ async def test_planted_moment_from_a_seats_reader_is_caught(standin, bot, monkey
     from bot.ui import replay as replay_ui
     from tests.test_discord_replay import finish
 
-    async def from_seat(viewing, step, who):  # the sharer's seat's reader instead of the public one
+    async def from_seat(viewing, step, who, lang="en"):  # the sharer's seat's reader instead of the public one
         msg = replay_ui.frame_message(viewing, step, 0, await replay_ui.picture_of(viewing, step, 0))
         msg["content"] = f"{who} shares move {step}"
         return msg

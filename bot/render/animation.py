@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.engine.cards import pretty_text
+from bot.i18n import words
 from bot.render import drawing as dr
 from bot.render import renderer
 
@@ -49,21 +50,23 @@ class Frame:
 
     view: Any
     caption: str
+    lang: str = "en"  # the language the picture's words are drawn in (the caption comes said already)
 
 
-def caption_text(step: int, last: int, mover: str, lines: Sequence[str]) -> str:
-    """The caption of a step: "Move 12 of 150 · ana: …" (the deal: "The deal")."""
+def caption_text(step: int, last: int, mover: str, lines: Sequence[str], lang: str = "en") -> str:
+    """The caption of a step: "Move 12 of 150 · ana: …" (the deal: "The deal"), in ``lang``."""
+    w = words(lang)
     if step == 0:
-        return f"The deal · {last} moves follow"
-    said = " ".join(" ".join(t.split()) for t in lines[:2]) or "(nothing to see)"
+        return w.n("The deal · {n} move follows", "The deal · {n} moves follow", last)
+    said = " ".join(" ".join((t if w.english else w.line(t)).split()) for t in lines[:2]) or w.t("(nothing to see)")
     who = " ".join(mover.split())
-    return f"Move {step} of {last}" + (f" · {who}: {said}" if who else f" · {said}")
+    return w.t("Move {step} of {last}", step=step, last=last) + (f" · {who}: {said}" if who else f" · {said}")
 
 
-def picture_image(game_id: str, view: Any) -> Any:
-    """The table picture of ``view`` as an image (as drawn: no PNG written), or None."""
+def picture_image(game_id: str, view: Any, lang: str = "en") -> Any:
+    """The table picture of ``view`` as an image (as drawn: no PNG written), or None; its words in ``lang``."""
     with dr.kept() as images:
-        png = renderer(game_id).picture(view)
+        png = renderer(game_id).said("picture", view, lang)
     if images:
         return images[-1]
     if not png:
@@ -95,7 +98,7 @@ def frame_images(game_id: str, frames: Sequence[Frame]) -> list[Any]:
     (its first picture's), so every frame shares it."""
     from PIL import Image
 
-    pictures = [picture_image(game_id, f.view) for f in frames]
+    pictures = [picture_image(game_id, f.view, f.lang) for f in frames]
     if not pictures or any(p is None for p in pictures):
         return []
     width = max(p.width for p in pictures) // SCALE
@@ -267,15 +270,23 @@ def read_frames(data: bytes) -> list[Any]:
 
 
 def alt_text(title: str, players: Sequence[str], moves: int, summary: str, notable: str = "",
-             eyes: str = "") -> str:
+             eyes: str = "", lang: str = "en") -> str:
     """The animation in a few sentences for screen readers: who played, how many moves, how it
-    ended, and a notable moment."""
-    who = ", ".join(" ".join(p.split()) for p in players) or "nobody"
-    seen = f" through {eyes}" if eyes else ""
-    out = [f"An animation of a game of {title}{seen}, one frame a move: {who} played {moves} moves."]
+    ended, and a notable moment (``summary``, ``notable`` and ``eyes`` said in ``lang`` already)."""
+    w = words(lang)
+    who = ", ".join(" ".join(p.split()) for p in players) or w.t("nobody")
+    if eyes:
+        head = w.n("An animation of a game of {title} through {eyes}, one frame a move: {who} played {n} move.",
+                   "An animation of a game of {title} through {eyes}, one frame a move: {who} played {n} moves.",
+                   moves, title=title, eyes=eyes, who=who)
+    else:
+        head = w.n("An animation of a game of {title}, one frame a move: {who} played {n} move.",
+                   "An animation of a game of {title}, one frame a move: {who} played {n} moves.", moves,
+                   title=title, who=who)
+    out = [head]
     if summary:
         out.append(pretty_text(" ".join(summary.split())).rstrip(".") + ".")
     if notable:
-        out.append(f"A notable moment: {pretty_text(' '.join(notable.split())).rstrip('.')}.")
+        out.append(w.t("A notable moment: {moment}.", moment=pretty_text(" ".join(notable.split())).rstrip(".")))
     text = " ".join(out)
     return text if len(text) <= 1024 else text[:1023] + "…"

@@ -360,9 +360,11 @@ def _picture(view: CelestialView, height: int, w: Words = EN) -> bytes:
     return sheet.png()
 
 
-def story(view: CelestialView) -> tuple[list[str], list[dict[str, Any]]]:
-    """For the story file: each seat's clan, and the narration in order."""
-    return [p.clan for p in view.seats], [{"seat": e.seat, "kind": e.kind, "text": e.text} for e in view.story]
+def story(view: CelestialView, lang: str = "en") -> tuple[list[str], list[dict[str, Any]]]:
+    """For the story file: each seat's clan (in ``lang``), and the narration in order."""
+    w = words(lang)
+    return ([p.clan if w.english else _clan_of(w, p.suit) for p in view.seats],
+            [{"seat": e.seat, "kind": e.kind, "text": e.text} for e in view.story])
 
 
 def seat_picture(view: CelestialView, lang: str = "en") -> bytes | None:

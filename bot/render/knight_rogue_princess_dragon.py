@@ -175,7 +175,7 @@ def alt_text(view: KrpdView, lang: str = "en") -> str:
                          used=cards(view.used[seat])))
     parts.append(w.t("Story pile: {pile}.", pile=_story_pile(view, w)) if view.story_pile
                  else w.t("Story pile: empty."))
-    return clip(" ".join(parts).replace("🃏", "Joker"), 1000)
+    return clip(" ".join(parts).replace("🃏", w.t("Joker")), 1000)
 
 
 def text(view: KrpdView, lang: str = "en") -> str:
@@ -265,6 +265,7 @@ def _picture(view: KrpdView, height: int, lang: str = "en") -> bytes:
     return sheet.png()
 
 
-def story(view: KrpdView) -> tuple[list[str], list[dict[str, Any]]]:
-    """For the story file: each seat's suit, and the transcript in order."""
-    return [f"{SUIT_SYMBOL[s]} {SUIT_NAME[s]}" for s in view.suits], [asdict(e) for e in view.transcript]
+def story(view: KrpdView, lang: str = "en") -> tuple[list[str], list[dict[str, Any]]]:
+    """For the story file: each seat's suit (in ``lang``), and the transcript in order."""
+    w = words(lang)
+    return [f"{SUIT_SYMBOL[s]} {_suit(w, s)}" for s in view.suits], [asdict(e) for e in view.transcript]

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from PIL import Image
 
+from bot.i18n import words as words_of
 from bot.render.drawing import FELT, FELT_DARK, FELT_LIGHT, GOLD, MUTED, PAD, WHITE, draw_on, font, words
 
 ROW = 40
@@ -31,8 +32,10 @@ def _num(x: float) -> str:
     return f"{x:g}" if x != int(x) else str(int(x))
 
 
-def standings_png(title: str, subtitle: str, lines: Sequence[Line], *, final: bool = False) -> bytes:
-    """The standings as a PNG (at most :data:`MAX_ROWS` rows; the rest are counted below)."""
+def standings_png(title: str, subtitle: str, lines: Sequence[Line], *, final: bool = False, lang: str = "en") -> bytes:
+    """The standings as a PNG (at most :data:`MAX_ROWS` rows; the rest are counted below); its column
+    heads in ``lang`` (the title and the lines come said already)."""
+    w = words_of(lang)
     shown = list(lines[:MAX_ROWS])
     width = 800
     head = 2 * ROW + PAD
@@ -42,7 +45,8 @@ def standings_png(title: str, subtitle: str, lines: Sequence[Line], *, final: bo
     big, small = font(30), font(22)
     d.text((PAD, PAD), words(title)[:48], fill=GOLD if final else WHITE, font=big)
     d.text((PAD, PAD + ROW), words(subtitle)[:64], fill=MUTED, font=small)
-    cols = [(PAD, "#"), (PAD + 56, "Player"), (470, "Points"), (580, "Buchholz"), (710, "W–D–L")]
+    cols = [(PAD, "#"), (PAD + 56, w.tp("standings column", "Player")), (470, w.tp("standings column", "Points")),
+            (580, w.tp("standings column", "Buchholz")), (710, w.tp("standings column", "W–D–L"))]
     y = head
     d.rectangle((0, y, width, y + ROW), fill=FELT_DARK)
     for x, label in cols:
@@ -61,7 +65,7 @@ def standings_png(title: str, subtitle: str, lines: Sequence[Line], *, final: bo
         for (x, _), text in zip(cols, cells, strict=True):
             d.text((x, y + 8), text, fill=ink, font=small)
     if len(lines) > len(shown):
-        d.text((PAD, height - PAD - ROW + 8), f"and {len(lines) - len(shown)} more", fill=MUTED, font=small)
+        d.text((PAD, height - PAD - ROW + 8), w.t("and {count} more", count=len(lines) - len(shown)), fill=MUTED, font=small)
     out = io.BytesIO()
     img.save(out, format="PNG", optimize=True)
     return out.getvalue()

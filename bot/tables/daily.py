@@ -36,13 +36,15 @@ class Daily:
             table = TableRow(
                 channel_id=channel_id, guild_id=None, game=DAILY_GAME, status="lobby", host_id=actor.user_id,
                 seats=[Seat(actor.user_id, actor.name)], options=cls.options.parse([]).dump(), seed=daily_seed(day),
-                revision=1, turn_limit=old.turn_limit if old else DEFAULT_TURN_LIMIT, series={"daily": day},
+                revision=1, turn_limit=old.turn_limit if old else DEFAULT_TURN_LIMIT,
+                series={"daily": day, **({"lang": actor.lang} if actor.lang != "en" else {})},  # a DM: its player's
                 created_at=now, updated_at=now, table_id=new_table_id(),
             )
             if not await self.store.daily_claim(day, actor.user_id, actor.name, table.table_id, now):
                 raise TableError(say("You have played the daily challenge of {day} already (one attempt a day). A new deal "
                                      "comes at midnight UTC; `/game daily leaderboard:True` shows the day's board.", day=day))
-            change = Change(table, events=[f"{actor.name} takes on the daily challenge of {day}."])
+            change = Change(table, events=[say("{name} takes on the daily challenge of {day}.", name=actor.name,
+                                               day=day)])
             try:
                 self._start(table, change)
                 await self.store.save(table, None)

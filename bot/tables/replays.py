@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.engine.words import say
+from bot.i18n import Words, words
 from bot.engine.cards import pretty_text
 from bot.engine.core import Event, Game
 from bot.engine.registry import spec
@@ -93,10 +94,14 @@ class Listing:
     finished_at: float
     here: bool  # played in this channel
 
-    def label(self) -> str:
+    def label(self, w: Words | None = None) -> str:
+        """``w``: the reader's words (the summary stays as the record wrote it)."""
+        w = w or words("en")
         who = ", ".join(self.players) or "?"
-        how = self.summary if self.result == "finished" and self.summary else self.result
-        return f"{self.title} — {who} — {self.moves} moves — {how}"
+        how = (self.summary if self.result == "finished" and self.summary else
+               {"finished": w.tp("game result", "finished"), "abandoned": w.tp("game result", "abandoned")}.get(
+                   self.result, self.result))
+        return f"{self.title} — {who} — " + w.n("{n} move", "{n} moves", self.moves) + f" — {how}"
 
 
 class Replay:
@@ -145,7 +150,7 @@ class Replay:
         self.__events = events
         self.movers = (None, *(seat for seat, _ in moves))
         out = game.outcome()
-        self.summary = out.summary if out is not None else "The game was abandoned."
+        self.summary = out.summary if out is not None else say("The game was abandoned.")
         self.finished = out is not None
         self.people: tuple[tuple[int, str, str], ...] | None = None  # a stored record's people (user, name, outcome)
         self.daily: str | None = None  # a daily deal's day
@@ -217,14 +222,15 @@ class Replay:
         seat = self.movers[step] if 0 <= step <= self.last else None
         return self.players[seat] if seat is not None and 0 <= seat < len(self.players) else ""
 
-    def frames(self, seat: int | None) -> tuple[Frame, ...]:
+    def frames(self, seat: int | None, lang: str = "en") -> tuple[Frame, ...]:
         """Every step as ``seat`` (None: the public) read it then: that step's reader's view and
-        a caption (the move's line as that reader read it). What an animation is drawn from."""
-        return tuple(Frame(self.reader(k, seat).view, caption_text(k, self.last, self.mover(k), self.line(k, seat)))
+        a caption (the move's line as that reader read it), in ``lang``. What an animation is drawn from."""
+        return tuple(Frame(self.reader(k, seat).view, caption_text(k, self.last, self.mover(k), self.line(k, seat),
+                                                                   lang), lang)
                      for k in range(self.steps))
 
-    def notable(self, seat: int | None) -> str:
-        """The step that said the most to ``seat`` (None: the public), as "move 12: …" ("" if none)."""
+    def notable(self, seat: int | None, lang: str = "en") -> str:
+        """The step that said the most to ``seat`` (None: the public), as "move 12: …" ("" if none), in ``lang``."""
         best, said = 0, ()
         for k in range(1, self.steps):
             lines = self.line(k, seat)
@@ -232,7 +238,9 @@ class Replay:
                 best, said = k, lines
         if len(said) < 2:
             return ""
-        return f"move {best}, {self.mover(best)}: " + " ".join(" ".join(t.split()) for t in said)[:300]
+        w = words(lang)
+        told = " ".join(" ".join((t if w.english else w.line(t)).split()) for t in said)[:300]
+        return w.t("move {step}, {mover}: {said}", step=best, mover=self.mover(best), said=told)
 
     # ----- for tests: the secrecy oracle ----------------------------------------------------
     def known(self, step: int, seat: int | None) -> frozenset[str]:
@@ -334,28 +342,31 @@ class Film:
         return self.animation.filename
 
 
-_FILMS: "OrderedDict[tuple[str, int | None], Film]" = OrderedDict()  # recent films by (record, eyes)
+_FILMS: "OrderedDict[tuple[str, int | None, str], Film]" = OrderedDict()  # recent films by (record, eyes, language)
 FILMS_KEPT = 8  # an animation is one or two MB
 
 
-async def film(viewing: Viewing, seat: int | None) -> Film | None:
+async def film(viewing: Viewing, seat: int | None, lang: str = "en") -> Film | None:
     """The whole game as ``seat`` (None: the public) saw it, move by move, as an animation (None
-    when it cannot be drawn). Only eyes the export policy lets this viewer hand out (may_film)."""
+    when it cannot be drawn), its words in ``lang``. Only eyes the export policy lets this viewer
+    hand out (may_film)."""
     if not viewing.may_film(seat):
         raise TableError(say("This game's secrets stay secret: its animation shows the public view only."))
     replay = viewing.replay
-    key = (replay.digest, seat)
+    key = (replay.digest, seat, lang)
     found = _FILMS.get(key)
     if found is not None:
         _FILMS.move_to_end(key)
         return found
-    frames = await asyncio.to_thread(replay.frames, seat)  # a view a step: a moment for a long game
+    frames = await asyncio.to_thread(replay.frames, seat, lang)  # a view a step: a moment for a long game
     animation = await pictures.animation(replay.game, frames)
     if animation is None:
         return None
-    eyes = "" if seat is None else f"{replay.players[seat]}'s eyes"
-    notable = await asyncio.to_thread(replay.notable, seat)
-    made = Film(animation, alt_text(replay.title, replay.players, replay.last, replay.summary, notable, eyes), seat)
+    w = words(lang)
+    eyes = "" if seat is None else w.t("{name}'s eyes", name=replay.players[seat])
+    notable = await asyncio.to_thread(replay.notable, seat, lang)
+    summary = str(replay.summary) if w.english else w.line(replay.summary)
+    made = Film(animation, alt_text(replay.title, replay.players, replay.last, summary, notable, eyes, lang), seat)
     _FILMS[key] = made
     while len(_FILMS) > FILMS_KEPT:
         _FILMS.popitem(last=False)
@@ -442,7 +453,7 @@ class Replays:
             if not isinstance(row.record, dict):
                 raise TableError(say("That game's record cannot be read, so it cannot be replayed."))
             replay = await _build(key, row.record, row.channel_id, row.guild_id,
-                                  "That game's record cannot be replayed")
+                                  say("That game's record cannot be replayed"))
             replay.people, replay.daily = row.people, row.daily
             self._stored.put(replay)
         if not _may_see(replay.channel_id, replay.guild_id, replay.people, channel_id, guild_id, user_id):
@@ -464,7 +475,7 @@ class Replays:
         key = file_key(record)
         replay = REPLAYS.get(key)
         if replay is None:
-            replay = await _build(key, record, 0, None, "That file cannot be replayed")
+            replay = await _build(key, record, 0, None, say("That file cannot be replayed"))
             REPLAYS.put(replay)
         return Viewing(replay, eyes_for(replay.game, replay.players))
 
@@ -481,7 +492,7 @@ class Replays:
                     len(record.get("moves") or ()) != t.moves or list(record.get("players") or ()) != list(reader.players):
                 return None
             replay = await _build(file_key(record), record, t.channel_id, t.guild_id, "")
-            return await film(Viewing(replay, (None,)), None)
+            return await film(Viewing(replay, (None,)), None, reader.lang)  # the table's language
         except Exception:  # the end message goes out without its animation, never not at all
             log.exception("the animation of the game that ended in %s failed", t.channel_id)
             return None
@@ -532,17 +543,23 @@ def eye_of(code: str) -> int | None:
     return int(code)
 
 
-def step_label(viewing: Viewing, step: int, seat: int | None) -> str:
-    """A step as the picker lists it: its number, who moved and what the eyes read of it."""
+def step_label(viewing: Viewing, step: int, seat: int | None, w: Words | None = None) -> str:
+    """A step as the picker lists it: its number, who moved and what the eyes read of it (``w``: the
+    viewer's words)."""
+    w = w or words("en")
     replay = viewing.replay
     if step == 0:
-        return "0. The deal"
+        return w.t("0. The deal")
     said = viewing.line(step, seat)
-    text = " ".join(pretty_text(said[0]).split()) if said else "(nothing to see)"  # a label shows no Markdown
+    if said:  # a label shows no Markdown
+        text = " ".join((pretty_text(said[0]) if w.english else w.line(said[0])).split())
+    else:
+        text = w.t("(nothing to see)")
     return clip(f"{step}. {' '.join(replay.mover(step).split())}: {text}", 100)
 
 
-def eyes_label(viewing: Viewing, seat: int | None) -> str:
+def eyes_label(viewing: Viewing, seat: int | None, w: Words | None = None) -> str:
+    w = w or words("en")
     if seat is None:
-        return "The public view"
-    return clip(f"{' '.join(viewing.replay.players[seat].split())}'s view", 100)
+        return w.t("The public view")
+    return clip(w.t("{name}'s view", name=" ".join(viewing.replay.players[seat].split())), 100)

@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine.levels import DEFAULT_LEVEL, LEVELS
+from bot.engine.words import Many, say
 from bot.engine.registry import spec
+from bot.i18n import LANGUAGES
 from bot.store.tournaments import TournamentRow
 from bot.tables.base import BOT_NAME
 from bot.tables.pairing import ELIMINATION, FILL, Board, Entrant, Standing, knocked_out, standings
@@ -50,6 +52,7 @@ class Tournament:
     message_id: int | None = None
     alarm: float | None = None
     bot_level: str = DEFAULT_LEVEL  # the level built-in players entered (and filling tables) play at
+    lang: str = "en"  # the server's language when it was made: its announcements, rounds and results speak it
 
     # ----- the stored form ----------------------------------------------------------------
     def data(self) -> dict[str, Any]:
@@ -60,7 +63,7 @@ class Tournament:
             "options": self.options, "starts_at": self.starts_at, "round_ends": self.round_ends,
             "entrants": [e.to_json() for e in self.entrants],
             "rounds": [[b.to_json() for b in r] for r in self.rounds], "posted": self.posted,
-            "message_id": self.message_id, "bot_level": self.bot_level,
+            "message_id": self.message_id, "bot_level": self.bot_level, "lang": self.lang,
         }
 
     @classmethod
@@ -73,7 +76,8 @@ class Tournament:
                    [Entrant.from_json(e) for e in d["entrants"]],
                    [[Board.from_json(b) for b in r] for r in d["rounds"]], int(d.get("posted", 0)),
                    d.get("message_id"), row.alarm,
-                   d["bot_level"] if d.get("bot_level") in LEVELS else DEFAULT_LEVEL)  # older tournaments: Normal
+                   d["bot_level"] if d.get("bot_level") in LEVELS else DEFAULT_LEVEL,  # older tournaments: Normal
+                   d["lang"] if d.get("lang") in LANGUAGES else "en")  # older tournaments: English
 
     def row(self) -> TournamentRow:
         return TournamentRow(self.id, self.guild_id, self.channel_id, self.status, self.data(), self.revision,
@@ -139,7 +143,8 @@ class OpenBoard:
     tournament: int
     round: int
     board: int
-    name: str  # the thread's name
+    name: str  # the thread's name (a phrase: said in ``lang``, the tournament's language)
+    lang: str = "en"
 
 
 @dataclass(frozen=True)
@@ -151,7 +156,8 @@ class Announce:
     board: int
     channel_id: int
     users: tuple[int, ...]  # the people to ping
-    text: str
+    text: str  # a phrase, said in ``lang``
+    lang: str = "en"
 
 
 @dataclass(frozen=True)
@@ -159,7 +165,8 @@ class Settled:
     """A table the round's end settled: show it as it ended and say why."""
 
     channel_id: int
-    text: str
+    text: str  # a phrase, said in ``lang``
+    lang: str = "en"
 
 
 @dataclass(frozen=True)
@@ -181,7 +188,7 @@ class BoardFacts:
     channel_id: int | None
     done: bool
     bye: bool
-    result: str  # "" while it plays
+    result: str  # "" while it plays; else a phrase (said in the reader's language)
 
 
 @dataclass(frozen=True)
@@ -211,26 +218,29 @@ class TournamentView:
     boards: tuple[BoardFacts, ...]  # the current round's
     revision: int
     bot_level: str = DEFAULT_LEVEL
+    lang: str = "en"  # the tournament's language (its public messages)
 
     @classmethod
     def of(cls, t: Tournament) -> "TournamentView":
         boards = []
         for b in t.current:
             names = tuple(t.name_of(u) for u in b.players)
-            result = ""
+            result: str = ""
             if b.bye:
-                result = "a bye"
+                result = say("a bye")
             elif b.places is not None:
                 best = min(b.places)
                 win = [names[i] for i, p in enumerate(b.places) if p == best]
-                result = (f"{win[0]} won" if len(win) == 1 else "shared: " + ", ".join(win)) + \
-                    (" (settled at the round's end)" if b.how == "settled" else
-                     " (the table was abandoned)" if b.how == "abandoned" else "")
+                result = say("{name} won", name=win[0]) if len(win) == 1 else say("shared: {names}", names=Many(win))
+                if b.how == "settled":
+                    result = say("{result} (settled at the round's end)", result=result)
+                elif b.how == "abandoned":
+                    result = say("{result} (the table was abandoned)", result=result)
             boards.append(BoardFacts(names, b.channel, b.done, b.bye, result))
         return cls(t.id, t.guild_id, t.channel_id, t.message_id, t.status, t.title, t.game, t.format, t.size,
                    t.organiser_id, t.organiser, len(t.rounds), t.rounds_planned, t.round_seconds, t.round_ends,
                    t.starts_at, t.settle, t.fill, tuple((e.user_id, e.name, e.dropped) for e in t.entrants),
-                   tuple(t.standings()), tuple(boards), t.revision, t.bot_level)
+                   tuple(t.standings()), tuple(boards), t.revision, t.bot_level, t.lang)
 
 
 def tag(t: Tournament, r: int, i: int) -> list[int]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import secrets
 
-from bot.engine.words import say
+from bot.engine.words import Many, say
 from bot.engine.core import Outcome
 from bot.engine.registry import spec
 from bot.ratings import _rest_key
@@ -84,14 +84,15 @@ class RoundClock:
                 people = [u for u in b.players if u > 0]
                 if b.channel is None:
                     if people:
-                        work.append(OpenBoard(t.id, r, i, f"{t.title} · round {r + 1} · table {i + 1}"[:100]))
+                        work.append(OpenBoard(t.id, r, i, say("{title} · round {round} · table {table}", title=t.title,
+                                                              round=r + 1, table=i + 1), t.lang))
                     else:
                         await self.open_board(t.id, r, i, bot_channel(t, r, i))
                 elif not b.announced and people:
-                    names = " v ".join(t.name_of(u) for u in b.players)
-                    work.append(Announce(t.id, r, i, b.channel, tuple(people),
-                                         f"round {r + 1} of the {t.title} tournament: {names}. "
-                                         f"Your table is here; the round ends <t:{int(t.round_ends or now)}:R>."))
+                    names = Many([t.name_of(u) for u in b.players], " v ")
+                    work.append(Announce(t.id, r, i, b.channel, tuple(people), say(
+                        "round {round} of the {title} tournament: {names}. Your table is here; the round ends {ends}.",
+                        round=r + 1, title=t.title, names=names, ends=f"<t:{int(t.round_ends or now)}:R>"), t.lang))
         # the alarm says whether anything is left to do
         await self._mutate(tid, lambda t: None)
         return work
@@ -139,15 +140,15 @@ class RoundClock:
             if fresh and row is not None and row.status == "playing" and row.series.get("tournament") == tag(t, r, i):
                 best = min(places)
                 winners = [row.seats[s].name for s, p in enumerate(places) if p == best]
-                how = (f"a win for {winners[0]} (ahead)" if len(winners) == 1 and len(places) > 1
-                       else "a draw")
-                text = f"The round's time is up: this table is settled as {how}."
+                how = (say("a win for {name} (ahead)", name=winners[0]) if len(winners) == 1 and len(places) > 1
+                       else say("a draw"))
+                text = say("The round's time is up: this table is settled as {how}.", how=how)
                 try:
                     await self.service._update(b.channel, lambda tb, text=text: self._close_table(tb, text))
                 except TableError:
                     pass
                 if b.channel > 0:  # a table of built-in players has no channel in Discord to tell
-                    work.append(Settled(b.channel, text))
+                    work.append(Settled(b.channel, text, t.lang))
         return work
 
     @staticmethod
@@ -211,7 +212,8 @@ class RoundClock:
             row = TableRow(channel_id=channel_id, guild_id=t.guild_id, game=t.game, status="lobby",
                            host_id=t.organiser_id, seats=seats,
                            options=list(t.options), seed=secrets.randbits(63), revision=1, turn_limit=t.turn_limit,
-                           series={"tournament": tag(t, r, i)}, created_at=now, updated_at=now)
+                           series={"tournament": tag(t, r, i), **({"lang": t.lang} if t.lang != "en" else {})},
+                           created_at=now, updated_at=now)  # the table speaks the tournament's language
             await svc.store.save(row, None)
             svc._remember(row)
 

@@ -33,6 +33,7 @@ from typing import Any
 from bot.engine.words import say
 from bot.engine.core import IllegalMove
 from bot.engine.registry import spec
+from bot.i18n import LANGUAGES
 from bot.ratings import NEW, finishing_places
 from bot.store import StaleRevision, StoreError, TableRow
 from bot.store.tournaments import TournamentStore
@@ -89,7 +90,8 @@ class Tournaments(RoundClock):
                      rounds: int | None = None, round_seconds: int = 24 * 3600, bots: int = 0, fill: bool = False,
                      settle: str = AHEAD, seats: int | None = None, starts_in: float | None = None,
                      options: list[str] | None = None, turn_limit: int | None = None,
-                     bot_level: str = DEFAULT_LEVEL) -> TournamentView:
+                     bot_level: str = DEFAULT_LEVEL, lang: str = "en") -> TournamentView:
+        """``lang``: the server's language (``bot.i18n.language_of``); the tournament's public messages speak it."""
         if guild_id is None:
             raise TableError(say("Tournaments are for servers."))
         try:
@@ -126,7 +128,8 @@ class Tournaments(RoundClock):
         now = self.now
         t = Tournament(0, guild_id, channel_id, SIGNUP, 1, actor.user_id, actor.name, game, fmt, size, rounds or 0,
                        round_seconds, limit, bots, fill, settle, opts,
-                       None if starts_in is None else now + starts_in, bot_level=bot_level)
+                       None if starts_in is None else now + starts_in, bot_level=bot_level,
+                       lang=lang if lang in LANGUAGES else "en")
         t.entrants = [Entrant(-k, f"{BOT_NAME} {k}") for k in range(1, bots + 1)]
         t.alarm = t.next_alarm(now)
         row = await self.store.create(guild_id, channel_id, SIGNUP, t.data(), t.alarm)
@@ -222,8 +225,8 @@ class Tournaments(RoundClock):
             if actor is not None and actor.user_id != t.organiser_id:
                 raise TableError(say("Only the organiser can start the tournament."))
             if t.status != SIGNUP:
-                raise TableError("The tournament has started already." if t.status == RUNNING
-                                 else "The tournament is closed.")
+                raise TableError(say("The tournament has started already.") if t.status == RUNNING
+                                 else say("The tournament is closed."))
             cls = spec(t.game)
             if len(t.entrants) < 2 or not t.people:
                 raise TableError(say("A tournament needs at least two players, one of them a person."))

@@ -208,12 +208,19 @@ def watch_message(reader: Reader, picture: bytes | None, link: str, watchers: in
     msg = table_message(reader, picture)
     if film is not None:
         msg.files.append(picture_file(film.data, film.filename, film.alt))
+    w = reader.words  # the table's language (a public reader's)
     where = f": {link}" if link else ""
-    head = "The game is over; the final table" if final else f"👀 Watching {with_article('the', reader.title)} table"
-    msg.content = clip(f"{head}{where} · {watchers} watching", 2000)
+    if final:
+        head = w.t("The game is over; the final table")
+    elif w.english:  # "the Gridcannon table", "The Maginot Line table": English's own article
+        head = f"👀 Watching {with_article('the', reader.title)} table"
+    else:
+        head = w.t("👀 Watching the {title} table", title=reader.title)
+    msg.content = clip(f"{head}{where} · " + w.n("{n} watching", "{n} watching", watchers), 2000)
     msg.view = Sent()
     if not final:
-        msg.view.add_item(button(label="Stop watching", custom_id=cid(reader.table.key, 0, Kind.STOP_WATCHING.value)))
+        msg.view.add_item(button(label=w.t("Stop watching"),
+                                 custom_id=cid(reader.table.key, 0, Kind.STOP_WATCHING.value)))
     return msg
 
 
@@ -264,9 +271,9 @@ def story_markdown(reader: Reader) -> str | None:
     render = renderer(reader.game)
     if render.story is None or reader.view is None:
         return None
-    cast, entries = render.story(reader.view)
-    ending = reader.result or "The story was left unfinished."
-    return story.markdown(reader.title, list(reader.players), cast, entries, ending)
+    cast, entries = render.said("story", reader.view, reader.lang)
+    ending = reader.result or reader.words.t("The story was left unfinished.")
+    return story.markdown(reader.title, list(reader.players), cast, entries, ending, reader.lang)
 
 
 def story_file(reader: Reader) -> discord.File | None:

@@ -21,6 +21,7 @@ import discord
 from discord import app_commands
 
 from bot.engine.words import say
+from bot.i18n import language_of, words
 from bot.render import pictures, renderer
 from bot.render.panel import clip
 from bot.tables import TableError
@@ -50,42 +51,50 @@ def page_of(step: int) -> int:
 
 
 def frame_message(viewing: Viewing, step: int, seat: int | None, picture: bytes | None,
-                  page: int | None = None) -> dict[str, Any]:
-    """The viewer at ``step`` through ``seat``'s eyes: content, embed, components and the picture."""
+                  page: int | None = None, lang: str = "en") -> dict[str, Any]:
+    """The viewer at ``step`` through ``seat``'s eyes: content, embed, components and the picture, in
+    ``lang`` (the viewer's)."""
     replay = viewing.replay
-    reader = viewing.reader(step, seat)
+    reader = viewing.reader(step, seat).in_language(lang)
+    w = reader.words
     r = renderer(replay.game)
-    panel = r.table_panel(reader.view, with_picture=picture is not None)
+    panel = r.table_panel(reader.view, with_picture=picture is not None, lang=lang)
     said = viewing.line(step, seat)
     if step == 0:
-        head = "**The deal.**"
+        head = w.t("**The deal.**")
     else:
-        head = f"**Move {step} of {replay.last}** — {name(replay.mover(step))}"
-    told = "\n".join(f"• {line(t)}" for t in said[:6])
+        head = w.t("**Move {step} of {last}** — {mover}", step=step, last=replay.last, mover=name(replay.mover(step)))
+    told = "\n".join(f"• {line(t, lang)}" for t in said[:6])
     panel.description = clip("\n".join(x for x in (head, told, panel.description) if x), 4096)
-    panel.title = clip(f"{replay.title} — replay", 256)
+    panel.title = clip(w.t("{title} — replay", title=replay.title), 256)
     if seat is not None and r.hand_text is not None:
-        panel.fields.insert(0, (f"{name(replay.players[seat])}'s hand", clip(r.hand_text(reader.view), 1024), False))
+        panel.fields.insert(0, (w.t("{name}'s hand", name=name(replay.players[seat])),
+                                clip(r.said("hand_text", reader.view, lang), 1024), False))
     if viewing.tells_all:
-        policy = "every seat's view may be shown now the game is over"
+        policy = w.t("every seat's view may be shown now the game is over")
+    elif len(viewing.eyes) > 1:
+        policy = w.t("its secrets stay secret after the game: the public view, and your own, only")
     else:
-        policy = "its secrets stay secret after the game: the public view" + (
-            ", and your own," if len(viewing.eyes) > 1 else "") + " only"
-    ending = f" · {replay.summary}" if step == replay.last else ""  # the result is told when it happens
-    panel.footer = clip(f"{eyes_label(viewing, seat)} · {replay.title}: {policy}{ending}", 2048)
+        policy = w.t("its secrets stay secret after the game: the public view only")
+    ending = f" · {reader.said(replay.summary)}" if step == replay.last else ""  # the result is told when it happens
+    panel.footer = clip(f"{eyes_label(viewing, seat, w)} · {replay.title}: {policy}{ending}", 2048)
     embed = embed_from_panel(panel)
     embed.colour = COLOUR
     files: list[discord.File] = []
     if picture:
         files.append(picture_file(picture, PICTURE_FILE, alt_text(reader)))
         embed.set_image(url=f"attachment://{PICTURE_FILE}")
-    where = f" played in {viewing.where}" if viewing.where else ""
-    content = clip(f"Replay of {replay.title}{where} ({', '.join(name(p) for p in replay.players)}) — only you "
-                   "can see this.", 2000)
-    return {"content": content, "embed": embed, "view": components(viewing, step, seat, page), "files": files}
+    players = ", ".join(name(p) for p in replay.players)
+    content = clip(w.t("Replay of {title} played in {where} ({players}) — only you can see this.", title=replay.title,
+                       where=viewing.where, players=players) if viewing.where else
+                   w.t("Replay of {title} ({players}) — only you can see this.", title=replay.title, players=players),
+                   2000)
+    return {"content": content, "embed": embed, "view": components(viewing, step, seat, page, lang), "files": files}
 
 
-def components(viewing: Viewing, step: int, seat: int | None, page: int | None = None) -> discord.ui.View:
+def components(viewing: Viewing, step: int, seat: int | None, page: int | None = None,
+               lang: str = "en") -> discord.ui.View:
+    w = words(lang)
     replay = viewing.replay
     key, eye = replay.key, eye_code(seat)
     view = Sent()
@@ -95,53 +104,59 @@ def components(viewing: Viewing, step: int, seat: int | None, page: int | None =
         off = not 0 <= targets[which] <= last or targets[which] == step
         view.add_item(dynamic(discord.ui.Button(emoji=emoji, style=discord.ButtonStyle.secondary, row=0, disabled=off,
                                                 custom_id=cid(key, step, Kind.REPLAY.value, f"{which}.{eye}"))))
-    view.add_item(dynamic(discord.ui.Button(emoji=FILM, label="Animation", style=discord.ButtonStyle.secondary, row=3,
+    view.add_item(dynamic(discord.ui.Button(emoji=FILM, label=w.t("Animation"), style=discord.ButtonStyle.secondary, row=3,
                                             disabled=not viewing.may_film(seat),
                                             custom_id=cid(key, step, Kind.REPLAY.value, f"a.{eye}"))))
-    view.add_item(dynamic(discord.ui.Button(label="Share this moment", emoji="📣", row=3,
+    view.add_item(dynamic(discord.ui.Button(label=w.t("Share this moment"), emoji="📣", row=3,
                                             custom_id=cid(key, step, Kind.REPLAY_SHARE.value, "p"))))
     page = page_of(step) if page is None else max(0, min(page, page_of(last)))
     options: list[discord.SelectOption] = []
     if page > 0:
-        options.append(discord.SelectOption(label=f"« Moves {max(0, (page - 1) * PER_PAGE)}–{page * PER_PAGE - 1}",
+        options.append(discord.SelectOption(label="« " + w.t("Moves {first}–{last}", first=max(0, (page - 1) * PER_PAGE),
+                                                                   last=page * PER_PAGE - 1),
                                             value=f"p{page - 1}", emoji="📜"))
     for s in range(page * PER_PAGE, min(last + 1, (page + 1) * PER_PAGE)):
-        options.append(discord.SelectOption(label=step_label(viewing, s, seat), value=f"s{s}", default=s == step))
+        options.append(discord.SelectOption(label=step_label(viewing, s, seat, w), value=f"s{s}", default=s == step))
     if (page + 1) * PER_PAGE <= last:
         options.append(discord.SelectOption(
-            label=f"Moves {(page + 1) * PER_PAGE}–{min(last, (page + 2) * PER_PAGE - 1)} »", value=f"p{page + 1}",
-            emoji="📜"))
+            label=w.t("Moves {first}–{last}", first=(page + 1) * PER_PAGE, last=min(last, (page + 2) * PER_PAGE - 1))
+            + " »", value=f"p{page + 1}", emoji="📜"))
     view.add_item(dynamic(discord.ui.Select(custom_id=cid(key, step, Kind.REPLAY_PICK.value, f"{page}.{eye}"), row=1,
-                                            placeholder="Go to a move…", options=options)))
+                                            placeholder=w.t("Go to a move…"), options=options)))
     if len(viewing.eyes) > 1:
         view.add_item(dynamic(discord.ui.Select(
-            custom_id=cid(key, step, Kind.REPLAY_EYES.value, eye), row=2, placeholder="Whose eyes…",
-            options=[discord.SelectOption(label=eyes_label(viewing, s), value=eye_code(s), default=s == seat)
+            custom_id=cid(key, step, Kind.REPLAY_EYES.value, eye), row=2, placeholder=w.t("Whose eyes…"),
+            options=[discord.SelectOption(label=eyes_label(viewing, s, w), value=eye_code(s), default=s == seat)
                      for s in viewing.eyes])))
     return view
 
 
-async def picture_of(viewing: Viewing, step: int, seat: int | None) -> bytes | None:
-    """The table at ``step`` as ``seat`` saw it (a seat's eyes: its own side shown)."""
+async def picture_of(viewing: Viewing, step: int, seat: int | None, lang: str = "en") -> bytes | None:
+    """The table at ``step`` as ``seat`` saw it (a seat's eyes: its own side shown), its words in ``lang``."""
     reader = viewing.reader(step, seat)
-    return await pictures.table_picture(reader.game, reader.view, reader.lang)
+    return await pictures.table_picture(reader.game, reader.view, lang)
 
 
-async def frame(viewing: Viewing, step: int, seat: int | None, page: int | None = None) -> dict[str, Any]:
-    return frame_message(viewing, step, seat, await picture_of(viewing, step, seat), page)
+async def frame(viewing: Viewing, step: int, seat: int | None, page: int | None = None,
+                lang: str = "en") -> dict[str, Any]:
+    return frame_message(viewing, step, seat, await picture_of(viewing, step, seat, lang), page, lang)
 
 
-async def moment(viewing: Viewing, step: int, who: str) -> dict[str, Any]:
+async def moment(viewing: Viewing, step: int, who: str, lang: str = "en") -> dict[str, Any]:
     """A shared moment, posted publicly: the step's public picture and words (from the public
-    reader, whatever eyes ``viewing`` looked through) and a button opening the viewer there."""
+    reader, whatever eyes ``viewing`` looked through) and a button opening the viewer there; in
+    ``lang`` (the channel's)."""
     public = viewing.public()
-    msg = frame_message(public, step, None, await picture_of(public, step, None))
+    msg = frame_message(public, step, None, await picture_of(public, step, None, lang), lang=lang)
     replay = public.replay
-    what = "the deal" if step == 0 else f"move {step} of {replay.last}"
-    msg["content"] = clip(f"{name(who)} shares {what} of a {replay.title} game "
-                          f"({', '.join(name(p) for p in replay.players)}).", 2000)
+    w = words(lang)
+    players = ", ".join(name(p) for p in replay.players)
+    msg["content"] = clip(w.t("{who} shares the deal of a {title} game ({players}).", who=name(who),
+                              title=replay.title, players=players) if step == 0 else
+                          w.t("{who} shares move {step} of {last} of a {title} game ({players}).", who=name(who),
+                              step=step, last=replay.last, title=replay.title, players=players), 2000)
     msg["view"] = Sent()
-    msg["view"].add_item(dynamic(discord.ui.Button(label="Open the replay here", style=discord.ButtonStyle.primary,
+    msg["view"].add_item(dynamic(discord.ui.Button(label=w.t("Open the replay here"), style=discord.ButtonStyle.primary,
                                                    custom_id=cid(replay.key, step, Kind.REPLAY_OPEN.value, "p"))))
     return msg
 
@@ -181,7 +196,8 @@ async def open_viewer(desk: "Desk", interaction: discord.Interaction, game: str 
                                      "a record from `/game export`."))
                 key = here[0].key
             viewing = await replays.open(key, interaction.channel_id or 0, interaction.guild_id, interaction.user.id)
-        msg = await frame(viewing, viewing.step(move) if move is not None else 0, None)
+        msg = await frame(viewing, viewing.step(move) if move is not None else 0, None,
+                          lang=language_of(interaction.locale))  # a private viewer: its reader's language
     except TableError as e:
         return await refuse(interaction, str(e))
     files = msg.pop("files")
@@ -204,9 +220,10 @@ async def recent_choices(desk: "Desk", interaction: discord.Interaction, current
         log.exception("the replay list failed")
         return []
     needle = current.strip().lower()
+    w = words(language_of(interaction.locale))
     out = []
     for g in found:
-        label = g.label() if g.here else f"{g.label()} (elsewhere)"
+        label = g.label(w) if g.here else w.t("{game} (elsewhere)", game=g.label(w))
         if needle and needle not in label.lower() and needle != g.key:
             continue
         out.append(app_commands.Choice(name=clip(label, 100), value=g.key))
@@ -236,14 +253,16 @@ async def on_component(desk: "Desk", interaction: discord.Interaction, kind: Kin
     seen before is drawn from the caches; a first one after a restart (a long game replayed) may
     take longer than Discord waits, and is then answered by a deferred edit. The animation, Share
     and a shared moment's Open answer with a new message."""
+    lang = language_of(interaction.locale)  # the viewer's own language
     if kind is Kind.REPLAY and arg.startswith("a."):
-        return await send_new(desk, interaction, key, lambda v: film_message(v, eye_of(arg[2:])), ephemeral=True)
+        return await send_new(desk, interaction, key, lambda v: film_message(v, eye_of(arg[2:]), lang), ephemeral=True)
     if kind is Kind.REPLAY_OPEN:
-        return await send_new(desk, interaction, key, lambda v: frame(v, v.step(step), None), ephemeral=True)
+        return await send_new(desk, interaction, key, lambda v: frame(v, v.step(step), None, lang=lang), ephemeral=True)
     if kind is Kind.REPLAY_SHARE:
         who = str(interaction.user.display_name)
-        return await send_new(desk, interaction, key, lambda v: moment(v, v.step(step), who), ephemeral=False)
-    work = asyncio.ensure_future(_pressed(desk, interaction, kind, key, step, arg, values))
+        here = language_of(interaction.guild_locale) if interaction.guild_id is not None else lang  # posted publicly
+        return await send_new(desk, interaction, key, lambda v: moment(v, v.step(step), who, here), ephemeral=False)
+    work = asyncio.ensure_future(_pressed(desk, interaction, kind, key, step, arg, values, lang))
     done, _ = await asyncio.wait({work}, timeout=DEFER_AFTER)
     if not done:
         await interaction.response.defer()
@@ -270,18 +289,21 @@ async def send_new(desk: "Desk", interaction: discord.Interaction, key: str, mak
     await interaction.followup.send(**msg, ephemeral=ephemeral, allowed_mentions=NO_PINGS)
 
 
-async def film_message(viewing: Viewing, seat: int | None) -> dict[str, Any]:
-    """The whole game through ``seat``'s eyes (None: the public's), as an animation, for the one who asked."""
-    made = await film(viewing, seat)
+async def film_message(viewing: Viewing, seat: int | None, lang: str = "en") -> dict[str, Any]:
+    """The whole game through ``seat``'s eyes (None: the public's), as an animation, for the one who asked
+    (in ``lang``, theirs)."""
+    made = await film(viewing, seat, lang)
     if made is None:
         raise TableError(say("The animation could not be drawn this time; try again later."))
-    eyes = "the public view" if seat is None else f"{name(viewing.replay.players[seat])}'s view"
-    return {"content": clip(f"{viewing.replay.title}, the whole game ({eyes}) — only you can see this.", 2000),
+    w = words(lang)
+    eyes = w.t("the public view") if seat is None else w.t("{name}'s view", name=name(viewing.replay.players[seat]))
+    return {"content": clip(w.t("{title}, the whole game ({eyes}) — only you can see this.", title=viewing.replay.title,
+                                eyes=eyes), 2000),
             "file": picture_file(made.data, made.filename, made.alt)}
 
 
 async def _pressed(desk: "Desk", interaction: discord.Interaction, kind: Kind, key: str, step: int, arg: str,
-                   values: list[str]) -> dict[str, Any]:
+                   values: list[str], lang: str = "en") -> dict[str, Any]:
     viewing = await viewing_for(replays_of(desk), interaction, key)
     last = viewing.replay.last
     page = None
@@ -302,7 +324,7 @@ async def _pressed(desk: "Desk", interaction: discord.Interaction, kind: Kind, k
     step = max(0, min(step, last))
     if not viewing.allowed(seat):
         raise TableError(say("You may not look through that seat's eyes in this game."))
-    return await frame(viewing, step, seat, page)
+    return await frame(viewing, step, seat, page, lang)
 
 
 class ReplayItem(Component):

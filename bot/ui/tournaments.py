@@ -14,17 +14,22 @@ from typing import Any
 
 import discord
 
-from bot.engine.levels import LEVEL_NAMES
+from bot.i18n import Words, words
 from bot.render.panel import clip
 from bot.render.standings import Line, standings_png
 from bot.tables.tournaments import TournamentView
 from bot.ui.components import Sent, first_delivery
-from bot.ui.payloads import COLOUR, name
+from bot.ui.payloads import COLOUR, level_word, name
 
 PREFIX = "dht"
 JOIN, LEAVE, START, CANCEL, DROP = "jn", "lv", "st", "cx", "dr"
 KINDS = (JOIN, LEAVE, START, CANCEL, DROP)
-FORMAT_NAMES = {"swiss": "Swiss", "elimination": "single elimination", "tables": "rounds of tables"}
+
+
+def format_name(w: Words, fmt: str) -> str:
+    said = {"swiss": w.tp("tournament format", "Swiss"), "elimination": w.t("single elimination"),
+            "tables": w.t("rounds of tables")}
+    return said.get(fmt, fmt)
 
 
 def custom_id(tid: int, kind: str) -> str:
@@ -62,53 +67,60 @@ def _record(s: Any) -> str:
 
 
 def tournament_embed(v: TournamentView) -> discord.Embed:
-    fmt = FORMAT_NAMES.get(v.format, v.format)
-    size = "" if v.size == 2 else f", tables of {v.size}"
-    embed = discord.Embed(title=clip(f"{v.title} tournament — {fmt}{size}", 256), colour=COLOUR)
-    lines = [f"Organiser: {name(v.organiser)}",
-             f"Rounds: {v.rounds_planned or 'set at the start'} of {_hours(v.round_seconds)}; a table still playing "
-             f"at a round's end is settled as " + ("a win for the player ahead" if v.settle == "ahead" else "a draw")
-             + "."]
+    """The tournament's message, public: in the tournament's language."""
+    w = words(v.lang)
+    fmt = format_name(w, v.format)
+    size = "" if v.size == 2 else w.t(", tables of {size}", size=v.size)
+    embed = discord.Embed(title=clip(w.t("{title} tournament — {format}{size}", title=v.title, format=fmt, size=size),
+                                     256), colour=COLOUR)
+    settle = w.t("a win for the player ahead") if v.settle == "ahead" else w.t("a draw")
+    lines = [w.t("Organiser: {name}", name=name(v.organiser)),
+             w.t("Rounds: {rounds} of {hours}; a table still playing at a round's end is settled as {settle}.",
+                 rounds=v.rounds_planned or w.t("set at the start"), hours=_hours(v.round_seconds), settle=settle)]
     if v.fill:
-        lines.append("Built-in players fill short tables.")
+        lines.append(w.t("Built-in players fill short tables."))
     if v.fill or any(u < 0 for u, _, _ in v.entrants):
-        lines.append(f"Built-in players play at the {LEVEL_NAMES.get(v.bot_level, v.bot_level)} level.")
+        lines.append(w.t("Built-in players play at the {level} level.", level=level_word(w, v.bot_level)))
     if v.status == "signup":
-        lines.append("**Sign-up is open**: press **Join**. " + (f"It starts <t:{int(v.starts_at)}:R>, or when the "
-                                                               "organiser presses **Start**." if v.starts_at else
-                                                               "The organiser presses **Start** to begin."))
+        lines.append(w.t("**Sign-up is open**: press **Join**.") + " " + (
+            w.t("It starts {when}, or when the organiser presses **Start**.", when=f"<t:{int(v.starts_at)}:R>")
+            if v.starts_at else w.t("The organiser presses **Start** to begin.")))
     elif v.status == "running":
-        ends = f", ends <t:{int(v.round_ends)}:R>" if v.round_ends else ""
-        lines.append(f"**Round {v.round} of {v.rounds_planned}**{ends}. **Drop out** leaves the tournament "
-                     "(a table still playing is a forfeit).")
+        head = (w.t("**Round {round} of {rounds}**, ends {when}.", round=v.round, rounds=v.rounds_planned,
+                    when=f"<t:{int(v.round_ends)}:R>") if v.round_ends
+                else w.t("**Round {round} of {rounds}**.", round=v.round, rounds=v.rounds_planned))
+        lines.append(head + " " + w.t("**Drop out** leaves the tournament (a table still playing is a forfeit)."))
     elif v.status == "finished":
         winner = v.standings[0].name if v.standings else "?"
-        lines.append(f"**Finished.** The winner: **{name(winner)}**.")
+        lines.append(w.t("**Finished.** The winner: **{name}**.", name=name(winner)))
     else:
-        lines.append("**Cancelled.**")
+        lines.append(w.t("**Cancelled.**"))
     embed.description = "\n".join(lines)
-    players = [name(n) + (" (dropped)" if dropped else "") for _, n, dropped in v.entrants]
-    embed.add_field(name=f"Players ({len(players)})", value=clip(", ".join(players) or "nobody yet", 1024), inline=False)
+    players = [name(n) + (w.t(" (dropped)") if dropped else "") for _, n, dropped in v.entrants]
+    embed.add_field(name=w.t("Players ({count})", count=len(players)),
+                    value=clip(", ".join(players) or w.t("nobody yet"), 1024), inline=False)
     if v.status == "running" and v.boards:
         rows = []
         for b in v.boards:
             who = " v ".join(name(p) for p in b.players)
             where = f" — <#{b.channel_id}>" if b.channel_id and b.channel_id > 0 and not b.done else ""
-            rows.append(f"{who}{where}" + (f" — {b.result}" if b.result else ""))
-        embed.add_field(name=f"Round {v.round} tables", value=clip("\n".join(rows), 1024), inline=False)
-    embed.set_footer(text=f"tournament {v.id}")
+            rows.append(f"{who}{where}" + (f" — {w.say(b.result)}" if b.result else ""))
+        embed.add_field(name=w.t("Round {round} tables", round=v.round), value=clip("\n".join(rows), 1024),
+                        inline=False)
+    embed.set_footer(text=w.t("tournament {id}", id=str(v.id)))
     return embed
 
 
 def tournament_view(v: TournamentView) -> discord.ui.View | None:
     view = Sent()
+    w = words(v.lang)
     if v.status == "signup":
-        view.add_item(TournamentButton(v.id, JOIN, "Join", discord.ButtonStyle.success))
-        view.add_item(TournamentButton(v.id, LEAVE, "Leave"))
-        view.add_item(TournamentButton(v.id, START, "Start", discord.ButtonStyle.primary))
-        view.add_item(TournamentButton(v.id, CANCEL, "Cancel", discord.ButtonStyle.danger))
+        view.add_item(TournamentButton(v.id, JOIN, w.tp("tournament button", "Join"), discord.ButtonStyle.success))
+        view.add_item(TournamentButton(v.id, LEAVE, w.tp("tournament button", "Leave")))
+        view.add_item(TournamentButton(v.id, START, w.tp("tournament button", "Start"), discord.ButtonStyle.primary))
+        view.add_item(TournamentButton(v.id, CANCEL, w.tp("tournament button", "Cancel"), discord.ButtonStyle.danger))
     elif v.status == "running":
-        view.add_item(TournamentButton(v.id, DROP, "Drop out", discord.ButtonStyle.danger))
+        view.add_item(TournamentButton(v.id, DROP, w.tp("tournament button", "Drop out"), discord.ButtonStyle.danger))
     else:
         return None
     return view
@@ -122,7 +134,8 @@ def message_kwargs(v: TournamentView, *, edit: bool = False) -> dict[str, Any]:
     return {"embed": tournament_embed(v), "view": view}
 
 
-def standings_lines(v: TournamentView) -> list[Line]:
+def standings_lines(v: TournamentView, w: Words | None = None) -> list[Line]:
+    w = w or words("en")
     out = []
     place = 0
     last: tuple[float, float] | None = None
@@ -131,13 +144,17 @@ def standings_lines(v: TournamentView) -> list[Line]:
         if key != last:
             place = k + 1
             last = key
-        note = "dropped" if s.dropped else "out" if getattr(s, "out", False) and v.format == "elimination" else ""
+        out_now = getattr(s, "out", False) and v.format == "elimination"
+        note = w.t("dropped") if s.dropped else w.tp("tournament standing", "out") if out_now else ""
         out.append(Line(place, s.name, s.points, s.buchholz, _record(s), note))
     return out
 
 
-def standings_text(v: TournamentView, lines: list[Line]) -> str:
-    rows = [f"{'#':>2}  {'Player':<24} {'Pts':>4} {'Bch':>5}  W-D-L"]
+def standings_text(v: TournamentView, lines: list[Line], w: Words | None = None) -> str:
+    w = w or words("en")
+    player, points = w.tp("standings column", "Player"), w.tp("standings column", "Pts")
+    buchholz, record = w.tp("standings column", "Bch"), w.tp("standings column", "W-D-L")
+    rows = [f"{'#':>2}  {player:<24} {points:>4} {buchholz:>5}  {record}"]
     for ln in lines[:30]:
         rows.append(f"{ln.place:>2}  {clip(ln.name + (' (' + ln.note + ')' if ln.note else ''), 24):<24} "
                     f"{ln.points:>4g} {ln.buchholz:>5g}  {ln.record.replace('–', '-')}")
@@ -145,15 +162,18 @@ def standings_text(v: TournamentView, lines: list[Line]) -> str:
     return clip(f"```\n{body}\n```", 4000)
 
 
-async def standings_payload(v: TournamentView, round_no: int, final: bool) -> dict[str, Any]:
-    """The standings after ``round_no``: an embed holding the table and the picture attached."""
-    lines = standings_lines(v)
-    title = f"{v.title} tournament — " + ("final standings" if final else f"standings after round {round_no}")
-    fmt = FORMAT_NAMES.get(v.format, v.format)
-    subtitle = f"{fmt} · round {round_no} of {v.rounds_planned} · {len(v.entrants)} players"
-    png = await asyncio.to_thread(standings_png, title, subtitle, lines, final=final)
-    embed = discord.Embed(title=clip(title, 256), description=standings_text(v, lines), colour=COLOUR)
+async def standings_payload(v: TournamentView, round_no: int, final: bool, lang: str | None = None) -> dict[str, Any]:
+    """The standings after ``round_no``: an embed holding the table and the picture attached; in ``lang``
+    (a private answer: its reader's), else in the tournament's language (posted in its channel)."""
+    w = words(lang or v.lang)
+    lines = standings_lines(v, w)
+    title = (w.t("{title} tournament — final standings", title=v.title) if final
+             else w.t("{title} tournament — standings after round {round}", title=v.title, round=round_no))
+    subtitle = w.n("{format} · round {round} of {rounds} · {n} player", "{format} · round {round} of {rounds} · {n} players",
+                   len(v.entrants), format=format_name(w, v.format), round=round_no, rounds=v.rounds_planned)
+    png = await asyncio.to_thread(standings_png, title, subtitle, lines, final=final, lang=w.lang)
+    embed = discord.Embed(title=clip(title, 256), description=standings_text(v, lines, w), colour=COLOUR)
     if final and lines:
-        embed.add_field(name="Winner", value=name(lines[0].name), inline=False)
+        embed.add_field(name=w.t("Winner"), value=name(lines[0].name), inline=False)
     embed.set_image(url="attachment://standings.png")
     return {"embed": embed, "file": discord.File(io.BytesIO(png), filename="standings.png")}

@@ -11,7 +11,7 @@ from bot.records import FORFEIT
 from bot.render.animation import Frame, caption_text, frame_images, read_frames
 
 
-def expected_frames(record: dict[str, Any], seat_at: Any) -> list[Frame]:
+def expected_frames(record: dict[str, Any], seat_at: Any, lang: str = "en") -> list[Frame]:
     """Every step's frame as ``seat_at(step, game)`` read it then, from the engine itself: the
     game replayed from the record, its view and the step's events for that reader."""
     s = spec(record["game"])
@@ -25,7 +25,7 @@ def expected_frames(record: dict[str, Any], seat_at: Any) -> list[Frame]:
             mover = record["players"][seat]
         who = seat_at(step, game)
         lines = tuple(t for t in (e.for_(who) for e in events) if t)
-        out.append(Frame(game.view(who), caption_text(step, last, mover, lines)))
+        out.append(Frame(game.view(who), caption_text(step, last, mover, lines, lang), lang))
     return out
 
 
