@@ -65,7 +65,7 @@ class _PoolKeptAcrossBots:
         return getattr(self._real, name)
 
     def shutdown(self, wait: bool = True) -> None:
-        if self._real._restarts == 0 and self._real._threads is None:
+        if self._real.healthy():
             return
         self._real.shutdown(wait)
 

@@ -48,12 +48,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from bot.loop import Paced
+from bot.workers import Workers, cores, count_from
 from bot.render import renderer
 
 log = logging.getLogger(__name__)
 
 CACHE_BYTES = 16 << 20  # pictures kept, in bytes (a PNG is about 50 KB)
-MAX_RESTARTS = 3  # pool restarts after a break before drawing in threads for good
 WAKE_PER_TURN = 2  # callers woken a turn of the event loop once their pictures are ready (see _woken)
 
 Key = tuple[str, str, bytes]
@@ -159,9 +159,6 @@ def stats() -> dict[str, int]:
 
 
 # ----- the pool ----------------------------------------------------------------------------
-_pool: cf.ProcessPoolExecutor | None = None
-_threads: cf.ThreadPoolExecutor | None = None
-_restarts = 0
 _workers_setting: int | None = None
 
 
@@ -169,20 +166,8 @@ def workers() -> int:
     """How many worker processes the pool has (0: pictures are drawn in threads)."""
     if _workers_setting is not None:
         return _workers_setting
-    env = os.environ.get("DECKHAND_PICTURE_WORKERS", "").strip()
-    if env:
-        try:
-            return max(0, int(env))
-        except ValueError:
-            log.warning("pictures: DECKHAND_PICTURE_WORKERS=%r is not a number; the default", env)
-    return max(1, cores() - 1)  # the event loop keeps a core; a picture process on each of the others
-
-
-def cores() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not Linux
-        return max(1, os.cpu_count() or 1)
+    # the event loop keeps a core; a picture process on each of the others
+    return count_from("DECKHAND_PICTURE_WORKERS", lambda: max(1, cores() - 1), "pictures")
 
 
 def configure(*, workers: int | None = None) -> None:
@@ -207,20 +192,14 @@ def _context(n: int) -> Any:
     return multiprocessing.get_context("spawn")
 
 
+# drawing holds the GIL mostly: threads (as many as cores) keep pictures coming, not fast
+_workers = Workers("pictures", count=workers, context=_context, initializer=warm,
+                   threads=lambda n: os.cpu_count() or 1, thread_name="picture")
+
+
 def start() -> cf.Executor:
     """The executor pictures are drawn with, started if needed (a pool, or threads)."""
-    global _pool
-    with _lock:
-        if _pool is not None:
-            return _pool
-        n = workers()
-        if n > 0 and _restarts <= MAX_RESTARTS:
-            try:
-                _pool = cf.ProcessPoolExecutor(max_workers=n, mp_context=_context(n), initializer=warm)
-                return _pool
-            except (OSError, ValueError, NotImplementedError, RuntimeError) as e:
-                log.warning("pictures: no process pool (%s); drawing in threads", e)
-    return _thread_executor()
+    return _workers.executor()
 
 
 def _ready(samples: tuple[tuple[str, str, Any], ...] = ()) -> int:
@@ -249,37 +228,16 @@ async def prepare(samples: Iterable[tuple[str, str, Any]] = ()) -> int:
     return len({p for p in pids if isinstance(p, int)})
 
 
-def _pool_broke(pool: cf.Executor) -> None:
-    global _pool, _restarts
-    with _lock:
-        if _pool is pool:
-            _pool = None
-            _restarts += 1
-    log.warning("pictures: the process pool broke (restart %d of %d)", _restarts, MAX_RESTARTS)
-    pool.shutdown(wait=False, cancel_futures=True)
-
-
-def _thread_executor() -> cf.ThreadPoolExecutor:
-    """Threads to draw in when there is no pool (as many as cores; drawing holds the GIL mostly,
-    so this keeps pictures coming, not fast)."""
-    global _threads
-    with _lock:
-        if _threads is None:
-            _threads = cf.ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="picture")
-        return _threads
-
-
 def shutdown(wait: bool = True) -> None:
     """Stop the pool and the threads (the app's close calls this; a later picture starts them again)."""
-    global _pool, _threads, _restarts
     with _lock:
-        pool, threads = _pool, _threads
-        _pool = _threads = None
-        _restarts = 0
         _inflight.clear()
-    for ex in (pool, threads):
-        if ex is not None:
-            ex.shutdown(wait=wait, cancel_futures=True)
+    _workers.shutdown(wait)
+
+
+def healthy() -> bool:
+    """No break of the pool so far and no threads drawing instead."""
+    return _workers.healthy()
 
 
 def _submit(kind: str, game_id: str, view: Any) -> cf.Future:
@@ -292,8 +250,8 @@ def _submit(kind: str, game_id: str, view: Any) -> cf.Future:
         if isinstance(ex, cf.ThreadPoolExecutor):
             raise
         log.warning("pictures: the pool refused work (%s)", e)
-        _pool_broke(ex)
-        ex = _thread_executor()
+        _workers.broke(ex)
+        ex = _workers.threads()
         fut = ex.submit(_draw, kind, game_id, view)
     _drawn_by[fut] = ex
     return fut
@@ -347,7 +305,7 @@ async def _picture(kind: str, game_id: str, view: Any) -> bytes | None:
     try:
         return await _wait(fut)
     except BrokenProcessPool:
-        _pool_broke(_drawn_by.get(fut))
+        _workers.broke(_drawn_by.get(fut))
         return await _in_thread(k, kind, game_id, view)
     except Exception:
         with _lock:
@@ -359,7 +317,7 @@ async def _picture(kind: str, game_id: str, view: Any) -> bytes | None:
 async def _in_thread(k: Key, kind: str, game_id: str, view: Any) -> bytes | None:
     with _lock:
         _stats["thread_draws"] += 1
-    fut = _thread_executor().submit(_draw, kind, game_id, view)
+    fut = _workers.threads().submit(_draw, kind, game_id, view)
     fut.add_done_callback(lambda f: _remember(k, f))
     try:
         return await _wait(fut)
@@ -390,8 +348,8 @@ async def animation(game_id: str, frames: Any) -> Any:
     try:
         return await _wait(fut)
     except BrokenProcessPool:
-        _pool_broke(_drawn_by.get(fut))
-        fut = _thread_executor().submit(_draw, "animation", game_id, tuple(frames))
+        _workers.broke(_drawn_by.get(fut))
+        fut = _workers.threads().submit(_draw, "animation", game_id, tuple(frames))
         try:
             return await _wait(fut)
         except Exception:

@@ -27,12 +27,10 @@ its core), started at the first Strong move, restarted a few times when it break
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures as cf
 import logging
 import multiprocessing
 import os
 import random
-import threading
 from collections.abc import Awaitable, Callable
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -47,10 +45,10 @@ from bot.tables.base import Change
 from bot.tables.bots import bot_level, racing, bot_delay, thinker
 from bot.tables.errors import StaleError, TableError
 from bot.tables.games import load_game
+from bot.workers import Workers, cores, count_from
 
 log = logging.getLogger("bot.tables")
 
-MAX_RESTARTS = 3  # pool restarts after a break before thinking in threads for good
 MAX_TRIES = 1000  # moves thought by one wake of a channel, within reason (then the next sweep's)
 RESUME_PAGE = 200  # due tables read a page at a time at start-up
 
@@ -67,23 +65,7 @@ def strong_budget() -> float:
 
 def workers() -> int:
     """How many processes think (0: threads)."""
-    text = os.environ.get("DECKHAND_THINK_WORKERS", "").strip()
-    if text:
-        try:
-            return max(0, int(text))
-        except ValueError:
-            log.warning("thinking: DECKHAND_THINK_WORKERS=%r is not a number; the default", text)
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        cores = os.cpu_count() or 1
-    return max(1, cores - 1)  # the event loop keeps a core
-
-
-_pool: cf.ProcessPoolExecutor | None = None
-_threads: cf.ThreadPoolExecutor | None = None
-_restarts = 0
-_lock = threading.Lock()
+    return count_from("DECKHAND_THINK_WORKERS", lambda: max(1, cores() - 1), "thinking")  # the event loop keeps a core
 
 
 def _warm() -> None:
@@ -94,44 +76,13 @@ def _warm() -> None:
         spec(g)
 
 
-def _executor() -> cf.Executor:
-    global _pool, _threads
-    with _lock:
-        if _pool is not None:
-            return _pool
-        n = workers()
-        if n > 0 and _restarts <= MAX_RESTARTS:
-            try:
-                _pool = cf.ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn"),
-                                               initializer=_warm)
-                return _pool
-            except (OSError, ValueError, NotImplementedError, RuntimeError) as e:
-                log.warning("thinking: no process pool (%s); thinking in threads", e)
-        if _threads is None:
-            _threads = cf.ThreadPoolExecutor(max_workers=max(1, n or 1), thread_name_prefix="think")
-        return _threads
-
-
-def _broke(pool: cf.Executor) -> None:
-    global _pool, _restarts
-    with _lock:
-        if _pool is pool:
-            _pool = None
-            _restarts += 1
-    log.warning("thinking: the process pool broke (restart %d of %d)", _restarts, MAX_RESTARTS)
-    pool.shutdown(wait=False, cancel_futures=True)
+_workers = Workers("thinking", count=workers, context=lambda n: multiprocessing.get_context("spawn"),
+                   initializer=_warm, threads=lambda n: max(1, n), thread_name="think")
 
 
 def shutdown(wait: bool = True) -> None:
     """Stop the thinking processes and threads (a later Strong move starts them again)."""
-    global _pool, _threads, _restarts
-    with _lock:
-        pool, threads = _pool, _threads
-        _pool = _threads = None
-        _restarts = 0
-    for ex in (pool, threads):
-        if ex is not None:
-            ex.shutdown(wait=wait, cancel_futures=True)
+    _workers.shutdown(wait)
 
 
 def choose_move(game_id: str, state: dict[str, Any], seat: int, level: str, seed: str, budget: float) -> str:
@@ -145,12 +96,12 @@ async def think(game: Game, seat: int, level: str, seed: str, budget: float) -> 
     state = game.to_json()
     args = (game.game_id, state, seat, level, seed, budget)
     loop = asyncio.get_running_loop()
-    ex = _executor()
+    ex = _workers.executor()
     try:
         return await loop.run_in_executor(ex, choose_move, *args)
     except BrokenProcessPool:
-        _broke(ex)
-        return await loop.run_in_executor(_executor(), choose_move, *args)
+        _workers.broke(ex)
+        return await loop.run_in_executor(_workers.executor(), choose_move, *args)
 
 
 def bot_seed(t: TableRow) -> str:
