@@ -352,7 +352,8 @@ async def test_a_seats_animation_is_not_sent_where_the_game_keeps_its_secrets(st
     assert own.get("disabled"), "a seat's eyes: its secrets stay secret"
     # The button is off, and the road behind it refuses too (a forged press).
     from bot.tables import TableError
-    from bot.tables.replays import film, replays_of
+    from bot.tables.films import film
+    from bot.tables.replays import replays_of
 
     viewing = await replays_of(bot.desk).open(parse_cid(own["custom_id"])[0], channel, g.id, int(users[1]["id"]))
     assert viewing.allowed(1)

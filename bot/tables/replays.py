@@ -30,11 +30,11 @@ from bot.engine.cards import pretty_text
 from bot.engine.core import Event, Game
 from bot.engine.registry import spec
 from bot.records import FORFEIT, check_record
-from bot.render import pictures
 from bot.render.panel import clip
-from bot.render.animation import Animation, Frame, alt_text, caption_text
+from bot.render.animation import Frame, caption_text
 from bot.tables.daily import DAILY_GAME, daily_day, daily_seed
 from bot.tables.errors import TableError
+from bot.tables.films import Film, film
 from bot.tables.reader import Reader, SeatFacts, TableFacts
 
 if TYPE_CHECKING:
@@ -323,54 +323,6 @@ class Viewing:
         if not 0 <= move <= last:
             raise TableError(say("That game has moves 0 (the deal) to {last}; there is no move {move}.", last=last, move=move))
         return move
-
-
-@dataclass(frozen=True)
-class Film:
-    """A whole game as an animation, through one reader's eyes, with its alt text."""
-
-    animation: Animation
-    alt: str
-    seat: int | None
-
-    @property
-    def data(self) -> bytes:
-        return self.animation.data
-
-    @property
-    def filename(self) -> str:
-        return self.animation.filename
-
-
-_FILMS: "OrderedDict[tuple[str, int | None, str], Film]" = OrderedDict()  # recent films by (record, eyes, language)
-FILMS_KEPT = 8  # an animation is one or two MB
-
-
-async def film(viewing: Viewing, seat: int | None, lang: str = "en") -> Film | None:
-    """The whole game as ``seat`` (None: the public) saw it, move by move, as an animation (None
-    when it cannot be drawn), its words in ``lang``. Only eyes the export policy lets this viewer
-    hand out (may_film)."""
-    if not viewing.may_film(seat):
-        raise TableError(say("This game's secrets stay secret: its animation shows the public view only."))
-    replay = viewing.replay
-    key = (replay.digest, seat, lang)
-    found = _FILMS.get(key)
-    if found is not None:
-        _FILMS.move_to_end(key)
-        return found
-    frames = await asyncio.to_thread(replay.frames, seat, lang)  # a view a step: a moment for a long game
-    animation = await pictures.animation(replay.game, frames)
-    if animation is None:
-        return None
-    w = words(lang)
-    eyes = "" if seat is None else w.t("{name}'s eyes", name=replay.players[seat])
-    notable = await asyncio.to_thread(replay.notable, seat, lang)
-    summary = str(replay.summary) if w.english else w.line(replay.summary)
-    made = Film(animation, alt_text(replay.title, replay.players, replay.last, summary, notable, eyes, lang), seat)
-    _FILMS[key] = made
-    while len(_FILMS) > FILMS_KEPT:
-        _FILMS.popitem(last=False)
-    return made
 
 
 class _ReplayCache:

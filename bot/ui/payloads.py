@@ -302,7 +302,7 @@ def ping(reader: Reader, users: Sequence[int], link: str) -> dict[str, Any]:
 
 def ending(reader: Reader, link: str, ratings: str = "", film: Any = None) -> dict[str, Any]:
     """The one message a game's end posts: how it ended, a link to the final table, the story file,
-    the whole game as the public saw it (``film``: ``bot.tables.replays.Film``)."""
+    the whole game as the public saw it (``film``: ``bot.tables.films.Film``)."""
     t = reader.table
     w = reader.words
     if t.status == "finished" and reader.result:

@@ -25,8 +25,9 @@ from bot.i18n import language_of, words
 from bot.render import pictures, renderer
 from bot.render.panel import clip
 from bot.tables import TableError
+from bot.tables.films import film
 from bot.tables.replays import (
-    MAX_RECORD_BYTES, Replays, Viewing, eye_code, eye_of, eyes_label, film, replays_of, step_label,
+    MAX_RECORD_BYTES, Replays, Viewing, eye_code, eye_of, eyes_label, replays_of, step_label,
 )
 from bot.ui.components import Component, Kind, Sent, component_class, dynamic
 from bot.ui.payloads import COLOUR, NO_PINGS, SELECT_MAX, alt_text, cid, embed_from_panel, line, name, picture_file
