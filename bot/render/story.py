@@ -15,24 +15,23 @@ from bot.i18n import Words, words
 from bot.render.panel import defuse_names, plain
 
 
-def chapter(w: Words, kind: str) -> str:
-    """An entry's kind as the story file names it (``tell``, ``twist``, ``duel``…), in ``w``'s language."""
-    found = {
+def chapters(w: Words) -> dict[str, str]:
+    """Each entry's kind (``tell``, ``twist``, ``duel``…) as the story file names it, in ``w``'s language."""
+    return {
         # The Knight, the Rogue, the Princess and the Dragon
-        "opening": lambda: w.tp("story chapter", "opening"), "tell": lambda: w.tp("story chapter", "tell"),
-        "wrapup": lambda: w.tp("story chapter", "wrapup"), "twist": lambda: w.tp("story chapter", "twist"),
-        "close": lambda: w.tp("story chapter", "close"),
+        "opening": w.tp("story chapter", "opening"), "tell": w.tp("story chapter", "tell"),
+        "wrapup": w.tp("story chapter", "wrapup"), "twist": w.tp("story chapter", "twist"),
+        "close": w.tp("story chapter", "close"),
         # Warriors of the Celestial Emperor: the players' lines, then the narrator's
-        "setting": lambda: w.tp("story chapter", "setting"), "attack": lambda: w.tp("story chapter", "attack"),
-        "nullify": lambda: w.tp("story chapter", "nullify"), "strike": lambda: w.tp("story chapter", "strike"),
-        "parry": lambda: w.tp("story chapter", "parry"), "withdraw": lambda: w.tp("story chapter", "withdraw"),
-        "victory": lambda: w.tp("story chapter", "victory"), "return": lambda: w.tp("story chapter", "return"),
-        "duel": lambda: w.tp("story chapter", "duel"), "tie": lambda: w.tp("story chapter", "tie"),
-        "result": lambda: w.tp("story chapter", "result"), "trick": lambda: w.tp("story chapter", "trick"),
-        "lock": lambda: w.tp("story chapter", "lock"), "end": lambda: w.tp("story chapter", "end"),
-        "keep": lambda: w.tp("story chapter", "keep"), "score": lambda: w.tp("story chapter", "score"),
-    }.get(kind)
-    return found() if found else kind
+        "setting": w.tp("story chapter", "setting"), "attack": w.tp("story chapter", "attack"),
+        "nullify": w.tp("story chapter", "nullify"), "strike": w.tp("story chapter", "strike"),
+        "parry": w.tp("story chapter", "parry"), "withdraw": w.tp("story chapter", "withdraw"),
+        "victory": w.tp("story chapter", "victory"), "return": w.tp("story chapter", "return"),
+        "duel": w.tp("story chapter", "duel"), "tie": w.tp("story chapter", "tie"),
+        "result": w.tp("story chapter", "result"), "trick": w.tp("story chapter", "trick"),
+        "lock": w.tp("story chapter", "lock"), "end": w.tp("story chapter", "end"),
+        "keep": w.tp("story chapter", "keep"), "score": w.tp("story chapter", "score"),
+    }
 
 
 def markdown(title: str, players: list[str], cast: list[str], entries: list[dict[str, Any]], ending: str,
@@ -42,6 +41,7 @@ def markdown(title: str, players: list[str], cast: list[str], entries: list[dict
     game's own; the game's own lines are ours (a player's name in them is escaped too). The
     frame and the game's own lines in ``lang`` (``cast`` and ``ending`` come said in it already)."""
     w = words(lang)
+    kinds = chapters(w)
     names = [one_line(n) for n in players]
     lines = [f"# {title}", "", "## " + w.tp("story file", "Players"), ""]
     for i, name in enumerate(names):
@@ -56,7 +56,7 @@ def markdown(title: str, players: list[str], cast: list[str], entries: list[dict
         text = entry.get("text", "")
         text = one_line(str(text) if seat is not None or w.english else w.line(text))  # the game's own: said
         said = plain(text) if seat is not None else defuse_names(text, players)
-        lines += [f"**{who}** — {chapter(w, str(entry.get('kind', '')))}{card}: {said}", ""]
+        lines += [f"**{who}** — {kinds.get(str(entry.get('kind', '')), entry.get('kind', ''))}{card}: {said}", ""]
     ended = pretty_text(ending) if w.english else ending
     lines += ["## " + w.tp("story file", "How it ended"), "", defuse_names(ended, players)]
     return "\n".join(lines) + "\n"
