@@ -186,10 +186,12 @@ class TournamentsCog(commands.Cog, name="Tournaments"):
         if isinstance(w, OpenBoard):
             t = await self.tours.view(w.tournament)
             try:
-                made = await self.bot.http.start_thread_without_message(t.channel_id,
-                                                                        name=words(w.lang).say(w.name)[:100],
-                                                                        auto_archive_duration=1440, type=11)
-            except discord.HTTPException as e:
+                channel = self.bot.get_channel(t.channel_id) or await self.bot.fetch_channel(t.channel_id)
+                if not isinstance(channel, discord.TextChannel):
+                    raise discord.ClientException("a tournament's tables open as threads of a text channel")
+                made = await channel.create_thread(name=words(w.lang).say(w.name)[:100], auto_archive_duration=1440,
+                                                   type=discord.ChannelType.public_thread)
+            except (discord.HTTPException, discord.ClientException) as e:
                 log.info("tournament %s: no thread in %s: %s", t.id, t.channel_id, e)
                 if t.id not in self.no_threads:
                     self.no_threads.add(t.id)
@@ -198,7 +200,7 @@ class TournamentsCog(commands.Cog, name="Tournaments"):
                         "in this channel and the round's tables open by themselves (a table not open at the round's "
                         "end is a draw)."))
                 return False
-            await self.tours.open_board(w.tournament, w.round, w.board, int(made["id"]))
+            await self.tours.open_board(w.tournament, w.round, w.board, made.id)
             return True
         if isinstance(w, Announce):
             tables = self.bot.get_cog("Tables")
