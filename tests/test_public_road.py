@@ -7,6 +7,7 @@ The code of ``bot/`` and ``cogs/`` is parsed and fails on:
   method of a class built on discord.py that overrides one of discord.py's private methods;
 - an import from a discord.py module outside its documented surface (``discord.http``,
   ``discord.state``, ``discord.webhook.async_``…), or such a module reached as an attribute;
+- a client's ``.http`` (discord.py's HTTP client, undocumented: its methods change in any release);
 - an assignment to an attribute of something imported from discord (a monkeypatch).
 
 The only exception is the one function that points discord.py at a proxy or a local stand-in:
@@ -150,6 +151,8 @@ def problems(modules: list[Module]) -> list[str]:
                         found.append(f"{where}: discord.{chain[1]} (an undocumented module)")
                     elif chain[1:2] == ("utils",) and len(chain) == 3 and chain[2] not in UTILS:
                         found.append(f"{where}: discord.utils.{chain[2]}")
+            if isinstance(node, ast.Attribute) and node.attr == "http" and (_chain(node) or ("discord",))[0] != "discord":
+                found.append(f"{where}: a client's .http (discord.py's undocumented HTTP client)")
             targets: list[ast.AST] = []
             if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
                 targets = list(node.targets) if isinstance(node, ast.Assign) else [node.target]
@@ -185,6 +188,7 @@ PLANTS = {
     "import discord\nclass B(discord.Client):\n    async def _run_event(self): ...": "overrides a discord.py private",
     "from PIL import ImageDraw\nImageDraw.Draw(None)._image": "private attribute ._image",
     "import discord\nsetattr(discord.ui.View, 'x', 1)": "setattr on discord.ui.View",
+    "await self.bot.http.start_thread_without_message(1, name='x')": "a client's .http",
 }
 
 
