@@ -286,7 +286,8 @@ def cmd_bench(args: argparse.Namespace, settings: Settings) -> int:
 
     fast_event_loop()  # as `run` does
     only = tuple(x.strip() for x in args.only.split(",") if x.strip()) or SECTIONS
-    return run_bench(quick=args.quick, as_json=args.json, only=only, gridcannon_js=args.gridcannon_js)
+    return run_bench(quick=args.quick, as_json=args.json, only=only, gridcannon_js=args.gridcannon_js,
+                     profile=args.profile)
 
 
 def cmd_i18n(args: argparse.Namespace, settings: Settings) -> int:

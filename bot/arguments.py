@@ -290,4 +290,7 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--gridcannon-js", metavar="PATH",
                    help="engines: a copy of the JavaScript Gridcannon engine (engine.mjs of GeekKingCloud/"
                         "gridcannon-omarchy; never downloaded) to time beside Gridcannon's (needs node)")
+    b.add_argument("--profile", metavar="DIR",
+                   help="discord: leave each bot process's profile (cProfile, its event loop's CPU) in DIR: "
+                        "bot0.prof the floor, bot1.prof Deckhand, bot2.prof Deckhand with pictures")
     return p

@@ -164,7 +164,7 @@ SECTIONS = ("engines", "pictures", "replay", "animation", "discord")
 
 
 def run_bench(quick: bool = False, as_json: bool = False, only: tuple[str, ...] = SECTIONS,
-              gridcannon_js: str | None = None) -> int:
+              gridcannon_js: str | None = None, profile: str | None = None) -> int:
     figures: list[Figure] = []
 
     def report(f: Figure) -> None:
@@ -224,7 +224,10 @@ def run_bench(quick: bool = False, as_json: bool = False, only: tuple[str, ...] 
               "them (a move button, My hand, a step, an option, Confirm). SQLite: a file, WAL.")
         from bot.benchkit.discord_road import discord_figures
 
-        asyncio.run(discord_figures(quick, report, Figure, percentile))
+        folder = Path(profile) if profile else None
+        if folder:
+            folder.mkdir(parents=True, exist_ok=True)
+        asyncio.run(discord_figures(quick, report, Figure, percentile, profile=folder))
     if as_json:
         print(json.dumps({"figures": [f.as_json() for f in figures]}))
     return 0

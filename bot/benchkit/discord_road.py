@@ -252,10 +252,11 @@ class FloorPlayers:
 class BotProcess:
     """``python -m bot.benchkit.botside`` with the stand-in's URLs and the bench's database."""
 
-    def __init__(self, t: StandInThread, folder: Path, *args: str, env: dict[str, str] | None = None):
+    def __init__(self, t: StandInThread, folder: Path, *args: str, env: dict[str, str] | None = None,
+                 profile: Path | None = None):
         self.t = t
-        self.args = args
         self.log = folder / f"bot{len(list(folder.glob('bot*.log')))}.log"
+        self.args = (*args, "--profile", str(profile / f"{self.log.stem}.prof")) if profile else args
         self.env = {**os.environ, "DISCORD_TOKEN": TOKEN, "DISCORD_API_BASE": t.standin.base_url,
                     "DISCORD_GATEWAY_URL": t.standin.gateway_url, "DECKHAND_DATABASE": str(folder / "bench.sqlite3"),
                     "DECKHAND_LOG_LEVEL": "WARNING", **(env or {})}
@@ -370,9 +371,11 @@ def lost_updates(players: Players, db: Path) -> int:
 
 
 async def discord_figures(quick: bool, report: Callable[[Any], None], Figure: Any, percentile: Callable, *,
-                          tables: int = 200, seconds: float | None = None, due: int | None = None) -> None:
+                          tables: int = 200, seconds: float | None = None, due: int | None = None,
+                          profile: Path | None = None) -> None:
     """The figures, each given to ``report``: ``tables`` played at once for ``seconds`` a run, then
-    ``due`` tables falling due at once."""
+    ``due`` tables falling due at once. ``profile``: a folder where each bot process leaves its cProfile
+    (bot0.prof the floor, bot1.prof Deckhand without pictures, bot2.prof with them)."""
     seconds = seconds or (6.0 if quick else 20.0)
     due = due or (300 if quick else 1000)
     with tempfile.TemporaryDirectory(prefix="deckhand-bench-discord-") as tmp, StandInThread() as t:
@@ -383,13 +386,13 @@ async def discord_figures(quick: bool, report: Callable[[Any], None], Figure: An
 
         # The floor.
         floor = await there(lambda s: FloorPlayers(s, tables))
-        async with BotProcess(t, folder, "--floor") as bot:
+        async with BotProcess(t, folder, "--floor", profile=profile) as bot:
             await there(lambda s: floor.open_all(Tally()))
             floor_paced = await measured(bot, lambda: there(lambda s: floor.play(seconds, 1.0)))
             floor_burst = await measured(bot, lambda: there(lambda s: floor.play(seconds, None)))
         # Deckhand, no pictures: paced, then a burst.
         players: Players = await there(lambda s: Players(s, tables))
-        plain = BotProcess(t, folder, "--no-pictures")
+        plain = BotProcess(t, folder, "--no-pictures", profile=profile)
         await plain.sync()
         async with plain as bot:
             opening = Tally()
@@ -398,7 +401,7 @@ async def discord_figures(quick: bool, report: Callable[[Any], None], Figure: An
             burst = await measured(bot, lambda: there(lambda s: players.play(seconds, None)))
         lost = await there(lambda s: lost_updates(players, folder / "bench.sqlite3"))
         # Deckhand with its pictures, paced; then more tables are opened (the sweep's), all with a turn limit.
-        pictured = BotProcess(t, folder, env={"DECKHAND_SWEEP_SECONDS": "0.5"})
+        pictured = BotProcess(t, folder, env={"DECKHAND_SWEEP_SECONDS": "0.5"}, profile=profile)
         async with pictured as bot:
             await asyncio.sleep(3)  # the picture processes warm up as the bot starts
             pics = await measured(bot, lambda: there(lambda s: players.play(seconds, 1.0)))
