@@ -15,6 +15,12 @@ from bot.tables.service import TableService
 LONG_TESTS = os.environ.get("DECKHAND_LONG_TESTS", "") == "1"  # the long runs too (README, "Tests"; CI sets it)
 
 
+def seeds(n: int, first: int = 0, step: int = 1) -> range:
+    """The seeds a test of many seeded games plays: ``n`` of them (from ``first``, ``step`` apart) in the
+    long run, the first third of them (at least one) otherwise."""
+    return range(first, first + step * (n if LONG_TESTS else max(1, -(-n // 3))), step)
+
+
 def pytest_collection_modifyitems(config, items):
     """A test marked ``long`` runs only with DECKHAND_LONG_TESTS=1 (it is skipped, saying so, otherwise)."""
     if LONG_TESTS:

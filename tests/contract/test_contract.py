@@ -1,7 +1,7 @@
 """One suite, run against every registered game (as OpenSpiel runs random_sim_test on all its
 games): seeded random playouts driven only through ``choices``, every step checked.
 
-``DECKHAND_PLAYOUTS`` sets the playouts per game (default 60; 200 with DECKHAND_LONG_TESTS=1, as CI
+``DECKHAND_PLAYOUTS`` sets the playouts per game (default 20; 200 with DECKHAND_LONG_TESTS=1, as CI
 runs it), spread over the player counts the game allows; the figures are printed at the end of the run.
 """
 
@@ -20,7 +20,7 @@ from bot.engine.registry import GAME_IDS, spec
 from tests.conftest import LONG_TESTS
 from tests.contract.harness import Playout, card_universe, random_action, redeal
 
-PLAYOUTS = int(os.environ.get("DECKHAND_PLAYOUTS", "200" if LONG_TESTS else "60"))
+PLAYOUTS = int(os.environ.get("DECKHAND_PLAYOUTS", "200" if LONG_TESTS else "20"))
 SHARDS = 25 if PLAYOUTS > 100 else 10  # each game's playouts are split into this many tests (a few seconds
 # each), so both workers stay busy to the end
 

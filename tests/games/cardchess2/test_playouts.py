@@ -3,8 +3,8 @@ every step: every action reached is accepted, invariants, JSON round trip, no le
 events; every 20th step also the whole view text, ``apply`` leaving its input alone, and a
 re-deal of what the seat cannot see (same choices, same built-in choice); replay at the end.
 
-``DECKHAND_PLAYOUTS`` (default 200) is the total: half with the rulebook's defaults, half spread
-over the variants and settings."""
+``DECKHAND_PLAYOUTS`` (default 48 in the long run, 16 otherwise) is the total: half with the rulebook's
+defaults, half spread over the variants and settings."""
 
 from __future__ import annotations
 
@@ -14,11 +14,12 @@ import random
 import pytest
 
 from bot.engine.cardchess2 import GAME, auto_move
+from tests.conftest import LONG_TESTS
 from tests.games.copies import assert_copy_is_the_cores
 
 from .helpers import PLAYERS, choose_random, play
 
-N = int(os.environ.get("DECKHAND_PLAYOUTS", "48"))  # the contract suite plays 200 more
+N = int(os.environ.get("DECKHAND_PLAYOUTS", "48" if LONG_TESTS else "16"))  # the contract suite plays 200 more
 VARIANT_SETS = [
     ("Own decks",),
     ("Short range", "Pawn march"),

@@ -13,6 +13,7 @@ from bot.engine.core import walk_choices
 from bot.engine.knight_rogue_princess_dragon import ALL_CARDS, GAME, auto_move
 from bot.render import knight_rogue_princess_dragon as render
 from bot.render.knight_rogue_princess_dragon import alt_text, panel, text
+from tests.conftest import seeds
 from tests.playout import choose_random, playout, renderers
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
@@ -82,8 +83,9 @@ def check_finished(g, options) -> None:
 
 @pytest.mark.parametrize("options", OPTION_SETS)
 def test_random_playouts(options):
-    # 120 games in all (200 more below, through choices); the full per-step checks on the first few.
-    for seed in range(15):
+    # 120 games in all in the long run (200 more below, through choices); the full per-step checks on the
+    # first few.
+    for seed in seeds(15):
         g, moves = playout(GAME, PLAYERS, seed, options, chooser=checking(choose_random), invariant=invariant,
                            renderers=RENDERERS, check_every_step=seed < 3)
         check_finished(g, options)
@@ -91,7 +93,7 @@ def test_random_playouts(options):
 
 @pytest.mark.parametrize("options", OPTION_SETS)
 def test_auto_playouts(options):
-    for seed in range(7):
+    for seed in seeds(7):
         g, moves = playout(GAME, PLAYERS, 1000 + seed, options, chooser=checking(auto_text),
                            invariant=invariant, renderers=RENDERERS, check_every_step=seed < 2)
         check_finished(g, options)
@@ -101,7 +103,7 @@ def test_auto_playouts(options):
 def test_no_dead_end_guarantee_received_counts():
     import random
 
-    for seed in range(100):
+    for seed in seeds(100):
         g = GAME.new(PLAYERS, seed=seed)
         rng = random.Random(seed)
         while g.step != "wrapup":
@@ -165,7 +167,7 @@ def test_playouts_through_choices_no_dead_end_no_leak(options):
     import json
     import random
 
-    for seed in range(25):  # 200 games in all
+    for seed in seeds(25):  # 200 games in all in the long run
         rng = random.Random(seed)
         g = GAME.new(PLAYERS, options, seed=seed)
         moves = []

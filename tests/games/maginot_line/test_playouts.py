@@ -8,9 +8,11 @@ import pytest
 
 from bot.engine.maginot_line.model import MaginotOptions
 
+from tests.conftest import LONG_TESTS
+
 from .contract import playout
 
-COUNT = int(os.environ.get("DECKHAND_PLAYOUTS", "60"))  # the contract suite plays 200 more
+COUNT = int(os.environ.get("DECKHAND_PLAYOUTS", "60" if LONG_TESTS else "20"))  # the contract suite plays 200 more
 VARIANTS = [[], ["Mobile defence"], ["Top only"], ["Diamond initiative"], ["Hand limit"], ["Teams"]]
 
 
