@@ -66,13 +66,13 @@ def test_many_moves_are_summed_up_in_two_lines():
 
 def test_an_inbox_keeps_the_engines_phrases_and_each_reader_reads_them_in_its_language():
     """The inbox stores a line as the phrase's JSON (no language in it), and reads in any language; a line
-    an older inbox kept as English text still reads as it was written."""
+    an older inbox kept as English text still reads as it was written (its cards as faces)."""
     placed = Event(say("{card} placed on {cell}.", card=CardName("QH", "Q♥"), cell="r1c2"))
     stored = json.loads(json.dumps(since.noted({}, 2, 1, [placed])))
     assert stored[since.SINCE]["0"]["lines"] == [encode(placed.public)]
     inbox = since.of(stored, 0)
     assert since.told(inbox, ["ana", "ben"], words("en")) == ["Since your last move: Q♥ placed on r1c2."]
     assert since.told(inbox, ["ana", "ben"], words("de")) == ["Seit deinem letzten Zug: D♥ auf r1c2 gelegt."]
-    old = since.of({since.SINCE: {"0": {"moves": 4, "by": [1, 2], "lines": ["Ben plays 9H at r1"] * 4, "said": 4}}}, 0)
-    assert since.told(old, ["ana", "ben", "cat"], words("es")) == [
-        "Desde tu última jugada: 4 jugadas de ben y cat.", "Lo último: Ben plays 9♥ at r1; Ben plays 9♥ at r1."]
+    old = since.of({since.SINCE: {"0": {"moves": 4, "by": [1], "lines": ["Join plays 9H at r1"] * 4, "said": 4}}}, 0)
+    assert since.told(old, ["ana", "Join"], words("es")) == [  # a name as typed, even a button's word
+        "Desde tu última jugada: 4 jugadas de Join.", "Lo último: Join plays 9♥ at r1; Join plays 9♥ at r1."]

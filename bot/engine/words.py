@@ -41,8 +41,8 @@ class CardName(str):
 
 
 class Typed(str):
-    """Words a person wrote (a display name): the same in every language, never looked up in a catalogue
-    (a player called "Join" stays "Join")."""
+    """Words said as written in every language, never looked up in a catalogue: what a person wrote (a
+    display name: a player called "Join" stays "Join"), or words already said in the reader's language."""
 
     def __reduce__(self):
         return (Typed, (str(self),))

@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.engine.cards import pretty_text
 from bot.engine.core import Event
-from bot.engine.words import Typed, decode, encode
+from bot.engine.words import Many, Typed, decode, encode
 from bot.i18n import Words
 
 SINCE = "since"  # the series key of the inboxes
@@ -73,8 +73,9 @@ def of(series: Mapping[str, Any] | None, seat: int | None) -> Since | None:
                  int(found.get("said", 0)))
 
 
-def _names(seats: Sequence[int], players: Sequence[str], w: Words) -> str:
-    return w.list([Typed(" ".join(players[s].split())) if 0 <= s < len(players) else "?" for s in seats])
+def _names(seats: Sequence[int], players: Sequence[str]) -> Many:
+    """The movers' names as typed, listed as the reader's language lists them."""
+    return Many([Typed(" ".join(players[s].split())) if 0 <= s < len(players) else "?" for s in seats], "and")
 
 
 def _clip(text: str) -> str:
@@ -95,10 +96,11 @@ def told(since: Since | None, players: Sequence[str], w: Words) -> list[str]:
     if since is None:
         return []
     lines = [_said(t, w) for t in since.lines]
-    moves = w.n("{n} move by {names}", "{n} moves by {names}", since.moves, names=_names(since.movers, players, w))
+    # (what is said already goes into the frame as it is: a line, the count of moves)
+    moves = Typed(w.n("{n} move by {names}", "{n} moves by {names}", since.moves, names=_names(since.movers, players)))
     if not lines:
         return [w.t("Since your last move: {lines}.", lines=moves)]
     if since.said <= SHORT and len("; ".join(lines)) <= LINE:
-        return [_clip(w.t("Since your last move: {lines}.", lines="; ".join(lines)))]
-    latest = "; ".join(lines[-2:])
+        return [_clip(w.t("Since your last move: {lines}.", lines=Typed("; ".join(lines))))]
+    latest = Typed("; ".join(lines[-2:]))
     return [w.t("Since your last move: {lines}.", lines=moves), _clip(w.t("The latest: {lines}.", lines=latest))]
