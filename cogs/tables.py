@@ -331,7 +331,8 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
             update = await self.desk.set_turn_limit(interaction.channel_id, actor_of(interaction), minutes * 60)
         except TableError as e:
             return await refuse(interaction, str(e))
-        await interaction.response.send_message(update.events[-1], allowed_mentions=NO_PINGS)
+        await interaction.response.send_message(update.public.said(update.events[-1]),  # the table's language
+                                                allowed_mentions=NO_PINGS)
         await self.place.show_table(update.public, post=False)  # its buttons carry the new revision
 
     @game.command(name="language", description="Set this table's language (host).")
@@ -452,7 +453,7 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
                 await self.place.show_made(update.public)
             mentions = discord.AllowedMentions(users=[discord.Object(u) for u in notice.users], everyone=False,
                                                roles=False, replied_user=False)
-            await self.place.notify(ch, clip(notice.message(), 2000), mentions)
+            await self.place.notify(ch, clip(notice.message(update.public.words), 2000), mentions)  # the table's language
             return True
         except discord.HTTPException as e:  # e.g. a user-installed app cannot post here
             log.info("could not post a turn-limit notice to %s: %s", ch, e)

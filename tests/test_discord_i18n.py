@@ -9,6 +9,7 @@ import pytest
 
 from bot.i18n.lang import language_of
 from bot.i18n import words
+from bot.tables.clock import format_duration
 from tests.discord_helpers import auto_move_for, guild_with, latest_table, make_move, press_move, start_by_slash
 from tests.test_i18n_messages import english_left
 
@@ -125,13 +126,6 @@ async def test_the_host_sets_the_tables_language_with_game_language(standin, bot
     assert latest_table(standin, channel_id)["embeds"][0]["footer"]["text"].startswith("Rules:")
 
 
-def not_yet_said(shown: str) -> str:
-    """What was shown, without the private panel's "Since your last move" lines: the tables' own frame
-    (bot/tables/since.py keeps the lines as English text), not yet in the catalogue."""
-    return "\n".join(line for line in shown.split("\n")
-                     if not line.startswith(("Since your last move", "The latest:")))
-
-
 # game id -> (players, variants) of the many-player games played here whole in each language
 MANY = {"maginot_line": (2, "Mobile defence, rounds=2")}
 
@@ -169,9 +163,11 @@ async def test_a_whole_game_of_many_players_in_the_tables_language(standin, bot,
         else:
             await press_move(standin, bot, channel_id, move, users[seat])
     assert table.status == "finished"
+    since = words(lang).t("Since your last move: {lines}.", lines="").partition(":")[0]
     for u in users:
         shown = everything_read_by(standin, int(u["id"]), channel_id, start)
-        assert english_left(not_yet_said(shown), lang) == []
+        assert english_left(shown, lang) == []
+        assert since in shown  # what happened since the seat's last move, in its private panel
     final = latest_table(standin, channel_id)
     descriptions = [a.get("description") or "" for a in final.get("attachments") or []]
     assert any({"es": "ases", "de": "Asse"}[lang] in d for d in descriptions), "the picture's alt text"
@@ -212,6 +208,28 @@ async def test_a_lobby_a_bot_a_few_moves_a_hint_and_ratings_leave_no_english_mes
     assert board.ephemeral
     for user in (ana, ben):
         assert english_left(everything_read_by(standin, int(user["id"]), channel), lang) == []
+    # The table service's line for each lobby action, as the table says it: in its language, a name as typed
+    # (even one that reads like a button's word).
+    from bot.engine.words import Phrase, Typed
+    from bot.tables.base import Actor
+
+    svc, here, there = bot.service, channel + 1, channel + 2
+    host, guest = (Actor(int(u["id"]), name, False, lang, lang) for u, name in ((ana, "ana <3"), (ben, "Join")))
+    lines = []
+    for act in (lambda: svc.new_table(here, g.id, host, "court_wars"), lambda: svc.join(here, guest),
+                lambda: svc.add_bot(here, host, level="strong"), lambda: svc.set_turn_limit(here, host, 5400),
+                lambda: svc.set_turn_limit(here, host, 0), lambda: svc.leave(here, host), lambda: svc.join(here, host),
+                lambda: svc.start(here, guest), lambda: svc.abandon(here, guest), lambda: svc.rematch(here, guest),
+                lambda: svc.new_table(there, g.id, host, "court_wars"), lambda: svc.leave(there, host),
+                lambda: svc.new_table(there, g.id, host, "court_wars"), lambda: svc.cancel(there, host)):
+        lines += (await act()).events
+    said = [w.say(e) for e in lines]
+    assert len(said) >= 14 and all(isinstance(e, Phrase) for e in lines), lines
+    assert all(line != str(e) for line, e in zip(said, lines, strict=True)), said  # every one in the language
+    assert english_left("\n".join(said), lang) == [], said
+    assert w.t("{name} is now the host.", name=Typed("Join")) in said and said[1].startswith("Join ")
+    assert said[0].startswith("ana <3 ")
+    assert w.t("Turn limit set to {limit}.", limit=format_duration(5400)) in said
 
 
 @pytest.mark.parametrize("lang", ["es", "de"])
@@ -249,12 +267,15 @@ WRONG_MOVE = {"court_wars": ("attack K 9 9:Q 9", {"es": "No hay ningún jugador 
          "celestial_emperor": ("target unicorn", {"es": "Nombra el objetivo", "de": "Nenn das Ziel"})}
 
 
+LIMIT = 120  # minutes: the host's turn limit at those tables ("2 h", said in the table's language)
+
+
 @pytest.mark.parametrize(("game", "lang", "variants", "alt"), SEVERAL)
 async def test_a_whole_game_of_several_players_at_a_servers_table_in_its_language(standin, bot, game, lang, variants,
                                                                                   alt):
     """Two players at a Spanish or German server, each with that Discord language, play a seeded game
     to its end with buttons, pickers and (now and then) /game move: nothing either was shown, the
-    refusal of a wrong move included, carries an English message."""
+    refusal of a wrong move included, carries an English message (the lobby's turn limit neither)."""
     from bot.tables.games import load_game
     from tests.discord_helpers import guild_with, start_by_slash
 
@@ -262,7 +283,7 @@ async def test_a_whole_game_of_several_players_at_a_servers_table_in_its_languag
     g.locale = LOCALES[lang]
     for u in users:
         u["locale"] = LOCALES[lang]
-    channel_id = await start_by_slash(standin, bot, g, users, game, variants=variants)
+    channel_id = await start_by_slash(standin, bot, g, users, game, variants=variants, minutes=LIMIT)
     assert (await bot.service.get(channel_id)).series.get("lang") == lang
     refused = False
     wrong_move, said = WRONG_MOVE[game]
@@ -280,12 +301,13 @@ async def test_a_whole_game_of_several_players_at_a_servers_table_in_its_languag
         else:
             await press_move(standin, bot, channel_id, move, user)
     assert table.status == "finished" and refused and i > 20
+    w = words(lang)
     for u in users:
-        # The inbox of what happened since a seat's last move is the shared table words' (still English):
-        # its lines are left out here until they speak the reader's language.
-        shown = "\n".join(line for line in everything_read_by(standin, int(u["id"]), channel_id).splitlines()
-                          if not line.startswith(("Since your last move:", "The latest:")))
+        shown = everything_read_by(standin, int(u["id"]), channel_id)
         assert english_left(shown, lang) == []
+        # the turn limit, on the table (the lobby's, and the host's answer)
+        assert w.t("Turn limit set to {limit}.", limit=format_duration(LIMIT * 60)) in shown
+        assert w.say(format_duration(LIMIT * 60)) in shown
     final = latest_table(standin, channel_id)
     assert any(alt in (a.get("description") or "") for a in final.get("attachments") or []), "the picture's alt text"
 
@@ -332,7 +354,7 @@ async def test_a_whole_seeded_game_at_a_table_in_its_language_leaves_each_reader
         await make_move(standin, bot, channel_id, seat, move, users)
     assert (await bot.service.get(channel_id)).status == "finished"
     for u in users:
-        assert english_left(not_yet_said(everything_read_by(standin, int(u["id"]), channel_id, start)), lang) == [], \
+        assert english_left(everything_read_by(standin, int(u["id"]), channel_id, start), lang) == [], \
             u["username"]
     stories = [f.data.decode() for m in standin.channel_messages(channel_id, include_ephemeral=False)
                for f in standin.files(int(m["id"])) if f.filename == "story.md"]
@@ -382,8 +404,8 @@ async def test_a_tournament_at_a_spanish_server_speaks_spanish_from_sign_up_to_i
     assert mine.ephemeral and mine.embed["title"] == w.t("{title} tournament — final standings", title="Court Wars")
     said = read_in(standin, ana, (channel, thread))
     assert w.t("The round's time is up: this table is settled as {how}.", how=w.t("a draw")) in said
-    assert english_left(not_yet_said(said), "es") == []
-    assert english_left(not_yet_said(read_in(standin, org, (channel, thread))), "es") == []
+    assert english_left(said, "es") == []
+    assert english_left(read_in(standin, org, (channel, thread)), "es") == []
 
 
 async def test_a_watcher_and_a_replay_viewer_read_their_own_language(standin, bot):
@@ -455,4 +477,4 @@ async def test_the_daily_challenge_speaks_its_players_language(standin, bot):
     again = await standin.slash(bot, "game daily", user=ana, guild=g)
     assert again.ephemeral and "La tuya: perdida" in again.text
     said = read_in(standin, ana, (g.channel["id"], dm))
-    assert english_left(not_yet_said(said), "es") == []
+    assert english_left(said, "es") == []

@@ -37,8 +37,8 @@ Planted leaks (each put in by hand, seen to fail here, then taken out):
     caught by the same frame check (tests/render/test_animation.py plants it and sees it caught in
     celestial_emperor, knight_rogue_princess_dragon, cardchess2 and maginot_line);
 (i) a "since your last move" line written from the mover's events as the mover read them (its own
-    hidden card) instead of as the told seat read them: caught in celestial_emperor
-    (``test_planted_since_line_naming_another_seats_card_is_caught``);
+    hidden card) instead of as the told seat read them: caught in celestial_emperor, played in English
+    and in German (``test_planted_since_line_naming_another_seats_card_is_caught``);
 (j) a shared replay moment made from a seat's reader instead of the public one: caught in
     celestial_emperor (``test_planted_moment_from_a_seats_reader_is_caught``).
 
@@ -61,8 +61,9 @@ from typing import Any
 import pytest
 
 from bot.engine.core import Game
+from bot.engine.words import encode
 from bot.engine.registry import spec
-from bot.i18n import language_of, words
+from bot.i18n import LANGUAGES, language_of, words
 from bot.render.pictures import InLanguage, draw_seat, draw_table
 import bot.tables.lobby as table_module
 import bot.tables.since as since_module
@@ -74,9 +75,11 @@ from tests.render.animations import expected_frames, mismatches
 from tests.render.pictures import redeal
 from bot.standin import Shown
 
-# Card names as a reader could read them: codes (9H, TD, JK, 8H@1) and faces (9♥, 10♦).
+# Card names as a reader could read them: codes (9H, TD, JK, 8H@1) and faces in any of the bot's
+# languages (9♥, 10♦, Q♥; German D♥ for the queen, B♠ for the jack).
 _CODE = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][SHDC]|JK2?)(@\d+)?(?![A-Za-z0-9])")
-_FACE = re.compile(r"(?<![0-9])(10|[2-9JQKA])([♠♥♦♣])")
+_RANK = {"10": "T", **{words(lang).tp("card rank", r): r for lang in ("en", *LANGUAGES) for r in "AJQK"}}
+_FACE = re.compile(rf"(?<![0-9])(10|[2-9]|{'|'.join(sorted(k for k in _RANK if k != '10'))})([♠♥♦♣])")
 _SUIT = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 # Discord's own bookkeeping in a stored message: ids, times, the author, who was mentioned, the
 # interaction it answered. None of it is written by the bot.
@@ -104,7 +107,7 @@ def strings(node: Any, out: list[str], top: bool = True) -> list[str]:
 def named(text: str) -> set[str]:
     """Cards ``text`` names: codes as written (``8H@1`` keeps its deck) and faces as codes (``9♥`` → ``9H``)."""
     found = {code + (deck or "") for code, deck in _CODE.findall(text)}
-    found.update(("T" if r == "10" else r) + _SUIT[s] for r, s in _FACE.findall(text))
+    found.update(_RANK.get(r, r) + _SUIT[s] for r, s in _FACE.findall(text))
     return found
 
 
@@ -201,7 +204,7 @@ class Watcher:
         for f in item.files:
             if not f.filename.endswith(PICTURES):
                 texts.append(f.data.decode("utf-8", "replace"))
-        if SINCE in json.dumps(item.payload, ensure_ascii=False):
+        if any(since in json.dumps(item.payload, ensure_ascii=False) for since in SINCE):
             assert seat is not None, f"{where}: a seat's since-your-last-move line in a public message"
             self.count("since (private)")
         if self.universe:
@@ -295,19 +298,21 @@ def has_choice_option(bot, command: str, verb: str) -> bool:
     return sub is not None and any(p.name == "choice" for p in sub.parameters)
 
 
-async def play_and_watch(standin, bot, monkeypatch, game_id: str) -> Watcher:
+async def play_and_watch(standin, bot, monkeypatch, game_id: str, lang: str | None = None) -> Watcher:
+    """``game_id`` played and watched at a server (and by players) of ``lang`` (None: Spanish for the
+    games of :data:`SPANISH`, else English)."""
     n, variants, seed = GAMES[game_id]
     sp = spec(game_id)
     monkeypatch.setattr(table_module, "secrets", types.SimpleNamespace(randbits=lambda bits: seed))
     g = standin.guild()
-    lang = "es" if game_id in SPANISH else "en"
-    if lang == "es":
-        g.locale = "es-ES"
+    lang = lang or ("es" if game_id in SPANISH else "en")
+    if lang != "en":
+        g.locale = LOCALES[lang]
     users = [standin.user(name=x) for x in ("ana", "ben", "cat", "dee", "eve")[:n]]
     outsider = standin.user(name="zed")
     for u in [*users, outsider]:
-        if lang == "es":
-            u["locale"] = "es-ES"
+        if lang != "en":
+            u["locale"] = LOCALES[lang]
         g.add_member(u)
     channel = int(g.channel["id"])
     w = Watcher(standin, bot, channel, game_id, {int(u["id"]): i for i, u in enumerate(users)}, lang=lang)
@@ -360,7 +365,9 @@ async def play_and_watch(standin, bot, monkeypatch, game_id: str) -> Watcher:
     return w
 
 
-SINCE = "Since your last move"
+# "Since your last move" in each language: a seat's own line, never in a public message
+SINCE = tuple(words(lang).t("Since your last move: {lines}.", lines="").partition(":")[0] for lang in ("en", *LANGUAGES))
+LOCALES = {"es": "es-ES", "de": "de"}
 
 
 async def share_and_watch(standin, bot, channel: int, g: Any, user: dict, seat: int | None,
@@ -449,20 +456,25 @@ async def test_a_watcher_message_from_a_seat_reader_is_caught(standin, bot, monk
     assert leaked not in tables, "caught in a watcher message (another channel, or a DM), not the table's"
 
 
-async def test_planted_since_line_naming_another_seats_card_is_caught(standin, bot, monkeypatch):
+@pytest.mark.parametrize("lang", ["en", "de"])
+async def test_planted_since_line_naming_another_seats_card_is_caught(standin, bot, monkeypatch, lang):
+    """Planted leak (i), in English and in German (a queen is D♥ there, a jack B♠): caught in the line."""
+    cards = ("QH", "JS", "TD", "AC")
+    assert named(", ".join(words(lang).card(c) for c in cards)) == set(cards)  # each language's card names are read
     real = since_module.noted
 
     def mover_eyes(series, players, mover, events):  # the told seat reads the mover's own text: a leak
         events = list(events)
         out = real(series, players, mover, events)
         for box in out[since_module.SINCE].values():
-            box["lines"] = (box["lines"] + [t for t in (e.for_(mover) for e in events) if t])[-since_module.KEEP:]
+            box["lines"] = (box["lines"] + [encode(t) for t in (e.for_(mover) for e in events) if t])[-since_module.KEEP:]
             box["said"] += len(events)
         return out
 
     monkeypatch.setattr(since_module, "noted", mover_eyes)
-    with pytest.raises(AssertionError, match="which its reader may not know"):
-        await play_and_watch(standin, bot, monkeypatch, "celestial_emperor")
+    with pytest.raises(AssertionError, match="which its reader may not know") as caught:
+        await play_and_watch(standin, bot, monkeypatch, "celestial_emperor", lang)
+    assert SINCE[("en", *LANGUAGES).index(lang)] in str(caught.value), "caught in the since-your-last-move line"
 
 
 async def test_planted_moment_from_a_seats_reader_is_caught(standin, bot, monkeypatch):

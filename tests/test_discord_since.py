@@ -4,9 +4,13 @@ plain words, from that player's own view, what the other player did since."""
 
 from __future__ import annotations
 
+import json
 import re
 
 from bot.engine.cards import pretty_text
+from bot.engine.core import Event
+from bot.engine.words import CardName, encode, say
+from bot.i18n import words
 from bot.tables import since
 from bot.tables.games import load_game
 from tests.discord_helpers import auto_move_for, auto_moves, guild_with, make_move, public_posts, start_by_slash
@@ -50,10 +54,25 @@ async def test_the_ping_opens_a_panel_that_says_what_happened_since(standin, bot
     assert since.of((await bot.service.get(channel)).series, 0) is None
 
 def test_many_moves_are_summed_up_in_two_lines():
+    en = words("en")
     s = since.Since(moves=7, movers=(1, 2), lines=tuple(f"Ben plays 9H at r{i}" for i in range(6)), said=11)
-    out = since.told(s, ["ana", "ben", "cat"])
+    out = since.told(s, ["ana", "ben", "cat"], en)
     assert out == ["Since your last move: 7 moves by ben and cat.", "The latest: Ben plays 9♥ at r4; Ben plays 9♥ at r5."]
-    few = since.told(since.Since(1, (1,), ("Ben attacks Ana's KH with 9S — defeated.",), 1), ["ana", "ben"])
+    few = since.told(since.Since(1, (1,), ("Ben attacks Ana's KH with 9S — defeated.",), 1), ["ana", "ben"], en)
     assert few == ["Since your last move: Ben attacks Ana's K♥ with 9♠ — defeated."]
-    assert since.told(None, ["ana"]) == []
-    assert since.told(since.Since(2, (1,), (), 0), ["ana", "ben"]) == ["Since your last move: 2 moves by ben."]
+    assert since.told(None, ["ana"], en) == []
+    assert since.told(since.Since(2, (1,), (), 0), ["ana", "ben"], en) == ["Since your last move: 2 moves by ben."]
+
+
+def test_an_inbox_keeps_the_engines_phrases_and_each_reader_reads_them_in_its_language():
+    """The inbox stores a line as the phrase's JSON (no language in it), and reads in any language; a line
+    an older inbox kept as English text still reads as it was written (its cards as faces)."""
+    placed = Event(say("{card} placed on {cell}.", card=CardName("QH", "Q♥"), cell="r1c2"))
+    stored = json.loads(json.dumps(since.noted({}, 2, 1, [placed])))
+    assert stored[since.SINCE]["0"]["lines"] == [encode(placed.public)]
+    inbox = since.of(stored, 0)
+    assert since.told(inbox, ["ana", "ben"], words("en")) == ["Since your last move: Q♥ placed on r1c2."]
+    assert since.told(inbox, ["ana", "ben"], words("de")) == ["Seit deinem letzten Zug: D♥ auf r1c2 gelegt."]
+    old = since.of({since.SINCE: {"0": {"moves": 4, "by": [1], "lines": ["Join plays 9H at r1"] * 4, "said": 4}}}, 0)
+    assert since.told(old, ["ana", "Join"], words("es")) == [  # a name as typed, even a button's word
+        "Desde tu última jugada: 4 jugadas de Join.", "Lo último: Join plays 9♥ at r1; Join plays 9♥ at r1."]

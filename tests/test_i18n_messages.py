@@ -111,6 +111,10 @@ def test_a_phrase_is_english_and_says_itself_in_another_language_with_its_argume
     assert counted == "3 cards" and words("es").say(counted) == "3 cartas"
     assert decode(json.loads(json.dumps(encode(slots)))) == slots  # the JSON keeps everything
     assert words("de").say(decode(encode(slots))) == "Leg D♥ auf T1, L2 oder R3."
+    from bot.engine.words import Typed as Written  # (this module's Typed is a terminal's typist)
+
+    joined = say("{name} joined.", name=Written("Join"))  # a name a person typed: as typed, even a button's word
+    assert words("es").say(decode(json.loads(json.dumps(encode(joined))))) == "Join se unió." != words("es").say("Join")
 
 
 # ----- records stay language-neutral ----------------------------------------------------------

@@ -12,9 +12,11 @@ import random
 import pytest
 
 from bot.engine.registry import spec
+from bot.i18n import words
 from bot.tables import CLOCK, TIME_UP, WARNING, TableError
 from bot.tables.games import load_game
 from tests.service_helpers import open_race
+from tests.test_i18n_messages import english_left
 
 CW = "court_wars"
 CH = 777
@@ -44,6 +46,9 @@ async def test_a_warning_once_a_turn_then_time_up_once(service, clock, people):
     assert notice.kind == WARNING and notice.users == (people[late].user_id,)
     assert notice.message() == f"<@{people[late].user_id}> — a quarter of your turn is left at Court Wars " \
                                "(about 2 min 30 s to go)."
+    late_id = people[late].user_id  # the notice in a German table's words, its time too
+    assert notice.message(words("de")) == f"<@{late_id}> — bei Court Wars bleibt dir noch ein Viertel deiner Zugzeit " \
+                                          "(noch etwa 2 Min. 30 Sek.)."
     assert change.events == [] and not change.table.timed_out
     assert await service.check_timeouts() == [], "a warning is sent once"
     clock.advance(149)
@@ -53,6 +58,9 @@ async def test_a_warning_once_a_turn_then_time_up_once(service, clock, people):
     assert change.notice.kind == TIME_UP and change.notice.users == (people[late].user_id,)
     assert "time is up at Court Wars" in change.notice.text and "**Skip**" in change.notice.text
     assert change.table.timed_out and "Time is up for" in change.events[0]
+    for lang in ("es", "de"):  # the time up, said in a Spanish or German table's words
+        said = change.notice.message(words(lang)) + "\n" + words(lang).say(change.events[0])
+        assert english_left(said, lang) == [] and people[late].name in said, said
     clock.advance(3600)
     assert await service.check_timeouts() == [], "time up is told once, and no warning follows it"
 
@@ -171,6 +179,8 @@ async def test_a_rulebook_clock_that_runs_out_tells_whose_turn_it_is(service, cl
     [change] = await service.check_timeouts()
     assert change.notice.kind == CLOCK and "the clock ran out at" in change.notice.text
     assert "(60 s with no play)" in change.notice.text and "(60 s with no play)" in change.events[0]
+    assert "(60 s sin jugar)" in change.notice.message(words("es")) and \
+        words("de").say(change.events[0]) == "Die Uhr ist abgelaufen (60 s ohne Zug)."
     after = change.table
     if after.status == "playing":
         acting = {after.seats[s].user_id for s in load_game(after).to_act()}

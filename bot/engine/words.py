@@ -7,7 +7,8 @@ named placeholders, ``"{card} placed on {cell}."``) and its arguments. The rende
 layers translate the template for one reader's language (``bot.i18n.words``) and fill in the
 arguments, themselves said in that language: a :class:`CardName` by the language's card names, a
 :class:`Many` as the language lists things, a nested phrase translated in turn; a plain ``str``
-or number is language-neutral (a cell ``r1c2``, a slot ``T1``, a count).
+or number is language-neutral (a cell ``r1c2``, a slot ``T1``, a count); a :class:`Typed` is what a
+person wrote (a display name), said as written even where it reads like one of the bot's words.
 
 A phrase keeps the same JSON form whatever the language (``to_json``/``from_json``), so a journal
 written in a game started in German reads in Spanish. Only the standard library is used here: the
@@ -22,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["CardName", "Many", "Phrase", "decode", "encode", "forget_cards", "say", "say_n"]
+__all__ = ["CardName", "Many", "Phrase", "Typed", "decode", "encode", "forget_cards", "say", "say_n"]
 
 
 class CardName(str):
@@ -37,6 +38,14 @@ class CardName(str):
 
     def __reduce__(self):  # copies and pickles keep the card (a str subclass would copy only the text)
         return (CardName, (self.code, str(self)))
+
+
+class Typed(str):
+    """Words said as written in every language, never looked up in a catalogue: what a person wrote (a
+    display name: a player called "Join" stays "Join"), or words already said in the reader's language."""
+
+    def __reduce__(self):
+        return (Typed, (str(self),))
 
 
 class Many(str):
@@ -114,6 +123,8 @@ def encode(value: Any) -> Any:
         return {"c": value.code, "e": str(value)}
     if isinstance(value, Many):
         return {"l": [encode(x) for x in value.items], "j": value.joined}
+    if isinstance(value, Typed):
+        return {"w": str(value)}
     return value
 
 
@@ -127,6 +138,8 @@ def decode(value: Any, cap: bool = False) -> Any:
             return CardName(value["c"], value["e"])
         if "l" in value:
             return Many([decode(x) for x in value["l"]], value["j"])
+        if "w" in value:
+            return Typed(value["w"])
     return value
 
 

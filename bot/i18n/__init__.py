@@ -96,7 +96,8 @@ class Words:
     forms (the language's rule; ``{n}`` is the count); ``tp(context, msg)`` one told apart by a context;
     ``num(x)`` a number and ``list(items)`` a list as the language writes them; ``card(code)`` a card's
     name (the glossary's ranks); ``say(text)`` an engine's :class:`~bot.engine.words.Phrase` (or plain
-    text) in this language; ``line(text)`` the same, begun with a capital (a log line).
+    text) in this language, a :class:`~bot.engine.words.Typed` (a person's words) as written;
+    ``line(text)`` the same, begun with a capital (a log line).
     Placeholder values are said in the language too (a phrase, a card, a list, a number).
     ``python -m bot i18n extract`` finds the calls ``t``, ``n`` and ``tp``.
     """
@@ -156,9 +157,9 @@ class Words:
     def say(self, text: object) -> str:
         """An engine's words in this language: a phrase translated with its arguments said too, a card
         by this language's name, a list as the language lists, a number as it writes numbers."""
-        from bot.engine.words import CardName, Many, Phrase
+        from bot.engine.words import CardName, Many, Phrase, Typed
 
-        if self.english:
+        if self.english or isinstance(text, Typed):  # (what a person wrote: as written)
             return str(text)
         if isinstance(text, Phrase):
             if text.plural is not None:

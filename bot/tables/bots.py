@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import random
 
-from bot.engine.words import say
+from bot.engine.words import Phrase, Typed, say
 from bot.engine import levels
 from bot.engine.core import Game, IllegalMove
 from bot.engine.registry import spec
@@ -35,6 +35,15 @@ def bot_level(seat: Seat) -> str:
 def level_name(level: str) -> str:
     """A level as players read it: Easy, Normal, Strong."""
     return levels.LEVEL_NAMES.get(level, level.title())
+
+
+def seated(host: str, bot: str, level: str) -> Phrase:
+    """The lobby's line when the host seats a bot: "Ana seated Deckhand bot 1 (Normal, the built-in player)."."""
+    if level == "easy":
+        return say("{name} seated {bot} (Easy, the built-in player).", name=Typed(host), bot=Typed(bot))
+    if level == "strong":
+        return say("{name} seated {bot} (Strong, the built-in player).", name=Typed(host), bot=Typed(bot))
+    return say("{name} seated {bot} (Normal, the built-in player).", name=Typed(host), bot=Typed(bot))
 
 
 def parse_level(text: str | None) -> str:
@@ -140,7 +149,7 @@ class Bots:
             n = next(i for i in range(1, cls.max_players + 2) if i not in taken)
             name = f"{BOT_NAME} {n}"
             t.seats.append(Seat(-n, name, level))
-            return Change(t, events=[f"{actor.name} seated {name} ({level_name(level)}, the built-in player)."])
+            return Change(t, events=[seated(actor.name, name, level)])
 
         return await self._update(channel_id, fn, revision=revision)
 

@@ -10,6 +10,8 @@ from dataclasses import dataclass, replace
 
 from bot.engine.core import Game
 from bot.engine.registry import spec
+from bot.engine.words import Many, Phrase, Typed, say, say_n
+from bot.i18n import Words
 from bot.store import StoreError, TableRow
 from bot.store.base import BOT_THINKING, WARN_FRACTION
 from bot.tables.base import KEEP_EVENTS, Change, _working_copy, is_bot
@@ -55,14 +57,16 @@ class Notice:
 
     kind: str  # WARNING | TIME_UP | CLOCK
     users: tuple[int, ...]
-    text: str  # plain words, after the mentions
+    text: str  # plain words, after the mentions (a phrase, said in the table's language)
     # The table did not change where players see it (a warning, saved at the same revision): its
     # table message is left as it is (its buttons stay valid), only the notice is posted.
     quiet: bool = False
 
-    def message(self) -> str:
+    def message(self, w: Words | None = None) -> str:
+        """The notice as posted, in the language of ``w`` (the table's words; None: English)."""
+        text = w.say(self.text) if w is not None else str(self.text)
         mentions = " ".join(f"<@{u}>" for u in self.users)
-        return f"{mentions} — {self.text}" if mentions else self.text[:1].upper() + self.text[1:]
+        return f"{mentions} — {text}" if mentions else text[:1].upper() + text[1:]
 
 
 
@@ -202,27 +206,30 @@ class Clock:
             seconds = int(t.game_clock)
             change = self._run_out_clock(t, game)
             if change.events:
-                text = f"the clock ran out at {title} ({seconds} s with no play)"
-                change.notice = Notice(CLOCK, tuple(change.pings), text + ("; your turn." if change.pings else "."))
+                text = say("the clock ran out at {title} ({seconds} s with no play); your turn.", title=title,
+                           seconds=seconds) if change.pings else \
+                    say("the clock ran out at {title} ({seconds} s with no play).", title=title, seconds=seconds)
+                change.notice = Notice(CLOCK, tuple(change.pings), text)
             return change
         if not t.timed_out and t.turn_since is not None and t.turn_limit > 0 and t.turn_since + t.turn_limit <= now:
-            names = " and ".join(t.seats[s].name for s in sorted(game.to_act()))
+            names = Many([Typed(t.seats[s].name) for s in sorted(game.to_act())], "and")
             t.timed_out = True
             t.warned_for = t.turn_since  # no warning after the time is up
-            text = f"Time is up for {names}. The other players or the host may skip or remove them."
+            text = say("Time is up for {names}. The other players or the host may skip or remove them.", names=names)
             t.events = (t.events + [text])[-KEEP_EVENTS:]
             if len(t.seats) > 1:
-                what = "the other players or the host may **Skip** your turn (the bot plays it) or **Remove** you."
+                told = say("time is up at {title}; the other players or the host may **Skip** your turn (the bot "
+                           "plays it) or **Remove** you.", title=title)
             else:
-                what = "you may **Skip** your turn (the bot plays it) or **Remove** yourself (the game ends)."
-            notice = Notice(TIME_UP, late, f"time is up at {title}; {what}")
-            return Change(t, events=[text], notice=notice)
+                told = say("time is up at {title}; you may **Skip** your turn (the bot plays it) or **Remove** "
+                           "yourself (the game ends).", title=title)
+            return Change(t, events=[text], notice=Notice(TIME_UP, late, told))
         warn_at = t.warn_at
         if warn_at is not None and warn_at <= now:
             t.warned_for = t.turn_since
             left = about(t.turn_limit * (1 - WARN_FRACTION))
-            return Change(t, quiet=True, notice=Notice(WARNING, late, f"a quarter of your turn is left at {title} "
-                                                                      f"(about {left} to go).", quiet=True))
+            return Change(t, quiet=True, notice=Notice(WARNING, late, say(
+                "a quarter of your turn is left at {title} (about {left} to go).", title=title, left=left), quiet=True))
         raise _NotDue()
 
     def _run_out_clock(self, t: TableRow, game: Game) -> Change:
@@ -241,28 +248,52 @@ class Clock:
         if change is None:
             t.game_clock = None
             return Change(t)
-        change.events = [f"The clock ran out ({seconds} s with no play).", *texts]
+        change.events = [say("The clock ran out ({seconds} s with no play).", seconds=seconds), *texts]
         return change
 
 
-def format_duration(seconds: float) -> str:
+# A length of time in its units' short words, said in each language (an English reader reads "5 min").
+def _days(n: int) -> Phrase:
+    # TRANSLATORS: a number of days, short ("2 d"; a whole word reads better where the language has no short one).
+    return say_n("{n} d", "{n} d", n=n)
+
+
+def _hours(n: int) -> Phrase:
+    # TRANSLATORS: a number of hours, short ("2 h").
+    return say_n("{n} h", "{n} h", n=n)
+
+
+def _minutes(n: int) -> Phrase:
+    # TRANSLATORS: a number of minutes, short ("2 min").
+    return say_n("{n} min", "{n} min", n=n)
+
+
+def _seconds(n: int) -> Phrase:
+    # TRANSLATORS: a number of seconds, short ("30 s").
+    return say_n("{n} s", "{n} s", n=n)
+
+
+def format_duration(seconds: float, days: bool = True) -> Phrase:
+    """A length of time in its largest whole unit ("2 d", "6 h", "30 min", "90 s"), a phrase its reader's
+    words say (``Words.say``); ``days=False``: in hours at most ("48 h")."""
     seconds = int(seconds)
-    if seconds % 86400 == 0:
-        return f"{seconds // 86400} d"
-    if seconds % 3600 == 0:
-        return f"{seconds // 3600} h"
-    if seconds % 60 == 0:
-        return f"{seconds // 60} min"
-    return f"{seconds} s"
+    if days and seconds and seconds % 86400 == 0:
+        return _days(seconds // 86400)
+    if seconds and seconds % 3600 == 0:
+        return _hours(seconds // 3600)
+    if seconds and seconds % 60 == 0:
+        return _minutes(seconds // 60)
+    return _seconds(seconds)
 
 
 def about(seconds: float) -> str:
-    """A length of time in plain words, rounded as a person would: "6 h", "25 min", "2 min 30 s"."""
+    """A length of time in plain words, rounded as a person would: "6 h", "25 min", "2 min 30 s" (a
+    phrase, or two side by side, that its reader's words say)."""
     seconds = max(0, round(seconds))
     if seconds >= 2 * 3600:
-        return f"{round(seconds / 3600)} h"
+        return _hours(round(seconds / 3600))
     if seconds >= 10 * 60:
-        return f"{round(seconds / 60)} min"
+        return _minutes(round(seconds / 60))
     minutes, rest = divmod(seconds, 60)
-    return " ".join(part for part in (f"{minutes} min" if minutes else "", f"{rest} s" if rest else "") if part) \
-        or "0 s"
+    parts = [p for p in (_minutes(minutes) if minutes else None, _seconds(rest) if rest else None) if p is not None]
+    return Many(parts, " ") if len(parts) > 1 else parts[0] if parts else _seconds(0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from bot.engine.words import say
+from bot.engine.words import Many, Typed, say
 from bot.engine.core import IllegalMove
 from bot.engine.registry import spec, with_article
 from bot.i18n import LANGUAGES
@@ -46,7 +46,9 @@ class Lobby:
                 turn_limit=old.turn_limit if old else DEFAULT_TURN_LIMIT, created_at=now, updated_at=now,
                 series={"lang": actor.table_lang} if actor.table_lang != "en" else {},  # the table's language
             )
-            change = Change(table, events=[f"{actor.name} opened {with_article('a', cls.title)} table."])
+            # "Ana opened a Maginot Line table." (the title's own article dropped); a name as typed
+            change = Change(table, events=[say("{name} opened a {title} table.", name=Typed(actor.name),
+                                               title=with_article("a", cls.title)[2:])])
             if cls.max_players == 1:
                 self._start(table, change)
             await self.store.save(table, None)
@@ -63,7 +65,7 @@ class Lobby:
             if len(t.seats) >= cls.max_players:
                 raise TableError(say("The table is full ({most} players).", most=cls.max_players))
             t.seats.append(Seat(actor.user_id, actor.name))
-            return Change(t, events=[f"{actor.name} joined."])
+            return Change(t, events=[say("{name} joined.", name=Typed(actor.name))])
 
         return await self._update(channel_id, fn)
 
@@ -74,17 +76,17 @@ class Lobby:
                 raise TableError(say("You are not seated at this table."))
             if t.status == "lobby":
                 t.seats.pop(seat)
-                change = Change(t, events=[f"{actor.name} left."])
+                change = Change(t, events=[say("{name} left.", name=Typed(actor.name))])
                 people = [s for s in t.seats if not is_bot(s.user_id)]
                 if not people:
                     t.status = "abandoned"
-                    change.events.append("The lobby is empty and closes.")
+                    change.events.append(say("The lobby is empty and closes."))
                 elif t.host_id == actor.user_id:
                     t.host_id = people[0].user_id
-                    change.events.append(f"{people[0].name} is now the host.")
+                    change.events.append(say("{name} is now the host.", name=Typed(people[0].name)))
                 return change
             if t.status == "playing":
-                return self._forfeit(t, seat, f"{actor.name} left the game.")
+                return self._forfeit(t, seat, say("{name} left the game.", name=Typed(actor.name)))
             raise TableError(say("This game is over."))
 
         return await self._update(channel_id, fn)
@@ -119,7 +121,7 @@ class Lobby:
         t.moves = []
         t.turn_since = self.clock()
         t.timed_out = False
-        change.events.append(f"{cls.title} begins: {', '.join(s.name for s in t.seats)}.")
+        change.events.append(say("{title} begins: {players}.", title=cls.title, players=Many([Typed(s.name) for s in t.seats])))
         if len(t.seats) > 1:
             change.pings = sorted(acting_users(t, game))
 
@@ -130,7 +132,7 @@ class Lobby:
             if actor.user_id != t.host_id and not actor.can_manage:
                 raise TableError(say("Only the host can cancel this lobby."))
             t.status = "abandoned"
-            return Change(t, events=[f"{actor.name} cancelled the table."])
+            return Change(t, events=[say("{name} cancelled the table.", name=Typed(actor.name))])
 
         return await self._update(channel_id, fn)
 
@@ -142,7 +144,7 @@ class Lobby:
                 raise TableError(say("Only the host (or someone with Manage Messages here) can abandon this table."))
             was_playing = t.status == "playing"
             t.status = "abandoned"
-            change = Change(t, events=[f"{actor.name} abandoned the table."])
+            change = Change(t, events=[say("{name} abandoned the table.", name=Typed(actor.name))])
             change.finished = was_playing
             return change
 
@@ -157,8 +159,8 @@ class Lobby:
             t.turn_limit = max(0, int(seconds))
             t.timed_out = False
             if not t.turn_limit:
-                return Change(t, events=["The turn limit is off: nobody is timed out here."])
-            return Change(t, events=[f"Turn limit set to {format_duration(seconds)}."])
+                return Change(t, events=[say("The turn limit is off: nobody is timed out here.")])
+            return Change(t, events=[say("Turn limit set to {limit}.", limit=format_duration(seconds))])
 
         return await self._update(channel_id, fn)
 
@@ -201,7 +203,7 @@ class Lobby:
                 seats=list(old.seats), options=options, seed=secrets.randbits(63), revision=old.revision + 1,
                 turn_limit=old.turn_limit, series=since.dropped(old.series), created_at=now, updated_at=now,
             )
-            change = Change(table, events=[f"{actor.name} called a rematch."])
+            change = Change(table, events=[say("{name} called a rematch.", name=Typed(actor.name))])
             self._start(table, change)
             self._play_bots(change)
             await self.store.save(table, None)

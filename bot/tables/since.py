@@ -4,7 +4,9 @@ Each seat has a small inbox kept with its table (``TableRow.series["since"]``, s
 so it outlives a restart): every move notes in every other seat's inbox the move's events as that
 seat read them (``Event.for_``: its own view, as of the moment they happened), and a seat's own
 move empties its inbox. Only the seat's own reader carries its inbox (``Reader.since``); the
-private panel tells it in one or two lines (:func:`told`), never the public ping.
+private panel tells it in one or two lines (:func:`told`), in the reader's language, never the
+public ping. A line is kept as the engine's phrase JSON (``bot.engine.words.encode``), the same
+in every language; a line an older inbox kept as English text reads as it is.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from typing import Any
 
 from bot.engine.cards import pretty_text
 from bot.engine.core import Event
+from bot.engine.words import Many, Typed, decode, encode
+from bot.i18n import Words
 
 SINCE = "since"  # the series key of the inboxes
 KEEP = 6  # the latest lines kept a seat (the rest are counted)
@@ -28,7 +32,7 @@ class Since:
 
     moves: int
     movers: tuple[int, ...]  # seats, in the order they first moved
-    lines: tuple[str, ...]  # the latest lines, as this seat read them
+    lines: tuple[Any, ...]  # the latest lines, as this seat read them (phrases; an older inbox's English text)
     said: int  # lines in all (``lines`` keeps the last :data:`KEEP`)
 
 
@@ -43,7 +47,7 @@ def noted(series: Mapping[str, Any], players: int, mover: int, events: Iterable[
         if seat == mover:
             continue  # an empty inbox is no inbox
         was = old.get(key) or {}
-        texts = [t for t in (e.for_(seat) for e in events) if t]
+        texts = [encode(t) for t in (e.for_(seat) for e in events) if t]
         by = list(was.get("by", []))
         if mover not in by:
             by.append(mover)
@@ -65,28 +69,38 @@ def of(series: Mapping[str, Any] | None, seat: int | None) -> Since | None:
     if not found or not found.get("moves"):
         return None
     return Since(int(found["moves"]), tuple(int(s) for s in found.get("by", [])),
-                 tuple(str(t) for t in found.get("lines", [])), int(found.get("said", 0)))
+                 tuple(decode(t, True) if isinstance(t, dict) else str(t) for t in found.get("lines", [])),
+                 int(found.get("said", 0)))
 
 
-def _names(seats: Sequence[int], players: Sequence[str]) -> str:
-    names = [" ".join(players[s].split()) if 0 <= s < len(players) else "?" for s in seats]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+def _names(seats: Sequence[int], players: Sequence[str]) -> Many:
+    """The movers' names as typed, listed as the reader's language lists them."""
+    return Many([Typed(" ".join(players[s].split())) if 0 <= s < len(players) else "?" for s in seats], "and")
 
 
 def _clip(text: str) -> str:
     return text if len(text) <= LINE else text[:LINE - 1] + "…"
 
 
-def told(since: Since | None, players: Sequence[str]) -> list[str]:
-    """The inbox in one or two lines of plain words (cards as faces): every line when there are
-    few, else how many moves by whom and the latest lines. Empty when nothing happened."""
+def _said(line: Any, w: Words) -> str:
+    """One line as the reader reads it: in its language, cards as faces, on one line, without its full stop
+    (an older inbox's English text as it is, its card codes as faces)."""
+    said = pretty_text(str(line)) if w.english or type(line) is str else w.line(line)
+    return " ".join(said.split()).rstrip(".")
+
+
+def told(since: Since | None, players: Sequence[str], w: Words) -> list[str]:
+    """The inbox in one or two lines of plain words in the reader's language (``w``; cards as faces):
+    every line when there are few, else how many moves by whom and the latest lines. Empty when
+    nothing happened."""
     if since is None:
         return []
-    lines = [" ".join(pretty_text(t).split()).rstrip(".") for t in since.lines]
-    moves = f"{since.moves} move{'s' if since.moves != 1 else ''} by {_names(since.movers, players)}"
+    lines = [_said(t, w) for t in since.lines]
+    # (what is said already goes into the frame as it is: a line, the count of moves)
+    moves = Typed(w.n("{n} move by {names}", "{n} moves by {names}", since.moves, names=_names(since.movers, players)))
     if not lines:
-        return [f"Since your last move: {moves}."]
+        return [w.t("Since your last move: {lines}.", lines=moves)]
     if since.said <= SHORT and len("; ".join(lines)) <= LINE:
-        return [_clip(f"Since your last move: {'; '.join(lines)}.")]
-    latest = "; ".join(lines[-2:])
-    return [f"Since your last move: {moves}.", _clip(f"The latest: {latest}.")]
+        return [_clip(w.t("Since your last move: {lines}.", lines=Typed("; ".join(lines))))]
+    latest = Typed("; ".join(lines[-2:]))
+    return [w.t("Since your last move: {lines}.", lines=moves), _clip(w.t("The latest: {lines}.", lines=latest))]

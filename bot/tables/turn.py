@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.engine.words import say
+from bot.engine.words import Typed, say
 from bot.engine.core import Event, Game, IllegalMove
 from bot.engine.registry import spec
 from bot.records import FORFEIT
@@ -244,7 +244,8 @@ class Turn:
                 if change.finished or late not in game.to_act() or len(t.seats) == 1:
                     break
             assert change is not None
-            change.events = [f"{actor.name} skipped {t.seats[late].name}'s turn (the bot played for them).", *texts]
+            change.events = [say("{name} skipped {player}'s turn (the bot played for them).", name=Typed(actor.name),
+                                 player=Typed(t.seats[late].name)), *texts]
             change.private = private
             return change
 
@@ -256,7 +257,8 @@ class Turn:
         def fn(t: TableRow) -> Change:
             game = self._check_timeout_power(t, actor)
             seat = min(game.to_act())
-            return self._forfeit(t, seat, f"{actor.name} removed {t.seats[seat].name} (out of time).")
+            return self._forfeit(t, seat, say("{name} removed {player} (out of time).", name=Typed(actor.name),
+                                              player=Typed(t.seats[seat].name)))
 
         return await self._update(channel_id, fn, revision=revision)
 

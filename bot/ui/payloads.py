@@ -104,7 +104,7 @@ def lobby_message(reader: Reader, ratings: Sequence[str] = ()) -> TableMessage:
     if ratings:
         panel.add(w.t("Ratings"), "\n".join(ratings))
     panel.add(w.t("Options"), ", ".join(t.options) or w.t("the rulebook's defaults"), True)
-    panel.add(w.t("Turn limit"), format_duration(t.turn_limit) if t.turn_limit else w.t("none"), True)
+    panel.add(w.t("Turn limit"), w.say(format_duration(t.turn_limit)) if t.turn_limit else w.t("none"), True)
     view = Sent()
     tid, rev = t.key, t.revision
     view.add_item(button(label=w.t("Join"), style=discord.ButtonStyle.success, custom_id=cid(tid, rev, "jn")))
@@ -249,7 +249,8 @@ def seat_message(reader: Reader, drafts: Drafts, picture: bytes | None = None,
             head = w.t("Your seat at the {title} table in {where}. Your move — only you can see this.",
                        title=reader.title, where=where)
         head = f"{head}\n{text}"
-        head = "\n".join([*(line(t) for t in told(reader.since, reader.players)), head])  # this seat's own view
+        # this seat's own view, in its reader's language (cards as faces already)
+        head = "\n".join([*(plain(t) for t in told(reader.since, reader.players, w)), head])
     else:
         view = Sent()
         head = (f"Your seat at {with_article('the', reader.title)} table in {where}. Not your move right now: "

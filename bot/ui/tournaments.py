@@ -17,6 +17,7 @@ import discord
 from bot.i18n import Words, words
 from bot.render.panel import clip
 from bot.render.standings import Line, standings_png
+from bot.tables.clock import format_duration
 from bot.tables.tournaments import TournamentView
 from bot.ui.components import Sent, first_delivery
 from bot.ui.payloads import COLOUR, level_word, name
@@ -58,10 +59,6 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button], template=TEMPL
         await cog.on_button(interaction, self.tid, self.kind)  # type: ignore[union-attr]
 
 
-def _hours(seconds: int) -> str:
-    return f"{seconds // 3600} h" if seconds % 3600 == 0 else f"{seconds // 60} min"
-
-
 def _record(s: Any) -> str:
     return f"{s.wins}–{s.draws}–{s.losses}"
 
@@ -76,7 +73,8 @@ def tournament_embed(v: TournamentView) -> discord.Embed:
     settle = w.t("a win for the player ahead") if v.settle == "ahead" else w.t("a draw")
     lines = [w.t("Organiser: {name}", name=name(v.organiser)),
              w.t("Rounds: {rounds} of {hours}; a table still playing at a round's end is settled as {settle}.",
-                 rounds=v.rounds_planned or w.t("set at the start"), hours=_hours(v.round_seconds), settle=settle)]
+                 rounds=v.rounds_planned or w.t("set at the start"), hours=format_duration(v.round_seconds, days=False),
+                 settle=settle)]
     if v.fill:
         lines.append(w.t("Built-in players fill short tables."))
     if v.fill or any(u < 0 for u, _, _ in v.entrants):
