@@ -391,7 +391,7 @@ async def test_a_watcher_and_a_replay_viewer_read_their_own_language(standin, bo
     from tests.test_discord_secrecy import components_of
 
     """A Gridcannon game at a Spanish server, watched from another channel by a German-speaking member
-    (the watcher message speaks the table's language; the answers to the watcher, German), then
+    (the watcher message and the answers to the watcher speak his German, the table Spanish), then
     stepped through in the replay viewer by its Spanish player: buttons, the move picker, the
     animation and a shared moment."""
     g, (ana, zed) = guild_with(standin, ("ana", "zed"))
@@ -405,8 +405,9 @@ async def test_a_watcher_and_a_replay_viewer_read_their_own_language(standin, bo
     picked = await standin.autocomplete(bot, "game watch", {"table": ""}, focused="table", user=zed, guild=g,
                                         channel=lounge)
     watching = await standin.slash(bot, "game watch", {"table": picked[0]["value"]}, user=zed, guild=g, channel=lounge)
-    assert not watching.ephemeral and words("es").t("Stop watching") in [lb for _, lb, _ in
+    assert not watching.ephemeral and words("de").t("Stop watching") in [lb for _, lb, _ in
                                                                          standin.buttons(watching.message_id)]
+    assert [w.lang for w in await bot.service.store.watchers()] == ["de"], "kept with the watcher"
     bad = await standin.slash(bot, "game watch", {"table": "zzz"}, user=zed, guild=g, channel=lounge)
     assert bad.ephemeral and bad.content == words("de").say(NOT_FOUND), "a refusal: its reader's language"
     for i in range(6):
@@ -415,8 +416,8 @@ async def test_a_watcher_and_a_replay_viewer_read_their_own_language(standin, bo
     await standin.slash(bot, "game abandon", user=ana, guild=g)  # a short game: the record of six moves
     await bot.get_cog("Watch").pacer.drained()
     final = standin._message(watching.message_id)
-    assert words("es").t("The game is over; the final table") in final["content"]
-    assert english_left(read_in(standin, zed, (lounge["id"],)), "es") == []  # the watcher message: the table's
+    assert words("de").t("The game is over; the final table") in final["content"]
+    assert english_left(read_in(standin, zed, (lounge["id"],)), "de") == []  # the watcher message: its watcher's
     # The replay viewer, privately, in its reader's language
     start = len(standin.shown)
     res = await standin.slash(bot, "game replay", user=ana, guild=g)
