@@ -18,6 +18,7 @@ from discord.ext import commands, tasks
 
 from bot.engine.words import say
 from bot.engine.core import IllegalMove
+from bot.engine.options import OptionInfo
 from bot.engine.registry import GAME_IDS, spec
 from bot.i18n import Words, language_of, words
 from bot.render.panel import clip
@@ -271,12 +272,11 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
             head, body = sections[found]
             pages = paginate(payloads.reflow(body), 4000)
             embed = discord.Embed(title=clip(f"{s.title} — {head}", 256), description=pages[0], colour=0x2F7D4F)
-            credit = s.credit
             if len(pages) > 1:
-                more = w.n("(continued in {n} more message)", "(continued in {n} more messages)", len(pages) - 1)
-                embed.set_footer(text=f"{more} · {credit}"[:2048])
+                continued = w.n("(continued in {n} more message)", "(continued in {n} more messages)", len(pages) - 1)
+                embed.set_footer(text=f"{continued} · {s.credit}"[:2048])
             else:
-                embed.set_footer(text=credit[:2048])
+                embed.set_footer(text=s.credit[:2048])
             await interaction.response.send_message(embed=embed, ephemeral=True)
             for more in pages[1:4]:
                 await interaction.followup.send(embed=discord.Embed(description=more, colour=0x2F7D4F), ephemeral=True)
@@ -524,7 +524,7 @@ def bots_help(w: Words) -> str:
                strong=strong, command="`/tournament new bots: bot_level:`")
 
 
-def usage(info: Any, w: Words) -> str:
+def usage(info: OptionInfo, w: Words) -> str:
     """How a variant or setting is written, in ``/game rules``: a variant by its name; a setting as
     ``name=<values> (default n)``."""
     if info.is_variant:
