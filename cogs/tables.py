@@ -18,8 +18,9 @@ from discord.ext import commands, tasks
 
 from bot.engine.words import say
 from bot.engine.core import IllegalMove
+from bot.engine.options import OptionInfo
 from bot.engine.registry import GAME_IDS, spec
-from bot.i18n import language_of
+from bot.i18n import Words, language_of, words
 from bot.render.panel import clip
 from bot.tables import TableError
 from bot.tables import pings as ping_prefs
@@ -29,7 +30,7 @@ from bot.ui.tournaments import TEMPLATE as TOURNAMENT_TEMPLATE
 from bot.ui.payloads import NO_PINGS
 from bot.ui.placement import MOVE_DOWN_AFTER, Placement
 from bot.ui.confirmations import Confirmations
-from bot.ui.pacing import BOTS_HELP, BotPace
+from bot.ui.pacing import BotPace
 from bot.ui.play import ANSWER_FAILED, Play, actor_of, refuse
 
 if TYPE_CHECKING:
@@ -119,8 +120,8 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
             if interaction.guild_id is None or not isinstance(channel, discord.TextChannel):
                 return await refuse(interaction, say("Threads can only be opened in a server's text channel."))
             try:
-                made = await channel.create_thread(name=f"{spec(game).title} table",
-                                                   type=discord.ChannelType.public_thread)
+                made = await channel.create_thread(name=words(actor_of(interaction).table_lang).t(
+                    "{title} table", title=spec(game).title), type=discord.ChannelType.public_thread)
             except discord.HTTPException:
                 return await refuse(interaction, say("I may not open a thread here; starting the table in this channel "
                                                  "works without one."))
@@ -129,8 +130,8 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
             except TableError as e:
                 return await refuse(interaction, str(e))
             await self.place.show_table(update.public)
-            return await interaction.response.send_message(f"The table is open in {made.mention}.",
-                                                           ephemeral=True)
+            opened = words(language_of(interaction.locale)).t("The table is open in {channel}.", channel=made.mention)
+            return await interaction.response.send_message(opened, ephemeral=True)
         try:
             update = await self.desk.new_table(channel_id, interaction.guild_id, actor_of(interaction), game, options)
         except TableError as e:
@@ -145,17 +146,19 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
             return []
         done, _, typing = current[:200].rpartition(",")
         prefix = f"{done}, " if done else ""
+        w = words(language_of(interaction.locale))  # the help in the reader's language; the names as written
         out = []
         for info in spec(game_id).options.infos():
             # a variant by its name; a setting as its default, or each value it takes when it takes only a few
             shown = [info.name] if info.is_variant else [f"{info.name}={v}" for v in (info.values or (info.default,))]
+            helped = w.say(info.help)
             for written in shown:
-                if typing.strip().lower() not in written.lower() and typing.strip().lower() not in info.help.lower():
+                if typing.strip().lower() not in written.lower() and typing.strip().lower() not in helped.lower():
                     continue
                 value = prefix + written
                 if len(value) > 100:
                     continue
-                out.append(app_commands.Choice(name=clip(f"{value} — {info.help}", 100), value=value))
+                out.append(app_commands.Choice(name=clip(f"{value} — {helped}", 100), value=value))
         return out[:25]
 
     @game.command(name="join", description="Take a seat at this channel's table.")
@@ -192,8 +195,8 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         except TableError as e:
             return await refuse(interaction, str(e))
         why = payloads.nothing_to_choose(reader, verb)
-        await refuse(interaction, why or "That entry was not a move, and the choices have changed since: pick one "
-                                         "from the list again.")
+        await refuse(interaction, why or say("That entry was not a move, and the choices have changed since: pick one "
+                                             "from the list again."))
 
     @move.autocomplete("move")
     async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -245,10 +248,11 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         except TableError as e:
             return await refuse(interaction, str(e))
         filename = f"{record['game']}-{interaction.channel_id}-{len(record['moves'])}.json"
+        w = words(language_of(interaction.locale))
         if hidden:  # secret choices (trick cards, hands) stay hidden from everyone, even after the game
-            text = "The record, with every secret choice hidden (so it cannot be replayed):"
+            text = w.t("The record, with every secret choice hidden (so it cannot be replayed):")
         else:
-            text = "The record (replay it with `python -m bot replay FILE`):"
+            text = w.t("The record (replay it with {command}):", command="`python -m bot replay FILE`")
         await interaction.response.send_message(text, file=payloads.record_file(record, filename), ephemeral=True)
 
     @game.command(name="rules", description="A game's rules, section by section, with credits to its authors.")
@@ -256,7 +260,8 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: str, section: str | None = None) -> None:
         s = spec(game)
-        lang = language_of(interaction.locale)  # the rulebook in the reader's own language
+        lang = language_of(interaction.locale)  # the rulebook, and the answer's frame, in the reader's own language
+        w = words(lang)
         sections = s.rules_sections(lang)
         if section:
             found = s.section_index(section, lang)  # the autocomplete's number, or a heading typed
@@ -268,7 +273,8 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
             pages = paginate(payloads.reflow(body), 4000)
             embed = discord.Embed(title=clip(f"{s.title} — {head}", 256), description=pages[0], colour=0x2F7D4F)
             if len(pages) > 1:
-                embed.set_footer(text=f"(continued in {len(pages) - 1} more message(s)) · {s.credit}"[:2048])
+                continued = w.n("(continued in {n} more message)", "(continued in {n} more messages)", len(pages) - 1)
+                embed.set_footer(text=f"{continued} · {s.credit}"[:2048])
             else:
                 embed.set_footer(text=s.credit[:2048])
             await interaction.response.send_message(embed=embed, ephemeral=True)
@@ -280,15 +286,15 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
         embed = discord.Embed(title=s.title, description=clip(about, 4096), colour=0x2F7D4F)
         infos = s.options.infos()
         if infos:
-            lines = [f"**{i.usage()}** — {i.help}" for i in infos]
-            embed.add_field(name="Variants and settings (`/game new … variants:`)",
+            lines = [f"**{usage(i, w)}** — {w.say(i.help)}" for i in infos]
+            embed.add_field(name=w.t("Variants and settings ({command})", command="`/game new … variants:`"),
                             value=clip("\n".join(lines), 1024), inline=False)
-        embed.add_field(name="Sections (`/game rules … section:`)",
+        embed.add_field(name=w.t("Sections ({command})", command="`/game rules … section:`"),
                         value=clip(", ".join(h for h, _ in sections), 1024), inline=False)
-        embed.add_field(name="Watching and reliving", value=WATCHING_HELP, inline=False)
+        embed.add_field(name=w.t("Watching and reliving"), value=watching_help(w), inline=False)
         if s.max_players > 1:
-            embed.add_field(name="Playing against bots", value=BOTS_HELP, inline=False)
-        embed.add_field(name="Players", value=f"{s.min_players}–{s.max_players}", inline=True)
+            embed.add_field(name=w.t("Playing against bots"), value=bots_help(w), inline=False)
+        embed.add_field(name=w.t("Players"), value=f"{s.min_players}–{s.max_players}", inline=True)
         embed.set_footer(text=s.credit[:2048])
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
@@ -310,17 +316,17 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
                     player: discord.User | None = None) -> None:
         rows = await self.desk.stats(interaction.guild_id, game, player.id if player else None)
         if not rows:
-            return await interaction.response.send_message("No finished games here yet.", ephemeral=True)
-        embed = discord.Embed(title="Deckhand — stats", colour=0x2F7D4F,
-                              description="Ranked by the lower bound of the win rate (95%), so one lucky game "
-                                          "does not top the board.")
+            return await interaction.response.send_message(
+                words(language_of(interaction.locale)).t("No finished games here yet."), ephemeral=True)
+        w = words(actor_of(interaction).table_lang)  # posted in the channel: the server's language (a DM: the reader's)
+        embed = discord.Embed(title=w.t("Deckhand — stats"), colour=0x2F7D4F,
+                              description=w.t("Ranked by the lower bound of the win rate (95%), so one lucky game "
+                                              "does not top the board."))
         by_game: dict[str, list[dict[str, Any]]] = {}
         for r in rows:
             by_game.setdefault(r["game"], []).append(r)
         for g, rs in list(by_game.items())[:25]:
-            lines = [f"{i + 1}. **{payloads.name(r['name'])}** — {r['played']} played, {r['won']} won, {r['lost']} lost"
-                     f"{', ' + str(r['drawn']) + ' shared' if r['drawn'] else ''}"
-                     for i, r in enumerate(rs[:10])]
+            lines = [f"{i + 1}. **{payloads.name(r['name'])}** — {stats_line(r, w)}" for i, r in enumerate(rs[:10])]
             embed.add_field(name=spec(g).title, value="\n".join(lines)[:1024], inline=False)
         await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS)
 
@@ -355,20 +361,25 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
                                 app_commands.Choice(name="only after some hours of waiting", value=ping_prefs.AFTER),
                                 app_commands.Choice(name="never", value=ping_prefs.NEVER)])
     async def pings(self, interaction: discord.Interaction, when: str | None = None, hours: int | None = None) -> None:
-        where = "on this server" if interaction.guild_id else "in direct messages"
+        here = interaction.guild_id is not None
+        w = words(language_of(interaction.locale))
         try:
             if when is None:
                 if hours is not None:
                     raise TableError(say("Say when too: hours go only with “after some hours of waiting”."))
                 pref = (await self.desk.pings.prefs(interaction.guild_id, [interaction.user.id]))[interaction.user.id]
-                return await interaction.response.send_message(
-                    f"Your turn pings {where}: {ping_prefs.described(pref)}.", ephemeral=True)
+                how = ping_prefs.described(pref)
+                shown = (w.t("Your turn pings on this server: {how}.", how=how) if here else
+                         w.t("Your turn pings in direct messages: {how}.", how=how))
+                return await interaction.response.send_message(shown, ephemeral=True)
             pref = ping_prefs.chosen(interaction.guild_id, interaction.user.id, when, hours)
             await self.desk.pings.set(pref)
         except TableError as e:
             return await refuse(interaction, str(e))
-        await interaction.response.send_message(f"Done: your turn pings {where} are now {ping_prefs.described(pref)}.",
-                                                ephemeral=True)
+        how = ping_prefs.described(pref)
+        done = (w.t("Done: your turn pings on this server are now {how}.", how=how) if here else
+                w.t("Done: your turn pings in direct messages are now {how}.", how=how))
+        await interaction.response.send_message(done, ephemeral=True)
 
     @game.command(name="rating", description="A player's rating, or a game's leaderboard here (only you see it).")
     @app_commands.describe(game="Which game (leave empty for every game you play)", player="Whose rating (default: yours)")
@@ -388,13 +399,16 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
             return await refuse(interaction, str(e))
         if reader is None or not reader.started:
             return await refuse(interaction, say("There is no story at this table."))
+        reader = reader.in_language(language_of(interaction.locale))  # only its reader sees it
         text = payloads.story_markdown(reader)
         if text is None:
             return await refuse(interaction, say("{title} has no story to tell.", title=reader.title))
         pages = paginate(text, 3800)
         page = min(page, len(pages))
-        embed = discord.Embed(title=f"{reader.title} — the story", description=pages[page - 1], colour=0x2F7D4F)
-        embed.set_footer(text=f"page {page} of {len(pages)}")
+        w = reader.words
+        embed = discord.Embed(title=w.t("{title} — the story", title=reader.title), description=pages[page - 1],
+                              colour=0x2F7D4F)
+        embed.set_footer(text=w.t("page {page} of {pages}", page=page, pages=len(pages)))
         await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS)
 
 
@@ -484,15 +498,49 @@ async def legal_choices(desk: "Desk", interaction: discord.Interaction, current:
     except TableError as e:
         return payloads.nothing_entry(str(e))
     if game_id and reader.game != game_id:
-        return payloads.nothing_entry(f"There is no {spec(game_id).title.removeprefix('The ')} table in this channel.")
+        w = words(language_of(interaction.locale))
+        return payloads.nothing_entry(w.t("There is no {title} table in this channel.",
+                                          title=spec(game_id).title.removeprefix("The ")))
     return payloads.autocomplete(reader, current, verb)
 
 
-WATCHING_HELP = (
-    "`/game watch table:` follows a table from another channel (or, `private:true`, your DMs); a table in a "
-    "DM has **Invite a watcher**. A game's end message carries the whole game as an animation. `/game replay "
-    "[move:]` steps through a finished game; **Share this moment** posts the step shown. Your panel says what "
-    "happened since your last move; `/game pings` chooses when you are pinged.")
+def watching_help(w: Words) -> str:
+    """The rules answer's words on watching and replays, with the buttons as the reader's language labels them."""
+    return w.t("{watch} follows a table from another channel (or, {private}, your DMs); a table in a DM has "
+               "**{invite}**. A game's end message carries the whole game as an animation. {replay} steps through a "
+               "finished game; **{share}** posts the step shown. Your panel says what happened since your last move; "
+               "{pings} chooses when you are pinged.", watch="`/game watch table:`", private="`private:true`",
+               invite=w.t("Invite a watcher"), replay="`/game replay [move:]`", share=w.t("Share this moment"),
+               pings="`/game pings`")
+
+
+def bots_help(w: Words) -> str:
+    """The rules answer's words on bots, with the lobby's buttons as the reader's language labels them."""
+    easy, normal, strong = (w.t("Add {level} bot", level=w.tp("bot level", level))
+                            for level in ("Easy", "Normal", "Strong"))
+    return w.t("In the lobby the host presses **{easy}**, **{normal}** or **{strong}** to seat a built-in player at "
+               "that level (the lobby shows it beside the bot's name). Easy makes the mistakes a person makes, Normal "
+               "is the everyday player, Strong thinks for about a second a move over the deals it cannot see. Every "
+               "bot plays from its own seat's view only; {command} enters bots at a level.", easy=easy, normal=normal,
+               strong=strong, command="`/tournament new bots: bot_level:`")
+
+
+def usage(info: OptionInfo, w: Words) -> str:
+    """How a variant or setting is written, in ``/game rules``: a variant by its name; a setting as
+    ``name=<values> (default n)``."""
+    if info.is_variant:
+        return info.name
+    allowed = "|".join(map(str, info.values)) if info.values else f"{info.lo}..{info.hi}"
+    return f"{info.name}=<{allowed}> " + w.t("(default {value})", value=str(info.default))
+
+
+def stats_line(r: dict[str, Any], w: Words) -> str:
+    """A player's games of one kind: "5 played, 3 won, 1 lost, 1 shared"."""
+    parts = [w.n("{n} played", "{n} played", r["played"]), w.n("{n} won", "{n} won", r["won"]),
+             w.n("{n} lost", "{n} lost", r["lost"])]
+    if r["drawn"]:
+        parts.append(w.n("{n} shared", "{n} shared", r["drawn"]))
+    return ", ".join(parts)
 
 
 def paginate(text: str, size: int) -> list[str]:

@@ -103,9 +103,9 @@ class WatchCog(commands.Cog, name="Watch"):
                 log.info("could not read table %s to catch its watchers up: %s", key, e)
                 continue
             if reader is None or reader.table.key != key:  # its game ended while the bot was away
-                ended = words(reader.lang if reader is not None else "en").t("The game you watched has ended.")
                 for w in watchers:
-                    await self.edit(w, content=ended, view=None)
+                    lang = w.lang or (reader.lang if reader is not None else "en")
+                    await self.edit(w, content=words(lang).t("The game you watched has ended."), view=None)
                 await self.watching.drop(watchers)
                 continue
             for w in watchers:
@@ -113,8 +113,9 @@ class WatchCog(commands.Cog, name="Watch"):
                     self.pacer.push(w, reader)
 
     async def message(self, reader: Reader, final: bool, film: Any = None) -> payloads.TableMessage:
-        """A watcher message of ``reader``'s table (public), its picture drawn off the loop (cached)."""
-        picture = await pictures.table_picture(reader.game, reader.view) if reader.started else None
+        """A watcher message of ``reader``'s table (public, in the watcher's language), its picture drawn
+        off the loop (cached)."""
+        picture = await pictures.table_picture(reader.game, reader.view, reader.lang) if reader.started else None
         mid = reader.table.message_id or await self.desk.message_id(reader.table.channel_id)
         link = payloads.jump_url(reader.table, mid) if mid is not None else ""
         return payloads.watch_message(reader, picture, link, len(self.watching.of(reader.table.key)), final=final,
@@ -122,11 +123,13 @@ class WatchCog(commands.Cog, name="Watch"):
 
     async def final_message(self, reader: Reader) -> payloads.TableMessage:
         """The last edit of a watcher message: the final table, and the whole game as the public saw it
-        (the end message's animation, drawn once for both)."""
+        (the end message's animation, drawn once for both when they share a language)."""
         return await self.message(reader, final=True, film=await replays_of(self.desk).ending_film(reader))
 
     async def send(self, watch: Watch, reader: Reader) -> None:
-        """One edit of one watcher message: the table as ``reader`` shows it; the end closes it."""
+        """One edit of one watcher message: the table as ``reader`` shows it, in the watcher's language;
+        the end closes it."""
+        reader = reader.in_language(watch.lang or reader.lang)
         final = reader.table.status != "playing"
         msg = await (self.final_message(reader) if final else self.message(reader, final=False))
         edited = await self.edit(watch, **msg.edit_kwargs())
@@ -210,11 +213,13 @@ class WatchCog(commands.Cog, name="Watch"):
         if reader.table.channel_id == interaction.channel_id and not private:
             return await refuse(interaction, say("That table is in this channel already. Watch it from another channel, "
                                              "or privately with `private:True`."))
+        lang = language_of(interaction.locale)  # the watcher message speaks its watcher's language
+        reader = reader.in_language(lang)
         t = reader.table
         count = len(self.watching.of(t.key)) + 1
         mid = t.message_id or await self.desk.message_id(t.channel_id)
         link = payloads.jump_url(t, mid) if mid is not None else ""
-        picture = await pictures.table_picture(reader.game, reader.view)
+        picture = await pictures.table_picture(reader.game, reader.view, lang)
         msg = payloads.watch_message(reader, picture, link, count)
         in_my_dm = interaction.context.dm_channel and not interaction.context.private_channel
         if private and not in_my_dm:
@@ -224,9 +229,9 @@ class WatchCog(commands.Cog, name="Watch"):
             except discord.HTTPException:
                 posted = None
             if posted is not None:
-                await self.watching.add(reader, interaction.user.id, dm.id, posted.id)
+                await self.watching.add(reader, interaction.user.id, dm.id, posted.id, lang=lang)
                 await interaction.response.send_message(
-                    words(language_of(interaction.locale)).t("Watching in our DMs: {link}", link=posted.jump_url),
+                    words(lang).t("Watching in our DMs: {link}", link=posted.jump_url),
                     ephemeral=True)
                 return await self.refresh(t.key)
             msg = payloads.watch_message(reader, picture, link, count)  # its files were read by the attempt
@@ -236,7 +241,7 @@ class WatchCog(commands.Cog, name="Watch"):
         through_webhook = (private and not in_my_dm) or bot_absent(interaction)
         await self.watching.add(reader, interaction.user.id, interaction.channel_id or 0, message_id,
                                 token=interaction.token if through_webhook else None,
-                                until=time.time() + TOKEN_LIFE if through_webhook else None)
+                                until=time.time() + TOKEN_LIFE if through_webhook else None, lang=lang)
         await self.refresh(t.key)  # the others' count of watchers
 
     async def choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -276,11 +281,13 @@ class WatchCog(commands.Cog, name="Watch"):
                                              "gives you a message of your own."))
         self.pacer.forget(watch.id)
         await self.watching.drop([watch])
-        try:  # the watcher message speaks its table's language
-            table = await self.desk.public(watch.table_channel)
-        except TableError:
-            table = None
-        lang = table.lang if table is not None and table.table.key == key else language_of(interaction.locale)
+        lang = watch.lang  # the watcher message speaks its watcher's language (an older one, its table's)
+        if not lang:
+            try:
+                table = await self.desk.public(watch.table_channel)
+            except TableError:
+                table = None
+            lang = table.lang if table is not None and table.table.key == key else language_of(interaction.locale)
         await interaction.response.edit_message(content=words(lang).t("You stopped watching this table."), view=None)
         await self.refresh(key)
 

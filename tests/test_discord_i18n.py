@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.engine.words import decode
 from bot.i18n.lang import language_of
 from bot.i18n import words
 from bot.tables.clock import format_duration
@@ -353,6 +354,7 @@ async def test_a_whole_seeded_game_at_a_table_in_its_language_leaves_each_reader
             move = move.split()[0] + " " + {"es": "Y así siguió el cuento.", "de": "Und so ging es weiter."}[lang]
         await make_move(standin, bot, channel_id, seat, move, users)
     assert (await bot.service.get(channel_id)).status == "finished"
+    await the_answers_around_a_finished_game(standin, bot, g, users[0], game, lang, public=where == "server")
     for u in users:
         assert english_left(everything_read_by(standin, int(u["id"]), channel_id, start), lang) == [], \
             u["username"]
@@ -361,6 +363,41 @@ async def test_a_whole_seeded_game_at_a_table_in_its_language_leaves_each_reader
     if game == "knight_rogue_princess_dragon":  # the story file: its frame in the table's language
         assert stories and words(lang).tp("story file", "The story") in stories[-1]
         assert english_left(stories[-1], lang) == []
+
+
+async def the_answers_around_a_finished_game(standin, bot, g, user, game, lang, public):
+    """The answers a player asks for around a game, in their language: /game rules (the overview with
+    its variants and a section), /game pings (shown and set), /game story, /game export, the replay
+    list with the game's summary, a broken record given to /game replay, /game new's variants; and,
+    at a server of the language (``public``), /game stats posted in the channel."""
+    from bot.engine.registry import spec
+
+    w = words(lang)
+    rules = await standin.slash(bot, "game rules", {"game": game}, user=user, guild=g)
+    assert rules.ephemeral and w.t("Players") in [f["name"] for f in rules.embed["fields"]]
+    first = spec(game).options.infos()[0]
+    assert w.say(first.help) in rules.embed["fields"][0]["value"] != first.help, "a variant's help"
+    section = await standin.slash(bot, "game rules", {"game": game, "section": "2"}, user=user, guild=g)
+    assert section.ephemeral
+    for options in ({}, {"when": "after", "hours": 6}):
+        pings = await standin.slash(bot, "game pings", options, user=user, guild=g)
+        assert pings.ephemeral and w.t("only once your turn has waited {hours} h", hours=6) in pings.text or not options
+    for command in ("game story", "game export"):
+        assert (await standin.slash(bot, command, user=user, guild=g)).ephemeral
+    listed = await standin.autocomplete(bot, "game replay", {"game": ""}, focused="game", user=user, guild=g)
+    record = (await bot.service.store.last_record(int(g.channel["id"])))["result"]
+    told = listed[0]["name"].rsplit(" — ", 1)[-1].rstrip("…")  # a label of 100 characters at most
+    assert len(told) > 10 and w.line(decode(record["said"])).startswith(told), "the summary in the reader's language"
+    bad = standin.upload("bad.json", b'{"format": 1, "game": "court_wars", "players": ["A", "B"], "seed": "x", "moves": []}')
+    refused = await standin.slash(bot, "game replay", {"record": bad}, user=user, guild=g)
+    assert refused.ephemeral and w.t("the record's seed must be a whole number") in refused.text
+    helped = await standin.autocomplete(bot, "game new", {"game": game, "variants": ""}, focused="variants", user=user,
+                                        guild=g)
+    assert helped and all(" — " in c["name"] for c in helped)
+    if public:
+        stats = await standin.slash(bot, "game stats", {"game": game}, user=user, guild=g)
+        assert not stats.ephemeral and stats.embed["title"] == w.t("Deckhand — stats")
+        assert w.n("{n} played", "{n} played", 1) in stats.embed["fields"][0]["value"]
 
 
 # ----- the frames around the games: tournaments, the watch and replay viewers, the daily challenge ------
@@ -413,7 +450,7 @@ async def test_a_watcher_and_a_replay_viewer_read_their_own_language(standin, bo
     from tests.test_discord_secrecy import components_of
 
     """A Gridcannon game at a Spanish server, watched from another channel by a German-speaking member
-    (the watcher message speaks the table's language; the answers to the watcher, German), then
+    (the watcher message and the answers to the watcher speak his German, the table Spanish), then
     stepped through in the replay viewer by its Spanish player: buttons, the move picker, the
     animation and a shared moment."""
     g, (ana, zed) = guild_with(standin, ("ana", "zed"))
@@ -427,8 +464,9 @@ async def test_a_watcher_and_a_replay_viewer_read_their_own_language(standin, bo
     picked = await standin.autocomplete(bot, "game watch", {"table": ""}, focused="table", user=zed, guild=g,
                                         channel=lounge)
     watching = await standin.slash(bot, "game watch", {"table": picked[0]["value"]}, user=zed, guild=g, channel=lounge)
-    assert not watching.ephemeral and words("es").t("Stop watching") in [lb for _, lb, _ in
+    assert not watching.ephemeral and words("de").t("Stop watching") in [lb for _, lb, _ in
                                                                          standin.buttons(watching.message_id)]
+    assert [w.lang for w in await bot.service.store.watchers()] == ["de"], "kept with the watcher"
     bad = await standin.slash(bot, "game watch", {"table": "zzz"}, user=zed, guild=g, channel=lounge)
     assert bad.ephemeral and bad.content == words("de").say(NOT_FOUND), "a refusal: its reader's language"
     for i in range(6):
@@ -437,8 +475,8 @@ async def test_a_watcher_and_a_replay_viewer_read_their_own_language(standin, bo
     await standin.slash(bot, "game abandon", user=ana, guild=g)  # a short game: the record of six moves
     await bot.get_cog("Watch").pacer.drained()
     final = standin._message(watching.message_id)
-    assert words("es").t("The game is over; the final table") in final["content"]
-    assert english_left(read_in(standin, zed, (lounge["id"],)), "es") == []  # the watcher message: the table's
+    assert words("de").t("The game is over; the final table") in final["content"]
+    assert english_left(read_in(standin, zed, (lounge["id"],)), "de") == []  # the watcher message: its watcher's
     # The replay viewer, privately, in its reader's language
     start = len(standin.shown)
     res = await standin.slash(bot, "game replay", user=ana, guild=g)

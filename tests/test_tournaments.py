@@ -195,7 +195,8 @@ async def test_rounds_of_tables_with_fill_ins(db_path, clock, organiser):
     assert [len(b.players) for b in t.current] == [4, 4]
     assert sum(1 for u in t.current[1].players if u < 0) == 2, "two built-in players fill the second table"
     row = await service.get(t.current[1].channel)
-    assert [s.name for s in row.seats][2:] == ["Deckhand bot (a fill-in)"] * 2
+    assert [s.name for s in row.seats][2:] == ["Deckhand bot 1", "Deckhand bot 2"], "named as a lobby names its bots"
+    assert t.name_of(t.current[1].players[3]) == "Deckhand bot (a fill-in)"  # in the tournament's messages
     await play_rounds(service, tours, threads, tid, 2)
     final = await tours.view(tid)
     assert final.status == FINISHED and len(final.standings) == 6

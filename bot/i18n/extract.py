@@ -30,8 +30,11 @@ MESSAGES_LANGUAGE_HEADER = ("# Deckhand's messages in {language}. Keep the words
                             "# {{placeholder}} as it is; `python -m bot i18n update` brings in new texts from the template.\n#")
 PLACES_SHOWN = 4  # a text used in many places lists the first few
 # The calls the extractor finds: the engines' ``say``/``say_n`` (bot.engine.words) and the render and
-# Discord layers' ``Words.t``/``n``/``tp`` (bot.i18n).
-KEYWORDS = {"say": None, "say_n": (1, 2), "t": None, "n": (1, 2), "tp": ((1, "c"), 2)}
+# Discord layers' ``Words.t``/``n``/``tp`` (bot.i18n); and the help text of each variant and setting a
+# game declares (bot.engine.options: ``variant(name, help)``, ``setting(default, lo, hi, help)``,
+# ``choice(default, values, help)``), said where it is shown (``/game new``, ``/game rules``).
+KEYWORDS = {"say": None, "say_n": (1, 2), "t": None, "n": (1, 2), "tp": ((1, "c"), 2),
+            "variant": (2,), "setting": (4,), "choice": (3,)}
 SOURCE = Path(__file__).resolve().parent.parent  # the bot package
 TRANSLATOR_TAG = "TRANSLATORS:"  # a comment so begun, just above a call, is shown to the translator
 
@@ -100,8 +103,9 @@ def _read(path: Path, lang: str | None = None, domain: str = COMMANDS) -> Catalo
 def speaking_files(source: Path = SOURCE) -> list[Path]:
     """The modules that say things through the catalogue: those importing ``bot.engine.words`` or
     ``bot.i18n``, or asking a reader for its ``words`` (the extractor reads only them: another module's
-    ``t(…)`` or ``say(…)`` is not a message)."""
-    marks = ("from bot.engine.words import", "from bot.i18n import", "reader.words", "self.w.t(")
+    ``t(…)`` or ``say(…)`` is not a message); and the engines' modules declaring their options."""
+    marks = ("from bot.engine.words import", "from bot.i18n import", "reader.words", "self.w.t(",
+             "from bot.engine.options import", "from bot.engine import options")
     cogs = source.parent / "cogs"  # the Discord commands' answers, beside the bot package
     found = [p for p in source.rglob("*.py") if p.relative_to(source).as_posix() == "i18n/__init__.py"
              or ("i18n" not in p.relative_to(source).parts and any(m in p.read_text(encoding="utf-8") for m in marks))]

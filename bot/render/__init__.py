@@ -47,7 +47,12 @@ class Renderer:
     def said(self, part: str, view: Any, lang: str = "en") -> Any:
         """``text``, ``picture``, ``alt_text`` or ``status`` of ``view`` in ``lang`` (where the game speaks it)."""
         fn = getattr(self, part)
-        return fn(view, lang) if self.speaks and lang != "en" else fn(view)
+        if not self.speaks or lang == "en":
+            return fn(view)
+        from bot.render import drawing
+
+        with drawing.speaking(lang):  # a picture's words drawn in lines of text too
+            return fn(view, lang)
 
 
 @functools.lru_cache(maxsize=None)  # one Renderer a game (its module imported and inspected once): a registry

@@ -121,7 +121,9 @@ def frame_images(game_id: str, frames: Sequence[Frame]) -> list[Any]:
             page = blanks[ground] = Image.new("RGB", (width, height), ground).quantize(
                 palette=shared, dither=Image.Dither.NONE)
         page = page.copy()
-        page.paste(_caption(width, f.caption, CAPTION_BG).quantize(palette=shared, dither=Image.Dither.NONE), (0, 0))
+        with dr.speaking(f.lang):  # a joker in the caption named in the frame's language
+            caption = _caption(width, f.caption, CAPTION_BG)
+        page.paste(caption.quantize(palette=shared, dither=Image.Dither.NONE), (0, 0))
         page.paste(small, (0, CAPTION // SCALE))
         out.append(page)
     return out

@@ -33,7 +33,8 @@ TEXT = 28  # every text and every card rank, in px at the design width
 PAD = 16
 
 _FONT_FILES = ("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", "DejaVuSans-Bold.ttf")
-_GLYPHS = {"🃏": "Joker", "🂠": "?"}  # emoji the font lacks, in words
+_GLYPHS = {"🃏": "Joker", "🂠": "?"}  # emoji the font lacks, in words (the joker's: the picture's language's)
+_JOKER: ContextVar[str] = ContextVar("the joker's name in the picture's language", default="Joker")
 
 
 # bench: picture CPU p99 — the font file read once a process
@@ -61,10 +62,24 @@ def font(size: int) -> Any:
 
 
 def words(text: str) -> str:
-    """Text for the picture: emoji the font lacks replaced by words; Markdown bold dropped."""
+    """Text for the picture: emoji the font lacks replaced by words (a joker by its name in the
+    picture's language, see :func:`speaking`); Markdown bold dropped."""
     for k, v in _GLYPHS.items():
-        text = text.replace(k, v)
+        text = text.replace(k, _JOKER.get() if k == "🃏" else v)
     return text.replace("**", "").replace("`", "")
+
+
+@contextlib.contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """Inside this block the pictures are drawn for a reader of ``lang``: a joker named in a line of
+    text (a caption, a stash) is written as that language names it."""
+    from bot.i18n import words as words_of
+
+    token = _JOKER.set(words_of(lang).t("Joker"))
+    try:
+        yield
+    finally:
+        _JOKER.reset(token)
 
 
 def suit_shape(d: Any, s: str, cx: float, cy: float, r: float, fill: Any) -> None:

@@ -80,7 +80,14 @@ def draw_seat(game_id: str, view: Any) -> bytes | None:
     """A seat's own picture, when its game draws one for private views."""
     fn = getattr(renderer(game_id), "seat_picture", None)
     if isinstance(view, InLanguage):  # a seat's picture with its words in the seat reader's language
-        return (fn(view.view, view.lang) if renderer(game_id).speaks else fn(view.view)) if fn is not None else None
+        if fn is None:
+            return None
+        if not renderer(game_id).speaks:
+            return fn(view.view)
+        from bot.render import drawing as dr
+
+        with dr.speaking(view.lang):
+            return fn(view.view, view.lang)
     return fn(view) if fn is not None else None
 
 

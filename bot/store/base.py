@@ -38,7 +38,7 @@ Storage layout (the same on SQLite and PostgreSQL, see ``migrations/``):
   in the same transaction as its ratings, so a game is rated once. ``jobs``: one-off work done
   (the rating of the games finished before ratings existed).
 * ``watchers``: messages elsewhere (another channel, a DM) that follow one table (its ``table_id``),
-  each with the revision it last showed; ``watch_invites``: the codes a player of a table in a DM
+  each with the revision it last showed and its watcher's language; ``watch_invites``: the codes a player of a table in a DM
   gives friends so they may watch it. Both go when the table's game ends.
 
 Damaged rows: a row whose columns cannot be decoded (a cut-off state, garbage seats, an unknown
@@ -435,8 +435,10 @@ class TableStore(Protocol):
         """The tables in play on ``guild_id``, most recently moved first."""
 
     async def add_watcher(self, table_id: str, table_channel: int, user_id: int, channel_id: int, message_id: int,
-                          token: str | None = None, until: float | None = None, shows: int = 0) -> WatcherRow:
-        """Remember a message that follows table ``table_id``; the row, with its new id."""
+                          token: str | None = None, until: float | None = None, shows: int = 0,
+                          lang: str = "") -> WatcherRow:
+        """Remember a message that follows table ``table_id``, read in ``lang`` (its watcher's language;
+        "": the table's); the row, with its new id."""
 
     async def watchers(self, table_id: str | None = None) -> list[WatcherRow]:
         """The watchers of ``table_id`` (None: of every table), oldest first."""

@@ -163,15 +163,16 @@ class PostgresWatchers:
         return [t for r in rows if (t := live_table(r)) is not None]
 
     async def add_watcher(self, table_id: str, table_channel: int, user_id: int, channel_id: int, message_id: int,
-                          token: str | None = None, until: float | None = None, shows: int = 0) -> WatcherRow:
+                          token: str | None = None, until: float | None = None, shows: int = 0,
+                          lang: str = "") -> WatcherRow:
         now = time.time()
         rows = await self._fetch(
             "remember a watcher",
             "INSERT INTO watchers (table_id, table_channel, user_id, channel_id, message_id, token, until, shows, "
-            "created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
-            table_id, table_channel, user_id, channel_id, message_id, token, until, shows, now)
+            "created_at, lang) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
+            table_id, table_channel, user_id, channel_id, message_id, token, until, shows, now, lang)
         return WatcherRow(int(rows[0]["id"]), table_id, table_channel, user_id, channel_id, message_id, token, until,
-                          shows, now)
+                          shows, now, lang)
 
     async def watchers(self, table_id: str | None = None) -> list[WatcherRow]:
         if table_id is None:

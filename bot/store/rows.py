@@ -265,6 +265,7 @@ class WatcherRow:
     until: float | None = None
     shows: int = 0  # the table revision the message last showed
     created_at: float = 0.0
+    lang: str = ""  # the watcher's language (en, es, de); "": the table's (watchers from before it was kept)
 
 
 @dataclass(frozen=True)
@@ -280,7 +281,8 @@ class LiveTable:
 def watcher_row(r: Any) -> WatcherRow:
     return WatcherRow(int(r["id"]), str(r["table_id"]), int(r["table_channel"]), int(r["user_id"]),
                       int(r["channel_id"]), int(r["message_id"]), r["token"],
-                      None if r["until"] is None else float(r["until"]), int(r["shows"]), float(r["created_at"]))
+                      None if r["until"] is None else float(r["until"]), int(r["shows"]), float(r["created_at"]),
+                      str(r["lang"] or ""))
 
 
 def live_table(r: Any) -> LiveTable | None:

@@ -179,14 +179,15 @@ class SQLiteWatchers:
         return [t for r in rows if (t := live_table(r)) is not None]
 
     async def add_watcher(self, table_id: str, table_channel: int, user_id: int, channel_id: int, message_id: int,
-                          token: str | None = None, until: float | None = None, shows: int = 0) -> WatcherRow:
+                          token: str | None = None, until: float | None = None, shows: int = 0,
+                          lang: str = "") -> WatcherRow:
         now = time.time()
         cur = await self._write("remember a watcher", lambda c: c.execute(
             "INSERT INTO watchers (table_id, table_channel, user_id, channel_id, message_id, token, until, shows, "
-            "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (table_id, table_channel, user_id, channel_id, message_id, token, until, shows, now)))
+            "created_at, lang) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (table_id, table_channel, user_id, channel_id, message_id, token, until, shows, now, lang)))
         return WatcherRow(int(cur.lastrowid), table_id, table_channel, user_id, channel_id, message_id, token, until,
-                          shows, now)
+                          shows, now, lang)
 
     async def watchers(self, table_id: str | None = None) -> list[WatcherRow]:
         def fn(c: sqlite3.Connection) -> list[Any]:

@@ -35,10 +35,10 @@ def chosen(guild_id: int | None, user_id: int, mode: str, hours: int | None) -> 
 
 
 def described(pref: PingPref) -> str:
-    """"every turn", "only once your turn has waited 6 h", "never"."""
+    """"every turn", "only once your turn has waited 6 h", "never" (a phrase: said in its reader's language)."""
     if pref.mode == AFTER:
-        return f"only once your turn has waited {pref.hours} h"
-    return "never (the table still shows whose turn it is)" if pref.mode == NEVER else "every turn"
+        return say("only once your turn has waited {hours} h", hours=pref.hours)
+    return say("never (the table still shows whose turn it is)") if pref.mode == NEVER else say("every turn")
 
 
 class Pings:

@@ -24,12 +24,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.engine.words import say
+from bot.engine.words import decode, say
 from bot.i18n import Words, words
 from bot.engine.cards import pretty_text
 from bot.engine.core import Event, Game
 from bot.engine.registry import spec
-from bot.records import FORFEIT, check_record
+from bot.records import FORFEIT, check_record, illegal, not_set_up, why
 from bot.render.panel import clip
 from bot.render.animation import Frame, caption_text
 from bot.tables.daily import DAILY_GAME, daily_day, daily_seed
@@ -89,16 +89,17 @@ class Listing:
     title: str
     players: tuple[str, ...]
     result: str  # finished | abandoned
-    summary: str  # how it ended, in plain words
+    summary: str  # how it ended: a phrase (said in the reader's language), or an older record's English
     moves: int
     finished_at: float
     here: bool  # played in this channel
 
     def label(self, w: Words | None = None) -> str:
-        """``w``: the reader's words (the summary stays as the record wrote it)."""
+        """``w``: the reader's words (the summary said in them; an older record's, as it wrote it)."""
         w = w or words("en")
         who = ", ".join(self.players) or "?"
-        how = (self.summary if self.result == "finished" and self.summary else
+        summary = str(self.summary) if w.english else w.line(self.summary)
+        how = (summary if self.result == "finished" and self.summary else
                {"finished": w.tp("game result", "finished"), "abandoned": w.tp("game result", "abandoned")}.get(
                    self.result, self.result))
         return f"{self.title} — {who} — " + w.n("{n} move", "{n} moves", self.moves) + f" — {how}"
@@ -131,7 +132,7 @@ class Replay:
         try:
             game = cls.new(list(self.players), list(self.options), seed=self.seed)
         except ValueError as e:
-            raise ValueError(f"the record's game cannot be set up: {e}") from None
+            raise not_set_up(e) from None
         kept: dict[int, Game] = {0: game}
         events: list[tuple[Event, ...]] = [()]
         moves: list[tuple[int, str]] = []
@@ -139,7 +140,7 @@ class Replay:
             try:
                 game, evs = _step(game, int(seat), str(move))
             except ValueError as e:
-                raise ValueError(f"move {i} ({str(move)[:60]!r} by seat {seat}) is illegal: {e}") from None
+                raise illegal(i, seat, str(move), e) from None
             if i % self.EVERY == 0:
                 kept[i] = game
             events.append(tuple(evs))
@@ -383,10 +384,9 @@ class Replays:
                 title = spec(r.game).title
             except KeyError:
                 continue
-            result = rec.get("result") or {}
             out.append(Listing(stored_key(r.id), r.game, title, tuple(str(p) for p in rec.get("players", [])),
-                               r.result, str(result.get("summary") or "") if isinstance(result, dict) else "",
-                               len(rec.get("moves") or []), r.finished_at, r.channel_id == channel_id))
+                               r.result, _summary(rec.get("result")), len(rec.get("moves") or []), r.finished_at,
+                               r.channel_id == channel_id))
         return out
 
     async def open(self, key: str, channel_id: int, guild_id: int | None, user_id: int) -> Viewing:
@@ -421,7 +421,7 @@ class Replays:
         try:
             check_record(record)
         except ValueError as e:
-            raise TableError(say("That file cannot be replayed: {error}.", error=e)) from None
+            raise TableError(say("That file cannot be replayed: {error}.", error=why(e))) from None
         if record["game"] == DAILY_GAME and int(record["seed"]) == daily_seed(self.today()):
             raise TableError(TODAY)
         key = file_key(record)
@@ -455,6 +455,21 @@ class Replays:
         return Viewing(replay, eyes_for(replay.game, replay.players)) if replay is not None else None
 
 
+def _summary(result: Any) -> str:
+    """How a stored game ended: its phrase (``said``), or the English of a record from before it was kept."""
+    if not isinstance(result, dict):
+        return ""
+    english = str(result.get("summary") or "")
+    said = result.get("said")
+    if isinstance(said, dict):
+        try:
+            found = decode(said)
+        except (TypeError, KeyError, ValueError, IndexError, AttributeError):  # a damaged phrase: its English
+            return english
+        return found if isinstance(found, str) else english
+    return english
+
+
 def _may_see(where: int, guild: int | None, people: Any, channel_id: int, guild_id: int | None, user_id: int) -> bool:
     """A game of this channel, or one of this server that the viewer played in."""
     if where == channel_id:
@@ -462,12 +477,12 @@ def _may_see(where: int, guild: int | None, people: Any, channel_id: int, guild_
     return guild_id is not None and guild == guild_id and any(u == user_id for u, _, _ in people or ())
 
 
-async def _build(key: str, record: dict[str, Any], channel_id: int, guild_id: int | None, why: str) -> Replay:
+async def _build(key: str, record: dict[str, Any], channel_id: int, guild_id: int | None, reason: str) -> Replay:
     """Replay a record off the event loop (a long game takes a moment)."""
     try:
         return await asyncio.to_thread(Replay, key, record, channel_id=channel_id, guild_id=guild_id)
     except ValueError as e:
-        raise TableError(say("{why}: {error}.", why=why, error=e)) from None
+        raise TableError(say("{why}: {error}.", why=reason, error=why(e))) from None
 
 
 _BY_DESK: "weakref.WeakKeyDictionary[Desk, Replays]" = weakref.WeakKeyDictionary()

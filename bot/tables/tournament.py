@@ -89,10 +89,19 @@ class Tournament:
         return spec(self.game).title
 
     def name_of(self, user_id: int) -> str:
+        """A player as the tournament's messages name them (a fill-in: a phrase, said in their language)."""
         for e in self.entrants:
             if e.user_id == user_id:
                 return e.name
-        return f"{BOT_NAME} (a fill-in)" if user_id <= FILL else str(user_id)
+        return say("{bot} (a fill-in)", bot=BOT_NAME) if user_id <= FILL else str(user_id)
+
+    def seat_name(self, board: Board, user_id: int) -> str:
+        """A player's name at their table (kept in its row, the same in every language): a fill-in is
+        numbered after the tournament's own bots, as a table numbers the bots seated in its lobby."""
+        if user_id > FILL:
+            return self.name_of(user_id)
+        fills = [u for u in board.players if u <= FILL]
+        return f"{BOT_NAME} {sum(1 for e in self.entrants if e.user_id < 0) + fills.index(user_id) + 1}"
 
     def entrant(self, user_id: int) -> Entrant | None:
         return next((e for e in self.entrants if e.user_id == user_id), None)

@@ -208,7 +208,7 @@ class RoundClock:
             if old is not None and old.status in ("lobby", "playing"):
                 raise TableError(say("That channel has a table already."))
             now = self.now
-            seats = [Seat(u, t.name_of(u), t.bot_level if u < 0 else None) for u in board.players]
+            seats = [Seat(u, t.seat_name(board, u), t.bot_level if u < 0 else None) for u in board.players]
             row = TableRow(channel_id=channel_id, guild_id=t.guild_id, game=t.game, status="lobby",
                            host_id=t.organiser_id, seats=seats,
                            options=list(t.options), seed=secrets.randbits(63), revision=1, turn_limit=t.turn_limit,

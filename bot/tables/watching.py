@@ -85,13 +85,14 @@ class Watching:
                 for t in await self._store.live_tables(guild_id, 100)]
 
     async def add(self, reader: Reader, user_id: int, channel_id: int, message_id: int, *, token: str | None = None,
-                  until: float | None = None) -> Watch:
-        """Remember a message that now shows ``reader``'s table (a public reader's)."""
+                  until: float | None = None, lang: str = "") -> Watch:
+        """Remember a message that now shows ``reader``'s table (a public reader's), read in ``lang`` (its
+        watcher's language)."""
         if not reader.is_public:
             raise ValueError("a watcher follows the public table only")
         t = reader.table
         row = await self._store.add_watcher(t.key, t.channel_id, user_id, channel_id, message_id, token, until,
-                                            t.revision)
+                                            t.revision, lang)
         w = row
         self._by_table.setdefault(w.table_id, {})[w.id] = w
         return w

@@ -16,12 +16,6 @@ from bot.ui.payloads import NO_PINGS
 
 log = logging.getLogger("cogs.tables")
 
-BOTS_HELP = (
-    "In the lobby the host presses **Add Easy bot**, **Add Normal bot** or **Add Strong bot** to seat a built-in "
-    "player at that level (the lobby shows it beside the bot's name). Easy makes the mistakes a person makes, "
-    "Normal is the everyday player, Strong thinks for about a second a move over the deals it cannot see. "
-    "Every bot plays from its own seat's view only; `/tournament new bots: bot_level:` enters bots at a level.")
-
 
 class BotPace:
     """Racing bots' timers (a mixin of the table cog)."""

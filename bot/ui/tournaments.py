@@ -100,7 +100,7 @@ def tournament_embed(v: TournamentView) -> discord.Embed:
     if v.status == "running" and v.boards:
         rows = []
         for b in v.boards:
-            who = " v ".join(name(p) for p in b.players)
+            who = " v ".join(name(w.say(p)) for p in b.players)  # a fill-in named in the reader's language
             where = f" — <#{b.channel_id}>" if b.channel_id and b.channel_id > 0 and not b.done else ""
             rows.append(f"{who}{where}" + (f" — {w.say(b.result)}" if b.result else ""))
         embed.add_field(name=w.t("Round {round} tables", round=v.round), value=clip("\n".join(rows), 1024),

@@ -77,3 +77,15 @@ def test_cardchess2_is_drawn_from_the_viewers_side_with_each_card_on_its_owners_
             x, y = cardchess2.cell_origin(view, b.cell)
             band = img.getpixel((x + 7, y + cardchess2.CELL // 2))
             assert band == cardchess2.PICTURE_COLOUR[b.side], f"{b.cell}: not on its owner's colour"
+
+
+def test_a_joker_in_a_line_of_a_picture_is_named_in_the_pictures_language() -> None:
+    """The font has no 🃏: a line of a picture (a caption, a stash) writes the joker's name, as the
+    reader's language names it while that reader's picture is drawn."""
+    from bot.render import drawing as dr
+
+    line = "Move 3 of 9 · Ana: 🃏 to the stash"
+    assert dr.words(line) == "Move 3 of 9 · Ana: Joker to the stash"
+    with dr.speaking("es"):
+        assert dr.words(line) == "Move 3 of 9 · Ana: Comodín to the stash"
+    assert dr.words(line).endswith("Joker to the stash"), "only while that picture is drawn"

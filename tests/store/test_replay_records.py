@@ -9,6 +9,7 @@ import random
 import pytest
 
 from bot.engine.registry import spec
+from bot.i18n import words
 from bot.tables import Actor, TableError
 from bot.tables.replays import Replays, stored_key
 from bot.tables.service import TableService
@@ -88,5 +89,14 @@ async def test_a_finished_table_replays_from_the_store_with_the_eyes_its_policy_
         await replays.open(emperor, 40, 2, 8)  # a channel of another server
     with pytest.raises(TableError, match="no finished game"):
         await replays.open(stored_key(999), 31, 1, 8)
+    # the list says how each game ended in its reader's language; a record from before, as it wrote it
+    es = words("es")
+    said = es.line(listed[0].summary)
+    assert said != str(listed[0].summary) and listed[0].label(es).endswith(said)
+    old = {**rec(1, ["Ana", "Ben"]), "result": {"winners": [0], "winner_names": ["Ana"], "score": None,
+                                                 "summary": "Ana wins: the last court standing."}}
+    await finished(store, 32, 1, [(7, "Ana"), (8, "Ben")], old)
+    (older,) = [x for x in await replays.recent(32, 1, 7) if x.here]
+    assert older.label(es).endswith(" — Ana wins: the last court standing.")
     with pytest.raises(TableError):
         (await replays.open(emperor, 31, 1, 8)).reader(0, 0)  # Ana's seat is not Ben's to look through

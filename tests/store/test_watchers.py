@@ -55,3 +55,28 @@ async def test_live_tables_of_a_server_are_its_tables_in_play(store):
     found = await store.live_tables(guild)
     assert [(t.channel_id, t.game, t.players) for t in found] == [(1, "court_wars", ("Ana", "Ben"))]
     assert found[0].table_id == (await store.get(1)).table_id
+
+
+async def test_watchers_from_before_their_language_was_kept_read_their_tables_and_new_ones_keep_it(backend):
+    """The store as it was before a watcher's language was kept (the column not there, the schema one
+    version back), with a watcher in it: opened, it migrates, the old watcher reads "" (its table's
+    language) and a new one keeps its own."""
+    s = await backend.open()
+    if backend.name == "sqlite":
+        read, write = "PRAGMA user_version", "PRAGMA user_version = {}"
+    else:
+        read, write = "SELECT version FROM deckhand_schema", "UPDATE deckhand_schema SET version = {}"
+    ((latest,),) = await s.execute(read)
+    await s.execute("ALTER TABLE watchers DROP COLUMN lang")
+    await s.execute(write.format(latest - 1))
+    await s.execute("INSERT INTO watchers (table_id, table_channel, user_id, channel_id, message_id, shows, created_at) "
+                    "VALUES ('t1', 10, 7, 20, 21, 4, 1.0)")
+    await s.close()
+    s = await backend.open()
+    try:
+        (old,) = await s.watchers("t1")
+        assert (old.user_id, old.message_id, old.shows, old.lang) == (7, 21, 4, "")
+        new = await s.add_watcher("t1", 10, 8, 30, 31, lang="de")
+        assert [(w.id, w.lang) for w in await s.watchers("t1")] == [(old.id, ""), (new.id, "de")]
+    finally:
+        await s.close()
