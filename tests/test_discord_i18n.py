@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.engine.core import IllegalMove
 from bot.engine.words import decode
 from bot.i18n.lang import language_of
 from bot.i18n import words
@@ -394,6 +395,13 @@ async def the_answers_around_a_finished_game(standin, bot, g, user, game, lang, 
     helped = await standin.autocomplete(bot, "game new", {"game": game, "variants": ""}, focused="variants", user=user,
                                         guild=g)
     assert helped and all(" — " in c["name"] for c in helped)
+    for typo in ("Nope Nope", "zzz=1", "Nope " * 30):  # an unknown variant, an unknown setting, too long
+        refused = await standin.slash(bot, "game new", {"game": game, "variants": typo}, user=user, guild=g)
+        with pytest.raises(IllegalMove) as why:
+            spec(game).options.parse([typo])
+        said = w.say(why.value.reason)  # the engine's reason, in the reader's language
+        assert refused.ephemeral and said != str(why.value.reason) and said in refused.text, refused.text
+        assert english_left(refused.text, lang) == [], refused.text
     if public:
         stats = await standin.slash(bot, "game stats", {"game": game}, user=user, guild=g)
         assert not stats.ephemeral and stats.embed["title"] == w.t("Deckhand — stats")

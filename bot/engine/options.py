@@ -65,11 +65,12 @@ class OptionInfo:
         return f"{self.name}=<{allowed}> (default {self.default})"
 
     def allowed(self) -> str:
-        """The values a setting takes, in words: ``5 or 14``, ``from 0 to 1000``."""
+        """The values a setting takes, in words (a phrase): ``5 or 14``, ``from 0 to 1000``."""
+        from bot.engine.words import Many, say
+
         if not self.values:
-            return f"from {self.lo} to {self.hi}"
-        words = [str(v) for v in self.values]
-        return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+            return say("from {lo} to {hi}", lo=self.lo, hi=self.hi)
+        return Many(self.values, "or")
 
     def admits(self, number: int) -> bool:
         return number in self.values if self.values else self.lo <= number <= self.hi
@@ -97,6 +98,7 @@ class Options:
     def parse(cls, options: Iterable[str]) -> "Options":
         """Typed options from their written form. Raises IllegalMove with a short reason."""
         from bot.engine.core import IllegalMove
+        from bot.engine.words import Typed, say
 
         infos = cls.infos()
         by_variant: dict[str, OptionInfo] = {}
@@ -111,29 +113,35 @@ class Options:
             raw = str(raw)
             shown = raw if len(raw) <= 40 else raw[:39] + "…"
             if len(raw) > MAX_OPTION_TEXT:
-                raise IllegalMove(f"The option {shown!r} is too long.", "options")
+                raise IllegalMove(say("The option “{option}” is too long.", option=Typed(shown)), "options")
             if "=" in raw:
                 name, _, value = raw.partition("=")
                 name = name.strip().lower()
                 info = settings.get(name)
                 if info is None:
-                    names = ", ".join(settings) or "none"
-                    raise IllegalMove(f"{cls.title} has no setting {name[:40]!r}. Settings: {names}.", "options")
+                    if not settings:
+                        raise IllegalMove(say("{title} has no settings.", title=Typed(cls.title)), "options")
+                    raise IllegalMove(say("{title} has no setting “{name}”. Settings: {names}.", title=Typed(cls.title),
+                                          name=Typed(name[:40]), names=Typed(", ".join(settings))), "options")
                 try:
                     number = int(value.strip())
                 except ValueError:
-                    raise IllegalMove(f"Setting {name} needs a whole number, not {value.strip()[:20]!r}.",
-                                      "options") from None
+                    raise IllegalMove(say("Setting {name} needs a whole number, not “{value}”.", name=Typed(name),
+                                          value=Typed(value.strip()[:20])), "options") from None
                 if not info.admits(number):
-                    raise IllegalMove(f"Setting {name} must be {info.allowed()}.", "options")
+                    raise IllegalMove(say("Setting {name} must be {allowed}.", name=Typed(name), allowed=info.allowed()),
+                                      "options")
                 values[info.key] = number
                 continue
             if not norm(raw):
                 continue
             info = by_variant.get(norm(raw))
             if info is None:
-                names = ", ".join(i.name for i in infos if i.is_variant) or "none"
-                raise IllegalMove(f"{cls.title} has no variant {shown!r}. Variants: {names}.", "options")
+                names = [i.name for i in infos if i.is_variant]
+                if not names:
+                    raise IllegalMove(say("{title} has no variants.", title=Typed(cls.title)), "options")
+                raise IllegalMove(say("{title} has no variant “{variant}”. Variants: {names}.", title=Typed(cls.title),
+                                      variant=Typed(shown), names=Typed(", ".join(names))), "options")
             values[info.key] = True
         opts = cls(**values)
         opts.validate()

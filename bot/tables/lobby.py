@@ -29,7 +29,7 @@ class Lobby:
         try:
             opts = cls.options.parse(options or []).dump()
         except IllegalMove as e:
-            raise TableError(str(e)) from None
+            raise TableError(e.reason) from None
         async with self._locks[channel_id]:
             old = await self.store.get(channel_id)
             if old is not None and old.status in ("lobby", "playing"):
@@ -113,7 +113,7 @@ class Lobby:
         try:
             game = cls.state.new([s.name for s in t.seats], t.options, seed=t.seed)
         except IllegalMove as e:
-            raise TableError(str(e)) from None
+            raise TableError(e.reason) from None
         t.state = game.to_json()
         t.state_ply = None  # the state holds every move (none yet)
         t.live = game

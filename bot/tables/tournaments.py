@@ -123,7 +123,7 @@ class Tournaments(RoundClock):
         try:
             opts = cls.options.parse(options or []).dump()
         except IllegalMove as e:
-            raise TableError(str(e)) from None
+            raise TableError(e.reason) from None
         limit = turn_limit or max(MIN_TURN_LIMIT, round_seconds // 6)
         now = self.now
         t = Tournament(0, guild_id, channel_id, SIGNUP, 1, actor.user_id, actor.name, game, fmt, size, rounds or 0,
