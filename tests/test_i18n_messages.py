@@ -115,6 +115,9 @@ def test_a_phrase_is_english_and_says_itself_in_another_language_with_its_argume
 
     joined = say("{name} joined.", name=Written("Join"))  # a name a person typed: as typed, even a button's word
     assert words("es").say(decode(json.loads(json.dumps(encode(joined))))) == "Join se unió." != words("es").say("Join")
+    plain = say("{name} joined.", name="Join")  # an engine's plain text placeholder (a player's name) too
+    assert words("es").say(plain) == "Join se unió." and words("es").list(["Join", "Leave"]) == "Join y Leave"
+    assert words("de").say(Many(["Join", CardName("QH", "Q♥")], "and")) == "Join und D♥"
 
 
 # ----- records stay language-neutral ----------------------------------------------------------

@@ -98,7 +98,8 @@ class Words:
     name (the glossary's ranks); ``say(text)`` an engine's :class:`~bot.engine.words.Phrase` (or plain
     text) in this language, a :class:`~bot.engine.words.Typed` (a person's words) as written;
     ``line(text)`` the same, begun with a capital (a log line).
-    Placeholder values are said in the language too (a phrase, a card, a list, a number).
+    Placeholder values are said in the language too (a phrase, a card, a list, a number); a plain text is put
+    in as it is (a name someone typed, a cell, a slot), never looked up.
     ``python -m bot i18n extract`` finds the calls ``t``, ``n`` and ``tp``.
     """
 
@@ -111,7 +112,8 @@ class Words:
     def _fill(self, template: str, kw: dict) -> str:
         if not kw:
             return template
-        return template.format(**{k: self.say(v) for k, v in kw.items()})
+        # a plain text value is language-neutral (a name someone typed, a cell, a slot): never looked up
+        return template.format(**{k: v if type(v) is str else self.say(v) for k, v in kw.items()})
 
     def t(self, msg: str, /, **kw: object) -> str:
         return self._fill(msg if self._tr is None else self._tr.gettext(msg), kw)
@@ -132,7 +134,7 @@ class Words:
 
     def list(self, items, style: str = "standard") -> str:
         """``style``: Babel's ``standard`` (and) or ``or``."""
-        items = [self.say(x) for x in items]
+        items = [x if type(x) is str else self.say(x) for x in items]  # a plain text as it is (a name)
         if self.english:
             if not items:
                 return ""
@@ -172,7 +174,7 @@ class Words:
             joined = text.joined.strip()
             if joined in ("and", "or"):  # as this language lists things ("T1, T2 o T3")
                 return self.list(text.items, "standard" if joined == "and" else "or")
-            return text.joined.join(self.say(x) for x in text.items)
+            return text.joined.join(x if type(x) is str else self.say(x) for x in text.items)
         if isinstance(text, bool):
             return str(text)
         if isinstance(text, int | float):
