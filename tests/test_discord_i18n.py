@@ -348,14 +348,20 @@ async def test_a_whole_seeded_game_at_a_table_in_its_language_leaves_each_reader
         if table.status != "playing":
             break
         seat, move = await auto_move_for(bot, channel_id, i)
-        if i == 3:  # a refusal, in the reader's language
+        if i == 3:  # a refusal, in the reader's language; the recent moves, the table again, a line not asked for
             wrong = await standin.slash(bot, "game move", {"move": "pass 9"}, user=users[seat], guild=g)
             assert wrong.ephemeral
+            for command, options in (("game history", {}), ("game status", {})):
+                assert (await standin.slash(bot, command, options, user=users[seat], guild=g)).ephemeral, command
+            if game == "cardchess2":  # a line where the game asks for none (a story game's would be its move)
+                assert (await standin.slash(bot, "game say", {"text": "hola"}, user=users[seat], guild=g)).ephemeral
         if move.split()[0] in ("tell", "wrapup", "twist", "close"):  # the players write their story in their language
             move = move.split()[0] + " " + {"es": "Y así siguió el cuento.", "de": "Und so ging es weiter."}[lang]
         await make_move(standin, bot, channel_id, seat, move, users)
     assert (await bot.service.get(channel_id)).status == "finished"
     await the_answers_around_a_finished_game(standin, bot, g, users[0], game, lang, public=where == "server")
+    assert (await standin.slash(bot, "game leave", user=users[0], guild=g)).ephemeral  # refused: the game is over
+    await standin.slash(bot, "game turnlimit", {"minutes": 30}, user=users[0], guild=g)  # for the next game
     for u in users:
         assert english_left(everything_read_by(standin, int(u["id"]), channel_id, start), lang) == [], \
             u["username"]
