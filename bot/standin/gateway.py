@@ -247,10 +247,13 @@ class Gateway:
             remaining = deadline - loop.time()
             if remaining <= 0:
                 raise StandInError(f"the bot of {session!r} never read gateway event {seq}")
+            if session.frames >= ROTATE_AFTER and session.live.is_set() and session.probe is None:
+                await self._rotate(session, deadline)  # before discord.py's own send limit holds it back
+                continue
             fut: asyncio.Future[None] = loop.create_future()
             session.waiters.append(fut)
-            async with session.lock:
-                if session.live.is_set() and (session.probe is None or session.probe < seq):
+            async with session.lock:  # one heartbeat request in flight at a time (each answer is a send of
+                if session.live.is_set() and session.probe is None:  # the bot's): the next covers what came since
                     session.probe = session.seq
                     await self._send_text(session.ws, '{"op": 1, "d": null, "s": null, "t": null}')
             try:
