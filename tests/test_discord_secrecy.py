@@ -56,6 +56,7 @@ import json
 import re
 import types
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -148,6 +149,7 @@ class Watcher:
     pictures_seen: set[str] = field(default_factory=set)  # attachment ids already compared
     counts: dict[str, int] = field(default_factory=dict)
     states: list[Game] = field(default_factory=list)  # the states this step may have shown (before, after)
+    history: list[Game] = field(default_factory=list)  # every state checked so far (to explain a failure)
     watch_messages: set[int] = field(default_factory=set)  # watcher messages: the public's, whoever reads them
     _drawn: dict[tuple[int, int | None, str, str], bytes | None] = field(default_factory=dict)  # this step's drawings
     record: dict[str, Any] | None = None  # the finished game's record, once it ends
@@ -187,6 +189,7 @@ class Watcher:
         if now is not None:
             self.learn(now, events)
         self.states = [g for g in (before, now) if g is not None]
+        self.history.extend(g for g in self.states if all(g is not h for h in self.history[-2:]))
         self._drawn.clear()  # keyed by id(): only for the states held in self.states
         new = self.standin.shown_since(self.mark)
         self.mark += len(new)
@@ -232,15 +235,20 @@ class Watcher:
         return self._drawn[key]
 
     def explain(self, data: bytes) -> str:
-        """Which view, not re-dealt, the picture was drawn from: a leak, or an old state."""
-        found = []
-        for g in self.states:
+        """Which view, not re-dealt, the picture was drawn from: a leak, or an older or later state
+        (every state checked so far is searched, and the picture is kept in the temporary folder)."""
+        import tempfile
+
+        kept = Path(tempfile.mkdtemp(prefix="deckhand-secrecy-")) / "picture.png"
+        kept.write_bytes(data)
+        found = [f"kept as {kept}"]
+        for g in [*self.history, *self.states]:
             for r in [None, *range(len(g.players))]:
                 tables = (draw_table(self.game_id, self.said(g.view(r), lang)) for lang in {"en", self.lang})
                 seats = (draw_seat(self.game_id, self.said(g.view(r), lang)) for lang in {"en", self.lang})
                 if data in tables or data in seats:
                     found.append(f"{'public' if r is None else f'seat {r}'} view at move {g.move_count}")
-        return "; ".join(found) or "no view of the state before or after the step draws it"
+        return "; ".join(found) if len(found) > 1 else f"no view of any state so far draws it; {found[0]}"
 
     def check_pictures(self, item: Shown, seat: int | None, where: str) -> None:
         by_id = {a["id"]: a for a in item.payload.get("attachments") or []}

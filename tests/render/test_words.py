@@ -89,3 +89,10 @@ def test_a_joker_in_a_line_of_a_picture_is_named_in_the_pictures_language() -> N
     with dr.speaking("es"):
         assert dr.words(line) == "Move 3 of 9 · Ana: Comodín to the stash"
     assert dr.words(line).endswith("Joker to the stash"), "only while that picture is drawn"
+    # a line measured in one language is measured again in another (a picture's layout follows its words)
+    widths = {lang: None for lang in ("en", "es", "de")}
+    for lang in widths:
+        with dr.speaking(lang):
+            widths[lang] = dr.width_of(line), dr.fit(line, dr.width_of(line) - 1), dr.wrap(line, 60)
+            assert widths[lang][0] == dr.font(dr.TEXT).getlength(dr.words(line))
+    assert widths["es"][0] > widths["en"][0] and widths["es"][1] != widths["en"][1]  # "Comodín", "Joker"
