@@ -69,6 +69,12 @@ def words(text: str) -> str:
     return text.replace("**", "").replace("`", "")
 
 
+def joker_word() -> str:
+    """The joker's name a line of the picture being drawn writes (see :func:`speaking`): a part of the
+    key of any drawing kept for its words."""
+    return _JOKER.get()
+
+
 @contextlib.contextmanager
 def speaking(lang: str) -> Iterator[None]:
     """Inside this block the pictures are drawn for a reader of ``lang``: a joker named in a line of

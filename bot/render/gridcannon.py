@@ -298,7 +298,7 @@ _paragraphs: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
 def _line(sheet: dr.Sheet, s: str, fill: Any = dr.WHITE, limit: int = 6) -> None:
     """``sheet.line`` at the left margin, its rows kept: a paragraph on the plain felt, across the
     sheet with nothing else in its rows, is the same pixels wherever it is drawn."""
-    key = (s, fill, limit)
+    key = (dr.words(s), fill, limit)  # the words as drawn (a joker named in the picture's language)
     y = sheet.y
     tile = _paragraphs.get(key)
     if tile is not None:
@@ -318,7 +318,7 @@ def _place_tile(sheet: dr.Sheet, col: int, row: int, top: int, key: tuple[Any, .
     """Draw the place at ``col``, ``row`` in the state ``key`` (``draw`` draws it), or paste its box
     as it was drawn before."""
     box = place_box(col, row, top)
-    key = (col, row, *key)
+    key = (col, row, dr.joker_word(), *key)
     tile = _tiles.get(key)
     if tile is not None:
         _tiles.move_to_end(key)

@@ -144,10 +144,20 @@ def _draw_ace(title: str, life: int, wounded: bool, armor: int, temp: int, shiel
 DRAWERS: dict[str, Any] = {}
 
 
-# bench: picture CPU p99 — a sprite drawn once, pasted many times
-@functools.lru_cache(maxsize=4096)
 def _tile_rgb(kind: str, args: tuple, bg: tuple[int, int, int]) -> Any:
     """A sprite drawn once per look and background, flattened onto the band it goes on (RGB)."""
+    return _kept_rgb(kind, args, bg, dr.joker_word())
+
+
+def _tile(kind: str, args: tuple, bg: tuple[int, int, int]) -> Any:
+    """The same sprite in the shared palette: putting it on the page is a plain copy."""
+    return _kept(kind, args, bg, dr.joker_word())
+
+
+# bench: picture CPU p99 — a sprite drawn once, pasted many times (kept by its look and the joker's name
+# in the picture's language, which a sprite's words may write)
+@functools.lru_cache(maxsize=4096)
+def _kept_rgb(kind: str, args: tuple, bg: tuple[int, int, int], joker: str) -> Any:
     from PIL import Image
 
     rgba = DRAWERS[kind](*args)
@@ -158,9 +168,8 @@ def _tile_rgb(kind: str, args: tuple, bg: tuple[int, int, int]) -> Any:
 
 # bench: picture CPU p99 — a sprite quantized once
 @functools.lru_cache(maxsize=4096)
-def _tile(kind: str, args: tuple, bg: tuple[int, int, int]) -> Any:
-    """The same sprite in the shared palette: putting it on the page is a plain copy."""
-    return _quantize(_tile_rgb(kind, args, bg))
+def _kept(kind: str, args: tuple, bg: tuple[int, int, int], joker: str) -> Any:
+    return _quantize(_kept_rgb(kind, args, bg, joker))
 
 
 def _unit_sprite(*args: Any, bg: tuple[int, int, int], rgb: bool = False) -> Any:

@@ -96,3 +96,27 @@ def test_a_joker_in_a_line_of_a_picture_is_named_in_the_pictures_language() -> N
             widths[lang] = dr.width_of(line), dr.fit(line, dr.width_of(line) - 1), dr.wrap(line, 60)
             assert widths[lang][0] == dr.font(dr.TEXT).getlength(dr.words(line))
     assert widths["es"][0] > widths["en"][0] and widths["es"][1] != widths["en"][1]  # "Comodín", "Joker"
+
+
+@pytest.mark.parametrize("game_id", ["maginot_line", "gridcannon"])
+def test_a_picture_naming_a_joker_is_the_same_whatever_the_process_drew_before(game_id: str) -> None:
+    """A picture's kept pieces (sprites, paragraphs, places, widths) are kept with the joker's name they
+    were drawn with: a Spanish picture drawn after the English one is the Spanish picture drawn first."""
+    from bot.render import drawing as dr, gridcannon, maginot_sprites
+    from bot.render.pictures import InLanguage, draw_seat, draw_table
+
+    def forget() -> None:
+        gridcannon.forget_tiles()
+        for kept in (maginot_sprites._kept_rgb, maginot_sprites._kept, dr._width):
+            kept.cache_clear()
+
+    if game_id == "maginot_line":  # a hand holding a joker, in its seat's picture
+        draw, view = draw_seat, next(g.view(b.seat) for g in positions(game_id, 400) for b in g.view(None).boards
+                                     if any("JK" in c for c in g.view(b.seat).boards[b.seat].hand))
+    else:  # a spent joker, named in a line of the table's picture
+        draw, view = draw_table, next(g.view(0) for g in positions(game_id, 200) if g.view(0).ploys_spent)
+    forget()
+    first = draw(game_id, InLanguage(view, "es"))
+    forget()
+    english = draw(game_id, InLanguage(view, "en"))
+    assert draw(game_id, InLanguage(view, "es")) == first != english
