@@ -58,11 +58,15 @@ class OptionInfo:
     default: int = 0
     values: tuple[int, ...] = ()  # a setting that takes these values only (:func:`choice`); empty: lo..hi
 
-    def usage(self) -> str:
+    def written(self) -> str:
+        """How it is written in the options: a variant by its name, a setting as ``name=<values>``."""
         if self.is_variant:
             return self.name
         allowed = "|".join(map(str, self.values)) if self.values else f"{self.lo}..{self.hi}"
-        return f"{self.name}=<{allowed}> (default {self.default})"
+        return f"{self.name}=<{allowed}>"
+
+    def usage(self) -> str:
+        return self.name if self.is_variant else f"{self.written()} (default {self.default})"
 
     def allowed(self) -> str:
         """The values a setting takes, in words (a phrase): ``5 or 14``, ``from 0 to 1000``."""
