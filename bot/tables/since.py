@@ -96,11 +96,10 @@ def told(since: Since | None, players: Sequence[str], w: Words) -> list[str]:
     if since is None:
         return []
     lines = [_said(t, w) for t in since.lines]
-    # (what is said already goes into the frame as it is: a line, the count of moves)
-    moves = Typed(w.n("{n} move by {names}", "{n} moves by {names}", since.moves, names=_names(since.movers, players)))
+    moves = w.n("{n} move by {names}", "{n} moves by {names}", since.moves, names=_names(since.movers, players))
     if not lines:
         return [w.t("Since your last move: {lines}.", lines=moves)]
     if since.said <= SHORT and len("; ".join(lines)) <= LINE:
-        return [_clip(w.t("Since your last move: {lines}.", lines=Typed("; ".join(lines))))]
-    latest = Typed("; ".join(lines[-2:]))
+        return [_clip(w.t("Since your last move: {lines}.", lines="; ".join(lines)))]  # (plain text: put in as it is)
+    latest = "; ".join(lines[-2:])
     return [w.t("Since your last move: {lines}.", lines=moves), _clip(w.t("The latest: {lines}.", lines=latest))]
