@@ -29,3 +29,4 @@ async def test_the_discord_bench_plays_tables_through_the_standin_and_prints_its
         assert not math.isnan(f.value) and f.value >= 0, f
     assert by_name["burst: interactions a second, one process"].value > 0
     assert by_name["CPU per interaction, the floor (one DynamicItem button)"].value > 0
+    assert by_name["event loop held at most by one step or collection (CPU), all runs"].value > 0  # the steps are timed

@@ -7,14 +7,15 @@ that edits its message). Beside the bot, in its event loop, a 1 ms ticker measur
 stretch the loop went without a turn.
 
 Standard input takes one command a line, answered with one line of JSON on standard output:
-``mark`` (CPU seconds of the process and its picture processes so far, the longest loop stall
-since the last mark or since the bot was ready), ``ready``, ``stop`` (the bot closes; the
+``mark`` (CPU seconds of the process and its picture processes so far, how long the loop was
+held since the last mark or since the bot was ready: :class:`LoopWatch`), ``ready``, ``stop`` (the bot closes; the
 process ends; so does closing standard input). The bench starts it; nobody else needs to."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import collections.abc
 import gc
 import json
 import logging
@@ -32,29 +33,72 @@ from discord import app_commands
 TICK = 0.001
 
 
+class Timed(collections.abc.Coroutine):
+    """A task's coroutine, each step of it (one ``send`` or ``throw``: the task holding the loop
+    until its next ``await`` that waits) timed in the loop thread's CPU for :class:`LoopWatch`."""
+
+    __slots__ = ("coro", "watch")
+
+    def __init__(self, coro: Any, watch: LoopWatch) -> None:
+        self.coro, self.watch = coro, watch
+
+    def send(self, value: Any) -> Any:
+        start = time.thread_time()
+        try:
+            return self.coro.send(value)
+        finally:
+            self.watch.held(time.thread_time() - start, self.coro)
+
+    def throw(self, *exc: Any) -> Any:
+        start = time.thread_time()
+        try:
+            return self.coro.throw(*exc)
+        finally:
+            self.watch.held(time.thread_time() - start, self.coro)
+
+    def close(self) -> None:
+        self.coro.close()
+
+    def __await__(self) -> Any:
+        return self.coro.__await__()
+
+
 class LoopWatch:
-    """The longest gap between turns of the loop a 1 ms ticker got, since the last take: in wall
-    time (on a busy machine that includes waiting for a core) and in the CPU time of the loop's
-    thread (the work that held the loop, whatever the machine's load)."""
+    """How long the loop was held, since the last take. The figure: the longest one piece of work
+    held it without a turn for anything else, in the loop thread's CPU — a step of a task (every
+    task the process makes runs through :class:`Timed`, a task factory) or a garbage collection.
+    Beside it, the longest gap between turns a 1 ms ticker got, in wall time and in CPU: with many
+    presses ready at once that gap is their queue, every one of them served in one turn of the loop
+    (the floor's own burst shows it), not one of them holding it."""
 
     def __init__(self) -> None:
-        self.worst = self.worst_cpu = self.gc = 0.0
+        self.worst = self.worst_cpu = self.step = self.gc = self.gc_cpu_max = 0.0
         self.gc_cpu = 0.0  # the loop thread's CPU seconds in collections, all told
         self.gc_info: dict[str, Any] = {}
+        self.step_by = ""  # the coroutine of the longest step
         self._gc_start = self._gc_thread = 0.0
         gc.callbacks.append(self._collected)
+
+    def held(self, seconds: float, coro: Any) -> None:
+        if seconds > self.step:
+            self.step, self.step_by = seconds, getattr(coro, "__qualname__", type(coro).__name__)
+
+    def install(self, loop: asyncio.AbstractEventLoop) -> None:
+        loop.set_task_factory(lambda loop, coro, **kw: asyncio.Task(Timed(coro, self), loop=loop, **kw))
 
     def _collected(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
             self._gc_start, self._gc_thread = time.perf_counter(), time.thread_time()
         else:
-            took = time.perf_counter() - self._gc_start
-            self.gc_cpu += time.thread_time() - self._gc_thread
+            took, cpu = time.perf_counter() - self._gc_start, time.thread_time() - self._gc_thread
+            self.gc_cpu += cpu
+            self.gc_cpu_max = max(self.gc_cpu_max, cpu)
             if took > self.gc:
                 self.gc, self.gc_info = took, dict(info)
 
     async def run(self, client: discord.Client) -> None:
         await client.wait_until_ready()  # from then on: start-up's loading is not a stall
+        self.take()
         last, last_cpu = time.perf_counter(), time.thread_time()
         while True:
             await asyncio.sleep(TICK)
@@ -63,9 +107,12 @@ class LoopWatch:
             self.worst_cpu = max(self.worst_cpu, cpu - last_cpu)
             last, last_cpu = now, cpu
 
-    def take(self) -> tuple[float, float, float]:
-        out = (self.worst, self.worst_cpu, self.gc)
-        self.worst = self.worst_cpu = self.gc = 0.0
+    def take(self) -> dict[str, float]:
+        """The figures since the last take, in ms; then they start again."""
+        out = {"held_ms": max(self.step, self.gc_cpu_max) * 1000, "step_ms": self.step * 1000,
+               "gc_cpu_ms": self.gc_cpu_max * 1000, "stall_ms": self.worst * 1000, "stall_cpu_ms": self.worst_cpu * 1000,
+               "gc_ms": self.gc * 1000, "step_by": self.step_by}
+        self.worst = self.worst_cpu = self.step = self.gc = self.gc_cpu_max = 0.0
         return out
 
 
@@ -145,14 +192,14 @@ async def serve(floor: bool, pictures: bool) -> None:
     client, token = build(floor, pictures)
     watch = LoopWatch()
     loop = asyncio.get_running_loop()
+    watch.install(loop)
     ticker = loop.create_task(watch.run(client), name="bench: loop watch")
     stopped = asyncio.Event()
 
     def answer(command: str) -> None:  # in the loop
         if command == "mark":
-            wall, cpu, collected = watch.take()
-            out = {"cpu": time.process_time() + children_cpu(), "stall_ms": wall * 1000, "stall_cpu_ms": cpu * 1000,
-                   "gc_ms": collected * 1000, "gc": watch.gc_info, "gc_cpu": watch.gc_cpu, "ready": client.is_ready()}
+            out = {"cpu": time.process_time() + children_cpu(), **watch.take(), "gc": watch.gc_info,
+                   "gc_cpu": watch.gc_cpu, "ready": client.is_ready()}
         elif command == "ready":
             out = {"ready": client.is_ready()}
         elif command == "stop":
