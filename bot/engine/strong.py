@@ -22,7 +22,7 @@ from typing import Any
 
 from bot.engine.core import Action, Game, walk_choices
 from bot.engine.determinize import card_universe
-from bot.engine.registry import spec
+from bot.engine.registry import player_module, spec
 
 MAX_CANDIDATES = 8  # actions weighed per move
 ENUMERATE = 40  # every legal action is a candidate when there are at most this many
@@ -146,12 +146,17 @@ def _walk(game: Game, seat: int, tokens: tuple[str, ...], rng: random.Random) ->
 
 def candidates(game: Game, seat: int, rng: random.Random, player: Callable[..., Any]) -> list[str]:
     """The actions Strong weighs, the Normal player's pick first, from ``choices`` and the Normal
-    player only (so from the seat's own view)."""
+    player only (so from the seat's own view): the moves the player module rates best when it
+    ranks them (``ranked_moves``), then every legal action when they are few, else walks."""
     first = str(player(game, seat, random.Random(rng.random())))
     verb = first.split(" ", 1)[0]
     if game.choices(seat, (verb,)).kind == "text":  # a line of story: nothing to weigh
         return [first]
     out = [first]
+    ranked = getattr(player_module(game.game_id), "ranked_moves", None)
+    if ranked is not None:
+        out += ranked(game, seat, random.Random(rng.random()), MAX_CANDIDATES)
+    rated = len(out)
     everything = list(walk_choices(game, seat, limit=ENUMERATE + 1))
     if len(everything) <= ENUMERATE:
         out += [" ".join(t) for t in everything]
@@ -163,14 +168,14 @@ def candidates(game: Game, seat: int, rng: random.Random, player: Callable[..., 
             if walked is not None:
                 out.append(walked)
     seen: dict[str, None] = {}
-    for a in out:
+    for a in out[:rated]:
         seen.setdefault(" ".join(a.split()), None)
-    found = list(seen)
-    if len(found) > MAX_CANDIDATES:  # the Normal pick and an even spread of the rest
-        rest = found[1:]
+    top = list(seen)
+    rest = [b for b in dict.fromkeys(" ".join(a.split()) for a in out[rated:]) if b not in seen]
+    if len(top) + len(rest) > MAX_CANDIDATES:  # the Normal pick, the rated ones, an even spread of the rest
+        top = top[:MAX_CANDIDATES]
         rng.shuffle(rest)
-        found = [found[0], *rest[: MAX_CANDIDATES - 1]]
-    return found
+    return [*top, *rest[: MAX_CANDIDATES - len(top)]]
 
 
 def strong_move(game: Game, seat: int, rng: random.Random, budget: float | None = None,

@@ -146,17 +146,26 @@ def _enforce(game: Game, seat: int, view) -> Action:
 def _turn(game: Game, seat: int, view, rng: random.Random, weigh: bool = True) -> Action:
     """The seat's turn. ``weigh=False`` (Easy) attacks a face-down card without holding back when
     its odds are poor."""
-    top = game.choices(seat, ())
-    verbs = top.tokens()
+    ranked = _turns(game, seat, view, rng, weigh)
+    if ranked:
+        return _finish(game, seat, ranked[0][1])
+    for v in game.choices(seat, ()).tokens():
+        tokens = _walk_any(game, seat, (v,), rng)
+        if tokens:
+            return _finish(game, seat, tokens)
+    return game.parse(seat, "pass")
+
+
+def _turns(game: Game, seat: int, view, rng: random.Random, weigh: bool = True) -> list[tuple[float, tuple[str, ...]]]:
+    """Every move, add and attack the player weighs this turn, with its score, best first
+    (empty: none it would weigh; a lone pass is scored too)."""
+    verbs = game.choices(seat, ()).tokens()
     if verbs == ["pass"]:
-        return game.parse(seat, "pass")
-    best: tuple[float, tuple[str, ...]] | None = None
+        return [(0.0, ("pass",))]
+    found: list[tuple[float, tuple[str, ...]]] = []
 
     def consider(score: float, tokens: tuple[str, ...]) -> None:
-        nonlocal best
-        score += rng.random() * 0.5
-        if best is None or score > best[0]:
-            best = (score, tokens)
+        found.append((score + rng.random() * 0.5, tokens))
 
     mine = [b for b in view.board if b.owner == seat]
     theirs = [b for b in view.board if b.owner != seat]
@@ -204,13 +213,17 @@ def _turn(game: Game, seat: int, view, rng: random.Random, weigh: bool = True) -
                 if _rank(dst.token) == goal:
                     score += 150
                 consider(score, ("add", card.token, dst.token))
-    if best is None:
-        for v in verbs:
-            tokens = _walk_any(game, seat, (v,), rng)
-            if tokens:
-                return _finish(game, seat, tokens)
-        return game.parse(seat, "pass")
-    return _finish(game, seat, best[1])
+    found.sort(key=lambda x: -x[0])
+    return found
+
+
+def ranked_moves(game: Game, seat: int, rng: random.Random, k: int) -> list[str]:
+    """Up to ``k`` of the turn's actions the player rates best, best first (for Strong's search:
+    the moves worth weighing); the other decisions: the player's one pick."""
+    d = game.decision_of(seat)
+    if d is None or d.name != "turn":
+        return [str(auto_move(game, seat, rng))]
+    return [" ".join(tokens) for _, tokens in _turns(game, seat, game.view(seat), rng)[:k]]
 
 
 def _strength(view, tokens: Sequence[str]) -> float:
