@@ -16,6 +16,8 @@ from typing import Any
 
 import discord
 
+from bot.tables.offers import THEN
+
 PREFIX = "dh2"
 
 
@@ -264,6 +266,21 @@ def modal_lines(interaction: discord.Interaction) -> list[tuple[str, str]]:
     """The next lines typed in a text box, (the step's verb, the text), in order."""
     return [(str(c["custom_id"])[len(LINE_ID):], str(c.get("value") or "")) for c in _modal_inputs(interaction)
             if str(c.get("custom_id") or "").startswith(LINE_ID) and "value" in c]
+
+
+def modal_moves(interaction: discord.Interaction) -> tuple[list[str], list[str]]:
+    """A text box's next lines as moves (``verb line``, up to the first left empty; all written: then the
+    move chosen in its select, the pass after a line), and those lines as typed."""
+    moves: list[str] = []
+    typed: list[str] = []
+    for verb, line in modal_lines(interaction):
+        line = " ".join(line.split())
+        if not line:
+            return moves, typed
+        moves.append(f"{verb} {line}")
+        typed.append(line)
+    then = modal_then(interaction)
+    return moves + ([then] if then and THEN not in then.split() else []), typed
 
 
 def modal_text(interaction: discord.Interaction) -> str:

@@ -15,7 +15,7 @@ from bot.ui import payloads
 from bot.ui.components import Kind, Sent
 from bot.ui.payloads import NO_PINGS
 from bot.ui.placement import render
-from bot.ui.play import actor_of, refuse
+from bot.ui.play import actor_of, answer, refuse
 
 log = logging.getLogger("cogs.tables")
 
@@ -45,9 +45,7 @@ class Confirmations:
                 " Press the button to move it down the channel." if may else "")
         else:
             text, may = f"The table, near the bottom of the channel: {payloads.jump_url(reader.table, live)}", False
-        kw = msg.send_kwargs()
-        kw["content"] = text
-        kw["view"] = payloads.move_down_view(reader) if may else Sent()
+        kw = {**msg.send_kwargs(), "content": text, "view": payloads.move_down_view(reader) if may else Sent()}
         await interaction.response.send_message(**kw, ephemeral=True, allowed_mentions=NO_PINGS)
 
     def _may_move_down(self, interaction: discord.Interaction, reader: Reader) -> bool:
@@ -116,10 +114,8 @@ class Confirmations:
         clicked = interaction.message
         if clicked is not None and clicked.flags.ephemeral and not interaction.response.is_done():
             await interaction.response.edit_message(content=question, embed=None, view=view, attachments=[])
-        elif not interaction.response.is_done():
-            await interaction.response.send_message(question, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
         else:
-            await interaction.followup.send(question, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
+            await answer(interaction, question, view=view)
 
     async def ask_forfeit(self, interaction: discord.Interaction, move: str, tid: str | None,
                           opened: int | None) -> bool:
@@ -146,11 +142,10 @@ class Confirmations:
     async def keep_playing(self, interaction: discord.Interaction) -> None:
         """Keep playing: nothing changes; the private panel shows the hand again."""
         reader = await self.desk.public(interaction.channel_id)
+        w = words(language_of(interaction.locale))  # a private answer: the reader's own language
         if reader is not None and reader.table.status == "playing" and \
                 reader.table.seat_of(interaction.user.id) is not None:
-            return await self.show_hand(interaction, note=words(language_of(interaction.locale)).t(
-                "Nothing was changed: you are still playing."))
-        said = words(language_of(interaction.locale)).t("Nothing was changed.")
-        await interaction.response.edit_message(content=said, embed=None, view=None, attachments=[])
+            return await self.show_hand(interaction, note=w.t("Nothing was changed: you are still playing."))
+        await interaction.response.edit_message(content=w.t("Nothing was changed."), embed=None, view=None, attachments=[])
 
 

@@ -27,8 +27,8 @@ from bot.tables.errors import StaleError
 from bot.tables.lessons import STALE, LessonReader, lesson_key, parse_key
 from bot.tables.reader import Reader
 from bot.ui import payloads
-from bot.ui.components import Kind, Sent, button, modal_id, modal_lines, modal_then
-from bot.ui.play import actor_of, refuse
+from bot.ui.components import Kind, Sent, button, modal_id, modal_moves
+from bot.ui.play import actor_of, edit_in_place, refuse
 
 Cog = Any  # the table cog (cogs.tables.Tables): the Discord layer's modules never import a cog
 
@@ -36,6 +36,7 @@ log = logging.getLogger("cogs.tables")
 EN = words_of("en")
 
 TAKE, OTHER, AGAIN, REAL, OPEN = "o", "a", "r", "n", "s"  # a lesson button's argument
+TAKE_BACK = "b"  # the picker's way back to the lesson's message
 TAKE_LABEL = say("Take the offered move")
 OTHER_LABEL = say("Choose another move")
 REAL_LABEL = say("Start a real table")
@@ -138,10 +139,7 @@ async def _show(interaction: discord.Interaction, lr: LessonReader, note: str = 
     if note:
         msg["content"] = clip(f"{note}\n{msg['content']}", 2000)
     files = msg.pop("files")
-    if interaction.response.is_done():
-        await interaction.edit_original_response(**msg, attachments=files, allowed_mentions=payloads.NO_PINGS)
-    else:
-        await interaction.response.edit_message(**msg, attachments=files, allowed_mentions=payloads.NO_PINGS)
+    await edit_in_place(interaction, **msg, attachments=files, allowed_mentions=payloads.NO_PINGS)
 
 
 async def press(cog: Cog, interaction: discord.Interaction, kind: Kind, key: str, rev: int, arg: str,
@@ -159,15 +157,15 @@ async def press(cog: Cog, interaction: discord.Interaction, kind: Kind, key: str
             moves = payloads.batch_moves(values)
         else:
             if kind is Kind.SELECT:
-                tokens = tokens + (",".join(values),) if len(values) != 1 else tokens + (values[0],)
+                tokens += (",".join(values),)  # a set's values, comma-separated
             if kind is Kind.TEXT:
                 return await _text_box(interaction, lr, tokens, key, rev)
             if kind in (Kind.STEP, Kind.PAGE, Kind.SELECT):
                 tokens = payloads.forced_steps(lr.seat, tokens) if tokens else tokens
                 c = lr.seat.choices(tokens)
                 if not (tokens and c.complete and not c.options and c.kind == "token"):
-                    return await _picker(cog, interaction, lr, tokens, int(arg.partition(":")[0] or 0)
-                                         if kind is Kind.PAGE and arg.partition(":")[0].isdigit() else 0)
+                    page = arg.partition(":")[0] if kind is Kind.PAGE else ""
+                    return await _picker(cog, interaction, lr, tokens, int(page) if page.isdigit() else 0)
             moves = [m.strip() for m in " ".join(tokens).split(payloads.THEN) if m.strip()]
         lr = await lessons.play(key, user, who, moves, rev, _lang(interaction))
     except StaleError:
@@ -221,9 +219,6 @@ async def _picker(cog: Cog, interaction: discord.Interaction, lr: LessonReader, 
                                             attachments=[])
 
 
-TAKE_BACK = "b"  # the picker's way back to the lesson's message
-
-
 async def _text_box(interaction: discord.Interaction, lr: LessonReader, tokens: tuple[str, ...], key: str,
                     rev: int) -> None:
     if lr.seat.choices(tokens).kind != "text":
@@ -236,15 +231,7 @@ async def _text_box(interaction: discord.Interaction, lr: LessonReader, tokens: 
 async def modal(cog: Cog, interaction: discord.Interaction, key: str, rev: int, arg: str, text: str) -> None:
     """A text box of the lesson's picker submitted: its line played, the next lines typed in it, and
     the move chosen in its select after them (as at a table)."""
-    moves = []
-    for verb, typed in modal_lines(interaction):  # the next lines, up to the first left empty
-        typed = " ".join(typed.split())
-        if not typed:
-            break
-        moves.append(f"{verb} {typed}")
-    else:
-        then = modal_then(interaction)
-        moves += [then] if then and payloads.THEN not in then.split() else []
+    moves, _ = modal_moves(interaction)
     try:
         tokens = await _tokens(cog, arg, key, interaction.user.id, rev, Kind.TEXT)
         lr = await cog.desk.lessons.play(key, interaction.user.id, _name(interaction),

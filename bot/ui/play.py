@@ -26,7 +26,7 @@ from bot.tables.lessons import is_lesson_key
 from bot.tables.reader import Reader, Update
 from bot.tables.replays import replays_of
 from bot.ui import payloads
-from bot.ui.components import Kind, modal_id, modal_lines, modal_text, modal_then, parse_modal_id
+from bot.ui.components import Kind, modal_id, modal_moves, modal_text, parse_modal_id
 from bot.ui.payloads import NO_PINGS
 from bot.ui.placement import MOVED, Placement, render
 
@@ -48,6 +48,7 @@ DEFER_AFTER = 2.0  # seconds; Discord allows 3 for the first answer
 ANSWER_FAILED = (discord.HTTPException, aiohttp.ClientError, ConnectionError, asyncio.TimeoutError)
 STALE_LINK = say("That table has moved on since this was posted; here is the current table.")
 STALE_LINK_ONLY = say("That table has moved on since this was posted; the table is here now: {link}")
+STALE_BOX = "That table has moved on since this box was opened."
 STALE_HERE = say("That table had moved on since this was shown; it shows the current state now. Nothing was changed.")
 ANSWERS = {Kind.JOIN: say("You sat down at the table."), Kind.LEAVE: say("You left the table."),
            Kind.START: say("The game is on."), Kind.CANCEL: say("The table is cancelled."), Kind.CONCEDE: say("You conceded."),
@@ -90,6 +91,14 @@ async def answer(interaction: discord.Interaction, content: str | None = None, *
 def said(interaction: discord.Interaction, text: str, /, **kw: Any) -> str:
     """A message of the catalogue in the interaction's reader's own language (a private answer)."""
     return words(language_of(interaction.locale)).t(text, **kw) if text else ""
+
+
+async def edit_in_place(interaction: discord.Interaction, **kw: Any) -> None:
+    """Edit the pressed message: as the interaction's answer, or as its deferred answer once it has one."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**kw)
+    else:
+        await interaction.response.edit_message(**kw)
 
 
 async def refuse(interaction: discord.Interaction, message: str) -> None:
@@ -180,12 +189,9 @@ class Play:
         if kind.is_table_action:
             return await self.table_action(interaction, kind, tid, rev, arg=arg)
         if kind is Kind.SURE:
-            try:
-                target = Kind(arg)
-            except ValueError:
+            if arg not in (Kind.CONCEDE, Kind.LEAVE, Kind.CANCEL, Kind.ABANDON):
                 return await refuse(interaction, say("That button is not one of mine."))
-            if target not in (Kind.CONCEDE, Kind.LEAVE, Kind.CANCEL, Kind.ABANDON):
-                return await refuse(interaction, say("That button is not one of mine."))
+            target = Kind(arg)
             if target is Kind.ABANDON:
                 return await self.abandon_table(interaction, tid, rev, confirmed=True)
             return await self.table_action(interaction, target, tid, rev, confirmed=True)
@@ -222,7 +228,7 @@ class Play:
             return await self.play(interaction, moves[0].strip(), via="button", table=tid, opened=rev,
                                    more=[m.strip() for m in moves[1:]])
         if kind is Kind.SELECT:
-            tokens = tokens + (",".join(values),) if len(values) != 1 else tokens + (values[0],)
+            tokens += (",".join(values),)  # a set's values, comma-separated
         if kind in (Kind.CONFIRM, Kind.SURE_MOVE):
             return await self.play(interaction, " ".join(tokens), via="button", table=tid, opened=rev,
                                    confirmed=kind is Kind.SURE_MOVE)
@@ -251,10 +257,9 @@ class Play:
         if (clicked is not None and not clicked.flags.ephemeral and live is not None and clicked.id != live
                 and _of_table(clicked, reader.table.key) and not interaction.response.is_done()):
             # an older copy of the table (posted again further down): it points to the table and loses its buttons
-            await interaction.response.edit_message(content=reader.words.t(MOVED, link=payloads.jump_url(reader.table, live)),
-                                                    view=None)
-            return await follow_up(interaction, said(interaction, STALE_LINK_ONLY, link=payloads.jump_url(reader.table, live)),
-                                   ephemeral=True)
+            link = payloads.jump_url(reader.table, live)
+            await interaction.response.edit_message(content=reader.words.t(MOVED, link=link), view=None)
+            return await follow_up(interaction, said(interaction, STALE_LINK_ONLY, link=link), ephemeral=True)
         if not self.place.is_current(reader):
             if (clicked is not None and not clicked.flags.ephemeral and clicked.id == live
                     and not interaction.response.is_done()):
@@ -394,21 +399,12 @@ class Play:
         try:
             tokens = await self.tokens(interaction, arg, tid, rev)
         except TableError as e:
-            await refuse(interaction, _with_text_back(str(e) if not isinstance(e, StaleError) else
-                                                      "That table has moved on since this box was opened.", text))
+            await refuse(interaction, _with_text_back(STALE_BOX if isinstance(e, StaleError) else str(e), text))
             return True
         move = " ".join((*tokens, text)).strip()
-        more, typed = [], [text]
-        for verb, line in modal_lines(interaction):  # the next lines, up to the first left empty
-            line = " ".join(line.split())
-            if not line:
-                break
-            more.append(f"{verb} {line}")
-            typed.append(line)
-        else:  # every line written: then the move chosen in the box's select (the pass after a line)
-            then = modal_then(interaction)
-            more += [then] if then and payloads.THEN not in then.split() else []
-        await self.play(interaction, move, via="modal", table=tid, opened=rev, typed="\n\n".join(typed), more=more)
+        more, lines = modal_moves(interaction)
+        await self.play(interaction, move, via="modal", table=tid, opened=rev, typed="\n\n".join([text, *lines]),
+                        more=more)
         return True
 
     # ----- moves ---------------------------------------------------------------------------
@@ -437,11 +433,10 @@ class Play:
             return
         except StaleError:
             if typed:
-                return await refuse(interaction, _with_text_back("That table has moved on since this box was opened.",
-                                                                 typed))
+                return await refuse(interaction, _with_text_back(STALE_BOX, typed))
             return await self.refuse_stale(interaction)
         except TableError as e:
-            return await refuse(interaction, _with_text_back(str(e), typed) if typed else str(e))
+            return await refuse(interaction, _with_text_back(str(e), typed))
         if via == "button" and not on_panel:  # a move on the table message: the table itself answers
             return await self.publish(interaction, update)
         lines, update.lines = update.lines, []
@@ -475,11 +470,8 @@ class Play:
             return [said] if said is not None else reader.so_far(tokens)
         out: list[str] = []
         now: Reader | None = reader
-        for m in [move, *more]:
-            if now is None:
-                out.append(m)
-            else:
-                out.append(payloads.said_label(now, m) or payloads.move_label(now, tuple(m.split())))
+        for m in [move, *more]:  # past a move that cannot be read ahead, the moves as written
+            out.append(m if now is None else payloads.said_label(now, m) or payloads.move_label(now, tuple(m.split())))
             now = now.after(m) if now is not None else None
         return out
 
@@ -499,10 +491,7 @@ class Play:
             after = (mine or update.public).waiting_for if update.public.table.status == "playing" else ""
             text = clip(f"{done}\n{payloads.line(after)}" if after else done, 1900)
             kw = {"content": text, "embed": None, "view": None, "attachments": []}
-        if not interaction.response.is_done():
-            await interaction.response.edit_message(**kw)
-        else:  # deferred (a slow move): the deferred answer is the panel itself
-            await interaction.edit_original_response(**kw)
+        await edit_in_place(interaction, **kw)  # deferred (a slow move): the deferred answer is the panel itself
 
     async def _in_time(self, interaction: discord.Interaction, work: Awaitable[Update]) -> Update:
         """Wait for the work; if it takes longer than Discord's 3 s allows, defer first so the

@@ -13,6 +13,7 @@ restarted bot reads it back from there.
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import logging
 from typing import TYPE_CHECKING, Any
@@ -31,7 +32,7 @@ from bot.tables.replays import (
 )
 from bot.ui.components import Component, Kind, Sent, component_class, dynamic
 from bot.ui.payloads import COLOUR, NO_PINGS, SELECT_MAX, alt_text, cid, embed_from_panel, line, name, picture_file
-from bot.ui.play import refuse
+from bot.ui.play import DEFER_AFTER, edit_in_place, refuse
 
 if TYPE_CHECKING:
     from bot.tables.desk import Desk
@@ -44,7 +45,6 @@ RECORD_FILE = "record.json"
 PICTURE_FILE = "replay.png"
 WHICH = {"f": "⏮", "b": "◀", "n": "▶", "l": "⏭"}
 FILM = "🎞"  # the whole game as an animation, sent privately
-DEFER_AFTER = 2.0  # seconds; Discord allows 3 for the first answer
 
 
 def page_of(step: int) -> int:
@@ -111,17 +111,15 @@ def components(viewing: Viewing, step: int, seat: int | None, page: int | None =
     view.add_item(dynamic(discord.ui.Button(label=w.t("Share this moment"), emoji="📣", row=3,
                                             custom_id=cid(key, step, Kind.REPLAY_SHARE.value, "p"))))
     page = page_of(step) if page is None else max(0, min(page, page_of(last)))
-    options: list[discord.SelectOption] = []
-    if page > 0:
-        options.append(discord.SelectOption(label="« " + w.t("Moves {first}–{last}", first=max(0, (page - 1) * PER_PAGE),
-                                                                   last=page * PER_PAGE - 1),
-                                            value=f"p{page - 1}", emoji="📜"))
-    for s in range(page * PER_PAGE, min(last + 1, (page + 1) * PER_PAGE)):
-        options.append(discord.SelectOption(label=step_label(viewing, s, seat, w), value=f"s{s}", default=s == step))
+
+    def moves(p: int) -> str:  # the option that turns to page ``p``
+        return w.t("Moves {first}–{last}", first=p * PER_PAGE, last=min(last, (p + 1) * PER_PAGE - 1))
+
+    options = [discord.SelectOption(label="« " + moves(page - 1), value=f"p{page - 1}", emoji="📜")] if page else []
+    options += [discord.SelectOption(label=step_label(viewing, s, seat, w), value=f"s{s}", default=s == step)
+                for s in range(page * PER_PAGE, min(last + 1, (page + 1) * PER_PAGE))]
     if (page + 1) * PER_PAGE <= last:
-        options.append(discord.SelectOption(
-            label=w.t("Moves {first}–{last}", first=(page + 1) * PER_PAGE, last=min(last, (page + 2) * PER_PAGE - 1))
-            + " »", value=f"p{page + 1}", emoji="📜"))
+        options.append(discord.SelectOption(label=moves(page + 1) + " »", value=f"p{page + 1}", emoji="📜"))
     view.add_item(dynamic(discord.ui.Select(custom_id=cid(key, step, Kind.REPLAY_PICK.value, f"{page}.{eye}"), row=1,
                                             placeholder=w.t("Go to a move…"), options=options)))
     if len(viewing.eyes) > 1:
@@ -203,14 +201,9 @@ async def open_viewer(desk: "Desk", interaction: discord.Interaction, game: str 
         return await refuse(interaction, str(e))
     files = msg.pop("files")
     if record_json is not None:  # the record rides along: a restarted bot reads it back from the message
-        files.append(discord.File(_record_bytes(record_json), filename=RECORD_FILE))
+        data = json.dumps(record_json, ensure_ascii=False).encode()
+        files.append(discord.File(io.BytesIO(data), filename=RECORD_FILE))
     await interaction.followup.send(**msg, files=files, ephemeral=True, allowed_mentions=NO_PINGS)
-
-
-def _record_bytes(record: Any) -> Any:
-    import io
-
-    return io.BytesIO(json.dumps(record, ensure_ascii=False).encode())
 
 
 async def recent_choices(desk: "Desk", interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -239,10 +232,8 @@ async def viewing_for(replays: Replays, interaction: discord.Interaction, key: s
             return found
         message = interaction.message
         attached = next((a for a in (message.attachments if message else []) if a.filename == RECORD_FILE), None)
-        if attached is None:
-            raise TableError(say("This replay's record is no longer attached; run `/game replay` with the file again."))
-        viewing = await replays.open_file(await read_attachment(attached))
-        if viewing.replay.key != key:
+        viewing = await replays.open_file(await read_attachment(attached)) if attached is not None else None
+        if viewing is None or viewing.replay.key != key:
             raise TableError(say("This replay's record is no longer attached; run `/game replay` with the file again."))
         return viewing
     return await replays.open(key, interaction.channel_id or 0, interaction.guild_id, interaction.user.id)
@@ -273,10 +264,7 @@ async def on_component(desk: "Desk", interaction: discord.Interaction, kind: Kin
         return await refuse(interaction, str(e))
     files = msg.pop("files")
     keep = [a for a in (interaction.message.attachments if interaction.message else []) if a.filename == RECORD_FILE]
-    if interaction.response.is_done():
-        await interaction.edit_original_response(**msg, attachments=[*keep, *files], allowed_mentions=NO_PINGS)
-    else:
-        await interaction.response.edit_message(**msg, attachments=[*keep, *files], allowed_mentions=NO_PINGS)
+    await edit_in_place(interaction, **msg, attachments=[*keep, *files], allowed_mentions=NO_PINGS)
 
 
 async def send_new(desk: "Desk", interaction: discord.Interaction, key: str, make: Any, *, ephemeral: bool) -> None:
@@ -308,12 +296,11 @@ async def _pressed(desk: "Desk", interaction: discord.Interaction, kind: Kind, k
     viewing = await viewing_for(replays_of(desk), interaction, key)
     last = viewing.replay.last
     page = None
+    which, _, eye = arg.partition(".")  # ⏮ ◀ ▶ ⏭ and the move picker: what, then whose eyes
     if kind is Kind.REPLAY:
-        which, _, eye = arg.partition(".")
         seat = eye_of(eye)
         step = {"f": 0, "b": step - 1, "n": step + 1, "l": last}.get(which, step)
     elif kind is Kind.REPLAY_PICK:
-        _, _, eye = arg.partition(".")
         seat = eye_of(eye)
         value = values[0] if values else ""
         if value[:1] == "p" and value[1:].isdigit():
