@@ -467,7 +467,8 @@ class Tables(Play, Confirmations, BotPace, commands.Cog):
                 await self.place.show_made(update.public)
             mentions = discord.AllowedMentions(users=[discord.Object(u) for u in notice.users], everyone=False,
                                                roles=False, replied_user=False)
-            await self.place.notify(ch, clip(notice.message(update.public.words), 2000), mentions)  # the table's language
+            notice_text = clip(notice.message(update.public.words), 2000)  # the table's language
+            await self.bot.get_partial_messageable(ch).send(notice_text, allowed_mentions=mentions)
             return True
         except discord.HTTPException as e:  # e.g. a user-installed app cannot post here
             log.info("could not post a turn-limit notice to %s: %s", ch, e)

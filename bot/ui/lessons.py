@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 
 from bot.engine.words import say
-from bot.i18n import Words, language_of, words as words_of
+from bot.i18n import language_of
 from bot.engine.registry import GAME_IDS, spec
 from bot.render import pictures
 from bot.render.panel import clip
@@ -33,7 +33,6 @@ from bot.ui.play import actor_of, edit_in_place, refuse
 Cog = Any  # the table cog (cogs.tables.Tables): the Discord layer's modules never import a cog
 
 log = logging.getLogger("cogs.tables")
-EN = words_of("en")
 
 TAKE, OTHER, AGAIN, REAL, OPEN = "o", "a", "r", "n", "s"  # a lesson button's argument
 TAKE_BACK = "b"  # the picker's way back to the lesson's message
@@ -44,25 +43,19 @@ OFFER_LABEL = say("Learn with a short lesson")
 
 
 # ----- payloads ---------------------------------------------------------------------------
-def offer_line(title: str, w: Words = EN) -> str:
-    """The line a first turn's private panel carries once."""
-    return "🎓 " + w.t("New to {title}? A short guided game against the built-in player teaches it: press **{label}** "
-                      "(or `/game learn` any time).", title=title, label=w.say(OFFER_LABEL))
-
-
-def offer_button(key: str, w: Words = EN) -> discord.ui.Item:
-    return button(label=w.say(OFFER_LABEL), emoji="🎓", style=discord.ButtonStyle.success,
-                  custom_id=payloads.cid(key, 0, Kind.LESSON.value, OPEN))
-
-
 def with_offer(head: str, view: discord.ui.View, reader: Reader, user_id: int) -> tuple[str, discord.ui.View]:
-    """A private panel with the lesson's offer: its line, and its button where the panel has room."""
+    """A first turn's private panel with the lesson's offer (once): its line, and its button where the
+    panel has room."""
+    w = reader.words
     try:
-        view.add_item(offer_button(lesson_key(reader.game, user_id), reader.words))
+        view.add_item(button(label=w.say(OFFER_LABEL), emoji="🎓", style=discord.ButtonStyle.success,
+                             custom_id=payloads.cid(lesson_key(reader.game, user_id), 0, Kind.LESSON.value, OPEN)))
     except ValueError:  # five full rows: the line names the command instead
         pass
-    line = offer_line(reader.title, reader.words)  # last: what happened since, and the turn, are read first
-    return (f"{clip(head, 2000 - len(line) - 1)}\n{line}"), view
+    # the line goes last: what happened since, and the turn, are read first
+    line = "🎓 " + w.t("New to {title}? A short guided game against the built-in player teaches it: press **{label}** "
+                      "(or `/game learn` any time).", title=reader.title, label=w.say(OFFER_LABEL))
+    return f"{clip(head, 2000 - len(line) - 1)}\n{line}", view
 
 
 def words(lr: LessonReader) -> str:

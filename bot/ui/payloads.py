@@ -46,9 +46,8 @@ from bot.ui.pickers import (  # noqa: F401 — every payload is reached from her
     move_label, picker, public_moves, said_label, shortcuts,
 )
 from bot.ui.text import (  # noqa: F401 — every payload is reached from here
-    BUTTONS_PER_ROW, COLOUR, CONFIRM, CUSTOM_ID_MAX, HAND_LABEL, KEEP, LABEL_MAX, MODAL, NO_PINGS, PAGE, PUBLIC_MOVES_MAX,
-    SELECT, SELECT_MAX, STEP, STEP_BUTTONS_MAX, SURE, SURE_MOVE, TEXT, alt_text, cid, defused, embed_from_panel,
-    hand_label, is_forfeit, jump_url, line, name, picture_file,
+    BUTTONS_PER_ROW, COLOUR, CUSTOM_ID_MAX, LABEL_MAX, MODAL, NO_PINGS, PUBLIC_MOVES_MAX, SELECT_MAX, STEP, SURE, SURE_MOVE,
+    alt_text, cid, defused, embed_from_panel, hand_label, is_forfeit, jump_url, line, name, picture_file,
 )
 
 
@@ -147,8 +146,7 @@ def table_message(reader: Reader, picture: bytes | str | None = None, *, drafts:
         late = w.list([name(reader.players[d.seat]) for d in reader.decisions]) or w.t("the player to act")
         panel.fields.insert(0, ("⏰ " + w.t("Time is up"), clip(w.t(
             "Time is up for {late}. The other players or the host may **Skip** (the bot plays for them) or "
-            "**Remove** them.", late=late), 1024),
-                                False))
+            "**Remove** them.", late=late), 1024), False))
     status = {"finished": w.t("game over"), "abandoned": w.t("abandoned")}.get(t.status, "")
     panel.footer = clip(" · ".join(x for x in (without_credit(panel.footer, t.game), status) if x), 2048)
     embed = embed_from_panel(panel)
@@ -162,18 +160,16 @@ def table_message(reader: Reader, picture: bytes | str | None = None, *, drafts:
 
 def _table_buttons(reader: Reader, drafts: Drafts) -> discord.ui.View:
     """The table message's buttons."""
-    t = reader.table
-    w = reader.words
+    t, w = reader.table, reader.words
     view = Sent()
     tid, rev = t.key, t.revision
     if t.status == "playing":
-        deciding = reader.decisions
         moves = public_moves(reader, drafts, PUBLIC_MOVES_MAX)
         forfeits = public_moves(reader, drafts, 1, forfeits=True) if moves else []
         for item in moves:
             view.add_item(item)
         bottom: list[discord.ui.Item] = []
-        if not moves or len(t.seats) > 1 or any(not d.public for d in deciding):
+        if not moves or len(t.seats) > 1 or any(not d.public for d in reader.decisions):
             bottom.append(button(label=hand_label(reader.lang), style=discord.ButtonStyle.primary,
                                  custom_id=cid(tid, rev, "me")))
         bottom.extend(forfeits)  # apart from the moves, and asked for confirmation
@@ -227,8 +223,7 @@ def watch_message(reader: Reader, picture: bytes | None, link: str, watchers: in
 def seat_message(reader: Reader, drafts: Drafts, picture: bytes | None = None,
                  note: str = "") -> tuple[str, discord.Embed, discord.ui.View, list[discord.File]]:
     """A seat's private panel: its view (hand), its picture, and its current step when it acts."""
-    t = reader.table
-    w = reader.words
+    t, w = reader.table, reader.words
     render = renderer(t.game)
     if render.hand_text is not None:
         panel = Panel(title=w.t("Your hand — {title}", title=reader.title),
@@ -248,9 +243,8 @@ def seat_message(reader: Reader, drafts: Drafts, picture: bytes | None = None,
         else:
             head = w.t("Your seat at the {title} table in {where}. Your move — only you can see this.",
                        title=reader.title, where=where)
-        head = f"{head}\n{text}"
-        # this seat's own view, in its reader's language (cards as faces already)
-        head = "\n".join([*(plain(t) for t in told(reader.since, reader.players, w)), head])
+        # what happened since, from this seat's own view, in its reader's language (cards as faces already)
+        head = "\n".join([*(plain(t) for t in told(reader.since, reader.players, w)), head, text])
     else:
         view = Sent()
         head = (f"Your seat at {with_article('the', reader.title)} table in {where}. Not your move right now: "
@@ -304,8 +298,7 @@ def ping(reader: Reader, users: Sequence[int], link: str) -> dict[str, Any]:
 def ending(reader: Reader, link: str, ratings: str = "", film: Any = None) -> dict[str, Any]:
     """The one message a game's end posts: how it ended, a link to the final table, the story file,
     the whole game as the public saw it (``film``: ``bot.tables.films.Film``)."""
-    t = reader.table
-    w = reader.words
+    t, w = reader.table, reader.words
     if t.status == "finished" and reader.result:
         text = w.t("**{title} is over.** {result}", title=reader.title, result=line(reader.result))
     else:
@@ -314,15 +307,12 @@ def ending(reader: Reader, link: str, ratings: str = "", film: Any = None) -> di
         text += "\n" + w.t("Ratings: {ratings}", ratings=ratings)
     if link:
         text += "\n" + w.t("The final table: {link}", link=link)
-    kw: dict[str, Any] = {}
     file = story_file(reader) if reader.started else None
     if file is not None:
         text += "\n" + (w.t("The story is told; here it is, to keep.") if t.status == "finished"
                         else w.t("The story stops here; here it is, to keep."))
     films = [picture_file(film.data, film.filename, film.alt)] if film is not None else []
-    kw["files"] = [f for f in (file, *films) if f is not None]
-    kw["content"] = clip(text, 2000)
-    return kw
+    return {"files": [f for f in (file, *films) if f is not None], "content": clip(text, 2000)}
 
 
 def private_lines(lines: Sequence[str]) -> str:

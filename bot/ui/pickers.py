@@ -104,10 +104,8 @@ def picker(reader: Reader, step: Step, drafts: Drafts) -> tuple[str, discord.ui.
     for o in apart:  # the game's concede/resign: apart from the moves, on the bottom row (it asks to confirm)
         view.add_item(button(label=_label(o), style=discord.ButtonStyle.danger, row=4,
                              custom_id=cid(tid, rev, STEP, drafts.arg(tid, rev, STEP, (o.token,)))))
-    short = shortcuts(options, step.tokens, reader.choices, STEP_BUTTONS_MAX) if c.kind == "token" else None
-    if c.kind == "token" and not options:
-        pass
-    elif short is not None:
+    short = shortcuts(options, step.tokens, reader.choices, STEP_BUTTONS_MAX) if c.kind == "token" and options else None
+    if short is not None:
         for s in short:
             view.add_item(button(**_shortcut_kwargs(tid, rev, s, drafts)))
     elif c.kind == "token" and len(options) <= STEP_BUTTONS_MAX:
@@ -193,22 +191,17 @@ def public_moves(reader: Reader, drafts: Drafts, limit: int, forfeits: bool = Fa
     """A public decision's first step as buttons when they fit in ``limit``; else nothing. The
     game's concede/resign is never among them: ``forfeits=True`` gives just those (to sit apart)."""
     offer = reader.public_moves()
-    if offer is None:
+    if offer is None or offer.choices.kind != "token" or not offer.choices.options:
         return []
-    c = offer.choices
-    if c.kind != "token" or not c.options:
-        return []
-    options = [o for o in c.options if (o.token in FORFEIT_TOKENS) == forfeits]
+    options = [o for o in offer.choices.options if (o.token in FORFEIT_TOKENS) == forfeits]
     if not options or len(options) > limit:
         return []
     tid, rev = reader.table.key, offer.opened
     short = shortcuts(options, (), reader.public_choices, limit) if not forfeits else None
     if short is not None:
         return [button(**_shortcut_kwargs(tid, rev, s, drafts)) for s in short]
-    return [button(label=_label(o),
-                              style=discord.ButtonStyle.danger if forfeits else _button_style(o.style),
-                              custom_id=cid(tid, rev, STEP, drafts.arg(tid, rev, STEP, (o.token,))))
-            for o in options]
+    return [button(label=_label(o), style=discord.ButtonStyle.danger if forfeits else _button_style(o.style),
+                   custom_id=cid(tid, rev, STEP, drafts.arg(tid, rev, STEP, (o.token,)))) for o in options]
 
 
 def confirm_view(tid: str, rev: int, kind: str, arg: str) -> discord.ui.View:

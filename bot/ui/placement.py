@@ -36,17 +36,20 @@ MOVE_DOWN_AFTER = 10  # other people's messages below the table message before i
 MOVED = say("The table moved down the channel: {link}")
 
 
+def moved(reader: Reader, live: int) -> str:
+    """What an older copy of the table message says, in the table's language: where the table is now."""
+    return reader.words.t(MOVED, link=payloads.jump_url(reader.table, live))
+
+
 def draw(reader: Reader) -> Any:
     """The drawing of a public reader's table picture (a coroutine), its words in the table's language."""
     return pictures.table_picture(reader.game, reader.view, reader.lang)
 
 
-async def render(reader: Reader, ratings: Any = None, picture: Any = None) -> payloads.TableMessage:
-    """The public table message of a public reader; its picture is drawn off the event loop (or given:
-    bytes, or ``KEEP`` for the picture the message already carries). A lobby shows each seated
-    player's rating (``ratings``: the desk's read-only ratings)."""
-    if picture is None and reader.started and reader.table.status != "lobby":
-        picture = await draw(reader)
+async def render(reader: Reader, ratings: Any = None) -> payloads.TableMessage:
+    """The public table message of a public reader; its picture is drawn off the event loop. A lobby
+    shows each seated player's rating (``ratings``: the desk's read-only ratings)."""
+    picture = await draw(reader) if reader.started and reader.table.status != "lobby" else None
     lines: list[str] = []
     if reader.table.status == "lobby" and ratings is not None:
         from bot.ui.ratings import lobby_lines
@@ -234,10 +237,6 @@ class Placement:
             return False
         return True
 
-    async def notify(self, channel_id: int, content: str, mentions: discord.AllowedMentions) -> None:
-        """Post a notice in the channel."""
-        await self.bot.get_partial_messageable(channel_id).send(content, allowed_mentions=mentions)
-
     async def table(self, reader: Reader, live: int | None) -> payloads.TableMessage:
         """The table message of a change shown in place: with its new picture when that is drawn within
         ``picture_wait`` seconds; else with the picture the message carries (where it carries one), the
@@ -345,19 +344,17 @@ class Placement:
         if (public_click and clicked is not None and live is not None and clicked.id != live
                 and not interaction.response.is_done()):
             # A click on another public copy (a notice posted with the table): the newer one is the table.
-            older, newer = sorted((clicked.id, live))
-            if clicked.id == older:
-                moved = reader.words.t(MOVED, link=payloads.jump_url(reader.table, live))
-                await interaction.response.edit_message(content=moved, view=None)
+            if clicked.id < live:
+                await interaction.response.edit_message(content=moved(reader, live), view=None)
             else:
-                live = newer
+                older, live = live, clicked.id
                 await self.remember(ch, live)
-                await self.edit(ch, older, content=reader.words.t(MOVED, link=payloads.jump_url(reader.table, live)), view=None)
+                await self.edit(ch, older, content=moved(reader, live), view=None)
         if live is not None and (move_down or self.scrolled_away(ch)):
             old, live = live, await self.post(interaction, msg)
             await self.remember(ch, live)
             self.shown(reader, msg, posted=True)
-            await self.edit(ch, old, content=reader.words.t(MOVED, link=payloads.jump_url(reader.table, live)), view=None)
+            await self.edit(ch, old, content=moved(reader, live), view=None)
         elif (public_click and clicked is not None and not interaction.response.is_done()
               and live in (None, clicked.id)):
             await interaction.response.edit_message(**msg.edit_kwargs())

@@ -28,7 +28,7 @@ from bot.tables.replays import replays_of
 from bot.ui import payloads
 from bot.ui.components import Kind, modal_id, modal_moves, modal_text, parse_modal_id
 from bot.ui.payloads import NO_PINGS
-from bot.ui.placement import MOVED, Placement, render
+from bot.ui.placement import Placement, moved, render
 
 if TYPE_CHECKING:
     from bot.tables.desk import Desk
@@ -257,9 +257,9 @@ class Play:
         if (clicked is not None and not clicked.flags.ephemeral and live is not None and clicked.id != live
                 and _of_table(clicked, reader.table.key) and not interaction.response.is_done()):
             # an older copy of the table (posted again further down): it points to the table and loses its buttons
-            link = payloads.jump_url(reader.table, live)
-            await interaction.response.edit_message(content=reader.words.t(MOVED, link=link), view=None)
-            return await follow_up(interaction, said(interaction, STALE_LINK_ONLY, link=link), ephemeral=True)
+            await interaction.response.edit_message(content=moved(reader, live), view=None)
+            return await follow_up(interaction, said(interaction, STALE_LINK_ONLY, link=payloads.jump_url(reader.table, live)),
+                                   ephemeral=True)
         if not self.place.is_current(reader):
             if (clicked is not None and not clicked.flags.ephemeral and clicked.id == live
                     and not interaction.response.is_done()):

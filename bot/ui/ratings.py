@@ -19,11 +19,10 @@ from bot.engine.registry import GAME_IDS, spec
 from bot.i18n import Words, language_of, words
 from bot.render.panel import plain
 from bot.ratings import MIN_GAMES, NEW, PlayerRating, RatingChange, bot_skill, display, is_bot
+from bot.ui.text import COLOUR, NO_PINGS
 
-COLOUR = 0x2F7D4F
 BOARD_SIZE = 10
 NAME_LIMIT = 40
-NO_PINGS = discord.AllowedMentions.none()
 
 
 def name_text(name: str) -> str:
@@ -132,8 +131,8 @@ async def rating(store: Any, interaction: discord.Interaction, game: str | None 
 async def lobby_lines(store: Any, table: Any) -> list[str]:
     """Each seated player's rating in the table's game, in seat order (``Ana — 1,212 (14 games)``,
     ``Ben — new (1,000)``, a bot's fixed strength); none where the game is not rated (a DM, a
-    game for one, the daily challenge)."""
-    """``table``: a table's public facts (guild_id, game, daily, seats with user_id and name)."""
+    game for one, the daily challenge). ``table``: a table's public facts (guild_id, game, daily,
+    seats with user_id and name)."""
     if table.guild_id is None or table.daily or spec(table.game).max_players < 2:
         return []
     people = [s.user_id for s in table.seats if not is_bot(s.user_id)]

@@ -30,7 +30,7 @@ from bot.tables.films import film
 from bot.tables.replays import (
     MAX_RECORD_BYTES, Replays, Viewing, eye_code, eye_of, eyes_label, replays_of, step_label,
 )
-from bot.ui.components import Component, Kind, Sent, component_class, dynamic
+from bot.ui.components import Component, Kind, Sent, button, component_class, dynamic, view_of
 from bot.ui.payloads import COLOUR, NO_PINGS, SELECT_MAX, alt_text, cid, embed_from_panel, line, name, picture_file
 from bot.ui.play import DEFER_AFTER, edit_in_place, refuse
 
@@ -103,13 +103,11 @@ def components(viewing: Viewing, step: int, seat: int | None, page: int | None =
     targets = {"f": 0, "b": step - 1, "n": step + 1, "l": last}
     for which, emoji in WHICH.items():
         off = not 0 <= targets[which] <= last or targets[which] == step
-        view.add_item(dynamic(discord.ui.Button(emoji=emoji, style=discord.ButtonStyle.secondary, row=0, disabled=off,
-                                                custom_id=cid(key, step, Kind.REPLAY.value, f"{which}.{eye}"))))
-    view.add_item(dynamic(discord.ui.Button(emoji=FILM, label=w.t("Animation"), style=discord.ButtonStyle.secondary, row=3,
-                                            disabled=not viewing.may_film(seat),
-                                            custom_id=cid(key, step, Kind.REPLAY.value, f"a.{eye}"))))
-    view.add_item(dynamic(discord.ui.Button(label=w.t("Share this moment"), emoji="📣", row=3,
-                                            custom_id=cid(key, step, Kind.REPLAY_SHARE.value, "p"))))
+        view.add_item(button(emoji=emoji, row=0, disabled=off, custom_id=cid(key, step, Kind.REPLAY.value, f"{which}.{eye}")))
+    view.add_item(button(emoji=FILM, label=w.t("Animation"), row=3, disabled=not viewing.may_film(seat),
+                         custom_id=cid(key, step, Kind.REPLAY.value, f"a.{eye}")))
+    view.add_item(button(label=w.t("Share this moment"), emoji="📣", row=3,
+                         custom_id=cid(key, step, Kind.REPLAY_SHARE.value, "p")))
     page = page_of(step) if page is None else max(0, min(page, page_of(last)))
 
     def moves(p: int) -> str:  # the option that turns to page ``p``
@@ -145,22 +143,20 @@ async def moment(viewing: Viewing, step: int, who: str, lang: str = "en") -> dic
     """A shared moment, posted publicly: the step's public picture and words (from the public
     reader, whatever eyes ``viewing`` looked through) and a button opening the viewer there; in
     ``lang`` (the channel's)."""
-    public = viewing.public()
-    msg = frame_message(public, step, None, await picture_of(public, step, None, lang), lang=lang)
-    replay = public.replay
+    msg = await frame(viewing.public(), step, None, lang=lang)
+    replay = viewing.replay
     w = words(lang)
     players = ", ".join(name(p) for p in replay.players)
     msg["content"] = clip(w.t("{who} shares the deal of a {title} game ({players}).", who=name(who),
                               title=replay.title, players=players) if step == 0 else
                           w.t("{who} shares move {step} of {last} of a {title} game ({players}).", who=name(who),
                               step=step, last=replay.last, title=replay.title, players=players), 2000)
-    msg["view"] = Sent()
-    msg["view"].add_item(dynamic(discord.ui.Button(label=w.t("Open the replay here"), style=discord.ButtonStyle.primary,
-                                                   custom_id=cid(replay.key, step, Kind.REPLAY_OPEN.value, "p"))))
+    msg["view"] = view_of(button(label=w.t("Open the replay here"), style=discord.ButtonStyle.primary,
+                                 custom_id=cid(replay.key, step, Kind.REPLAY_OPEN.value, "p")))
     return msg
 
 
-# ----- the command ------------------------------------------------------------------------
+# ----- an attached record ------------------------------------------------------------------
 async def read_attachment(attachment: discord.Attachment) -> Any:
     if attachment.size > MAX_RECORD_BYTES:
         raise TableError(say("That file is too large for a record ({size} KB).", size=attachment.size // 1000))
@@ -172,56 +168,6 @@ async def read_attachment(attachment: discord.Attachment) -> Any:
         return json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
         raise TableError(say("That file is not a Deckhand record (a JSON file from `/game export`).")) from None
-
-
-async def open_viewer(desk: "Desk", interaction: discord.Interaction, game: str | None,
-                      record: discord.Attachment | None, move: int | None = None) -> None:
-    """``/game replay``: a finished game of this channel or server (``game``: its key, from the
-    autocomplete; neither: the last one here) or an attached record, from its deal (or ``move``)."""
-    replays = replays_of(desk)
-    record_json = None
-    try:
-        await interaction.response.defer(ephemeral=True, thinking=True)  # a first replay takes a moment
-        if record is not None:
-            record_json = await read_attachment(record)
-            viewing = await replays.open_file(record_json)
-        else:
-            key = (game or "").strip()
-            if not key:
-                found = await replays.recent(interaction.channel_id or 0, interaction.guild_id, interaction.user.id)
-                here = [g for g in found if g.here]
-                if not here:
-                    raise TableError(say("No finished game here to replay. Pick one with the `game` option, or attach "
-                                     "a record from `/game export`."))
-                key = here[0].key
-            viewing = await replays.open(key, interaction.channel_id or 0, interaction.guild_id, interaction.user.id)
-        msg = await frame(viewing, viewing.step(move) if move is not None else 0, None,
-                          lang=language_of(interaction.locale))  # a private viewer: its reader's language
-    except TableError as e:
-        return await refuse(interaction, str(e))
-    files = msg.pop("files")
-    if record_json is not None:  # the record rides along: a restarted bot reads it back from the message
-        data = json.dumps(record_json, ensure_ascii=False).encode()
-        files.append(discord.File(io.BytesIO(data), filename=RECORD_FILE))
-    await interaction.followup.send(**msg, files=files, ephemeral=True, allowed_mentions=NO_PINGS)
-
-
-async def recent_choices(desk: "Desk", interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """The autocomplete: recent finished games here (and in this server, those the user played)."""
-    try:
-        found = await replays_of(desk).recent(interaction.channel_id or 0, interaction.guild_id, interaction.user.id)
-    except Exception:  # an autocomplete never fails loudly
-        log.exception("the replay list failed")
-        return []
-    needle = current.strip().lower()
-    w = words(language_of(interaction.locale))
-    out = []
-    for g in found:
-        label = g.label(w) if g.here else w.t("{game} (elsewhere)", game=g.label(w))
-        if needle and needle not in label.lower() and needle != g.key:
-            continue
-        out.append(app_commands.Choice(name=clip(label, 100), value=g.key))
-    return out[:25]
 
 
 # ----- the buttons ------------------------------------------------------------------------
@@ -364,11 +310,52 @@ class _Commands:
                            move="Open it at this move (0: the deal)")
     async def replay(self, interaction: discord.Interaction, game: str | None = None,
                      record: discord.Attachment | None = None, move: int | None = None) -> None:
-        await open_viewer(self.desk, interaction, game, record, move)
+        """``/game replay``: a finished game of this channel or server (``game``: its key, from the
+        autocomplete; neither: the last one here) or an attached record, from its deal (or ``move``)."""
+        replays = replays_of(self.desk)
+        record_json = None
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)  # a first replay takes a moment
+            if record is not None:
+                record_json = await read_attachment(record)
+                viewing = await replays.open_file(record_json)
+            else:
+                key = (game or "").strip()
+                if not key:
+                    found = await replays.recent(interaction.channel_id or 0, interaction.guild_id, interaction.user.id)
+                    here = [g for g in found if g.here]
+                    if not here:
+                        raise TableError(say("No finished game here to replay. Pick one with the `game` option, or attach "
+                                         "a record from `/game export`."))
+                    key = here[0].key
+                viewing = await replays.open(key, interaction.channel_id or 0, interaction.guild_id, interaction.user.id)
+            msg = await frame(viewing, viewing.step(move) if move is not None else 0, None,
+                              lang=language_of(interaction.locale))  # a private viewer: its reader's language
+        except TableError as e:
+            return await refuse(interaction, str(e))
+        files = msg.pop("files")
+        if record_json is not None:  # the record rides along: a restarted bot reads it back from the message
+            data = json.dumps(record_json, ensure_ascii=False).encode()
+            files.append(discord.File(io.BytesIO(data), filename=RECORD_FILE))
+        await interaction.followup.send(**msg, files=files, ephemeral=True, allowed_mentions=NO_PINGS)
 
     @replay.autocomplete("game")
     async def replay_games(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return await recent_choices(self.desk, interaction, current)
+        """The autocomplete: recent finished games here (and in this server, those the user played)."""
+        try:
+            found = await replays_of(self.desk).recent(interaction.channel_id or 0, interaction.guild_id, interaction.user.id)
+        except Exception:  # an autocomplete never fails loudly
+            log.exception("the replay list failed")
+            return []
+        needle = current.strip().lower()
+        w = words(language_of(interaction.locale))
+        out = []
+        for g in found:
+            label = g.label(w) if g.here else w.t("{game} (elsewhere)", game=g.label(w))
+            if needle and needle not in label.lower() and needle != g.key:
+                continue
+            out.append(app_commands.Choice(name=clip(label, 100), value=g.key))
+        return out[:25]
 
 
 def attach(group: app_commands.Group) -> None:

@@ -24,11 +24,10 @@ STEP_BUTTONS_MAX = BUTTONS_PER_ROW  # one row of buttons a step; more options go
 PUBLIC_MOVES_MAX = BUTTONS_PER_ROW  # at most one row of moves on the public table message
 NO_PINGS = discord.AllowedMentions.none()
 COLOUR = 0x2F7D4F
-HAND_LABEL = "My view / act"  # the private panel's button: one name in every phase and game (Court Wars has no hand)
 
 
 def hand_label(lang: str = "en") -> str:
-    """:data:`HAND_LABEL` in ``lang``."""
+    """The private panel's button, in ``lang``: one name in every phase and game (Court Wars has no hand)."""
     return words(lang).t("My view / act")
 
 # Kinds as the short strings older messages carry (kept, so old buttons still parse).

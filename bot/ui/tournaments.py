@@ -19,22 +19,17 @@ from bot.render.panel import clip
 from bot.render.standings import Line, standings_png
 from bot.tables.clock import format_duration
 from bot.tables.tournaments import TournamentView
-from bot.ui.components import Sent, first_delivery
+from bot.ui.components import first_delivery, view_of
 from bot.ui.payloads import COLOUR, level_word, name
 
 PREFIX = "dht"
 JOIN, LEAVE, START, CANCEL, DROP = "jn", "lv", "st", "cx", "dr"
-KINDS = (JOIN, LEAVE, START, CANCEL, DROP)
 
 
 def format_name(w: Words, fmt: str) -> str:
     said = {"swiss": w.tp("tournament format", "Swiss"), "elimination": w.t("single elimination"),
             "tables": w.t("rounds of tables")}
     return said.get(fmt, fmt)
-
-
-def custom_id(tid: int, kind: str) -> str:
-    return f"{PREFIX}:{tid}:{kind}"
 
 
 TEMPLATE = re.compile(rf"{PREFIX}:(?P<tid>\d+):(?P<kind>[a-z]+)")
@@ -44,7 +39,7 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button], template=TEMPL
     """Every tournament button: the Tournaments cog answers it."""
 
     def __init__(self, tid: int, kind: str, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary):
-        super().__init__(discord.ui.Button(label=label or kind, style=style, custom_id=custom_id(tid, kind)))
+        super().__init__(discord.ui.Button(label=label or kind, style=style, custom_id=f"{PREFIX}:{tid}:{kind}"))
         self.tid, self.kind = tid, kind
 
     @classmethod
@@ -57,10 +52,6 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button], template=TEMPL
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = interaction.client.get_cog("Tournaments")  # type: ignore[attr-defined]
         await cog.on_button(interaction, self.tid, self.kind)  # type: ignore[union-attr]
-
-
-def _record(s: Any) -> str:
-    return f"{s.wins}–{s.draws}–{s.losses}"
 
 
 def tournament_embed(v: TournamentView) -> discord.Embed:
@@ -110,46 +101,37 @@ def tournament_embed(v: TournamentView) -> discord.Embed:
 
 
 def tournament_view(v: TournamentView) -> discord.ui.View | None:
-    view = Sent()
     w = words(v.lang)
     if v.status == "signup":
-        view.add_item(TournamentButton(v.id, JOIN, w.tp("tournament button", "Join"), discord.ButtonStyle.success))
-        view.add_item(TournamentButton(v.id, LEAVE, w.tp("tournament button", "Leave")))
-        view.add_item(TournamentButton(v.id, START, w.tp("tournament button", "Start"), discord.ButtonStyle.primary))
-        view.add_item(TournamentButton(v.id, CANCEL, w.tp("tournament button", "Cancel"), discord.ButtonStyle.danger))
-    elif v.status == "running":
-        view.add_item(TournamentButton(v.id, DROP, w.tp("tournament button", "Drop out"), discord.ButtonStyle.danger))
-    else:
-        return None
-    return view
+        return view_of(TournamentButton(v.id, JOIN, w.tp("tournament button", "Join"), discord.ButtonStyle.success),
+                       TournamentButton(v.id, LEAVE, w.tp("tournament button", "Leave")),
+                       TournamentButton(v.id, START, w.tp("tournament button", "Start"), discord.ButtonStyle.primary),
+                       TournamentButton(v.id, CANCEL, w.tp("tournament button", "Cancel"), discord.ButtonStyle.danger))
+    if v.status == "running":
+        return view_of(TournamentButton(v.id, DROP, w.tp("tournament button", "Drop out"), discord.ButtonStyle.danger))
+    return None
 
 
 def message_kwargs(v: TournamentView, *, edit: bool = False) -> dict[str, Any]:
     """The tournament message's content; an edit takes the buttons away once they are no use."""
     view = tournament_view(v)
-    if view is None and not edit:
-        return {"embed": tournament_embed(v)}
-    return {"embed": tournament_embed(v), "view": view}
+    return {"embed": tournament_embed(v), "view": view} if view is not None or edit else {"embed": tournament_embed(v)}
 
 
-def standings_lines(v: TournamentView, w: Words | None = None) -> list[Line]:
-    w = w or words("en")
+def standings_lines(v: TournamentView, w: Words) -> list[Line]:
     out = []
     place = 0
     last: tuple[float, float] | None = None
     for k, s in enumerate(v.standings):
-        key = (s.points, s.buchholz)
-        if key != last:
-            place = k + 1
-            last = key
+        if (s.points, s.buchholz) != last:  # a tie shares the place of the first of it
+            place, last = k + 1, (s.points, s.buchholz)
         out_now = getattr(s, "out", False) and v.format == "elimination"
         note = w.t("dropped") if s.dropped else w.tp("tournament standing", "out") if out_now else ""
-        out.append(Line(place, s.name, s.points, s.buchholz, _record(s), note))
+        out.append(Line(place, s.name, s.points, s.buchholz, f"{s.wins}–{s.draws}–{s.losses}", note))
     return out
 
 
-def standings_text(v: TournamentView, lines: list[Line], w: Words | None = None) -> str:
-    w = w or words("en")
+def standings_text(v: TournamentView, lines: list[Line], w: Words) -> str:
     player, points = w.tp("standings column", "Player"), w.tp("standings column", "Pts")
     buchholz, record = w.tp("standings column", "Bch"), w.tp("standings column", "W-D-L")
     rows = [f"{'#':>2}  {player:<24} {points:>4} {buchholz:>5}  {record}"]
