@@ -59,11 +59,8 @@ class Kind(str, enum.Enum):
     STOP_WATCHING = "xw"  # a watcher message's "Stop watching" (answered by cogs.watch)
     LESSON = "ln"  # a lesson's own buttons (bot.ui.lessons; the table part names the lesson)
 
-    @property
-    def is_table_action(self) -> bool:
-        return self in TABLE_ACTIONS
 
-
+# The lobby and table buttons (bot.ui.play's table_action answers them).
 TABLE_ACTIONS = frozenset({Kind.JOIN, Kind.LEAVE, Kind.START, Kind.CANCEL, Kind.ADD_BOT, Kind.CONCEDE, Kind.SKIP,
                            Kind.REMOVE, Kind.REMATCH, Kind.NEW_GAME})
 
@@ -230,7 +227,6 @@ def view_of(*items: discord.ui.Item) -> discord.ui.View:
 
 
 def add(view: discord.ui.View, item: discord.ui.Item, row: int | None = None) -> None:
-    """Add an item to a view, on ``row`` when given."""
     if row is not None:
         item.row = row
     view.add_item(item)

@@ -96,14 +96,11 @@ async def message(lr: LessonReader) -> dict[str, Any]:
     """The lesson's message: its words, the table, the hand, the buttons."""
     table_png = await pictures.table_picture(lr.game, lr.public.view, lr.seat.lang)
     table = payloads.table_message(lr.public, table_png)
-    embeds, files = [table.embed], list(table.files)
     seat_png = await pictures.seat_picture(lr.game, lr.seat.view, lr.seat.lang)
     _, hand, _, hand_files = payloads.seat_message(lr.seat, payloads.Drafts(), seat_png)
     hand.set_footer(text=lr.seat.words.t("{title} · a lesson, step {step} of {steps}", title=lr.title, step=lr.step,
                                          steps=lr.steps))
-    embeds.append(hand)
-    files += hand_files
-    return {"content": words(lr), "embeds": embeds, "view": components(lr), "files": files}
+    return {"content": words(lr), "embeds": [table.embed, hand], "view": components(lr), "files": [*table.files, *hand_files]}
 
 
 # ----- answering -----------------------------------------------------------------------
@@ -116,10 +113,10 @@ def _lang(interaction: discord.Interaction) -> str:
     return language_of(interaction.locale)
 
 
-async def open_lesson(cog: Cog, interaction: discord.Interaction, game: str, again: bool = False) -> None:
+async def open_lesson(cog: Cog, interaction: discord.Interaction, game: str) -> None:
     """``/game learn`` (or the first turn's offer): the player's lesson, privately."""
     try:
-        lr = await cog.desk.lessons.open(game, interaction.user.id, _name(interaction), again=again, lang=_lang(interaction))
+        lr = await cog.desk.lessons.open(game, interaction.user.id, _name(interaction), lang=_lang(interaction))
     except TableError as e:
         return await refuse(interaction, str(e))
     await interaction.response.defer(ephemeral=True, thinking=True)

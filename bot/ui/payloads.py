@@ -39,7 +39,7 @@ from bot.tables.answers import (  # noqa: F401 — every payload is reached from
 from bot.tables.clock import format_duration
 from bot.tables.reader import Reader
 from bot.tables.since import told
-from bot.ui.components import Kind, Sent, add, button
+from bot.ui.components import Kind, Sent, add, button, view_of
 from bot.ui.boxes import text_box  # noqa: F401 — every payload is reached from here
 from bot.ui.pickers import (  # noqa: F401 — every payload is reached from here
     THEN, Drafts, Shortcut, Step, batch_moves, confirm_view, decode_tokens, encode_tokens, forced_steps, move_down_view,
@@ -104,13 +104,12 @@ def lobby_message(reader: Reader, ratings: Sequence[str] = ()) -> TableMessage:
         panel.add(w.t("Ratings"), "\n".join(ratings))
     panel.add(w.t("Options"), ", ".join(t.options) or w.t("the rulebook's defaults"), True)
     panel.add(w.t("Turn limit"), w.say(format_duration(t.turn_limit)) if t.turn_limit else w.t("none"), True)
-    view = Sent()
     tid, rev = t.key, t.revision
-    view.add_item(button(label=w.t("Join"), style=discord.ButtonStyle.success, custom_id=cid(tid, rev, "jn")))
-    view.add_item(button(label=w.t("Leave"), style=discord.ButtonStyle.secondary, custom_id=cid(tid, rev, "lv")))
-    view.add_item(button(label=w.t("Start"), style=discord.ButtonStyle.primary, custom_id=cid(tid, rev, "st"),
-                    disabled=len(t.seats) < cls.min_players))
-    view.add_item(button(label=w.t("Cancel"), style=discord.ButtonStyle.danger, custom_id=cid(tid, rev, "cx")))
+    view = view_of(button(label=w.t("Join"), style=discord.ButtonStyle.success, custom_id=cid(tid, rev, "jn")),
+                   button(label=w.t("Leave"), style=discord.ButtonStyle.secondary, custom_id=cid(tid, rev, "lv")),
+                   button(label=w.t("Start"), style=discord.ButtonStyle.primary, custom_id=cid(tid, rev, "st"),
+                          disabled=len(t.seats) < cls.min_players),
+                   button(label=w.t("Cancel"), style=discord.ButtonStyle.danger, custom_id=cid(tid, rev, "cx")))
     if cls.max_players > 1:  # the host seats the built-in player at a level, one press (a row of their own)
         full = len(t.seats) >= cls.max_players
         for level in LEVELS:
@@ -122,8 +121,7 @@ def lobby_message(reader: Reader, ratings: Sequence[str] = ()) -> TableMessage:
 KEPT = "the picture the message carries"  # table_message's picture while the new one is drawn
 
 
-def table_message(reader: Reader, picture: bytes | str | None = None, *, drafts: Drafts | None = None,
-                  ratings: Sequence[str] = ()) -> TableMessage:
+def table_message(reader: Reader, picture: bytes | str | None = None, *, ratings: Sequence[str] = ()) -> TableMessage:
     """The public table: the public reader's panel, its picture and the buttons."""
     t = reader.table
     if t.status == "lobby":
@@ -133,7 +131,6 @@ def table_message(reader: Reader, picture: bytes | str | None = None, *, drafts:
         panel = Panel(title=w.t("{title} — closed", title=t.title),
                       description=w.t("This table closed before its game began. Start a new one with `/game new`."))
         return TableMessage(embed_from_panel(panel), Sent(), [])
-    drafts = drafts if drafts is not None else Drafts()
     render = renderer(t.game)
     panel = render.table_panel(reader.view, with_picture=picture is not None, lang=reader.lang)
     ended = reader.result if reader.result and reader.result in panel.description else ""  # the panel says it
@@ -155,11 +152,10 @@ def table_message(reader: Reader, picture: bytes | str | None = None, *, drafts:
         if picture is not KEPT:
             files.append(picture_file(picture, "table.png", alt_text(reader)))
         embed.set_image(url="attachment://table.png")
-    return TableMessage(embed, _table_buttons(reader, drafts), files, kept=picture is KEPT)
+    return TableMessage(embed, _table_buttons(reader, Drafts()), files, kept=picture is KEPT)
 
 
 def _table_buttons(reader: Reader, drafts: Drafts) -> discord.ui.View:
-    """The table message's buttons."""
     t, w = reader.table, reader.words
     view = Sent()
     tid, rev = t.key, t.revision

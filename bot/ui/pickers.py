@@ -149,11 +149,10 @@ def in_one_press(reader: Reader, options: Sequence[Option], drafts: Drafts) -> l
     batch_cid = cid(tid, rev, Kind.BATCH.value, "")
     if len(many) >= 2:
         items.append((select(custom_id=batch_cid + "1", placeholder="Several at once (played in this order)…",
-                             min_values=1, max_values=len(many),
-                             options=[option(clip(pretty_text(label), 100), batch_value(i, tokens))
-                                      for i, (tokens, label) in enumerate(many)]), _BATCH_ROW))
+                             max_values=len(many), options=[option(clip(pretty_text(label), 100), batch_value(i, tokens))
+                                                            for i, (tokens, label) in enumerate(many)]), _BATCH_ROW))
     if quick:
-        items.append((select(custom_id=batch_cid + "2", min_values=1, max_values=1, placeholder=pick_words(reader, quick),
+        items.append((select(custom_id=batch_cid + "2", placeholder=pick_words(reader, quick),
                              options=[option(clip(pretty_text(label), 100), batch_value(i, tokens))
                                       for i, (tokens, label) in enumerate(quick)]), _AMOUNT_ROW))
     if chain:

@@ -201,8 +201,9 @@ class Placement:
         if clicked is not None and not clicked.flags.ephemeral and clicked.id == self.live.get(ch):
             self.handles[ch] = Handle.of(interaction, clicked.id, True)  # a press's own response is its message
 
-    async def post(self, interaction: discord.Interaction, msg: payloads.TableMessage) -> int:
-        """A new public table message, through the interaction (so it works wherever the app may answer)."""
+    async def post(self, interaction: discord.Interaction, reader: Reader, msg: payloads.TableMessage) -> int:
+        """A new public table message, through the interaction (so it works wherever the app may answer),
+        remembered as the channel's table message showing ``reader``'s table."""
         original = not interaction.response.is_done()
         if original:
             sent = await interaction.response.send_message(**msg.send_kwargs(), allowed_mentions=NO_PINGS)
@@ -211,6 +212,8 @@ class Placement:
             mid = (await interaction.followup.send(**msg.send_kwargs(), allowed_mentions=NO_PINGS, wait=True)).id
         if interaction.channel_id in self.absent:
             self.handles[interaction.channel_id] = Handle.of(interaction, mid, original)
+        await self.remember(reader.table.channel_id, mid)
+        self.shown(reader, msg, posted=True)
         return mid
 
     async def edit(self, channel_id: int, message_id: int, **kw: Any) -> bool:
@@ -351,9 +354,7 @@ class Placement:
                 await self.remember(ch, live)
                 await self.edit(ch, older, content=moved(reader, live), view=None)
         if live is not None and (move_down or self.scrolled_away(ch)):
-            old, live = live, await self.post(interaction, msg)
-            await self.remember(ch, live)
-            self.shown(reader, msg, posted=True)
+            old, live = live, await self.post(interaction, reader, msg)
             await self.edit(ch, old, content=moved(reader, live), view=None)
         elif (public_click and clicked is not None and not interaction.response.is_done()
               and live in (None, clicked.id)):
@@ -382,9 +383,7 @@ class Placement:
         if edited and live is not None:
             said = await self.acknowledge(interaction, answer, payloads.jump_url(reader.table, live))
         else:
-            live = await self.post(interaction, msg)
-            await self.remember(reader.table.channel_id, live)
-            self.shown(reader, msg, posted=True)
+            live = await self.post(interaction, reader, msg)
         if answer and not said:
             await interaction.followup.send(clip(words(language_of(interaction.locale)).say(answer), 1900), ephemeral=True,
                                             allowed_mentions=NO_PINGS)

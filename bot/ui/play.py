@@ -26,7 +26,7 @@ from bot.tables.lessons import is_lesson_key
 from bot.tables.reader import Reader, Update
 from bot.tables.replays import replays_of
 from bot.ui import payloads
-from bot.ui.components import Kind, modal_id, modal_moves, modal_text, parse_modal_id
+from bot.ui.components import TABLE_ACTIONS, Kind, modal_id, modal_moves, modal_text, parse_modal_id
 from bot.ui.payloads import NO_PINGS
 from bot.ui.placement import Placement, moved, render
 
@@ -115,13 +115,13 @@ class Play:
 
     # ----- showing the table after an action ----------------------------------------------
     async def publish(self, interaction: discord.Interaction, update: Update | Reader, *, answer: str = "",
-                      move_down: bool = False, answered: "asyncio.Future[None] | None" = None) -> None:
+                      answered: "asyncio.Future[None] | None" = None) -> None:
         """Show the table after an action, wherever the action came from, then the notices.
         ``answered``: the interaction's answer, being made meanwhile (a private panel's next step);
         the table message is edited at once, anything said through the interaction waits for it."""
         reader = update.public if isinstance(update, Update) else update
         async with self.place.showing[reader.table.channel_id]:  # two actions at once: the later state shows last
-            live = await self.place.show(interaction, reader, answer, move_down, answered=answered)
+            live = await self.place.show(interaction, reader, answer, move_down=False, answered=answered)
         if answered is not None:
             await answered
         if isinstance(update, Update):
@@ -134,8 +134,7 @@ class Play:
         reader = update.public
         link = payloads.jump_url(reader.table, live) if live is not None else ""
         if update.lines:
-            await follow_up(interaction, payloads.private_lines(update.lines), ephemeral=True,
-                            allowed_mentions=NO_PINGS)
+            await follow_up(interaction, payloads.private_lines(update.lines), ephemeral=True)
         if update.pings and reader.table.status == "playing":
             await follow_up(interaction, **payloads.ping(reader, update.pings, link))
         if update.finished:
@@ -143,7 +142,7 @@ class Play:
 
             rated = change_lines(update.extra.get("ratings", ()), reader.lang)
             film = await replays_of(self.desk).ending_film(reader)
-            await follow_up(interaction, **payloads.ending(reader, link, rated, film), allowed_mentions=NO_PINGS)
+            await follow_up(interaction, **payloads.ending(reader, link, rated, film))
 
     # ----- components ------------------------------------------------------------------
     async def on_component(self, interaction: discord.Interaction, kind: Kind, tid: str, rev: int, arg: str,
@@ -186,7 +185,7 @@ class Play:
             from bot.ui import lessons
 
             return await lessons.press(self, interaction, kind, tid, rev, arg, values)  # type: ignore[arg-type]
-        if kind.is_table_action:
+        if kind in TABLE_ACTIONS:
             return await self.table_action(interaction, kind, tid, rev, arg=arg)
         if kind is Kind.SURE:
             if arg not in (Kind.CONCEDE, Kind.LEAVE, Kind.CANCEL, Kind.ABANDON):
@@ -224,9 +223,8 @@ class Play:
             return await self.play(interaction, moves[0], via="button", table=tid, opened=rev, more=moves[1:])
         tokens = await self.tokens(interaction, arg, tid, rev)
         if kind is Kind.CONFIRM and payloads.THEN in tokens:  # a sequence of moves in one press
-            moves = [m for m in " ".join(tokens).split(payloads.THEN) if m.strip()]
-            return await self.play(interaction, moves[0].strip(), via="button", table=tid, opened=rev,
-                                   more=[m.strip() for m in moves[1:]])
+            moves = [m.strip() for m in " ".join(tokens).split(payloads.THEN) if m.strip()]
+            return await self.play(interaction, moves[0], via="button", table=tid, opened=rev, more=moves[1:])
         if kind is Kind.SELECT:
             tokens += (",".join(values),)  # a set's values, comma-separated
         if kind in (Kind.CONFIRM, Kind.SURE_MOVE):
@@ -450,7 +448,7 @@ class Play:
             finally:
                 await panel
         if interaction.response.is_done():
-            await follow_up(interaction, done, ephemeral=True, allowed_mentions=NO_PINGS)
+            await follow_up(interaction, done, ephemeral=True)
             return await self.publish(interaction, update)
         await self.publish(interaction, update, answer=done)
 

@@ -69,11 +69,10 @@ async def rating_embed(store: Any, guild_id: int, user_id: int, user_name: str,
                                     "every finished game with two or more players counts.", who=who, title=title_of(game),
                                     start=number(NEW.display, w))
             return embed
-        r = rows[0]
         place = await store.rating_place(guild_id, game, user_id, MIN_GAMES)
         where = (w.t("#{place} on the leaderboard", place=place) if place is not None
                  else w.n("on the leaderboard after {n} game", "on the leaderboard after {n} games", MIN_GAMES))
-        embed.description = f"**{who}** — {rating_line(r, w)} · {where}"
+        embed.description = f"**{who}** — {rating_line(rows[0], w)} · {where}"
     else:
         embed = discord.Embed(title=w.t("Ratings"), colour=COLOUR)
         if not rows:

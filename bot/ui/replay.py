@@ -30,7 +30,7 @@ from bot.tables.films import film
 from bot.tables.replays import (
     MAX_RECORD_BYTES, Replays, Viewing, eye_code, eye_of, eyes_label, replays_of, step_label,
 )
-from bot.ui.components import Component, Kind, Sent, button, component_class, dynamic, view_of
+from bot.ui.components import Component, Kind, Sent, button, component_class, option, select, view_of
 from bot.ui.payloads import COLOUR, NO_PINGS, SELECT_MAX, alt_text, cid, embed_from_panel, line, name, picture_file
 from bot.ui.play import DEFER_AFTER, edit_in_place, refuse
 
@@ -60,12 +60,9 @@ def frame_message(viewing: Viewing, step: int, seat: int | None, picture: bytes 
     w = reader.words
     r = renderer(replay.game)
     panel = r.table_panel(reader.view, with_picture=picture is not None, lang=lang)
-    said = viewing.line(step, seat)
-    if step == 0:
-        head = w.t("**The deal.**")
-    else:
-        head = w.t("**Move {step} of {last}** — {mover}", step=step, last=replay.last, mover=name(replay.mover(step)))
-    told = "\n".join(f"• {line(t, lang)}" for t in said[:6])
+    head = w.t("**The deal.**") if step == 0 else w.t("**Move {step} of {last}** — {mover}", step=step, last=replay.last,
+                                                        mover=name(replay.mover(step)))
+    told = "\n".join(f"• {line(t, lang)}" for t in viewing.line(step, seat)[:6])
     panel.description = clip("\n".join(x for x in (head, told, panel.description) if x), 4096)
     panel.title = clip(w.t("{title} — replay", title=replay.title), 256)
     if seat is not None and r.hand_text is not None:
@@ -81,9 +78,8 @@ def frame_message(viewing: Viewing, step: int, seat: int | None, picture: bytes 
     panel.footer = clip(f"{eyes_label(viewing, seat, w)} · {replay.title}: {policy}{ending}", 2048)
     embed = embed_from_panel(panel)
     embed.colour = COLOUR
-    files: list[discord.File] = []
+    files = [picture_file(picture, PICTURE_FILE, alt_text(reader))] if picture else []
     if picture:
-        files.append(picture_file(picture, PICTURE_FILE, alt_text(reader)))
         embed.set_image(url=f"attachment://{PICTURE_FILE}")
     players = ", ".join(name(p) for p in replay.players)
     content = clip(w.t("Replay of {title} played in {where} ({players}) — only you can see this.", title=replay.title,
@@ -113,18 +109,16 @@ def components(viewing: Viewing, step: int, seat: int | None, page: int | None =
     def moves(p: int) -> str:  # the option that turns to page ``p``
         return w.t("Moves {first}–{last}", first=p * PER_PAGE, last=min(last, (p + 1) * PER_PAGE - 1))
 
-    options = [discord.SelectOption(label="« " + moves(page - 1), value=f"p{page - 1}", emoji="📜")] if page else []
-    options += [discord.SelectOption(label=step_label(viewing, s, seat, w), value=f"s{s}", default=s == step)
+    options = [option("« " + moves(page - 1), f"p{page - 1}", emoji="📜")] if page else []
+    options += [option(step_label(viewing, s, seat, w), f"s{s}", default=s == step)
                 for s in range(page * PER_PAGE, min(last + 1, (page + 1) * PER_PAGE))]
     if (page + 1) * PER_PAGE <= last:
-        options.append(discord.SelectOption(label=moves(page + 1) + " »", value=f"p{page + 1}", emoji="📜"))
-    view.add_item(dynamic(discord.ui.Select(custom_id=cid(key, step, Kind.REPLAY_PICK.value, f"{page}.{eye}"), row=1,
-                                            placeholder=w.t("Go to a move…"), options=options)))
+        options.append(option(moves(page + 1) + " »", f"p{page + 1}", emoji="📜"))
+    view.add_item(select(custom_id=cid(key, step, Kind.REPLAY_PICK.value, f"{page}.{eye}"), row=1,
+                         placeholder=w.t("Go to a move…"), options=options))
     if len(viewing.eyes) > 1:
-        view.add_item(dynamic(discord.ui.Select(
-            custom_id=cid(key, step, Kind.REPLAY_EYES.value, eye), row=2, placeholder=w.t("Whose eyes…"),
-            options=[discord.SelectOption(label=eyes_label(viewing, s, w), value=eye_code(s), default=s == seat)
-                     for s in viewing.eyes])))
+        view.add_item(select(custom_id=cid(key, step, Kind.REPLAY_EYES.value, eye), row=2, placeholder=w.t("Whose eyes…"),
+                             options=[option(eyes_label(viewing, s, w), eye_code(s), default=s == seat) for s in viewing.eyes]))
     return view
 
 
