@@ -197,8 +197,10 @@ async def test_callers_of_one_drawing_are_woken_a_few_a_turn_in_order() -> None:
     assert [i for i, _, _ in woken] == list(range(9))
     assert {png for _, _, png in woken} == {b"png"}
     per_turn = {t: sum(1 for _, u, _ in woken if u == t) for _, t, _ in woken}
-    assert max(per_turn.values()) == pictures.WAKE_PER_TURN
-    assert len(per_turn) == -(-9 // pictures.WAKE_PER_TURN)
+    # The pool's thread hands the callers over one by one: on a busy machine the loop may take a
+    # turn between two of them, so a turn lets through at most a few, never all at once.
+    assert max(per_turn.values()) <= pictures.WAKE_PER_TURN < 9
+    assert len(per_turn) >= -(-9 // pictures.WAKE_PER_TURN)
 
 
 async def test_a_caller_given_up_on_neither_cancels_the_drawing_nor_takes_a_turn() -> None:
