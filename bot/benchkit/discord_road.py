@@ -423,7 +423,8 @@ async def discord_figures(quick: bool, report: Callable[[Any], None], Figure: An
     runs = (paced, burst, pics)
     print("  the loop's longest hold in each run — " + "; ".join(
         f"{name}: {r.held_by}" for name, r in (("floor paced", floor_paced), ("floor burst", floor_burst),
-                                                ("paced", paced), ("burst", burst), ("with pictures", pics))))
+                                                ("paced", paced), ("burst", burst), ("with pictures", pics)))
+        + f"; the sweep: {sweep['held_by']}")
     print("  CPU per interaction of the bot process: paced {:.2f} ms, burst {:.2f} ms, with pictures {:.2f} ms "
           "(its picture processes included)".format(paced.cpu_ms, burst.cpu_ms, pics.cpu_ms))
     print(f"  {note}: paced {len(paced.tally.times)} presses, burst {len(burst.tally.times)}, with pictures "
@@ -529,4 +530,5 @@ async def sweep_figures(bot: BotProcess, db: Path) -> dict[str, Any]:
             await asyncio.sleep(0.2)
         seconds = time.perf_counter() - start
         mark = await bot.mark()  # since the bot was ready (the sweep starts with it)
-    return {"due": due, "handled": handled, "held_ms": mark["held_ms"], "seconds": seconds}
+    return {"due": due, "handled": handled, "held_ms": mark["held_ms"], "seconds": seconds,
+            "held_by": f"{mark['step_by']} {mark['step_ms']:.1f} ms, a collection {mark['gc_cpu_ms']:.1f} ms"}
